@@ -1,0 +1,185 @@
+#include "ember/context.h"
+#include "ember/errors.h"
+#include "ember/primes.h"
+
+#include <openssl/evp.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace ember {
+
+void checkSecurity(const ParamSpec &spec) {
+  if (spec.security == Security::kInsecureTestOnly)
+    return;
+  int bound = maxLogQP128(spec.log_n);
+  if (bound == 0)
+    throw SecurityError("no 128-bit security bound is known for N = 2^" +
+                        std::to_string(spec.log_n) +
+                        "; use log N in 10..17 or the insecure test mode");
+  if (spec.logQP() > bound)
+    throw SecurityError(
+        "parameters '" + spec.name + "' are not 128-bit secure: log2(QP) = " +
+        std::to_string(spec.logQP()) + " bits exceeds " +
+        std::to_string(bound) + " for N = 2^" + std::to_string(spec.log_n) +
+        " with a ternary secret (HomomorphicEncryption.org standard)");
+}
+
+namespace {
+void checkShape(const ParamSpec &spec, int max_prime_bits) {
+  if (spec.log_n < 1 || spec.log_n > 17)
+    throw InvalidArgument("log N = " + std::to_string(spec.log_n) +
+                          " is outside 1..17");
+  if (spec.q_bits.empty())
+    throw InvalidArgument("the Q chain needs at least one prime");
+  if (spec.dnum < 1 || spec.dnum > static_cast<int>(spec.q_bits.size()))
+    throw InvalidArgument("dnum = " + std::to_string(spec.dnum) +
+                          " must be in 1.." +
+                          std::to_string(spec.q_bits.size()));
+  for (int b : spec.q_bits)
+    if (b > max_prime_bits)
+      throw InvalidArgument("a " + std::to_string(b) +
+                            "-bit prime does not fit the word size (max " +
+                            std::to_string(max_prime_bits) + " bits)");
+  for (int b : spec.p_bits)
+    if (b > max_prime_bits)
+      throw InvalidArgument("a " + std::to_string(b) +
+                            "-bit special prime does not fit the word size");
+  if (spec.hamming_weight < 0 ||
+      spec.hamming_weight > (1 << spec.log_n))
+    throw InvalidArgument("Hamming weight " +
+                          std::to_string(spec.hamming_weight) +
+                          " is outside 0..N");
+}
+} // namespace
+
+template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
+  spec_ = spec;
+  checkSecurity(spec_);
+  checkShape(spec_, WordTraits<Word>::kMaxPrimeBits);
+  std::vector<uint64_t> q = generateNttPrimes(spec.log_n, spec.q_bits);
+  std::vector<uint64_t> p = generateNttPrimes(spec.log_n, spec.p_bits, q);
+  init(q, p);
+}
+
+template <typename Word>
+Context<Word>::Context(const ParamSpec &spec,
+                       const std::vector<uint64_t> &q_primes,
+                       const std::vector<uint64_t> &p_primes) {
+  spec_ = spec;
+  spec_.q_bits.clear();
+  spec_.p_bits.clear();
+  for (uint64_t q : q_primes)
+    spec_.q_bits.push_back(static_cast<int>(std::log2(double(q))) + 1);
+  for (uint64_t p : p_primes)
+    spec_.p_bits.push_back(static_cast<int>(std::log2(double(p))) + 1);
+  checkSecurity(spec_);
+  checkShape(spec_, WordTraits<Word>::kMaxPrimeBits);
+  const uint64_t two_n = uint64_t{2} << spec_.log_n;
+  std::vector<uint64_t> all = q_primes;
+  all.insert(all.end(), p_primes.begin(), p_primes.end());
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!isPrime(all[i]) || all[i] % two_n != 1)
+      throw InvalidArgument("modulus " + std::to_string(all[i]) +
+                            " is not a prime = 1 mod 2N");
+    for (size_t j = 0; j < i; ++j)
+      if (all[j] == all[i])
+        throw InvalidArgument("modulus " + std::to_string(all[i]) +
+                              " appears twice");
+  }
+  init(q_primes, p_primes);
+}
+
+template <typename Word>
+void Context<Word>::init(const std::vector<uint64_t> &q_primes,
+                         const std::vector<uint64_t> &p_primes) {
+  q_count_ = static_cast<int>(q_primes.size());
+  p_count_ = static_cast<int>(p_primes.size());
+  primes_ = q_primes;
+  primes_.insert(primes_.end(), p_primes.begin(), p_primes.end());
+  for (uint64_t prime : primes_) {
+    moduli_.emplace_back(static_cast<Word>(prime));
+    ntt_.emplace_back(spec_.log_n, moduli_.back());
+  }
+  digit_sizes_ = digitSizes(q_count_, spec_.dnum);
+
+  std::ostringstream canon;
+  canon << "ember-ckks-v1;logn=" << spec_.log_n << ";word="
+        << WordTraits<Word>::kBits << ";dnum=" << spec_.dnum
+        << ";logscale=" << spec_.log_scale << ";h=" << spec_.hamming_weight
+        << ";q=";
+  for (uint64_t q : q_primes)
+    canon << q << ",";
+  canon << ";p=";
+  for (uint64_t p : p_primes)
+    canon << p << ",";
+  std::string text = canon.str();
+  unsigned int len = 0;
+  EVP_Digest(text.data(), text.size(), hash_.data(), &len, EVP_sha256(),
+             nullptr);
+}
+
+template <typename Word>
+std::vector<int> Context<Word>::qBasis(int level) const {
+  if (level < 0 || level > maxLevel())
+    throw LevelMismatch("level " + std::to_string(level) + " is outside 0.." +
+                        std::to_string(maxLevel()));
+  std::vector<int> basis(level + 1);
+  for (int i = 0; i <= level; ++i)
+    basis[i] = i;
+  return basis;
+}
+
+template <typename Word> std::vector<int> Context<Word>::pBasis() const {
+  std::vector<int> basis(p_count_);
+  for (int i = 0; i < p_count_; ++i)
+    basis[i] = q_count_ + i;
+  return basis;
+}
+
+template <typename Word>
+std::vector<int> Context<Word>::qpBasis(int level) const {
+  std::vector<int> basis = qBasis(level);
+  for (int i = 0; i < p_count_; ++i)
+    basis.push_back(q_count_ + i);
+  return basis;
+}
+
+template <typename Word> int Context<Word>::digitCount(int level) const {
+  int count = 0, start = 0;
+  for (int size : digit_sizes_) {
+    if (start <= level)
+      ++count;
+    start += size;
+  }
+  return count;
+}
+
+template <typename Word>
+std::vector<int> Context<Word>::digitLimbs(int digit, int level) const {
+  if (digit < 0 || digit >= digitCount(level))
+    throw InvalidArgument("digit " + std::to_string(digit) +
+                          " does not exist at level " + std::to_string(level));
+  int start = 0;
+  for (int j = 0; j < digit; ++j)
+    start += digit_sizes_[j];
+  std::vector<int> limbs;
+  for (int i = start; i < start + digit_sizes_[digit] && i <= level; ++i)
+    limbs.push_back(i);
+  return limbs;
+}
+
+template <typename Word> std::string Context<Word>::describe() const {
+  std::ostringstream out;
+  out << (spec_.name.empty() ? "custom" : spec_.name) << " (N=2^"
+      << spec_.log_n << ", " << q_count_ << " Q + " << p_count_
+      << " P limbs, dnum " << spec_.dnum << ", log QP " << spec_.logQP()
+      << (spec_.security == Security::kInsecureTestOnly ? ", INSECURE" : "")
+      << ")";
+  return out.str();
+}
+
+template class Context<uint32_t>;
+template class Context<uint64_t>;
+
+} // namespace ember

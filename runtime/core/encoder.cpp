@@ -1,0 +1,236 @@
+// CKKS encoding through the canonical embedding with HEAAN's "special FFT"
+// over the rotation group <5> (O(N log N), never an O(N^2) DFT). Slot j of a
+// vector of n slots sits at the root zeta^(5^j), so X -> X^(5^k) rotates the
+// slots left by k; sparse vectors (n < N/2) use every (N/2n)-th coefficient.
+#include "ember/ckks.h"
+#include "ember/errors.h"
+#include "ember/rns.h"
+#include "internal.h"
+
+#include <cmath>
+
+namespace ember {
+
+namespace internal {
+
+std::vector<Word64> integerResidues(const Context64 &ctx, double value,
+                                    const std::vector<int> &basis) {
+  std::vector<Word64> out(basis.size());
+  if (!std::isfinite(value))
+    throw InvalidArgument("cannot encode a non-finite value");
+  const bool negative = value < 0;
+  double magnitude = std::fabs(value);
+  for (size_t i = 0; i < basis.size(); ++i) {
+    const Modulus<Word64> &q = ctx.modulus(basis[i]);
+    Word64 r;
+    if (magnitude < 18446744073709551616.0) {
+      r = q.reduceWord(static_cast<uint64_t>(magnitude));
+    } else {
+      int exponent = 0;
+      double mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
+      uint64_t m = static_cast<uint64_t>(std::ldexp(mantissa, 53));
+      r = q.mul(q.reduceWord(m), q.pow(2, static_cast<uint64_t>(exponent - 53)));
+    }
+    out[i] = negative ? q.neg(r) : r;
+  }
+  return out;
+}
+
+double logQ(const Context64 &ctx, int level) {
+  double bits = 0;
+  for (int i = 0; i <= level; ++i)
+    bits += std::log2(static_cast<double>(ctx.primes()[i]));
+  return bits;
+}
+
+} // namespace internal
+
+namespace {
+void checkSlots(const Context64 &ctx, size_t slots) {
+  if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
+    throw InvalidArgument("slot count " + std::to_string(slots) +
+                          " must be a power of two in 1.." +
+                          std::to_string(ctx.slotsMax()) + " (N/2)");
+}
+
+void bitReverseInPlace(std::vector<std::complex<double>> &v) {
+  const size_t n = v.size();
+  for (size_t i = 1, j = 0; i < n; ++i) {
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1)
+      j ^= bit;
+    j ^= bit;
+    if (i < j)
+      std::swap(v[i], v[j]);
+  }
+}
+} // namespace
+
+Encoder::Encoder(const Context64 &ctx) : ctx_(ctx) {
+  const size_t n = ctx.n(), m = 2 * n, half = n / 2;
+  rot_group_.resize(half);
+  uint64_t power = 1;
+  for (size_t j = 0; j < half; ++j) {
+    rot_group_[j] = power;
+    power = power * 5 % m;
+  }
+  ksi_pows_.resize(m + 1);
+  for (size_t k = 0; k <= m; ++k) {
+    double angle = 2.0 * M_PI * static_cast<double>(k) / static_cast<double>(m);
+    ksi_pows_[k] = {std::cos(angle), std::sin(angle)};
+  }
+}
+
+void Encoder::fftSpecial(std::vector<std::complex<double>> &vals) const {
+  const size_t size = vals.size(), m = 2 * ctx_.n();
+  bitReverseInPlace(vals);
+  for (size_t len = 2; len <= size; len <<= 1) {
+    const size_t lenh = len >> 1, lenq = len << 2;
+    for (size_t i = 0; i < size; i += len) {
+      for (size_t j = 0; j < lenh; ++j) {
+        size_t idx = (rot_group_[j] % lenq) * (m / lenq);
+        std::complex<double> u = vals[i + j];
+        std::complex<double> v = vals[i + j + lenh] * ksi_pows_[idx];
+        vals[i + j] = u + v;
+        vals[i + j + lenh] = u - v;
+      }
+    }
+  }
+}
+
+void Encoder::fftSpecialInv(std::vector<std::complex<double>> &vals) const {
+  const size_t size = vals.size(), m = 2 * ctx_.n();
+  for (size_t len = size; len >= 2; len >>= 1) {
+    const size_t lenh = len >> 1, lenq = len << 2;
+    for (size_t i = 0; i < size; i += len) {
+      for (size_t j = 0; j < lenh; ++j) {
+        size_t idx = (lenq - (rot_group_[j] % lenq)) * (m / lenq);
+        std::complex<double> u = vals[i + j] + vals[i + j + lenh];
+        std::complex<double> v =
+            (vals[i + j] - vals[i + j + lenh]) * ksi_pows_[idx];
+        vals[i + j] = u;
+        vals[i + j + lenh] = v;
+      }
+    }
+  }
+  bitReverseInPlace(vals);
+  for (auto &v : vals)
+    v /= static_cast<double>(size);
+}
+
+Plaintext Encoder::encode(const std::vector<std::complex<double>> &values,
+                          int level, double scale, size_t slots) const {
+  checkSlots(ctx_, slots);
+  if (values.size() != slots)
+    throw InvalidArgument("expected " + std::to_string(slots) +
+                          " values, got " + std::to_string(values.size()));
+  if (level < 0 || level > ctx_.maxLevel())
+    throw LevelMismatch("cannot encode at level " + std::to_string(level) +
+                        " (parameters have levels 0.." +
+                        std::to_string(ctx_.maxLevel()) + ")");
+  if (!(scale > 0) || !std::isfinite(scale))
+    throw InvalidArgument("the scale must be a positive finite number");
+
+  std::vector<std::complex<double>> u = values;
+  fftSpecialInv(u);
+  const size_t n = ctx_.n(), half = n / 2, gap = half / slots;
+  const double limit = internal::logQ(ctx_, level) - 1;
+  std::vector<double> coeffs(n, 0.0);
+  for (size_t i = 0; i < slots; ++i) {
+    coeffs[i * gap] = std::round(u[i].real() * scale);
+    coeffs[half + i * gap] = std::round(u[i].imag() * scale);
+  }
+  double max_abs = 0;
+  for (double c : coeffs)
+    max_abs = std::max(max_abs, std::fabs(c));
+  if (max_abs > 0 && std::log2(max_abs) >= limit)
+    throw InvalidArgument("values too large to encode: a coefficient needs " +
+                          std::to_string(std::log2(max_abs)) +
+                          " bits but q_0..q_" + std::to_string(level) +
+                          " holds " + std::to_string(limit));
+
+  Plaintext pt;
+  pt.level = level;
+  pt.scale = scale;
+  pt.slots = slots;
+  pt.poly = Poly64(ctx_.qBasis(level), n, false);
+  for (size_t k = 0; k < n; ++k) {
+    if (coeffs[k] == 0)
+      continue;
+    std::vector<Word64> r =
+        internal::integerResidues(ctx_, coeffs[k], pt.poly.basis);
+    for (size_t i = 0; i < r.size(); ++i)
+      pt.poly.limb(i)[k] = r[i];
+  }
+  cpu::ntt(ctx_, pt.poly);
+  return pt;
+}
+
+Plaintext Encoder::encode(const std::vector<double> &values, int level,
+                          double scale, size_t slots) const {
+  std::vector<std::complex<double>> complex_values(values.begin(),
+                                                   values.end());
+  return encode(complex_values, level, scale, slots);
+}
+
+std::vector<std::complex<double>> Encoder::decode(const Plaintext &pt) const {
+  checkSlots(ctx_, pt.slots);
+  Poly64 p = pt.poly;
+  if (p.ntt)
+    cpu::intt(ctx_, p);
+  const size_t n = ctx_.n(), half = n / 2, gap = half / pt.slots;
+  const size_t limbs = p.limbs();
+
+  // Garner's mixed-radix CRT: x = a_0 + a_1 q_0 + a_2 q_0 q_1 + ...
+  // inv[k][j] = q_j^-1 mod q_k for j < k.
+  std::vector<std::vector<Word64>> inv(limbs);
+  for (size_t k = 0; k < limbs; ++k) {
+    const Modulus<Word64> &qk = ctx_.modulus(p.basis[k]);
+    for (size_t j = 0; j < k; ++j)
+      inv[k].push_back(qk.inv(qk.reduceWord(ctx_.modulus(p.basis[j]).value())));
+  }
+  // Mixed-radix digits of floor(Q/2), to decide the sign of x.
+  std::vector<Word64> half_q(limbs);
+  {
+    uint64_t rem = 0;
+    for (size_t k = limbs; k-- > 0;) {
+      const uint64_t q = ctx_.modulus(p.basis[k]).value();
+      unsigned __int128 cur = static_cast<unsigned __int128>(rem) * q + (q - 1);
+      half_q[k] = static_cast<Word64>(cur / 2);
+      rem = static_cast<uint64_t>(cur % 2);
+    }
+  }
+  auto centred = [&](size_t position) {
+    std::vector<Word64> a(limbs);
+    for (size_t k = 0; k < limbs; ++k) {
+      const Modulus<Word64> &qk = ctx_.modulus(p.basis[k]);
+      Word64 t = p.limb(k)[position];
+      for (size_t j = 0; j < k; ++j)
+        t = qk.mul(qk.sub(t, qk.reduceWord(a[j])), inv[k][j]);
+      a[k] = t;
+    }
+    bool negative = false;
+    for (size_t k = limbs; k-- > 0;) {
+      if (a[k] != half_q[k]) {
+        negative = a[k] > half_q[k];
+        break;
+      }
+    }
+    if (negative) // Q - x = (Q - 1 - x) + 1, digit-wise complement
+      for (size_t k = 0; k < limbs; ++k)
+        a[k] = ctx_.modulus(p.basis[k]).value() - 1 - a[k];
+    double value = 0;
+    for (size_t k = limbs; k-- > 0;)
+      value = value * static_cast<double>(ctx_.modulus(p.basis[k]).value()) +
+              static_cast<double>(a[k]);
+    return negative ? -(value + 1) : value;
+  };
+
+  std::vector<std::complex<double>> u(pt.slots);
+  for (size_t i = 0; i < pt.slots; ++i)
+    u[i] = {centred(i * gap) / pt.scale, centred(half + i * gap) / pt.scale};
+  fftSpecial(u);
+  return u;
+}
+
+} // namespace ember

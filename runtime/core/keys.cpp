@@ -1,0 +1,172 @@
+// Key generation, encryption and decryption (host side).
+#include "ember/ckks.h"
+#include "ember/errors.h"
+#include "ember/rns.h"
+
+namespace ember {
+
+uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
+                                  size_t slots) {
+  if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
+    throw InvalidArgument("slot count " + std::to_string(slots) +
+                          " must be a power of two <= N/2");
+  const int64_t n_slots = static_cast<int64_t>(slots);
+  const uint64_t steps = static_cast<uint64_t>(((k % n_slots) + n_slots) % n_slots);
+  const uint64_t two_n = 2 * ctx.n();
+  uint64_t g = 1, base = 5, e = steps;
+  while (e) {
+    if (e & 1)
+      g = g * base % two_n;
+    base = base * base % two_n;
+    e >>= 1;
+  }
+  return g;
+}
+
+uint64_t galoisElementForConjugation(const Context64 &ctx) {
+  return 2 * ctx.n() - 1;
+}
+
+namespace {
+Poly64 nttOfSigned(const Context64 &ctx, const std::vector<int64_t> &coeffs,
+                   const std::vector<int> &basis) {
+  Poly64 p = polyFromSigned(ctx, coeffs, basis);
+  cpu::ntt(ctx, p);
+  return p;
+}
+} // namespace
+
+KeyGenerator::KeyGenerator(const Context64 &ctx, Prng &prng)
+    : ctx_(ctx), prng_(prng) {
+  const int h = ctx.spec().hamming_weight;
+  std::vector<int64_t> s = h > 0 ? sampleTernaryHamming(prng, ctx.n(), h)
+                                 : sampleTernary(prng, ctx.n());
+  sk_.s = nttOfSigned(ctx, s, ctx.qpBasis(ctx.maxLevel()));
+}
+
+PublicKey KeyGenerator::publicKey() {
+  const std::vector<int> basis = ctx_.qBasis(ctx_.maxLevel());
+  PublicKey pk;
+  pk.a = sampleUniformPoly(ctx_, prng_, basis, true);
+  pk.b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Poly64 as = pk.a;
+  cpu::mulInPlace(ctx_, as, cpu::selectLimbs(sk_.s, basis));
+  cpu::subInPlace(ctx_, pk.b, as); // b = e - a s
+  return pk;
+}
+
+SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
+  const int top = ctx_.maxLevel();
+  const std::vector<int> qp = ctx_.qpBasis(top);
+  if (s_prime.basis != qp || !s_prime.ntt)
+    throw InvalidArgument("switchingKey: s' must be in NTT form over Q u P");
+  // P mod q_i for the gadget term P * s' on the digit's own limbs.
+  std::vector<Word64> p_mod(ctx_.qCount());
+  for (int i = 0; i < ctx_.qCount(); ++i) {
+    const Modulus<Word64> &q = ctx_.modulus(i);
+    Word64 prod = 1;
+    for (int p : ctx_.pBasis())
+      prod = q.mul(prod, q.reduceWord(ctx_.modulus(p).value()));
+    p_mod[i] = prod;
+  }
+  SwitchingKey key;
+  for (int j = 0; j < ctx_.digitCount(top); ++j) {
+    Poly64 a = sampleUniformPoly(ctx_, prng_, qp, true);
+    Poly64 b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), qp);
+    Poly64 as = a;
+    cpu::mulInPlace(ctx_, as, sk_.s);
+    cpu::subInPlace(ctx_, b, as);
+    for (int i : ctx_.digitLimbs(j, top)) {
+      const Modulus<Word64> &q = ctx_.modulus(i);
+      const Word64 w = p_mod[i], w_shoup = q.shoup(w);
+      Word64 *dst = b.limb(i);
+      const Word64 *src = s_prime.limb(i);
+      for (size_t k = 0; k < ctx_.n(); ++k)
+        dst[k] = q.add(dst[k], q.mulShoup(src[k], w, w_shoup));
+    }
+    key.b.push_back(std::move(b));
+    key.a.push_back(std::move(a));
+  }
+  return key;
+}
+
+RelinKey KeyGenerator::relinKey() {
+  Poly64 s2 = sk_.s;
+  cpu::mulInPlace(ctx_, s2, sk_.s);
+  return RelinKey{switchingKey(s2)};
+}
+
+SwitchingKey KeyGenerator::galoisKey(uint64_t galois) {
+  return switchingKey(cpu::automorphism(ctx_, sk_.s, galois));
+}
+
+GaloisKeys KeyGenerator::galoisKeys(const std::vector<uint64_t> &elements) {
+  GaloisKeys keys;
+  for (uint64_t g : elements)
+    if (!keys.has(g))
+      keys.keys.emplace(g, galoisKey(g));
+  return keys;
+}
+
+Ciphertext Encryptor::encrypt(const Plaintext &pt, const PublicKey &pk) const {
+  const std::vector<int> basis = ctx_.qBasis(pt.level);
+  if (pt.poly.basis != basis || !pt.poly.ntt)
+    throw InvalidArgument("encrypt: malformed plaintext");
+  Poly64 v = nttOfSigned(ctx_, sampleTernary(prng_, ctx_.n()), basis);
+  Ciphertext ct;
+  ct.level = pt.level;
+  ct.scale = pt.scale;
+  ct.slots = pt.slots;
+  Poly64 c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Poly64 c1 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Poly64 vb = cpu::selectLimbs(pk.b, basis);
+  cpu::mulInPlace(ctx_, vb, v);
+  Poly64 va = cpu::selectLimbs(pk.a, basis);
+  cpu::mulInPlace(ctx_, va, v);
+  cpu::addInPlace(ctx_, c0, vb);
+  cpu::addInPlace(ctx_, c0, pt.poly);
+  cpu::addInPlace(ctx_, c1, va);
+  ct.c = {std::move(c0), std::move(c1)};
+  return ct;
+}
+
+Ciphertext Encryptor::encryptSymmetric(const Plaintext &pt,
+                                       const SecretKey &sk) const {
+  const std::vector<int> basis = ctx_.qBasis(pt.level);
+  if (pt.poly.basis != basis || !pt.poly.ntt)
+    throw InvalidArgument("encrypt: malformed plaintext");
+  Poly64 a = sampleUniformPoly(ctx_, prng_, basis, true);
+  Poly64 c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Poly64 as = a;
+  cpu::mulInPlace(ctx_, as, cpu::selectLimbs(sk.s, basis));
+  cpu::subInPlace(ctx_, c0, as);
+  cpu::addInPlace(ctx_, c0, pt.poly);
+  Ciphertext ct;
+  ct.level = pt.level;
+  ct.scale = pt.scale;
+  ct.slots = pt.slots;
+  ct.c = {std::move(c0), std::move(a)};
+  return ct;
+}
+
+Plaintext Decryptor::decrypt(const Ciphertext &ct) const {
+  if (ct.c.size() < 2 || ct.c.size() > 3)
+    throw InvalidArgument("decrypt: a ciphertext has 2 or 3 polynomials, got " +
+                          std::to_string(ct.c.size()));
+  const std::vector<int> basis = ctx_.qBasis(ct.level);
+  const Poly64 s = cpu::selectLimbs(sk_.s, basis);
+  Plaintext pt;
+  pt.level = ct.level;
+  pt.scale = ct.scale;
+  pt.slots = ct.slots;
+  pt.poly = ct.c[0];
+  Poly64 power = s;
+  for (size_t i = 1; i < ct.c.size(); ++i) {
+    cpu::mulAddInPlace(ctx_, pt.poly, ct.c[i], power);
+    if (i + 1 < ct.c.size())
+      cpu::mulInPlace(ctx_, power, s);
+  }
+  return pt;
+}
+
+} // namespace ember

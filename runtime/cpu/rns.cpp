@@ -1,0 +1,433 @@
+// CPU backend of the RNS primitives. Limbs are independent, so every
+// primitive parallelises over limbs with OpenMP; within a limb the loops are
+// plain and branch-light. Costs (per limb of N words): NTT (N/2) log N
+// Shoup butterflies; BConv |from| multiply-adds per output residue with one
+// Barrett reduction per 32 terms (lazy reduction); elementwise ops one pass.
+#include "ember/rns.h"
+#include "ember/errors.h"
+
+#include <algorithm>
+#include <string>
+
+namespace ember::cpu {
+
+namespace {
+
+template <typename Word>
+void checkSameShape(const Poly<Word> &a, const Poly<Word> &b, const char *op) {
+  if (a.basis != b.basis || a.n != b.n)
+    throw InvalidArgument(std::string(op) + ": operands have different bases");
+  if (a.ntt != b.ntt)
+    throw InvalidArgument(std::string(op) +
+                          ": operands are in different forms (NTT/coeff)");
+}
+
+template <typename Word>
+void checkForm(const Poly<Word> &p, bool ntt, const char *op) {
+  if (p.ntt != ntt)
+    throw InvalidArgument(std::string(op) + " needs a polynomial in " +
+                          (ntt ? "NTT" : "coefficient") + " form");
+}
+
+template <typename Word>
+void checkBasisIs(const Poly<Word> &p, const std::vector<int> &basis,
+                  const char *op) {
+  if (p.basis != basis)
+    throw InvalidArgument(std::string(op) +
+                          ": the polynomial is not over the expected basis");
+}
+
+/// Largest number of double-word products of two primes that can be summed
+/// without overflow before a reduction.
+template <typename Word> constexpr int lazyTerms() {
+  constexpr int slack = 2 * WordTraits<Word>::kBits -
+                        2 * WordTraits<Word>::kMaxPrimeBits - 1;
+  return 1 << (slack > 5 ? 5 : slack);
+}
+
+} // namespace
+
+template <typename Word> void ntt(const Context<Word> &ctx, Poly<Word> &p) {
+  checkForm(p, false, "ntt");
+  const long limbs = static_cast<long>(p.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i)
+    ctx.ntt(p.basis[i]).forward(p.limb(i));
+  p.ntt = true;
+}
+
+template <typename Word> void intt(const Context<Word> &ctx, Poly<Word> &p) {
+  checkForm(p, true, "intt");
+  const long limbs = static_cast<long>(p.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i)
+    ctx.ntt(p.basis[i]).inverse(p.limb(i));
+  p.ntt = false;
+}
+
+template <typename Word>
+Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
+                 const std::vector<int> &to) {
+  checkForm(in, false, "bconv");
+  using Double = typename WordTraits<Word>::Double;
+  const size_t m = in.limbs(), n = in.n;
+  for (int t : to)
+    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
+      throw InvalidArgument("bconv: source and target bases overlap");
+
+  // Step 1 (fused into INTT on the GPU): y_i = x_i * (B/b_i)^-1 mod b_i.
+  std::vector<Word> y(m * n);
+  for (size_t i = 0; i < m; ++i) {
+    const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
+    Word hat = 1;
+    for (size_t j = 0; j < m; ++j)
+      if (j != i)
+        hat = bi.mul(hat, bi.reduceWord(ctx.modulus(in.basis[j]).value()));
+    Word hat_inv = bi.inv(hat), hat_inv_shoup = bi.shoup(hat_inv);
+    const Word *x = in.limb(i);
+    Word *yi = y.data() + i * n;
+    for (size_t k = 0; k < n; ++k)
+      yi[k] = bi.mulShoup(x[k], hat_inv, hat_inv_shoup);
+  }
+
+  // Step 2: a (|to| x m) by (m x N) matrix product with lazy reduction.
+  Poly<Word> out(to, n, false);
+  const long targets = static_cast<long>(to.size());
+#pragma omp parallel for schedule(static)
+  for (long t = 0; t < targets; ++t) {
+    const Modulus<Word> &mod = ctx.modulus(to[t]);
+    std::vector<Word> hat_mod_t(m);
+    for (size_t i = 0; i < m; ++i) {
+      Word hat = 1 % mod.value();
+      for (size_t j = 0; j < m; ++j)
+        if (j != i)
+          hat = mod.mul(hat, mod.reduceWord(ctx.modulus(in.basis[j]).value()));
+      hat_mod_t[i] = hat;
+    }
+    constexpr size_t kBlock = 256;
+    Double acc[kBlock];
+    Word *dst = out.limb(t);
+    for (size_t k0 = 0; k0 < n; k0 += kBlock) {
+      const size_t len = std::min(kBlock, n - k0);
+      std::fill(acc, acc + len, Double{0});
+      for (size_t i = 0; i < m; ++i) {
+        const Word *yi = y.data() + i * n + k0;
+        const Word c = hat_mod_t[i];
+        for (size_t k = 0; k < len; ++k)
+          acc[k] += static_cast<Double>(yi[k]) * c;
+        if ((i + 1) % lazyTerms<Word>() == 0)
+          for (size_t k = 0; k < len; ++k)
+            acc[k] = mod.reduce(acc[k]);
+      }
+      for (size_t k = 0; k < len; ++k)
+        dst[k0 + k] = mod.reduce(acc[k]);
+    }
+  }
+  return out;
+}
+
+template <typename Word>
+Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
+  checkForm(in, true, "modUp");
+  const int level = static_cast<int>(in.limbs()) - 1;
+  checkBasisIs(in, ctx.qBasis(level), "modUp");
+  const std::vector<int> digit_limbs = ctx.digitLimbs(digit, level);
+  const std::vector<int> qp = ctx.qpBasis(level);
+
+  Poly<Word> part = selectLimbs(in, digit_limbs);
+  intt(ctx, part);
+  std::vector<int> others;
+  for (int idx : qp)
+    if (std::find(digit_limbs.begin(), digit_limbs.end(), idx) ==
+        digit_limbs.end())
+      others.push_back(idx);
+  Poly<Word> converted = bconv(ctx, part, others);
+  ntt(ctx, converted);
+
+  Poly<Word> out(qp, in.n, true);
+  size_t next_other = 0;
+  for (size_t i = 0; i < qp.size(); ++i) {
+    const Word *src;
+    auto it = std::find(digit_limbs.begin(), digit_limbs.end(), qp[i]);
+    if (it != digit_limbs.end())
+      src = in.limb(static_cast<size_t>(qp[i]));
+    else
+      src = converted.limb(next_other++);
+    std::copy(src, src + in.n, out.limb(i));
+  }
+  return out;
+}
+
+template <typename Word>
+Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in) {
+  checkForm(in, true, "modDown");
+  const int level = static_cast<int>(in.limbs()) - ctx.pCount() - 1;
+  if (level < 0)
+    throw InvalidArgument("modDown: the polynomial has no Q limbs");
+  checkBasisIs(in, ctx.qpBasis(level), "modDown");
+  const std::vector<int> q_basis = ctx.qBasis(level);
+
+  Poly<Word> p_part = selectLimbs(in, ctx.pBasis());
+  intt(ctx, p_part);
+  Poly<Word> conv = bconv(ctx, p_part, q_basis);
+  ntt(ctx, conv);
+
+  Poly<Word> out(q_basis, in.n, true);
+  const long limbs = static_cast<long>(q_basis.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(q_basis[i]);
+    Word p_mod = 1;
+    for (int p_idx : ctx.pBasis())
+      p_mod = q.mul(p_mod, q.reduceWord(ctx.modulus(p_idx).value()));
+    const Word p_inv = q.inv(p_mod), p_inv_shoup = q.shoup(p_inv);
+    const Word *x = in.limb(i), *c = conv.limb(i);
+    Word *dst = out.limb(i);
+    for (size_t k = 0; k < in.n; ++k)
+      dst[k] = q.mulShoup(q.sub(x[k], c[k]), p_inv, p_inv_shoup);
+  }
+  return out;
+}
+
+template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
+  checkForm(p, true, "rescale");
+  const int level = static_cast<int>(p.limbs()) - 1;
+  if (level < 1)
+    throw LevelMismatch("rescale needs level >= 1 (the polynomial is at "
+                        "level " + std::to_string(level) + ")");
+  checkBasisIs(p, ctx.qBasis(level), "rescale");
+  const size_t n = p.n;
+  std::vector<Word> last(p.limb(level), p.limb(level) + n);
+  ctx.ntt(level).inverse(last.data());
+  const Word q_last = ctx.modulus(level).value();
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < level; ++i) {
+    const Modulus<Word> &q = ctx.modulus(static_cast<int>(i));
+    std::vector<Word> r(n);
+    for (size_t k = 0; k < n; ++k)
+      r[k] = q.reduceWord(last[k]);
+    ctx.ntt(static_cast<int>(i)).forward(r.data());
+    const Word inv = q.inv(q.reduceWord(q_last)), inv_shoup = q.shoup(inv);
+    Word *x = p.limb(i);
+    for (size_t k = 0; k < n; ++k)
+      x[k] = q.mulShoup(q.sub(x[k], r[k]), inv, inv_shoup);
+  }
+  p.basis.pop_back();
+  p.data.resize(p.basis.size() * n);
+}
+
+std::vector<uint32_t> automorphismNttIndex(int log_n, uint64_t galois) {
+  const uint64_t n = uint64_t{1} << log_n, two_n = 2 * n;
+  if (galois % 2 == 0 || galois >= two_n)
+    throw InvalidArgument("Galois element " + std::to_string(galois) +
+                          " must be odd and below 2N = " +
+                          std::to_string(two_n));
+  std::vector<uint32_t> index(n);
+  for (uint64_t j = 0; j < n; ++j) {
+    uint64_t e = 2 * bitReverse(static_cast<uint32_t>(j), log_n) + 1;
+    uint64_t image = (e * galois) % two_n;
+    index[j] = bitReverse(static_cast<uint32_t>((image - 1) / 2), log_n);
+  }
+  return index;
+}
+
+template <typename Word>
+Poly<Word> automorphism(const Context<Word> &ctx, const Poly<Word> &in,
+                        uint64_t galois) {
+  Poly<Word> out(in.basis, in.n, in.ntt);
+  const long limbs = static_cast<long>(in.limbs());
+  if (in.ntt) {
+    const std::vector<uint32_t> index =
+        automorphismNttIndex(ctx.logN(), galois);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < limbs; ++i) {
+      const Word *src = in.limb(i);
+      Word *dst = out.limb(i);
+      for (size_t j = 0; j < in.n; ++j)
+        dst[j] = src[index[j]];
+    }
+    return out;
+  }
+  const uint64_t two_n = 2 * in.n;
+  if (galois % 2 == 0 || galois >= two_n)
+    throw InvalidArgument("Galois element " + std::to_string(galois) +
+                          " must be odd and below 2N");
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(in.basis[i]);
+    const Word *src = in.limb(i);
+    Word *dst = out.limb(i);
+    for (uint64_t k = 0; k < in.n; ++k) {
+      uint64_t image = (k * galois) % two_n;
+      if (image < in.n)
+        dst[image] = src[k];
+      else
+        dst[image - in.n] = q.neg(src[k]);
+    }
+  }
+  return out;
+}
+
+template <typename Word>
+void addInPlace(const Context<Word> &ctx, Poly<Word> &a, const Poly<Word> &b) {
+  checkSameShape(a, b, "add");
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    Word *x = a.limb(i);
+    const Word *y = b.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      x[k] = q.add(x[k], y[k]);
+  }
+}
+
+template <typename Word>
+void subInPlace(const Context<Word> &ctx, Poly<Word> &a, const Poly<Word> &b) {
+  checkSameShape(a, b, "sub");
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    Word *x = a.limb(i);
+    const Word *y = b.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      x[k] = q.sub(x[k], y[k]);
+  }
+}
+
+template <typename Word>
+void negInPlace(const Context<Word> &ctx, Poly<Word> &a) {
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    Word *x = a.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      x[k] = q.neg(x[k]);
+  }
+}
+
+template <typename Word>
+void mulInPlace(const Context<Word> &ctx, Poly<Word> &a, const Poly<Word> &b) {
+  checkSameShape(a, b, "mul");
+  checkForm(a, true, "mul");
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    Word *x = a.limb(i);
+    const Word *y = b.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      x[k] = q.mul(x[k], y[k]);
+  }
+}
+
+template <typename Word>
+void mulConstInPlace(const Context<Word> &ctx, Poly<Word> &a,
+                     const std::vector<Word> &c) {
+  if (c.size() != a.limbs())
+    throw InvalidArgument("mulConst: one constant per limb is needed");
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    const Word w = q.reduceWord(c[i]), w_shoup = q.shoup(w);
+    Word *x = a.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      x[k] = q.mulShoup(x[k], w, w_shoup);
+  }
+}
+
+template <typename Word>
+void addConstInPlace(const Context<Word> &ctx, Poly<Word> &a,
+                     const std::vector<Word> &c) {
+  if (c.size() != a.limbs())
+    throw InvalidArgument("addConst: one constant per limb is needed");
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    const Word w = q.reduceWord(c[i]);
+    Word *x = a.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      x[k] = q.add(x[k], w);
+  }
+}
+
+template <typename Word>
+void mulAddInPlace(const Context<Word> &ctx, Poly<Word> &acc,
+                   const Poly<Word> &a, const Poly<Word> &b) {
+  checkSameShape(acc, a, "mulAdd");
+  checkSameShape(a, b, "mulAdd");
+  checkForm(a, true, "mulAdd");
+  using Double = typename WordTraits<Word>::Double;
+  const long limbs = static_cast<long>(a.limbs());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(a.basis[i]);
+    Word *z = acc.limb(i);
+    const Word *x = a.limb(i), *y = b.limb(i);
+    for (size_t k = 0; k < a.n; ++k)
+      z[k] = q.reduce(static_cast<Double>(x[k]) * y[k] + z[k]);
+  }
+}
+
+template <typename Word>
+Poly<Word> selectLimbs(const Poly<Word> &p, const std::vector<int> &keep) {
+  Poly<Word> out(keep, p.n, p.ntt);
+  for (size_t i = 0; i < keep.size(); ++i) {
+    auto it = std::find(p.basis.begin(), p.basis.end(), keep[i]);
+    if (it == p.basis.end())
+      throw InvalidArgument("selectLimbs: modulus index " +
+                            std::to_string(keep[i]) +
+                            " is not in the polynomial's basis");
+    const Word *src = p.limb(static_cast<size_t>(it - p.basis.begin()));
+    std::copy(src, src + p.n, out.limb(i));
+  }
+  return out;
+}
+
+template <typename Word> void dropToLevel(Poly<Word> &p, int level) {
+  if (level < 0 || level + 1 > static_cast<int>(p.limbs()))
+    throw LevelMismatch("cannot drop a polynomial with " +
+                        std::to_string(p.limbs()) + " limbs to level " +
+                        std::to_string(level));
+  for (int i = 0; i <= level; ++i)
+    if (p.basis[i] != i)
+      throw InvalidArgument("dropToLevel needs a polynomial over q_0..q_m");
+  p.basis.resize(level + 1);
+  p.data.resize(p.basis.size() * p.n);
+}
+
+#define EMBER_INSTANTIATE(Word)                                                \
+  template void ntt(const Context<Word> &, Poly<Word> &);                      \
+  template void intt(const Context<Word> &, Poly<Word> &);                     \
+  template Poly<Word> bconv(const Context<Word> &, const Poly<Word> &,         \
+                            const std::vector<int> &);                         \
+  template Poly<Word> modUp(const Context<Word> &, const Poly<Word> &, int);   \
+  template Poly<Word> modDown(const Context<Word> &, const Poly<Word> &);      \
+  template void rescale(const Context<Word> &, Poly<Word> &);                  \
+  template Poly<Word> automorphism(const Context<Word> &, const Poly<Word> &,  \
+                                   uint64_t);                                  \
+  template void addInPlace(const Context<Word> &, Poly<Word> &,                \
+                           const Poly<Word> &);                                \
+  template void subInPlace(const Context<Word> &, Poly<Word> &,                \
+                           const Poly<Word> &);                                \
+  template void negInPlace(const Context<Word> &, Poly<Word> &);               \
+  template void mulInPlace(const Context<Word> &, Poly<Word> &,                \
+                           const Poly<Word> &);                                \
+  template void mulConstInPlace(const Context<Word> &, Poly<Word> &,           \
+                                const std::vector<Word> &);                    \
+  template void addConstInPlace(const Context<Word> &, Poly<Word> &,           \
+                                const std::vector<Word> &);                    \
+  template void mulAddInPlace(const Context<Word> &, Poly<Word> &,             \
+                              const Poly<Word> &, const Poly<Word> &);         \
+  template Poly<Word> selectLimbs(const Poly<Word> &,                          \
+                                  const std::vector<int> &);                   \
+  template void dropToLevel(Poly<Word> &, int);
+
+EMBER_INSTANTIATE(uint32_t)
+EMBER_INSTANTIATE(uint64_t)
+
+} // namespace ember::cpu

@@ -1,0 +1,183 @@
+// CKKS on the RNS runtime: encoding through the canonical embedding, keys in
+// hybrid form (dnum digits over the special primes P), encryption,
+// decryption and the evaluation operations. Words are 64-bit here; the
+// primitives below it are word-generic.
+#pragma once
+
+#include "ember/context.h"
+#include "ember/poly.h"
+#include "ember/random.h"
+
+#include <complex>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ember {
+
+using Word64 = uint64_t;
+using Context64 = Context<Word64>;
+using Poly64 = Poly<Word64>;
+
+/// An encoded message: one NTT-form polynomial over q_0..q_level.
+struct Plaintext {
+  Poly64 poly;
+  int level = 0;
+  double scale = 1;
+  size_t slots = 0;
+};
+
+/// Degree-1 (2 polynomials) or degree-2 (3, after a multiply) ciphertext,
+/// NTT form over q_0..q_level, decrypting to sum_i c_i s^i.
+struct Ciphertext {
+  std::vector<Poly64> c;
+  int level = 0;
+  double scale = 1;
+  size_t slots = 0;
+  int degree() const { return static_cast<int>(c.size()) - 1; }
+};
+
+/// Secret s (ternary), NTT form over all of Q u P. Stays with the client.
+struct SecretKey {
+  Poly64 s;
+};
+/// (b, a) = (-a s + e, a) over Q, NTT form.
+struct PublicKey {
+  Poly64 b, a;
+};
+/// Hybrid key-switching key from s' to s: for each digit j,
+///   (b_j, a_j) = (-a_j s + e_j + P [q_i in digit j] s', a_j) over Q u P.
+struct SwitchingKey {
+  std::vector<Poly64> b, a;
+};
+struct RelinKey {
+  SwitchingKey key; ///< s' = s^2
+};
+struct GaloisKeys {
+  std::map<uint64_t, SwitchingKey> keys; ///< by Galois element
+  bool has(uint64_t galois) const { return keys.count(galois) != 0; }
+};
+
+/// The public material a server needs: relinearization and Galois keys.
+struct EvaluationKeys {
+  bool has_relin = false;
+  RelinKey relin;
+  GaloisKeys galois;
+};
+
+/// Galois element of a left rotation by k slots for vectors of `slots`
+/// slots: 5^(k mod slots) mod 2N.
+uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
+                                  size_t slots);
+/// Galois element of complex conjugation: 2N - 1.
+uint64_t galoisElementForConjugation(const Context64 &ctx);
+
+class Encoder {
+public:
+  explicit Encoder(const Context64 &ctx);
+  /// Encodes `values` (length `slots`, a power of two <= N/2) at `level` and
+  /// `scale`. Throws InvalidArgument on a wrong length or slot count, or a
+  /// value too large for the modulus at that scale.
+  Plaintext encode(const std::vector<std::complex<double>> &values,
+                   int level, double scale, size_t slots) const;
+  Plaintext encode(const std::vector<double> &values, int level,
+                   double scale, size_t slots) const;
+  /// Decodes to `slots` complex values (exact CRT reconstruction, centred).
+  std::vector<std::complex<double>> decode(const Plaintext &pt) const;
+
+private:
+  const Context64 &ctx_;
+  std::vector<uint64_t> rot_group_;
+  std::vector<std::complex<double>> ksi_pows_;
+  void fftSpecial(std::vector<std::complex<double>> &vals) const;
+  void fftSpecialInv(std::vector<std::complex<double>> &vals) const;
+};
+
+class KeyGenerator {
+public:
+  /// Samples a fresh secret key with `prng`.
+  KeyGenerator(const Context64 &ctx, Prng &prng);
+  const SecretKey &secretKey() const { return sk_; }
+  PublicKey publicKey();
+  RelinKey relinKey();
+  SwitchingKey galoisKey(uint64_t galois);
+  GaloisKeys galoisKeys(const std::vector<uint64_t> &elements);
+  /// Key switching from an arbitrary s' (NTT form over Q u P) to s.
+  SwitchingKey switchingKey(const Poly64 &s_prime);
+
+private:
+  const Context64 &ctx_;
+  Prng &prng_;
+  SecretKey sk_;
+};
+
+class Encryptor {
+public:
+  Encryptor(const Context64 &ctx, Prng &prng) : ctx_(ctx), prng_(prng) {}
+  Ciphertext encrypt(const Plaintext &pt, const PublicKey &pk) const;
+  Ciphertext encryptSymmetric(const Plaintext &pt, const SecretKey &sk) const;
+
+private:
+  const Context64 &ctx_;
+  Prng &prng_;
+};
+
+class Decryptor {
+public:
+  Decryptor(const Context64 &ctx, const SecretKey &sk) : ctx_(ctx), sk_(sk) {}
+  Plaintext decrypt(const Ciphertext &ct) const;
+
+private:
+  const Context64 &ctx_;
+  const SecretKey &sk_;
+};
+
+/// The homomorphic operations. Binary operations require equal levels and
+/// scales (LevelMismatch, ScaleMismatch); rotations need the Galois key
+/// (MissingKey).
+class Evaluator {
+public:
+  explicit Evaluator(const Context64 &ctx) : ctx_(ctx) {}
+
+  Ciphertext add(const Ciphertext &a, const Ciphertext &b) const;
+  Ciphertext sub(const Ciphertext &a, const Ciphertext &b) const;
+  Ciphertext negate(const Ciphertext &a) const;
+  Ciphertext addPlain(const Ciphertext &a, const Plaintext &p) const;
+  Ciphertext subPlain(const Ciphertext &a, const Plaintext &p) const;
+  /// Scale becomes a.scale * p.scale.
+  Ciphertext mulPlain(const Ciphertext &a, const Plaintext &p) const;
+  /// Adds the real constant c (encoded at a.scale).
+  Ciphertext addConst(const Ciphertext &a, double c) const;
+  /// Multiplies by round(c * const_scale); scale becomes a.scale *
+  /// const_scale. const_scale 0 means q_level, so that a following rescale
+  /// returns exactly to a.scale.
+  Ciphertext mulConst(const Ciphertext &a, double c,
+                      double const_scale = 0) const;
+  /// Tensor product: degree-2 result (3 polynomials), scale product.
+  Ciphertext multiply(const Ciphertext &a, const Ciphertext &b) const;
+  Ciphertext relinearize(const Ciphertext &a, const RelinKey &rk) const;
+  Ciphertext multiplyRelin(const Ciphertext &a, const Ciphertext &b,
+                           const RelinKey &rk) const;
+  /// Divides by q_level: level - 1, scale / q_level.
+  Ciphertext rescale(const Ciphertext &a) const;
+  /// Drops limbs down to `level` (scale unchanged).
+  Ciphertext modDropTo(const Ciphertext &a, int level) const;
+  /// Cyclic left rotation by k slots (k may be negative or >= slots).
+  Ciphertext rotate(const Ciphertext &a, int64_t k,
+                    const GaloisKeys &keys) const;
+  Ciphertext conjugate(const Ciphertext &a, const GaloisKeys &keys) const;
+  /// X -> X^galois on both parts, then key switching back to s.
+  Ciphertext applyGalois(const Ciphertext &a, uint64_t galois,
+                         const GaloisKeys &keys) const;
+  /// Hybrid key switching of d (NTT over Q_l): returns (k0, k1) over Q_l with
+  /// k0 + k1 s = d s' (plus noise).
+  std::pair<Poly64, Poly64> keySwitch(const Poly64 &d,
+                                      const SwitchingKey &key) const;
+
+private:
+  void checkBinary(const Ciphertext &a, const Ciphertext &b,
+                   const char *op) const;
+  const Context64 &ctx_;
+};
+
+} // namespace ember

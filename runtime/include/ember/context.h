@@ -1,0 +1,80 @@
+// The RNS context: a parameter set turned into primes, NTT tables and the
+// key-switching digit layout. Moduli are indexed globally: q_0..q_L first,
+// then the special primes p_0..p_{K-1} at indices L+1..L+K. A polynomial's
+// basis is a list of such indices.
+#pragma once
+
+#include "ember/modarith.h"
+#include "ember/ntt.h"
+#include "ember/security.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ember {
+
+/// Checks `spec` against the 128-bit table unless it names the insecure test
+/// mode; throws SecurityError naming log N, log QP and the bound.
+void checkSecurity(const ParamSpec &spec);
+
+template <typename Word> class Context {
+public:
+  /// Generates the primes from the bit sizes (ember::generateNttPrimes) after
+  /// checking security and the shape (dnum, slot layout).
+  explicit Context(const ParamSpec &spec);
+  /// Explicit primes, for unit tests of primitives and for loading a
+  /// serialized parameter set; still checked against `spec.security`.
+  Context(const ParamSpec &spec, const std::vector<uint64_t> &q_primes,
+          const std::vector<uint64_t> &p_primes);
+
+  const ParamSpec &spec() const { return spec_; }
+  int logN() const { return spec_.log_n; }
+  size_t n() const { return size_t{1} << spec_.log_n; }
+  size_t slotsMax() const { return n() / 2; }
+  int maxLevel() const { return q_count_ - 1; }
+  int qCount() const { return q_count_; }
+  int pCount() const { return p_count_; }
+  int moduliCount() const { return q_count_ + p_count_; }
+
+  const Modulus<Word> &modulus(int index) const { return moduli_[index]; }
+  const NttTables<Word> &ntt(int index) const { return ntt_[index]; }
+  const std::vector<uint64_t> &primes() const { return primes_; }
+
+  /// q_0..q_level.
+  std::vector<int> qBasis(int level) const;
+  /// p_0..p_{K-1} (global indices L+1..L+K).
+  std::vector<int> pBasis() const;
+  /// q_0..q_level followed by p_0..p_{K-1}.
+  std::vector<int> qpBasis(int level) const;
+
+  /// Key-switching digits: consecutive groups of Q limbs (last one may be
+  /// shorter). digitLimbs(j, level) is digit j restricted to q_0..q_level;
+  /// digitCount(level) how many digits have a limb at or below `level`.
+  int digitCount(int level) const;
+  std::vector<int> digitLimbs(int digit, int level) const;
+
+  /// SHA-256 of the canonical description (log N, primes, dnum, scale,
+  /// secret distribution); serialized objects carry it.
+  const std::array<uint8_t, 32> &hash() const { return hash_; }
+  /// One-line description for messages: "B (N=2^16, 24 Q + 8 P limbs, dnum 3)".
+  std::string describe() const;
+
+private:
+  void init(const std::vector<uint64_t> &q_primes,
+            const std::vector<uint64_t> &p_primes);
+
+  ParamSpec spec_;
+  int q_count_ = 0, p_count_ = 0;
+  std::vector<uint64_t> primes_;
+  std::vector<Modulus<Word>> moduli_;
+  std::vector<NttTables<Word>> ntt_;
+  std::vector<int> digit_sizes_;
+  std::array<uint8_t, 32> hash_{};
+};
+
+extern template class Context<uint32_t>;
+extern template class Context<uint64_t>;
+
+} // namespace ember

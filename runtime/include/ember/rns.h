@@ -1,0 +1,83 @@
+// RNS polynomial primitives of the CPU backend (the reference the CUDA
+// backend must match bit for bit). Every CKKS operation is built from these:
+// NTT/INTT, base conversion, ModUp, ModDown, rescale, automorphism and
+// elementwise arithmetic (Cheddar 2.2-2.3).
+//
+// Conventions: inputs are fully reduced ([0, q)); outputs are fully reduced.
+// Functions throw InvalidArgument on a basis/form mismatch.
+#pragma once
+
+#include "ember/context.h"
+#include "ember/poly.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ember::cpu {
+
+/// Coefficient -> NTT form (every limb), and back.
+template <typename Word> void ntt(const Context<Word> &ctx, Poly<Word> &p);
+template <typename Word> void intt(const Context<Word> &ctx, Poly<Word> &p);
+
+/// Fast base conversion of a coefficient-form polynomial from its basis B to
+/// the basis `to` (disjoint from B):
+///   y_t = sum_i [x_i * (B/b_i)^-1]_{b_i} * (B/b_i)  mod t.
+/// The result equals x + u*B (mod t) for some 0 <= u < |B|: exact up to that
+/// small multiple of B, which key switching tolerates (Cheddar eq. 2).
+template <typename Word>
+Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
+                 const std::vector<int> &to);
+
+/// ModUp of digit `digit` of an NTT-form polynomial over Q_l: its limbs are
+/// kept, and INTT -> BConv -> NTT produces the other limbs of Q_l u P.
+/// Result: NTT form over qpBasis(l).
+template <typename Word>
+Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
+
+/// ModDown of an NTT-form polynomial over Q_l u P to Q_l:
+///   (x - BConv_{P->Q_l}([x]_P)) * P^-1, i.e. about x / P.
+template <typename Word>
+Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in);
+
+/// Rescale of an NTT-form polynomial over q_0..q_l by its last prime:
+///   (x - [x]_{q_l}) * q_l^-1 over q_0..q_{l-1} (exact division).
+template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p);
+
+/// X -> X^galois (galois odd, modulo 2N), in either form.
+template <typename Word>
+Poly<Word> automorphism(const Context<Word> &ctx, const Poly<Word> &in,
+                        uint64_t galois);
+
+/// Index map of the NTT-form automorphism: out[j] = in[map[j]].
+std::vector<uint32_t> automorphismNttIndex(int log_n, uint64_t galois);
+
+// Elementwise ops over identical bases and forms (mul needs NTT form).
+template <typename Word>
+void addInPlace(const Context<Word> &ctx, Poly<Word> &a, const Poly<Word> &b);
+template <typename Word>
+void subInPlace(const Context<Word> &ctx, Poly<Word> &a, const Poly<Word> &b);
+template <typename Word>
+void negInPlace(const Context<Word> &ctx, Poly<Word> &a);
+template <typename Word>
+void mulInPlace(const Context<Word> &ctx, Poly<Word> &a, const Poly<Word> &b);
+/// a *= c_i on limb i (one constant per limb, reduced mod that limb's prime).
+template <typename Word>
+void mulConstInPlace(const Context<Word> &ctx, Poly<Word> &a,
+                     const std::vector<Word> &c);
+/// a += c_i on every coefficient of limb i.
+template <typename Word>
+void addConstInPlace(const Context<Word> &ctx, Poly<Word> &a,
+                     const std::vector<Word> &c);
+/// acc += a * b (NTT form), the building block of key-switch inner products.
+template <typename Word>
+void mulAddInPlace(const Context<Word> &ctx, Poly<Word> &acc,
+                   const Poly<Word> &a, const Poly<Word> &b);
+
+/// Keeps the limbs whose global indices are in `keep` (a subset, any order).
+template <typename Word>
+Poly<Word> selectLimbs(const Poly<Word> &p, const std::vector<int> &keep);
+/// Keeps q_0..q_level of a polynomial over q_0..q_m (m >= level).
+template <typename Word>
+void dropToLevel(Poly<Word> &p, int level);
+
+} // namespace ember::cpu

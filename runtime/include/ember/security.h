@@ -1,0 +1,109 @@
+// The 128-bit security bound on log2(QP) for a ternary secret, and the named
+// parameter sets of BENCHMARKS.md. Header-only, so that the compiler picks
+// parameters from the same table the runtime checks them against.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ember {
+
+/// Largest log2(QP) with 128-bit classical security for a uniform ternary
+/// secret, or 0 when log_n is outside the table. N = 2^10..2^15 come from the
+/// HomomorphicEncryption.org standard; 2^16 and 2^17 take the smaller of
+/// OpenFHE's table (1772, 3524) and the LWE-estimator values of Phantom's
+/// Table III (1777, 3576).
+inline int maxLogQP128(int log_n) {
+  switch (log_n) {
+  case 10:
+    return 27;
+  case 11:
+    return 54;
+  case 12:
+    return 109;
+  case 13:
+    return 218;
+  case 14:
+    return 438;
+  case 15:
+    return 881;
+  case 16:
+    return 1772;
+  case 17:
+    return 3524;
+  default:
+    return 0;
+  }
+}
+
+/// Security a parameter set must meet. kInsecureTestOnly skips the check and
+/// must be named explicitly (only unit tests of primitives use it).
+enum class Security { k128, kInsecureTestOnly };
+
+/// What a user asks for; Context turns it into primes and tables.
+struct ParamSpec {
+  std::string name;          ///< "A", "B", "C" or "custom"
+  int log_n = 16;            ///< ring degree N = 2^log_n
+  std::vector<int> q_bits;   ///< bit size of each Q prime, q_0 first
+  std::vector<int> p_bits;   ///< bit size of each special prime of P
+  int dnum = 1;              ///< number of key-switching digits
+  double log_scale = 40;     ///< default encoding scale 2^log_scale
+  int hamming_weight = 0;    ///< 0: uniform ternary secret; else fixed weight
+  Security security = Security::k128;
+
+  int logQP() const {
+    int total = 0;
+    for (int b : q_bits)
+      total += b;
+    for (int b : p_bits)
+      total += b;
+    return total;
+  }
+  int maxLevel() const { return static_cast<int>(q_bits.size()) - 1; }
+};
+
+/// Named parameter sets of BENCHMARKS.md (all 128-bit secure, log N = 16).
+/// A: 36 Q limbs (60 + 35 x 40), 4 x 60 P, dnum 9 (Phantom's table row).
+/// B: 24 Q limbs (60 + 23 x 40), 8 x 60 P, dnum 3 (the headline set).
+/// C: 26 Q limbs (55 + 25 x 48), 7 x 56 P, dnum 4, digits 7,7,7,5 (Cheddar's
+///    64-bit shape). Returns false for an unknown name.
+inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
+  ParamSpec s;
+  s.name = name;
+  s.log_n = 16;
+  if (name == "A") {
+    s.q_bits.assign(36, 40);
+    s.q_bits[0] = 60;
+    s.p_bits.assign(4, 60);
+    s.dnum = 9;
+    s.log_scale = 40;
+  } else if (name == "B") {
+    s.q_bits.assign(24, 40);
+    s.q_bits[0] = 60;
+    s.p_bits.assign(8, 60);
+    s.dnum = 3;
+    s.log_scale = 40;
+  } else if (name == "C") {
+    s.q_bits.assign(26, 48);
+    s.q_bits[0] = 55;
+    s.p_bits.assign(7, 56);
+    s.dnum = 4;
+    s.log_scale = 48;
+  } else {
+    return false;
+  }
+  out = s;
+  return true;
+}
+
+/// Number of Q limbs in each key-switching digit: ceil((L+1)/dnum) each, the
+/// last one taking the remainder (set C: 7, 7, 7, 5).
+inline std::vector<int> digitSizes(int q_limbs, int dnum) {
+  std::vector<int> sizes;
+  int alpha = (q_limbs + dnum - 1) / dnum;
+  for (int start = 0; start < q_limbs; start += alpha)
+    sizes.push_back(start + alpha <= q_limbs ? alpha : q_limbs - start);
+  return sizes;
+}
+
+} // namespace ember

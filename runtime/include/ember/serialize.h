@@ -1,0 +1,59 @@
+// Serialization of parameters, keys, plaintexts and ciphertexts.
+//
+// Layout (little endian):
+//   "EMBR" | version u32 | kind u32 | parameter hash (32 bytes)
+//   | payload length u64 | payload | SHA-256 of everything before (32 bytes)
+// Loading checks each field and every residue against its modulus, so a
+// truncated, corrupt, other-version, other-kind or other-parameter file
+// raises SerializationError naming what is wrong; it never crashes or yields
+// a wrong answer.
+#pragma once
+
+#include "ember/ckks.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ember {
+
+constexpr uint32_t kFormatVersion = 1;
+
+enum class ObjectKind : uint32_t {
+  kParams = 1,
+  kSecretKey = 2,
+  kPublicKey = 3,
+  kEvaluationKeys = 4,
+  kCiphertext = 5,
+  kPlaintext = 6,
+};
+const char *objectKindName(ObjectKind kind);
+
+using Bytes = std::vector<uint8_t>;
+
+Bytes serializeParams(const Context64 &ctx);
+/// Rebuilds the context (primes included) and re-checks its security.
+std::unique_ptr<Context64> deserializeParams(const Bytes &bytes);
+
+Bytes serialize(const Context64 &ctx, const SecretKey &sk);
+Bytes serialize(const Context64 &ctx, const PublicKey &pk);
+Bytes serialize(const Context64 &ctx, const EvaluationKeys &keys);
+Bytes serialize(const Context64 &ctx, const Ciphertext &ct);
+Bytes serialize(const Context64 &ctx, const Plaintext &pt);
+
+SecretKey deserializeSecretKey(const Context64 &ctx, const Bytes &bytes);
+PublicKey deserializePublicKey(const Context64 &ctx, const Bytes &bytes);
+EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
+                                         const Bytes &bytes);
+Ciphertext deserializeCiphertext(const Context64 &ctx, const Bytes &bytes);
+Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes);
+
+/// What kind of object a buffer holds (after checking header and checksum).
+ObjectKind peekKind(const Bytes &bytes);
+
+void writeFile(const std::string &path, const Bytes &bytes);
+/// Throws SerializationError when the file cannot be read.
+Bytes readFile(const std::string &path);
+
+} // namespace ember

@@ -1,0 +1,1025 @@
+// ember_runtime: the Ember runtime as a Python module, numpy in and out.
+//
+// Thin bindings only: every computation is a call into ember:: or
+// ember::cpu::; this file converts arguments (numpy <-> Poly, bytes <->
+// Bytes), keeps referenced objects alive and releases the GIL around the
+// heavy calls. Polynomials cross the boundary as C-contiguous (limbs, N)
+// arrays of the context's word type plus a basis (global modulus indices).
+#include "ember/ckks.h"
+#include "ember/context.h"
+#include "ember/errors.h"
+#include "ember/primes.h"
+#include "ember/random.h"
+#include "ember/rns.h"
+#include "ember/security.h"
+#include "ember/serialize.h"
+
+#include <pybind11/complex.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+using namespace ember;
+
+namespace {
+
+using Context32 = Context<uint32_t>;
+using ContextPtr = std::shared_ptr<Context64>;
+using Release = py::call_guard<py::gil_scoped_release>;
+
+// --- Exceptions -------------------------------------------------------------
+
+PyObject *newException(py::module_ &m, const char *name, py::tuple bases,
+                       const char *doc) {
+  std::string full = std::string("ember_runtime.") + name;
+  PyObject *type = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases.ptr(),
+                                             nullptr);
+  if (!type)
+    throw py::error_already_set();
+  m.add_object(name, py::handle(type)); // the module holds a reference
+  return type;
+}
+
+void registerExceptions(py::module_ &m) {
+  // The types live as long as the interpreter (the module holds them).
+  static PyObject *ember_error = nullptr, *invalid_argument = nullptr,
+                  *security_error = nullptr, *level_mismatch = nullptr,
+                  *scale_mismatch = nullptr, *missing_key = nullptr,
+                  *serialization_error = nullptr;
+  ember_error = newException(m, "EmberError",
+                             py::make_tuple(py::handle(PyExc_RuntimeError)),
+                             "Base of every error the Ember runtime raises.");
+  py::handle base(ember_error);
+  invalid_argument = newException(
+      m, "InvalidArgument", py::make_tuple(base, py::handle(PyExc_ValueError)),
+      "A malformed argument (wrong length, bad slot count, bad basis...).");
+  security_error = newException(
+      m, "SecurityError", py::make_tuple(base),
+      "Parameters below the requested security level.");
+  level_mismatch = newException(
+      m, "LevelMismatch", py::make_tuple(base),
+      "Operands at different levels, or an operation the level forbids.");
+  scale_mismatch = newException(m, "ScaleMismatch", py::make_tuple(base),
+                                "Operands with different scales.");
+  missing_key = newException(
+      m, "MissingKey", py::make_tuple(base),
+      "A relinearization or Galois key is missing.");
+  serialization_error = newException(
+      m, "SerializationError", py::make_tuple(base),
+      "A serialized object is truncated, corrupt, of another version or "
+      "kind, or made for other parameters.");
+
+  // Most derived first; ember::Error last.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const InvalidArgument &e) {
+      PyErr_SetString(invalid_argument, e.what());
+    } catch (const SecurityError &e) {
+      PyErr_SetString(security_error, e.what());
+    } catch (const LevelMismatch &e) {
+      PyErr_SetString(level_mismatch, e.what());
+    } catch (const ScaleMismatch &e) {
+      PyErr_SetString(scale_mismatch, e.what());
+    } catch (const MissingKey &e) {
+      PyErr_SetString(missing_key, e.what());
+    } catch (const SerializationError &e) {
+      PyErr_SetString(serialization_error, e.what());
+    } catch (const Error &e) {
+      PyErr_SetString(ember_error, e.what());
+    }
+  });
+}
+
+// --- numpy <-> Poly ---------------------------------------------------------
+
+template <typename Word>
+using WordArray = py::array_t<Word, py::array::c_style | py::array::forcecast>;
+
+template <typename Word>
+void checkBasis(const Context<Word> &ctx, const std::vector<int> &basis) {
+  for (int index : basis)
+    if (index < 0 || index >= ctx.moduliCount())
+      throw InvalidArgument("modulus index " + std::to_string(index) +
+                            " is outside [0, " +
+                            std::to_string(ctx.moduliCount()) + ")");
+}
+
+/// Copies a (limbs, N) array into a polynomial over `basis`; every residue
+/// must be reduced modulo its limb's prime (the primitives' precondition).
+template <typename Word>
+Poly<Word> toPoly(const Context<Word> &ctx, const WordArray<Word> &array,
+                  const std::vector<int> &basis, bool ntt) {
+  checkBasis(ctx, basis);
+  if (array.ndim() != 2 ||
+      static_cast<size_t>(array.shape(0)) != basis.size() ||
+      static_cast<size_t>(array.shape(1)) != ctx.n())
+    throw InvalidArgument(
+        "expected an array of shape (" + std::to_string(basis.size()) + ", " +
+        std::to_string(ctx.n()) + ") (limbs x N), got ndim " +
+        std::to_string(array.ndim()) +
+        (array.ndim() == 2 ? " shape (" + std::to_string(array.shape(0)) +
+                                 ", " + std::to_string(array.shape(1)) + ")"
+                           : std::string()));
+  Poly<Word> poly(basis, ctx.n(), ntt);
+  std::memcpy(poly.data.data(), array.data(), poly.data.size() * sizeof(Word));
+  for (size_t i = 0; i < poly.limbs(); ++i) {
+    const Word q = static_cast<Word>(ctx.primes()[basis[i]]);
+    const Word *limb = poly.limb(i);
+    for (size_t j = 0; j < poly.n; ++j)
+      if (limb[j] >= q)
+        throw InvalidArgument("residue " + std::to_string(limb[j]) +
+                              " at limb " + std::to_string(i) + ", index " +
+                              std::to_string(j) + " is not reduced mod " +
+                              std::to_string(q));
+  }
+  return poly;
+}
+
+template <typename Word> py::array_t<Word> toArray(const Poly<Word> &poly) {
+  py::array_t<Word> out({poly.limbs(), poly.n});
+  std::memcpy(out.mutable_data(), poly.data.data(),
+              poly.data.size() * sizeof(Word));
+  return out;
+}
+
+/// (polys, limbs, N) array of several polynomials over one basis.
+py::array_t<uint64_t> toArray3(const std::vector<Poly64> &polys) {
+  size_t limbs = polys.empty() ? 0 : polys[0].limbs();
+  size_t n = polys.empty() ? 0 : polys[0].n;
+  py::array_t<uint64_t> out({polys.size(), limbs, n});
+  uint64_t *dst = out.mutable_data();
+  for (const Poly64 &p : polys) {
+    std::memcpy(dst, p.data.data(), p.data.size() * sizeof(uint64_t));
+    dst += p.data.size();
+  }
+  return out;
+}
+
+/// The primitives promise a result basis; a different one is a runtime bug
+/// that the caller would otherwise misread silently.
+template <typename Word>
+void expectBasis(const Poly<Word> &p, const std::vector<int> &basis,
+                 const char *op) {
+  if (p.basis != basis)
+    throw Error(std::string(op) +
+                " returned a polynomial over an unexpected basis");
+}
+
+py::bytes toBytes(const Bytes &b) {
+  return py::bytes(reinterpret_cast<const char *>(b.data()), b.size());
+}
+Bytes fromBytes(const py::bytes &b) {
+  std::string_view view = b;
+  return Bytes(view.begin(), view.end());
+}
+
+// --- Primitives, for both word sizes -----------------------------------------
+
+template <typename Word>
+void bindPrimitives(py::module_ &m, const char *suffix) {
+  using Ctx = Context<Word>;
+  using Arr = WordArray<Word>;
+  auto name = [suffix](const char *base) { return std::string(base) + suffix; };
+
+  auto ntt = [](const Ctx &ctx, const Arr &a, const std::vector<int> &basis) {
+    Poly<Word> p = toPoly(ctx, a, basis, false);
+    {
+      py::gil_scoped_release release;
+      cpu::ntt(ctx, p);
+    }
+    return toArray(p);
+  };
+  auto intt = [](const Ctx &ctx, const Arr &a, const std::vector<int> &basis) {
+    Poly<Word> p = toPoly(ctx, a, basis, true);
+    {
+      py::gil_scoped_release release;
+      cpu::intt(ctx, p);
+    }
+    return toArray(p);
+  };
+  const char *ntt_doc =
+      "Coefficient form (natural order) -> NTT form (bit-reversed "
+      "evaluations out[k] = a(psi^(2*brev(k)+1))) of every limb.";
+  const char *intt_doc = "NTT form -> coefficient form of every limb.";
+  m.def(name("ntt").c_str(), ntt, py::arg("ctx"), py::arg("coeffs"),
+        py::arg("basis"), ntt_doc);
+  m.def(name("intt").c_str(), intt, py::arg("ctx"), py::arg("evals"),
+        py::arg("basis"), intt_doc);
+  if (std::string(suffix).empty())
+    return; // the 32-bit names below are registered once, as overloads
+
+  // Overloads of the un-suffixed names too, so ntt(ctx32, ...) works.
+  m.def("ntt", ntt, py::arg("ctx"), py::arg("coeffs"), py::arg("basis"),
+        ntt_doc);
+  m.def("intt", intt, py::arg("ctx"), py::arg("evals"), py::arg("basis"),
+        intt_doc);
+}
+
+void bindPrimitives64(py::module_ &m) {
+  using Arr = WordArray<uint64_t>;
+  using Basis = std::vector<int>;
+
+  m.def(
+      "bconv",
+      [](const Context64 &ctx, const Arr &a, const Basis &from,
+         const Basis &to) {
+        Poly64 p = toPoly(ctx, a, from, false);
+        checkBasis(ctx, to);
+        Poly64 out;
+        {
+          py::gil_scoped_release release;
+          out = cpu::bconv(ctx, p, to);
+        }
+        expectBasis(out, to, "bconv");
+        return toArray(out);
+      },
+      py::arg("ctx"), py::arg("coeffs"), py::arg("from_basis"),
+      py::arg("to_basis"),
+      "Fast base conversion of a coefficient-form polynomial: "
+      "sum_i [x_i (B/b_i)^-1]_{b_i} (B/b_i) mod each target prime.");
+
+  m.def(
+      "mod_up",
+      [](const Context64 &ctx, const Arr &a, int level, int digit) {
+        Poly64 p = toPoly(ctx, a, ctx.qBasis(level), true);
+        Poly64 out;
+        {
+          py::gil_scoped_release release;
+          out = cpu::modUp(ctx, p, digit);
+        }
+        expectBasis(out, ctx.qpBasis(level), "mod_up");
+        return toArray(out);
+      },
+      py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"), py::arg("digit"),
+      "ModUp of digit `digit` of an NTT-form polynomial over q_basis(level); "
+      "returns NTT form over qp_basis(level).");
+
+  m.def(
+      "mod_down",
+      [](const Context64 &ctx, const Arr &a, int level) {
+        Poly64 p = toPoly(ctx, a, ctx.qpBasis(level), true);
+        Poly64 out;
+        {
+          py::gil_scoped_release release;
+          out = cpu::modDown(ctx, p);
+        }
+        expectBasis(out, ctx.qBasis(level), "mod_down");
+        return toArray(out);
+      },
+      py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
+      "ModDown of an NTT-form polynomial over qp_basis(level) to "
+      "q_basis(level): (x - BConv([x]_P)) * P^-1.");
+
+  m.def(
+      "rescale",
+      [](const Context64 &ctx, const Arr &a, int level) {
+        Poly64 p = toPoly(ctx, a, ctx.qBasis(level), true);
+        {
+          py::gil_scoped_release release;
+          cpu::rescale(ctx, p);
+        }
+        expectBasis(p, ctx.qBasis(level - 1), "rescale");
+        return toArray(p);
+      },
+      py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
+      "Rescale of an NTT-form polynomial over q_basis(level) by q_level; "
+      "returns NTT form over q_basis(level - 1).");
+
+  m.def(
+      "automorphism",
+      [](const Context64 &ctx, const Arr &a, const Basis &basis, bool ntt,
+         uint64_t galois) {
+        Poly64 p = toPoly(ctx, a, basis, ntt);
+        Poly64 out;
+        {
+          py::gil_scoped_release release;
+          out = cpu::automorphism(ctx, p, galois);
+        }
+        return toArray(out);
+      },
+      py::arg("ctx"), py::arg("poly"), py::arg("basis"), py::arg("ntt"),
+      py::arg("galois"), "X -> X^galois, in coefficient or NTT form.");
+
+  m.def(
+      "automorphism_ntt_index",
+      [](int log_n, uint64_t galois) {
+        std::vector<uint32_t> map = cpu::automorphismNttIndex(log_n, galois);
+        py::array_t<uint32_t> out(map.size());
+        std::memcpy(out.mutable_data(), map.data(),
+                    map.size() * sizeof(uint32_t));
+        return out;
+      },
+      py::arg("log_n"), py::arg("galois"),
+      "Index map of the NTT-form automorphism: out[j] = in[map[j]].");
+
+  // Elementwise arithmetic (the same form on both operands).
+  auto binary = [](auto op) {
+    return [op](const Context64 &ctx, const Arr &a, const Arr &b,
+                const Basis &basis, bool ntt) {
+      Poly64 x = toPoly(ctx, a, basis, ntt);
+      Poly64 y = toPoly(ctx, b, basis, ntt);
+      {
+        py::gil_scoped_release release;
+        op(ctx, x, y);
+      }
+      return toArray(x);
+    };
+  };
+  m.def("poly_add", binary([](auto &c, auto &x, auto &y) {
+          cpu::addInPlace(c, x, y);
+        }),
+        py::arg("ctx"), py::arg("a"), py::arg("b"), py::arg("basis"),
+        py::arg("ntt") = true, "a + b limb by limb.");
+  m.def("poly_sub", binary([](auto &c, auto &x, auto &y) {
+          cpu::subInPlace(c, x, y);
+        }),
+        py::arg("ctx"), py::arg("a"), py::arg("b"), py::arg("basis"),
+        py::arg("ntt") = true, "a - b limb by limb.");
+  m.def("poly_mul", binary([](auto &c, auto &x, auto &y) {
+          cpu::mulInPlace(c, x, y);
+        }),
+        py::arg("ctx"), py::arg("a"), py::arg("b"), py::arg("basis"),
+        py::arg("ntt") = true, "Pointwise product of NTT-form polynomials.");
+  m.def(
+      "poly_neg",
+      [](const Context64 &ctx, const Arr &a, const Basis &basis, bool ntt) {
+        Poly64 x = toPoly(ctx, a, basis, ntt);
+        cpu::negInPlace(ctx, x);
+        return toArray(x);
+      },
+      py::arg("ctx"), py::arg("a"), py::arg("basis"), py::arg("ntt") = true);
+  m.def(
+      "poly_mul_const",
+      [](const Context64 &ctx, const Arr &a, const Basis &basis,
+         const std::vector<uint64_t> &c, bool ntt) {
+        Poly64 x = toPoly(ctx, a, basis, ntt);
+        cpu::mulConstInPlace(ctx, x, c);
+        return toArray(x);
+      },
+      py::arg("ctx"), py::arg("a"), py::arg("basis"), py::arg("constants"),
+      py::arg("ntt") = true, "a * c_i on limb i.");
+  m.def(
+      "poly_add_const",
+      [](const Context64 &ctx, const Arr &a, const Basis &basis,
+         const std::vector<uint64_t> &c, bool ntt) {
+        Poly64 x = toPoly(ctx, a, basis, ntt);
+        cpu::addConstInPlace(ctx, x, c);
+        return toArray(x);
+      },
+      py::arg("ctx"), py::arg("a"), py::arg("basis"), py::arg("constants"),
+      py::arg("ntt") = true, "a + c_i on every coefficient of limb i.");
+}
+
+// --- Contexts ----------------------------------------------------------------
+
+template <typename Word, typename Class> void bindContextCommon(Class &cls) {
+  using Ctx = Context<Word>;
+  cls.def_property_readonly("spec", &Ctx::spec)
+      .def_property_readonly("n", &Ctx::n)
+      .def_property_readonly("log_n", &Ctx::logN)
+      .def_property_readonly("slots_max", &Ctx::slotsMax)
+      .def_property_readonly("max_level", &Ctx::maxLevel)
+      .def_property_readonly("q_count", &Ctx::qCount)
+      .def_property_readonly("p_count", &Ctx::pCount)
+      .def_property_readonly("moduli_count", &Ctx::moduliCount)
+      .def_property_readonly("primes", &Ctx::primes)
+      .def_property_readonly("hash",
+                             [](const Ctx &c) {
+                               const auto &h = c.hash();
+                               return py::bytes(
+                                   reinterpret_cast<const char *>(h.data()),
+                                   h.size());
+                             })
+      .def("psi",
+           [](const Ctx &c, int index) {
+             if (index < 0 || index >= c.moduliCount())
+               throw InvalidArgument("modulus index out of range");
+             return static_cast<uint64_t>(c.ntt(index).psi());
+           },
+           py::arg("index"),
+           "The primitive 2N-th root of unity the NTT of modulus `index` "
+           "uses.")
+      .def("describe", &Ctx::describe)
+      .def("__repr__",
+           [](const Ctx &c) { return "<Context " + c.describe() + ">"; })
+      .def("digit_count", &Ctx::digitCount, py::arg("level"))
+      .def("digit_limbs", &Ctx::digitLimbs, py::arg("digit"), py::arg("level"))
+      .def("q_basis", &Ctx::qBasis, py::arg("level"))
+      .def("p_basis", &Ctx::pBasis)
+      .def("qp_basis", &Ctx::qpBasis, py::arg("level"));
+}
+
+void bindParams(py::module_ &m) {
+  py::enum_<Security>(m, "Security")
+      .value("k128", Security::k128)
+      .value("INSECURE_TEST_ONLY", Security::kInsecureTestOnly);
+
+  py::class_<ParamSpec>(m, "ParamSpec",
+                        "What a user asks for: ring degree, prime sizes, "
+                        "dnum, scale, secret distribution, security.")
+      .def(py::init([](int log_n, std::vector<int> q_bits,
+                       std::vector<int> p_bits, int dnum, double log_scale,
+                       int hamming_weight, bool insecure, std::string name) {
+             ParamSpec s;
+             s.name = std::move(name);
+             s.log_n = log_n;
+             s.q_bits = std::move(q_bits);
+             s.p_bits = std::move(p_bits);
+             s.dnum = dnum;
+             s.log_scale = log_scale;
+             s.hamming_weight = hamming_weight;
+             s.security =
+                 insecure ? Security::kInsecureTestOnly : Security::k128;
+             return s;
+           }),
+           py::kw_only(), py::arg("log_n"), py::arg("q_bits"),
+           py::arg("p_bits"), py::arg("dnum") = 1, py::arg("log_scale") = 40.0,
+           py::arg("hamming_weight") = 0, py::arg("insecure") = false,
+           py::arg("name") = "custom")
+      .def_static(
+          "named",
+          [](const std::string &name) {
+            ParamSpec s;
+            if (!namedParamSpec(name, s))
+              throw InvalidArgument("unknown parameter set '" + name +
+                                    "' (expected A, B or C)");
+            return s;
+          },
+          py::arg("name"), "Parameter set A, B or C of BENCHMARKS.md.")
+      .def_readwrite("name", &ParamSpec::name)
+      .def_readwrite("log_n", &ParamSpec::log_n)
+      .def_readwrite("q_bits", &ParamSpec::q_bits)
+      .def_readwrite("p_bits", &ParamSpec::p_bits)
+      .def_readwrite("dnum", &ParamSpec::dnum)
+      .def_readwrite("log_scale", &ParamSpec::log_scale)
+      .def_readwrite("hamming_weight", &ParamSpec::hamming_weight)
+      .def_readwrite("security", &ParamSpec::security)
+      .def_property(
+          "insecure",
+          [](const ParamSpec &s) {
+            return s.security == Security::kInsecureTestOnly;
+          },
+          [](ParamSpec &s, bool insecure) {
+            s.security =
+                insecure ? Security::kInsecureTestOnly : Security::k128;
+          })
+      .def_property_readonly("log_qp", &ParamSpec::logQP)
+      .def_property_readonly("max_level", &ParamSpec::maxLevel)
+      .def("__repr__", [](const ParamSpec &s) {
+        return "<ParamSpec " + s.name + " log_n=" + std::to_string(s.log_n) +
+               " Q=" + std::to_string(s.q_bits.size()) +
+               " P=" + std::to_string(s.p_bits.size()) +
+               " dnum=" + std::to_string(s.dnum) +
+               " log_qp=" + std::to_string(s.logQP()) +
+               (s.security == Security::kInsecureTestOnly ? " INSECURE" : "") +
+               ">";
+      });
+
+  m.def("max_log_qp_128", &maxLogQP128, py::arg("log_n"),
+        "Largest log2(QP) with 128-bit security for a ternary secret (0 "
+        "outside the table).");
+  m.def("generate_ntt_primes", &generateNttPrimes, py::arg("log_n"),
+        py::arg("bits"), py::arg("exclude") = std::vector<uint64_t>{},
+        "Distinct primes = 1 mod 2N of the given bit sizes.");
+  m.def("is_prime", &isPrime, py::arg("n"));
+  m.def("digit_sizes", &digitSizes, py::arg("q_limbs"), py::arg("dnum"));
+  m.def("check_security", &checkSecurity, py::arg("spec"));
+  m.def("bit_reverse", &bitReverse, py::arg("x"), py::arg("bits"));
+
+  py::class_<Context64, ContextPtr> ctx64(
+      m, "Context",
+      "RNS context with 64-bit words: primes, NTT tables, digit layout.");
+  ctx64
+      .def(py::init([](const ParamSpec &spec) {
+             py::gil_scoped_release release;
+             return std::make_shared<Context64>(spec);
+           }),
+           py::arg("spec"))
+      .def(py::init([](const ParamSpec &spec, const std::vector<uint64_t> &q,
+                       const std::vector<uint64_t> &p) {
+             py::gil_scoped_release release;
+             return std::make_shared<Context64>(spec, q, p);
+           }),
+           py::arg("spec"), py::arg("q_primes"), py::arg("p_primes"));
+  bindContextCommon<uint64_t>(ctx64);
+
+  py::class_<Context32, std::shared_ptr<Context32>> ctx32(
+      m, "Context32",
+      "RNS context with 32-bit words (primes below 2^30), for the "
+      "word-generic primitives.");
+  ctx32.def(py::init([](const ParamSpec &spec, const std::vector<uint64_t> &q,
+                        const std::vector<uint64_t> &p) {
+              py::gil_scoped_release release;
+              return std::make_shared<Context32>(spec, q, p);
+            }),
+            py::arg("spec"), py::arg("q_primes"),
+            py::arg("p_primes") = std::vector<uint64_t>{});
+  bindContextCommon<uint32_t>(ctx32);
+}
+
+// --- CKKS --------------------------------------------------------------------
+
+/// Own what the wrapped class holds by reference (the context, the Prng).
+struct PyEncoder {
+  ContextPtr ctx;
+  std::unique_ptr<Encoder> enc;
+};
+struct PyKeyGenerator {
+  std::shared_ptr<Prng> prng;
+  std::unique_ptr<KeyGenerator> kg;
+};
+struct PyEncryptor {
+  std::shared_ptr<Prng> prng;
+  std::unique_ptr<Encryptor> enc;
+};
+
+std::shared_ptr<Prng> prngOrDefault(std::shared_ptr<Prng> prng) {
+  return prng ? prng : std::make_shared<Prng>();
+}
+
+template <typename T> void bindCopy(py::class_<T> &cls) {
+  cls.def("copy", [](const T &x) { return T(x); })
+      .def("__copy__", [](const T &x) { return T(x); })
+      .def("__deepcopy__", [](const T &x, py::dict) { return T(x); });
+}
+
+void bindCkks(py::module_ &m) {
+  py::class_<Prng, std::shared_ptr<Prng>>(
+      m, "Prng",
+      "AES-256-CTR stream from OpenSSL. Prng() seeds from RAND_bytes; "
+      "Prng(seed) with 32 bytes replays a fixed stream (tests only).")
+      .def(py::init<>())
+      .def(py::init([](const py::bytes &seed) {
+             std::string_view s = seed;
+             if (s.size() != 32)
+               throw InvalidArgument("a Prng seed is 32 bytes, got " +
+                                     std::to_string(s.size()));
+             Prng::Seed arr;
+             std::memcpy(arr.data(), s.data(), 32);
+             return std::make_shared<Prng>(arr);
+           }),
+           py::arg("seed"))
+      .def("next64", &Prng::next64)
+      .def("uniform", &Prng::uniform, py::arg("bound"))
+      .def(
+          "bytes",
+          [](Prng &p, size_t n) {
+            std::string out(n, '\0');
+            p.fill(out.data(), n);
+            return py::bytes(out);
+          },
+          py::arg("n"));
+
+  py::class_<Plaintext> pt(m, "Plaintext");
+  pt.def_readonly("level", &Plaintext::level)
+      .def_readwrite("scale", &Plaintext::scale)
+      .def_readonly("slots", &Plaintext::slots)
+      .def_property_readonly("basis",
+                             [](const Plaintext &p) { return p.poly.basis; })
+      .def("residues", [](const Plaintext &p) { return toArray(p.poly); },
+           "NTT-form residues, shape (limbs, N).");
+  bindCopy(pt);
+
+  py::class_<Ciphertext> ct(m, "Ciphertext");
+  ct.def_readonly("level", &Ciphertext::level)
+      .def_readwrite("scale", &Ciphertext::scale)
+      .def_readonly("slots", &Ciphertext::slots)
+      .def_property_readonly("degree", &Ciphertext::degree)
+      .def_property_readonly("size",
+                             [](const Ciphertext &c) { return c.c.size(); })
+      .def_property_readonly(
+          "basis",
+          [](const Ciphertext &c) {
+            return c.c.empty() ? std::vector<int>{} : c.c[0].basis;
+          })
+      .def("residues", [](const Ciphertext &c) { return toArray3(c.c); },
+           "NTT-form residues, shape (polys, limbs, N).")
+      .def("__repr__", [](const Ciphertext &c) {
+        return "<Ciphertext degree=" + std::to_string(c.degree()) +
+               " level=" + std::to_string(c.level) +
+               " scale=2^" + std::to_string(std::log2(c.scale)) +
+               " slots=" + std::to_string(c.slots) + ">";
+      });
+  bindCopy(ct);
+
+  py::class_<SecretKey> sk(m, "SecretKey");
+  sk.def("residues", [](const SecretKey &k) { return toArray(k.s); },
+         "s in NTT form over Q u P, shape (limbs, N).");
+  py::class_<PublicKey> pk(m, "PublicKey");
+  pk.def("residues",
+         [](const PublicKey &k) { return toArray3({k.b, k.a}); },
+         "(b, a) in NTT form over Q, shape (2, limbs, N).");
+  py::class_<SwitchingKey>(m, "SwitchingKey")
+      .def_property_readonly("digits",
+                             [](const SwitchingKey &k) { return k.b.size(); })
+      .def(
+          "residues",
+          [](const SwitchingKey &k, size_t digit) {
+            if (digit >= k.b.size())
+              throw InvalidArgument("digit out of range");
+            return toArray3({k.b[digit], k.a[digit]});
+          },
+          py::arg("digit"), "(b_j, a_j) of digit j, shape (2, limbs, N).");
+  py::class_<RelinKey>(m, "RelinKey")
+      .def_readonly("key", &RelinKey::key);
+  py::class_<GaloisKeys>(m, "GaloisKeys")
+      .def(py::init<>())
+      .def("has", &GaloisKeys::has, py::arg("galois"))
+      .def("__contains__", &GaloisKeys::has)
+      .def("__len__", [](const GaloisKeys &g) { return g.keys.size(); })
+      .def_property_readonly("elements",
+                             [](const GaloisKeys &g) {
+                               std::vector<uint64_t> out;
+                               for (const auto &kv : g.keys)
+                                 out.push_back(kv.first);
+                               return out;
+                             })
+      .def(
+          "__getitem__",
+          [](const GaloisKeys &g, uint64_t galois) -> const SwitchingKey & {
+            auto it = g.keys.find(galois);
+            if (it == g.keys.end())
+              throw MissingKey("no Galois key for element " +
+                               std::to_string(galois));
+            return it->second;
+          },
+          py::return_value_policy::reference_internal)
+      .def(
+          "add",
+          [](GaloisKeys &g, uint64_t galois, const SwitchingKey &k) {
+            g.keys[galois] = k;
+          },
+          py::arg("galois"), py::arg("key"));
+  py::class_<EvaluationKeys>(m, "EvaluationKeys")
+      .def(py::init([](std::optional<RelinKey> relin,
+                       std::optional<GaloisKeys> galois) {
+             EvaluationKeys k;
+             if (relin) {
+               k.has_relin = true;
+               k.relin = std::move(*relin);
+             }
+             if (galois)
+               k.galois = std::move(*galois);
+             return k;
+           }),
+           py::arg("relin") = py::none(), py::arg("galois") = py::none())
+      .def_readonly("has_relin", &EvaluationKeys::has_relin)
+      .def_property_readonly(
+          "relin",
+          [](const EvaluationKeys &k) -> const RelinKey & {
+            if (!k.has_relin)
+              throw MissingKey("these evaluation keys hold no "
+                               "relinearization key");
+            return k.relin;
+          },
+          py::return_value_policy::reference_internal)
+      .def_readonly("galois", &EvaluationKeys::galois);
+
+  m.def("galois_element_for_rotation", &galoisElementForRotation,
+        py::arg("ctx"), py::arg("k"), py::arg("slots"),
+        "Galois element of a left rotation by k slots: 5^(k mod slots) mod "
+        "2N.");
+  m.def("galois_element_for_conjugation", &galoisElementForConjugation,
+        py::arg("ctx"));
+
+  py::class_<PyEncoder>(m, "Encoder")
+      .def(py::init([](ContextPtr ctx) {
+             auto out = std::make_unique<PyEncoder>();
+             out->enc = std::make_unique<Encoder>(*ctx);
+             out->ctx = std::move(ctx);
+             return out;
+           }),
+           py::arg("ctx"))
+      .def(
+          "encode",
+          [](const PyEncoder &e, const py::array &values,
+             std::optional<int> level, std::optional<double> scale,
+             std::optional<size_t> slots) {
+            if (values.ndim() != 1)
+              throw InvalidArgument("encode takes a 1-D array, got ndim " +
+                                    std::to_string(values.ndim()));
+            const size_t count = static_cast<size_t>(values.shape(0));
+            const int l = level.value_or(e.ctx->maxLevel());
+            const double sc =
+                scale.value_or(std::exp2(e.ctx->spec().log_scale));
+            const size_t s = slots.value_or(count);
+            if (values.dtype().kind() == 'c') {
+              auto a = py::array_t<std::complex<double>,
+                                   py::array::c_style |
+                                       py::array::forcecast>::ensure(values);
+              std::vector<std::complex<double>> v(a.data(), a.data() + count);
+              py::gil_scoped_release release;
+              return e.enc->encode(v, l, sc, s);
+            }
+            auto a = py::array_t<double, py::array::c_style |
+                                             py::array::forcecast>::ensure(
+                values);
+            if (!a)
+              throw InvalidArgument("encode takes real or complex numbers");
+            std::vector<double> v(a.data(), a.data() + count);
+            py::gil_scoped_release release;
+            return e.enc->encode(v, l, sc, s);
+          },
+          py::arg("values"), py::arg("level") = py::none(),
+          py::arg("scale") = py::none(), py::arg("slots") = py::none(),
+          "Encodes a real or complex vector (length `slots`, default its "
+          "length) at `level` (default max_level) and `scale` (default "
+          "2^log_scale).")
+      .def(
+          "decode",
+          [](const PyEncoder &e, const Plaintext &pt) {
+            std::vector<std::complex<double>> v;
+            {
+              py::gil_scoped_release release;
+              v = e.enc->decode(pt);
+            }
+            py::array_t<std::complex<double>> out(v.size());
+            std::memcpy(out.mutable_data(), v.data(),
+                        v.size() * sizeof(std::complex<double>));
+            return out;
+          },
+          py::arg("pt"), "Decodes to a complex numpy array of pt.slots.");
+
+  py::class_<PyKeyGenerator>(m, "KeyGenerator")
+      .def(py::init([](const Context64 &ctx, std::shared_ptr<Prng> prng) {
+             auto out = std::make_unique<PyKeyGenerator>();
+             out->prng = prngOrDefault(std::move(prng));
+             py::gil_scoped_release release;
+             out->kg = std::make_unique<KeyGenerator>(ctx, *out->prng);
+             return out;
+           }),
+           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>(),
+           "Samples a fresh secret key (with `prng`, default a new "
+           "OpenSSL-seeded one).")
+      .def(
+          "secret_key",
+          [](const PyKeyGenerator &g) -> const SecretKey & {
+            return g.kg->secretKey();
+          },
+          py::return_value_policy::reference_internal)
+      .def("public_key",
+           [](PyKeyGenerator &g) { return g.kg->publicKey(); }, Release())
+      .def("relin_key", [](PyKeyGenerator &g) { return g.kg->relinKey(); },
+           Release())
+      .def(
+          "galois_key",
+          [](PyKeyGenerator &g, uint64_t galois) {
+            return g.kg->galoisKey(galois);
+          },
+          py::arg("galois"), Release())
+      .def(
+          "galois_keys",
+          [](PyKeyGenerator &g, const std::vector<uint64_t> &elements) {
+            return g.kg->galoisKeys(elements);
+          },
+          py::arg("elements"), Release())
+      .def(
+          "switching_key",
+          [](PyKeyGenerator &g, const Context64 &ctx,
+             const WordArray<uint64_t> &s_prime) {
+            Poly64 s = toPoly(ctx, s_prime, ctx.qpBasis(ctx.maxLevel()), true);
+            py::gil_scoped_release release;
+            return g.kg->switchingKey(s);
+          },
+          py::arg("ctx"), py::arg("s_prime"),
+          "Key switching from s' (NTT form over qp_basis(max_level)) to s.");
+
+  py::class_<PyEncryptor>(m, "Encryptor")
+      .def(py::init([](const Context64 &ctx, std::shared_ptr<Prng> prng) {
+             auto out = std::make_unique<PyEncryptor>();
+             out->prng = prngOrDefault(std::move(prng));
+             out->enc = std::make_unique<Encryptor>(ctx, *out->prng);
+             return out;
+           }),
+           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>())
+      .def(
+          "encrypt",
+          [](const PyEncryptor &e, const Plaintext &pt, const PublicKey &pk) {
+            return e.enc->encrypt(pt, pk);
+          },
+          py::arg("pt"), py::arg("pk"), Release())
+      .def(
+          "encrypt_symmetric",
+          [](const PyEncryptor &e, const Plaintext &pt, const SecretKey &sk) {
+            return e.enc->encryptSymmetric(pt, sk);
+          },
+          py::arg("pt"), py::arg("sk"), Release());
+
+  py::class_<Decryptor>(m, "Decryptor")
+      .def(py::init<const Context64 &, const SecretKey &>(), py::arg("ctx"),
+           py::arg("sk"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>())
+      .def("decrypt", &Decryptor::decrypt, py::arg("ct"), Release());
+
+  using E = Evaluator;
+  using Ct = const Ciphertext &;
+  py::class_<Evaluator>(m, "Evaluator")
+      .def(py::init<const Context64 &>(), py::arg("ctx"),
+           py::keep_alive<1, 2>())
+      .def("add", &E::add, py::arg("a"), py::arg("b"), Release())
+      .def("sub", &E::sub, py::arg("a"), py::arg("b"), Release())
+      .def("negate", &E::negate, py::arg("a"), Release())
+      .def("add_plain", &E::addPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("sub_plain", &E::subPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("mul_plain", &E::mulPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("add_const", &E::addConst, py::arg("a"), py::arg("c"), Release())
+      .def("mul_const", &E::mulConst, py::arg("a"), py::arg("c"),
+           py::arg("const_scale") = 0.0, Release())
+      .def("multiply", &E::multiply, py::arg("a"), py::arg("b"), Release())
+      .def("relinearize", &E::relinearize, py::arg("a"), py::arg("rk"),
+           Release())
+      .def(
+          "relinearize",
+          [](const E &e, Ct a, const EvaluationKeys &k) {
+            if (!k.has_relin)
+              throw MissingKey("relinearize: the evaluation keys hold no "
+                               "relinearization key");
+            return e.relinearize(a, k.relin);
+          },
+          py::arg("a"), py::arg("keys"), Release())
+      .def("multiply_relin", &E::multiplyRelin, py::arg("a"), py::arg("b"),
+           py::arg("rk"), Release())
+      .def(
+          "multiply_relin",
+          [](const E &e, Ct a, Ct b, const EvaluationKeys &k) {
+            if (!k.has_relin)
+              throw MissingKey("multiply_relin: the evaluation keys hold no "
+                               "relinearization key");
+            return e.multiplyRelin(a, b, k.relin);
+          },
+          py::arg("a"), py::arg("b"), py::arg("keys"), Release())
+      .def("rescale", &E::rescale, py::arg("a"), Release())
+      .def("mod_drop_to", &E::modDropTo, py::arg("a"), py::arg("level"),
+           Release())
+      .def("rotate", &E::rotate, py::arg("a"), py::arg("k"), py::arg("keys"),
+           Release())
+      .def(
+          "rotate",
+          [](const E &e, Ct a, int64_t k, const EvaluationKeys &keys) {
+            return e.rotate(a, k, keys.galois);
+          },
+          py::arg("a"), py::arg("k"), py::arg("keys"), Release())
+      .def("conjugate", &E::conjugate, py::arg("a"), py::arg("keys"),
+           Release())
+      .def(
+          "conjugate",
+          [](const E &e, Ct a, const EvaluationKeys &keys) {
+            return e.conjugate(a, keys.galois);
+          },
+          py::arg("a"), py::arg("keys"), Release())
+      .def("apply_galois", &E::applyGalois, py::arg("a"), py::arg("galois"),
+           py::arg("keys"), Release())
+      .def(
+          "apply_galois",
+          [](const E &e, Ct a, uint64_t galois, const EvaluationKeys &keys) {
+            return e.applyGalois(a, galois, keys.galois);
+          },
+          py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
+      .def(
+          "key_switch",
+          [](const E &e, const Context64 &ctx, const WordArray<uint64_t> &d,
+             int level, const SwitchingKey &key) {
+            Poly64 p = toPoly(ctx, d, ctx.qBasis(level), true);
+            std::pair<Poly64, Poly64> out;
+            {
+              py::gil_scoped_release release;
+              out = e.keySwitch(p, key);
+            }
+            return toArray3({out.first, out.second});
+          },
+          py::arg("ctx"), py::arg("d"), py::arg("level"), py::arg("key"),
+          "Hybrid key switching of d (NTT form over q_basis(level)): "
+          "returns (k0, k1) as an array of shape (2, limbs, N).");
+}
+
+// --- Serialization -----------------------------------------------------------
+
+template <typename T>
+void bindSerializeOf(py::module_ &m, const char *suffix,
+                     T (*load)(const Context64 &, const Bytes &)) {
+  m.def(
+      "serialize",
+      [](const Context64 &ctx, const T &obj) {
+        Bytes b;
+        {
+          py::gil_scoped_release release;
+          b = serialize(ctx, obj);
+        }
+        return toBytes(b);
+      },
+      py::arg("ctx"), py::arg("obj"));
+  m.def(
+      (std::string("deserialize_") + suffix).c_str(),
+      [load](const Context64 &ctx, const py::bytes &data) {
+        Bytes b = fromBytes(data);
+        py::gil_scoped_release release;
+        return load(ctx, b);
+      },
+      py::arg("ctx"), py::arg("data"));
+  m.def(
+      "save",
+      [](const std::string &path, const Context64 &ctx, const T &obj) {
+        py::gil_scoped_release release;
+        writeFile(path, serialize(ctx, obj));
+      },
+      py::arg("path"), py::arg("ctx"), py::arg("obj"));
+  m.def(
+      (std::string("load_") + suffix).c_str(),
+      [load](const Context64 &ctx, const std::string &path) {
+        py::gil_scoped_release release;
+        return load(ctx, readFile(path));
+      },
+      py::arg("ctx"), py::arg("path"));
+}
+
+void bindSerialize(py::module_ &m) {
+  py::enum_<ObjectKind>(m, "ObjectKind")
+      .value("PARAMS", ObjectKind::kParams)
+      .value("SECRET_KEY", ObjectKind::kSecretKey)
+      .value("PUBLIC_KEY", ObjectKind::kPublicKey)
+      .value("EVALUATION_KEYS", ObjectKind::kEvaluationKeys)
+      .value("CIPHERTEXT", ObjectKind::kCiphertext)
+      .value("PLAINTEXT", ObjectKind::kPlaintext);
+  m.attr("FORMAT_VERSION") = kFormatVersion;
+  m.def("object_kind_name", &objectKindName, py::arg("kind"));
+
+  // Parameters first: serialize(ctx) with one argument.
+  m.def(
+      "serialize",
+      [](const Context64 &ctx) { return toBytes(serializeParams(ctx)); },
+      py::arg("ctx"));
+  m.def(
+      "serialize_params",
+      [](const Context64 &ctx) { return toBytes(serializeParams(ctx)); },
+      py::arg("ctx"));
+  m.def(
+      "deserialize_params",
+      [](const py::bytes &data) {
+        Bytes b = fromBytes(data);
+        py::gil_scoped_release release;
+        return ContextPtr(deserializeParams(b));
+      },
+      py::arg("data"));
+  m.def(
+      "save",
+      [](const std::string &path, const Context64 &ctx) {
+        writeFile(path, serializeParams(ctx));
+      },
+      py::arg("path"), py::arg("ctx"));
+  m.def(
+      "load_params",
+      [](const std::string &path) {
+        py::gil_scoped_release release;
+        return ContextPtr(deserializeParams(readFile(path)));
+      },
+      py::arg("path"));
+
+  bindSerializeOf<SecretKey>(m, "secret_key", &deserializeSecretKey);
+  bindSerializeOf<PublicKey>(m, "public_key", &deserializePublicKey);
+  bindSerializeOf<EvaluationKeys>(m, "evaluation_keys",
+                                  &deserializeEvaluationKeys);
+  bindSerializeOf<Ciphertext>(m, "ciphertext", &deserializeCiphertext);
+  bindSerializeOf<Plaintext>(m, "plaintext", &deserializePlaintext);
+
+  m.def(
+      "peek_kind",
+      [](const py::bytes &data) { return peekKind(fromBytes(data)); },
+      py::arg("data"),
+      "The kind of object a buffer holds (after checking header and "
+      "checksum).");
+  m.def(
+      "write_file",
+      [](const std::string &path, const py::bytes &data) {
+        writeFile(path, fromBytes(data));
+      },
+      py::arg("path"), py::arg("data"));
+  m.def(
+      "read_file",
+      [](const std::string &path) { return toBytes(readFile(path)); },
+      py::arg("path"));
+}
+
+} // namespace
+
+PYBIND11_MODULE(ember_runtime, m) {
+  m.doc() = "The Ember runtime (CPU backend): RNS primitives and CKKS, numpy "
+            "in and out.";
+  registerExceptions(m);
+  bindParams(m);
+  bindPrimitives<uint64_t>(m, "");
+  bindPrimitives<uint32_t>(m, "32");
+  bindPrimitives64(m);
+  bindCkks(m);
+  bindSerialize(m);
+}
