@@ -102,6 +102,24 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
     ntt_.emplace_back(spec_.log_n, moduli_.back());
   }
   digit_sizes_ = digitSizes(q_count_, spec_.dnum);
+  // Hybrid key switching divides the digit-times-error term by P: a P
+  // smaller than a digit would leave that noise above the fresh noise.
+  double log_p = 0;
+  for (uint64_t p : p_primes)
+    log_p += std::log2(static_cast<double>(p));
+  int start = 0;
+  for (int size : digit_sizes_) {
+    double log_digit = 0;
+    for (int i = start; i < start + size; ++i)
+      log_digit += std::log2(static_cast<double>(q_primes[i]));
+    start += size;
+    if (p_count_ > 0 && log_p + 1 < log_digit) // a bit of slack: equal sizes
+      throw InvalidArgument(
+          "the special modulus P (" + std::to_string(int(log_p)) +
+          " bits) must be at least as large as every key-switching digit "
+          "(one has " + std::to_string(int(std::ceil(log_digit))) +
+          " bits): add P primes or raise dnum");
+  }
 
   std::ostringstream canon;
   canon << "ember-ckks-v1;logn=" << spec_.log_n << ";word="

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ember/context.h"
+#include "ember/errors.h"
 #include "ember/poly.h"
 #include "ember/random.h"
 
