@@ -13,6 +13,15 @@ namespace ember::internal {
 std::vector<Word64> integerResidues(const Context64 &ctx, double value,
                                     const std::vector<int> &basis);
 
+/// A vector of polynomials built by moving (an initializer list would copy
+/// every multi-megabyte polynomial).
+template <typename... P> std::vector<Poly64> polys(P &&...p) {
+  std::vector<Poly64> v;
+  v.reserve(sizeof...(p));
+  (v.push_back(std::forward<P>(p)), ...);
+  return v;
+}
+
 /// log2 of the product of the primes q_0..q_level.
 double logQ(const Context64 &ctx, int level);
 

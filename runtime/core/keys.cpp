@@ -2,6 +2,7 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
+#include "internal.h"
 
 namespace ember {
 
@@ -126,7 +127,7 @@ Ciphertext Encryptor::encrypt(const Plaintext &pt, const PublicKey &pk) const {
   cpu::addInPlace(ctx_, c0, vb);
   cpu::addInPlace(ctx_, c0, pt.poly);
   cpu::addInPlace(ctx_, c1, va);
-  ct.c = {std::move(c0), std::move(c1)};
+  ct.c = internal::polys(std::move(c0), std::move(c1));
   return ct;
 }
 
@@ -145,7 +146,7 @@ Ciphertext Encryptor::encryptSymmetric(const Plaintext &pt,
   ct.level = pt.level;
   ct.scale = pt.scale;
   ct.slots = pt.slots;
-  ct.c = {std::move(c0), std::move(a)};
+  ct.c = internal::polys(std::move(c0), std::move(a));
   return ct;
 }
 

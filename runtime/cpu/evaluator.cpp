@@ -147,7 +147,7 @@ Ciphertext Evaluator::multiply(const Ciphertext &a, const Ciphertext &b) const {
   cpu::mulInPlace(ctx_, d1, b.c[1]);
   cpu::mulAddInPlace(ctx_, d1, a.c[1], b.c[0]);
   cpu::mulInPlace(ctx_, d2, b.c[1]);
-  out.c = {std::move(d0), std::move(d1), std::move(d2)};
+  out.c = internal::polys(std::move(d0), std::move(d1), std::move(d2));
   return out;
 }
 
@@ -204,7 +204,7 @@ Ciphertext Evaluator::relinearize(const Ciphertext &a,
   out.level = a.level;
   out.scale = a.scale;
   out.slots = a.slots;
-  out.c = {a.c[0], a.c[1]};
+  out.c = internal::polys(a.c[0], a.c[1]);
   cpu::addInPlace(ctx_, out.c[0], k0);
   cpu::addInPlace(ctx_, out.c[1], k1);
   return out;
@@ -257,7 +257,7 @@ Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
   out.level = a.level;
   out.scale = a.scale;
   out.slots = a.slots;
-  out.c = {std::move(c0), std::move(k1)};
+  out.c = internal::polys(std::move(c0), std::move(k1));
   return out;
 }
 
