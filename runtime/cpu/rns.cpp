@@ -75,41 +75,54 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
     if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
       throw InvalidArgument("bconv: source and target bases overlap");
 
-  // Step 1 (fused into INTT on the GPU): y_i = x_i * (B/b_i)^-1 mod b_i.
+  // Step 1 (fused into INTT on the GPU): y_i = x_i * (B/b_i)^-1 mod b_i,
+  // and per coefficient the number of digits above b_i/2 (centring).
   std::vector<Word> y(m * n);
+  std::vector<uint8_t> above(n, 0);
+  if (m > 255)
+    throw InvalidArgument("bconv: more than 255 source limbs");
   for (size_t i = 0; i < m; ++i) {
     const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
     Word hat = 1;
     for (size_t j = 0; j < m; ++j)
       if (j != i)
         hat = bi.mul(hat, bi.reduceWord(ctx.modulus(in.basis[j]).value()));
-    Word hat_inv = bi.inv(hat), hat_inv_shoup = bi.shoup(hat_inv);
+    const Word hat_inv = bi.inv(hat), hat_inv_shoup = bi.shoup(hat_inv);
+    const Word half = bi.value() >> 1;
     const Word *x = in.limb(i);
     Word *yi = y.data() + i * n;
-    for (size_t k = 0; k < n; ++k)
+    for (size_t k = 0; k < n; ++k) {
       yi[k] = bi.mulShoup(x[k], hat_inv, hat_inv_shoup);
+      above[k] += yi[k] > half;
+    }
   }
 
-  // Step 2: a (|to| x m) by (m x N) matrix product with lazy reduction.
+  // Step 2: a (|to| x m) by (m x N) matrix product with lazy reduction,
+  // then the centring correction -above_k * B mod t.
   Poly<Word> out(to, n, false);
   const long targets = static_cast<long>(to.size());
 #pragma omp parallel for schedule(static)
   for (long t = 0; t < targets; ++t) {
     const Modulus<Word> &mod = ctx.modulus(to[t]);
     std::vector<Word> hat_mod_t(m);
+    Word b_mod_t = 1;
     for (size_t i = 0; i < m; ++i) {
+      const Word bi = mod.reduceWord(ctx.modulus(in.basis[i]).value());
+      b_mod_t = mod.mul(b_mod_t, bi);
       Word hat = 1 % mod.value();
       for (size_t j = 0; j < m; ++j)
         if (j != i)
           hat = mod.mul(hat, mod.reduceWord(ctx.modulus(in.basis[j]).value()));
       hat_mod_t[i] = hat;
     }
+    const Word neg_b = mod.neg(b_mod_t);
     constexpr size_t kBlock = 256;
     Double acc[kBlock];
     Word *dst = out.limb(t);
     for (size_t k0 = 0; k0 < n; k0 += kBlock) {
       const size_t len = std::min(kBlock, n - k0);
-      std::fill(acc, acc + len, Double{0});
+      for (size_t k = 0; k < len; ++k) // above_k * (-B), at most 255 * t
+        acc[k] = static_cast<Double>(above[k0 + k]) * neg_b;
       for (size_t i = 0; i < m; ++i) {
         const Word *yi = y.data() + i * n + k0;
         const Word c = hat_mod_t[i];
@@ -167,9 +180,31 @@ Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in) {
   checkBasisIs(in, ctx.qpBasis(level), "modDown");
   const std::vector<int> q_basis = ctx.qBasis(level);
 
+  // h = (P - 1) / 2 modulo any odd prime m: (P mod m - 1) * 2^-1.
+  auto halfP = [&](const Modulus<Word> &m) {
+    Word p_mod = 1;
+    for (int p_idx : ctx.pBasis())
+      p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(p_idx).value()));
+    return m.mul(m.sub(p_mod, 1), m.inv(2));
+  };
+
   Poly<Word> p_part = selectLimbs(in, ctx.pBasis());
   intt(ctx, p_part);
-  Poly<Word> conv = bconv(ctx, p_part, q_basis);
+  for (size_t j = 0; j < p_part.limbs(); ++j) { // x + h on the P limbs
+    const Modulus<Word> &p = ctx.modulus(p_part.basis[j]);
+    const Word h = halfP(p);
+    Word *x = p_part.limb(j);
+    for (size_t k = 0; k < in.n; ++k)
+      x[k] = p.add(x[k], h);
+  }
+  Poly<Word> conv = bconv(ctx, p_part, q_basis); // [x + h]_P + u P
+  for (size_t i = 0; i < conv.limbs(); ++i) {     // ... - h, coefficientwise
+    const Modulus<Word> &q = ctx.modulus(conv.basis[i]);
+    const Word h = halfP(q);
+    Word *c = conv.limb(i);
+    for (size_t k = 0; k < in.n; ++k)
+      c[k] = q.sub(c[k], h);
+  }
   ntt(ctx, conv);
 
   Poly<Word> out(q_basis, in.n, true);
@@ -197,17 +232,24 @@ template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
                         "level " + std::to_string(level) + ")");
   checkBasisIs(p, ctx.qBasis(level), "rescale");
   const size_t n = p.n;
+  // Centred remainder r = [x + h]_{q_l} - h with h = (q_l - 1)/2, taken
+  // coefficientwise, so that (x - r) / q_l rounds.
+  const Modulus<Word> &q_last = ctx.modulus(level);
+  const Word h = q_last.value() >> 1;
   std::vector<Word> last(p.limb(level), p.limb(level) + n);
   ctx.ntt(level).inverse(last.data());
-  const Word q_last = ctx.modulus(level).value();
+  for (size_t k = 0; k < n; ++k)
+    last[k] = q_last.add(last[k], h);
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < level; ++i) {
     const Modulus<Word> &q = ctx.modulus(static_cast<int>(i));
+    const Word h_i = q.reduceWord(h);
     std::vector<Word> r(n);
     for (size_t k = 0; k < n; ++k)
-      r[k] = q.reduceWord(last[k]);
+      r[k] = q.sub(q.reduceWord(last[k]), h_i);
     ctx.ntt(static_cast<int>(i)).forward(r.data());
-    const Word inv = q.inv(q.reduceWord(q_last)), inv_shoup = q.shoup(inv);
+    const Word inv = q.inv(q.reduceWord(q_last.value()));
+    const Word inv_shoup = q.shoup(inv);
     Word *x = p.limb(i);
     for (size_t k = 0; k < n; ++k)
       x[k] = q.mulShoup(q.sub(x[k], r[k]), inv, inv_shoup);

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ember {
 namespace {
 
@@ -34,6 +36,32 @@ u128 crt(const Ctx &ctx, const Poly<uint64_t> &p,
   return value;
 }
 
+using i128 = __int128;
+
+/// The exact integer sum_i y~_i * (B/b_i) of centred fast base conversion
+/// (rns.h) of coefficient k of p over the limbs `which`.
+i128 centredBConv(const Ctx &ctx, const Poly<uint64_t> &p,
+                  const std::vector<size_t> &which, size_t k) {
+  u128 modulus = 1;
+  for (size_t i : which)
+    modulus *= ctx.modulus(p.basis[i]).value();
+  i128 sum = 0;
+  for (size_t i : which) {
+    const Modulus<uint64_t> &mod = ctx.modulus(p.basis[i]);
+    const uint64_t b = mod.value();
+    u128 hat = modulus / b;
+    uint64_t y = mod.mul(p.limb(i)[k], mod.inv(static_cast<uint64_t>(hat % b)));
+    i128 centred = y > b / 2 ? i128(y) - i128(b) : i128(y);
+    sum += centred * i128(hat);
+  }
+  return sum;
+}
+
+uint64_t modOf(i128 v, uint64_t q) {
+  i128 r = v % i128(q);
+  return static_cast<uint64_t>(r < 0 ? r + q : r);
+}
+
 std::vector<size_t> allLimbs(const Poly<uint64_t> &p) {
   std::vector<size_t> v(p.limbs());
   for (size_t i = 0; i < v.size(); ++i)
@@ -41,27 +69,30 @@ std::vector<size_t> allLimbs(const Poly<uint64_t> &p) {
   return v;
 }
 
-TEST(Rns, BConvIsExactUpToASmallMultipleOfTheSourceModulus) {
+TEST(Rns, BConvIsExactUpToASmallCentredMultipleOfTheSourceModulus) {
   Ctx ctx = test::toyContext(10, {30, 30, 31, 31}, {31, 31}, 4);
   Prng prng;
   Poly<uint64_t> in = test::randomPoly(ctx, prng, {0, 1, 2}, false);
   Poly<uint64_t> out = cpu::bconv(ctx, in, {3, 4, 5});
+  int histogram[3] = {0, 0, 0};
   for (size_t k = 0; k < ctx.n(); ++k) {
     u128 big_b;
     u128 x = crt(ctx, in, allLimbs(in), k, &big_b);
-    // the same u for every target prime, 0 <= u < |B|
-    int found = -1;
-    for (int u = 0; u < 3 && found < 0; ++u) {
-      bool all = true;
-      for (size_t t = 0; t < out.limbs(); ++t) {
-        const uint64_t q = ctx.modulus(out.basis[t]).value();
-        all &= out.limb(t)[k] == static_cast<uint64_t>((x + u * big_b) % q);
-      }
-      if (all)
-        found = u;
-    }
-    ASSERT_GE(found, 0) << "coefficient " << k;
+    i128 v = centredBConv(ctx, in, allLimbs(in), k);
+    // v = x + u B, x the centred representative, |u| <= |B|/2 = 1.5
+    i128 centred = x > big_b / 2 ? i128(x) - i128(big_b) : i128(x);
+    i128 diff = v - centred;
+    ASSERT_EQ(diff % i128(big_b), 0);
+    i128 u = diff / i128(big_b);
+    ASSERT_LE(u < 0 ? -u : u, 1);
+    histogram[int(u) + 1]++;
+    for (size_t t = 0; t < out.limbs(); ++t)
+      ASSERT_EQ(out.limb(t)[k], modOf(v, ctx.modulus(out.basis[t]).value()))
+          << "coefficient " << k;
   }
+  // Centred: u takes both signs (a floor-style BConv would only give u >= 0).
+  EXPECT_GT(histogram[0], 0);
+  EXPECT_GT(histogram[1], 0);
 }
 
 TEST(Rns, ModUpKeepsTheDigitAndConvertsTheRest) {
@@ -81,21 +112,21 @@ TEST(Rns, ModUpKeepsTheDigitAndConvertsTheRest) {
       for (size_t i = 0; i < limbs.size(); ++i)
         which[i] = i;
       for (size_t k = 0; k < ctx.n(); k += 7) {
-        u128 big_d;
-        u128 x = crt(ctx, part, which, k, &big_d);
+        i128 v = centredBConv(ctx, part, which, k);
         for (size_t t = 0; t < up.limbs(); ++t) {
           const uint64_t q = ctx.modulus(up.basis[t]).value();
-          bool ok = false;
-          for (u128 u = 0; u < limbs.size() && !ok; ++u)
-            ok = up.limb(t)[k] == static_cast<uint64_t>((x + u * big_d) % q);
-          ASSERT_TRUE(ok) << "level " << level << " digit " << digit;
+          auto it = std::find(limbs.begin(), limbs.end(), up.basis[t]);
+          uint64_t expected =
+              it != limbs.end() ? part.limb(it - limbs.begin())[k] : modOf(v, q);
+          ASSERT_EQ(up.limb(t)[k], expected)
+              << "level " << level << " digit " << digit;
         }
       }
     }
   }
 }
 
-TEST(Rns, ModDownDividesByPExactlyAsSpecified) {
+TEST(Rns, ModDownRoundsXOverPAsSpecified) {
   Ctx ctx = test::toyContext(10, {30, 30}, {29, 29}, 2);
   Prng prng;
   Poly<uint64_t> in = test::randomPoly(ctx, prng, ctx.qpBasis(1), true);
@@ -103,17 +134,19 @@ TEST(Rns, ModDownDividesByPExactlyAsSpecified) {
   Poly<uint64_t> x = in;
   cpu::intt(ctx, x);
   cpu::intt(ctx, out);
-  const uint64_t p0 = ctx.primes()[2], p1 = ctx.primes()[3];
-  const u128 big_p = static_cast<u128>(p0) * p1;
+  const u128 big_p = u128(ctx.primes()[2]) * ctx.primes()[3];
+  const u128 h = (big_p - 1) / 2;
   for (size_t k = 0; k < ctx.n(); ++k) {
     u128 qp;
     u128 value = crt(ctx, x, {0, 1, 2, 3}, k, &qp);
-    // The exact BConv integer of [X]_P (not reduced mod P).
-    const Modulus<uint64_t> &m0 = ctx.modulus(2), &m1 = ctx.modulus(3);
-    u128 conv = static_cast<u128>(m0.mul(x.limb(2)[k], m0.inv(p1 % p0))) * p1 +
-                static_cast<u128>(m1.mul(x.limb(3)[k], m1.inv(p0 % p1))) * p0;
-    // (X - conv) / P, computed modulo QP (conv = [X]_P + u P).
-    u128 diff = (value + 2 * qp - conv) % qp;
+    // [x + h]_P as a polynomial over P, then its centred BConv integer.
+    Poly<uint64_t> shifted(ctx.pBasis(), 1, false);
+    u128 xh_p = (value + h) % big_p;
+    shifted.limb(0)[0] = static_cast<uint64_t>(xh_p % ctx.primes()[2]);
+    shifted.limb(1)[0] = static_cast<uint64_t>(xh_p % ctx.primes()[3]);
+    i128 conv = centredBConv(ctx, shifted, {0, 1}, 0) - i128(h);
+    // (X - conv) / P, computed modulo QP.
+    u128 diff = static_cast<u128>((i128(value) - conv) % i128(qp) + i128(qp)) % qp;
     ASSERT_EQ(diff % big_p, 0u);
     u128 quotient = diff / big_p;
     for (size_t i = 0; i < 2; ++i)
@@ -122,7 +155,7 @@ TEST(Rns, ModDownDividesByPExactlyAsSpecified) {
   }
 }
 
-TEST(Rns, RescaleIsExactDivisionByTheLastPrime) {
+TEST(Rns, RescaleRoundsXOverTheLastPrime) {
   Ctx ctx = test::toyContext(10, {30, 30, 30, 30}, {31}, 4);
   Prng prng;
   Poly<uint64_t> in = test::randomPoly(ctx, prng, ctx.qBasis(3), true);
@@ -135,7 +168,8 @@ TEST(Rns, RescaleIsExactDivisionByTheLastPrime) {
   for (size_t k = 0; k < ctx.n(); ++k) {
     u128 big_q;
     u128 value = crt(ctx, in, {0, 1, 2, 3}, k, &big_q);
-    u128 quotient = (value - value % q_last) / q_last;
+    // round(X / q_l) = floor((X + h) / q_l), taken modulo Q / q_l.
+    u128 quotient = ((value + q_last / 2) / q_last) % (big_q / q_last);
     for (size_t i = 0; i < 3; ++i)
       ASSERT_EQ(out.limb(i)[k],
                 static_cast<uint64_t>(quotient % ctx.primes()[i]));

@@ -20,10 +20,15 @@ template <typename Word> void ntt(const Context<Word> &ctx, Poly<Word> &p);
 template <typename Word> void intt(const Context<Word> &ctx, Poly<Word> &p);
 
 /// Fast base conversion of a coefficient-form polynomial from its basis B to
-/// the basis `to` (disjoint from B):
-///   y_t = sum_i [x_i * (B/b_i)^-1]_{b_i} * (B/b_i)  mod t.
-/// The result equals x + u*B (mod t) for some 0 <= u < |B|: exact up to that
-/// small multiple of B, which key switching tolerates (Cheddar eq. 2).
+/// the basis `to` (disjoint from B), with centred digits:
+///   y_i = [x_i * (B/b_i)^-1]_{b_i},  y~_i = y_i - b_i if y_i > b_i/2 else y_i
+///   out_t = sum_i y~_i * (B/b_i)  mod t.
+/// With x the centred representative of the input, the result equals
+/// x + u*B (mod t) with |u| <= |B|/2: exact up to that
+/// small multiple of B, which key switching tolerates (Cheddar eq. 2), and
+/// centred so that the error u has mean zero (a floor-style u in [0, |B|)
+/// would bias every coefficient the same way, and the all-ones polynomial
+/// concentrates that bias on the slots near 1).
 template <typename Word>
 Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
                  const std::vector<int> &to);
@@ -34,13 +39,17 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
 template <typename Word>
 Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
 
-/// ModDown of an NTT-form polynomial over Q_l u P to Q_l:
-///   (x - BConv_{P->Q_l}([x]_P)) * P^-1, i.e. about x / P.
+/// ModDown of an NTT-form polynomial over Q_l u P to Q_l, rounding:
+///   (x - (BConv_{P->Q_l}([x + h]_P) - h)) * P^-1 with h = (P - 1) / 2
+/// added to and subtracted from every coefficient, i.e. round(x / P) up to
+/// the centred BConv error u.
 template <typename Word>
 Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in);
 
-/// Rescale of an NTT-form polynomial over q_0..q_l by its last prime:
-///   (x - [x]_{q_l}) * q_l^-1 over q_0..q_{l-1} (exact division).
+/// Rescale of an NTT-form polynomial over q_0..q_l by its last prime,
+/// rounding: (x - r) * q_l^-1 over q_0..q_{l-1} with the centred remainder
+/// r = [x + h]_{q_l} - h, h = (q_l - 1) / 2, coefficientwise: exactly
+/// round(x / q_l).
 template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p);
 
 /// X -> X^galois (galois odd, modulo 2N), in either form.
