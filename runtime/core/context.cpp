@@ -121,6 +121,26 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
           " bits): add P primes or raise dnum");
   }
 
+  // Precomputed ModDown and rescale constants.
+  p_inv_.resize(q_count_);
+  p_half_.resize(primes_.size());
+  for (size_t m = 0; m < primes_.size(); ++m) {
+    const Modulus<Word> &mod = moduli_[m];
+    Word p_mod = 1;
+    for (int j = 0; j < p_count_; ++j)
+      p_mod = mod.mul(p_mod, mod.reduceWord(static_cast<Word>(
+                                 primes_[q_count_ + j] % mod.value())));
+    // (P - 1)/2 = (P - 1) * 2^-1 modulo an odd prime (P's own primes too).
+    p_half_[m] = mod.mul(mod.sub(p_mod, 1), mod.inv(2));
+    if (static_cast<int>(m) < q_count_ && p_count_ > 0)
+      p_inv_[m] = mod.inv(p_mod);
+  }
+  q_inv_.assign(static_cast<size_t>(q_count_) * q_count_, 0);
+  for (int l = 1; l < q_count_; ++l)
+    for (int i = 0; i < l; ++i)
+      q_inv_[l * q_count_ + i] = moduli_[i].inv(
+          static_cast<Word>(primes_[l] % moduli_[i].value()));
+
   std::ostringstream canon;
   canon << "ember-ckks-v1;logn=" << spec_.log_n << ";word="
         << WordTraits<Word>::kBits << ";dnum=" << spec_.dnum
@@ -185,6 +205,43 @@ std::vector<int> Context<Word>::digitLimbs(int digit, int level) const {
   for (int i = start; i < start + digit_sizes_[digit] && i <= level; ++i)
     limbs.push_back(i);
   return limbs;
+}
+
+template <typename Word>
+const BConvTable<Word> &
+Context<Word>::bconvTable(const std::vector<int> &from,
+                          const std::vector<int> &to) const {
+  std::lock_guard<std::mutex> lock(bconv_mutex_);
+  auto key = std::make_pair(from, to);
+  auto it = bconv_tables_.find(key);
+  if (it != bconv_tables_.end())
+    return *it->second;
+  auto table = std::make_unique<BConvTable<Word>>();
+  const size_t m = from.size();
+  for (size_t i = 0; i < m; ++i) {
+    const Modulus<Word> &bi = moduli_[from[i]];
+    Word hat = 1;
+    for (size_t j = 0; j < m; ++j)
+      if (j != i)
+        hat = bi.mul(hat, bi.reduceWord(moduli_[from[j]].value()));
+    table->hat_inv.push_back(bi.inv(hat));
+    table->hat_inv_shoup.push_back(bi.shoup(table->hat_inv.back()));
+    table->half.push_back(bi.value() >> 1);
+  }
+  for (int t : to) {
+    const Modulus<Word> &mod = moduli_[t];
+    Word b_mod = 1;
+    for (size_t i = 0; i < m; ++i) {
+      b_mod = mod.mul(b_mod, mod.reduceWord(moduli_[from[i]].value()));
+      Word hat = 1 % mod.value();
+      for (size_t j = 0; j < m; ++j)
+        if (j != i)
+          hat = mod.mul(hat, mod.reduceWord(moduli_[from[j]].value()));
+      table->hat_mod.push_back(hat);
+    }
+    table->neg_b_mod.push_back(mod.neg(b_mod));
+  }
+  return *bconv_tables_.emplace(key, std::move(table)).first->second;
 }
 
 template <typename Word> std::string Context<Word>::describe() const {

@@ -59,17 +59,15 @@ PublicKey KeyGenerator::publicKey() {
 SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
   const int top = ctx_.maxLevel();
   const std::vector<int> qp = ctx_.qpBasis(top);
+  if (ctx_.pCount() == 0)
+    throw InvalidArgument("key switching needs special primes P; the "
+                          "parameters have none");
   if (s_prime.basis != qp || !s_prime.ntt)
     throw InvalidArgument("switchingKey: s' must be in NTT form over Q u P");
   // P mod q_i for the gadget term P * s' on the digit's own limbs.
   std::vector<Word64> p_mod(ctx_.qCount());
-  for (int i = 0; i < ctx_.qCount(); ++i) {
-    const Modulus<Word64> &q = ctx_.modulus(i);
-    Word64 prod = 1;
-    for (int p : ctx_.pBasis())
-      prod = q.mul(prod, q.reduceWord(ctx_.modulus(p).value()));
-    p_mod[i] = prod;
-  }
+  for (int i = 0; i < ctx_.qCount(); ++i)
+    p_mod[i] = ctx_.modulus(i).inv(ctx_.pInv(i));
   SwitchingKey key;
   for (int j = 0; j < ctx_.digitCount(top); ++j) {
     Poly64 a = sampleUniformPoly(ctx_, prng_, qp, true);

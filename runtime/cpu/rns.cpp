@@ -75,53 +75,41 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
     if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
       throw InvalidArgument("bconv: source and target bases overlap");
 
+  const BConvTable<Word> &table = ctx.bconvTable(in.basis, to);
+  if (m > 255)
+    throw InvalidArgument("bconv: more than 255 source limbs");
+
   // Step 1 (fused into INTT on the GPU): y_i = x_i * (B/b_i)^-1 mod b_i,
   // and per coefficient the number of digits above b_i/2 (centring).
   std::vector<Word> y(m * n);
   std::vector<uint8_t> above(n, 0);
-  if (m > 255)
-    throw InvalidArgument("bconv: more than 255 source limbs");
   for (size_t i = 0; i < m; ++i) {
     const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
-    Word hat = 1;
-    for (size_t j = 0; j < m; ++j)
-      if (j != i)
-        hat = bi.mul(hat, bi.reduceWord(ctx.modulus(in.basis[j]).value()));
-    const Word hat_inv = bi.inv(hat), hat_inv_shoup = bi.shoup(hat_inv);
-    const Word half = bi.value() >> 1;
+    const Word w = table.hat_inv[i], w_shoup = table.hat_inv_shoup[i];
+    const Word half = table.half[i];
     const Word *x = in.limb(i);
     Word *yi = y.data() + i * n;
     for (size_t k = 0; k < n; ++k) {
-      yi[k] = bi.mulShoup(x[k], hat_inv, hat_inv_shoup);
+      yi[k] = bi.mulShoup(x[k], w, w_shoup);
       above[k] += yi[k] > half;
     }
   }
 
   // Step 2: a (|to| x m) by (m x N) matrix product with lazy reduction,
-  // then the centring correction -above_k * B mod t.
+  // plus the centring correction above_k * [-B]_t.
   Poly<Word> out(to, n, false);
   const long targets = static_cast<long>(to.size());
 #pragma omp parallel for schedule(static)
   for (long t = 0; t < targets; ++t) {
     const Modulus<Word> &mod = ctx.modulus(to[t]);
-    std::vector<Word> hat_mod_t(m);
-    Word b_mod_t = 1;
-    for (size_t i = 0; i < m; ++i) {
-      const Word bi = mod.reduceWord(ctx.modulus(in.basis[i]).value());
-      b_mod_t = mod.mul(b_mod_t, bi);
-      Word hat = 1 % mod.value();
-      for (size_t j = 0; j < m; ++j)
-        if (j != i)
-          hat = mod.mul(hat, mod.reduceWord(ctx.modulus(in.basis[j]).value()));
-      hat_mod_t[i] = hat;
-    }
-    const Word neg_b = mod.neg(b_mod_t);
+    const Word *hat_mod_t = table.hat_mod.data() + t * m;
+    const Word neg_b = table.neg_b_mod[t];
     constexpr size_t kBlock = 256;
     Double acc[kBlock];
     Word *dst = out.limb(t);
     for (size_t k0 = 0; k0 < n; k0 += kBlock) {
       const size_t len = std::min(kBlock, n - k0);
-      for (size_t k = 0; k < len; ++k) // above_k * (-B), at most 255 * t
+      for (size_t k = 0; k < len; ++k) // at most 255 * t
         acc[k] = static_cast<Double>(above[k0 + k]) * neg_b;
       for (size_t i = 0; i < m; ++i) {
         const Word *yi = y.data() + i * n + k0;
@@ -180,27 +168,21 @@ Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in) {
   checkBasisIs(in, ctx.qpBasis(level), "modDown");
   const std::vector<int> q_basis = ctx.qBasis(level);
 
-  // h = (P - 1) / 2 modulo any odd prime m: (P mod m - 1) * 2^-1.
-  auto halfP = [&](const Modulus<Word> &m) {
-    Word p_mod = 1;
-    for (int p_idx : ctx.pBasis())
-      p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(p_idx).value()));
-    return m.mul(m.sub(p_mod, 1), m.inv(2));
-  };
-
+  // Rounding: h = (P - 1)/2 is added on the P limbs before the conversion
+  // and subtracted after it, coefficientwise.
   Poly<Word> p_part = selectLimbs(in, ctx.pBasis());
   intt(ctx, p_part);
-  for (size_t j = 0; j < p_part.limbs(); ++j) { // x + h on the P limbs
+  for (size_t j = 0; j < p_part.limbs(); ++j) {
     const Modulus<Word> &p = ctx.modulus(p_part.basis[j]);
-    const Word h = halfP(p);
+    const Word h = ctx.pHalf(p_part.basis[j]);
     Word *x = p_part.limb(j);
     for (size_t k = 0; k < in.n; ++k)
       x[k] = p.add(x[k], h);
   }
   Poly<Word> conv = bconv(ctx, p_part, q_basis); // [x + h]_P + u P
-  for (size_t i = 0; i < conv.limbs(); ++i) {     // ... - h, coefficientwise
+  for (size_t i = 0; i < conv.limbs(); ++i) {
     const Modulus<Word> &q = ctx.modulus(conv.basis[i]);
-    const Word h = halfP(q);
+    const Word h = ctx.pHalf(conv.basis[i]);
     Word *c = conv.limb(i);
     for (size_t k = 0; k < in.n; ++k)
       c[k] = q.sub(c[k], h);
@@ -212,10 +194,7 @@ Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in) {
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < limbs; ++i) {
     const Modulus<Word> &q = ctx.modulus(q_basis[i]);
-    Word p_mod = 1;
-    for (int p_idx : ctx.pBasis())
-      p_mod = q.mul(p_mod, q.reduceWord(ctx.modulus(p_idx).value()));
-    const Word p_inv = q.inv(p_mod), p_inv_shoup = q.shoup(p_inv);
+    const Word p_inv = ctx.pInv(q_basis[i]), p_inv_shoup = q.shoup(p_inv);
     const Word *x = in.limb(i), *c = conv.limb(i);
     Word *dst = out.limb(i);
     for (size_t k = 0; k < in.n; ++k)
@@ -248,7 +227,7 @@ template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
     for (size_t k = 0; k < n; ++k)
       r[k] = q.sub(q.reduceWord(last[k]), h_i);
     ctx.ntt(static_cast<int>(i)).forward(r.data());
-    const Word inv = q.inv(q.reduceWord(q_last.value()));
+    const Word inv = ctx.qInv(level, static_cast<int>(i));
     const Word inv_shoup = q.shoup(inv);
     Word *x = p.limb(i);
     for (size_t k = 0; k < n; ++k)

@@ -10,6 +10,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,15 @@ namespace ember {
 /// Checks `spec` against the 128-bit table unless it names the insecure test
 /// mode; throws SecurityError naming log N, log QP and the bound.
 void checkSecurity(const ParamSpec &spec);
+
+/// Constants of the fast base conversion from basis B to basis T (rns.h).
+template <typename Word> struct BConvTable {
+  std::vector<Word> hat_inv;       ///< [(B/b_i)^-1]_{b_i}, per source limb
+  std::vector<Word> hat_inv_shoup; ///< its Shoup quotients
+  std::vector<Word> half;          ///< floor(b_i / 2), the centring threshold
+  std::vector<Word> hat_mod;       ///< [B/b_i]_{t}, |T| rows of |B| entries
+  std::vector<Word> neg_b_mod;     ///< [-B]_{t}, per target limb
+};
 
 template <typename Word> class Context {
 public:
@@ -55,6 +67,18 @@ public:
   int digitCount(int level) const;
   std::vector<int> digitLimbs(int digit, int level) const;
 
+  /// Precomputed constants (computed once, shared by every backend):
+  /// P^-1 mod q_i, for ModDown.
+  Word pInv(int q_index) const { return p_inv_[q_index]; }
+  /// (P - 1) / 2 mod the modulus of global index m, for rounding ModDown.
+  Word pHalf(int index) const { return p_half_[index]; }
+  /// q_l^-1 mod q_i (i < l), for rescale.
+  Word qInv(int l, int i) const { return q_inv_[l * q_count_ + i]; }
+  /// BConv constants from `from` to `to`, built on first use and cached
+  /// (thread-safe; the reference stays valid for the context's lifetime).
+  const BConvTable<Word> &bconvTable(const std::vector<int> &from,
+                                     const std::vector<int> &to) const;
+
   /// SHA-256 of the canonical description (log N, primes, dnum, scale,
   /// secret distribution); serialized objects carry it.
   const std::array<uint8_t, 32> &hash() const { return hash_; }
@@ -71,7 +95,12 @@ private:
   std::vector<Modulus<Word>> moduli_;
   std::vector<NttTables<Word>> ntt_;
   std::vector<int> digit_sizes_;
+  std::vector<Word> p_inv_, p_half_, q_inv_;
   std::array<uint8_t, 32> hash_{};
+  mutable std::mutex bconv_mutex_;
+  mutable std::map<std::pair<std::vector<int>, std::vector<int>>,
+                   std::unique_ptr<BConvTable<Word>>>
+      bconv_tables_;
 };
 
 extern template class Context<uint32_t>;

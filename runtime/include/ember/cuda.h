@@ -1,0 +1,190 @@
+// The CUDA backend of the runtime: a device context built from a Context64
+// (moduli, Barrett/Shoup constants and the CPU's NTT twiddles, so psi is the
+// same), device polynomials, ciphertexts and keys with upload/download, the
+// RNS primitives of rns.h on the GPU and a CKKS Evaluator on device
+// ciphertexts. Every result matches the CPU backend residue for residue.
+//
+// All work goes to the context's one stream; device memory comes from a pool
+// owned by the context (cudaMalloc only when the pool has no block of the
+// size, i.e. during warm-up). Kernels live in runtime/cuda/*.cu.
+#pragma once
+
+#include "ember/ckks.h"
+#include "ember/rns.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+struct CUstream_st;
+
+namespace ember::cuda {
+
+class DeviceContext;
+
+/// Words of device memory from the context's pool, given back on destruction.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceContext &ctx, size_t words);
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  uint64_t *data() const { return ptr_; }
+  size_t words() const { return words_; }
+
+private:
+  const DeviceContext *ctx_ = nullptr;
+  uint64_t *ptr_ = nullptr;
+  size_t words_ = 0;
+};
+
+/// An RNS polynomial on the device (limb-major, like Poly).
+struct DevicePoly {
+  std::vector<int> basis;
+  size_t n = 0;
+  bool ntt = false;
+  DeviceBuffer buf;
+  size_t limbs() const { return basis.size(); }
+  uint64_t *data() const { return buf.data(); }
+  uint64_t *limb(size_t i) const { return buf.data() + i * n; }
+};
+
+/// A ciphertext on the device: its parts stored back to back, each over
+/// q_0..q_level (NTT form).
+struct DeviceCiphertext {
+  DeviceBuffer buf;
+  int parts = 0;
+  int level = 0;
+  double scale = 1;
+  size_t slots = 0;
+  size_t n = 0;
+  int degree() const { return parts - 1; }
+  size_t limbs() const { return static_cast<size_t>(level) + 1; }
+  uint64_t *part(int i) const { return buf.data() + i * limbs() * n; }
+};
+
+struct DevicePlaintext {
+  DeviceBuffer buf; ///< level + 1 limbs, NTT form
+  int level = 0;
+  double scale = 1;
+  size_t slots = 0;
+};
+
+/// Hybrid switching key: [digit][b, a][all moduli of Q u P][N].
+struct DeviceSwitchingKey {
+  DeviceBuffer buf;
+  int digits = 0;
+};
+struct DeviceRelinKey {
+  DeviceSwitchingKey key;
+};
+struct DeviceGaloisKeys {
+  std::map<uint64_t, DeviceSwitchingKey> keys;
+  bool has(uint64_t galois) const { return keys.count(galois) != 0; }
+};
+
+/// Device copy of a Context64: tables, constants, memory pool, stream and
+/// the per-level key-switching plans (built on first use).
+class DeviceContext {
+public:
+  explicit DeviceContext(const Context64 &ctx, int device = 0);
+  ~DeviceContext();
+  DeviceContext(const DeviceContext &) = delete;
+  DeviceContext &operator=(const DeviceContext &) = delete;
+
+  const Context64 &host() const { return ctx_; }
+  CUstream_st *stream() const;
+  /// Waits for all work queued on the stream.
+  void synchronize() const;
+  /// Bytes the pool holds (in use and free).
+  size_t poolBytes() const;
+
+  struct Impl;
+  Impl &impl() const { return *impl_; }
+
+private:
+  const Context64 &ctx_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Host <-> device copies (synchronous: they return once the data is there).
+DevicePoly upload(const DeviceContext &ctx, const Poly64 &p);
+Poly64 download(const DeviceContext &ctx, const DevicePoly &p);
+DeviceCiphertext upload(const DeviceContext &ctx, const Ciphertext &ct);
+Ciphertext download(const DeviceContext &ctx, const DeviceCiphertext &ct);
+DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt);
+DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key);
+DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key);
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys);
+
+// The primitives of rns.h on the device, same contracts. Bases must be
+// q_0..q_l, q_0..q_l u P or P (the shapes CKKS uses); bconv targets any basis.
+void ntt(const DeviceContext &ctx, DevicePoly &p);
+void intt(const DeviceContext &ctx, DevicePoly &p);
+DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
+                 const std::vector<int> &to);
+DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit);
+DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
+void rescale(const DeviceContext &ctx, DevicePoly &p);
+DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
+                        uint64_t galois);
+void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
+void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
+void negInPlace(const DeviceContext &ctx, DevicePoly &a);
+void mulInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
+void mulConstInPlace(const DeviceContext &ctx, DevicePoly &a,
+                     const std::vector<uint64_t> &c);
+void addConstInPlace(const DeviceContext &ctx, DevicePoly &a,
+                     const std::vector<uint64_t> &c);
+void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
+                   const DevicePoly &a, const DevicePoly &b);
+
+/// The CKKS operations of ember::Evaluator on device ciphertexts, with the
+/// same checks and the same results residue for residue.
+class Evaluator {
+public:
+  explicit Evaluator(const DeviceContext &ctx) : ctx_(ctx) {}
+
+  DeviceCiphertext add(const DeviceCiphertext &a,
+                       const DeviceCiphertext &b) const;
+  DeviceCiphertext sub(const DeviceCiphertext &a,
+                       const DeviceCiphertext &b) const;
+  DeviceCiphertext negate(const DeviceCiphertext &a) const;
+  DeviceCiphertext addPlain(const DeviceCiphertext &a,
+                            const DevicePlaintext &p) const;
+  DeviceCiphertext subPlain(const DeviceCiphertext &a,
+                            const DevicePlaintext &p) const;
+  DeviceCiphertext mulPlain(const DeviceCiphertext &a,
+                            const DevicePlaintext &p) const;
+  DeviceCiphertext addConst(const DeviceCiphertext &a, double c) const;
+  DeviceCiphertext mulConst(const DeviceCiphertext &a, double c,
+                            double const_scale = 0) const;
+  DeviceCiphertext multiply(const DeviceCiphertext &a,
+                            const DeviceCiphertext &b) const;
+  DeviceCiphertext relinearize(const DeviceCiphertext &a,
+                               const DeviceRelinKey &rk) const;
+  DeviceCiphertext multiplyRelin(const DeviceCiphertext &a,
+                                 const DeviceCiphertext &b,
+                                 const DeviceRelinKey &rk) const;
+  DeviceCiphertext rescale(const DeviceCiphertext &a) const;
+  DeviceCiphertext modDropTo(const DeviceCiphertext &a, int level) const;
+  DeviceCiphertext rotate(const DeviceCiphertext &a, int64_t k,
+                          const DeviceGaloisKeys &keys) const;
+  DeviceCiphertext conjugate(const DeviceCiphertext &a,
+                             const DeviceGaloisKeys &keys) const;
+  DeviceCiphertext applyGalois(const DeviceCiphertext &a, uint64_t galois,
+                               const DeviceGaloisKeys &keys) const;
+  std::pair<DevicePoly, DevicePoly>
+  keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const;
+
+private:
+  const DeviceContext &ctx_;
+};
+
+} // namespace ember::cuda
