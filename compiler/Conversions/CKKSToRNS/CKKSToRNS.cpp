@@ -1,0 +1,433 @@
+//===- CKKSToRNS.cpp - lower ckks ops to rns polynomial ops
+//----------------===//
+//
+// A ciphertext of degree d at level l becomes d `!rns.poly<ntt, q[0:l+1]>`
+// values; key switching is hybrid (Phantom III-D) and stays structured:
+// decompose -> mod_up -> ks_inner_product -> mod_down. See CKKSToRNS.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
+
+#include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/RNS/IR/RNSOps.h"
+#include "ember/security.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#define DEBUG_TYPE "ckks-to-rns"
+
+namespace ember {
+#define GEN_PASS_DEF_CKKSTORNS
+#include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h.inc"
+} // namespace ember
+
+using namespace mlir;
+
+namespace ember {
+
+int64_t galoisElementForRotation(int64_t offset, int64_t logN) {
+  uint64_t twoN = uint64_t{2} << logN;
+  int64_t halfN = int64_t{1} << (logN - 1);
+  uint64_t k = static_cast<uint64_t>(((offset % halfN) + halfN) % halfN);
+  uint64_t g = 1, base = 5;
+  for (; k; k >>= 1, base = base * base % twoN)
+    if (k & 1)
+      g = g * base % twoN;
+  return static_cast<int64_t>(g);
+}
+
+namespace {
+
+using rns::PolyType;
+
+/// The RNS view of the module's #ckks.params.
+struct Basis {
+  ckks::ParamsAttr params;
+
+  MLIRContext *ctx() const { return params.getContext(); }
+  unsigned numQ() const { return params.getQ().size(); }
+  unsigned numP() const { return params.getP().size(); }
+  int64_t logN() const { return params.getLogN(); }
+  /// Ciphertext polynomial at `level`: q_0..q_level in NTT form.
+  PolyType q(int64_t level) const {
+    return PolyType::get(ctx(), rns::Form::ntt, 0, level + 1, 0, 0);
+  }
+  /// Key-switching basis Q_level u P.
+  PolyType qp(int64_t level) const {
+    return PolyType::get(ctx(), rns::Form::ntt, 0, level + 1, 0, numP());
+  }
+  rns::EvalKeyType key() const {
+    return rns::EvalKeyType::get(ctx(), params.getDnum(), numQ(), numP());
+  }
+  /// Digit types at `level`: the digits of ember::digitSizes over the whole
+  /// chain, cut at q_level (Phantom III-D keeps c1 in Q_l).
+  SmallVector<Type> digits(int64_t level) const {
+    SmallVector<Type> out;
+    unsigned top = level + 1, lo = 0;
+    for (int size : digitSizes(numQ(), params.getDnum())) {
+      if (lo >= top)
+        break;
+      unsigned hi = std::min<unsigned>(lo + size, top);
+      out.push_back(PolyType::get(ctx(), rns::Form::ntt, lo, hi, 0, 0));
+      lo += size;
+    }
+    return out;
+  }
+};
+
+/// Emits the pieces of a hybrid key switch at one level.
+struct KeySwitcher {
+  OpBuilder &b;
+  Location loc;
+  const Basis &basis;
+  int64_t level;
+
+  /// ModUp: digits of `poly` (over Q_l) raised to Q_l u P.
+  SmallVector<Value> modUp(Value poly) {
+    SmallVector<Type> digitTypes = basis.digits(level);
+    auto dec = rns::DecomposeOp::create(b, loc, digitTypes, poly);
+    SmallVector<Type> upTypes(digitTypes.size(), basis.qp(level));
+    auto up = rns::ModUpOp::create(b, loc, upTypes, dec.getDigits());
+    return SmallVector<Value>(up.getResults());
+  }
+  Value loadKey(std::optional<int64_t> galois) {
+    IntegerAttr g = galois ? b.getI64IntegerAttr(*galois) : IntegerAttr();
+    return rns::LoadKeyOp::create(b, loc, basis.key(), g);
+  }
+  std::pair<Value, Value> innerProduct(ValueRange digits, Value key) {
+    PolyType t = basis.qp(level);
+    auto ip = rns::KSInnerProductOp::create(b, loc, t, t, digits, key);
+    return {ip.getAcc0(), ip.getAcc1()};
+  }
+  std::pair<Value, Value> modDown(Value acc0, Value acc1) {
+    PolyType t = basis.q(level);
+    auto md =
+        rns::ModDownOp::create(b, loc, TypeRange{t, t}, ValueRange{acc0, acc1});
+    return {md.getResult(0), md.getResult(1)};
+  }
+  Value automorphism(Value v, int64_t galois) {
+    return rns::AutomorphismOp::create(b, loc, v.getType(), v,
+                                       b.getI64IntegerAttr(galois));
+  }
+  Value add(Value x, Value y) {
+    if (!x)
+      return y;
+    return rns::AddOp::create(b, loc, x, y);
+  }
+  /// Key-switches `poly` with `key` and returns (c0 + m0, m1).
+  std::pair<Value, Value> switchAndAdd(Value c0, Value poly, Value key) {
+    SmallVector<Value> up = modUp(poly);
+    auto [a0, a1] = innerProduct(up, key);
+    auto [m0, m1] = modDown(a0, a1);
+    return {add(c0, m0), m1};
+  }
+};
+
+using Replacement = SmallVector<SmallVector<Value>>;
+
+template <typename Op> struct LowerOp : OpConversionPattern<Op> {
+  LowerOp(const TypeConverter &tc, MLIRContext *ctx, const Basis &basis)
+      : OpConversionPattern<Op>(tc, ctx), basis(basis) {}
+  const Basis &basis;
+
+  int64_t levelOf(Value v) const {
+    if (auto ct = dyn_cast<ckks::CiphertextType>(v.getType()))
+      return ct.getLevel();
+    return cast<ckks::PlaintextType>(v.getType()).getLevel();
+  }
+};
+
+#define LOWERING(OP)                                                           \
+  struct Lower##OP : LowerOp<ckks::OP> {                                       \
+    using LowerOp::LowerOp;                                                    \
+    LogicalResult                                                              \
+    matchAndRewrite(ckks::OP op, OneToNOpAdaptor adaptor,                      \
+                    ConversionPatternRewriter &rewriter) const override;       \
+  };                                                                           \
+  LogicalResult Lower##OP::matchAndRewrite(                                    \
+      ckks::OP op, OneToNOpAdaptor adaptor,                                    \
+      ConversionPatternRewriter &rewriter) const
+
+/// add/sub of ciphertexts; the shorter one is padded with zero polynomials.
+template <typename CkksOp, typename RnsOp, bool negateRhsTail>
+struct LowerAddSub : LowerOp<CkksOp> {
+  using LowerOp<CkksOp>::LowerOp;
+  using OneToNOpAdaptor = typename LowerOp<CkksOp>::OneToNOpAdaptor;
+  LogicalResult
+  matchAndRewrite(CkksOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
+    SmallVector<Value> out;
+    for (size_t i = 0, e = std::max(a.size(), b.size()); i < e; ++i) {
+      if (i < a.size() && i < b.size())
+        out.push_back(RnsOp::create(rewriter, op.getLoc(), a[i], b[i]));
+      else if (i < a.size())
+        out.push_back(a[i]);
+      else if (negateRhsTail)
+        out.push_back(rns::NegOp::create(rewriter, op.getLoc(), b[i]));
+      else
+        out.push_back(b[i]);
+    }
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return success();
+  }
+};
+
+LOWERING(NegOp) {
+  SmallVector<Value> out;
+  for (Value v : adaptor.getInput())
+    out.push_back(rns::NegOp::create(rewriter, op.getLoc(), v));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
+LOWERING(MulOp) {
+  ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
+  if (a.size() != 2 || b.size() != 2)
+    return rewriter.notifyMatchFailure(op, "tensor product needs degree 2");
+  Location loc = op.getLoc();
+  // (a0 b0, a0 b1 + a1 b0, a1 b1): 4 products, no Karatsuba (its extra
+  // additions cost more memory traffic than the saved product on a GPU).
+  Value d0 = rns::MulOp::create(rewriter, loc, a[0], b[0]);
+  Value x = rns::MulOp::create(rewriter, loc, a[0], b[1]);
+  Value y = rns::MulOp::create(rewriter, loc, a[1], b[0]);
+  Value d1 = rns::AddOp::create(rewriter, loc, x, y);
+  Value d2 = rns::MulOp::create(rewriter, loc, a[1], b[1]);
+  rewriter.replaceOpWithMultiple(op, Replacement{{d0, d1, d2}});
+  return success();
+}
+
+LOWERING(MulPlainOp) {
+  Value p = adaptor.getPlaintext().front();
+  SmallVector<Value> out;
+  for (Value c : adaptor.getCiphertext())
+    out.push_back(rns::MulOp::create(rewriter, op.getLoc(), c, p));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
+template <typename CkksOp, typename RnsOp>
+struct LowerPlainAddSub : LowerOp<CkksOp> {
+  using LowerOp<CkksOp>::LowerOp;
+  using OneToNOpAdaptor = typename LowerOp<CkksOp>::OneToNOpAdaptor;
+  LogicalResult
+  matchAndRewrite(CkksOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> out(adaptor.getCiphertext());
+    out[0] = RnsOp::create(rewriter, op.getLoc(), out[0],
+                           adaptor.getPlaintext().front());
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return success();
+  }
+};
+
+LOWERING(EncodeOp) {
+  auto pt = cast<ckks::PlaintextType>(op.getType());
+  Value v = rns::EncodeOp::create(rewriter, op.getLoc(), basis.q(pt.getLevel()),
+                                  op.getValue(),
+                                  rewriter.getF64FloatAttr(pt.getScale()));
+  rewriter.replaceOpWithMultiple(op, Replacement{{v}});
+  return success();
+}
+
+LOWERING(RescaleOp) {
+  ValueRange in = adaptor.getInput();
+  int64_t level = levelOf(op.getInput());
+  SmallVector<Type> types(in.size(), basis.q(level - 1));
+  auto r = rns::RescaleOp::create(rewriter, op.getLoc(), types, in);
+  rewriter.replaceOpWithMultiple(op, Replacement{r.getResults()});
+  return success();
+}
+
+LOWERING(ModDropOp) {
+  PolyType t = basis.q(levelOf(op.getResult()));
+  SmallVector<Value> out;
+  for (Value v : adaptor.getInput())
+    out.push_back(rns::DropLimbsOp::create(rewriter, op.getLoc(), t, v));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
+LOWERING(RelinearizeOp) {
+  ValueRange in = adaptor.getInput();
+  if (in.size() == 2) {
+    rewriter.replaceOpWithMultiple(op, Replacement{in});
+    return success();
+  }
+  if (in.size() != 3)
+    return rewriter.notifyMatchFailure(op, "relinearizes degree 3 only");
+  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+  auto [r0, m1] = ks.switchAndAdd(in[0], in[2], ks.loadKey(std::nullopt));
+  Value r1 = ks.add(in[1], m1);
+  rewriter.replaceOpWithMultiple(op, Replacement{{r0, r1}});
+  return success();
+}
+
+/// Rotation-like ops: automorphism of (c0, c1), then key switch of
+/// sigma(c1) with the Galois key of g.
+static void lowerAutomorphismKS(Operation *op, ValueRange in, int64_t galois,
+                                const Basis &basis, int64_t level,
+                                ConversionPatternRewriter &rewriter) {
+  if (galois == 1) {
+    rewriter.replaceOpWithMultiple(op, Replacement{in});
+    return;
+  }
+  KeySwitcher ks{rewriter, op->getLoc(), basis, level};
+  Value s0 = ks.automorphism(in[0], galois);
+  Value s1 = ks.automorphism(in[1], galois);
+  auto [r0, r1] = ks.switchAndAdd(s0, s1, ks.loadKey(galois));
+  rewriter.replaceOpWithMultiple(op, Replacement{{r0, r1}});
+}
+
+LOWERING(RotateOp) {
+  lowerAutomorphismKS(op, adaptor.getInput(),
+                      galoisElementForRotation(op.getOffset(), basis.logN()),
+                      basis, levelOf(op.getInput()), rewriter);
+  return success();
+}
+
+LOWERING(ConjugateOp) {
+  lowerAutomorphismKS(op, adaptor.getInput(),
+                      galoisElementForConjugation(basis.logN()), basis,
+                      levelOf(op.getInput()), rewriter);
+  return success();
+}
+
+LOWERING(KeySwitchOp) {
+  ValueRange in = adaptor.getInput();
+  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+  auto [r0, r1] =
+      ks.switchAndAdd(in[0], in[1], ks.loadKey(op.getGaloisElement()));
+  rewriter.replaceOpWithMultiple(op, Replacement{{r0, r1}});
+  return success();
+}
+
+/// One rotation of a hoisted group: automorphism of the shared raised
+/// digits, inner product with the Galois key. Returns the accumulators over
+/// Q_l u P and sigma(c0).
+static std::tuple<Value, Value, Value>
+hoistedTerm(KeySwitcher &ks, ValueRange raised, Value c0, int64_t galois) {
+  SmallVector<Value> rotated;
+  for (Value d : raised)
+    rotated.push_back(ks.automorphism(d, galois));
+  auto [a0, a1] = ks.innerProduct(rotated, ks.loadKey(galois));
+  return {a0, a1, ks.automorphism(c0, galois)};
+}
+
+LOWERING(HoistedRotateOp) {
+  ValueRange in = adaptor.getInput();
+  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+  SmallVector<Value> raised; // the one shared ModUp, made on first need
+  Replacement out;
+  for (int64_t offset : op.getOffsets()) {
+    int64_t g = galoisElementForRotation(offset, basis.logN());
+    if (g == 1) {
+      out.push_back(SmallVector<Value>(in));
+      continue;
+    }
+    if (raised.empty())
+      raised = ks.modUp(in[1]);
+    auto [a0, a1, s0] = hoistedTerm(ks, raised, in[0], g);
+    auto [m0, m1] = ks.modDown(a0, a1);
+    out.push_back({ks.add(s0, m0), m1});
+  }
+  rewriter.replaceOpWithMultiple(op, std::move(out));
+  return success();
+}
+
+LOWERING(HoistedRotateSumOp) {
+  ValueRange in = adaptor.getInput();
+  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+  SmallVector<Value> raised;
+  Value acc0, acc1, sum0, plain0, plain1;
+  for (int64_t offset : op.getOffsets()) {
+    int64_t g = galoisElementForRotation(offset, basis.logN());
+    if (g == 1) { // rotation by 0: the input itself joins the sum
+      plain0 = ks.add(plain0, in[0]);
+      plain1 = ks.add(plain1, in[1]);
+      continue;
+    }
+    if (raised.empty())
+      raised = ks.modUp(in[1]);
+    auto [a0, a1, s0] = hoistedTerm(ks, raised, in[0], g);
+    acc0 = ks.add(acc0, a0);
+    acc1 = ks.add(acc1, a1);
+    sum0 = ks.add(sum0, s0);
+  }
+  Value r0 = plain0, r1 = plain1;
+  if (acc0) { // one ModDown for the whole sum
+    auto [m0, m1] = ks.modDown(acc0, acc1);
+    r0 = ks.add(r0, ks.add(sum0, m0));
+    r1 = ks.add(r1, m1);
+  }
+  rewriter.replaceOpWithMultiple(op, Replacement{{r0, r1}});
+  return success();
+}
+
+#undef LOWERING
+
+struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Basis basis{ckks::ParamsAttr::lookup(module)};
+    if (!basis.params) {
+      module.emitError("ckks-to-rns needs the module's #ckks.params "
+                       "(run fhe-to-ckks first)");
+      return signalPassFailure();
+    }
+    bool needsKS = false;
+    module.walk(
+        [&](Operation *op) { needsKS |= op->hasTrait<ckks::KeySwitching>(); });
+    if (needsKS && basis.numP() == 0) {
+      module.emitError("hybrid key switching needs special primes P, but "
+                       "#ckks.params has none");
+      return signalPassFailure();
+    }
+
+    TypeConverter tc;
+    tc.addConversion([](Type t) { return t; });
+    tc.addConversion(
+        [&](ckks::CiphertextType t,
+            SmallVectorImpl<Type> &out) -> std::optional<LogicalResult> {
+          out.append(t.getDegree(), basis.q(t.getLevel()));
+          return success();
+        });
+    tc.addConversion(
+        [&](ckks::PlaintextType t) -> Type { return basis.q(t.getLevel()); });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<LowerAddSub<ckks::AddOp, rns::AddOp, false>,
+                 LowerAddSub<ckks::SubOp, rns::SubOp, true>,
+                 LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
+                 LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>, LowerNegOp,
+                 LowerMulOp, LowerMulPlainOp, LowerEncodeOp, LowerRescaleOp,
+                 LowerModDropOp, LowerRelinearizeOp, LowerRotateOp,
+                 LowerConjugateOp, LowerKeySwitchOp, LowerHoistedRotateOp,
+                 LowerHoistedRotateSumOp>(tc, ctx, basis);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   tc);
+    populateReturnOpTypeConversionPattern(patterns, tc);
+    populateCallOpTypeConversionPattern(patterns, tc);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<ckks::CKKSDialect>();
+    target.addLegalDialect<rns::RNSDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
+      return tc.isSignatureLegal(f.getFunctionType()) &&
+             tc.isLegal(&f.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return tc.isLegal(op); });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace ember

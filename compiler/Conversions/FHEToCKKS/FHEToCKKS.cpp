@@ -1,0 +1,313 @@
+//===- FHEToCKKS.cpp - fhe-to-ckks ----------------------------------------===//
+//
+// 1. Analyse: slot count and multiplicative depth of the module.
+// 2. Choose parameters (or take them from the options) and attach them.
+// 3. Rewrite each function op by op into ckks with provisional types, then
+//    let the level manager (eager) place rescales/mod_drops and compute the
+//    final types.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
+#include "compiler/Transforms/ManageLevels/LevelManagement.h"
+#include "compiler/Transforms/Utils/TypeUpdate.h"
+#include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/FHE/IR/FHEDialect.h"
+
+#include "ember/primes.h"
+#include "ember/security.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#include <cmath>
+#include <optional>
+
+#define DEBUG_TYPE "fhe-to-ckks"
+
+namespace ember {
+#define GEN_PASS_DEF_FHETOCKKS
+#include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h.inc"
+} // namespace ember
+
+using namespace mlir;
+namespace ckks = ember::ckks;
+namespace fhe = ember::fhe;
+
+namespace {
+
+constexpr int kFirstPrimeBits = 60; // q_0: holds the output
+constexpr int kSpecialPrimeBits = 60;
+constexpr int kMinLogN = 13, kMaxLogN = 17;
+
+int64_t slotsOf(Type type) {
+  if (auto ct = dyn_cast<fhe::CiphertextType>(type))
+    return ct.getSlots();
+  if (auto pt = dyn_cast<fhe::PlaintextType>(type))
+    return pt.getSlots();
+  return 0;
+}
+
+/// Largest slot count and multiplicative depth over all functions, and the
+/// op where that depth is reached (for diagnostics).
+void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
+             Operation *&deepest) {
+  slots = 1;
+  depth = 0;
+  deepest = module;
+  DenseMap<Value, int64_t> depthOf;
+  module.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      slots = std::max(slots, slotsOf(t));
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          slots = std::max(slots, slotsOf(t));
+    int64_t d = 0;
+    for (Value operand : op->getOperands())
+      d = std::max(d, depthOf.lookup(operand));
+    if (isa<fhe::MulOp>(op))
+      ++d;
+    for (Value result : op->getResults())
+      depthOf[result] = d;
+    if (d > depth) {
+      depth = d;
+      deepest = op;
+    }
+  });
+}
+
+} // namespace
+
+namespace {
+struct FHEToCKKSPass : public ember::impl::FHEToCKKSBase<FHEToCKKSPass> {
+  using FHEToCKKSBase::FHEToCKKSBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Parameters for (slots, depth), or nullopt after emitting a diagnostic.
+  std::optional<ember::ParamSpec> choose(Operation *where, int64_t slots,
+                                         int64_t depth, bool secure);
+  /// A spec of `depth` levels at `log_n` with the `dnum` option's digits
+  /// (0: the smallest count that is secure), or nullopt when none is.
+  std::optional<ember::ParamSpec> fit(int log_n, int64_t depth, bool secure);
+  LogicalResult convert(func::FuncOp func, ckks::ParamsAttr params);
+};
+} // namespace
+
+std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
+                                                   bool secure) {
+  ember::ParamSpec spec;
+  spec.name = "custom";
+  spec.log_n = log_n;
+  spec.log_scale = static_cast<double>(scaleBits);
+  spec.q_bits.assign(depth + 1, static_cast<int>(scaleBits));
+  spec.q_bits[0] = kFirstPrimeBits;
+  int limbs = static_cast<int>(depth + 1);
+  // A dnum above the number of Q primes means one prime per digit.
+  int first = dnum ? std::min(static_cast<int>(dnum), limbs) : 1;
+  int last = dnum ? first : limbs;
+  for (int d = first; d <= last; ++d) {
+    spec.dnum = d;
+    spec.p_bits.assign(ember::digitSizes(limbs, d).front(), kSpecialPrimeBits);
+    if (!secure || spec.logQP() <= ember::maxLogQP128(log_n))
+      return spec;
+  }
+  return std::nullopt;
+}
+
+std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
+                                                      int64_t slots,
+                                                      int64_t depth,
+                                                      bool secure) {
+  if (!paramSet.empty()) {
+    ember::ParamSpec spec;
+    if (!ember::namedParamSpec(paramSet, spec)) {
+      where->emitError("unknown parameter set '")
+          << paramSet << "' (expected A, B or C)";
+      return std::nullopt;
+    }
+    if (depth > spec.maxLevel() || slots > (int64_t{1} << (spec.log_n - 1))) {
+      where->emitError("program has multiplicative depth ")
+          << depth << " and " << slots << " slots; parameter set " << paramSet
+          << " allows depth " << spec.maxLevel() << " and "
+          << (int64_t{1} << (spec.log_n - 1)) << " slots";
+      return std::nullopt;
+    }
+    spec.security =
+        secure ? ember::Security::k128 : ember::Security::kInsecureTestOnly;
+    return spec;
+  }
+  if (scaleBits < kMinLogN + 2 || scaleBits > 60) {
+    where->emitError("scale-bits = ")
+        << static_cast<int64_t>(scaleBits) << " is outside 15..60";
+    return std::nullopt;
+  }
+  if (logN && (logN < kMinLogN || logN > kMaxLogN)) {
+    where->emitError("log-n = ")
+        << static_cast<int64_t>(logN) << " is outside 13..17";
+    return std::nullopt;
+  }
+  int lo = logN ? static_cast<int>(logN) : kMinLogN;
+  int hi = logN ? static_cast<int>(logN) : kMaxLogN;
+  while (lo <= hi && (int64_t{1} << (lo - 1)) < slots)
+    ++lo;
+  if (lo > hi) {
+    where->emitError("program uses ")
+        << slots << " slots, more than N/2 = " << (int64_t{1} << (hi - 1))
+        << " allows";
+    return std::nullopt;
+  }
+  for (int n = lo; n <= hi; ++n)
+    if (std::optional<ember::ParamSpec> spec = fit(n, depth, secure))
+      return spec;
+  // Nothing fits: report the largest depth that would.
+  int64_t best = -1;
+  for (int64_t d = 0; d < 1000; ++d) {
+    bool any = false;
+    for (int n = lo; n <= hi && !any; ++n)
+      any = fit(n, d, secure).has_value();
+    if (!any)
+      break;
+    best = d;
+  }
+  where->emitError("program has multiplicative depth ")
+      << depth << ", but the largest depth possible with 128-bit secure "
+      << "parameters (N = 2^" << lo << "..2^" << hi << ", "
+      << static_cast<int64_t>(scaleBits) << "-bit scale"
+      << (dnum ? ", dnum = " + std::to_string(static_cast<int64_t>(dnum))
+               : std::string())
+      << ") is " << best;
+  return std::nullopt;
+}
+
+LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
+                                     ckks::ParamsAttr params) {
+  MLIRContext *ctx = func.getContext();
+  int64_t level = params.getMaxLevel();
+  double scale = params.getDefaultScale();
+  auto convertType = [&](Type type) -> Type {
+    if (auto ct = dyn_cast<fhe::CiphertextType>(type))
+      return ckks::CiphertextType::get(ctx, ct.getSlots(), level, scale);
+    if (auto pt = dyn_cast<fhe::PlaintextType>(type))
+      return ckks::PlaintextType::get(ctx, pt.getSlots(), level, scale);
+    return type;
+  };
+  if (func.isExternal()) {
+    SmallVector<Type> in, out;
+    for (Type t : func.getArgumentTypes())
+      in.push_back(convertType(t));
+    for (Type t : func.getResultTypes())
+      out.push_back(convertType(t));
+    func.setType(FunctionType::get(ctx, in, out));
+    return success();
+  }
+  for (BlockArgument arg : func.getArguments())
+    arg.setType(convertType(arg.getType()));
+
+  // Provisional result types: the level manager recomputes all of them.
+  auto isCt = [](Value v) { return isa<ckks::CiphertextType>(v.getType()); };
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<fhe::FHEDialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  OpBuilder b(ctx);
+  for (Operation *op : ops) {
+    b.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Type resultType = convertType(op->getResult(0).getType());
+    // ct (op) pt with the ciphertext first.
+    auto ctFirst = [&](Value x, Value y) {
+      return isCt(x) ? std::make_pair(x, y) : std::make_pair(y, x);
+    };
+    Value replacement =
+        TypeSwitch<Operation *, Value>(op)
+            .Case<fhe::ConstantOp>([&](fhe::ConstantOp c) -> Value {
+              return ckks::EncodeOp::create(
+                  b, loc, resultType, cast<DenseFPElementsAttr>(c.getValue()));
+            })
+            .Case<fhe::AddOp>([&](fhe::AddOp add) -> Value {
+              Value x = add.getLhs(), y = add.getRhs();
+              if (isCt(x) && isCt(y))
+                return ckks::AddOp::create(b, loc, resultType, x, y);
+              auto [c, p] = ctFirst(x, y);
+              return ckks::AddPlainOp::create(b, loc, resultType, c, p);
+            })
+            .Case<fhe::SubOp>([&](fhe::SubOp sub) -> Value {
+              Value x = sub.getLhs(), y = sub.getRhs();
+              if (isCt(x) && isCt(y))
+                return ckks::SubOp::create(b, loc, resultType, x, y);
+              if (isCt(x))
+                return ckks::SubPlainOp::create(b, loc, resultType, x, y);
+              // p - c == -(c - p)
+              Value d = ckks::SubPlainOp::create(b, loc, resultType, y, x);
+              return ckks::NegOp::create(b, loc, resultType, d);
+            })
+            .Case<fhe::MulOp>([&](fhe::MulOp mul) -> Value {
+              Value x = mul.getLhs(), y = mul.getRhs();
+              if (isCt(x) && isCt(y)) {
+                Value m = ckks::MulOp::create(b, loc, resultType, x, y);
+                return ckks::RelinearizeOp::create(b, loc, resultType, m);
+              }
+              auto [c, p] = ctFirst(x, y);
+              return ckks::MulPlainOp::create(b, loc, resultType, c, p);
+            })
+            .Case<fhe::NegOp>([&](fhe::NegOp neg) -> Value {
+              return ckks::NegOp::create(b, loc, resultType, neg.getInput());
+            })
+            .Case<fhe::RotateOp>([&](fhe::RotateOp rot) -> Value {
+              return ckks::RotateOp::create(b, loc, resultType, rot.getInput(),
+                                            rot.getOffset());
+            })
+            .Case<fhe::ConjugateOp>([&](fhe::ConjugateOp conj) -> Value {
+              return ckks::ConjugateOp::create(b, loc, resultType,
+                                               conj.getInput());
+            })
+            .Default([](Operation *) { return Value(); });
+    if (!replacement)
+      return op->emitOpError("has no ckks lowering in fhe-to-ckks");
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  }
+  ckks::syncFunctionType(func);
+  return ckks::manageLevels(func, params, ckks::LevelOptions{});
+}
+
+void FHEToCKKSPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  bool secure = true;
+  if (security == "none")
+    secure = false;
+  else if (security != "128") {
+    module.emitError("security must be 128 or none, got '") << security << "'";
+    return signalPassFailure();
+  }
+  int64_t slots = 0, depth = 0;
+  Operation *deepest = nullptr;
+  analyse(module, slots, depth, deepest);
+  LLVM_DEBUG(llvm::dbgs() << "slots " << slots << ", depth " << depth << "\n");
+  std::optional<ember::ParamSpec> spec = choose(deepest, slots, depth, secure);
+  if (!spec)
+    return signalPassFailure();
+
+  std::vector<uint64_t> q, p;
+  try {
+    q = ember::generateNttPrimes(spec->log_n, spec->q_bits);
+    p = ember::generateNttPrimes(spec->log_n, spec->p_bits, q);
+  } catch (const ember::Error &e) {
+    module.emitError("cannot generate the primes: ") << e.what();
+    return signalPassFailure();
+  }
+  auto params = ckks::ParamsAttr::get(&getContext(), spec->log_n, q, p,
+                                      static_cast<int64_t>(spec->log_scale),
+                                      spec->dnum, secure ? 128 : 0);
+  module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
+
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (failed(convert(func, params)))
+      return signalPassFailure();
+}

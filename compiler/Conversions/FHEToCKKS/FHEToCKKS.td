@@ -1,0 +1,58 @@
+//===- FHEToCKKS.td - fhe-to-ckks conversion ----------------*- tablegen -*-===//
+#ifndef EMBER_CONVERSIONS_FHETOCKKS_TD
+#define EMBER_CONVERSIONS_FHETOCKKS_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
+  let summary = "Choose CKKS parameters and lower fhe ops and types to ckks";
+  let description = [{
+    **What.** Computes the program's multiplicative depth D (every `fhe.mul`,
+    plaintext multiplications included, adds one along its path) and slot
+    count, chooses CKKS parameters and attaches them to the module as
+    `ckks.params = #ckks.params<...>` with the actual NTT primes
+    (`ember::generateNttPrimes`), then rewrites every fhe op and type (function
+    signatures included) into ckks: `!fhe.ct<n>` becomes a degree-2
+    ciphertext at the top level L = D with scale 2^scale-bits, `fhe.constant`
+    becomes `ckks.encode`, mixed encrypted x plain ops become
+    `mul_plain`/`add_plain`/`sub_plain`. The output is valid ckks IR: each
+    `ckks.mul` is relinearized and rescaled eagerly, and `mod_drop`s and scale
+    adjustments match the operands of every binary op (the level management
+    of `ckks-manage-levels`, eager strategy); the later ckks passes make
+    these lazy.
+
+    **Parameters.** Q = [60] + D x [scale-bits]: q_0 (60 bits) holds the
+    output, one scale-sized prime per level. P has as many 60-bit primes as
+    a key-switching digit has Q primes (ceil((L+1)/dnum), hybrid key
+    switching as in Phantom III-D). The ring degree is the smallest
+    N = 2^13..2^17 with N/2 >= slots whose log2(QP) meets
+    `ember::maxLogQP128(log N)` (HomomorphicEncryption.org standard / LWE
+    estimator), and dnum the smallest that fits at that N (fewest digits,
+    fastest key switching). When nothing fits the pass fails with a
+    diagnostic naming the depth found and the largest depth any secure
+    parameters allow.
+
+    **Why.** Parameters follow from the program: too few levels is wrong,
+    too many makes every operation slower (more limbs) and may force a
+    larger N.
+  }];
+  let dependentDialects = ["::ember::ckks::CKKSDialect"];
+  let options = [
+    Option<"paramSet", "params", "std::string", /*default=*/"\"\"",
+           "A named parameter set (A, B or C, ember::namedParamSpec) instead "
+           "of choosing from the program; fails if the program is deeper "
+           "than its levels">,
+    Option<"logN", "log-n", "int64_t", /*default=*/"0",
+           "Ring degree N = 2^log-n (13..17); 0 picks the smallest that fits">,
+    Option<"scaleBits", "scale-bits", "int64_t", /*default=*/"40",
+           "Bits of the default scale and of each Q prime after q_0">,
+    Option<"dnum", "dnum", "int64_t", /*default=*/"0",
+           "Number of key-switching digits (at most the number of Q primes; "
+           "larger values are clamped); 0 picks the smallest that fits">,
+    Option<"security", "security", "std::string", /*default=*/"\"128\"",
+           "128 (log2(QP) within the 128-bit bound) or none (insecure test "
+           "mode, named explicitly; recorded as security = 0)">,
+  ];
+}
+
+#endif // EMBER_CONVERSIONS_FHETOCKKS_TD

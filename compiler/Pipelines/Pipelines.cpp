@@ -1,0 +1,55 @@
+//===- Pipelines.cpp - named Ember pipelines ------------------------------===//
+#include "compiler/Pipelines/Pipelines.h"
+
+#include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
+#include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
+#include "compiler/Transforms/ExpandModSwitch/ExpandModSwitch.h"
+#include "compiler/Transforms/FuseElementwise/FuseElementwise.h"
+#include "compiler/Transforms/HoistRotations/HoistRotations.h"
+#include "compiler/Transforms/InsertRelin/InsertRelin.h"
+#include "compiler/Transforms/ManageLevels/ManageLevels.h"
+#include "compiler/Transforms/MergeModDown/MergeModDown.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
+                                  const FheToRnsOptions &options) {
+  // Fold rotate-by-0, rotate-of-rotate, x + 0 while still in fhe.
+  pm.addPass(mlir::createCanonicalizerPass());
+  // Depth and slots decide N and the moduli; output is valid, eagerly managed
+  // ckks.
+  pm.addPass(createFHEToCKKS(
+      FHEToCKKSOptions{options.params, 0, 40, 0, options.security}));
+  // Relinearize lazily first: rescale placement below sees the final degrees.
+  pm.addPass(createInsertRelin(InsertRelinOptions{options.lazyRelin}));
+  // Re-place rescales/mod_drops with the chosen strategy (exact scales).
+  pm.addPass(createManageLevels(ManageLevelsOptions{options.rescale, 0}));
+  // Fold what level management exposed, and merge duplicate encodes.
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  // Hoist last at the ckks level: the rotations and their sums are final now.
+  pm.addPass(createHoistRotations(
+      HoistRotationsOptions{options.hoisting, options.hoisting}));
+  // Expand every ckks op into RNS polynomial ops (hybrid key switching).
+  pm.addPass(createCKKSToRNS());
+  // Share evaluation-key loads, fold automorphisms by 1 and dead views.
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
+  pm.addPass(createRNSMergeModDown(
+      RNSMergeModDownOptions{options.mergeModDown, options.mergeModDown}));
+  // Optionally expose the INTT/BConv/NTT chains so fusion sees their tails.
+  if (options.expandModSwitch)
+    pm.addPass(createRNSExpandModSwitch());
+  // Fuse last: merging made the mul_p/add chains that fusion groups.
+  pm.addPass(createRNSFuseElementwise(
+      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true}));
+}
+
+void ember::registerEmberPipelines() {
+  mlir::PassPipelineRegistration<FheToRnsOptions>(
+      "fhe-to-rns",
+      "The Ember pipeline from the fhe dialect down to rns polynomials",
+      buildFheToRnsPipeline);
+}

@@ -1,0 +1,52 @@
+//===- Pipelines.h - named Ember pipelines --------------------------------===//
+#pragma once
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace ember {
+
+/// Options of `--ember-pipeline=fhe-to-rns{...}`; each optimisation has an
+/// off switch so its gain can be measured.
+struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
+  Option<std::string> params{*this, "params",
+                             llvm::cl::desc("Named parameter set A, B or C "
+                                            "(empty: chosen from the program)"),
+                             llvm::cl::init("")};
+  Option<std::string> security{*this, "security",
+                               llvm::cl::desc("128 or none (insecure test "
+                                              "mode)"),
+                               llvm::cl::init("128")};
+  Option<std::string> rescale{*this, "rescale",
+                              llvm::cl::desc("Rescale strategy: eager or lazy"),
+                              llvm::cl::init("lazy")};
+  Option<bool> lazyRelin{*this, "lazy-relin",
+                         llvm::cl::desc("Relinearize lazily (Cheddar 5.2)"),
+                         llvm::cl::init(true)};
+  Option<bool> expandModSwitch{
+      *this, "expand-modswitch",
+      llvm::cl::desc("Expand ModUp/ModDown/rescale into INTT, BConv, NTT "
+                     "before fusion (off: the kernel lowering expands them)"),
+      llvm::cl::init(false)};
+  Option<bool> hoisting{*this, "hoisting",
+                        llvm::cl::desc("Hoist rotations (one ModUp) and sums "
+                                       "of rotations (one ModDown)"),
+                        llvm::cl::init(true)};
+  Option<bool> mergeModDown{*this, "merge-moddown",
+                            llvm::cl::desc("Merge ModDown with the following "
+                                           "rescale and sum before ModDown"),
+                            llvm::cl::init(true)};
+  Option<bool> fusion{*this, "fusion",
+                      llvm::cl::desc("Fuse elementwise chains (and NTT "
+                                     "prologues/epilogues) into one kernel"),
+                      llvm::cl::init(true)};
+};
+
+/// Appends the fhe -> ckks -> rns pipeline to `pm` (a module pass manager).
+void buildFheToRnsPipeline(mlir::OpPassManager &pm,
+                           const FheToRnsOptions &options);
+
+/// Registers the named pipelines (fhe-to-rns).
+void registerEmberPipelines();
+
+} // namespace ember

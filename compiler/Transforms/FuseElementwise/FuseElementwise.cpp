@@ -1,0 +1,213 @@
+//===- FuseElementwise.cpp - vertical fusion into rns.fused
+//----------------===//
+
+#include "compiler/Transforms/FuseElementwise/FuseElementwise.h"
+
+#include "dialects/RNS/IR/RNSOps.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#include <memory>
+
+#define DEBUG_TYPE "rns-fuse-elementwise"
+
+namespace ember {
+#define GEN_PASS_DEF_RNSFUSEELEMENTWISE
+#include "compiler/Transforms/FuseElementwise/FuseElementwise.h.inc"
+} // namespace ember
+
+using namespace mlir;
+
+namespace ember {
+namespace {
+
+using rns::PolyType;
+
+bool isTransform(Operation *op) { return isa<rns::NTTOp, rns::INTTOp>(op); }
+
+/// The basis an op works over, when it can join a fusion group: that of
+/// the result of an elementwise op (mul_p reads a smaller basis, which a
+/// kernel over the result's limbs covers) or of an (I)NTT.
+std::optional<PolyType> fusableBasis(Operation *op, bool transforms) {
+  if (isTransform(op) && !transforms)
+    return std::nullopt;
+  if (!isTransform(op) && !op->hasTrait<rns::OpTrait::RNSElementwise>())
+    return std::nullopt;
+  if (op->getNumResults() != 1)
+    return std::nullopt;
+  return cast<PolyType>(op->getResultTypes()[0]);
+}
+
+struct Group {
+  SmallVector<Operation *> ops; // in program order
+  llvm::SmallPtrSet<Operation *, 8> members;
+  llvm::SmallPtrSet<Operation *, 8> afterTransform; // transform + epilogue
+  Operation *transform = nullptr;
+  PolyType basis; // the limbs the kernel covers (form not compared)
+
+  void add(Operation *op, bool post) {
+    ops.push_back(op);
+    members.insert(op);
+    if (post || isTransform(op)) {
+      afterTransform.insert(op);
+      if (isTransform(op))
+        transform = op;
+    }
+  }
+};
+
+/// True when every use of a group value outside the group (other than by
+/// `next`) comes after `next`, so the fused op can sit at `next`.
+bool usesFollow(const Group &g, Operation *next) {
+  Block *block = next->getBlock();
+  for (Operation *op : g.ops)
+    for (Operation *user : op->getUsers()) {
+      Operation *anc = block->findAncestorOpInBlock(*user);
+      if (!anc || g.members.contains(anc) || anc == next)
+        continue;
+      if (anc->isBeforeInBlock(next))
+        return false;
+    }
+  return true;
+}
+
+/// Whether `op` can join `g`; sets `post` when it joins after the transform.
+bool canJoin(const Group &g, Operation *op, PolyType basis, bool &post) {
+  if (!g.basis.sameBasis(basis))
+    return false;
+  bool anyPre = false, anyPost = false;
+  for (Value v : op->getOperands()) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !g.members.contains(def))
+      continue;
+    (g.afterTransform.contains(def) ? anyPost : anyPre) = true;
+  }
+  if (isTransform(op)) {
+    if (g.transform)
+      return false;
+    post = true;
+  } else {
+    if (g.transform && anyPre)
+      return false; // an NTT redistributes data: no pre values after it
+    post = anyPost;
+  }
+  return usesFollow(g, op);
+}
+
+/// Moves all ops of `from` into `to`, keeping program order.
+void mergeInto(Group &from, Group &to,
+               DenseMap<Operation *, Group *> &groupOf) {
+  for (Operation *op : from.ops) {
+    to.add(op, to.transform != nullptr);
+    groupOf[op] = &to;
+  }
+  from.ops.clear();
+  from.members.clear();
+  llvm::sort(to.ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+}
+
+/// Replaces the group's ops by one rns.fused op at the last op's place.
+void materialize(Group &g) {
+  Operation *last = g.ops.back();
+  llvm::SetVector<Value> inputs;
+  SmallVector<Value> outputs;
+  for (Operation *op : g.ops) {
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !g.members.contains(def))
+        inputs.insert(v);
+    }
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !g.members.contains(u); }))
+        outputs.push_back(r);
+  }
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  auto fused = rns::FusedOp::create(
+      b, last->getLoc(), ValueRange(outputs).getTypes(), inputs.getArrayRef());
+  Block *body = b.createBlock(&fused.getBody());
+  IRMapping map;
+  for (Value in : inputs)
+    map.map(in, body->addArgument(in.getType(), in.getLoc()));
+  for (Operation *op : g.ops)
+    b.clone(*op, map);
+  SmallVector<Value> yielded;
+  for (Value out : outputs)
+    yielded.push_back(map.lookup(out));
+  rns::YieldOp::create(b, last->getLoc(), yielded);
+  for (auto [out, res] : llvm::zip(outputs, fused.getResults()))
+    out.replaceUsesWithIf(res, [&](OpOperand &use) {
+      return !g.members.contains(use.getOwner());
+    });
+  for (Operation *op : llvm::reverse(g.ops))
+    op->erase();
+}
+
+struct RNSFuseElementwisePass
+    : impl::RNSFuseElementwiseBase<RNSFuseElementwisePass> {
+  using RNSFuseElementwiseBase::RNSFuseElementwiseBase;
+
+  void runOnOperation() override {
+    if (!enabled)
+      return;
+    SmallVector<Block *> blocks;
+    getOperation()->walk([&](Block *block) {
+      if (!isa<rns::FusedOp>(block->getParentOp()))
+        blocks.push_back(block);
+    });
+    for (Block *block : blocks)
+      fuseBlock(*block);
+  }
+
+  void fuseBlock(Block &block) {
+    SmallVector<std::unique_ptr<Group>> groups;
+    DenseMap<Operation *, Group *> groupOf;
+    for (Operation &op : block) {
+      std::optional<PolyType> basis = fusableBasis(&op, fuseTransforms);
+      if (!basis)
+        continue;
+      // The groups of the operands, in operand order.
+      SmallVector<Group *> candidates;
+      for (Value v : op.getOperands())
+        if (Operation *def = v.getDefiningOp())
+          if (Group *g = groupOf.lookup(def);
+              g && !llvm::is_contained(candidates, g))
+            candidates.push_back(g);
+      Group *joined = nullptr;
+      bool post = false;
+      for (Group *g : candidates)
+        if (canJoin(*g, &op, *basis, post)) {
+          joined = g;
+          break;
+        }
+      if (joined) {
+        // Other operand groups without a transform join too: their ops are
+        // independent elementwise work of the same kernel (in the epilogue
+        // when `joined` holds a transform).
+        for (Group *g : candidates)
+          if (g != joined && !g->transform && g->basis.sameBasis(*basis) &&
+              usesFollow(*g, &op) && !(joined->transform && isTransform(&op)))
+            mergeInto(*g, *joined, groupOf);
+      } else {
+        groups.push_back(std::make_unique<Group>());
+        joined = groups.back().get();
+        joined->basis = *basis;
+        post = false;
+      }
+      joined->add(&op, post);
+      groupOf[&op] = joined;
+    }
+    for (auto &g : groups)
+      if (g->ops.size() > 1) {
+        LLVM_DEBUG(llvm::dbgs() << "fusing " << g->ops.size() << " ops\n");
+        materialize(*g);
+      }
+  }
+};
+
+} // namespace
+} // namespace ember

@@ -1,0 +1,44 @@
+//===- FuseElementwise.td - rns-fuse-elementwise -----------*- tablegen -*-===//
+
+#ifndef EMBER_TRANSFORMS_FUSEELEMENTWISE_TD
+#define EMBER_TRANSFORMS_FUSEELEMENTWISE_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
+  let summary = "Group elementwise chains (and NTT/INTT pro/epilogues) into "
+                "rns.fused regions";
+  let description = [{
+    Vertical kernel fusion (Cheddar 5.3, following 100x: TCHES 2021; Phantom
+    III-D's inter-fusing). Elementwise ops (`RNSElementwise` trait: add,
+    sub, mul, neg, mul_const) over the same basis that feed one another
+    become one `rns.fused` op, which the code generator emits as a single
+    kernel: each external input is loaded once and each value used outside
+    is stored once, instead of one DRAM round trip per op. CKKS
+    elementwise kernels are memory-bound, so the saving is the traffic.
+
+    With `fuse-transforms` (default), a group may also contain one `ntt`
+    or `intt`: elementwise ops feeding it become its prologue and
+    elementwise ops consuming its result its epilogue (e.g. the subtract
+    and P^-1 scale at the end of a ModDown). Values from before the
+    transform are not mixed into the epilogue, since an NTT moves data
+    between threads. Automorphisms, BConv, key-switch ops and basis changes
+    are never fused here; horizontal fusion (several independent NTTs in
+    one launch) is a separate pass.
+
+    A group is formed greedily in program order and only when every use
+    outside the group comes after the group's last op, so the fused op can
+    take the last op's place. Groups of one op are left alone. The pass
+    changes nothing when `enabled=false`, the off switch for measuring its
+    gain.
+  }];
+  let options = [
+    Option<"enabled", "enabled", "bool", /*default=*/"true",
+           "Fuse at all (false: leave the IR unchanged)">,
+    Option<"fuseTransforms", "fuse-transforms", "bool", /*default=*/"true",
+           "Also fuse elementwise prologues/epilogues into NTT/INTT">,
+  ];
+  let dependentDialects = ["::ember::rns::RNSDialect"];
+}
+
+#endif // EMBER_TRANSFORMS_FUSEELEMENTWISE_TD

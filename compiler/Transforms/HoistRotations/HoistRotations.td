@@ -1,0 +1,44 @@
+//===- HoistRotations.td - ckks-hoist-rotations -------------*- tablegen -*-===//
+#ifndef EMBER_TRANSFORMS_HOISTROTATIONS_TD
+#define EMBER_TRANSFORMS_HOISTROTATIONS_TD
+
+include "mlir/Pass/PassBase.td"
+
+def HoistRotations : Pass<"ckks-hoist-rotations", "mlir::ModuleOp"> {
+  let summary = "Share one ModUp among rotations of one ciphertext (hoisting)";
+  let description = [{
+    **What.** Two rewrites, in this order, per block:
+
+    1. *Double hoisting.* An addition tree (`ckks.add`) whose leaves are
+       rotations of one ciphertext `x` (and possibly `x` itself, offset 0),
+       whose rotations and partial sums have no other users, becomes one
+       `ckks.hoisted_rotate_sum %x by [offsets]`: one ModUp for all
+       rotations, the key products accumulated in the extended basis QP and
+       one ModDown for the sum (Bossuat, Mouchet, Troncoso-Pastoriza,
+       Hubaux, Eurocrypt 2021; Cheddar 5.1). Needs at least two rotations.
+    2. *Hoisting.* Two or more `ckks.rotate` of the same value become one
+       `ckks.hoisted_rotate %x by [offsets]` with one result per rotation,
+       placed at the first rotation: the ModUp (digit decomposition and
+       basis extension of c1) is computed once (Halevi and Shoup, Crypto
+       2018; Cheddar 5.1).
+
+    A single rotation, rotations of different ciphertexts, and sums whose
+    partial results are used elsewhere are left alone.
+
+    **Why.** In hybrid key switching ModUp and ModDown are most of a
+    rotation's cost; n rotations of one ciphertext summed cost n ModUps and
+    n ModDowns without hoisting and one of each with double hoisting.
+
+    **Off switch.** `enabled=false` makes the pass a no-op;
+    `double-hoisting=false` keeps only rewrite 2.
+  }];
+  let dependentDialects = ["::ember::ckks::CKKSDialect"];
+  let options = [
+    Option<"enabled", "enabled", "bool", /*default=*/"true",
+           "Run the pass (false: leave the IR unchanged)">,
+    Option<"doubleHoisting", "double-hoisting", "bool", /*default=*/"true",
+           "Turn sums of rotations into ckks.hoisted_rotate_sum">,
+  ];
+}
+
+#endif // EMBER_TRANSFORMS_HOISTROTATIONS_TD

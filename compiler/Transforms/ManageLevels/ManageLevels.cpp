@@ -1,0 +1,368 @@
+//===- ManageLevels.cpp - ckks-manage-levels ------------------------------===//
+//
+// Places ckks.rescale / ckks.mod_drop / scale adjustments (see
+// ManageLevels.td for the policy). The walk visits the ops of a function in
+// order; when it reaches an op, the types of its operands are final, so it
+// fixes the operands (inserting ops just before it) and recomputes its
+// result types.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Transforms/ManageLevels/ManageLevels.h"
+#include "compiler/Transforms/ManageLevels/LevelManagement.h"
+#include "compiler/Transforms/Utils/TypeUpdate.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "ckks-manage-levels"
+
+namespace ember {
+#define GEN_PASS_DEF_MANAGELEVELS
+#include "compiler/Transforms/ManageLevels/ManageLevels.h.inc"
+} // namespace ember
+
+using namespace mlir;
+using namespace ember::ckks;
+
+namespace {
+
+/// Scale ratios at least this large are bridged by multiplying with a
+/// constant encoded at the ratio (no level spent); smaller ones would lose
+/// precision in the encoding, so they spend a level instead.
+constexpr double kMinScaleUpRatio = 1 << 20;
+
+class LevelManager {
+public:
+  LevelManager(ParamsAttr params, const LevelOptions &options)
+      : params(params), lazy(options.strategy == RescaleStrategy::Lazy) {
+    int64_t bits =
+        options.waterline ? options.waterline : (3 * params.getLogScale()) / 2;
+    waterlineScale = std::ldexp(1.0, bits);
+  }
+
+  LogicalResult run(func::FuncOp func);
+
+private:
+  ParamsAttr params;
+  bool lazy;
+  double waterlineScale;
+  DenseMap<Value, Value> rescaled;
+  DenseMap<std::pair<Value, int64_t>, Value> dropped;
+
+  static CiphertextType ct(Value v) {
+    return cast<CiphertextType>(v.getType());
+  }
+  bool aboveWaterline(Value v) const {
+    return lazy && ct(v).getScale() > waterlineScale;
+  }
+
+  FailureOr<Value> rescale(OpBuilder &b, Location loc, Value v);
+  FailureOr<Value> rescaleCached(OpBuilder &b, Location loc, Value v);
+  Value modDrop(OpBuilder &b, Location loc, Value v, int64_t level);
+  Value mulByOne(OpBuilder &b, Location loc, Value v, double ptScale);
+  FailureOr<Value> adjust(OpBuilder &b, Location loc, Value v, int64_t level,
+                          double scale);
+  LogicalResult matchAddSub(OpBuilder &b, Operation *op);
+  LogicalResult matchMul(OpBuilder &b, Operation *op);
+  LogicalResult rescaleAboveWaterline(OpBuilder &b, Operation *op,
+                                      unsigned operandIndex);
+  LogicalResult retypePlaintext(OpBuilder &b, Operation *op, int64_t level,
+                                double scale);
+};
+
+} // namespace
+
+FailureOr<Value> LevelManager::rescale(OpBuilder &b, Location loc, Value v) {
+  CiphertextType type = ct(v);
+  if (type.getLevel() == 0)
+    return emitError(loc, "no level left to rescale: the program needs more "
+                          "levels than #ckks.params provides (")
+           << params.getQ().size() << " Q primes)";
+  double q = static_cast<double>(params.getQ()[type.getLevel()]);
+  auto out = type.withLevelAndScale(type.getLevel() - 1, type.getScale() / q);
+  return RescaleOp::create(b, loc, out, v).getResult();
+}
+
+FailureOr<Value> LevelManager::rescaleCached(OpBuilder &b, Location loc,
+                                             Value v) {
+  auto it = rescaled.find(v);
+  if (it != rescaled.end())
+    return it->second;
+  FailureOr<Value> r = rescale(b, loc, v);
+  if (succeeded(r))
+    rescaled[v] = *r;
+  return r;
+}
+
+Value LevelManager::modDrop(OpBuilder &b, Location loc, Value v,
+                            int64_t level) {
+  if (ct(v).getLevel() == level)
+    return v;
+  auto key = std::make_pair(v, level);
+  auto it = dropped.find(key);
+  if (it != dropped.end())
+    return it->second;
+  auto out = ct(v).withLevelAndScale(level, ct(v).getScale());
+  Value r = ModDropOp::create(b, loc, out, v);
+  dropped[key] = r;
+  return r;
+}
+
+/// v * (1 encoded at `ptScale`): multiplies the scale by ptScale exactly.
+Value LevelManager::mulByOne(OpBuilder &b, Location loc, Value v,
+                             double ptScale) {
+  CiphertextType type = ct(v);
+  auto ptType = PlaintextType::get(b.getContext(), type.getSlots(),
+                                   type.getLevel(), ptScale);
+  auto one = DenseElementsAttr::get(
+      RankedTensorType::get({type.getSlots()}, b.getF64Type()), 1.0);
+  Value pt = EncodeOp::create(b, loc, ptType, cast<DenseFPElementsAttr>(one));
+  auto mul = MulPlainOp::create(b, loc, v, pt);
+  mul->setAttr(kScaleAdjustAttrName, b.getUnitAttr());
+  return mul;
+}
+
+/// Brings v (above `level`) to exactly (level, scale): mod_drop to level+1,
+/// multiply by 1 encoded at scale * q_{level+1} / s, rescale.
+FailureOr<Value> LevelManager::adjust(OpBuilder &b, Location loc, Value v,
+                                      int64_t level, double scale) {
+  Value x = modDrop(b, loc, v, level + 1);
+  double q = static_cast<double>(params.getQ()[level + 1]);
+  double factor = scale * q / ct(x).getScale();
+  if (factor < 1.0)
+    return emitError(loc, "cannot match scale ")
+           << formatScale(ct(x).getScale()) << " to " << formatScale(scale)
+           << " at level " << level
+           << ": the adjustment constant would be encoded at scale "
+           << formatScale(factor) << " < 1";
+  return rescale(b, loc, mulByOne(b, loc, x, factor));
+}
+
+LogicalResult LevelManager::rescaleAboveWaterline(OpBuilder &b, Operation *op,
+                                                  unsigned i) {
+  Value v = op->getOperand(i);
+  if (!isa<CiphertextType>(v.getType()) || !aboveWaterline(v))
+    return success();
+  FailureOr<Value> r = rescaleCached(b, op->getLoc(), v);
+  if (failed(r))
+    return failure();
+  op->setOperand(i, *r);
+  return success();
+}
+
+LogicalResult LevelManager::matchMul(OpBuilder &b, Operation *op) {
+  for (unsigned i = 0; i < 2; ++i)
+    if (failed(rescaleAboveWaterline(b, op, i)))
+      return failure();
+  int64_t level = std::min(ct(op->getOperand(0)).getLevel(),
+                           ct(op->getOperand(1)).getLevel());
+  for (unsigned i = 0; i < 2; ++i)
+    op->setOperand(i, modDrop(b, op->getLoc(), op->getOperand(i), level));
+  return success();
+}
+
+LogicalResult LevelManager::matchAddSub(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    Value x = op->getOperand(0), y = op->getOperand(1);
+    CiphertextType tx = ct(x), ty = ct(y);
+    bool sameScale = scalesMatch(tx.getScale(), ty.getScale());
+    if (sameScale) {
+      int64_t level = std::min(tx.getLevel(), ty.getLevel());
+      op->setOperand(0, modDrop(b, loc, x, level));
+      op->setOperand(1, modDrop(b, loc, y, level));
+      return success();
+    }
+    // hi: the operand at the higher level (x when levels are equal).
+    unsigned hi = tx.getLevel() >= ty.getLevel() ? 0 : 1;
+    Value vh = op->getOperand(hi), vl = op->getOperand(1 - hi);
+    CiphertextType th = ct(vh), tl = ct(vl);
+    if (th.getLevel() != tl.getLevel() &&
+        tl.getScale() / th.getScale() >= kMinScaleUpRatio) {
+      // Drop the higher one and scale it up: no level spent.
+      Value d = modDrop(b, loc, vh, tl.getLevel());
+      op->setOperand(hi, mulByOne(b, loc, d, tl.getScale() / th.getScale()));
+      return success();
+    }
+    if (th.getLevel() == tl.getLevel()) {
+      unsigned small = tx.getScale() < ty.getScale() ? 0 : 1;
+      double ratio = std::max(tx.getScale(), ty.getScale()) /
+                     std::min(tx.getScale(), ty.getScale());
+      if (ratio >= kMinScaleUpRatio) {
+        op->setOperand(small, mulByOne(b, loc, op->getOperand(small), ratio));
+        return success();
+      }
+    }
+    if (th.getLevel() != tl.getLevel()) {
+      // A rescale of the higher one (from one level above the other) may
+      // land exactly on the other's scale: the cheapest match.
+      double q = static_cast<double>(params.getQ()[tl.getLevel() + 1]);
+      if (scalesMatch(th.getScale() / q, tl.getScale())) {
+        FailureOr<Value> r =
+            rescale(b, loc, modDrop(b, loc, vh, tl.getLevel() + 1));
+        if (failed(r))
+          return failure();
+        op->setOperand(hi, *r);
+        return success();
+      }
+    }
+    if (aboveWaterline(x) || aboveWaterline(y)) {
+      unsigned big = tx.getScale() > ty.getScale() ? 0 : 1;
+      FailureOr<Value> r = rescaleCached(b, loc, op->getOperand(big));
+      if (failed(r))
+        return failure();
+      op->setOperand(big, *r);
+      continue;
+    }
+    if (th.getLevel() != tl.getLevel()) {
+      FailureOr<Value> r = adjust(b, loc, vh, tl.getLevel(), tl.getScale());
+      if (failed(r))
+        return failure();
+      op->setOperand(hi, *r);
+      return success();
+    }
+    // One level, scales close but not equal: spend a level on both.
+    if (tx.getLevel() == 0)
+      return op->emitError("operands have scales ")
+             << formatScale(tx.getScale()) << " and "
+             << formatScale(ty.getScale())
+             << " at level 0; no level left to match them";
+    int64_t level = tx.getLevel() - 1;
+    FailureOr<Value> r = adjust(b, loc, x, level, ty.getScale());
+    if (failed(r))
+      return failure();
+    op->setOperand(0, *r);
+    op->setOperand(1, modDrop(b, loc, y, level));
+    return success();
+  }
+  return op->emitError("could not match the operand levels and scales");
+}
+
+LogicalResult LevelManager::retypePlaintext(OpBuilder &b, Operation *op,
+                                            int64_t level, double scale) {
+  Value pt = op->getOperand(1);
+  auto type = cast<PlaintextType>(pt.getType());
+  if (type.getLevel() == level && scalesMatch(type.getScale(), scale))
+    return success();
+  auto encode = pt.getDefiningOp<EncodeOp>();
+  if (!encode)
+    return op->emitError("plaintext operand is at level ")
+           << type.getLevel() << ", scale " << formatScale(type.getScale())
+           << " but this use needs level " << level << ", scale "
+           << formatScale(scale)
+           << "; only ckks.encode constants can be re-encoded";
+  op->setOperand(1, EncodeOp::create(b, encode.getLoc(),
+                                     type.withLevelAndScale(level, scale),
+                                     encode.getValue()));
+  return success();
+}
+
+LogicalResult LevelManager::run(func::FuncOp func) {
+  if (func.isExternal())
+    return success();
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("ckks level management handles single-block "
+                          "functions only");
+  Block &block = func.getBody().front();
+
+  // 1. Strip what an earlier run (or fhe-to-ckks) placed.
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (isa<RescaleOp, ModDropOp>(op) ||
+        (isa<MulPlainOp>(op) && op.hasAttr(kScaleAdjustAttrName))) {
+      op.getResult(0).replaceAllUsesWith(op.getOperand(0));
+      op.erase();
+    }
+  }
+
+  // 2. Walk forward, fixing operands and recomputing types.
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+  OpBuilder b(func.getContext());
+  for (Operation *op : ops) {
+    b.setInsertionPoint(op);
+    LogicalResult ok =
+        TypeSwitch<Operation *, LogicalResult>(op)
+            .Case<EncodeOp>([](auto) { return success(); })
+            .Case<MulOp>([&](auto) { return matchMul(b, op); })
+            .Case<MulPlainOp>([&](MulPlainOp mul) {
+              if (failed(rescaleAboveWaterline(b, op, 0)))
+                return failure();
+              return retypePlaintext(b, op, ct(mul.getCiphertext()).getLevel(),
+                                     params.getDefaultScale());
+            })
+            .Case<AddOp, SubOp>([&](auto) { return matchAddSub(b, op); })
+            .Case<AddPlainOp, SubPlainOp>([&](auto) {
+              CiphertextType type = ct(op->getOperand(0));
+              return retypePlaintext(b, op, type.getLevel(), type.getScale());
+            })
+            .Case<func::ReturnOp>([&](auto) {
+              for (unsigned i = 0; i < op->getNumOperands(); ++i)
+                if (failed(rescaleAboveWaterline(b, op, i)))
+                  return failure();
+              return success();
+            })
+            .Default([](auto) { return success(); });
+    if (failed(ok) || failed(refreshResultTypes(op)))
+      return failure();
+    if (!lazy && isa<MulOp, MulPlainOp>(op)) {
+      b.setInsertionPointAfter(op);
+      Value product = op->getResult(0);
+      FailureOr<Value> r = rescale(b, op->getLoc(), product);
+      if (failed(r))
+        return failure();
+      product.replaceAllUsesExcept(*r, r->getDefiningOp());
+    }
+  }
+
+  // 3. Plaintexts re-encoded at their uses leave the originals dead.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (isa<EncodeOp>(op) && op.use_empty())
+      op.erase();
+  syncFunctionType(func);
+  LLVM_DEBUG(llvm::dbgs() << "managed levels of @" << func.getSymName()
+                          << "\n");
+  return success();
+}
+
+LogicalResult ember::ckks::manageLevels(func::FuncOp func, ParamsAttr params,
+                                        const LevelOptions &options) {
+  return LevelManager(params, options).run(func);
+}
+
+namespace {
+struct ManageLevelsPass
+    : public ember::impl::ManageLevelsBase<ManageLevelsPass> {
+  using ManageLevelsBase::ManageLevelsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    LevelOptions options;
+    if (strategy == "lazy")
+      options.strategy = RescaleStrategy::Lazy;
+    else if (strategy != "eager") {
+      module.emitError("unknown strategy '")
+          << strategy << "' (expected eager or lazy)";
+      return signalPassFailure();
+    }
+    options.waterline = waterline;
+    WalkResult result = module.walk([&](func::FuncOp func) {
+      ParamsAttr params = ParamsAttr::lookup(func);
+      if (!params) {
+        func.emitError("ckks-manage-levels needs the module's '")
+            << CKKSDialect::kParamsAttrName << "' (run fhe-to-ckks first)";
+        return WalkResult::interrupt();
+      }
+      return failed(manageLevels(func, params, options))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

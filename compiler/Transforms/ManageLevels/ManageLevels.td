@@ -1,0 +1,57 @@
+//===- ManageLevels.td - ckks-manage-levels -----------------*- tablegen -*-===//
+#ifndef EMBER_TRANSFORMS_MANAGELEVELS_TD
+#define EMBER_TRANSFORMS_MANAGELEVELS_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ManageLevels : Pass<"ckks-manage-levels", "mlir::ModuleOp"> {
+  let summary = "Insert rescale and mod_drop so binary ops match in level and scale";
+  let description = [{
+    **What.** Removes every `ckks.rescale`, `ckks.mod_drop` and scale
+    adjustment (`ckks.mul_plain` marked `ckks.scale_adjust`) and places them
+    again by a forward walk, recomputing every type from the function
+    arguments down, so that the pass is idempotent and strategy-driven:
+
+    - `strategy=eager`: a `ckks.rescale` right after every `ckks.mul` and
+      `ckks.mul_plain` (the textbook schedule).
+    - `strategy=lazy` (waterline rescaling): a value is rescaled only when it
+      is about to be multiplied or returned, or meets a lower-level operand,
+      and its scale exceeds 2^waterline. `(a*b) + (c*d)` then costs one
+      rescale instead of two, and additions run at the higher level (lazy
+      rescaling: Kim, Papadimitriou, Polyakov, "Approximate homomorphic
+      encryption with reduced approximation error", CT-RSA 2022; Cheddar
+      5.2).
+
+    Additions and subtractions are then matched, cheapest first: at equal
+    scales the higher-level operand is `mod_drop`ped; when a rescale of the
+    higher one lands exactly on the other's scale it is rescaled; when the
+    scales are far apart (ratio >= 2^20) the smaller-scale operand is
+    multiplied by 1 encoded at the ratio, which costs no level; otherwise
+    the higher one is mod-dropped to one level above the other, multiplied
+    by 1 encoded at s_target * q / s and rescaled, which lands exactly on
+    the other's scale (and at one level with close scales, both go one
+    level down that way). Multiplication operands only need equal levels. Plaintext
+    operands (`ckks.encode`) are re-encoded at the level the use needs, at the
+    ciphertext's exact scale for `add_plain`/`sub_plain` and at the default
+    scale for `mul_plain`. Scales stay exact: a rescale at level l divides by
+    the actual prime q_l of `#ckks.params`.
+
+    **Why.** CKKS needs operands at one level and one scale; where rescales go
+    decides both the levels a program consumes and its precision (Cheddar
+    5.2: "lazy everything").
+
+    Fails with a diagnostic when a rescale would be needed at level 0.
+  }];
+  let dependentDialects = ["::ember::ckks::CKKSDialect"];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"eager\"",
+           "eager (rescale after every multiplication) or lazy (rescale "
+           "only when needed, above the waterline)">,
+    Option<"waterline", "waterline", "int64_t", /*default=*/"0",
+           "Lazy strategy: log2 of the scale above which a value is "
+           "rescaled before a multiplication or return; 0 means "
+           "1.5 x logScale of #ckks.params">,
+  ];
+}
+
+#endif // EMBER_TRANSFORMS_MANAGELEVELS_TD

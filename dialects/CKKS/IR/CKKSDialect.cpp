@@ -1,0 +1,229 @@
+//===- CKKSDialect.cpp - ckks dialect, attributes and types ---------------===//
+#include "dialects/CKKS/IR/CKKSDialect.h"
+
+#include "ember/primes.h"
+#include "ember/security.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace ember::ckks;
+
+#include "dialects/CKKS/IR/CKKSDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/CKKS/IR/CKKSAttributes.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/CKKS/IR/CKKSTypes.cpp.inc"
+
+void CKKSDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/CKKS/IR/CKKSAttributes.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/CKKS/IR/CKKSTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/CKKS/IR/CKKSOps.cpp.inc"
+      >();
+}
+
+bool ember::ckks::scalesMatch(double a, double b) {
+  return std::fabs(a - b) <=
+         kScaleTolerance * std::max(std::fabs(a), std::fabs(b));
+}
+
+Operation *CKKSDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  auto dense = dyn_cast<DenseFPElementsAttr>(value);
+  if (!dense || !isa<PlaintextType>(type))
+    return nullptr;
+  return EncodeOp::create(builder, loc, type, dense);
+}
+
+LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == kScaleAdjustAttrName) {
+    if (!isa<MulPlainOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitError("'") << kScaleAdjustAttrName
+                                << "' is a unit attribute of ckks.mul_plain";
+    return success();
+  }
+  if (attr.getName() != kParamsAttrName)
+    return op->emitError("unknown ckks attribute '")
+           << attr.getName().getValue() << "'";
+  if (!isa<ModuleOp>(op))
+    return op->emitError("'") << kParamsAttrName << "' belongs on a module";
+  if (!isa<ParamsAttr>(attr.getValue()))
+    return op->emitError("'")
+           << kParamsAttrName << "' must be a #ckks.params attribute";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ckks.params
+//===----------------------------------------------------------------------===//
+
+static int64_t bitLength(uint64_t v) { return 64 - llvm::countl_zero(v); }
+
+double ParamsAttr::getDefaultScale() const {
+  return std::ldexp(1.0, getLogScale());
+}
+
+int64_t ParamsAttr::getLogQP() const {
+  int64_t total = 0;
+  for (uint64_t q : getQ())
+    total += bitLength(q);
+  for (uint64_t p : getP())
+    total += bitLength(p);
+  return total;
+}
+
+ParamsAttr ParamsAttr::lookup(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto attr = op->getAttrOfType<ParamsAttr>(CKKSDialect::kParamsAttrName))
+      return attr;
+  return {};
+}
+
+LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t logN, ArrayRef<uint64_t> q,
+                                 ArrayRef<uint64_t> p, int64_t logScale,
+                                 int64_t dnum, int64_t security) {
+  if (logN < 10 || logN > 17)
+    return emitError() << "logN = " << logN << " is outside 10..17";
+  if (q.empty())
+    return emitError() << "Q needs at least one prime";
+  if (p.empty())
+    return emitError() << "P needs at least one prime";
+  const uint64_t twoN = uint64_t{2} << logN;
+  for (ArrayRef<uint64_t> primes : {q, p})
+    for (uint64_t prime : primes)
+      if (prime % twoN != 1 || !ember::isPrime(prime))
+        return emitError() << prime << " is not an NTT prime (prime, = 1 mod "
+                           << twoN << ")";
+  if (logScale < 1 || logScale > 60)
+    return emitError() << "logScale = " << logScale << " is outside 1..60";
+  if (dnum < 1 || dnum > static_cast<int64_t>(q.size()))
+    return emitError() << "dnum = " << dnum << " is outside 1.." << q.size();
+  if (security != 128 && security != 0)
+    return emitError() << "security must be 128 or 0 (insecure test mode), got "
+                       << security;
+  if (security == 128) {
+    int64_t logQP = 0;
+    for (ArrayRef<uint64_t> primes : {q, p})
+      for (uint64_t prime : primes)
+        logQP += bitLength(prime);
+    int64_t bound = ember::maxLogQP128(logN);
+    if (logQP > bound)
+      return emitError() << "log2(QP) = " << logQP << " exceeds " << bound
+                         << ", the 128-bit security bound for N = 2^" << logN;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Types: !ckks.ct<slots, level = L, scale = S[, degree = D]>,
+//        !ckks.pt<slots, level = L, scale = S>
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyScaled(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t slots, int64_t level,
+                                  uint64_t scaleBits) {
+  if (slots <= 0)
+    return emitError() << "slot count must be positive, got " << slots;
+  if (level < 0)
+    return emitError() << "level must be non-negative, got " << level;
+  double scale = llvm::bit_cast<double>(scaleBits);
+  if (!std::isfinite(scale) || scale <= 0)
+    return emitError() << "scale must be positive and finite, got "
+                       << formatScale(scale);
+  return success();
+}
+
+LogicalResult
+CiphertextType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t slots, int64_t level, uint64_t scaleBits,
+                       int64_t degree) {
+  if (failed(verifyScaled(emitError, slots, level, scaleBits)))
+    return failure();
+  if (degree != 2 && degree != 3)
+    return emitError() << "degree must be 2 or 3, got " << degree;
+  return success();
+}
+
+LogicalResult
+PlaintextType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t slots, int64_t level, uint64_t scaleBits) {
+  return verifyScaled(emitError, slots, level, scaleBits);
+}
+
+std::string ember::ckks::formatScale(double scale) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.17g", scale);
+  if (text.find('.') == std::string::npos) {
+    size_t e = text.find('e');
+    text.insert(e == std::string::npos ? text.size() : e, ".0");
+  }
+  return text;
+}
+
+void CKKSDialect::printType(Type type, DialectAsmPrinter &printer) const {
+  auto print = [&](StringRef mnemonic, int64_t slots, int64_t level,
+                   double scale) {
+    printer << mnemonic << "<" << slots << ", level = " << level
+            << ", scale = ";
+    printer << formatScale(scale);
+  };
+  if (auto ct = dyn_cast<CiphertextType>(type)) {
+    print("ct", ct.getSlots(), ct.getLevel(), ct.getScale());
+    if (ct.getDegree() != 2)
+      printer << ", degree = " << ct.getDegree();
+    printer << ">";
+    return;
+  }
+  auto pt = cast<PlaintextType>(type);
+  print("pt", pt.getSlots(), pt.getLevel(), pt.getScale());
+  printer << ">";
+}
+
+Type CKKSDialect::parseType(DialectAsmParser &parser) const {
+  StringRef mnemonic;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&mnemonic))
+    return {};
+  if (mnemonic != "ct" && mnemonic != "pt") {
+    parser.emitError(loc, "unknown ckks type '") << mnemonic << "'";
+    return {};
+  }
+  int64_t slots = 0, level = 0, degree = 2;
+  double scale = 0;
+  if (parser.parseLess() || parser.parseInteger(slots) || parser.parseComma() ||
+      parser.parseKeyword("level") || parser.parseEqual() ||
+      parser.parseInteger(level) || parser.parseComma() ||
+      parser.parseKeyword("scale") || parser.parseEqual() ||
+      parser.parseFloat(scale))
+    return {};
+  if (mnemonic == "ct" && succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("degree") || parser.parseEqual() ||
+       parser.parseInteger(degree)))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  auto emitError = [&] { return parser.emitError(loc); };
+  if (mnemonic == "ct")
+    return CiphertextType::getChecked(emitError, getContext(), slots, level,
+                                      scale, degree);
+  return PlaintextType::getChecked(emitError, getContext(), slots, level,
+                                   scale);
+}

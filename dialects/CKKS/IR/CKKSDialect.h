@@ -1,0 +1,48 @@
+//===- CKKSDialect.h - the ckks dialect -----------------------------------===//
+//
+// CKKS ciphertexts typed with level, exact scale and degree; see
+// CKKSDialect.td. Include this header for the dialect, attributes, types,
+// traits and ops.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/bit.h"
+
+#include "dialects/CKKS/IR/CKKSDialect.h.inc"
+#include "dialects/CKKS/IR/CKKSTraits.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/CKKS/IR/CKKSAttributes.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/CKKS/IR/CKKSTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/CKKS/IR/CKKSOps.h.inc"
+
+namespace ember::ckks {
+
+/// Relative tolerance of scale comparisons (scales are exact doubles; the
+/// tolerance only absorbs rounding of products and quotients).
+constexpr double kScaleTolerance = 1e-9;
+
+/// Unit attribute on the ckks.mul_plain ops that ckks-manage-levels inserts
+/// to match scales (so that a later run can remove them).
+constexpr llvm::StringLiteral kScaleAdjustAttrName = "ckks.scale_adjust";
+
+/// A scale as the ckks types print it: 17 significant digits (which
+/// round-trip every double) and always a '.', as the MLIR lexer needs.
+std::string formatScale(double scale);
+
+/// True when two scales are equal up to kScaleTolerance.
+bool scalesMatch(double a, double b);
+
+} // namespace ember::ckks

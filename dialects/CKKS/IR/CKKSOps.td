@@ -1,0 +1,243 @@
+//===- CKKSOps.td - ckks operations -------------------------*- tablegen -*-===//
+#ifndef EMBER_CKKS_OPS_TD
+#define EMBER_CKKS_OPS_TD
+
+include "dialects/CKKS/IR/CKKSAttributes.td"
+include "dialects/CKKS/IR/CKKSTypes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+def CKKS_Ct : Type<CPred<"::llvm::isa<::ember::ckks::CiphertextType>($_self)">,
+                   "ckks ciphertext", "::ember::ckks::CiphertextType">;
+def CKKS_Pt : Type<CPred<"::llvm::isa<::ember::ckks::PlaintextType>($_self)">,
+                   "ckks plaintext", "::ember::ckks::PlaintextType">;
+
+// Ops whose result type follows from the operand types: the inference is the
+// verifier (it names the mismatch), and builders need no result type.
+class CKKS_InferredOp<string mnemonic, list<Trait> traits = []>
+    : CKKS_Op<mnemonic, !listconcat([Pure,
+        DeclareOpInterfaceMethods<InferTypeOpInterface>], traits)>;
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def CKKS_EncodeOp : CKKS_Op<"encode", [ConstantLike, Pure]> {
+  let summary = "a plaintext constant encoded at the result's level and scale";
+  let description = [{
+    ```mlir
+    %p = ckks.encode dense<0.5> : tensor<8xf64>
+           -> !ckks.pt<8, level = 3, scale = 1099511627776.0>
+    ```
+    Values are one per slot, or a splat. `ckks-manage-levels` retypes
+    (re-encodes) plaintexts to the level and scale each use needs.
+  }];
+  let arguments = (ins F64ElementsAttr:$value);
+  let results = (outs CKKS_Pt:$result);
+  let assemblyFormat = "$value attr-dict `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic
+//===----------------------------------------------------------------------===//
+
+class CKKS_CtCtOp<string mnemonic, list<Trait> traits = []>
+    : CKKS_InferredOp<mnemonic, traits> {
+  let arguments = (ins CKKS_Ct:$lhs, CKKS_Ct:$rhs);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs)";
+}
+
+def CKKS_AddOp : CKKS_CtCtOp<"add", [Commutative]> {
+  let summary = "ciphertext + ciphertext";
+  let description = [{
+    Operands must have equal slots, level and scale; degrees may differ (a
+    degree-2 operand is padded), the result has the larger degree.
+  }];
+}
+
+def CKKS_SubOp : CKKS_CtCtOp<"sub"> {
+  let summary = "ciphertext - ciphertext";
+  let description = "As `ckks.add`.";
+}
+
+def CKKS_MulOp : CKKS_CtCtOp<"mul", [Commutative, CKKS_NeedsLinearInput]> {
+  let summary = "ciphertext x ciphertext (tensor product, degree 3 result)";
+  let description = [{
+    Operands of degree 2 at the same level; the result has degree 3 and the
+    product of the scales. `ckks.relinearize` brings it back to degree 2,
+    `ckks.rescale` brings the scale down.
+  }];
+}
+
+class CKKS_CtPtOp<string mnemonic, list<Trait> traits = []>
+    : CKKS_InferredOp<mnemonic, traits> {
+  let arguments = (ins CKKS_Ct:$ciphertext, CKKS_Pt:$plaintext);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = [{
+    $ciphertext `,` $plaintext attr-dict `:` type($ciphertext) `,` type($plaintext)
+  }];
+}
+
+def CKKS_MulPlainOp : CKKS_CtPtOp<"mul_plain"> {
+  let summary = "ciphertext x plaintext";
+  let description = [{
+    Same level; the result scale is the product of the scales, the degree
+    that of the ciphertext. A `ckks.scale_adjust` unit attribute marks the
+    multiplications by one that `ckks-manage-levels` inserts to match scales
+    (it removes and re-creates them when run again).
+  }];
+}
+
+def CKKS_AddPlainOp : CKKS_CtPtOp<"add_plain"> {
+  let summary = "ciphertext + plaintext (same level and scale)";
+  let description = "Adding an all-zero `ckks.encode` folds away.";
+  let hasFolder = 1;
+}
+
+def CKKS_SubPlainOp : CKKS_CtPtOp<"sub_plain"> {
+  let summary = "ciphertext - plaintext (same level and scale)";
+  let description = "Subtracting an all-zero `ckks.encode` folds away.";
+  let hasFolder = 1;
+}
+
+def CKKS_NegOp : CKKS_InferredOp<"neg"> {
+  let summary = "negation";
+  let description = "`%b = ckks.neg %a : !ckks.ct<...>`";
+  let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// Key switching
+//===----------------------------------------------------------------------===//
+
+def CKKS_RelinearizeOp : CKKS_InferredOp<"relinearize", [CKKS_KeySwitching]> {
+  let summary = "degree 3 -> degree 2 with the relinearization key";
+  let description = [{
+    Key-switches the s^2 component of a degree-3 ciphertext back under s.
+    `ckks-insert-relin` places these lazily (Cheddar 5.2).
+  }];
+  let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def CKKS_RotateOp : CKKS_Op<"rotate", [Pure, SameOperandsAndResultType,
+    CKKS_NeedsLinearInput, CKKS_KeySwitching]> {
+  let summary = "cyclic left rotation of the slots (automorphism + key switch)";
+  let description = [{
+    `%b = ckks.rotate %a by 3 : !ckks.ct<...>`: b[i] = a[(i + 3) mod slots],
+    with `-slots < offset < slots`. Folds: rotation by 0, rotation of a
+    rotation (offsets add, mod slots).
+  }];
+  let arguments = (ins CKKS_Ct:$input, I64Attr:$offset);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input `by` $offset attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def CKKS_ConjugateOp : CKKS_Op<"conjugate", [Pure, SameOperandsAndResultType,
+    CKKS_NeedsLinearInput, CKKS_KeySwitching]> {
+  let summary = "complex conjugation of the slots (automorphism X -> X^-1)";
+  let description = "`%b = ckks.conjugate %a : !ckks.ct<...>`";
+  let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def CKKS_KeySwitchOp : CKKS_Op<"keyswitch", [Pure, SameOperandsAndResultType,
+    CKKS_NeedsLinearInput, CKKS_KeySwitching]> {
+  let summary = "key switch from s(X^g) to s (the second half of a rotation)";
+  let description = [{
+    `%b = ckks.keyswitch %a galois 5 : !ckks.ct<...>` takes a ciphertext
+    decryptable under s(X^g) (the result of applying the automorphism
+    X -> X^g to a ciphertext under s) and key-switches it back under s with
+    the Galois key of `g` (odd, so that X -> X^g is an automorphism).
+    Exposed for lowerings that apply automorphisms themselves.
+  }];
+  let arguments = (ins CKKS_Ct:$input, I64Attr:$galois_element);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input `galois` $galois_element attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def CKKS_HoistedRotateOp : CKKS_Op<"hoisted_rotate", [Pure,
+    CKKS_NeedsLinearInput, CKKS_KeySwitching]> {
+  let summary = "several rotations of one ciphertext sharing one ModUp";
+  let description = [{
+    ```mlir
+    %r:3 = ckks.hoisted_rotate %x by [1, 2, 4] : !ct -> !ct, !ct, !ct
+    ```
+    Result i is `ckks.rotate %x by offsets[i]`. The ModUp (digit
+    decomposition and basis extension of c1) is computed once and shared;
+    each rotation then does its own key product, automorphism and ModDown
+    (hoisting, Halevi-Shoup 2018; Cheddar 5.1). Made by
+    `ckks-hoist-rotations`.
+  }];
+  let arguments = (ins CKKS_Ct:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs Variadic<CKKS_Ct>:$results);
+  let assemblyFormat = [{
+    $input `by` $offsets attr-dict `:` type($input) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+def CKKS_HoistedRotateSumOp : CKKS_Op<"hoisted_rotate_sum", [Pure,
+    SameOperandsAndResultType, CKKS_NeedsLinearInput, CKKS_KeySwitching]> {
+  let summary = "sum of rotations of one ciphertext: one ModUp, one ModDown";
+  let description = [{
+    ```mlir
+    %s = ckks.hoisted_rotate_sum %x by [0, 1, 2, 3] : !ct
+    ```
+    The result is the sum over i of `ckks.rotate %x by offsets[i]` (offset 0
+    is %x itself). One ModUp is shared by all rotations and the key products
+    are accumulated in the extended basis QP, so one ModDown serves the whole
+    sum ("double hoisting": Bossuat et al., Eurocrypt 2021; Cheddar 5.1).
+    Made by `ckks-hoist-rotations` from an add tree of rotations.
+  }];
+  let arguments = (ins CKKS_Ct:$input, DenseI64ArrayAttr:$offsets);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input `by` $offsets attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Modulus management
+//===----------------------------------------------------------------------===//
+
+def CKKS_RescaleOp : CKKS_Op<"rescale", [Pure, CKKS_ReducesLevel]> {
+  let summary = "divide by q_level: level - 1, scale / q_level";
+  let description = [{
+    ```mlir
+    %b = ckks.rescale %a : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24>
+                        -> !ckks.ct<8, level = 1, scale = 1099511693311.9998>
+    ```
+    The result scale is the input scale divided by the actual prime
+    q_level of the module's `#ckks.params` (exact, as the runtime computes
+    it), checked with a relative tolerance of 1e-9.
+  }];
+  let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def CKKS_ModDropOp : CKKS_Op<"mod_drop", [Pure, CKKS_ReducesLevel]> {
+  let summary = "drop primes down to a lower level, scale unchanged";
+  let description = [{
+    `%b = ckks.mod_drop %a : !ckks.ct<8, level = 3, ...> -> !ckks.ct<8,
+    level = 1, ...>` keeps q_0..q_1: the scale and degree are unchanged.
+  }];
+  let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // EMBER_CKKS_OPS_TD

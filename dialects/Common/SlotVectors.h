@@ -1,0 +1,68 @@
+//===- SlotVectors.h - shared checks and folds of slot-vector ops ---------===//
+//
+// The fhe and ckks dialects both have slot-vector constants and cyclic
+// rotations; their verifiers and folders share these header-only helpers.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpDefinition.h"
+
+namespace ember {
+
+/// A constant of `slots` values: a 1-d tensor of that length, or a splat.
+inline mlir::LogicalResult verifySlotValues(mlir::Operation *op,
+                                            mlir::DenseFPElementsAttr value,
+                                            int64_t slots) {
+  auto tensor = mlir::cast<mlir::ShapedType>(value.getType());
+  if (tensor.getRank() != 1)
+    return op->emitOpError("value must be a 1-d tensor, got rank ")
+           << tensor.getRank();
+  if (!value.isSplat() && tensor.getDimSize(0) != slots)
+    return op->emitOpError("value has ")
+           << tensor.getDimSize(0) << " elements but the result has " << slots
+           << " slots (use a splat to broadcast a scalar)";
+  return mlir::success();
+}
+
+/// True when `value` is a constant (fhe.constant, ckks.encode) whose every
+/// slot is zero.
+inline bool isZeroSlotConstant(mlir::Value value) {
+  mlir::DenseFPElementsAttr dense;
+  if (!mlir::matchPattern(value, mlir::m_Constant(&dense)))
+    return false;
+  return llvm::all_of(dense.getValues<llvm::APFloat>(),
+                      [](const llvm::APFloat &v) { return v.isZero(); });
+}
+
+/// A rotation offset satisfies -slots < offset < slots.
+inline mlir::LogicalResult verifyRotationOffset(mlir::Operation *op,
+                                                int64_t offset, int64_t slots) {
+  if (offset <= -slots || offset >= slots)
+    return op->emitOpError("offset ")
+           << offset << " is outside (-" << slots << ", " << slots << ")";
+  return mlir::success();
+}
+
+/// Folds a rotation op (getInput, getOffset, setOffset, getInputMutable):
+/// rotate(x, 0) == x and rotate(rotate(x, a), b) == rotate(x, (a + b) mod
+/// slots), the latter in place.
+template <typename RotateOpT>
+mlir::OpFoldResult foldRotation(RotateOpT op, int64_t slots) {
+  if (auto inner = op.getInput().template getDefiningOp<RotateOpT>()) {
+    int64_t sum =
+        ((inner.getOffset() + op.getOffset()) % slots + slots) % slots;
+    op.getInputMutable().assign(inner.getInput());
+    op.setOffset(sum);
+    if (sum == 0)
+      return op.getInput();
+    return op.getResult();
+  }
+  if (op.getOffset() % slots == 0)
+    return op.getInput();
+  return {};
+}
+
+} // namespace ember

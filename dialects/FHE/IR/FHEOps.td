@@ -1,0 +1,99 @@
+//===- FHEOps.td - fhe operations ---------------------------*- tablegen -*-===//
+#ifndef EMBER_FHE_OPS_TD
+#define EMBER_FHE_OPS_TD
+
+include "dialects/FHE/IR/FHETypes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+def FHE_ConstantOp : FHE_Op<"constant", [ConstantLike, Pure]> {
+  let summary = "a plaintext vector constant";
+  let description = [{
+    A dense vector of f64 slot values, or a splat (one scalar broadcast to
+    every slot). The tensor length must equal the slot count, or be a splat.
+
+    ```mlir
+    %w = fhe.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64> -> !fhe.pt<4>
+    %half = fhe.constant dense<0.5> : tensor<4xf64> -> !fhe.pt<4>
+    ```
+  }];
+  let arguments = (ins F64ElementsAttr:$value);
+  let results = (outs FHE_PlaintextType:$result);
+  let assemblyFormat = "$value attr-dict `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+// Binary slot-wise ops: any mix of ciphertext and plaintext operands, at
+// least one encrypted; the result is a ciphertext of the same slot count.
+class FHE_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : FHE_Op<mnemonic, !listconcat([Pure], traits)> {
+  let arguments = (ins FHE_AnyValue:$lhs, FHE_AnyValue:$rhs);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def FHE_AddOp : FHE_BinaryOp<"add", [Commutative]> {
+  let summary = "slot-wise addition";
+  let description = [{
+    `%c = fhe.add %a, %b : (!fhe.ct<8>, !fhe.pt<8>) -> !fhe.ct<8>`. Adding a
+    zero constant folds away.
+  }];
+  let hasFolder = 1;
+}
+
+def FHE_SubOp : FHE_BinaryOp<"sub"> {
+  let summary = "slot-wise subtraction (lhs - rhs)";
+  let description = [{
+    `%c = fhe.sub %a, %b : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>`.
+    Subtracting a zero constant folds away.
+  }];
+  let hasFolder = 1;
+}
+
+def FHE_MulOp : FHE_BinaryOp<"mul", [Commutative]> {
+  let summary = "slot-wise multiplication";
+  let description = [{
+    `%c = fhe.mul %a, %b : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>`. Each
+    multiplication adds one to the multiplicative depth that `fhe-to-ckks`
+    budgets levels for (plaintext multiplications included: they rescale).
+  }];
+}
+
+class FHE_UnaryOp<string mnemonic, list<Trait> traits = []>
+    : FHE_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType], traits)> {
+  let arguments = (ins FHE_CiphertextType:$input);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+}
+
+def FHE_NegOp : FHE_UnaryOp<"neg"> {
+  let summary = "slot-wise negation";
+  let description = "`%b = fhe.neg %a : !fhe.ct<8>`";
+}
+
+def FHE_ConjugateOp : FHE_UnaryOp<"conjugate"> {
+  let summary = "complex conjugation of every slot";
+  let description = "`%b = fhe.conjugate %a : !fhe.ct<8>`";
+}
+
+def FHE_RotateOp : FHE_Op<"rotate", [Pure, SameOperandsAndResultType]> {
+  let summary = "cyclic left rotation of the slots by a constant";
+  let description = [{
+    `%b = fhe.rotate %a by 3 : !fhe.ct<8>` gives `b[i] = a[(i + 3) mod 8]`.
+    The offset satisfies `-slots < offset < slots`; a negative offset rotates
+    right. Folding: a rotation by 0 is its input; a rotation of a rotation
+    is one rotation by the sum of the offsets, taken mod `slots`.
+  }];
+  let arguments = (ins FHE_CiphertextType:$input, I64Attr:$offset);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat = "$input `by` $offset attr-dict `:` qualified(type($input))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // EMBER_FHE_OPS_TD

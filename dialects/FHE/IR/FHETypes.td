@@ -1,0 +1,34 @@
+//===- FHETypes.td - fhe types ------------------------------*- tablegen -*-===//
+#ifndef EMBER_FHE_TYPES_TD
+#define EMBER_FHE_TYPES_TD
+
+include "dialects/FHE/IR/FHEDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class FHE_Type<string name, string typeMnemonic> : TypeDef<FHE_Dialect, name> {
+  let mnemonic = typeMnemonic;
+  let parameters = (ins "int64_t":$slots);
+  let assemblyFormat = "`<` $slots `>`";
+  let genVerifyDecl = 1;
+}
+
+def FHE_CiphertextType : FHE_Type<"Ciphertext", "ct"> {
+  let summary = "an encrypted vector of `slots` values";
+  let description = [{
+    `!fhe.ct<8>` is an encrypted vector of 8 slots. Operations act slot-wise;
+    `fhe.rotate` moves slots cyclically. `slots` must be positive.
+  }];
+}
+
+def FHE_PlaintextType : FHE_Type<"Plaintext", "pt"> {
+  let summary = "a plaintext (unencrypted) vector of `slots` values";
+  let description = [{
+    `!fhe.pt<8>` is a vector of 8 values known to the server (weights,
+    constants), produced by `fhe.constant` or passed as a function argument.
+  }];
+}
+
+def FHE_AnyValue : AnyTypeOf<[FHE_CiphertextType, FHE_PlaintextType],
+                             "fhe ciphertext or plaintext">;
+
+#endif // EMBER_FHE_TYPES_TD

@@ -1,0 +1,357 @@
+//===- RNSOps.cpp - rns op verifiers and folders
+//---------------------------===//
+
+#include "dialects/RNS/IR/RNSOps.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace ember::rns;
+
+/// `q[lo:hi], p[lo:hi]`, as in the poly type (the divisor of mul_inv).
+static ParseResult parseDivisor(OpAsmParser &parser, IntegerAttr &qLo,
+                                IntegerAttr &qHi, IntegerAttr &pLo,
+                                IntegerAttr &pHi) {
+  int64_t v[4];
+  if (parser.parseKeyword("q") || parser.parseLSquare() ||
+      parser.parseInteger(v[0]) || parser.parseColon() ||
+      parser.parseInteger(v[1]) || parser.parseRSquare() ||
+      parser.parseComma() || parser.parseKeyword("p") ||
+      parser.parseLSquare() || parser.parseInteger(v[2]) ||
+      parser.parseColon() || parser.parseInteger(v[3]) || parser.parseRSquare())
+    return failure();
+  Builder &b = parser.getBuilder();
+  qLo = b.getI64IntegerAttr(v[0]);
+  qHi = b.getI64IntegerAttr(v[1]);
+  pLo = b.getI64IntegerAttr(v[2]);
+  pHi = b.getI64IntegerAttr(v[3]);
+  return success();
+}
+
+static void printDivisor(OpAsmPrinter &printer, Operation *, IntegerAttr qLo,
+                         IntegerAttr qHi, IntegerAttr pLo, IntegerAttr pHi) {
+  printer << "q[" << qLo.getInt() << ":" << qHi.getInt() << "], p["
+          << pLo.getInt() << ":" << pHi.getInt() << "]";
+}
+
+#define GET_OP_CLASSES
+#include "dialects/RNS/IR/RNSOps.cpp.inc"
+
+static PolyType polyTy(Value v) { return cast<PolyType>(v.getType()); }
+static bool isZero(Value v) { return v.getDefiningOp<ZeroOp>() != nullptr; }
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+OpFoldResult AddOp::fold(FoldAdaptor) {
+  if (isZero(getRhs()))
+    return getLhs();
+  if (isZero(getLhs()))
+    return getRhs();
+  return {};
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor) {
+  if (isZero(getRhs()))
+    return getLhs();
+  return {};
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor) {
+  if (isZero(getRhs()))
+    return getRhs();
+  if (isZero(getLhs()))
+    return getLhs();
+  return {};
+}
+
+LogicalResult MulOp::verify() {
+  if (!polyTy(getResult()).isNTT())
+    return emitOpError("operands must be in NTT form (a coefficient-form "
+                       "product is a convolution, not elementwise)");
+  return success();
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor) {
+  if (auto inner = getInput().getDefiningOp<NegOp>())
+    return inner.getInput();
+  if (isZero(getInput()))
+    return getInput();
+  return {};
+}
+
+OpFoldResult MulConstOp::fold(FoldAdaptor) {
+  if (getValue() == 1)
+    return getInput();
+  return {};
+}
+
+LogicalResult MulPOp::verify() {
+  PolyType in = polyTy(getInput()), out = polyTy(getResult());
+  if (in.hasP())
+    return emitOpError("input already has P limbs");
+  if (!out.hasP() || out.getQLo() != in.getQLo() ||
+      out.getQHi() != in.getQHi() || out.getForm() != in.getForm())
+    return emitOpError("result must be the input's basis extended by P, in "
+                       "the same form");
+  return success();
+}
+
+LogicalResult MulInvOp::verify() {
+  if (getQLo() < 0 || getQHi() < getQLo() || getPLo() < 0 ||
+      getPHi() < getPLo() || (getQLo() == getQHi() && getPLo() == getPHi()))
+    return emitOpError("divisor basis must be non-empty ranges");
+  PolyType divisor =
+      polyTy(getInput()).withBasis(getQLo(), getQHi(), getPLo(), getPHi());
+  if (!divisor.disjointFrom(polyTy(getInput())))
+    return emitOpError("divisor primes must not be limbs of the operand");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Transforms and basis changes
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTransform(Operation *op, Form from, Form to) {
+  PolyType in = polyTy(op->getOperand(0)), out = polyTy(op->getResult(0));
+  if (in.getForm() != from || out.getForm() != to)
+    return op->emitOpError("maps ")
+           << stringifyForm(from) << " form to " << stringifyForm(to)
+           << " form, got " << in << " -> " << out;
+  if (!in.sameBasis(out))
+    return op->emitOpError("must keep the basis, got ") << in << " -> " << out;
+  return success();
+}
+
+LogicalResult NTTOp::verify() {
+  return verifyTransform(*this, Form::coeff, Form::ntt);
+}
+LogicalResult INTTOp::verify() {
+  return verifyTransform(*this, Form::ntt, Form::coeff);
+}
+
+OpFoldResult NTTOp::fold(FoldAdaptor) {
+  if (auto inv = getInput().getDefiningOp<INTTOp>())
+    return inv.getInput();
+  return {};
+}
+OpFoldResult INTTOp::fold(FoldAdaptor) {
+  if (auto fwd = getInput().getDefiningOp<NTTOp>())
+    return fwd.getInput();
+  return {};
+}
+
+LogicalResult BConvOp::verify() {
+  PolyType in = polyTy(getInput()), out = polyTy(getResult());
+  if (in.isNTT() || out.isNTT())
+    return emitOpError("works in coefficient form, got ")
+           << in << " -> " << out;
+  if (!in.disjointFrom(out))
+    return emitOpError("source and target bases overlap: ")
+           << in << " -> " << out;
+  return success();
+}
+
+LogicalResult DropLimbsOp::verify() {
+  PolyType in = polyTy(getInput()), out = polyTy(getResult());
+  if (in.getForm() != out.getForm())
+    return emitOpError("must keep the form");
+  bool qInside = !out.getNumQ() ||
+                 (out.getQLo() >= in.getQLo() && out.getQHi() <= in.getQHi());
+  bool pInside = !out.getNumP() ||
+                 (out.getPLo() >= in.getPLo() && out.getPHi() <= in.getPHi());
+  if (!qInside || !pInside)
+    return emitOpError("result basis must be a sub-basis of the input's, got ")
+           << in << " -> " << out;
+  return success();
+}
+
+OpFoldResult DropLimbsOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  // A sub-basis of a sub-basis: drop from the original directly.
+  if (auto inner = getInput().getDefiningOp<DropLimbsOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+/// Checks that non-empty ranges [lo, hi) tile [from, to) exactly.
+static bool tiles(SmallVector<std::pair<unsigned, unsigned>> ranges,
+                  unsigned from, unsigned to) {
+  llvm::sort(ranges);
+  unsigned next = from;
+  for (auto [lo, hi] : ranges) {
+    if (lo != next)
+      return false;
+    next = hi;
+  }
+  return next == to;
+}
+
+LogicalResult ConcatOp::verify() {
+  PolyType out = polyTy(getResult());
+  SmallVector<std::pair<unsigned, unsigned>> qs, ps;
+  for (Value part : getParts()) {
+    PolyType t = polyTy(part);
+    if (t.getForm() != out.getForm())
+      return emitOpError("parts must be in the result's form");
+    if (t.getNumQ())
+      qs.push_back({t.getQLo(), t.getQHi()});
+    if (t.getNumP())
+      ps.push_back({t.getPLo(), t.getPHi()});
+  }
+  if (!tiles(qs, out.getQLo(), out.getQHi()) ||
+      !tiles(ps, out.getPLo(), out.getPHi()))
+    return emitOpError("parts must be disjoint and cover the result basis ")
+           << out;
+  return success();
+}
+
+LogicalResult AutomorphismOp::verify() {
+  if (getGalois() <= 0 || getGalois() % 2 == 0)
+    return emitOpError("Galois element must be a positive odd integer, got ")
+           << getGalois();
+  return success();
+}
+
+OpFoldResult AutomorphismOp::fold(FoldAdaptor) {
+  if (getGalois() == 1)
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Modulus switching and key switching
+//===----------------------------------------------------------------------===//
+
+/// All values of a range share one poly type; returns it or null.
+static PolyType commonType(Operation *op, ValueRange values, StringRef what) {
+  if (values.empty()) {
+    op->emitOpError("needs at least one ") << what;
+    return {};
+  }
+  PolyType ty = polyTy(values.front());
+  for (Value v : values)
+    if (v.getType() != ty) {
+      op->emitOpError("all ") << what << "s must have one type, got " << ty
+                              << " and " << v.getType();
+      return {};
+    }
+  return ty;
+}
+
+LogicalResult RescaleOp::verify() {
+  PolyType in = commonType(*this, getInputs(), "input");
+  PolyType out = in ? commonType(*this, getResults(), "result") : PolyType();
+  if (!in || !out)
+    return failure();
+  if (getInputs().size() != getResults().size())
+    return emitOpError("needs one result per input");
+  if (in.hasP() || !in.isNTT())
+    return emitOpError("input must be over Q only and in NTT form, got ") << in;
+  if (in.getNumQ() < 2)
+    return emitOpError("cannot rescale a polynomial with one Q limb");
+  if (out != in.withBasis(in.getQLo(), in.getQHi() - 1, 0, 0))
+    return emitOpError("result must drop exactly the top Q limb, got ")
+           << in << " -> " << out;
+  return success();
+}
+
+LogicalResult DecomposeOp::verify() {
+  PolyType in = polyTy(getInput());
+  if (in.hasP())
+    return emitOpError("input must be over Q only, got ") << in;
+  unsigned next = in.getQLo();
+  for (Value d : getDigits()) {
+    PolyType dt = polyTy(d);
+    if (dt.hasP() || dt.getForm() != in.getForm() || dt.getQLo() != next)
+      return emitOpError("digit ") << dt << " does not continue the tiling of "
+                                   << in << " at q" << next;
+    next = dt.getQHi();
+  }
+  if (next != in.getQHi())
+    return emitOpError("digits end at q")
+           << next << ", input at q" << in.getQHi();
+  return success();
+}
+
+LogicalResult ModUpOp::verify() {
+  if (getDigits().size() != getResults().size())
+    return emitOpError("needs one result per digit");
+  PolyType out = commonType(*this, getResults(), "result");
+  if (!out)
+    return failure();
+  if (!out.hasP() || !out.isNTT())
+    return emitOpError("results must be over Q_l u P in NTT form, got ") << out;
+  for (Value d : getDigits()) {
+    PolyType dt = polyTy(d);
+    if (dt.hasP() || !dt.isNTT() || dt.getQLo() < out.getQLo() ||
+        dt.getQHi() > out.getQHi())
+      return emitOpError("digit ")
+             << dt << " must be an NTT-form sub-range of the Q part of " << out;
+  }
+  return success();
+}
+
+LogicalResult LoadKeyOp::verify() {
+  if (auto g = getGalois())
+    if (*g <= 0 || *g % 2 == 0)
+      return emitOpError("Galois element must be a positive odd integer, got ")
+             << *g;
+  return success();
+}
+
+LogicalResult KSInnerProductOp::verify() {
+  PolyType dt = commonType(*this, getDigits(), "digit");
+  if (!dt)
+    return failure();
+  auto key = cast<EvalKeyType>(getKey().getType());
+  if (getDigits().size() > key.getDnum())
+    return emitOpError("has ") << getDigits().size()
+                               << " digits but the key only " << key.getDnum();
+  if (!dt.isNTT() || !dt.hasP() || dt.getQLo() != 0 ||
+      dt.getQHi() > key.getQ() || dt.getPLo() != 0 || dt.getPHi() != key.getP())
+    return emitOpError("digits ")
+           << dt << " must be NTT-form over Q_l u P within the key's basis "
+           << key;
+  if (getAcc0().getType() != dt || getAcc1().getType() != dt)
+    return emitOpError("accumulators must have the digits' type ") << dt;
+  return success();
+}
+
+LogicalResult ModDownOp::verify() {
+  if (getInputs().size() != getResults().size())
+    return emitOpError("needs one result per input");
+  PolyType in = commonType(*this, getInputs(), "input");
+  PolyType out = in ? commonType(*this, getResults(), "result") : PolyType();
+  if (!in || !out)
+    return failure();
+  if (!in.hasP() || !in.isNTT())
+    return emitOpError("input must be over Q_l u P in NTT form, got ") << in;
+  if (out.hasP() || !out.isNTT() || out.getQLo() != in.getQLo() ||
+      out.getQHi() > in.getQHi() || out.getNumQ() == 0)
+    return emitOpError("result must be a non-empty NTT-form prefix of the "
+                       "input's Q limbs, got ")
+           << in << " -> " << out;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion regions
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusedOp::verify() {
+  Block &body = getBody().front();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("block arguments must match the inputs' types");
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in rns.yield");
+  if (yield.getValues().getTypes() != getResults().getTypes())
+    return emitOpError("yielded types must match the results' types");
+  return success();
+}

@@ -1,0 +1,366 @@
+//===- RNSOps.td - rns operations --------------------------*- tablegen -*-===//
+
+#ifndef EMBER_DIALECT_RNS_OPS_TD
+#define EMBER_DIALECT_RNS_OPS_TD
+
+include "RNSDialect.td"
+include "RNSTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+/// Limb-wise elementwise: output limb i, coefficient j depends only on the
+/// operands' limb i, coefficient j. `rns-fuse-elementwise` fuses these.
+def RNS_Elementwise : NativeOpTrait<"RNSElementwise"> {
+  let cppNamespace = "::ember::rns::OpTrait";
+}
+
+class RNS_Op<string mnemonic, list<Trait> traits = []>
+    : Op<RNS_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Elementwise arithmetic (all mod q_i, limb by limb)
+//===----------------------------------------------------------------------===//
+
+def RNS_ZeroOp : RNS_Op<"zero", [Pure]> {
+  let summary = "the zero polynomial";
+  let description = [{
+    `%z = rns.zero : !rns.poly<ntt, q[0:3]>` is 0 in every limb; folds away
+    as an operand of `add`, `sub` and `mul`.
+  }];
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def RNS_EncodeOp : RNS_Op<"encode", [Pure]> {
+  let summary = "a plaintext constant encoded as a polynomial";
+  let description = [{
+    `%p = rns.encode dense<0.5> : tensor<8xf64>, 1099511627776.0 :
+    !rns.poly<ntt, q[0:4]>` is the CKKS encoding of the slot values at the
+    given scale, reduced mod the result's primes, in the result's form.
+    Lowered from `ckks.encode`; the code generator precomputes it.
+  }];
+  let arguments = (ins F64ElementsAttr:$value, F64Attr:$scale);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$value `,` $scale attr-dict `:` type($result)";
+}
+
+class RNS_BinaryOp<string mnemonic, list<Trait> traits = []>
+    : RNS_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType,
+                                            RNS_Elementwise])> {
+  let arguments = (ins RNS_AnyPoly:$lhs, RNS_AnyPoly:$rhs);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def RNS_AddOp : RNS_BinaryOp<"add", [Commutative]> {
+  let summary = "limb-wise addition mod q_i";
+  let description = [{
+    Adds two polynomials over the same basis and in the same form.
+    `add(x, zero)` folds to `x`.
+  }];
+}
+
+def RNS_SubOp : RNS_BinaryOp<"sub"> {
+  let summary = "limb-wise subtraction mod q_i";
+  let description = [{
+    Subtracts two polynomials over the same basis and in the same form.
+    `sub(x, zero)` folds to `x`.
+  }];
+}
+
+def RNS_MulOp : RNS_BinaryOp<"mul", [Commutative]> {
+  let summary = "limb-wise (Hadamard) product in NTT form";
+  let description = [{
+    Multiplies two polynomials in NTT form coefficient by coefficient, which
+    is the negacyclic product of the polynomials. The verifier rejects
+    `coeff` operands: their product is a convolution, not elementwise.
+  }];
+  let hasVerifier = 1;
+}
+
+def RNS_NegOp : RNS_Op<"neg", [Pure, SameOperandsAndResultType,
+                               RNS_Elementwise]> {
+  let summary = "limb-wise negation mod q_i";
+  let description = "Negates every residue; `neg(neg(x))` folds to `x`.";
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def RNS_MulConstOp : RNS_Op<"mul_const", [Pure, SameOperandsAndResultType,
+                                          RNS_Elementwise]> {
+  let summary = "multiplication by an integer constant";
+  let description = [{
+    Multiplies every limb by the integer `value` reduced mod that limb's
+    prime: `%y = rns.mul_const %x, 3 : !rns.poly<ntt, q[0:4]>`. A value of 1
+    folds away.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input, I64Attr:$value);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input `,` $value attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def RNS_MulPOp : RNS_Op<"mul_p", [Pure, RNS_Elementwise]> {
+  let summary = "multiply by P into the extended basis Q_l u P";
+  let description = [{
+    `%y = rns.mul_p %x : !rns.poly<ntt, q[0:6]> -> !rns.poly<ntt, q[0:6], p[0:4]>`
+    is `P * x` over Q_l u P: each Q limb is multiplied by `[P]_{q_i}` and the
+    P limbs are zero. It lets a polynomial in Q_l join a key-switch
+    accumulator before ModDown, so that a following rescale can merge into
+    that ModDown (`rns-merge-moddown`; ModDown divides by P again).
+  }];
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def RNS_MulInvOp : RNS_Op<"mul_inv", [Pure, SameOperandsAndResultType,
+                                      RNS_Elementwise]> {
+  let summary = "multiply by the inverse of a product of primes";
+  let description = [{
+    `%y = rns.mul_inv %x, q[4:5], p[0:2] : !rns.poly<ntt, q[0:4]>` multiplies
+    every limb by `D^-1 mod q_i`, where D is the product of the primes of
+    the given sub-basis (here q_4 p_0 p_1), which must be disjoint from the
+    operand's basis. It ends an expanded ModDown or rescale:
+    `(x - conv(x)) * D^-1`, where the difference is divisible by D.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input, I64Attr:$qLo, I64Attr:$qHi,
+                   I64Attr:$pLo, I64Attr:$pHi);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = [{
+    $input `,` custom<Divisor>($qLo, $qHi, $pLo, $pHi) attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Transforms and basis changes
+//===----------------------------------------------------------------------===//
+
+def RNS_NTTOp : RNS_Op<"ntt", [Pure]> {
+  let summary = "forward negacyclic NTT of every limb";
+  let description = [{
+    Coefficient form to NTT form (bit-reversed order), same basis. Costs one
+    limb-transform per limb. `ntt(intt(x))` folds to `x`.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RNS_INTTOp : RNS_Op<"intt", [Pure]> {
+  let summary = "inverse negacyclic NTT of every limb";
+  let description = [{
+    NTT form to coefficient form, same basis. `intt(ntt(x))` folds to `x`.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RNS_BConvOp : RNS_Op<"bconv", [Pure]> {
+  let summary = "fast base conversion between disjoint bases";
+  let description = [{
+    Computes the residues of `x` for the result basis from its residues over
+    the input basis (Cheddar eq. 2): multiply each input limb by
+    `[(B/b_i)^-1]_{b_i}`, then a `|out| x |in|` matrix product with entries
+    `[B/b_i]_{c_j}`. Both sides are in coefficient form and share no limb.
+    Costs `|in| x |out| x N` multiply-adds.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def RNS_DropLimbsOp : RNS_Op<"drop_limbs", [Pure]> {
+  let summary = "keep a sub-basis (mod_drop, P part of an extended poly)";
+  let description = [{
+    Keeps the limbs of a sub-basis without any arithmetic: dropping the top Q
+    limbs reduces `x mod Q_l` to `x mod Q_{l'}` (`ckks.mod_drop`); keeping
+    only the P limbs of a Q_l u P polynomial gives the input of ModDown's
+    BConv. The result's Q and P ranges must lie inside the input's.
+    Folds: to its input when nothing is dropped; a drop of a drop reads
+    the original.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RNS_ConcatOp : RNS_Op<"concat", [Pure]> {
+  let summary = "join polynomials over disjoint sub-bases";
+  let description = [{
+    The inverse of `drop_limbs`/`decompose`: the operands' bases are
+    disjoint and together form the result's basis (same form); limbs are
+    placed, not computed. An expanded ModUp joins the digit's own limbs
+    with the limbs its BConv produced. Free in the cost model: the code
+    generator writes the parts into one buffer.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$parts);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat =
+      "$parts attr-dict `:` type($parts) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def RNS_AutomorphismOp : RNS_Op<"automorphism", [Pure,
+                                                 SameOperandsAndResultType]> {
+  let summary = "the automorphism X -> X^g";
+  let description = [{
+    Applies the Galois automorphism `sigma_g: X -> X^g` (g odd) to every
+    limb; in NTT form this is a permutation of columns (Cheddar eq. 3).
+    Rotation by k slots uses `g = 5^k mod 2N`, conjugation `g = 2N - 1`.
+    `g = 1` folds away.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input, I64Attr:$galois);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = "$input `,` $galois attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Modulus switching and hybrid key switching
+//===----------------------------------------------------------------------===//
+
+def RNS_RescaleOp : RNS_Op<"rescale", [Pure, SameVariadicOperandSize]> {
+  let summary = "divide by the top prime q_l and round (ModSwitch)";
+  let description = [{
+    Rescales every polynomial of a ciphertext at once:
+    `x -> round(x / q_l)`, from Q_l = q[lo:l+1] to Q_{l-1} = q[lo:l]. In RNS
+    this is one ModSwitch (Cheddar 2.3): INTT of limb l, its reduction into
+    the other limbs, NTT, subtract, multiply by `q_l^-1`. All operands share
+    one type, all results another.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$inputs);
+  let results = (outs Variadic<RNS_AnyPoly>:$results);
+  let assemblyFormat =
+      "$inputs attr-dict `:` type($inputs) `->` type($results)";
+  let hasVerifier = 1;
+}
+
+def RNS_DecomposeOp : RNS_Op<"decompose", [Pure]> {
+  let summary = "split Q_l into key-switching digits";
+  let description = [{
+    Splits a polynomial over Q_l into dnum digits of consecutive Q limbs
+    (hybrid key switching, Phantom III-D). Each digit keeps its own limbs;
+    no arithmetic happens (the HPS factor `[Q_j*^-1]_{D_j}` lives in the
+    key), so this is a view. The digits' ranges must tile the input's.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input);
+  let results = (outs Variadic<RNS_AnyPoly>:$digits);
+  let assemblyFormat =
+      "$input attr-dict `:` type($input) `->` type($digits)";
+  let hasVerifier = 1;
+}
+
+def RNS_ModUpOp : RNS_Op<"mod_up", [Pure, SameVariadicOperandSize,
+                                    SameVariadicResultSize]> {
+  let summary = "raise every key-switching digit to Q_l u P";
+  let description = [{
+    For each digit (a sub-range D_j of Q_l in NTT form) computes its
+    residues over all of Q_l u P: INTT of the digit, BConv D_j -> (Q_l u P)
+    minus D_j, NTT of the new limbs; the digit's own limbs are copied. One
+    op covers all digits of one key switch, so the NTTs of all digits can be
+    launched together and hoisting (one ModUp shared by many rotations) is a
+    matter of uses of this op.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$digits);
+  let results = (outs Variadic<RNS_AnyPoly>:$results);
+  let assemblyFormat =
+      "$digits attr-dict `:` type($digits) `->` type($results)";
+  let hasVerifier = 1;
+}
+
+def RNS_LoadKeyOp : RNS_Op<"load_key", [Pure]> {
+  let summary = "an evaluation key supplied by the client";
+  let description = [{
+    `rns.load_key relin : !rns.evk<...>` is the relinearisation key,
+    `rns.load_key galois 25 : !rns.evk<...>` the rotation key of Galois
+    element 25. The manifest lists exactly the keys loaded.
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$galois);
+  let results = (outs RNS_AnyEvalKey:$key);
+  let assemblyFormat =
+      "(`galois` $galois^) : (`relin`)? attr-dict `:` type($key)";
+  let hasVerifier = 1;
+}
+
+def RNS_KSInnerProductOp : RNS_Op<"ks_inner_product", [Pure]> {
+  let summary = "inner product of raised digits with an evaluation key";
+  let description = [{
+    `(acc0, acc1) = sum_j digit_j * (evk_j.b, evk_j.a)` over Q_l u P in NTT
+    form. The digits are `mod_up` results (possibly permuted by an
+    automorphism, when hoisted); there are at most dnum of them.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$digits, RNS_AnyEvalKey:$key);
+  let results = (outs RNS_AnyPoly:$acc0, RNS_AnyPoly:$acc1);
+  let assemblyFormat = "$key `(` $digits `)` attr-dict `:` type($key) `,` "
+                       "`(` type($digits) `)` `->` type($acc0) `,` type($acc1)";
+  let hasVerifier = 1;
+}
+
+def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, SameVariadicOperandSize,
+                                        SameVariadicResultSize]> {
+  let summary = "divide by P (and optionally the top Q primes) and round";
+  let description = [{
+    Brings key-switch accumulators from Q_l u P back to a prefix of Q_l:
+    `x -> round(x / D)` where D is the product of the dropped limbs. With
+    the result over Q_l, D = P (plain ModDown: INTT of the P limbs, BConv
+    P -> Q_l, NTT, subtract, multiply by `P^-1`). With the result over
+    Q_{l-1}, D = P * q_l: ModDown merged with the following rescale in one
+    ModSwitch (Cheddar 5.2, from MAD), produced by `rns-merge-moddown`.
+    All polynomials of one ciphertext go through one op.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$inputs);
+  let results = (outs Variadic<RNS_AnyPoly>:$results);
+  let assemblyFormat =
+      "$inputs attr-dict `:` type($inputs) `->` type($results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion regions
+//===----------------------------------------------------------------------===//
+
+def RNS_FusedOp : RNS_Op<"fused", [IsolatedFromAbove,
+                                   RecursiveMemoryEffects]> {
+  let summary = "a group of ops the code generator emits as one kernel";
+  let description = [{
+    Produced by `rns-fuse-elementwise`. The body takes the external inputs
+    as block arguments and yields the values used outside. It holds a chain
+    of elementwise ops over one basis, possibly with one `ntt` or `intt`
+    whose prologue (ops feeding it) and epilogue (ops using it) are the
+    elementwise ops. Each external input is read once and each result
+    written once (Cheddar 5.3).
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$inputs);
+  let results = (outs Variadic<RNS_AnyPoly>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def RNS_YieldOp : RNS_Op<"yield", [Pure, Terminator, HasParent<"FusedOp">]> {
+  let summary = "results of a fusion region";
+  let description = "Terminates an `rns.fused` body.";
+  let arguments = (ins Variadic<RNS_AnyPoly>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // EMBER_DIALECT_RNS_OPS_TD

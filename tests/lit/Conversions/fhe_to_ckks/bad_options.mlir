@@ -1,0 +1,10 @@
+// Unknown parameter set, unknown security level.
+// RUN: ember-opt --split-input-file --fhe-to-ckks=params=D %s --verify-diagnostics
+// RUN: not ember-opt --fhe-to-ckks=security=80 %s 2>&1 | FileCheck %s --check-prefix=SEC
+
+// SEC: security must be 128 or none, got '80'
+func.func @f(%x: !fhe.ct<8>) -> !fhe.ct<8> {
+  // expected-error @+1 {{unknown parameter set 'D' (expected A, B or C)}}
+  %a = fhe.mul %x, %x : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  return %a : !fhe.ct<8>
+}

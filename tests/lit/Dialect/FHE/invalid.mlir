@@ -1,0 +1,55 @@
+// Every fhe verifier, one error each.
+// RUN: ember-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{slot count must be positive, got 0}}
+func.func @zero_slots(%x: !fhe.ct<0>) {
+  return
+}
+
+// -----
+
+func.func @constant_length(%x: !fhe.ct<4>) {
+  // expected-error @+1 {{value has 3 elements but the result has 4 slots}}
+  %c = fhe.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf64> -> !fhe.pt<4>
+  return
+}
+
+// -----
+
+func.func @constant_rank(%x: !fhe.ct<4>) {
+  // expected-error @+1 {{value must be a 1-d tensor, got rank 2}}
+  %c = fhe.constant dense<1.0> : tensor<2x2xf64> -> !fhe.pt<4>
+  return
+}
+
+// -----
+
+func.func @plain_only(%p: !fhe.pt<4>, %q: !fhe.pt<4>) {
+  // expected-error @+1 {{needs at least one encrypted operand}}
+  %c = fhe.add %p, %q : (!fhe.pt<4>, !fhe.pt<4>) -> !fhe.ct<4>
+  return
+}
+
+// -----
+
+func.func @slot_mismatch(%x: !fhe.ct<4>, %y: !fhe.ct<8>) {
+  // expected-error @+1 {{slot counts differ: 4, 8 -> 4}}
+  %c = fhe.mul %x, %y : (!fhe.ct<4>, !fhe.ct<8>) -> !fhe.ct<4>
+  return
+}
+
+// -----
+
+func.func @rotate_range(%x: !fhe.ct<4>) {
+  // expected-error @+1 {{offset 4 is outside (-4, 4)}}
+  %r = fhe.rotate %x by 4 : !fhe.ct<4>
+  return
+}
+
+// -----
+
+func.func @unary_type(%x: !fhe.ct<4>) {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %r = "fhe.neg"(%x) : (!fhe.ct<4>) -> !fhe.ct<8>
+  return
+}

@@ -1,0 +1,248 @@
+// RUN: ember-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{polynomial basis has no limbs}}
+func.func private @no_limbs(!rns.poly<ntt>)
+
+// -----
+
+// expected-error @+1 {{expected 'ntt' or 'coeff', got 'eval'}}
+func.func private @bad_form(!rns.poly<eval, q[0:2]>)
+
+// -----
+
+// expected-error @+1 {{empty Q range q[3:2]}}
+func.func private @bad_range(!rns.poly<ntt, q[3:2]>)
+
+// -----
+
+func.func @mul_coeff(%x: !rns.poly<coeff, q[0:2]>) {
+  // expected-error @+1 {{operands must be in NTT form}}
+  %0 = rns.mul %x, %x : !rns.poly<coeff, q[0:2]>
+  return
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @add_mismatch(%x: !rns.poly<ntt, q[0:2]>, %y: !rns.poly<ntt, q[0:3]>) {
+  // expected-error @+1 {{use of value '%y' expects different type than prior uses}}
+  %0 = rns.add %x, %y : !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+func.func @mul_p_bad(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{result must be the input's basis extended by P}}
+  %0 = rns.mul_p %x : !rns.poly<ntt, q[0:2]> -> !rns.poly<ntt, q[0:3], p[0:1]>
+  return
+}
+
+// -----
+
+func.func @ntt_form(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{maps coeff form to ntt form}}
+  %0 = rns.ntt %x : !rns.poly<ntt, q[0:2]> -> !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+func.func @intt_basis(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{must keep the basis}}
+  %0 = rns.intt %x : !rns.poly<ntt, q[0:2]> -> !rns.poly<coeff, q[0:3]>
+  return
+}
+
+// -----
+
+func.func @bconv_ntt(%x: !rns.poly<ntt, p[0:2]>) {
+  // expected-error @+1 {{works in coefficient form}}
+  %0 = rns.bconv %x : !rns.poly<ntt, p[0:2]> -> !rns.poly<ntt, q[0:3]>
+  return
+}
+
+// -----
+
+func.func @bconv_overlap(%x: !rns.poly<coeff, q[2:3], p[0:2]>) {
+  // expected-error @+1 {{source and target bases overlap}}
+  %0 = rns.bconv %x : !rns.poly<coeff, q[2:3], p[0:2]> -> !rns.poly<coeff, q[0:3]>
+  return
+}
+
+// -----
+
+func.func @drop_grow(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{result basis must be a sub-basis of the input's}}
+  %0 = rns.drop_limbs %x : !rns.poly<ntt, q[0:2]> -> !rns.poly<ntt, q[0:3]>
+  return
+}
+
+// -----
+
+func.func @drop_form(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{must keep the form}}
+  %0 = rns.drop_limbs %x : !rns.poly<ntt, q[0:2]> -> !rns.poly<coeff, q[0:1]>
+  return
+}
+
+// -----
+
+func.func @automorphism_even(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{Galois element must be a positive odd integer, got 4}}
+  %0 = rns.automorphism %x, 4 : !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+func.func @rescale_two(%x: !rns.poly<ntt, q[0:3]>) {
+  // expected-error @+1 {{result must drop exactly the top Q limb}}
+  %0 = rns.rescale %x : !rns.poly<ntt, q[0:3]> -> !rns.poly<ntt, q[0:1]>
+  return
+}
+
+// -----
+
+func.func @rescale_p(%x: !rns.poly<ntt, q[0:3], p[0:1]>) {
+  // expected-error @+1 {{input must be over Q only and in NTT form}}
+  %0 = rns.rescale %x : !rns.poly<ntt, q[0:3], p[0:1]> -> !rns.poly<ntt, q[0:2], p[0:1]>
+  return
+}
+
+// -----
+
+func.func @rescale_mixed(%x: !rns.poly<ntt, q[0:3]>, %y: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{all inputs must have one type}}
+  %0:2 = rns.rescale %x, %y : !rns.poly<ntt, q[0:3]>, !rns.poly<ntt, q[0:2]> -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+func.func @decompose_gap(%x: !rns.poly<ntt, q[0:5]>) {
+  // expected-error @+1 {{does not continue the tiling}}
+  %0:2 = rns.decompose %x : !rns.poly<ntt, q[0:5]> -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[3:5]>
+  return
+}
+
+// -----
+
+func.func @decompose_short(%x: !rns.poly<ntt, q[0:5]>) {
+  // expected-error @+1 {{digits end at q4, input at q5}}
+  %0:2 = rns.decompose %x : !rns.poly<ntt, q[0:5]> -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[2:4]>
+  return
+}
+
+// -----
+
+func.func @mod_up_no_p(%d: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{results must be over Q_l u P in NTT form}}
+  %0 = rns.mod_up %d : !rns.poly<ntt, q[0:2]> -> !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @mod_up_outside(%d: !rns.poly<ntt, q[4:6]>) {
+  // expected-error @+1 {{must be an NTT-form sub-range of the Q part}}
+  %0 = rns.mod_up %d : !rns.poly<ntt, q[4:6]> -> !rns.poly<ntt, q[0:5], p[0:2]>
+  return
+}
+
+// -----
+
+func.func @load_key_even() {
+  // expected-error @+1 {{Galois element must be a positive odd integer, got 2}}
+  %k = rns.load_key galois 2 : !rns.evk<dnum = 2, q = 4, p = 1>
+  return
+}
+
+// -----
+
+func.func @ip_too_many(%d: !rns.poly<ntt, q[0:4], p[0:1]>) {
+  %k = rns.load_key relin : !rns.evk<dnum = 2, q = 4, p = 1>
+  // expected-error @+1 {{has 3 digits but the key only 2}}
+  %a:2 = rns.ks_inner_product %k(%d, %d, %d) : !rns.evk<dnum = 2, q = 4, p = 1>, (!rns.poly<ntt, q[0:4], p[0:1]>, !rns.poly<ntt, q[0:4], p[0:1]>, !rns.poly<ntt, q[0:4], p[0:1]>) -> !rns.poly<ntt, q[0:4], p[0:1]>, !rns.poly<ntt, q[0:4], p[0:1]>
+  return
+}
+
+// -----
+
+func.func @ip_basis(%d: !rns.poly<ntt, q[0:4], p[0:2]>) {
+  %k = rns.load_key relin : !rns.evk<dnum = 2, q = 4, p = 1>
+  // expected-error @+1 {{must be NTT-form over Q_l u P within the key's basis}}
+  %a:2 = rns.ks_inner_product %k(%d) : !rns.evk<dnum = 2, q = 4, p = 1>, (!rns.poly<ntt, q[0:4], p[0:2]>) -> !rns.poly<ntt, q[0:4], p[0:2]>, !rns.poly<ntt, q[0:4], p[0:2]>
+  return
+}
+
+// -----
+
+func.func @mod_down_keeps_p(%x: !rns.poly<ntt, q[0:4], p[0:2]>) {
+  // expected-error @+1 {{result must be a non-empty NTT-form prefix of the input's Q limbs}}
+  %0 = rns.mod_down %x : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:4], p[0:1]>
+  return
+}
+
+// -----
+
+func.func @mod_down_no_p(%x: !rns.poly<ntt, q[0:4]>) {
+  // expected-error @+1 {{input must be over Q_l u P in NTT form}}
+  %0 = rns.mod_down %x : !rns.poly<ntt, q[0:4]> -> !rns.poly<ntt, q[0:3]>
+  return
+}
+
+// -----
+
+func.func @fused_yield(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{yielded types must match the results' types}}
+  %r = rns.fused(%x) : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  ^bb0(%a: !rns.poly<ntt, q[0:2]>):
+    rns.yield
+  }
+  return
+}
+
+// -----
+
+func.func @fused_args(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{block arguments must match the inputs' types}}
+  %r = rns.fused(%x) : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  ^bb0(%a: !rns.poly<ntt, q[0:3]>):
+    %b = rns.drop_limbs %a : !rns.poly<ntt, q[0:3]> -> !rns.poly<ntt, q[0:2]>
+    rns.yield %b : !rns.poly<ntt, q[0:2]>
+  }
+  return
+}
+
+// -----
+
+func.func @concat_gap(%a: !rns.poly<ntt, q[0:2]>, %b: !rns.poly<ntt, q[3:4]>) {
+  // expected-error @+1 {{parts must be disjoint and cover the result basis}}
+  %0 = rns.concat %a, %b : !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[3:4]> -> !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @concat_form(%a: !rns.poly<ntt, q[0:2]>, %b: !rns.poly<coeff, q[2:4]>) {
+  // expected-error @+1 {{parts must be in the result's form}}
+  %0 = rns.concat %a, %b : !rns.poly<ntt, q[0:2]>, !rns.poly<coeff, q[2:4]> -> !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @mul_inv_own_limb(%x: !rns.poly<ntt, q[0:4]>) {
+  // expected-error @+1 {{divisor primes must not be limbs of the operand}}
+  %0 = rns.mul_inv %x, q[3:4], p[0:1] : !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @mul_inv_empty(%x: !rns.poly<ntt, q[0:4]>) {
+  // expected-error @+1 {{divisor basis must be non-empty ranges}}
+  %0 = rns.mul_inv %x, q[4:4], p[0:0] : !rns.poly<ntt, q[0:4]>
+  return
+}
