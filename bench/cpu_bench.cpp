@@ -19,8 +19,8 @@ double medianMs(int runs, const std::function<void()> &op) {
     auto start = std::chrono::steady_clock::now();
     op();
     auto stop = std::chrono::steady_clock::now();
-    times.push_back(std::chrono::duration<double, std::milli>(stop - start)
-                        .count());
+    times.push_back(
+        std::chrono::duration<double, std::milli>(stop - start).count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

@@ -45,8 +45,7 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
     if (b > max_prime_bits)
       throw InvalidArgument("a " + std::to_string(b) +
                             "-bit special prime does not fit the word size");
-  if (spec.hamming_weight < 0 ||
-      spec.hamming_weight > (1 << spec.log_n))
+  if (spec.hamming_weight < 0 || spec.hamming_weight > (1 << spec.log_n))
     throw InvalidArgument("Hamming weight " +
                           std::to_string(spec.hamming_weight) +
                           " is outside 0..N");
@@ -117,7 +116,8 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
       throw InvalidArgument(
           "the special modulus P (" + std::to_string(int(log_p)) +
           " bits) must be at least as large as every key-switching digit "
-          "(one has " + std::to_string(int(std::ceil(log_digit))) +
+          "(one has " +
+          std::to_string(int(std::ceil(log_digit))) +
           " bits): add P primes or raise dnum");
   }
 
@@ -138,12 +138,12 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
   q_inv_.assign(static_cast<size_t>(q_count_) * q_count_, 0);
   for (int l = 1; l < q_count_; ++l)
     for (int i = 0; i < l; ++i)
-      q_inv_[l * q_count_ + i] = moduli_[i].inv(
-          static_cast<Word>(primes_[l] % moduli_[i].value()));
+      q_inv_[l * q_count_ + i] =
+          moduli_[i].inv(static_cast<Word>(primes_[l] % moduli_[i].value()));
 
   std::ostringstream canon;
-  canon << "ember-ckks-v1;logn=" << spec_.log_n << ";word="
-        << WordTraits<Word>::kBits << ";dnum=" << spec_.dnum
+  canon << "ember-ckks-v1;logn=" << spec_.log_n
+        << ";word=" << WordTraits<Word>::kBits << ";dnum=" << spec_.dnum
         << ";logscale=" << spec_.log_scale << ";h=" << spec_.hamming_weight
         << ";q=";
   for (uint64_t q : q_primes)
@@ -246,9 +246,9 @@ Context<Word>::bconvTable(const std::vector<int> &from,
 
 template <typename Word> std::string Context<Word>::describe() const {
   std::ostringstream out;
-  out << (spec_.name.empty() ? "custom" : spec_.name) << " (N=2^"
-      << spec_.log_n << ", " << q_count_ << " Q + " << p_count_
-      << " P limbs, dnum " << spec_.dnum << ", log QP " << spec_.logQP()
+  out << (spec_.name.empty() ? "custom" : spec_.name) << " (N=2^" << spec_.log_n
+      << ", " << q_count_ << " Q + " << p_count_ << " P limbs, dnum "
+      << spec_.dnum << ", log QP " << spec_.logQP()
       << (spec_.security == Security::kInsecureTestOnly ? ", INSECURE" : "")
       << ")";
   return out.str();

@@ -29,7 +29,8 @@ std::vector<Word64> integerResidues(const Context64 &ctx, double value,
       int exponent = 0;
       double mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
       uint64_t m = static_cast<uint64_t>(std::ldexp(mantissa, 53));
-      r = q.mul(q.reduceWord(m), q.pow(2, static_cast<uint64_t>(exponent - 53)));
+      r = q.mul(q.reduceWord(m),
+                q.pow(2, static_cast<uint64_t>(exponent - 53)));
     }
     out[i] = negative ? q.neg(r) : r;
   }

@@ -12,7 +12,8 @@ uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
     throw InvalidArgument("slot count " + std::to_string(slots) +
                           " must be a power of two <= N/2");
   const int64_t n_slots = static_cast<int64_t>(slots);
-  const uint64_t steps = static_cast<uint64_t>(((k % n_slots) + n_slots) % n_slots);
+  const uint64_t steps =
+      static_cast<uint64_t>(((k % n_slots) + n_slots) % n_slots);
   const uint64_t two_n = 2 * ctx.n();
   uint64_t g = 1, base = 5, e = steps;
   while (e) {

@@ -19,8 +19,8 @@ struct Prng::Impl {
   explicit Impl(const Seed &seed) {
     ctx = EVP_CIPHER_CTX_new();
     uint8_t iv[16] = {0};
-    if (!ctx || EVP_EncryptInit_ex(ctx, EVP_aes_256_ctr(), nullptr,
-                                   seed.data(), iv) != 1)
+    if (!ctx || EVP_EncryptInit_ex(ctx, EVP_aes_256_ctr(), nullptr, seed.data(),
+                                   iv) != 1)
       throw Error("OpenSSL: cannot initialise AES-256-CTR");
   }
   ~Impl() { EVP_CIPHER_CTX_free(ctx); }
@@ -120,8 +120,8 @@ std::vector<int64_t> sampleGaussian(Prng &prng, size_t n, double sigma) {
   std::vector<long double> weights(2 * bound + 1);
   long double total = 0;
   for (int x = -bound; x <= bound; ++x) {
-    weights[x + bound] = std::exp(-static_cast<long double>(x) * x /
-                                  (2.0L * sigma * sigma));
+    weights[x + bound] =
+        std::exp(-static_cast<long double>(x) * x / (2.0L * sigma * sigma));
     total += weights[x + bound];
   }
   std::vector<uint64_t> cdf(weights.size());
@@ -129,9 +129,8 @@ std::vector<int64_t> sampleGaussian(Prng &prng, size_t n, double sigma) {
   for (size_t i = 0; i < weights.size(); ++i) {
     running += weights[i] / total;
     long double scaled = running * 18446744073709551616.0L;
-    cdf[i] = scaled >= 18446744073709551615.0L
-                 ? ~uint64_t{0}
-                 : static_cast<uint64_t>(scaled);
+    cdf[i] = scaled >= 18446744073709551615.0L ? ~uint64_t{0}
+                                               : static_cast<uint64_t>(scaled);
   }
   cdf.back() = ~uint64_t{0};
   // Constant time in the sample: every table entry is compared.

@@ -262,8 +262,7 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
   s.dnum = r.get<int32_t>();
   s.log_scale = r.get<double>();
   s.hamming_weight = r.get<int32_t>();
-  s.security =
-      r.get<uint8_t>() ? Security::kInsecureTestOnly : Security::k128;
+  s.security = r.get<uint8_t>() ? Security::kInsecureTestOnly : Security::k128;
   uint32_t q_count = r.get<uint32_t>(), p_count = r.get<uint32_t>();
   if (q_count == 0 || q_count > 256 || p_count > 256)
     r.fail("a chain of " + std::to_string(q_count) + " + " +

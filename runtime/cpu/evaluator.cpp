@@ -2,10 +2,10 @@
 // Key switching is hybrid (Phantom III-D): dnum digits, each ModUp-ed to
 // Q_l u P, one inner product with the key accumulated lazily over the digits,
 // one ModDown per output polynomial.
+#include "../core/internal.h"
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
-#include "../core/internal.h"
 
 #include <cmath>
 

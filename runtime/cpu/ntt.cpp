@@ -75,10 +75,10 @@ template <typename Word> void NttTables<Word>::forward(Word *a) const {
       Word *y = x + t;
       for (size_t j = 0; j < t; ++j) {
         Word u = x[j];
-        u = u >= two_q ? u - two_q : u;              // [0, 2q)
-        Word v = q_.mulShoupLazy(y[j], w, w_shoup);  // [0, 2q)
-        x[j] = u + v;                                // [0, 4q)
-        y[j] = u - v + two_q;                        // (0, 4q)
+        u = u >= two_q ? u - two_q : u;             // [0, 2q)
+        Word v = q_.mulShoupLazy(y[j], w, w_shoup); // [0, 2q)
+        x[j] = u + v;                               // [0, 4q)
+        y[j] = u - v + two_q;                       // (0, 4q)
       }
     }
   }
@@ -114,8 +114,7 @@ template <typename Word> void NttTables<Word>::inverse(Word *a) const {
     Word s = u + v;
     s = s >= two_q ? s - two_q : s;
     x[j] = q_.mulShoup(s, n_inv_, n_inv_shoup_);
-    y[j] = q_.mulShoup(u - v + two_q, last_inv_root_n_,
-                       last_inv_root_n_shoup_);
+    y[j] = q_.mulShoup(u - v + two_q, last_inv_root_n_, last_inv_root_n_shoup_);
   }
 }
 

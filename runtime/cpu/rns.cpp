@@ -40,8 +40,8 @@ void checkBasisIs(const Poly<Word> &p, const std::vector<int> &basis,
 /// Largest number of double-word products of two primes that can be summed
 /// without overflow before a reduction.
 template <typename Word> constexpr int lazyTerms() {
-  constexpr int slack = 2 * WordTraits<Word>::kBits -
-                        2 * WordTraits<Word>::kMaxPrimeBits - 1;
+  constexpr int slack =
+      2 * WordTraits<Word>::kBits - 2 * WordTraits<Word>::kMaxPrimeBits - 1;
   return 1 << (slack > 5 ? 5 : slack);
 }
 
@@ -208,7 +208,8 @@ template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
   const int level = static_cast<int>(p.limbs()) - 1;
   if (level < 1)
     throw LevelMismatch("rescale needs level >= 1 (the polynomial is at "
-                        "level " + std::to_string(level) + ")");
+                        "level " +
+                        std::to_string(level) + ")");
   checkBasisIs(p, ctx.qBasis(level), "rescale");
   const size_t n = p.n;
   // Centred remainder r = [x + h]_{q_l} - h with h = (q_l - 1)/2, taken
@@ -240,9 +241,9 @@ template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
 std::vector<uint32_t> automorphismNttIndex(int log_n, uint64_t galois) {
   const uint64_t n = uint64_t{1} << log_n, two_n = 2 * n;
   if (galois % 2 == 0 || galois >= two_n)
-    throw InvalidArgument("Galois element " + std::to_string(galois) +
-                          " must be odd and below 2N = " +
-                          std::to_string(two_n));
+    throw InvalidArgument(
+        "Galois element " + std::to_string(galois) +
+        " must be odd and below 2N = " + std::to_string(two_n));
   std::vector<uint32_t> index(n);
   for (uint64_t j = 0; j < n; ++j) {
     uint64_t e = 2 * bitReverse(static_cast<uint32_t>(j), log_n) + 1;

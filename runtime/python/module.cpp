@@ -22,6 +22,7 @@
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,8 +43,8 @@ using Release = py::call_guard<py::gil_scoped_release>;
 PyObject *newException(py::module_ &m, const char *name, py::tuple bases,
                        const char *doc) {
   std::string full = std::string("ember_runtime.") + name;
-  PyObject *type = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases.ptr(),
-                                             nullptr);
+  PyObject *type =
+      PyErr_NewExceptionWithDoc(full.c_str(), doc, bases.ptr(), nullptr);
   if (!type)
     throw py::error_already_set();
   m.add_object(name, py::handle(type)); // the module holds a reference
@@ -63,17 +64,16 @@ void registerExceptions(py::module_ &m) {
   invalid_argument = newException(
       m, "InvalidArgument", py::make_tuple(base, py::handle(PyExc_ValueError)),
       "A malformed argument (wrong length, bad slot count, bad basis...).");
-  security_error = newException(
-      m, "SecurityError", py::make_tuple(base),
-      "Parameters below the requested security level.");
+  security_error =
+      newException(m, "SecurityError", py::make_tuple(base),
+                   "Parameters below the requested security level.");
   level_mismatch = newException(
       m, "LevelMismatch", py::make_tuple(base),
       "Operands at different levels, or an operation the level forbids.");
   scale_mismatch = newException(m, "ScaleMismatch", py::make_tuple(base),
                                 "Operands with different scales.");
-  missing_key = newException(
-      m, "MissingKey", py::make_tuple(base),
-      "A relinearization or Galois key is missing.");
+  missing_key = newException(m, "MissingKey", py::make_tuple(base),
+                             "A relinearization or Galois key is missing.");
   serialization_error = newException(
       m, "SerializationError", py::make_tuple(base),
       "A serialized object is truncated, corrupt, of another version or "
@@ -185,14 +185,14 @@ Bytes fromBytes(const py::bytes &b) {
   return Bytes(view.begin(), view.end());
 }
 
-// --- Primitives, for both word sizes -----------------------------------------
+// --- Primitives -----------------------------------------------------------
 
+/// ntt/intt for one word size under each name in `suffixes` ("" and "32" for
+/// 32-bit words, so that both ntt32(ctx32, ...) and ntt(ctx32, ...) work).
 template <typename Word>
-void bindPrimitives(py::module_ &m, const char *suffix) {
+void bindNtt(py::module_ &m, std::initializer_list<const char *> suffixes) {
   using Ctx = Context<Word>;
   using Arr = WordArray<Word>;
-  auto name = [suffix](const char *base) { return std::string(base) + suffix; };
-
   auto ntt = [](const Ctx &ctx, const Arr &a, const std::vector<int> &basis) {
     Poly<Word> p = toPoly(ctx, a, basis, false);
     {
@@ -209,22 +209,15 @@ void bindPrimitives(py::module_ &m, const char *suffix) {
     }
     return toArray(p);
   };
-  const char *ntt_doc =
-      "Coefficient form (natural order) -> NTT form (bit-reversed "
-      "evaluations out[k] = a(psi^(2*brev(k)+1))) of every limb.";
-  const char *intt_doc = "NTT form -> coefficient form of every limb.";
-  m.def(name("ntt").c_str(), ntt, py::arg("ctx"), py::arg("coeffs"),
-        py::arg("basis"), ntt_doc);
-  m.def(name("intt").c_str(), intt, py::arg("ctx"), py::arg("evals"),
-        py::arg("basis"), intt_doc);
-  if (std::string(suffix).empty())
-    return; // the 32-bit names below are registered once, as overloads
-
-  // Overloads of the un-suffixed names too, so ntt(ctx32, ...) works.
-  m.def("ntt", ntt, py::arg("ctx"), py::arg("coeffs"), py::arg("basis"),
-        ntt_doc);
-  m.def("intt", intt, py::arg("ctx"), py::arg("evals"), py::arg("basis"),
-        intt_doc);
+  for (const char *suffix : suffixes) {
+    m.def((std::string("ntt") + suffix).c_str(), ntt, py::arg("ctx"),
+          py::arg("coeffs"), py::arg("basis"),
+          "Coefficient form (natural order) -> NTT form (bit-reversed "
+          "evaluations out[k] = a(psi^(2*brev(k)+1))) of every limb.");
+    m.def((std::string("intt") + suffix).c_str(), intt, py::arg("ctx"),
+          py::arg("evals"), py::arg("basis"),
+          "NTT form -> coefficient form of every limb.");
+  }
 }
 
 void bindPrimitives64(py::module_ &m) {
@@ -247,8 +240,8 @@ void bindPrimitives64(py::module_ &m) {
       },
       py::arg("ctx"), py::arg("coeffs"), py::arg("from_basis"),
       py::arg("to_basis"),
-      "Fast base conversion of a coefficient-form polynomial: "
-      "sum_i [x_i (B/b_i)^-1]_{b_i} (B/b_i) mod each target prime.");
+      "Fast base conversion of a coefficient-form polynomial with centred "
+      "digits: x_c + u*B with |u| <= |B|/2 (ember/rns.h).");
 
   m.def(
       "mod_up",
@@ -280,7 +273,7 @@ void bindPrimitives64(py::module_ &m) {
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
       "ModDown of an NTT-form polynomial over qp_basis(level) to "
-      "q_basis(level): (x - BConv([x]_P)) * P^-1.");
+      "q_basis(level): about round(x / P) (ember/rns.h).");
 
   m.def(
       "rescale",
@@ -294,8 +287,8 @@ void bindPrimitives64(py::module_ &m) {
         return toArray(p);
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
-      "Rescale of an NTT-form polynomial over q_basis(level) by q_level; "
-      "returns NTT form over q_basis(level - 1).");
+      "Rescale of an NTT-form polynomial over q_basis(level) by q_level, "
+      "rounding; returns NTT form over q_basis(level - 1).");
 
   m.def(
       "automorphism",
@@ -337,19 +330,16 @@ void bindPrimitives64(py::module_ &m) {
       return toArray(x);
     };
   };
-  m.def("poly_add", binary([](auto &c, auto &x, auto &y) {
-          cpu::addInPlace(c, x, y);
-        }),
+  m.def("poly_add",
+        binary([](auto &c, auto &x, auto &y) { cpu::addInPlace(c, x, y); }),
         py::arg("ctx"), py::arg("a"), py::arg("b"), py::arg("basis"),
         py::arg("ntt") = true, "a + b limb by limb.");
-  m.def("poly_sub", binary([](auto &c, auto &x, auto &y) {
-          cpu::subInPlace(c, x, y);
-        }),
+  m.def("poly_sub",
+        binary([](auto &c, auto &x, auto &y) { cpu::subInPlace(c, x, y); }),
         py::arg("ctx"), py::arg("a"), py::arg("b"), py::arg("basis"),
         py::arg("ntt") = true, "a - b limb by limb.");
-  m.def("poly_mul", binary([](auto &c, auto &x, auto &y) {
-          cpu::mulInPlace(c, x, y);
-        }),
+  m.def("poly_mul",
+        binary([](auto &c, auto &x, auto &y) { cpu::mulInPlace(c, x, y); }),
         py::arg("ctx"), py::arg("a"), py::arg("b"), py::arg("basis"),
         py::arg("ntt") = true, "Pointwise product of NTT-form polynomials.");
   m.def(
@@ -402,15 +392,16 @@ template <typename Word, typename Class> void bindContextCommon(Class &cls) {
                                    reinterpret_cast<const char *>(h.data()),
                                    h.size());
                              })
-      .def("psi",
-           [](const Ctx &c, int index) {
-             if (index < 0 || index >= c.moduliCount())
-               throw InvalidArgument("modulus index out of range");
-             return static_cast<uint64_t>(c.ntt(index).psi());
-           },
-           py::arg("index"),
-           "The primitive 2N-th root of unity the NTT of modulus `index` "
-           "uses.")
+      .def(
+          "psi",
+          [](const Ctx &c, int index) {
+            if (index < 0 || index >= c.moduliCount())
+              throw InvalidArgument("modulus index out of range");
+            return static_cast<uint64_t>(c.ntt(index).psi());
+          },
+          py::arg("index"),
+          "The primitive 2N-th root of unity the NTT of modulus `index` "
+          "uses.")
       .def("describe", &Ctx::describe)
       .def("__repr__",
            [](const Ctx &c) { return "<Context " + c.describe() + ">"; })
@@ -588,8 +579,9 @@ void bindCkks(py::module_ &m) {
       .def_readonly("slots", &Plaintext::slots)
       .def_property_readonly("basis",
                              [](const Plaintext &p) { return p.poly.basis; })
-      .def("residues", [](const Plaintext &p) { return toArray(p.poly); },
-           "NTT-form residues, shape (limbs, N).");
+      .def(
+          "residues", [](const Plaintext &p) { return toArray(p.poly); },
+          "NTT-form residues, shape (limbs, N).");
   bindCopy(pt);
 
   py::class_<Ciphertext> ct(m, "Ciphertext");
@@ -599,28 +591,33 @@ void bindCkks(py::module_ &m) {
       .def_property_readonly("degree", &Ciphertext::degree)
       .def_property_readonly("size",
                              [](const Ciphertext &c) { return c.c.size(); })
-      .def_property_readonly(
-          "basis",
-          [](const Ciphertext &c) {
-            return c.c.empty() ? std::vector<int>{} : c.c[0].basis;
-          })
-      .def("residues", [](const Ciphertext &c) { return toArray3(c.c); },
-           "NTT-form residues, shape (polys, limbs, N).")
+      .def_property_readonly("basis",
+                             [](const Ciphertext &c) {
+                               return c.c.empty() ? std::vector<int>{}
+                                                  : c.c[0].basis;
+                             })
+      .def(
+          "residues", [](const Ciphertext &c) { return toArray3(c.c); },
+          "NTT-form residues, shape (polys, limbs, N).")
       .def("__repr__", [](const Ciphertext &c) {
         return "<Ciphertext degree=" + std::to_string(c.degree()) +
-               " level=" + std::to_string(c.level) +
-               " scale=2^" + std::to_string(std::log2(c.scale)) +
+               " level=" + std::to_string(c.level) + " scale=2^" +
+               std::to_string(std::log2(c.scale)) +
                " slots=" + std::to_string(c.slots) + ">";
       });
   bindCopy(ct);
 
   py::class_<SecretKey> sk(m, "SecretKey");
-  sk.def("residues", [](const SecretKey &k) { return toArray(k.s); },
-         "s in NTT form over Q u P, shape (limbs, N).");
+  sk.def(
+      "residues", [](const SecretKey &k) { return toArray(k.s); },
+      "s in NTT form over Q u P, shape (limbs, N).");
   py::class_<PublicKey> pk(m, "PublicKey");
-  pk.def("residues",
-         [](const PublicKey &k) { return toArray3({k.b, k.a}); },
-         "(b, a) in NTT form over Q, shape (2, limbs, N).");
+  pk.def(
+      "residues",
+      [](const PublicKey &k) {
+        return toArray3({k.b, k.a});
+      },
+      "(b, a) in NTT form over Q, shape (2, limbs, N).");
   py::class_<SwitchingKey>(m, "SwitchingKey")
       .def_property_readonly("digits",
                              [](const SwitchingKey &k) { return k.b.size(); })
@@ -632,8 +629,7 @@ void bindCkks(py::module_ &m) {
             return toArray3({k.b[digit], k.a[digit]});
           },
           py::arg("digit"), "(b_j, a_j) of digit j, shape (2, limbs, N).");
-  py::class_<RelinKey>(m, "RelinKey")
-      .def_readonly("key", &RelinKey::key);
+  py::class_<RelinKey>(m, "RelinKey").def_readonly("key", &RelinKey::key);
   py::class_<GaloisKeys>(m, "GaloisKeys")
       .def(py::init<>())
       .def("has", &GaloisKeys::has, py::arg("galois"))
@@ -704,9 +700,12 @@ void bindCkks(py::module_ &m) {
            py::arg("ctx"))
       .def(
           "encode",
-          [](const PyEncoder &e, const py::array &values,
+          [](const PyEncoder &e, const py::object &input,
              std::optional<int> level, std::optional<double> scale,
              std::optional<size_t> slots) {
+            // Lists, tuples and arrays of any numeric dtype.
+            py::array values =
+                py::module_::import("numpy").attr("asarray")(input);
             if (values.ndim() != 1)
               throw InvalidArgument("encode takes a 1-D array, got ndim " +
                                     std::to_string(values.ndim()));
@@ -723,9 +722,9 @@ void bindCkks(py::module_ &m) {
               py::gil_scoped_release release;
               return e.enc->encode(v, l, sc, s);
             }
-            auto a = py::array_t<double, py::array::c_style |
-                                             py::array::forcecast>::ensure(
-                values);
+            auto a =
+                py::array_t<double, py::array::c_style |
+                                        py::array::forcecast>::ensure(values);
             if (!a)
               throw InvalidArgument("encode takes real or complex numbers");
             std::vector<double> v(a.data(), a.data() + count);
@@ -769,10 +768,12 @@ void bindCkks(py::module_ &m) {
             return g.kg->secretKey();
           },
           py::return_value_policy::reference_internal)
-      .def("public_key",
-           [](PyKeyGenerator &g) { return g.kg->publicKey(); }, Release())
-      .def("relin_key", [](PyKeyGenerator &g) { return g.kg->relinKey(); },
-           Release())
+      .def(
+          "public_key", [](PyKeyGenerator &g) { return g.kg->publicKey(); },
+          Release())
+      .def(
+          "relin_key", [](PyKeyGenerator &g) { return g.kg->relinKey(); },
+          Release())
       .def(
           "galois_key",
           [](PyKeyGenerator &g, uint64_t galois) {
@@ -870,8 +871,7 @@ void bindCkks(py::module_ &m) {
             return e.rotate(a, k, keys.galois);
           },
           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
-      .def("conjugate", &E::conjugate, py::arg("a"), py::arg("keys"),
-           Release())
+      .def("conjugate", &E::conjugate, py::arg("a"), py::arg("keys"), Release())
       .def(
           "conjugate",
           [](const E &e, Ct a, const EvaluationKeys &keys) {
@@ -919,14 +919,13 @@ void bindSerializeOf(py::module_ &m, const char *suffix,
         return toBytes(b);
       },
       py::arg("ctx"), py::arg("obj"));
-  m.def(
-      (std::string("deserialize_") + suffix).c_str(),
-      [load](const Context64 &ctx, const py::bytes &data) {
-        Bytes b = fromBytes(data);
-        py::gil_scoped_release release;
-        return load(ctx, b);
-      },
-      py::arg("ctx"), py::arg("data"));
+  m.def((std::string("deserialize_") + suffix).c_str(),
+        [load](const Context64 &ctx, const py::bytes &data) {
+          Bytes b = fromBytes(data);
+          py::gil_scoped_release release;
+          return load(ctx, b);
+        },
+        py::arg("ctx"), py::arg("data"));
   m.def(
       "save",
       [](const std::string &path, const Context64 &ctx, const T &obj) {
@@ -934,13 +933,12 @@ void bindSerializeOf(py::module_ &m, const char *suffix,
         writeFile(path, serialize(ctx, obj));
       },
       py::arg("path"), py::arg("ctx"), py::arg("obj"));
-  m.def(
-      (std::string("load_") + suffix).c_str(),
-      [load](const Context64 &ctx, const std::string &path) {
-        py::gil_scoped_release release;
-        return load(ctx, readFile(path));
-      },
-      py::arg("ctx"), py::arg("path"));
+  m.def((std::string("load_") + suffix).c_str(),
+        [load](const Context64 &ctx, const std::string &path) {
+          py::gil_scoped_release release;
+          return load(ctx, readFile(path));
+        },
+        py::arg("ctx"), py::arg("path"));
 }
 
 void bindSerialize(py::module_ &m) {
@@ -1017,8 +1015,8 @@ PYBIND11_MODULE(ember_runtime, m) {
             "in and out.";
   registerExceptions(m);
   bindParams(m);
-  bindPrimitives<uint64_t>(m, "");
-  bindPrimitives<uint32_t>(m, "32");
+  bindNtt<uint64_t>(m, {""});
+  bindNtt<uint32_t>(m, {"32", ""});
   bindPrimitives64(m);
   bindCkks(m);
   bindSerialize(m);

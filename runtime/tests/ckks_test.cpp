@@ -87,16 +87,15 @@ TEST(Ckks, EncryptDecryptPublicAndSymmetric) {
   auto v = f.random(2048);
   EXPECT_GT(bitsOfPrecision(f.decrypt(f.encrypt(v)), v), 20);
   auto sym = f.encryptor.encryptSymmetric(
-      f.encoder.encode(v, 2, std::ldexp(1.0, 40), 2048),
-      f.keygen.secretKey());
+      f.encoder.encode(v, 2, std::ldexp(1.0, 40), 2048), f.keygen.secretKey());
   EXPECT_GT(bitsOfPrecision(f.decrypt(sym), v), 20);
 }
 
 TEST(Ckks, MultiplyRelinearizeRescale) {
   Fixture f(smallSpec());
   auto a = f.random(2048), b = f.random(2048);
-  Ciphertext prod = f.eval.rescale(
-      f.eval.multiplyRelin(f.encrypt(a), f.encrypt(b), f.rk));
+  Ciphertext prod =
+      f.eval.rescale(f.eval.multiplyRelin(f.encrypt(a), f.encrypt(b), f.rk));
   EXPECT_EQ(prod.level, f.ctx.maxLevel() - 1);
   std::vector<Complex> want(a.size());
   for (size_t i = 0; i < a.size(); ++i)
@@ -138,9 +137,9 @@ TEST(Ckks, SparseSlotsRotateCyclically) {
   std::vector<Complex> want(slots);
   for (size_t i = 0; i < slots; ++i)
     want[i] = v[(i + slots - 3) % slots];
-  EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.rotate(f.encrypt(v), -3, gk)),
-                            want),
-            20);
+  EXPECT_GT(
+      bitsOfPrecision(f.decrypt(f.eval.rotate(f.encrypt(v), -3, gk)), want),
+      20);
 }
 
 TEST(Ckks, PlaintextAndConstantOperations) {
@@ -156,9 +155,9 @@ TEST(Ckks, PlaintextAndConstantOperations) {
     affine[i] = a[i] * 0.75 + 0.5;
   }
   EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.addPlain(ct, pb)), sum), 20);
-  EXPECT_GT(bitsOfPrecision(
-                f.decrypt(f.eval.rescale(f.eval.mulPlain(ct, pb))), prod),
-            20);
+  EXPECT_GT(
+      bitsOfPrecision(f.decrypt(f.eval.rescale(f.eval.mulPlain(ct, pb))), prod),
+      20);
   Ciphertext scaled = f.eval.rescale(f.eval.mulConst(ct, 0.75));
   EXPECT_NEAR(scaled.scale, ct.scale, ct.scale * 1e-12); // exact round trip
   EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.addConst(scaled, 0.5)), affine),
@@ -181,8 +180,8 @@ TEST(Ckks, DepthChainUsesEveryLevel) {
 
 TEST(Ckks, UnevenDigitsAndFixedHammingWeight) {
   // The set-C shape at small N: 10 Q limbs, dnum 4 -> digits 3, 3, 3, 1.
-  ParamSpec spec = smallSpec(4, {55, 48, 48, 48, 48, 48, 48, 48, 48, 48},
-                             {56, 56, 56});
+  ParamSpec spec =
+      smallSpec(4, {55, 48, 48, 48, 48, 48, 48, 48, 48, 48}, {56, 56, 56});
   spec.hamming_weight = 64;
   spec.log_scale = 48;
   Fixture f(spec);
@@ -196,8 +195,8 @@ TEST(Ckks, UnevenDigitsAndFixedHammingWeight) {
   for (size_t i = 0; i < a.size(); ++i)
     want[i] = a[i] * b[i];
   for (int level : {9, 6, 2}) { // 4, 3 and 1 active digits
-    Ciphertext prod =
-        f.eval.rescale(f.eval.multiplyRelin(enc(a, level), enc(b, level), f.rk));
+    Ciphertext prod = f.eval.rescale(
+        f.eval.multiplyRelin(enc(a, level), enc(b, level), f.rk));
     EXPECT_GT(bitsOfPrecision(f.decrypt(prod), want), 20) << level;
   }
 }

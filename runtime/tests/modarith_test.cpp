@@ -14,8 +14,8 @@ template <typename Word> void checkModulus(Word q, Prng &prng) {
   using Double = typename WordTraits<Word>::Double;
   Modulus<Word> mod(q);
   const Double q2 = static_cast<Double>(q) * q;
-  std::vector<Double> inputs = {0, 1, q - 1, q, q + 1, q2 - 1,
-                                static_cast<Double>(q) << 20, ~Double{0}};
+  std::vector<Double> inputs = {
+      0, 1, q - 1, q, q + 1, q2 - 1, static_cast<Double>(q) << 20, ~Double{0}};
   for (int i = 0; i < 2000; ++i) {
     Double x = prng.next64();
     if constexpr (sizeof(Word) == 8)
@@ -50,9 +50,8 @@ TEST(ModArith, Word64MatchesExactArithmetic) {
 TEST(ModArith, Word32MatchesExactArithmetic) {
   Prng prng;
   for (int bits : {20, 25, 28, 30})
-    checkModulus<uint32_t>(static_cast<uint32_t>(
-                               generateNttPrimes(10, {bits})[0]),
-                           prng);
+    checkModulus<uint32_t>(
+        static_cast<uint32_t>(generateNttPrimes(10, {bits})[0]), prng);
 }
 
 TEST(Primes, GeneratedPrimesAreNttFriendlyDistinctAndSized) {

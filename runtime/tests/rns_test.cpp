@@ -116,8 +116,9 @@ TEST(Rns, ModUpKeepsTheDigitAndConvertsTheRest) {
         for (size_t t = 0; t < up.limbs(); ++t) {
           const uint64_t q = ctx.modulus(up.basis[t]).value();
           auto it = std::find(limbs.begin(), limbs.end(), up.basis[t]);
-          uint64_t expected =
-              it != limbs.end() ? part.limb(it - limbs.begin())[k] : modOf(v, q);
+          uint64_t expected = it != limbs.end()
+                                  ? part.limb(it - limbs.begin())[k]
+                                  : modOf(v, q);
           ASSERT_EQ(up.limb(t)[k], expected)
               << "level " << level << " digit " << digit;
         }
@@ -146,7 +147,8 @@ TEST(Rns, ModDownRoundsXOverPAsSpecified) {
     shifted.limb(1)[0] = static_cast<uint64_t>(xh_p % ctx.primes()[3]);
     i128 conv = centredBConv(ctx, shifted, {0, 1}, 0) - i128(h);
     // (X - conv) / P, computed modulo QP.
-    u128 diff = static_cast<u128>((i128(value) - conv) % i128(qp) + i128(qp)) % qp;
+    u128 diff =
+        static_cast<u128>((i128(value) - conv) % i128(qp) + i128(qp)) % qp;
     ASSERT_EQ(diff % big_p, 0u);
     u128 quotient = diff / big_p;
     for (size_t i = 0; i < 2; ++i)

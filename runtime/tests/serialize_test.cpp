@@ -70,8 +70,8 @@ TEST(Serialize, DamagedFilesAreNamedErrors) {
     EXPECT_THROW(deserializeCiphertext(m.ctx, truncated), SerializationError)
         << "cut at " << cut;
   }
-  for (size_t pos : {size_t{1}, size_t{5}, size_t{100}, good.size() / 2,
-                     good.size() - 3}) {
+  for (size_t pos :
+       {size_t{1}, size_t{5}, size_t{100}, good.size() / 2, good.size() - 3}) {
     Bytes corrupt = good;
     corrupt[pos] ^= 0x40;
     EXPECT_THROW(deserializeCiphertext(m.ctx, corrupt), SerializationError)

@@ -79,10 +79,10 @@ public:
   /// Encodes `values` (length `slots`, a power of two <= N/2) at `level` and
   /// `scale`. Throws InvalidArgument on a wrong length or slot count, or a
   /// value too large for the modulus at that scale.
-  Plaintext encode(const std::vector<std::complex<double>> &values,
-                   int level, double scale, size_t slots) const;
-  Plaintext encode(const std::vector<double> &values, int level,
+  Plaintext encode(const std::vector<std::complex<double>> &values, int level,
                    double scale, size_t slots) const;
+  Plaintext encode(const std::vector<double> &values, int level, double scale,
+                   size_t slots) const;
   /// Decodes to `slots` complex values (exact CRT reconstruction, centred).
   std::vector<std::complex<double>> decode(const Plaintext &pt) const;
 

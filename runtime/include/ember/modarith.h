@@ -64,8 +64,8 @@ public:
     // partial product, which is off by at most 2 in total.
     Double lo_hi = static_cast<Double>(x_lo) * ratio_hi_;
     Double hi_lo = static_cast<Double>(x_hi) * ratio_lo_;
-    Double mid = (lo_hi & mask()) + (hi_lo & mask()) +
-                 mulHi<Word>(x_lo, ratio_lo_);
+    Double mid =
+        (lo_hi & mask()) + (hi_lo & mask()) + mulHi<Word>(x_lo, ratio_lo_);
     Word quotient = x_hi * ratio_hi_ + static_cast<Word>(lo_hi >> kBits) +
                     static_cast<Word>(hi_lo >> kBits) +
                     static_cast<Word>(mid >> kBits);
@@ -78,9 +78,7 @@ public:
     return x >= q_ ? reduce(static_cast<Double>(x)) : x;
   }
 
-  Word mul(Word a, Word b) const {
-    return reduce(static_cast<Double>(a) * b);
-  }
+  Word mul(Word a, Word b) const { return reduce(static_cast<Double>(a) * b); }
   Word pow(Word base, uint64_t exp) const {
     Word result = 1 % q_;
     while (exp) {
@@ -109,9 +107,7 @@ public:
   }
 
 private:
-  static constexpr Double mask() {
-    return (Double{1} << kBits) - 1;
-  }
+  static constexpr Double mask() { return (Double{1} << kBits) - 1; }
   Word q_ = 0;
   Word ratio_hi_ = 0, ratio_lo_ = 0;
 };

@@ -86,7 +86,6 @@ void mulAddInPlace(const Context<Word> &ctx, Poly<Word> &acc,
 template <typename Word>
 Poly<Word> selectLimbs(const Poly<Word> &p, const std::vector<int> &keep);
 /// Keeps q_0..q_level of a polynomial over q_0..q_m (m >= level).
-template <typename Word>
-void dropToLevel(Poly<Word> &p, int level);
+template <typename Word> void dropToLevel(Poly<Word> &p, int level);
 
 } // namespace ember::cpu

@@ -42,13 +42,13 @@ enum class Security { k128, kInsecureTestOnly };
 
 /// What a user asks for; Context turns it into primes and tables.
 struct ParamSpec {
-  std::string name;          ///< "A", "B", "C" or "custom"
-  int log_n = 16;            ///< ring degree N = 2^log_n
-  std::vector<int> q_bits;   ///< bit size of each Q prime, q_0 first
-  std::vector<int> p_bits;   ///< bit size of each special prime of P
-  int dnum = 1;              ///< number of key-switching digits
-  double log_scale = 40;     ///< default encoding scale 2^log_scale
-  int hamming_weight = 0;    ///< 0: uniform ternary secret; else fixed weight
+  std::string name;        ///< "A", "B", "C" or "custom"
+  int log_n = 16;          ///< ring degree N = 2^log_n
+  std::vector<int> q_bits; ///< bit size of each Q prime, q_0 first
+  std::vector<int> p_bits; ///< bit size of each special prime of P
+  int dnum = 1;            ///< number of key-switching digits
+  double log_scale = 40;   ///< default encoding scale 2^log_scale
+  int hamming_weight = 0;  ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 
   int logQP() const {

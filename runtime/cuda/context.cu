@@ -1,0 +1,408 @@
+// DeviceContext: the device copy of a Context64 (moduli, Barrett constants,
+// the CPU's twiddle tables), its memory pool and stream, the per-level
+// key-switching and rescale plans, and host <-> device copies.
+#include "internal.cuh"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ember::cuda {
+
+// --- Pool --------------------------------------------------------------------
+
+u64 *DeviceContext::Impl::allocate(size_t words) {
+  if (words == 0)
+    return nullptr;
+  auto it = free_blocks.find(words);
+  if (it != free_blocks.end()) {
+    u64 *p = it->second;
+    free_blocks.erase(it);
+    return p;
+  }
+  // Only when the pool has no block of this size (warm-up).
+  void *p = nullptr;
+  EMBER_CUDA_CHECK(cudaMalloc(&p, words * sizeof(u64)));
+  all_blocks.emplace_back(static_cast<u64 *>(p), words);
+  pool_bytes += words * sizeof(u64);
+  return static_cast<u64 *>(p);
+}
+
+void DeviceContext::Impl::release(u64 *p, size_t words) {
+  // Work on the one stream is ordered, so a block can be reused by later
+  // launches at once.
+  if (p)
+    free_blocks.emplace(words, p);
+}
+
+DeviceBuffer::DeviceBuffer(const DeviceContext &ctx, size_t words)
+    : ctx_(&ctx), ptr_(ctx.impl().allocate(words)), words_(words) {}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (ctx_ && ptr_)
+    ctx_->impl().release(ptr_, words_);
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&o) noexcept
+    : ctx_(o.ctx_), ptr_(o.ptr_), words_(o.words_) {
+  o.ptr_ = nullptr;
+  o.words_ = 0;
+}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
+  if (this != &o) {
+    if (ctx_ && ptr_)
+      ctx_->impl().release(ptr_, words_);
+    ctx_ = o.ctx_;
+    ptr_ = o.ptr_;
+    words_ = o.words_;
+    o.ptr_ = nullptr;
+    o.words_ = 0;
+  }
+  return *this;
+}
+
+void copyToDevice(const DeviceContext &ctx, u64 *dst, const void *src,
+                  size_t bytes) {
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
+                                   ctx.impl().stream));
+}
+
+// --- Context -----------------------------------------------------------------
+
+namespace {
+using Double = unsigned __int128;
+}
+
+DeviceContext::DeviceContext(const Context64 &ctx, int device)
+    : ctx_(ctx), impl_(std::make_unique<Impl>()) {
+  Impl &I = *impl_;
+  I.host = &ctx;
+  I.device = device;
+  EMBER_CUDA_CHECK(cudaSetDevice(device));
+  EMBER_CUDA_CHECK(cudaStreamCreateWithFlags(&I.stream, cudaStreamNonBlocking));
+  I.n_log = ctx.logN();
+  I.n = ctx.n();
+  I.q_count = ctx.qCount();
+  I.p_count = ctx.pCount();
+  I.m_count = ctx.moduliCount();
+  if (I.n_log < 4 || I.n_log > 17)
+    throw InvalidArgument("the CUDA backend needs log N in 4..17");
+  if (I.m_count > 255)
+    throw InvalidArgument("the CUDA backend supports at most 255 moduli");
+
+  const size_t m = I.m_count, n = I.n;
+  // Layout of the table block: q, ratio hi, ratio lo, intt plain
+  // [m][kScaleWords], then roots, rootsShoup, invRoots, invRootsShoup [m][n].
+  const size_t small = 3 * m + kScaleWords * m;
+  const size_t words = small + 4 * m * n;
+  std::vector<u64> host(words);
+  for (size_t i = 0; i < m; ++i) {
+    const Modulus<u64> &q = ctx.modulus(int(i));
+    const u64 qv = q.value();
+    const Double ratio = ~Double{0} / qv;
+    host[i] = qv;
+    host[m + i] = static_cast<u64>(ratio >> 64);
+    host[2 * m + i] = static_cast<u64>(ratio);
+    const NttTables<u64> &t = ctx.ntt(int(i));
+    const u64 cx = t.nInv(), cy = q.mul(t.invRoots()[1], t.nInv());
+    u64 *k = host.data() + 3 * m + kScaleWords * i;
+    k[0] = cx;
+    k[1] = q.shoup(cx);
+    k[2] = cy;
+    k[3] = q.shoup(cy);
+    k[4] = 0;
+    std::memcpy(host.data() + small + (0 * m + i) * n, t.roots().data(),
+                n * 8);
+    std::memcpy(host.data() + small + (1 * m + i) * n, t.rootsShoup().data(),
+                n * 8);
+    std::memcpy(host.data() + small + (2 * m + i) * n, t.invRoots().data(),
+                n * 8);
+    std::memcpy(host.data() + small + (3 * m + i) * n,
+                t.invRootsShoup().data(), n * 8);
+  }
+  void *mem = nullptr;
+  EMBER_CUDA_CHECK(cudaMalloc(&mem, words * 8));
+  I.table_mem = static_cast<u64 *>(mem);
+  EMBER_CUDA_CHECK(cudaMemcpy(I.table_mem, host.data(), words * 8,
+                              cudaMemcpyHostToDevice));
+  Tables &T = I.tables;
+  T.q = I.table_mem;
+  T.ratioHi = I.table_mem + m;
+  T.ratioLo = I.table_mem + 2 * m;
+  T.inttPlain = I.table_mem + 3 * m;
+  T.roots = I.table_mem + small;
+  T.rootsShoup = T.roots + m * n;
+  T.invRoots = T.rootsShoup + m * n;
+  T.invRootsShoup = T.invRoots + m * n;
+  T.logN = I.n_log;
+  T.qCount = I.q_count;
+}
+
+DeviceContext::~DeviceContext() {
+  Impl &I = *impl_;
+  cudaStreamSynchronize(I.stream);
+  I.ks_plans.clear();
+  I.rescale_plans.clear();
+  I.galois_index.clear();
+  for (auto &block : I.all_blocks)
+    cudaFree(block.first);
+  cudaFree(I.table_mem);
+  cudaStreamDestroy(I.stream);
+}
+
+CUstream_st *DeviceContext::stream() const { return impl_->stream; }
+
+void DeviceContext::synchronize() const {
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
+}
+
+size_t DeviceContext::poolBytes() const { return impl_->pool_bytes; }
+
+// --- Plans -------------------------------------------------------------------
+
+namespace {
+/// (n^-1 s, shoup, invRoots[1] n^-1 s, shoup, add) for modulus `mod`.
+void inttConstants(const Context64 &ctx, int mod, u64 s, u64 add, u64 *k) {
+  const Modulus<u64> &q = ctx.modulus(mod);
+  const NttTables<u64> &t = ctx.ntt(mod);
+  const u64 cx = q.mul(t.nInv(), s);
+  const u64 cy = q.mul(q.mul(t.invRoots()[1], t.nInv()), s);
+  k[0] = cx;
+  k[1] = q.shoup(cx);
+  k[2] = cy;
+  k[3] = q.shoup(cy);
+  k[4] = add;
+}
+
+DeviceBuffer uploadWords(const DeviceContext &ctx, const std::vector<u64> &v) {
+  DeviceBuffer buf(ctx, std::max<size_t>(v.size(), 1));
+  if (!v.empty()) {
+    // On the stream: the pool block may still be in use by queued work.
+    copyToDevice(ctx, buf.data(), v.data(), v.size() * 8);
+    ctx.synchronize();
+  }
+  return buf;
+}
+DeviceBuffer uploadInts(const DeviceContext &ctx, const std::vector<int> &v) {
+  std::vector<u64> words((v.size() + 1) / 2 + 1, 0);
+  std::memcpy(words.data(), v.data(), v.size() * sizeof(int));
+  return uploadWords(ctx, words);
+}
+} // namespace
+
+const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
+                                          int level) {
+  auto it = ks_plans.find(level);
+  if (it != ks_plans.end())
+    return *it->second;
+  const Context64 &ctx = *host;
+  auto plan = std::make_unique<KsPlan>();
+  KsPlan &P = *plan;
+  P.level = level;
+  P.digits = ctx.digitCount(level);
+  if (P.digits > kMaxDigits)
+    throw InvalidArgument("the CUDA backend supports at most 16 digits");
+  const std::vector<int> qp = ctx.qpBasis(level);
+  const std::vector<int> p_basis = ctx.pBasis();
+  const std::vector<int> q_basis = ctx.qBasis(level);
+  P.qp = int(qp.size());
+  const int l1 = level + 1, k = p_count;
+
+  // ModUp: the context's centred BConv tables of every digit.
+  std::vector<u64> intt_scale(size_t(l1) * kScaleWords), up;
+  std::vector<int> tmod_up;
+  for (int j = 0; j < P.digits; ++j) {
+    const std::vector<int> limbs = ctx.digitLimbs(j, level);
+    const int start = limbs.front(), size = int(limbs.size());
+    std::vector<int> others;
+    for (int t = 0; t < P.qp; ++t)
+      if (t < start || t >= start + size)
+        others.push_back(qp[t]);
+    const BConvTable<u64> &table = ctx.bconvTable(limbs, others);
+    P.start.push_back(start);
+    P.size.push_back(size);
+    P.ext_off.push_back(P.ext_rows);
+    for (int i = 0; i < size; ++i)
+      inttConstants(ctx, limbs[i], table.hat_inv[i], 0,
+                    intt_scale.data() + kScaleWords * limbs[i]);
+    P.hat_off.push_back(up.size());
+    up.insert(up.end(), table.hat_mod.begin(), table.hat_mod.end());
+    P.half_off.push_back(up.size());
+    up.insert(up.end(), table.half.begin(), table.half.end());
+    P.negb_off.push_back(up.size());
+    up.insert(up.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+    P.tmod_up_off.push_back(tmod_up.size());
+    tmod_up.insert(tmod_up.end(), others.begin(), others.end());
+    P.ext_mods.insert(P.ext_mods.end(), others.begin(), others.end());
+    P.ext_rows += P.qp - size;
+  }
+  P.intt_scale = uploadWords(dctx, intt_scale);
+  P.up = uploadWords(dctx, up);
+  P.tmod_up = uploadInts(dctx, tmod_up);
+
+  // ModDown: INTT adds h = (P - 1)/2 before scaling (folded: h (P/p_j)^-1),
+  // the BConv subtracts h mod q_i (bias), the NTT's epilogue multiplies by
+  // P^-1.
+  const BConvTable<u64> &table = ctx.bconvTable(p_basis, q_basis);
+  std::vector<u64> intt_p(size_t(2 * k) * kScaleWords), down, p_inv;
+  for (int part = 0; part < 2; ++part)
+    for (int i = 0; i < k; ++i) {
+      const Modulus<u64> &q = ctx.modulus(p_basis[i]);
+      inttConstants(ctx, p_basis[i], table.hat_inv[i],
+                    q.mul(ctx.pHalf(p_basis[i]), table.hat_inv[i]),
+                    intt_p.data() + kScaleWords * (part * k + i));
+    }
+  down = table.hat_mod;
+  P.down_half = down.size();
+  down.insert(down.end(), table.half.begin(), table.half.end());
+  P.down_negb = down.size();
+  down.insert(down.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+  P.down_bias = down.size();
+  for (int i = 0; i < l1; ++i)
+    down.push_back(ctx.modulus(i).neg(ctx.pHalf(i)));
+  for (int i = 0; i < l1; ++i) {
+    const u64 inv = ctx.pInv(i);
+    p_inv.push_back(inv);
+    p_inv.push_back(ctx.modulus(i).shoup(inv));
+  }
+  P.intt_scale_p = uploadWords(dctx, intt_p);
+  P.down = uploadWords(dctx, down);
+  P.tmod_down = uploadInts(dctx, q_basis);
+  P.p_inv = uploadWords(dctx, p_inv);
+  return *(ks_plans[level] = std::move(plan));
+}
+
+const RescalePlan &DeviceContext::Impl::rescalePlan(const DeviceContext &dctx,
+                                                    int level) {
+  auto it = rescale_plans.find(level);
+  if (it != rescale_plans.end())
+    return *it->second;
+  const Context64 &ctx = *host;
+  auto plan = std::make_unique<RescalePlan>();
+  std::vector<u64> inv;
+  for (int i = 0; i < level; ++i) {
+    const u64 w = ctx.qInv(level, i);
+    inv.push_back(w);
+    inv.push_back(ctx.modulus(i).shoup(w));
+  }
+  plan->q_last_inv = uploadWords(dctx, inv);
+  // The last limb's INTT adds h = q_l / 2 (centring, rns.h); one row of
+  // constants per ciphertext part (up to 3).
+  std::vector<u64> scale(3 * kScaleWords);
+  for (int part = 0; part < 3; ++part)
+    inttConstants(ctx, level, 1, ctx.modulus(level).value() >> 1,
+                  scale.data() + kScaleWords * part);
+  plan->intt_scale = uploadWords(dctx, scale);
+  return *(rescale_plans[level] = std::move(plan));
+}
+
+const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,
+                                                 uint64_t galois) {
+  auto it = galois_index.find(galois);
+  if (it != galois_index.end())
+    return reinterpret_cast<const uint32_t *>(it->second.data());
+  const std::vector<uint32_t> index = cpu::automorphismNttIndex(n_log, galois);
+  std::vector<u64> words((index.size() + 1) / 2);
+  std::memcpy(words.data(), index.data(), index.size() * 4);
+  auto res = galois_index.emplace(galois, uploadWords(dctx, words));
+  return reinterpret_cast<const uint32_t *>(res.first->second.data());
+}
+
+// --- Copies --------------------------------------------------------------------
+
+DevicePoly upload(const DeviceContext &ctx, const Poly64 &p) {
+  DevicePoly d;
+  d.basis = p.basis;
+  d.n = p.n;
+  d.ntt = p.ntt;
+  d.buf = DeviceBuffer(ctx, p.data.size());
+  copyToDevice(ctx, d.buf.data(), p.data.data(), p.data.size() * 8);
+  ctx.synchronize();
+  return d;
+}
+
+Poly64 download(const DeviceContext &ctx, const DevicePoly &d) {
+  Poly64 p(d.basis, d.n, d.ntt);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.data(),
+                                   p.data.size() * 8, cudaMemcpyDeviceToHost,
+                                   ctx.impl().stream));
+  ctx.synchronize();
+  return p;
+}
+
+DeviceCiphertext upload(const DeviceContext &ctx, const Ciphertext &ct) {
+  DeviceCiphertext d;
+  d.parts = int(ct.c.size());
+  d.level = ct.level;
+  d.scale = ct.scale;
+  d.slots = ct.slots;
+  d.n = ctx.host().n();
+  const size_t part_words = d.limbs() * d.n;
+  d.buf = DeviceBuffer(ctx, part_words * d.parts);
+  for (int i = 0; i < d.parts; ++i) {
+    if (ct.c[i].data.size() != part_words)
+      throw InvalidArgument("upload: ciphertext part of the wrong size");
+    copyToDevice(ctx, d.part(i), ct.c[i].data.data(), part_words * 8);
+  }
+  ctx.synchronize();
+  return d;
+}
+
+Ciphertext download(const DeviceContext &ctx, const DeviceCiphertext &d) {
+  Ciphertext ct;
+  ct.level = d.level;
+  ct.scale = d.scale;
+  ct.slots = d.slots;
+  for (int i = 0; i < d.parts; ++i) {
+    Poly64 p(ctx.host().qBasis(d.level), d.n, true);
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.part(i),
+                                     p.data.size() * 8,
+                                     cudaMemcpyDeviceToHost,
+                                     ctx.impl().stream));
+    ct.c.push_back(std::move(p));
+  }
+  ctx.synchronize();
+  return ct;
+}
+
+DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt) {
+  DevicePlaintext d;
+  d.level = pt.level;
+  d.scale = pt.scale;
+  d.slots = pt.slots;
+  d.buf = DeviceBuffer(ctx, pt.poly.data.size());
+  copyToDevice(ctx, d.buf.data(), pt.poly.data.data(),
+               pt.poly.data.size() * 8);
+  ctx.synchronize();
+  return d;
+}
+
+DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key) {
+  DeviceSwitchingKey d;
+  d.digits = int(key.b.size());
+  const size_t m = size_t(ctx.host().moduliCount()), n = ctx.host().n();
+  d.buf = DeviceBuffer(ctx, size_t(d.digits) * 2 * m * n);
+  for (int j = 0; j < d.digits; ++j) {
+    if (key.b[j].limbs() != m || key.a[j].limbs() != m)
+      throw InvalidArgument("upload: switching keys must span all of Q u P");
+    copyToDevice(ctx, d.buf.data() + (size_t(2 * j) * m) * n,
+                 key.b[j].data.data(), m * n * 8);
+    copyToDevice(ctx, d.buf.data() + (size_t(2 * j + 1) * m) * n,
+                 key.a[j].data.data(), m * n * 8);
+  }
+  ctx.synchronize();
+  return d;
+}
+
+DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {
+  return DeviceRelinKey{upload(ctx, key.key)};
+}
+
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys) {
+  DeviceGaloisKeys d;
+  for (const auto &[g, key] : keys.keys)
+    d.keys.emplace(g, upload(ctx, key));
+  return d;
+}
+
+} // namespace ember::cuda

@@ -1,0 +1,287 @@
+// CKKS evaluation on device ciphertexts: the operations of the CPU
+// Evaluator (runtime/cpu/evaluator.cpp), op for op, on the fused kernels.
+// Key switching: ModUp of all digits (one INTT, one BConv, one NTT launch
+// for every digit at once), one inner product fused over the digits, one
+// ModDown of both accumulators whose final NTT also subtracts, scales by
+// P^-1 and adds the ciphertext part (relinearize, rotate).
+#include "internal.cuh"
+#include "../core/internal.h"
+
+#include <climits>
+#include <cmath>
+
+namespace ember::cuda {
+
+namespace {
+
+bool sameScale(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+std::string levelText(int level) { return "level " + std::to_string(level); }
+
+void checkBinary(const DeviceCiphertext &a, const DeviceCiphertext &b,
+                 const char *op) {
+  if (a.level != b.level)
+    throw LevelMismatch(std::string(op) + ": operands at " +
+                        levelText(a.level) + " and " + levelText(b.level) +
+                        " (mod_drop the higher one first)");
+  if (!sameScale(a.scale, b.scale))
+    throw ScaleMismatch(std::string(op) + ": operand scales differ");
+  if (a.slots != b.slots)
+    throw InvalidArgument(std::string(op) + ": operands have different "
+                                            "slot counts");
+}
+
+void checkPlain(const DeviceCiphertext &a, const DevicePlaintext &p,
+                const char *op, bool need_scale) {
+  if (a.level != p.level)
+    throw LevelMismatch(std::string(op) + ": ciphertext at " +
+                        levelText(a.level) + ", plaintext at " +
+                        levelText(p.level));
+  if (need_scale && !sameScale(a.scale, p.scale))
+    throw ScaleMismatch(std::string(op) + ": ciphertext and plaintext "
+                                          "scales differ");
+  if (a.slots != p.slots)
+    throw InvalidArgument(std::string(op) + ": different slot counts");
+}
+
+DeviceCiphertext like(const DeviceContext &ctx, const DeviceCiphertext &a,
+                      int parts, int level) {
+  DeviceCiphertext out;
+  out.parts = parts;
+  out.level = level;
+  out.scale = a.scale;
+  out.slots = a.slots;
+  out.n = ctx.host().n();
+  out.buf = DeviceBuffer(ctx, size_t(parts) * out.limbs() * out.n);
+  return out;
+}
+
+ModMap qMap(const DeviceCiphertext &a) {
+  return ModMap{int(a.limbs()), a.level, 0};
+}
+
+int rowsOf(const DeviceCiphertext &a) { return a.parts * int(a.limbs()); }
+
+DeviceCiphertext clone(const DeviceContext &ctx, const DeviceCiphertext &a) {
+  DeviceCiphertext out = like(ctx, a, a.parts, a.level);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(out.buf.data(), a.buf.data(),
+                                   size_t(rowsOf(a)) * a.n * 8,
+                                   cudaMemcpyDeviceToDevice,
+                                   ctx.impl().stream));
+  return out;
+}
+
+} // namespace
+
+DeviceCiphertext Evaluator::add(const DeviceCiphertext &a,
+                                const DeviceCiphertext &b) const {
+  checkBinary(a, b, "add");
+  const DeviceCiphertext &big = a.parts >= b.parts ? a : b;
+  const DeviceCiphertext &small = a.parts >= b.parts ? b : a;
+  DeviceCiphertext out = like(ctx_, big, big.parts, big.level);
+  launchElementwise(ctx_, EwOp::kAdd, out.buf.data(), big.buf.data(),
+                    rowsOf(big), small.buf.data(), rowsOf(small), INT_MAX,
+                    rowsOf(big), qMap(a));
+  return out;
+}
+
+DeviceCiphertext Evaluator::sub(const DeviceCiphertext &a,
+                                const DeviceCiphertext &b) const {
+  checkBinary(a, b, "sub");
+  DeviceCiphertext out = like(ctx_, a, std::max(a.parts, b.parts), a.level);
+  launchElementwise(ctx_, EwOp::kSub, out.buf.data(), a.buf.data(), rowsOf(a),
+                    b.buf.data(), rowsOf(b), INT_MAX, rowsOf(out), qMap(a));
+  return out;
+}
+
+DeviceCiphertext Evaluator::negate(const DeviceCiphertext &a) const {
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  launchElementwise(ctx_, EwOp::kNeg, out.buf.data(), a.buf.data(), rowsOf(a),
+                    nullptr, 0, 1, rowsOf(a), qMap(a));
+  return out;
+}
+
+DeviceCiphertext Evaluator::addPlain(const DeviceCiphertext &a,
+                                     const DevicePlaintext &p) const {
+  checkPlain(a, p, "add_plain", true);
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  const int limbs = int(a.limbs());
+  launchElementwise(ctx_, EwOp::kAdd, out.buf.data(), a.buf.data(), rowsOf(a),
+                    p.buf.data(), limbs, limbs, rowsOf(a), qMap(a));
+  return out;
+}
+
+DeviceCiphertext Evaluator::subPlain(const DeviceCiphertext &a,
+                                     const DevicePlaintext &p) const {
+  checkPlain(a, p, "sub_plain", true);
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  const int limbs = int(a.limbs());
+  launchElementwise(ctx_, EwOp::kSub, out.buf.data(), a.buf.data(), rowsOf(a),
+                    p.buf.data(), limbs, limbs, rowsOf(a), qMap(a));
+  return out;
+}
+
+DeviceCiphertext Evaluator::mulPlain(const DeviceCiphertext &a,
+                                     const DevicePlaintext &p) const {
+  checkPlain(a, p, "mul_plain", false);
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  launchElementwise(ctx_, EwOp::kMul, out.buf.data(), a.buf.data(), rowsOf(a),
+                    p.buf.data(), rowsOf(a), int(a.limbs()), rowsOf(a),
+                    qMap(a));
+  out.scale = a.scale * p.scale;
+  return out;
+}
+
+DeviceCiphertext Evaluator::addConst(const DeviceCiphertext &a,
+                                     double c) const {
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  const std::vector<Word64> residues = internal::integerResidues(
+      ctx_.host(), std::round(c * a.scale), ctx_.host().qBasis(a.level));
+  launchConstOp(ctx_, false, out.buf.data(), a.buf.data(), residues,
+                int(a.limbs()), rowsOf(a), qMap(a));
+  return out;
+}
+
+DeviceCiphertext Evaluator::mulConst(const DeviceCiphertext &a, double c,
+                                     double const_scale) const {
+  if (const_scale == 0)
+    const_scale = static_cast<double>(ctx_.host().primes()[a.level]);
+  if (!(const_scale > 0) || !std::isfinite(const_scale))
+    throw InvalidArgument("mul_const: the constant's scale must be positive");
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  const std::vector<Word64> residues = internal::integerResidues(
+      ctx_.host(), std::round(c * const_scale), ctx_.host().qBasis(a.level));
+  launchConstOp(ctx_, true, out.buf.data(), a.buf.data(), residues,
+                rowsOf(a), rowsOf(a), qMap(a));
+  out.scale = a.scale * const_scale;
+  return out;
+}
+
+DeviceCiphertext Evaluator::multiply(const DeviceCiphertext &a,
+                                     const DeviceCiphertext &b) const {
+  if (a.level != b.level)
+    throw LevelMismatch("multiply: operands at " + levelText(a.level) +
+                        " and " + levelText(b.level));
+  if (a.slots != b.slots)
+    throw InvalidArgument("multiply: operands have different slot counts");
+  if (a.parts != 2 || b.parts != 2)
+    throw InvalidArgument("multiply needs degree-1 ciphertexts (relinearize "
+                          "the degree-2 operand first)");
+  DeviceCiphertext out = like(ctx_, a, 3, a.level);
+  out.scale = a.scale * b.scale;
+  launchTensor(ctx_, out.buf.data(), a.buf.data(), b.buf.data(),
+               int(a.limbs()));
+  return out;
+}
+
+DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
+                                        const DeviceRelinKey &rk) const {
+  if (a.parts == 2)
+    return clone(ctx_, a);
+  if (a.parts != 3)
+    throw InvalidArgument("relinearize needs a degree-2 ciphertext");
+  if (rk.key.digits == 0)
+    throw MissingKey("relinearize: no relinearization key was generated");
+  DeviceCiphertext out = like(ctx_, a, 2, a.level);
+  keySwitchInto(ctx_, a.part(2), a.level, rk.key, out.buf.data(),
+                a.buf.data(), 2, int(a.limbs()));
+  return out;
+}
+
+DeviceCiphertext Evaluator::multiplyRelin(const DeviceCiphertext &a,
+                                          const DeviceCiphertext &b,
+                                          const DeviceRelinKey &rk) const {
+  return relinearize(multiply(a, b), rk);
+}
+
+DeviceCiphertext Evaluator::rescale(const DeviceCiphertext &a) const {
+  if (a.level < 1)
+    throw LevelMismatch("rescale: the ciphertext is at level 0; the program "
+                        "is deeper than its parameters allow");
+  DeviceCiphertext out = like(ctx_, a, a.parts, a.level - 1);
+  rescaleParts(ctx_, a.buf.data(), a.parts, a.level, out.buf.data());
+  out.scale = a.scale / static_cast<double>(ctx_.host().primes()[a.level]);
+  return out;
+}
+
+DeviceCiphertext Evaluator::modDropTo(const DeviceCiphertext &a,
+                                      int level) const {
+  if (level > a.level || level < 0)
+    throw LevelMismatch("mod_drop: cannot go from " + levelText(a.level) +
+                        " to " + levelText(level));
+  DeviceCiphertext out = like(ctx_, a, a.parts, level);
+  const size_t n = a.n;
+  EMBER_CUDA_CHECK(cudaMemcpy2DAsync(
+      out.buf.data(), out.limbs() * n * 8, a.buf.data(), a.limbs() * n * 8,
+      out.limbs() * n * 8, a.parts, cudaMemcpyDeviceToDevice,
+      ctx_.impl().stream));
+  return out;
+}
+
+DeviceCiphertext Evaluator::applyGalois(const DeviceCiphertext &a,
+                                        uint64_t galois,
+                                        const DeviceGaloisKeys &keys) const {
+  if (galois == 1)
+    return clone(ctx_, a);
+  if (a.parts != 2)
+    throw InvalidArgument("rotations need a degree-1 ciphertext (relinearize "
+                          "first)");
+  auto it = keys.keys.find(galois);
+  if (it == keys.keys.end())
+    throw MissingKey("no Galois key for element " + std::to_string(galois) +
+                     "; generate it with the client's keys");
+  // Both parts permuted in one launch; then c0' = aut(c0) + k0, c1' = k1
+  // with the addition fused into ModDown's last NTT.
+  DeviceCiphertext rotated = like(ctx_, a, 2, a.level);
+  launchAutomorphism(ctx_, rotated.buf.data(), a.buf.data(), rowsOf(a),
+                     ctx_.impl().galoisIndex(ctx_, galois));
+  DeviceCiphertext out = like(ctx_, a, 2, a.level);
+  keySwitchInto(ctx_, rotated.part(1), a.level, it->second, out.buf.data(),
+                rotated.buf.data(), 1, int(a.limbs()));
+  return out;
+}
+
+DeviceCiphertext Evaluator::rotate(const DeviceCiphertext &a, int64_t k,
+                                   const DeviceGaloisKeys &keys) const {
+  const uint64_t g = galoisElementForRotation(ctx_.host(), k, a.slots);
+  if (g != 1 && !keys.has(g))
+    throw MissingKey("no Galois key for a rotation by " + std::to_string(k) +
+                     " (element " + std::to_string(g) + ")");
+  return applyGalois(a, g, keys);
+}
+
+DeviceCiphertext Evaluator::conjugate(const DeviceCiphertext &a,
+                                      const DeviceGaloisKeys &keys) const {
+  const uint64_t g = galoisElementForConjugation(ctx_.host());
+  if (!keys.has(g))
+    throw MissingKey("no Galois key for conjugation (element " +
+                     std::to_string(g) + ")");
+  return applyGalois(a, g, keys);
+}
+
+std::pair<DevicePoly, DevicePoly>
+Evaluator::keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const {
+  if (!d.ntt)
+    throw InvalidArgument("keySwitch needs an NTT-form polynomial");
+  const int level = int(d.limbs()) - 1;
+  if (d.basis != ctx_.host().qBasis(level))
+    throw InvalidArgument("keySwitch: d must be over q_0..q_level");
+  const size_t part = d.limbs() * d.n;
+  DeviceBuffer out(ctx_, 2 * part);
+  keySwitchInto(ctx_, d.data(), level, key, out.data(), nullptr, 0, 0);
+  std::pair<DevicePoly, DevicePoly> res;
+  for (int p = 0; p < 2; ++p) {
+    DevicePoly &r = p == 0 ? res.first : res.second;
+    r.basis = d.basis;
+    r.n = d.n;
+    r.ntt = true;
+    r.buf = DeviceBuffer(ctx_, part);
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(r.buf.data(), out.data() + p * part,
+                                     part * 8, cudaMemcpyDeviceToDevice,
+                                     ctx_.impl().stream));
+  }
+  return res;
+}
+
+} // namespace ember::cuda

@@ -1,0 +1,267 @@
+// Internals of the CUDA backend shared by its .cu files: the CUDA error
+// check, device modular arithmetic (64-bit words, __umul64hi), the tables a
+// kernel needs, the context's private state and the kernel launchers.
+#pragma once
+
+#include "ember/cuda.h"
+#include "ember/errors.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#define EMBER_CUDA_CHECK(call)                                                 \
+  ::ember::cuda::detail::check((call), #call, __FILE__, __LINE__)
+/// After every launch: the launch error always; in debug builds also the
+/// asynchronous error of the kernel itself (synchronizes).
+#ifdef NDEBUG
+#define EMBER_CUDA_LAUNCH_CHECK(stream)                                        \
+  EMBER_CUDA_CHECK(cudaGetLastError())
+#else
+#define EMBER_CUDA_LAUNCH_CHECK(stream)                                        \
+  do {                                                                         \
+    EMBER_CUDA_CHECK(cudaGetLastError());                                      \
+    EMBER_CUDA_CHECK(cudaStreamSynchronize(stream));                           \
+  } while (0)
+#endif
+
+namespace ember::cuda {
+
+using u64 = uint64_t;
+
+namespace detail {
+inline void check(cudaError_t err, const char *what, const char *file,
+                  int line) {
+  if (err != cudaSuccess)
+    throw Error(std::string(file) + ":" + std::to_string(line) + ": " + what +
+                " failed: " + cudaGetErrorString(err));
+}
+} // namespace detail
+
+// ---------------------------------------------------------------------------
+// Device modular arithmetic. Costs in int32 instructions (sm_90 has no
+// 64-bit multiplier): a 64x64->64 low product is 3 IMADs, a high product
+// about 6, so one Shoup product is about 12; a 128-bit multiply-accumulate
+// about 8 plus carries.
+
+__device__ __forceinline__ u64 mulShoupLazy(u64 a, u64 w, u64 ws, u64 q) {
+  return a * w - __umul64hi(a, ws) * q; // [0, 2q) for any a
+}
+__device__ __forceinline__ u64 mulShoup(u64 a, u64 w, u64 ws, u64 q) {
+  u64 r = mulShoupLazy(a, w, ws, q);
+  return r >= q ? r - q : r;
+}
+__device__ __forceinline__ u64 addMod(u64 a, u64 b, u64 q) {
+  u64 s = a + b;
+  return s >= q ? s - q : s;
+}
+__device__ __forceinline__ u64 subMod(u64 a, u64 b, u64 q) {
+  return a >= b ? a - b : a + q - b;
+}
+/// hi:lo += a * b (128-bit accumulator in two words).
+__device__ __forceinline__ void mac128(u64 &hi, u64 &lo, u64 a, u64 b) {
+  asm("mad.lo.cc.u64 %0, %2, %3, %0;\n\tmadc.hi.u64 %1, %2, %3, %1;"
+      : "+l"(lo), "+l"(hi)
+      : "l"(a), "l"(b));
+}
+/// (hi:lo) mod q by Barrett with ratio = floor(2^128 / q) (the CPU's
+/// Modulus::reduce, bit for bit).
+__device__ __forceinline__ u64 barrett(u64 hi, u64 lo, u64 q, u64 rhi,
+                                       u64 rlo) {
+  u64 lohi_lo = lo * rhi, lohi_hi = __umul64hi(lo, rhi);
+  u64 hilo_lo = hi * rlo, hilo_hi = __umul64hi(hi, rlo);
+  u64 t = __umul64hi(lo, rlo);
+  u64 s1 = lohi_lo + hilo_lo;
+  u64 carry = s1 < lohi_lo;
+  u64 s2 = s1 + t;
+  carry += s2 < s1;
+  u64 quot = hi * rhi + lohi_hi + hilo_hi + carry;
+  u64 r = lo - quot * q;
+  while (r >= q)
+    r -= q;
+  return r;
+}
+
+/// Device pointers to the per-modulus tables, passed by value to kernels.
+struct Tables {
+  const u64 *q;       ///< [M]
+  const u64 *ratioHi; ///< [M] Barrett floor(2^128/q), high word
+  const u64 *ratioLo; ///< [M]
+  const u64 *roots, *rootsShoup, *invRoots, *invRootsShoup; ///< [M][N]
+  const u64 *inttPlain; ///< [M][kScaleWords] (n^-1 scaling, nothing added)
+  int logN;
+  int qCount;
+};
+
+/// Global modulus index of position t of a basis q_0..q_level u P (level -1
+/// gives P alone).
+__host__ __device__ inline int qpModulus(int t, int level, int q_count) {
+  return t <= level ? t : q_count + t - level - 1;
+}
+
+/// Words per row of the inverse NTT's last-stage constants: n^-1 s, its
+/// Shoup quotient, invRoots[1] n^-1 s, its quotient, and a constant added
+/// to every output coefficient (ModDown's rounding h (B/b_i)^-1).
+constexpr int kScaleWords = 5;
+constexpr int kMaxRows = 512;   // rows per NTT launch (chunked beyond)
+constexpr int kMaxJobs = 16;    // BConv jobs per launch
+constexpr int kMaxDigits = 16;  // key-switching digits
+constexpr int kMaxConsts = 64;  // per-limb constants passed by value
+
+/// Per-launch row table of the NTT kernels: modulus and input/output row of
+/// each row (rows of base pointers; lets one launch cover scattered rows).
+struct RowTable {
+  uint8_t mod[kMaxRows];
+  uint16_t in[kMaxRows];
+  uint16_t out[kMaxRows];
+};
+
+/// Fused epilogue of the forward NTT: out = (a - ntt(x)) * c [+ b], for
+/// ModDown and rescale. Row r of the launch is part r / div, limb r % div.
+struct Epilogue {
+  const u64 *a = nullptr; ///< row part * aStride + limb
+  int aStride = 0;
+  const u64 *b = nullptr; ///< addend rows part * bStride + limb, parts < bParts
+  int bStride = 0;
+  int bParts = 0;
+  const u64 *c = nullptr; ///< (word, shoup) per limb
+  int div = 1;
+};
+
+/// Maps row r of an elementwise launch to a modulus: position
+/// off + r % div of a q_0..q_level u P basis (level -1: P alone).
+struct ModMap {
+  int div;
+  int level;
+  int off;
+};
+
+/// Key-switching constants of one level, on the device.
+struct KsPlan {
+  int level = 0, digits = 0, qp = 0;
+  std::vector<int> start, size, ext_off;
+  int ext_rows = 0;
+  std::vector<int> ext_mods;
+  DeviceBuffer intt_scale;   ///< [(l+1)][kScaleWords] n^-1 hat^-1 per digit
+  DeviceBuffer up;           ///< per digit: hat [T][m], half [m], neg_b [T]
+  std::vector<size_t> hat_off, half_off, negb_off;
+  DeviceBuffer tmod_up;      ///< per digit target moduli (int32)
+  std::vector<size_t> tmod_up_off;
+  DeviceBuffer intt_scale_p; ///< [2K][kScaleWords], adds h (P/p_j)^-1
+  DeviceBuffer down;         ///< hat [(l+1)][K], half [K], neg_b, bias [l+1]
+  size_t down_half = 0, down_negb = 0, down_bias = 0;
+  DeviceBuffer tmod_down;    ///< 0..l
+  DeviceBuffer p_inv;        ///< [(l+1)][2]
+};
+struct RescalePlan {
+  DeviceBuffer q_last_inv; ///< [l][2]
+  DeviceBuffer intt_scale; ///< [3][kScaleWords] for q_l, adding h = q_l / 2
+};
+
+struct DeviceContext::Impl {
+  const Context64 *host = nullptr;
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  Tables tables{};
+  int n_log = 0;
+  size_t n = 0;
+  int q_count = 0, p_count = 0, m_count = 0;
+  // Pool: free blocks by size; every block ever allocated.
+  std::multimap<size_t, u64 *> free_blocks;
+  std::vector<std::pair<u64 *, size_t>> all_blocks;
+  size_t pool_bytes = 0;
+  u64 *table_mem = nullptr;
+  std::map<int, std::unique_ptr<KsPlan>> ks_plans;
+  std::map<int, std::unique_ptr<RescalePlan>> rescale_plans;
+  std::map<uint64_t, DeviceBuffer> galois_index;
+
+  u64 *allocate(size_t words);
+  void release(u64 *p, size_t words);
+  const KsPlan &ksPlan(const DeviceContext &ctx, int level);
+  const RescalePlan &rescalePlan(const DeviceContext &ctx, int level);
+  const uint32_t *galoisIndex(const DeviceContext &ctx, uint64_t galois);
+};
+
+/// Copies host words to a device buffer (asynchronously on the stream; the
+/// host vector must outlive the copy, so callers synchronize).
+void copyToDevice(const DeviceContext &ctx, u64 *dst, const void *src,
+                  size_t bytes);
+
+// ---------------------------------------------------------------------------
+// Launchers (ntt.cu).
+
+/// Forward NTT of rows: column phase src -> mid, row phase mid -> dst (with
+/// the epilogue when `epi` is given). With in_mod >= 0 the inputs are
+/// residues mod modulus in_mod (rescale reads one limb for every row): each
+/// is reduced mod the row's q and h = q_{in_mod} / 2 subtracted (centring).
+void launchNttForward(const DeviceContext &ctx, const u64 *src,
+                      const std::vector<int> &src_rows, u64 *mid,
+                      const std::vector<int> &mid_rows, u64 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, int in_mod,
+                      const Epilogue *epi);
+/// Inverse NTT of rows: row phase src -> mid, column phase mid -> dst; the
+/// last stage multiplies by the per-row constants `scale` ([rows][kScaleWords],
+/// or [mods][kScaleWords] when by_mod) that fold n^-1 and any BConv factor.
+void launchNttInverse(const DeviceContext &ctx, const u64 *src,
+                      const std::vector<int> &src_rows, u64 *mid,
+                      const std::vector<int> &mid_rows, u64 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, const u64 *scale,
+                      bool by_mod);
+
+// Launchers (rns.cu).
+/// One centred fast base conversion (rns.h): out_t = sum_i y_i (B/b_i) +
+/// #{i : y_i > b_i/2} [-B]_t + bias_t mod t.
+struct BConvJob {
+  const u64 *in;   ///< m source rows y_i (already scaled by hat^-1)
+  u64 *out;        ///< T target rows
+  const u64 *hat;  ///< [T][m] (B/b_i) mod t
+  const u64 *half; ///< [m] floor(b_i / 2)
+  const u64 *negb; ///< [T] [-B]_t
+  const u64 *bias; ///< [T] added constant, or null (ModDown: [-h]_t)
+  const int *tmod; ///< [T] target moduli
+  int m, t_count;
+};
+void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs);
+
+/// Hybrid key switching of d (NTT over q_0..q_level) into out (2 parts of
+/// level+1 rows): out_p = ModDown(<ModUp(d), key_p>) [+ add_p for p <
+/// add_parts, rows add + p * add_stride].
+void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
+                   const DeviceSwitchingKey &key, u64 *out, const u64 *add,
+                   int add_parts, int add_stride);
+/// ModUp of digits [j0, j1) of d into ext rows (plan layout).
+void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
+                 int j0, int j1, u64 *ext);
+/// ModDown of `parts` polynomials over Q_l u P (part stride qp rows) into
+/// out (parts x (l+1) rows), with the optional addend.
+void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
+                  int parts, u64 *out, const u64 *add, int add_parts,
+                  int add_stride);
+/// Rescale of `parts` polynomials over q_0..q_level (stride level+1 rows)
+/// into out (parts x level rows).
+void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts,
+                  int level, u64 *out);
+
+enum class EwOp { kAdd, kSub, kNeg, kMul, kMulAdd };
+/// out[r] = op(a[r] (0 beyond a_rows), b[r' = r % b_div] (0 for r >=
+/// b_rows)); kMulAdd: out = out + a * b.
+void launchElementwise(const DeviceContext &ctx, EwOp op, u64 *out,
+                       const u64 *a, int a_rows, const u64 *b, int b_rows,
+                       int b_div, int rows, ModMap map);
+/// out[r] = a[r] * c[r % div] or + c[r % div] for r < const_rows (else copy).
+void launchConstOp(const DeviceContext &ctx, bool mul, u64 *out, const u64 *a,
+                   const std::vector<u64> &c, int const_rows, int rows,
+                   ModMap map);
+/// d0 = a0 b0, d1 = a0 b1 + a1 b0, d2 = a1 b1 over `limbs` limbs.
+void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
+                  const u64 *b, int limbs);
+/// out row r = in row r permuted by the NTT-form Galois index map.
+void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
+                        int rows, const uint32_t *index);
+
+} // namespace ember::cuda

@@ -1,0 +1,700 @@
+// Batched negacyclic NTT/INTT over many limbs, split in two kernels
+// (2^16 = 2^8 x 2^8; in general logN = s1 + s2, s1 = logN / 2). N = 2^16 has
+// register-resident kernels (below, "N = 2^16"); other N use the generic
+// shared-memory kernels, one stage per barrier:
+//  - the column phase does the s1 stages whose butterfly distance is a
+//    multiple of 2^s2: each block holds 2^s1 points of C adjacent columns
+//    (x = column + 2^s2 k) in 32 KB of shared memory, loads coalesced;
+//  - the row phase does the s2 stages inside contiguous chunks of 2^s2.
+// Forward: column then row phase (Cooley-Tukey, twiddles psi^brev); inverse:
+// row then column phase (Gentleman-Sande). Harvey's lazy butterflies with
+// Shoup twiddles, the CPU's tables, so outputs equal the CPU's bit for bit
+// (bit-reversed evaluation order, out[k] = a(psi^(2 brev(k) + 1))).
+// Twiddle of a butterfly: index R * m + i, m the stage's sub-transform group
+// count and i its group, R = 1 in the column phase and 2^s1 + chunk in the
+// row phase.
+//
+// Fusions: the inverse's last stage multiplies by per-row constants that fold
+// n^-1 and BConv's (B/b_i)^-1 and adds a constant (ModDown's rounding); the
+// forward's row phase can end with
+// (a - x) * c [+ b] (ModDown's subtraction and P^-1, rescale's q_l^-1, the
+// key-switch result added to the ciphertext); its column phase can reduce the
+// inputs mod q and centre them (rescale reads the last limb for every row).
+//
+// Cost per limb of N words: each phase reads and writes N words once (the
+// pair moves 4 N words = 2 MB at N = 2^16, plus 2 N twiddle words read from
+// L2 per phase); (N/2) log N butterflies, each one Shoup product (~12 int32
+// instructions) and ~8 adds/compares.
+#include "internal.cuh"
+
+#include <algorithm>
+
+namespace ember::cuda {
+
+namespace {
+
+constexpr int kTileWords = 4096; // 32 KB of shared memory per block
+constexpr int kThreads = 256;
+
+/// Forward column phase. Grid (2^s2 / C, rows). Bytes: 2 N words per row.
+template <bool kReduceIn>
+__global__ void __launch_bounds__(kThreads)
+    nttFwdCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1,
+              int log_c, int in_mod) {
+  __shared__ u64 s[kTileWords];
+  const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
+  const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
+  const u64 q = T.q[mod], two_q = 2 * q;
+  const u64 *src = in + (size_t(rt.in[row]) << log_n);
+  u64 *dst = out + (size_t(rt.out[row]) << log_n);
+  const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
+  u64 h = 0;
+  if (kReduceIn) { // rescale: r = ([c + h]_{q_l} mod q) - (h mod q)
+    h = T.q[in_mod] >> 1;
+    if (h >= q)
+      h = barrett(0, h, q, T.ratioHi[mod], T.ratioLo[mod]);
+  }
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
+    const int x = col0 + (idx & c_mask) + ((idx >> log_c) << s2);
+    u64 v = src[x];
+    if (kReduceIn) {
+      if (v >= q)
+        v = barrett(0, v, q, T.ratioHi[mod], T.ratioLo[mod]);
+      v = subMod(v, h, q);
+    }
+    s[idx] = v;
+  }
+  const u64 *w = T.roots + (size_t(mod) << log_n);
+  const u64 *ws = T.rootsShoup + (size_t(mod) << log_n);
+  const int half = total >> 1;
+  for (int st = 0; st < s1; ++st) {
+    __syncthreads();
+    const int log_t = s1 - 1 - st;
+    for (int b = threadIdx.x; b < half; b += blockDim.x) {
+      const int c = b & c_mask, p = b >> log_c;
+      const int i = p >> log_t, j = p & ((1 << log_t) - 1);
+      const int ix = ((((i << 1) << log_t) + j) << log_c) + c;
+      const int iy = ix + (1 << (log_t + log_c));
+      const int wi = (1 << st) + i;
+      const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
+      u64 u = s[ix];
+      u = u >= two_q ? u - two_q : u;
+      const u64 v = mulShoupLazy(s[iy], W, Ws, q);
+      s[ix] = u + v;
+      s[iy] = u - v + two_q;
+    }
+  }
+  __syncthreads();
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    dst[col0 + (idx & c_mask) + ((idx >> log_c) << s2)] = s[idx];
+}
+
+/// Forward row phase with optional epilogue. Grid (2^s1 / C2, rows).
+/// Bytes: 2 N words per row, plus N (a) and N (b) with the epilogue.
+template <bool kEpi>
+__global__ void __launch_bounds__(kThreads)
+    nttFwdRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2,
+              int log_c, int row_base, Epilogue e) {
+  __shared__ u64 s[kTileWords];
+  const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
+  const int s1 = log_n - s2;
+  const u64 q = T.q[mod], two_q = 2 * q;
+  const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
+  const size_t base = size_t(chunk0) << s2;
+  const u64 *src = in + (size_t(rt.in[row]) << log_n) + base;
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    s[idx] = src[idx];
+  const u64 *w = T.roots + (size_t(mod) << log_n);
+  const u64 *ws = T.rootsShoup + (size_t(mod) << log_n);
+  const int half = total >> 1, half_chunk = 1 << (s2 - 1);
+  for (int st = 0; st < s2; ++st) {
+    __syncthreads();
+    const int log_t = s2 - 1 - st;
+    for (int b = threadIdx.x; b < half; b += blockDim.x) {
+      const int chunk = b >> (s2 - 1), p = b & (half_chunk - 1);
+      const int i = p >> log_t, j = p & ((1 << log_t) - 1);
+      const int ix = (chunk << s2) + (((i << 1) << log_t) + j);
+      const int iy = ix + (1 << log_t);
+      const int wi = (((1 << s1) + chunk0 + chunk) << st) + i;
+      const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
+      u64 u = s[ix];
+      u = u >= two_q ? u - two_q : u;
+      const u64 v = mulShoupLazy(s[iy], W, Ws, q);
+      s[ix] = u + v;
+      s[iy] = u - v + two_q;
+    }
+  }
+  __syncthreads();
+  u64 *dst = out + (size_t(rt.out[row]) << log_n) + base;
+  if (!kEpi) {
+    for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
+      u64 v = s[idx];
+      v = v >= two_q ? v - two_q : v;
+      dst[idx] = v >= q ? v - q : v;
+    }
+    return;
+  }
+  const int r = row_base + row, part = r / e.div, limb = r % e.div;
+  const u64 *a =
+      e.a + (size_t(part * e.aStride + limb) << log_n) + base;
+  const u64 *b = part < e.bParts
+                     ? e.b + (size_t(part * e.bStride + limb) << log_n) + base
+                     : nullptr;
+  const u64 cw = e.c[2 * limb], cs = e.c[2 * limb + 1];
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
+    u64 v = s[idx];
+    v = v >= two_q ? v - two_q : v;
+    v = v >= q ? v - q : v;
+    u64 res = mulShoup(subMod(a[idx], v, q), cw, cs, q);
+    if (b)
+      res = addMod(res, b[idx], q);
+    dst[idx] = res;
+  }
+}
+
+/// Inverse row phase (first s2 stages, Gentleman-Sande), in -> out.
+/// Bytes: 2 N words per row. Values stay in [0, 2q).
+__global__ void __launch_bounds__(kThreads)
+    nttInvRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2,
+              int log_c) {
+  __shared__ u64 s[kTileWords];
+  const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
+  const int s1 = log_n - s2;
+  const u64 q = T.q[mod], two_q = 2 * q;
+  const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
+  const size_t base = size_t(chunk0) << s2;
+  const u64 *src = in + (size_t(rt.in[row]) << log_n) + base;
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    s[idx] = src[idx];
+  const u64 *w = T.invRoots + (size_t(mod) << log_n);
+  const u64 *ws = T.invRootsShoup + (size_t(mod) << log_n);
+  const int half = total >> 1, half_chunk = 1 << (s2 - 1);
+  for (int st = 0; st < s2; ++st) {
+    __syncthreads();
+    const int log_t = st;
+    for (int b = threadIdx.x; b < half; b += blockDim.x) {
+      const int chunk = b >> (s2 - 1), p = b & (half_chunk - 1);
+      const int i = p >> log_t, j = p & ((1 << log_t) - 1);
+      const int ix = (chunk << s2) + (((i << 1) << log_t) + j);
+      const int iy = ix + (1 << log_t);
+      const int wi = (((1 << s1) + chunk0 + chunk) << (s2 - 1 - st)) + i;
+      const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
+      const u64 u = s[ix], v = s[iy];
+      const u64 sum = u + v;
+      s[ix] = sum >= two_q ? sum - two_q : sum;
+      s[iy] = mulShoupLazy(u - v + two_q, W, Ws, q);
+    }
+  }
+  __syncthreads();
+  u64 *dst = out + (size_t(rt.out[row]) << log_n) + base;
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    dst[idx] = s[idx];
+}
+
+/// Inverse column phase (last s1 stages); the last stage multiplies by the
+/// row's constants (cx for the upper half, cy = invRoots[1] cx for the
+/// lower) and adds the row's constant. Bytes: 2 N words per row. Output
+/// fully reduced.
+__global__ void __launch_bounds__(kThreads)
+    nttInvCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1,
+              int log_c, int row_base, const u64 *scale, bool by_mod) {
+  __shared__ u64 s[kTileWords];
+  const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
+  const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
+  const u64 q = T.q[mod], two_q = 2 * q;
+  const u64 *src = in + (size_t(rt.in[row]) << log_n);
+  u64 *dst = out + (size_t(rt.out[row]) << log_n);
+  const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    s[idx] = src[col0 + (idx & c_mask) + ((idx >> log_c) << s2)];
+  const u64 *w = T.invRoots + (size_t(mod) << log_n);
+  const u64 *ws = T.invRootsShoup + (size_t(mod) << log_n);
+  const u64 *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
+  const u64 cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
+  const int half = total >> 1;
+  for (int st = 0; st < s1; ++st) {
+    __syncthreads();
+    const int log_t = st;
+    const bool last = st == s1 - 1;
+    for (int b = threadIdx.x; b < half; b += blockDim.x) {
+      const int c = b & c_mask, p = b >> log_c;
+      const int i = p >> log_t, j = p & ((1 << log_t) - 1);
+      const int ix = ((((i << 1) << log_t) + j) << log_c) + c;
+      const int iy = ix + (1 << (log_t + log_c));
+      const u64 u = s[ix], v = s[iy];
+      u64 sum = u + v;
+      sum = sum >= two_q ? sum - two_q : sum;
+      if (last) {
+        s[ix] = addMod(mulShoup(sum, cx, cxs, q), add, q);
+        s[iy] = addMod(mulShoup(u - v + two_q, cy, cys, q), add, q);
+      } else {
+        const int wi = (1 << (s1 - 1 - st)) + i;
+        const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
+        s[ix] = sum;
+        s[iy] = mulShoupLazy(u - v + two_q, W, Ws, q);
+      }
+    }
+  }
+  __syncthreads();
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    dst[col0 + (idx & c_mask) + ((idx >> log_c) << s2)] = s[idx];
+}
+
+// --- N = 2^16: register-resident 256-point sub-transforms ---------------------
+//
+// Each thread holds 8 points in registers and does 3 + 3 + 2 stages of the
+// sub-transform's 8 between two shared-memory exchanges (radix-8 in
+// registers: 4 independent butterflies per stage, twiddles loaded once per
+// group). A block is 8 sub-transforms (256 threads, 18 KB of shared memory
+// with padding that keeps the exchanges conflict-free but for the last,
+// 2-way). Layouts of point k (0..255) of a sub-transform in one thread:
+//   phase A: k = th + 32 r     (r = 0..7; stages on bits 7, 6, 5)
+//   phase B: k = 32 a + 4 j + b, th = 4 a + b (stages on bits 4, 3, 2)
+//   phase C: k = 8 th + j      (stages on bits 1, 0)
+// Twiddle of stage st (t = 128 >> st) for point k: (R << st) + (k >> (8 - st)).
+
+constexpr int kFastThreads = 256;
+constexpr int kFastWords = 2304;
+
+__device__ __forceinline__ int colAddr(int k, int c) {
+  return 8 * k + c + 8 * (k >> 3);
+}
+__device__ __forceinline__ int rowAddr(int k, int c) {
+  return c * 288 + k + 4 * (k >> 5);
+}
+
+struct Tw {
+  const u64 *w, *ws;
+  u64 q, two_q;
+  int R;
+};
+
+__device__ __forceinline__ void ct(u64 &x, u64 &y, const Tw &t, int idx) {
+  const u64 W = __ldg(t.w + idx), Ws = __ldg(t.ws + idx);
+  const u64 u = x >= t.two_q ? x - t.two_q : x;
+  const u64 v = mulShoupLazy(y, W, Ws, t.q);
+  x = u + v;
+  y = u - v + t.two_q;
+}
+__device__ __forceinline__ void gs(u64 &x, u64 &y, const Tw &t, int idx) {
+  const u64 W = __ldg(t.w + idx), Ws = __ldg(t.ws + idx);
+  const u64 u = x, v = y, sum = u + v;
+  x = sum >= t.two_q ? sum - t.two_q : sum;
+  y = mulShoupLazy(u - v + t.two_q, W, Ws, t.q);
+}
+
+__device__ __forceinline__ void fwdA(u64 *v, const Tw &t) {
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    ct(v[r], v[r + 4], t, t.R);
+#pragma unroll
+  for (int r = 0; r < 8; r += 4) {
+    ct(v[r], v[r + 2], t, (t.R << 1) + (r >> 2));
+    ct(v[r + 1], v[r + 3], t, (t.R << 1) + (r >> 2));
+  }
+#pragma unroll
+  for (int r = 0; r < 8; r += 2)
+    ct(v[r], v[r + 1], t, (t.R << 2) + (r >> 1));
+}
+__device__ __forceinline__ void fwdB(u64 *v, const Tw &t, int a) {
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    ct(v[j], v[j + 4], t, (t.R << 3) + a);
+#pragma unroll
+  for (int j = 0; j < 8; j += 4) {
+    ct(v[j], v[j + 2], t, (t.R << 4) + 2 * a + (j >> 2));
+    ct(v[j + 1], v[j + 3], t, (t.R << 4) + 2 * a + (j >> 2));
+  }
+#pragma unroll
+  for (int j = 0; j < 8; j += 2)
+    ct(v[j], v[j + 1], t, (t.R << 5) + 4 * a + (j >> 1));
+}
+__device__ __forceinline__ void fwdC(u64 *v, const Tw &t, int th) {
+#pragma unroll
+  for (int j = 0; j < 8; j += 4) {
+    ct(v[j], v[j + 2], t, (t.R << 6) + 2 * th + (j >> 2));
+    ct(v[j + 1], v[j + 3], t, (t.R << 6) + 2 * th + (j >> 2));
+  }
+#pragma unroll
+  for (int j = 0; j < 8; j += 2)
+    ct(v[j], v[j + 1], t, (t.R << 7) + 4 * th + (j >> 1));
+}
+__device__ __forceinline__ void invC(u64 *v, const Tw &t, int th) {
+#pragma unroll
+  for (int j = 0; j < 8; j += 2)
+    gs(v[j], v[j + 1], t, (t.R << 7) + 4 * th + (j >> 1));
+#pragma unroll
+  for (int j = 0; j < 8; j += 4) {
+    gs(v[j], v[j + 2], t, (t.R << 6) + 2 * th + (j >> 2));
+    gs(v[j + 1], v[j + 3], t, (t.R << 6) + 2 * th + (j >> 2));
+  }
+}
+__device__ __forceinline__ void invB(u64 *v, const Tw &t, int a) {
+#pragma unroll
+  for (int j = 0; j < 8; j += 2)
+    gs(v[j], v[j + 1], t, (t.R << 5) + 4 * a + (j >> 1));
+#pragma unroll
+  for (int j = 0; j < 8; j += 4) {
+    gs(v[j], v[j + 2], t, (t.R << 4) + 2 * a + (j >> 2));
+    gs(v[j + 1], v[j + 3], t, (t.R << 4) + 2 * a + (j >> 2));
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    gs(v[j], v[j + 4], t, (t.R << 3) + a);
+}
+/// Stages on bits 5, 6 (and 7 unless kFusedLast: the caller does it).
+template <bool kSkipLast>
+__device__ __forceinline__ void invA(u64 *v, const Tw &t) {
+#pragma unroll
+  for (int r = 0; r < 8; r += 2)
+    gs(v[r], v[r + 1], t, (t.R << 2) + (r >> 1));
+#pragma unroll
+  for (int r = 0; r < 8; r += 4) {
+    gs(v[r], v[r + 2], t, (t.R << 1) + (r >> 2));
+    gs(v[r + 1], v[r + 3], t, (t.R << 1) + (r >> 2));
+  }
+  if (!kSkipLast) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+      gs(v[r], v[r + 4], t, t.R);
+  }
+}
+
+/// Forward column phase, N = 2^16: 8 columns x 256 points per block.
+/// Bytes: 2 N words per row. Grid (32, rows).
+template <bool kReduceIn>
+__global__ void __launch_bounds__(kFastThreads)
+    nttFwdCol16(Tables T, const u64 *in, u64 *out, RowTable rt, int in_mod) {
+  __shared__ u64 s[kFastWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
+  const int col0 = blockIdx.x << 3;
+  Tw t{T.roots + (size_t(mod) << 16), T.rootsShoup + (size_t(mod) << 16),
+       T.q[mod], 2 * T.q[mod], 1};
+  const u64 *src = in + (size_t(rt.in[row]) << 16) + col0 + c;
+  u64 h = 0;
+  if (kReduceIn) {
+    h = T.q[in_mod] >> 1;
+    if (h >= t.q)
+      h = barrett(0, h, t.q, T.ratioHi[mod], T.ratioLo[mod]);
+  }
+  u64 v[8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    u64 x = src[(th + 32 * r) << 8];
+    if (kReduceIn) {
+      if (x >= t.q)
+        x = barrett(0, x, t.q, T.ratioHi[mod], T.ratioLo[mod]);
+      x = subMod(x, h, t.q);
+    }
+    v[r] = x;
+  }
+  fwdA(v, t);
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    s[colAddr(th + 32 * r, c)] = v[r];
+  __syncthreads();
+  const int a = th >> 2, b = th & 3;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[colAddr(32 * a + 4 * j + b, c)];
+  fwdB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[colAddr(32 * a + 4 * j + b, c)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[colAddr(8 * th + j, c)];
+  fwdC(v, t, th);
+  u64 *dst = out + (size_t(rt.out[row]) << 16) + col0 + c;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    dst[(8 * th + j) << 8] = v[j];
+}
+
+/// Forward row phase, N = 2^16: 8 contiguous chunks of 256 per block, then
+/// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
+template <bool kEpi>
+__global__ void __launch_bounds__(kFastThreads)
+    nttFwdRow16(Tables T, const u64 *in, u64 *out, RowTable rt, int row_base,
+                Epilogue e) {
+  __shared__ u64 s[kFastWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
+  const int chunk0 = blockIdx.x << 3;
+  const size_t base = (size_t(chunk0 + c) << 8);
+  Tw t{T.roots + (size_t(mod) << 16), T.rootsShoup + (size_t(mod) << 16),
+       T.q[mod], 2 * T.q[mod], 256 + chunk0 + c};
+  const u64 *src = in + (size_t(rt.in[row]) << 16) + base;
+  u64 v[8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = src[th + 32 * r];
+  fwdA(v, t);
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    s[rowAddr(th + 32 * r, c)] = v[r];
+  __syncthreads();
+  const int a = th >> 2, b = th & 3;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[rowAddr(32 * a + 4 * j + b, c)];
+  fwdB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[rowAddr(32 * a + 4 * j + b, c)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[rowAddr(8 * th + j, c)];
+  fwdC(v, t, th);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[rowAddr(8 * th + j, c)] = v[j];
+  __syncthreads();
+  const u64 q = t.q, two_q = t.two_q;
+  u64 *dst = out + (size_t(rt.out[row]) << 16) + base;
+  if (!kEpi) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      u64 x = s[rowAddr(th + 32 * r, c)];
+      x = x >= two_q ? x - two_q : x;
+      dst[th + 32 * r] = x >= q ? x - q : x;
+    }
+    return;
+  }
+  const int rr = row_base + row, part = rr / e.div, limb = rr % e.div;
+  const u64 *ap = e.a + (size_t(part * e.aStride + limb) << 16) + base;
+  const u64 *bp = part < e.bParts
+                      ? e.b + (size_t(part * e.bStride + limb) << 16) + base
+                      : nullptr;
+  const u64 cw = e.c[2 * limb], cs = e.c[2 * limb + 1];
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const int k = th + 32 * r;
+    u64 x = s[rowAddr(k, c)];
+    x = x >= two_q ? x - two_q : x;
+    x = x >= q ? x - q : x;
+    u64 res = mulShoup(subMod(ap[k], x, q), cw, cs, q);
+    if (bp)
+      res = addMod(res, bp[k], q);
+    dst[k] = res;
+  }
+}
+
+/// Inverse row phase, N = 2^16. Bytes: 2 N words per row. Output [0, 2q).
+__global__ void __launch_bounds__(kFastThreads)
+    nttInvRow16(Tables T, const u64 *in, u64 *out, RowTable rt) {
+  __shared__ u64 s[kFastWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
+  const int chunk0 = blockIdx.x << 3;
+  const size_t base = (size_t(chunk0 + c) << 8);
+  Tw t{T.invRoots + (size_t(mod) << 16),
+       T.invRootsShoup + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
+       256 + chunk0 + c};
+  const u64 *src = in + (size_t(rt.in[row]) << 16) + base;
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    s[rowAddr(th + 32 * r, c)] = src[th + 32 * r];
+  __syncthreads();
+  u64 v[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[rowAddr(8 * th + j, c)];
+  invC(v, t, th);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[rowAddr(8 * th + j, c)] = v[j];
+  __syncthreads();
+  const int a = th >> 2, b = th & 3;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[rowAddr(32 * a + 4 * j + b, c)];
+  invB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[rowAddr(32 * a + 4 * j + b, c)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = s[rowAddr(th + 32 * r, c)];
+  invA<false>(v, t);
+  u64 *dst = out + (size_t(rt.out[row]) << 16) + base;
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    dst[th + 32 * r] = v[r];
+}
+
+/// Inverse column phase, N = 2^16, with the scaled last stage. Bytes: 2 N
+/// words per row. Output fully reduced.
+__global__ void __launch_bounds__(kFastThreads)
+    nttInvCol16(Tables T, const u64 *in, u64 *out, RowTable rt, int row_base,
+                const u64 *scale, bool by_mod) {
+  __shared__ u64 s[kFastWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
+  const int col0 = blockIdx.x << 3;
+  Tw t{T.invRoots + (size_t(mod) << 16),
+       T.invRootsShoup + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  const u64 *src = in + (size_t(rt.in[row]) << 16) + col0 + c;
+  u64 v[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = src[(8 * th + j) << 8];
+  invC(v, t, th);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[colAddr(8 * th + j, c)] = v[j];
+  __syncthreads();
+  const int a = th >> 2, b = th & 3;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[colAddr(32 * a + 4 * j + b, c)];
+  invB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[colAddr(32 * a + 4 * j + b, c)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = s[colAddr(th + 32 * r, c)];
+  invA<true>(v, t);
+  const u64 *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
+  const u64 cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
+  const u64 q = t.q, two_q = t.two_q;
+  u64 *dst = out + (size_t(rt.out[row]) << 16) + col0 + c;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const u64 x = v[r], y = v[r + 4];
+    u64 sum = x + y;
+    sum = sum >= two_q ? sum - two_q : sum;
+    dst[(th + 32 * r) << 8] = addMod(mulShoup(sum, cx, cxs, q), add, q);
+    dst[(th + 32 * (r + 4)) << 8] =
+        addMod(mulShoup(x - y + two_q, cy, cys, q), add, q);
+  }
+}
+
+struct Split {
+  int s1, s2, log_c_col, log_c_row;
+};
+Split split(int log_n) {
+  Split sp;
+  sp.s1 = log_n / 2;
+  sp.s2 = log_n - sp.s1;
+  const int log_tile = 12; // kTileWords
+  sp.log_c_col = std::min(sp.s2, log_tile - sp.s1);
+  sp.log_c_row = std::min(sp.s1, log_tile - sp.s2);
+  return sp;
+}
+
+RowTable makeTable(const std::vector<int> &mods, const std::vector<int> &in,
+                   const std::vector<int> &out, size_t first, size_t count) {
+  RowTable rt;
+  for (size_t r = 0; r < count; ++r) {
+    rt.mod[r] = static_cast<uint8_t>(mods[first + r]);
+    rt.in[r] = static_cast<uint16_t>(in[first + r]);
+    rt.out[r] = static_cast<uint16_t>(out[first + r]);
+  }
+  return rt;
+}
+
+void checkRows(const std::vector<int> &a, const std::vector<int> &b,
+               const std::vector<int> &c, const std::vector<int> &mods) {
+  if (a.size() != mods.size() || b.size() != mods.size() ||
+      c.size() != mods.size())
+    throw InvalidArgument("ntt launch: row lists of different lengths");
+}
+
+} // namespace
+
+void launchNttForward(const DeviceContext &ctx, const u64 *src,
+                      const std::vector<int> &src_rows, u64 *mid,
+                      const std::vector<int> &mid_rows, u64 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, int in_mod,
+                      const Epilogue *epi) {
+  checkRows(src_rows, mid_rows, dst_rows, mods);
+  const auto &I = ctx.impl();
+  const Split sp = split(I.n_log);
+  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
+    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
+    const RowTable col = makeTable(mods, src_rows, mid_rows, first, count);
+    if (I.n_log == 16) {
+      const RowTable row = makeTable(mods, mid_rows, dst_rows, first, count);
+      dim3 grid(32, unsigned(count));
+      if (in_mod >= 0)
+        nttFwdCol16<true><<<grid, kFastThreads, 0, I.stream>>>(
+            I.tables, src, mid, col, in_mod);
+      else
+        nttFwdCol16<false><<<grid, kFastThreads, 0, I.stream>>>(
+            I.tables, src, mid, col, 0);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      if (epi)
+        nttFwdRow16<true><<<grid, kFastThreads, 0, I.stream>>>(
+            I.tables, mid, dst, row, int(first), *epi);
+      else
+        nttFwdRow16<false><<<grid, kFastThreads, 0, I.stream>>>(
+            I.tables, mid, dst, row, int(first), Epilogue{});
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      continue;
+    }
+    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
+    if (in_mod >= 0)
+      nttFwdCol<true><<<grid_col, kThreads, 0, I.stream>>>(
+          I.tables, src, mid, col, sp.s1, sp.log_c_col, in_mod);
+    else
+      nttFwdCol<false><<<grid_col, kThreads, 0, I.stream>>>(
+          I.tables, src, mid, col, sp.s1, sp.log_c_col, 0);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    const RowTable row = makeTable(mods, mid_rows, dst_rows, first, count);
+    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
+    if (epi)
+      nttFwdRow<true><<<grid_row, kThreads, 0, I.stream>>>(
+          I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), *epi);
+    else
+      nttFwdRow<false><<<grid_row, kThreads, 0, I.stream>>>(
+          I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first),
+          Epilogue{});
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+void launchNttInverse(const DeviceContext &ctx, const u64 *src,
+                      const std::vector<int> &src_rows, u64 *mid,
+                      const std::vector<int> &mid_rows, u64 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, const u64 *scale,
+                      bool by_mod) {
+  checkRows(src_rows, mid_rows, dst_rows, mods);
+  const auto &I = ctx.impl();
+  const Split sp = split(I.n_log);
+  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
+    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
+    const RowTable row = makeTable(mods, src_rows, mid_rows, first, count);
+    if (I.n_log == 16) {
+      const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
+      dim3 grid(32, unsigned(count));
+      nttInvRow16<<<grid, kFastThreads, 0, I.stream>>>(I.tables, src, mid,
+                                                       row);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      nttInvCol16<<<grid, kFastThreads, 0, I.stream>>>(
+          I.tables, mid, dst, col, int(first), scale, by_mod);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      continue;
+    }
+    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
+    nttInvRow<<<grid_row, kThreads, 0, I.stream>>>(I.tables, src, mid, row,
+                                                   sp.s2, sp.log_c_row);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
+    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
+    nttInvCol<<<grid_col, kThreads, 0, I.stream>>>(
+        I.tables, mid, dst, col, sp.s1, sp.log_c_col, int(first), scale,
+        by_mod);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+} // namespace ember::cuda

@@ -1,0 +1,711 @@
+// RNS primitives of the CUDA backend other than the NTT: base conversion,
+// the key-switch inner product, ModUp/ModDown/rescale built on the fused NTT
+// kernels, automorphisms and elementwise arithmetic; then the public
+// primitive API of cuda.h (same contracts as rns.h).
+#include "internal.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+namespace ember::cuda {
+
+namespace {
+
+constexpr int kEwThreads = 256;
+
+struct BConvJobs {
+  BConvJob job[kMaxJobs];
+};
+
+/// Centred fast base conversion as a (T x m) by (m x N) matrix product:
+/// each thread keeps its coefficient's m inputs in registers, counts those
+/// above b_i/2, and produces all T outputs, summing the m products (and the
+/// centring term and bias) exactly in a 128-bit accumulator (m <= 32
+/// products of < 2^61 values fit) and reducing once (Barrett) per output:
+/// lazy reduction. The hat matrix sits in shared memory (broadcast reads).
+/// Bytes: (m + T) N words per job. Work: m T N multiply-adds (~8 int32
+/// instructions each) and T N reductions (~20).
+template <int kM>
+__global__ void __launch_bounds__(kEwThreads)
+    bconvKernel(Tables T, BConvJobs jobs) {
+  extern __shared__ u64 hat_s[];
+  const BConvJob J = jobs.job[blockIdx.y];
+  const int m = J.m, tc = J.t_count, log_n = T.logN;
+  u64 *half_s = hat_s + tc * m;
+  u64 *negb_s = half_s + m;
+  u64 *bias_s = negb_s + tc;
+  for (int idx = threadIdx.x; idx < tc * m; idx += blockDim.x)
+    hat_s[idx] = J.hat[idx];
+  for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
+    half_s[idx] = J.half[idx];
+  for (int idx = threadIdx.x; idx < tc; idx += blockDim.x) {
+    negb_s[idx] = J.negb[idx];
+    bias_s[idx] = J.bias ? J.bias[idx] : 0;
+  }
+  __syncthreads();
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  u64 y[kM];
+  u64 above = 0;
+#pragma unroll
+  for (int i = 0; i < kM; ++i) {
+    y[i] = i < m ? J.in[(size_t(i) << log_n) + x] : 0;
+    if (i < m)
+      above += y[i] > half_s[i];
+  }
+  for (int t = 0; t < tc; ++t) {
+    u64 hi = 0, lo = bias_s[t];
+    mac128(hi, lo, above, negb_s[t]);
+    const u64 *h = hat_s + t * m;
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+      if (i < m)
+        mac128(hi, lo, y[i], h[i]);
+    const int g = J.tmod[t];
+    J.out[(size_t(t) << log_n) + x] =
+        barrett(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
+  }
+}
+
+struct IpArgs {
+  const u64 *d, *ext, *key;
+  u64 *acc;
+  int digits, level, m_count, qp;
+  int start[kMaxDigits], size[kMaxDigits], ext_off[kMaxDigits];
+};
+
+/// Key-switch inner product fused over the digits: for every limb t of
+/// Q_l u P, acc_0 = sum_j ext_j b_j and acc_1 = sum_j ext_j a_j, summed in
+/// 128 bits and reduced once (the digit's own limbs are read from d).
+/// Bytes: 3 D + 2 words per coefficient (the key dominates). Work: 2 D
+/// multiply-adds and 2 reductions per coefficient.
+__global__ void __launch_bounds__(kEwThreads)
+    innerProductKernel(Tables T, IpArgs a) {
+  const int t = blockIdx.y, log_n = T.logN;
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int g = qpModulus(t, a.level, T.qCount);
+  u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+  for (int j = 0; j < a.digits; ++j) {
+    const int st = a.start[j], sz = a.size[j];
+    const u64 *src =
+        (t >= st && t < st + sz)
+            ? a.d + (size_t(t) << log_n)
+            : a.ext + (size_t(a.ext_off[j] + (t < st ? t : t - sz)) << log_n);
+    const u64 v = src[x];
+    const u64 kb = a.key[(size_t(2 * j * a.m_count + g) << log_n) + x];
+    const u64 ka = a.key[(size_t((2 * j + 1) * a.m_count + g) << log_n) + x];
+    mac128(h0, l0, v, kb);
+    mac128(h1, l1, v, ka);
+  }
+  const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  a.acc[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
+  a.acc[(size_t(a.qp + t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
+}
+
+__device__ __forceinline__ int rowModulus(const Tables &T, ModMap map,
+                                          int r) {
+  return qpModulus(map.off + r % map.div, map.level, T.qCount);
+}
+
+/// Elementwise binary ops over rows. Bytes: 2-3 N words per row. Work: one
+/// add (2 int32 ops) or one Barrett product (~25) per word.
+template <EwOp kOp>
+__global__ void __launch_bounds__(kEwThreads)
+    ewKernel(Tables T, u64 *out, const u64 *a, int a_rows, const u64 *b,
+             int b_rows, int b_div, ModMap map) {
+  const int r = blockIdx.y, log_n = T.logN;
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int g = rowModulus(T, map, r);
+  const u64 q = T.q[g];
+  const size_t off = (size_t(r) << log_n) + x;
+  const u64 av = r < a_rows ? a[off] : 0;
+  const u64 bv = (b && r < b_rows) ? b[(size_t(r % b_div) << log_n) + x] : 0;
+  u64 res;
+  if (kOp == EwOp::kAdd) {
+    res = addMod(av, bv, q);
+  } else if (kOp == EwOp::kSub) {
+    res = subMod(av, bv, q);
+  } else if (kOp == EwOp::kNeg) {
+    res = av == 0 ? 0 : q - av;
+  } else if (kOp == EwOp::kMul) {
+    res = barrett(__umul64hi(av, bv), av * bv, q, T.ratioHi[g], T.ratioLo[g]);
+  } else { // kMulAdd
+    u64 hi = 0, lo = out[off];
+    mac128(hi, lo, av, bv);
+    res = barrett(hi, lo, q, T.ratioHi[g], T.ratioLo[g]);
+  }
+  out[off] = res;
+}
+
+struct Consts {
+  u64 w[kMaxConsts], ws[kMaxConsts];
+};
+
+/// out = a * c_i (Shoup) or a + c_i on rows below const_rows, else a copy.
+/// Bytes: 2 N words per row. Work: one Shoup product (~12) per word.
+__global__ void __launch_bounds__(kEwThreads)
+    constKernel(Tables T, bool mul, u64 *out, const u64 *a, Consts c,
+                int const_rows, ModMap map) {
+  const int r = blockIdx.y, log_n = T.logN;
+  const size_t off = (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x +
+                     threadIdx.x;
+  const u64 av = a[off];
+  if (r >= const_rows) {
+    out[off] = av;
+    return;
+  }
+  const int i = r % map.div;
+  const u64 q = T.q[rowModulus(T, map, r)];
+  out[off] = mul ? mulShoup(av, c.w[i], c.ws[i], q) : addMod(av, c.w[i], q);
+}
+
+/// Tensor product of two degree-1 ciphertexts in one pass: reads 4 words,
+/// writes 3 per coefficient; 4 products and 3 reductions.
+__global__ void __launch_bounds__(kEwThreads)
+    tensorKernel(Tables T, u64 *out, const u64 *a, const u64 *b, int limbs) {
+  const int r = blockIdx.y, log_n = T.logN;
+  const size_t off = (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x +
+                     threadIdx.x;
+  const size_t part = size_t(limbs) << log_n;
+  const u64 q = T.q[r], rh = T.ratioHi[r], rl = T.ratioLo[r];
+  const u64 a0 = a[off], a1 = a[part + off], b0 = b[off], b1 = b[part + off];
+  u64 hi = 0, lo = 0;
+  mac128(hi, lo, a0, b1);
+  mac128(hi, lo, a1, b0);
+  out[off] = barrett(__umul64hi(a0, b0), a0 * b0, q, rh, rl);
+  out[part + off] = barrett(hi, lo, q, rh, rl);
+  out[2 * part + off] = barrett(__umul64hi(a1, b1), a1 * b1, q, rh, rl);
+}
+
+/// NTT-form automorphism: a gather by the index map (bit-reversed layout
+/// keeps runs of it contiguous). Bytes: 2 N words + the N-entry map per row.
+__global__ void __launch_bounds__(kEwThreads)
+    automorphismKernel(int log_n, u64 *out, const u64 *in,
+                       const uint32_t *index) {
+  const size_t row = size_t(blockIdx.y) << log_n;
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  out[row + x] = in[row + __ldg(index + x)];
+}
+
+/// Coefficient-form automorphism: X^k -> +-X^(k galois mod N), a scatter.
+__global__ void __launch_bounds__(kEwThreads)
+    automorphismCoeffKernel(Tables T, u64 *out, const u64 *in, uint64_t galois,
+                            ModMap map) {
+  const int r = blockIdx.y, log_n = T.logN;
+  const uint64_t n = uint64_t{1} << log_n;
+  const uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t row = size_t(r) << log_n;
+  const u64 q = T.q[rowModulus(T, map, r)];
+  const uint64_t image = (k * galois) & (2 * n - 1);
+  const u64 v = in[row + k];
+  if (image < n)
+    out[row + image] = v;
+  else
+    out[row + image - n] = v == 0 ? 0 : q - v;
+}
+
+dim3 ewGrid(const DeviceContext::Impl &I, int rows) {
+  return dim3(unsigned(I.n / std::min<size_t>(I.n, kEwThreads)),
+              unsigned(rows));
+}
+unsigned ewBlock(const DeviceContext::Impl &I) {
+  return unsigned(std::min<size_t>(I.n, kEwThreads));
+}
+
+std::vector<int> iota(int first, int count) {
+  std::vector<int> v(count);
+  for (int i = 0; i < count; ++i)
+    v[i] = first + i;
+  return v;
+}
+
+} // namespace
+
+// --- Launchers ---------------------------------------------------------------
+
+void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs) {
+  const auto &I = ctx.impl();
+  for (size_t first = 0; first < jobs.size(); first += kMaxJobs) {
+    const size_t count = std::min<size_t>(kMaxJobs, jobs.size() - first);
+    BConvJobs js{};
+    int max_m = 0;
+    size_t smem = 0;
+    for (size_t i = 0; i < count; ++i) {
+      js.job[i] = jobs[first + i];
+      max_m = std::max(max_m, js.job[i].m);
+      const size_t m = js.job[i].m, t = js.job[i].t_count;
+      smem = std::max(smem, (m * t + m + 2 * t) * 8);
+    }
+    if (smem > 48 * 1024)
+      throw InvalidArgument("bconv: base too large for the CUDA kernel");
+    dim3 grid = ewGrid(I, int(count));
+    const unsigned block = ewBlock(I);
+    if (max_m <= 8)
+      bconvKernel<8><<<grid, block, smem, I.stream>>>(I.tables, js);
+    else if (max_m <= 16)
+      bconvKernel<16><<<grid, block, smem, I.stream>>>(I.tables, js);
+    else if (max_m <= 32)
+      bconvKernel<32><<<grid, block, smem, I.stream>>>(I.tables, js);
+    else
+      throw InvalidArgument("bconv: at most 32 source limbs on the GPU");
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+void launchElementwise(const DeviceContext &ctx, EwOp op, u64 *out,
+                       const u64 *a, int a_rows, const u64 *b, int b_rows,
+                       int b_div, int rows, ModMap map) {
+  const auto &I = ctx.impl();
+  if (rows == 0)
+    return;
+  dim3 grid = ewGrid(I, rows);
+  const unsigned block = ewBlock(I);
+  switch (op) {
+  case EwOp::kAdd:
+    ewKernel<EwOp::kAdd><<<grid, block, 0, I.stream>>>(I.tables, out, a,
+                                                        a_rows, b, b_rows,
+                                                        b_div, map);
+    break;
+  case EwOp::kSub:
+    ewKernel<EwOp::kSub><<<grid, block, 0, I.stream>>>(I.tables, out, a,
+                                                        a_rows, b, b_rows,
+                                                        b_div, map);
+    break;
+  case EwOp::kNeg:
+    ewKernel<EwOp::kNeg><<<grid, block, 0, I.stream>>>(I.tables, out, a,
+                                                        a_rows, b, b_rows,
+                                                        b_div, map);
+    break;
+  case EwOp::kMul:
+    ewKernel<EwOp::kMul><<<grid, block, 0, I.stream>>>(I.tables, out, a,
+                                                        a_rows, b, b_rows,
+                                                        b_div, map);
+    break;
+  case EwOp::kMulAdd:
+    ewKernel<EwOp::kMulAdd><<<grid, block, 0, I.stream>>>(
+        I.tables, out, a, a_rows, b, b_rows, b_div, map);
+    break;
+  }
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+void launchConstOp(const DeviceContext &ctx, bool mul, u64 *out, const u64 *a,
+                   const std::vector<u64> &c, int const_rows, int rows,
+                   ModMap map) {
+  const auto &I = ctx.impl();
+  if (int(c.size()) != map.div || map.div > kMaxConsts)
+    throw InvalidArgument("const op: one constant per limb (at most 64)");
+  Consts k{};
+  for (int i = 0; i < map.div; ++i) {
+    const Modulus<u64> &q =
+        I.host->modulus(qpModulus(map.off + i, map.level, I.q_count));
+    k.w[i] = q.reduceWord(c[i]);
+    k.ws[i] = q.shoup(k.w[i]);
+  }
+  constKernel<<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
+      I.tables, mul, out, a, k, const_rows, map);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
+                  const u64 *b, int limbs) {
+  const auto &I = ctx.impl();
+  tensorKernel<<<ewGrid(I, limbs), ewBlock(I), 0, I.stream>>>(I.tables, out,
+                                                              a, b, limbs);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
+                        int rows, const uint32_t *index) {
+  const auto &I = ctx.impl();
+  automorphismKernel<<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
+      I.n_log, out, in, index);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+// --- Key switching, ModUp, ModDown, rescale --------------------------------------
+
+void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
+                 int j0, int j1, u64 *ext) {
+  const auto &I = ctx.impl();
+  const size_t n = I.n;
+  const int lo = plan.start[j0], hi = plan.start[j1 - 1] + plan.size[j1 - 1];
+  // INTT of the digits' limbs with (Q_j / q_i)^-1 folded into the last stage.
+  DeviceBuffer y(ctx, size_t(hi - lo) * n);
+  const std::vector<int> src = iota(lo, hi - lo), rows = iota(0, hi - lo);
+  launchNttInverse(ctx, d, src, y.data(), rows, y.data(), rows, src,
+                   plan.intt_scale.data() + kScaleWords * size_t(lo), false);
+  // BConv of each digit to the other limbs of Q_l u P.
+  std::vector<BConvJob> jobs;
+  const int *tmod = reinterpret_cast<const int *>(plan.tmod_up.data());
+  for (int j = j0; j < j1; ++j)
+    jobs.push_back(BConvJob{y.data() + size_t(plan.start[j] - lo) * n,
+                            ext + size_t(plan.ext_off[j]) * n,
+                            plan.up.data() + plan.hat_off[j],
+                            plan.up.data() + plan.half_off[j],
+                            plan.up.data() + plan.negb_off[j], nullptr,
+                            tmod + plan.tmod_up_off[j], plan.size[j],
+                            plan.qp - plan.size[j]});
+  launchBConv(ctx, jobs);
+  // NTT of every converted limb, one launch.
+  const int first = plan.ext_off[j0];
+  const int last = plan.ext_off[j1 - 1] + plan.qp - plan.size[j1 - 1];
+  const std::vector<int> ext_rows = iota(first, last - first);
+  const std::vector<int> mods(plan.ext_mods.begin() + first,
+                              plan.ext_mods.begin() + last);
+  launchNttForward(ctx, ext, ext_rows, ext, ext_rows, ext, ext_rows, mods,
+                   -1, nullptr);
+}
+
+void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
+                  int parts, u64 *out, const u64 *add, int add_parts,
+                  int add_stride) {
+  const auto &I = ctx.impl();
+  const size_t n = I.n;
+  const int l1 = plan.level + 1, k = I.p_count, qp = plan.qp;
+  if (k == 0)
+    throw InvalidArgument("modDown needs special primes");
+  // INTT of the P limbs with (P / p_k)^-1 and the rounding h folded in.
+  DeviceBuffer z(ctx, size_t(parts) * k * n);
+  std::vector<int> src, rows, mods;
+  for (int p = 0; p < parts; ++p)
+    for (int i = 0; i < k; ++i) {
+      src.push_back(p * qp + l1 + i);
+      rows.push_back(p * k + i);
+      mods.push_back(I.q_count + i);
+    }
+  launchNttInverse(ctx, in, src, z.data(), rows, z.data(), rows, mods,
+                   plan.intt_scale_p.data(), false);
+  // BConv P -> Q_l, subtracting h mod q_i.
+  DeviceBuffer conv(ctx, size_t(parts) * l1 * n);
+  std::vector<BConvJob> jobs;
+  const int *tmod = reinterpret_cast<const int *>(plan.tmod_down.data());
+  const u64 *down = plan.down.data();
+  for (int p = 0; p < parts; ++p)
+    jobs.push_back(BConvJob{z.data() + size_t(p) * k * n,
+                            conv.data() + size_t(p) * l1 * n, down,
+                            down + plan.down_half, down + plan.down_negb,
+                            down + plan.down_bias, tmod, k, l1});
+  launchBConv(ctx, jobs);
+  // NTT with the subtraction, P^-1 and the addend in its epilogue.
+  const std::vector<int> out_rows = iota(0, parts * l1);
+  std::vector<int> out_mods(parts * l1);
+  for (int r = 0; r < parts * l1; ++r)
+    out_mods[r] = r % l1;
+  Epilogue e;
+  e.a = in;
+  e.aStride = qp;
+  e.b = add;
+  e.bStride = add_stride;
+  e.bParts = add ? add_parts : 0;
+  e.c = plan.p_inv.data();
+  e.div = l1;
+  launchNttForward(ctx, conv.data(), out_rows, conv.data(), out_rows, out,
+                   out_rows, out_mods, -1, &e);
+}
+
+void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts,
+                  int level, u64 *out) {
+  const auto &I = ctx.impl();
+  const size_t n = I.n;
+  const RescalePlan &plan = ctx.impl().rescalePlan(ctx, level);
+  // INTT of each part's last limb, adding h = q_l / 2.
+  DeviceBuffer last(ctx, size_t(parts) * n);
+  std::vector<int> src, rows, mods;
+  for (int p = 0; p < parts; ++p) {
+    src.push_back(p * (level + 1) + level);
+    rows.push_back(p);
+    mods.push_back(level);
+  }
+  if (parts > 3)
+    throw InvalidArgument("rescale: at most 3 ciphertext parts");
+  launchNttInverse(ctx, in, src, last.data(), rows, last.data(), rows, mods,
+                   plan.intt_scale.data(), false);
+  // NTT of it mod every q_i (the reduction and - h mod q_i fused into the
+  // load), then (x - r) q_l^-1 in the epilogue.
+  DeviceBuffer tmp(ctx, size_t(parts) * level * n);
+  std::vector<int> bsrc, brows, bmods;
+  for (int r = 0; r < parts * level; ++r) {
+    bsrc.push_back(r / level);
+    brows.push_back(r);
+    bmods.push_back(r % level);
+  }
+  Epilogue e;
+  e.a = in;
+  e.aStride = level + 1;
+  e.c = plan.q_last_inv.data();
+  e.div = level;
+  launchNttForward(ctx, last.data(), bsrc, tmp.data(), brows, out, brows,
+                   bmods, level, &e);
+}
+
+void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
+                   const DeviceSwitchingKey &key, u64 *out, const u64 *add,
+                   int add_parts, int add_stride) {
+  auto &I = ctx.impl();
+  const KsPlan &plan = I.ksPlan(ctx, level);
+  if (key.digits < plan.digits)
+    throw InvalidArgument("keySwitch: the key has " +
+                          std::to_string(key.digits) + " digits, " +
+                          std::to_string(plan.digits) + " needed");
+  const size_t n = I.n;
+  DeviceBuffer ext(ctx, size_t(plan.ext_rows) * n);
+  modUpDigits(ctx, plan, d, 0, plan.digits, ext.data());
+  DeviceBuffer acc(ctx, size_t(2 * plan.qp) * n);
+  IpArgs a{};
+  a.d = d;
+  a.ext = ext.data();
+  a.key = key.buf.data();
+  a.acc = acc.data();
+  a.digits = plan.digits;
+  a.level = level;
+  a.m_count = I.m_count;
+  a.qp = plan.qp;
+  for (int j = 0; j < plan.digits; ++j) {
+    a.start[j] = plan.start[j];
+    a.size[j] = plan.size[j];
+    a.ext_off[j] = plan.ext_off[j];
+  }
+  innerProductKernel<<<ewGrid(I, plan.qp), ewBlock(I), 0, I.stream>>>(
+      I.tables, a);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  modDownParts(ctx, plan, acc.data(), 2, out, add, add_parts, add_stride);
+}
+
+// --- Public primitives ---------------------------------------------------------
+
+namespace {
+
+/// Row -> modulus map of a basis: a run of consecutive moduli, or
+/// q_0..q_l u P.
+ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
+  const int qc = ctx.host().qCount(), total = ctx.host().moduliCount();
+  const int L = int(basis.size());
+  if (L == 0)
+    throw InvalidArgument("empty basis");
+  auto contiguous = [&](int from, int to) {
+    for (int i = from + 1; i < to; ++i)
+      if (basis[i] != basis[i - 1] + 1)
+        return false;
+    return true;
+  };
+  // A run of consecutive global indices (a digit, P, Q_top u P): position
+  // off + r is the global index itself.
+  if (contiguous(0, L) && basis[0] >= 0 && basis.back() < total)
+    return ModMap{L, total, basis[0]};
+  // q_0..q_l followed by all of P.
+  int l = 0;
+  while (l < L && basis[l] == l)
+    ++l;
+  if (l > 0 && L - l == ctx.host().pCount() && basis[l] == qc &&
+      contiguous(l, L))
+    return ModMap{L, l - 1, 0};
+  throw InvalidArgument("the CUDA backend supports Q_l, Q_l u P and P bases");
+}
+
+void checkSame(const DevicePoly &a, const DevicePoly &b, const char *op) {
+  if (a.basis != b.basis || a.n != b.n)
+    throw InvalidArgument(std::string(op) + ": operands have different bases");
+  if (a.ntt != b.ntt)
+    throw InvalidArgument(std::string(op) +
+                          ": operands are in different forms (NTT/coeff)");
+}
+
+DevicePoly makePoly(const DeviceContext &ctx, std::vector<int> basis,
+                    bool ntt) {
+  DevicePoly p;
+  p.n = ctx.host().n();
+  p.ntt = ntt;
+  p.buf = DeviceBuffer(ctx, basis.size() * p.n);
+  p.basis = std::move(basis);
+  return p;
+}
+
+void copyRows(const DeviceContext &ctx, u64 *dst, const u64 *src,
+              size_t rows) {
+  if (rows)
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, rows * ctx.host().n() * 8,
+                                     cudaMemcpyDeviceToDevice,
+                                     ctx.impl().stream));
+}
+
+} // namespace
+
+void ntt(const DeviceContext &ctx, DevicePoly &p) {
+  if (p.ntt)
+    throw InvalidArgument("ntt needs a polynomial in coefficient form");
+  const std::vector<int> rows = iota(0, int(p.limbs()));
+  launchNttForward(ctx, p.data(), rows, p.data(), rows, p.data(), rows,
+                   p.basis, -1, nullptr);
+  p.ntt = true;
+}
+
+void intt(const DeviceContext &ctx, DevicePoly &p) {
+  if (!p.ntt)
+    throw InvalidArgument("intt needs a polynomial in NTT form");
+  const std::vector<int> rows = iota(0, int(p.limbs()));
+  launchNttInverse(ctx, p.data(), rows, p.data(), rows, p.data(), rows,
+                   p.basis, ctx.impl().tables.inttPlain, true);
+  p.ntt = false;
+}
+
+DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
+                 const std::vector<int> &to) {
+  if (in.ntt)
+    throw InvalidArgument("bconv needs a polynomial in coefficient form");
+  const Context64 &h = ctx.host();
+  for (int t : to)
+    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
+      throw InvalidArgument("bconv: source and target bases overlap");
+  const int m = int(in.limbs());
+  const BConvTable<u64> &table = h.bconvTable(in.basis, to);
+  std::vector<u64> consts = table.hat_mod;
+  consts.insert(consts.end(), table.half.begin(), table.half.end());
+  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+  std::vector<int> tmod(to.begin(), to.end());
+  DeviceBuffer scaled(ctx, in.buf.words());
+  launchConstOp(ctx, true, scaled.data(), in.data(), table.hat_inv, m, m,
+                mapFor(ctx, in.basis));
+  DeviceBuffer consts_d(ctx, consts.size());
+  std::vector<u64> tmod_words((tmod.size() + 1) / 2 + 1, 0);
+  std::memcpy(tmod_words.data(), tmod.data(), tmod.size() * sizeof(int));
+  DeviceBuffer tmod_d(ctx, tmod_words.size());
+  copyToDevice(ctx, consts_d.data(), consts.data(), consts.size() * 8);
+  copyToDevice(ctx, tmod_d.data(), tmod_words.data(), tmod_words.size() * 8);
+  DevicePoly out = makePoly(ctx, to, false);
+  const u64 *c = consts_d.data();
+  launchBConv(ctx, {BConvJob{scaled.data(), out.data(), c,
+                             c + table.hat_mod.size(),
+                             c + table.hat_mod.size() + m, nullptr,
+                             reinterpret_cast<const int *>(tmod_d.data()), m,
+                             int(to.size())}});
+  ctx.synchronize(); // the host vectors above must outlive the copies
+  return out;
+}
+
+DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
+  if (!in.ntt)
+    throw InvalidArgument("modUp needs a polynomial in NTT form");
+  const Context64 &h = ctx.host();
+  const int level = int(in.limbs()) - 1;
+  if (in.basis != h.qBasis(level))
+    throw InvalidArgument("modUp: the polynomial is not over the expected "
+                          "basis");
+  if (digit < 0 || digit >= h.digitCount(level))
+    throw InvalidArgument("digit " + std::to_string(digit) +
+                          " does not exist at level " + std::to_string(level));
+  const KsPlan &plan = ctx.impl().ksPlan(ctx, level);
+  DeviceBuffer ext(ctx, size_t(plan.ext_rows) * in.n);
+  modUpDigits(ctx, plan, in.data(), digit, digit + 1, ext.data());
+  DevicePoly out = makePoly(ctx, h.qpBasis(level), true);
+  const int st = plan.start[digit], sz = plan.size[digit];
+  const u64 *e = ext.data() + size_t(plan.ext_off[digit]) * in.n;
+  copyRows(ctx, out.data(), e, st);
+  copyRows(ctx, out.limb(st), in.limb(st), sz);
+  copyRows(ctx, out.limb(st + sz), e + size_t(st) * in.n, plan.qp - st - sz);
+  return out;
+}
+
+DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {
+  if (!in.ntt)
+    throw InvalidArgument("modDown needs a polynomial in NTT form");
+  const Context64 &h = ctx.host();
+  const int level = int(in.limbs()) - h.pCount() - 1;
+  if (level < 0)
+    throw InvalidArgument("modDown: the polynomial has no Q limbs");
+  if (in.basis != h.qpBasis(level))
+    throw InvalidArgument("modDown: the polynomial is not over the expected "
+                          "basis");
+  const KsPlan &plan = ctx.impl().ksPlan(ctx, level);
+  DevicePoly out = makePoly(ctx, h.qBasis(level), true);
+  modDownParts(ctx, plan, in.data(), 1, out.data(), nullptr, 0, 0);
+  return out;
+}
+
+void rescale(const DeviceContext &ctx, DevicePoly &p) {
+  if (!p.ntt)
+    throw InvalidArgument("rescale needs a polynomial in NTT form");
+  const int level = int(p.limbs()) - 1;
+  if (level < 1)
+    throw LevelMismatch("rescale needs level >= 1");
+  if (p.basis != ctx.host().qBasis(level))
+    throw InvalidArgument("rescale: the polynomial is not over the expected "
+                          "basis");
+  DeviceBuffer out(ctx, size_t(level) * p.n);
+  rescaleParts(ctx, p.data(), 1, level, out.data());
+  p.buf = std::move(out);
+  p.basis.pop_back();
+}
+
+DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
+                        uint64_t galois) {
+  const auto &I = ctx.impl();
+  DevicePoly out = makePoly(ctx, in.basis, in.ntt);
+  if (in.ntt) {
+    launchAutomorphism(ctx, out.data(), in.data(), int(in.limbs()),
+                       ctx.impl().galoisIndex(ctx, galois));
+    return out;
+  }
+  if (galois % 2 == 0 || galois >= 2 * in.n)
+    throw InvalidArgument("Galois element " + std::to_string(galois) +
+                          " must be odd and below 2N");
+  automorphismCoeffKernel<<<ewGrid(I, int(in.limbs())), ewBlock(I), 0,
+                            I.stream>>>(I.tables, out.data(), in.data(),
+                                        galois, mapFor(ctx, in.basis));
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  return out;
+}
+
+namespace {
+void binary(const DeviceContext &ctx, EwOp op, DevicePoly &a,
+            const DevicePoly *b, const char *name) {
+  if (b)
+    checkSame(a, *b, name);
+  const int rows = int(a.limbs());
+  launchElementwise(ctx, op, a.data(), a.data(), rows, b ? b->data() : nullptr,
+                    rows, rows, rows, mapFor(ctx, a.basis));
+}
+} // namespace
+
+void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
+  binary(ctx, EwOp::kAdd, a, &b, "add");
+}
+void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
+  binary(ctx, EwOp::kSub, a, &b, "sub");
+}
+void negInPlace(const DeviceContext &ctx, DevicePoly &a) {
+  binary(ctx, EwOp::kNeg, a, nullptr, "neg");
+}
+void mulInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
+  if (!a.ntt)
+    throw InvalidArgument("mul needs a polynomial in NTT form");
+  binary(ctx, EwOp::kMul, a, &b, "mul");
+}
+void mulConstInPlace(const DeviceContext &ctx, DevicePoly &a,
+                     const std::vector<uint64_t> &c) {
+  if (c.size() != a.limbs())
+    throw InvalidArgument("mulConst: one constant per limb is needed");
+  const int rows = int(a.limbs());
+  launchConstOp(ctx, true, a.data(), a.data(), c, rows, rows,
+                mapFor(ctx, a.basis));
+}
+void addConstInPlace(const DeviceContext &ctx, DevicePoly &a,
+                     const std::vector<uint64_t> &c) {
+  if (c.size() != a.limbs())
+    throw InvalidArgument("addConst: one constant per limb is needed");
+  const int rows = int(a.limbs());
+  launchConstOp(ctx, false, a.data(), a.data(), c, rows, rows,
+                mapFor(ctx, a.basis));
+}
+void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
+                   const DevicePoly &a, const DevicePoly &b) {
+  checkSame(acc, a, "mulAdd");
+  checkSame(a, b, "mulAdd");
+  if (!a.ntt)
+    throw InvalidArgument("mulAdd needs a polynomial in NTT form");
+  const int rows = int(a.limbs());
+  launchElementwise(ctx, EwOp::kMulAdd, acc.data(), a.data(), rows, b.data(),
+                    rows, rows, rows, mapFor(ctx, a.basis));
+}
+
+} // namespace ember::cuda
