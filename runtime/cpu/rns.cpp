@@ -168,25 +168,12 @@ Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in) {
   checkBasisIs(in, ctx.qpBasis(level), "modDown");
   const std::vector<int> q_basis = ctx.qBasis(level);
 
-  // Rounding: h = (P - 1)/2 is added on the P limbs before the conversion
-  // and subtracted after it, coefficientwise.
+  // The centred BConv converts the centred representative of [x]_P, so
+  // x - conv is x minus its centred remainder (plus the zero-mean u P):
+  // the division rounds, with no bias.
   Poly<Word> p_part = selectLimbs(in, ctx.pBasis());
   intt(ctx, p_part);
-  for (size_t j = 0; j < p_part.limbs(); ++j) {
-    const Modulus<Word> &p = ctx.modulus(p_part.basis[j]);
-    const Word h = ctx.pHalf(p_part.basis[j]);
-    Word *x = p_part.limb(j);
-    for (size_t k = 0; k < in.n; ++k)
-      x[k] = p.add(x[k], h);
-  }
-  Poly<Word> conv = bconv(ctx, p_part, q_basis); // [x + h]_P + u P
-  for (size_t i = 0; i < conv.limbs(); ++i) {
-    const Modulus<Word> &q = ctx.modulus(conv.basis[i]);
-    const Word h = ctx.pHalf(conv.basis[i]);
-    Word *c = conv.limb(i);
-    for (size_t k = 0; k < in.n; ++k)
-      c[k] = q.sub(c[k], h);
-  }
+  Poly<Word> conv = bconv(ctx, p_part, q_basis); // [x]_P centred + u P
   ntt(ctx, conv);
 
   Poly<Word> out(q_basis, in.n, true);

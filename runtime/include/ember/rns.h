@@ -40,9 +40,9 @@ template <typename Word>
 Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
 
 /// ModDown of an NTT-form polynomial over Q_l u P to Q_l, rounding:
-///   (x - (BConv_{P->Q_l}([x + h]_P) - h)) * P^-1 with h = (P - 1) / 2
-/// added to and subtracted from every coefficient, i.e. round(x / P) up to
-/// the centred BConv error u.
+///   (x - BConv_{P->Q_l}([x]_P)) * P^-1 with the centred BConv above, so
+/// [x]_P is taken as its centred representative: the result is round(x / P)
+/// minus the zero-mean conversion error u (|u| <= K/2).
 template <typename Word>
 Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in);
 
