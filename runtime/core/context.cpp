@@ -240,6 +240,7 @@ Context<Word>::bconvTable(const std::vector<int> &from,
       table->hat_mod.push_back(hat);
     }
     table->neg_b_mod.push_back(mod.neg(b_mod));
+    table->inv_b_mod.push_back(mod.inv(b_mod));
   }
   return *bconv_tables_.emplace(key, std::move(table)).first->second;
 }

@@ -160,34 +160,50 @@ Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
 }
 
 template <typename Word>
+Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
+                         const std::vector<int> &keep) {
+  checkForm(in, true, "modSwitchDown");
+  std::vector<int> drop;
+  for (int idx : in.basis)
+    if (std::find(keep.begin(), keep.end(), idx) == keep.end())
+      drop.push_back(idx);
+  if (drop.empty() || drop.size() + keep.size() != in.basis.size())
+    throw InvalidArgument("modSwitchDown: the kept limbs must be a proper "
+                          "subset of the polynomial's basis");
+  // The centred BConv converts the centred representative of [x]_D, so
+  // x - conv is x minus its centred remainder (plus a zero-mean u D): the
+  // division rounds, with no bias. For one dropped limb, u = 0 and this is
+  // exactly round(x / q).
+  Poly<Word> dropped = selectLimbs(in, drop);
+  intt(ctx, dropped);
+  Poly<Word> conv = bconv(ctx, dropped, keep);
+  ntt(ctx, conv);
+  const BConvTable<Word> &table = ctx.bconvTable(drop, keep);
+
+  Poly<Word> out(keep, in.n, true);
+  const long limbs = static_cast<long>(keep.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < limbs; ++i) {
+    const Modulus<Word> &q = ctx.modulus(keep[i]);
+    const Word inv = table.inv_b_mod[i], inv_shoup = q.shoup(inv);
+    const Word *x =
+        in.limb(std::find(in.basis.begin(), in.basis.end(), keep[i]) -
+                in.basis.begin());
+    const Word *c = conv.limb(i);
+    Word *dst = out.limb(i);
+    for (size_t k = 0; k < in.n; ++k)
+      dst[k] = q.mulShoup(q.sub(x[k], c[k]), inv, inv_shoup);
+  }
+  return out;
+}
+
+template <typename Word>
 Poly<Word> modDown(const Context<Word> &ctx, const Poly<Word> &in) {
-  checkForm(in, true, "modDown");
   const int level = static_cast<int>(in.limbs()) - ctx.pCount() - 1;
   if (level < 0)
     throw InvalidArgument("modDown: the polynomial has no Q limbs");
   checkBasisIs(in, ctx.qpBasis(level), "modDown");
-  const std::vector<int> q_basis = ctx.qBasis(level);
-
-  // The centred BConv converts the centred representative of [x]_P, so
-  // x - conv is x minus its centred remainder (plus the zero-mean u P):
-  // the division rounds, with no bias.
-  Poly<Word> p_part = selectLimbs(in, ctx.pBasis());
-  intt(ctx, p_part);
-  Poly<Word> conv = bconv(ctx, p_part, q_basis); // [x]_P centred + u P
-  ntt(ctx, conv);
-
-  Poly<Word> out(q_basis, in.n, true);
-  const long limbs = static_cast<long>(q_basis.size());
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < limbs; ++i) {
-    const Modulus<Word> &q = ctx.modulus(q_basis[i]);
-    const Word p_inv = ctx.pInv(q_basis[i]), p_inv_shoup = q.shoup(p_inv);
-    const Word *x = in.limb(i), *c = conv.limb(i);
-    Word *dst = out.limb(i);
-    for (size_t k = 0; k < in.n; ++k)
-      dst[k] = q.mulShoup(q.sub(x[k], c[k]), p_inv, p_inv_shoup);
-  }
-  return out;
+  return modSwitchDown(ctx, in, ctx.qBasis(level));
 }
 
 template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
@@ -198,31 +214,7 @@ template <typename Word> void rescale(const Context<Word> &ctx, Poly<Word> &p) {
                         "level " +
                         std::to_string(level) + ")");
   checkBasisIs(p, ctx.qBasis(level), "rescale");
-  const size_t n = p.n;
-  // Centred remainder r = [x + h]_{q_l} - h with h = (q_l - 1)/2, taken
-  // coefficientwise, so that (x - r) / q_l rounds.
-  const Modulus<Word> &q_last = ctx.modulus(level);
-  const Word h = q_last.value() >> 1;
-  std::vector<Word> last(p.limb(level), p.limb(level) + n);
-  ctx.ntt(level).inverse(last.data());
-  for (size_t k = 0; k < n; ++k)
-    last[k] = q_last.add(last[k], h);
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < level; ++i) {
-    const Modulus<Word> &q = ctx.modulus(static_cast<int>(i));
-    const Word h_i = q.reduceWord(h);
-    std::vector<Word> r(n);
-    for (size_t k = 0; k < n; ++k)
-      r[k] = q.sub(q.reduceWord(last[k]), h_i);
-    ctx.ntt(static_cast<int>(i)).forward(r.data());
-    const Word inv = ctx.qInv(level, static_cast<int>(i));
-    const Word inv_shoup = q.shoup(inv);
-    Word *x = p.limb(i);
-    for (size_t k = 0; k < n; ++k)
-      x[k] = q.mulShoup(q.sub(x[k], r[k]), inv, inv_shoup);
-  }
-  p.basis.pop_back();
-  p.data.resize(p.basis.size() * n);
+  p = modSwitchDown(ctx, p, ctx.qBasis(level - 1));
 }
 
 std::vector<uint32_t> automorphismNttIndex(int log_n, uint64_t galois) {
@@ -416,6 +408,8 @@ template <typename Word> void dropToLevel(Poly<Word> &p, int level) {
                             const std::vector<int> &);                         \
   template Poly<Word> modUp(const Context<Word> &, const Poly<Word> &, int);   \
   template Poly<Word> modDown(const Context<Word> &, const Poly<Word> &);      \
+  template Poly<Word> modSwitchDown(const Context<Word> &, const Poly<Word> &, \
+                                    const std::vector<int> &);                 \
   template void rescale(const Context<Word> &, Poly<Word> &);                  \
   template Poly<Word> automorphism(const Context<Word> &, const Poly<Word> &,  \
                                    uint64_t);                                  \

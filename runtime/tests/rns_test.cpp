@@ -165,6 +165,31 @@ TEST(Rns, ModDownRoundsXOverPAsSpecified) {
   EXPECT_LT(std::fabs(error_sum / ctx.n()), 0.15);
 }
 
+TEST(Rns, MergedModDownAndRescaleIsOneModulusSwitch) {
+  // Drop P and q_2 at once (Cheddar 5.2): divide by D = q_2 p_0.
+  Ctx ctx = test::toyContext(10, {30, 30, 30}, {31}, 3);
+  Prng prng;
+  Poly<uint64_t> in = test::randomPoly(ctx, prng, ctx.qpBasis(2), true);
+  Poly<uint64_t> out = cpu::modSwitchDown(ctx, in, ctx.qBasis(1));
+  ASSERT_EQ(out.basis, ctx.qBasis(1));
+  Poly<uint64_t> x = in;
+  cpu::intt(ctx, x);
+  cpu::intt(ctx, out);
+  const u128 big_d = u128(ctx.primes()[2]) * ctx.primes()[3];
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    u128 qd;
+    u128 value = crt(ctx, x, {0, 1, 2, 3}, k, &qd);
+    i128 conv = centredBConv(ctx, x, {2, 3}, k);
+    u128 diff =
+        static_cast<u128>((i128(value) - conv) % i128(qd) + i128(qd)) % qd;
+    ASSERT_EQ(diff % big_d, 0u);
+    for (size_t i = 0; i < 2; ++i)
+      ASSERT_EQ(out.limb(i)[k],
+                static_cast<uint64_t>((diff / big_d) % ctx.primes()[i]));
+  }
+  EXPECT_THROW(cpu::modSwitchDown(ctx, in, ctx.qpBasis(2)), InvalidArgument);
+}
+
 TEST(Rns, RescaleRoundsXOverTheLastPrime) {
   Ctx ctx = test::toyContext(10, {30, 30, 30, 30}, {31}, 4);
   Prng prng;

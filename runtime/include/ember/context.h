@@ -29,6 +29,7 @@ template <typename Word> struct BConvTable {
   std::vector<Word> half;          ///< floor(b_i / 2), the centring threshold
   std::vector<Word> hat_mod;       ///< [B/b_i]_{t}, |T| rows of |B| entries
   std::vector<Word> neg_b_mod;     ///< [-B]_{t}, per target limb
+  std::vector<Word> inv_b_mod;     ///< [B^-1]_{t}, per target limb
 };
 
 template <typename Word> class Context {

@@ -39,6 +39,15 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
 template <typename Word>
 Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
 
+/// Modulus switch down of an NTT-form polynomial over B u D to B = `keep`,
+/// rounding: (x - BConv_{D->B}([x]_D)) * D^-1 with the centred BConv, i.e.
+/// round(x / D) minus the zero-mean conversion error u (|u| <= |D|/2; u = 0
+/// when D is one prime). ModDown (D = P), rescale (D = q_l) and their merged
+/// form (D = P q_l, Cheddar 5.2) are this one operation.
+template <typename Word>
+Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
+                         const std::vector<int> &keep);
+
 /// ModDown of an NTT-form polynomial over Q_l u P to Q_l, rounding:
 ///   (x - BConv_{P->Q_l}([x]_P)) * P^-1 with the centred BConv above, so
 /// [x]_P is taken as its centred representative: the result is round(x / P)
