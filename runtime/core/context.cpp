@@ -122,18 +122,14 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
   }
 
   // Precomputed ModDown and rescale constants.
-  p_inv_.resize(q_count_);
-  p_half_.resize(primes_.size());
-  for (size_t m = 0; m < primes_.size(); ++m) {
-    const Modulus<Word> &mod = moduli_[m];
+  p_inv_.assign(q_count_, 0);
+  for (int i = 0; i < q_count_ && p_count_ > 0; ++i) {
+    const Modulus<Word> &mod = moduli_[i];
     Word p_mod = 1;
     for (int j = 0; j < p_count_; ++j)
       p_mod = mod.mul(p_mod, mod.reduceWord(static_cast<Word>(
                                  primes_[q_count_ + j] % mod.value())));
-    // (P - 1)/2 = (P - 1) * 2^-1 modulo an odd prime (P's own primes too).
-    p_half_[m] = mod.mul(mod.sub(p_mod, 1), mod.inv(2));
-    if (static_cast<int>(m) < q_count_ && p_count_ > 0)
-      p_inv_[m] = mod.inv(p_mod);
+    p_inv_[i] = mod.inv(p_mod);
   }
   q_inv_.assign(static_cast<size_t>(q_count_) * q_count_, 0);
   for (int l = 1; l < q_count_; ++l)

@@ -92,9 +92,10 @@ DeviceContext::DeviceContext(const Context64 &ctx, int device)
 
   const size_t m = I.m_count, n = I.n;
   // Layout of the table block: q, ratio hi, ratio lo, intt plain
-  // [m][kScaleWords], then roots, rootsShoup, invRoots, invRootsShoup [m][n].
+  // [m][kScaleWords], then roots, rootsShoup, invRoots, invRootsShoup [m][n],
+  // then (root, shoup) and (inverse root, shoup) interleaved [m][n][2].
   const size_t small = 3 * m + kScaleWords * m;
-  const size_t words = small + 4 * m * n;
+  const size_t words = small + 8 * m * n;
   std::vector<u64> host(words);
   for (size_t i = 0; i < m; ++i) {
     const Modulus<u64> &q = ctx.modulus(int(i));
@@ -111,20 +112,27 @@ DeviceContext::DeviceContext(const Context64 &ctx, int device)
     k[2] = cy;
     k[3] = q.shoup(cy);
     k[4] = 0;
-    std::memcpy(host.data() + small + (0 * m + i) * n, t.roots().data(),
-                n * 8);
+    std::memcpy(host.data() + small + (0 * m + i) * n, t.roots().data(), n * 8);
     std::memcpy(host.data() + small + (1 * m + i) * n, t.rootsShoup().data(),
                 n * 8);
     std::memcpy(host.data() + small + (2 * m + i) * n, t.invRoots().data(),
                 n * 8);
-    std::memcpy(host.data() + small + (3 * m + i) * n,
-                t.invRootsShoup().data(), n * 8);
+    std::memcpy(host.data() + small + (3 * m + i) * n, t.invRootsShoup().data(),
+                n * 8);
+    u64 *fwd2 = host.data() + small + 4 * m * n + 2 * i * n;
+    u64 *inv2 = host.data() + small + 6 * m * n + 2 * i * n;
+    for (size_t k = 0; k < n; ++k) {
+      fwd2[2 * k] = t.roots()[k];
+      fwd2[2 * k + 1] = t.rootsShoup()[k];
+      inv2[2 * k] = t.invRoots()[k];
+      inv2[2 * k + 1] = t.invRootsShoup()[k];
+    }
   }
   void *mem = nullptr;
   EMBER_CUDA_CHECK(cudaMalloc(&mem, words * 8));
   I.table_mem = static_cast<u64 *>(mem);
-  EMBER_CUDA_CHECK(cudaMemcpy(I.table_mem, host.data(), words * 8,
-                              cudaMemcpyHostToDevice));
+  EMBER_CUDA_CHECK(
+      cudaMemcpy(I.table_mem, host.data(), words * 8, cudaMemcpyHostToDevice));
   Tables &T = I.tables;
   T.q = I.table_mem;
   T.ratioHi = I.table_mem + m;
@@ -134,6 +142,8 @@ DeviceContext::DeviceContext(const Context64 &ctx, int device)
   T.rootsShoup = T.roots + m * n;
   T.invRoots = T.rootsShoup + m * n;
   T.invRootsShoup = T.invRoots + m * n;
+  T.roots2 = reinterpret_cast<const ulonglong2 *>(T.invRootsShoup + m * n);
+  T.invRoots2 = T.roots2 + m * n;
   T.logN = I.n_log;
   T.qCount = I.q_count;
 }
@@ -144,6 +154,7 @@ DeviceContext::~DeviceContext() {
   I.ks_plans.clear();
   I.rescale_plans.clear();
   I.galois_index.clear();
+  I.switch_plans.clear();
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
@@ -240,26 +251,19 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
   P.up = uploadWords(dctx, up);
   P.tmod_up = uploadInts(dctx, tmod_up);
 
-  // ModDown: INTT adds h = (P - 1)/2 before scaling (folded: h (P/p_j)^-1),
-  // the BConv subtracts h mod q_i (bias), the NTT's epilogue multiplies by
-  // P^-1.
+  // ModDown (rns.h): the centred BConv of [x]_P rounds by itself; the INTT
+  // folds (P/p_j)^-1, the NTT's epilogue subtracts and multiplies by P^-1.
   const BConvTable<u64> &table = ctx.bconvTable(p_basis, q_basis);
   std::vector<u64> intt_p(size_t(2 * k) * kScaleWords), down, p_inv;
   for (int part = 0; part < 2; ++part)
-    for (int i = 0; i < k; ++i) {
-      const Modulus<u64> &q = ctx.modulus(p_basis[i]);
-      inttConstants(ctx, p_basis[i], table.hat_inv[i],
-                    q.mul(ctx.pHalf(p_basis[i]), table.hat_inv[i]),
+    for (int i = 0; i < k; ++i)
+      inttConstants(ctx, p_basis[i], table.hat_inv[i], 0,
                     intt_p.data() + kScaleWords * (part * k + i));
-    }
   down = table.hat_mod;
   P.down_half = down.size();
   down.insert(down.end(), table.half.begin(), table.half.end());
   P.down_negb = down.size();
   down.insert(down.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
-  P.down_bias = down.size();
-  for (int i = 0; i < l1; ++i)
-    down.push_back(ctx.modulus(i).neg(ctx.pHalf(i)));
   for (int i = 0; i < l1; ++i) {
     const u64 inv = ctx.pInv(i);
     p_inv.push_back(inv);
@@ -296,6 +300,38 @@ const RescalePlan &DeviceContext::Impl::rescalePlan(const DeviceContext &dctx,
   return *(rescale_plans[level] = std::move(plan));
 }
 
+const SwitchPlan &
+DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
+                                const std::vector<int> &basis,
+                                const std::vector<int> &keep) {
+  auto key = std::make_pair(basis, keep);
+  auto it = switch_plans.find(key);
+  if (it != switch_plans.end())
+    return *it->second;
+  const Context64 &ctx = *host;
+  const std::vector<int> drop(basis.begin() + keep.size(), basis.end());
+  const BConvTable<u64> &table = ctx.bconvTable(drop, keep);
+  auto plan = std::make_unique<SwitchPlan>();
+  plan->keep = int(keep.size());
+  plan->drop = int(drop.size());
+  std::vector<u64> scale(drop.size() * kScaleWords), consts, inv;
+  for (size_t j = 0; j < drop.size(); ++j)
+    inttConstants(ctx, drop[j], table.hat_inv[j], 0,
+                  scale.data() + kScaleWords * j);
+  consts = table.hat_mod;
+  consts.insert(consts.end(), table.half.begin(), table.half.end());
+  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+  for (size_t i = 0; i < keep.size(); ++i) {
+    inv.push_back(table.inv_b_mod[i]);
+    inv.push_back(ctx.modulus(keep[i]).shoup(table.inv_b_mod[i]));
+  }
+  plan->intt_scale = uploadWords(dctx, scale);
+  plan->consts = uploadWords(dctx, consts);
+  plan->tmod = uploadInts(dctx, keep);
+  plan->inv = uploadWords(dctx, inv);
+  return *(switch_plans[key] = std::move(plan));
+}
+
 const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,
                                                  uint64_t galois) {
   auto it = galois_index.find(galois);
@@ -308,7 +344,8 @@ const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,
   return reinterpret_cast<const uint32_t *>(res.first->second.data());
 }
 
-// --- Copies --------------------------------------------------------------------
+// --- Copies
+// --------------------------------------------------------------------
 
 DevicePoly upload(const DeviceContext &ctx, const Poly64 &p) {
   DevicePoly d;
@@ -323,9 +360,8 @@ DevicePoly upload(const DeviceContext &ctx, const Poly64 &p) {
 
 Poly64 download(const DeviceContext &ctx, const DevicePoly &d) {
   Poly64 p(d.basis, d.n, d.ntt);
-  EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.data(),
-                                   p.data.size() * 8, cudaMemcpyDeviceToHost,
-                                   ctx.impl().stream));
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.data(), p.data.size() * 8,
+                                   cudaMemcpyDeviceToHost, ctx.impl().stream));
   ctx.synchronize();
   return p;
 }
@@ -356,8 +392,7 @@ Ciphertext download(const DeviceContext &ctx, const DeviceCiphertext &d) {
   for (int i = 0; i < d.parts; ++i) {
     Poly64 p(ctx.host().qBasis(d.level), d.n, true);
     EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.part(i),
-                                     p.data.size() * 8,
-                                     cudaMemcpyDeviceToHost,
+                                     p.data.size() * 8, cudaMemcpyDeviceToHost,
                                      ctx.impl().stream));
     ct.c.push_back(std::move(p));
   }
@@ -371,8 +406,7 @@ DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt) {
   d.scale = pt.scale;
   d.slots = pt.slots;
   d.buf = DeviceBuffer(ctx, pt.poly.data.size());
-  copyToDevice(ctx, d.buf.data(), pt.poly.data.data(),
-               pt.poly.data.size() * 8);
+  copyToDevice(ctx, d.buf.data(), pt.poly.data.data(), pt.poly.data.size() * 8);
   ctx.synchronize();
   return d;
 }

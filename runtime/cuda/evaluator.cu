@@ -4,8 +4,8 @@
 // for every digit at once), one inner product fused over the digits, one
 // ModDown of both accumulators whose final NTT also subtracts, scales by
 // P^-1 and adds the ciphertext part (relinearize, rotate).
-#include "internal.cuh"
 #include "../core/internal.h"
+#include "internal.cuh"
 
 #include <climits>
 #include <cmath>
@@ -65,10 +65,9 @@ int rowsOf(const DeviceCiphertext &a) { return a.parts * int(a.limbs()); }
 
 DeviceCiphertext clone(const DeviceContext &ctx, const DeviceCiphertext &a) {
   DeviceCiphertext out = like(ctx, a, a.parts, a.level);
-  EMBER_CUDA_CHECK(cudaMemcpyAsync(out.buf.data(), a.buf.data(),
-                                   size_t(rowsOf(a)) * a.n * 8,
-                                   cudaMemcpyDeviceToDevice,
-                                   ctx.impl().stream));
+  EMBER_CUDA_CHECK(
+      cudaMemcpyAsync(out.buf.data(), a.buf.data(), size_t(rowsOf(a)) * a.n * 8,
+                      cudaMemcpyDeviceToDevice, ctx.impl().stream));
   return out;
 }
 
@@ -152,8 +151,8 @@ DeviceCiphertext Evaluator::mulConst(const DeviceCiphertext &a, double c,
   DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
   const std::vector<Word64> residues = internal::integerResidues(
       ctx_.host(), std::round(c * const_scale), ctx_.host().qBasis(a.level));
-  launchConstOp(ctx_, true, out.buf.data(), a.buf.data(), residues,
-                rowsOf(a), rowsOf(a), qMap(a));
+  launchConstOp(ctx_, true, out.buf.data(), a.buf.data(), residues, rowsOf(a),
+                rowsOf(a), qMap(a));
   out.scale = a.scale * const_scale;
   return out;
 }
@@ -184,8 +183,8 @@ DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
   if (rk.key.digits == 0)
     throw MissingKey("relinearize: no relinearization key was generated");
   DeviceCiphertext out = like(ctx_, a, 2, a.level);
-  keySwitchInto(ctx_, a.part(2), a.level, rk.key, out.buf.data(),
-                a.buf.data(), 2, int(a.limbs()));
+  keySwitchInto(ctx_, a.part(2), a.level, rk.key, out.buf.data(), a.buf.data(),
+                2, int(a.limbs()));
   return out;
 }
 
@@ -212,10 +211,10 @@ DeviceCiphertext Evaluator::modDropTo(const DeviceCiphertext &a,
                         " to " + levelText(level));
   DeviceCiphertext out = like(ctx_, a, a.parts, level);
   const size_t n = a.n;
-  EMBER_CUDA_CHECK(cudaMemcpy2DAsync(
-      out.buf.data(), out.limbs() * n * 8, a.buf.data(), a.limbs() * n * 8,
-      out.limbs() * n * 8, a.parts, cudaMemcpyDeviceToDevice,
-      ctx_.impl().stream));
+  EMBER_CUDA_CHECK(
+      cudaMemcpy2DAsync(out.buf.data(), out.limbs() * n * 8, a.buf.data(),
+                        a.limbs() * n * 8, out.limbs() * n * 8, a.parts,
+                        cudaMemcpyDeviceToDevice, ctx_.impl().stream));
   return out;
 }
 

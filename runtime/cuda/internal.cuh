@@ -18,8 +18,7 @@
 /// After every launch: the launch error always; in debug builds also the
 /// asynchronous error of the kernel itself (synchronizes).
 #ifdef NDEBUG
-#define EMBER_CUDA_LAUNCH_CHECK(stream)                                        \
-  EMBER_CUDA_CHECK(cudaGetLastError())
+#define EMBER_CUDA_LAUNCH_CHECK(stream) EMBER_CUDA_CHECK(cudaGetLastError())
 #else
 #define EMBER_CUDA_LAUNCH_CHECK(stream)                                        \
   do {                                                                         \
@@ -91,6 +90,8 @@ struct Tables {
   const u64 *ratioHi; ///< [M] Barrett floor(2^128/q), high word
   const u64 *ratioLo; ///< [M]
   const u64 *roots, *rootsShoup, *invRoots, *invRootsShoup; ///< [M][N]
+  /// The same, interleaved (root, Shoup quotient): one 16-byte load each.
+  const ulonglong2 *roots2, *invRoots2; ///< [M][N]
   const u64 *inttPlain; ///< [M][kScaleWords] (n^-1 scaling, nothing added)
   int logN;
   int qCount;
@@ -104,12 +105,12 @@ __host__ __device__ inline int qpModulus(int t, int level, int q_count) {
 
 /// Words per row of the inverse NTT's last-stage constants: n^-1 s, its
 /// Shoup quotient, invRoots[1] n^-1 s, its quotient, and a constant added
-/// to every output coefficient (ModDown's rounding h (B/b_i)^-1).
+/// to every output coefficient (rescale's centring h = q_l / 2).
 constexpr int kScaleWords = 5;
-constexpr int kMaxRows = 512;   // rows per NTT launch (chunked beyond)
-constexpr int kMaxJobs = 16;    // BConv jobs per launch
-constexpr int kMaxDigits = 16;  // key-switching digits
-constexpr int kMaxConsts = 64;  // per-limb constants passed by value
+constexpr int kMaxRows = 512;  // rows per NTT launch (chunked beyond)
+constexpr int kMaxJobs = 16;   // BConv jobs per launch
+constexpr int kMaxDigits = 16; // key-switching digits
+constexpr int kMaxConsts = 64; // per-limb constants passed by value
 
 /// Per-launch row table of the NTT kernels: modulus and input/output row of
 /// each row (rows of base pointers; lets one launch cover scattered rows).
@@ -145,16 +146,25 @@ struct KsPlan {
   std::vector<int> start, size, ext_off;
   int ext_rows = 0;
   std::vector<int> ext_mods;
-  DeviceBuffer intt_scale;   ///< [(l+1)][kScaleWords] n^-1 hat^-1 per digit
-  DeviceBuffer up;           ///< per digit: hat [T][m], half [m], neg_b [T]
+  DeviceBuffer intt_scale; ///< [(l+1)][kScaleWords] n^-1 hat^-1 per digit
+  DeviceBuffer up;         ///< per digit: hat [T][m], half [m], neg_b [T]
   std::vector<size_t> hat_off, half_off, negb_off;
-  DeviceBuffer tmod_up;      ///< per digit target moduli (int32)
+  DeviceBuffer tmod_up; ///< per digit target moduli (int32)
   std::vector<size_t> tmod_up_off;
-  DeviceBuffer intt_scale_p; ///< [2K][kScaleWords], adds h (P/p_j)^-1
-  DeviceBuffer down;         ///< hat [(l+1)][K], half [K], neg_b, bias [l+1]
-  size_t down_half = 0, down_negb = 0, down_bias = 0;
-  DeviceBuffer tmod_down;    ///< 0..l
-  DeviceBuffer p_inv;        ///< [(l+1)][2]
+  DeviceBuffer intt_scale_p; ///< [2K][kScaleWords] n^-1 (P/p_j)^-1
+  DeviceBuffer down;         ///< hat [(l+1)][K], half [K], neg_b [l+1]
+  size_t down_half = 0, down_negb = 0;
+  DeviceBuffer tmod_down; ///< 0..l
+  DeviceBuffer p_inv;     ///< [(l+1)][2]
+};
+/// Constants of a general modulus switch down from `in` to a prefix `keep`
+/// of its basis (rns.h modSwitchDown), cached per (basis, keep).
+struct SwitchPlan {
+  int keep = 0, drop = 0;
+  DeviceBuffer intt_scale; ///< [drop][kScaleWords] n^-1 (D/d_j)^-1
+  DeviceBuffer consts;     ///< hat [keep][drop], half [drop], neg_b [keep]
+  DeviceBuffer tmod;       ///< keep moduli (int32)
+  DeviceBuffer inv;        ///< [keep][2] D^-1 mod k_i
 };
 struct RescalePlan {
   DeviceBuffer q_last_inv; ///< [l][2]
@@ -177,11 +187,17 @@ struct DeviceContext::Impl {
   std::map<int, std::unique_ptr<KsPlan>> ks_plans;
   std::map<int, std::unique_ptr<RescalePlan>> rescale_plans;
   std::map<uint64_t, DeviceBuffer> galois_index;
+  std::map<std::pair<std::vector<int>, std::vector<int>>,
+           std::unique_ptr<SwitchPlan>>
+      switch_plans;
 
   u64 *allocate(size_t words);
   void release(u64 *p, size_t words);
   const KsPlan &ksPlan(const DeviceContext &ctx, int level);
   const RescalePlan &rescalePlan(const DeviceContext &ctx, int level);
+  const SwitchPlan &switchPlan(const DeviceContext &ctx,
+                               const std::vector<int> &basis,
+                               const std::vector<int> &keep);
   const uint32_t *galoisIndex(const DeviceContext &ctx, uint64_t galois);
 };
 
@@ -222,7 +238,7 @@ struct BConvJob {
   const u64 *hat;  ///< [T][m] (B/b_i) mod t
   const u64 *half; ///< [m] floor(b_i / 2)
   const u64 *negb; ///< [T] [-B]_t
-  const u64 *bias; ///< [T] added constant, or null (ModDown: [-h]_t)
+  const u64 *bias; ///< [T] added constant, or null
   const int *tmod; ///< [T] target moduli
   int m, t_count;
 };
@@ -244,8 +260,8 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
                   int add_stride);
 /// Rescale of `parts` polynomials over q_0..q_level (stride level+1 rows)
 /// into out (parts x level rows).
-void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts,
-                  int level, u64 *out);
+void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
+                  u64 *out);
 
 enum class EwOp { kAdd, kSub, kNeg, kMul, kMulAdd };
 /// out[r] = op(a[r] (0 beyond a_rows), b[r' = r % b_div] (0 for r >=

@@ -15,7 +15,7 @@
 // row phase.
 //
 // Fusions: the inverse's last stage multiplies by per-row constants that fold
-// n^-1 and BConv's (B/b_i)^-1 and adds a constant (ModDown's rounding); the
+// n^-1 and BConv's (B/b_i)^-1 and adds a constant (rescale's centring); the
 // forward's row phase can end with
 // (a - x) * c [+ b] (ModDown's subtraction and P^-1, rescale's q_l^-1, the
 // key-switch result added to the ciphertext); its column phase can reduce the
@@ -39,8 +39,8 @@ constexpr int kThreads = 256;
 /// Forward column phase. Grid (2^s2 / C, rows). Bytes: 2 N words per row.
 template <bool kReduceIn>
 __global__ void __launch_bounds__(kThreads)
-    nttFwdCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1,
-              int log_c, int in_mod) {
+    nttFwdCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1, int log_c,
+              int in_mod) {
   __shared__ u64 s[kTileWords];
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
@@ -93,8 +93,8 @@ __global__ void __launch_bounds__(kThreads)
 /// Bytes: 2 N words per row, plus N (a) and N (b) with the epilogue.
 template <bool kEpi>
 __global__ void __launch_bounds__(kThreads)
-    nttFwdRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2,
-              int log_c, int row_base, Epilogue e) {
+    nttFwdRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2, int log_c,
+              int row_base, Epilogue e) {
   __shared__ u64 s[kTileWords];
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
@@ -135,8 +135,7 @@ __global__ void __launch_bounds__(kThreads)
     return;
   }
   const int r = row_base + row, part = r / e.div, limb = r % e.div;
-  const u64 *a =
-      e.a + (size_t(part * e.aStride + limb) << log_n) + base;
+  const u64 *a = e.a + (size_t(part * e.aStride + limb) << log_n) + base;
   const u64 *b = part < e.bParts
                      ? e.b + (size_t(part * e.bStride + limb) << log_n) + base
                      : nullptr;
@@ -196,8 +195,8 @@ __global__ void __launch_bounds__(kThreads)
 /// lower) and adds the row's constant. Bytes: 2 N words per row. Output
 /// fully reduced.
 __global__ void __launch_bounds__(kThreads)
-    nttInvCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1,
-              int log_c, int row_base, const u64 *scale, bool by_mod) {
+    nttInvCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1, int log_c,
+              int row_base, const u64 *scale, bool by_mod) {
   __shared__ u64 s[kTileWords];
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
@@ -240,7 +239,8 @@ __global__ void __launch_bounds__(kThreads)
     dst[col0 + (idx & c_mask) + ((idx >> log_c) << s2)] = s[idx];
 }
 
-// --- N = 2^16: register-resident 256-point sub-transforms ---------------------
+// --- N = 2^16: register-resident 256-point sub-transforms
+// ---------------------
 //
 // Each thread holds 8 points in registers and does 3 + 3 + 2 stages of the
 // sub-transform's 8 between two shared-memory exchanges (radix-8 in
@@ -264,99 +264,118 @@ __device__ __forceinline__ int rowAddr(int k, int c) {
 }
 
 struct Tw {
-  const u64 *w, *ws;
+  const ulonglong2 *w; ///< interleaved (twiddle, Shoup quotient)
   u64 q, two_q;
   int R;
 };
 
-__device__ __forceinline__ void ct(u64 &x, u64 &y, const Tw &t, int idx) {
-  const u64 W = __ldg(t.w + idx), Ws = __ldg(t.ws + idx);
+/// One twiddle pair: a single 16-byte load, shared by every butterfly of the
+/// group (loaded once per group, not per butterfly).
+__device__ __forceinline__ ulonglong2 tw(const Tw &t, int idx) {
+  return __ldg(t.w + idx);
+}
+__device__ __forceinline__ void ct(u64 &x, u64 &y, const Tw &t, ulonglong2 w) {
   const u64 u = x >= t.two_q ? x - t.two_q : x;
-  const u64 v = mulShoupLazy(y, W, Ws, t.q);
+  const u64 v = mulShoupLazy(y, w.x, w.y, t.q);
   x = u + v;
   y = u - v + t.two_q;
 }
-__device__ __forceinline__ void gs(u64 &x, u64 &y, const Tw &t, int idx) {
-  const u64 W = __ldg(t.w + idx), Ws = __ldg(t.ws + idx);
+__device__ __forceinline__ void gs(u64 &x, u64 &y, const Tw &t, ulonglong2 w) {
   const u64 u = x, v = y, sum = u + v;
   x = sum >= t.two_q ? sum - t.two_q : sum;
-  y = mulShoupLazy(u - v + t.two_q, W, Ws, t.q);
+  y = mulShoupLazy(u - v + t.two_q, w.x, w.y, t.q);
 }
 
 __device__ __forceinline__ void fwdA(u64 *v, const Tw &t) {
+  {
+    const ulonglong2 w = tw(t, t.R);
 #pragma unroll
-  for (int r = 0; r < 4; ++r)
-    ct(v[r], v[r + 4], t, t.R);
+    for (int r = 0; r < 4; ++r)
+      ct(v[r], v[r + 4], t, w);
+  }
 #pragma unroll
   for (int r = 0; r < 8; r += 4) {
-    ct(v[r], v[r + 2], t, (t.R << 1) + (r >> 2));
-    ct(v[r + 1], v[r + 3], t, (t.R << 1) + (r >> 2));
+    const ulonglong2 w = tw(t, (t.R << 1) + (r >> 2));
+    ct(v[r], v[r + 2], t, w);
+    ct(v[r + 1], v[r + 3], t, w);
   }
 #pragma unroll
   for (int r = 0; r < 8; r += 2)
-    ct(v[r], v[r + 1], t, (t.R << 2) + (r >> 1));
+    ct(v[r], v[r + 1], t, tw(t, (t.R << 2) + (r >> 1)));
 }
 __device__ __forceinline__ void fwdB(u64 *v, const Tw &t, int a) {
+  {
+    const ulonglong2 w = tw(t, (t.R << 3) + a);
 #pragma unroll
-  for (int j = 0; j < 4; ++j)
-    ct(v[j], v[j + 4], t, (t.R << 3) + a);
+    for (int j = 0; j < 4; ++j)
+      ct(v[j], v[j + 4], t, w);
+  }
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    ct(v[j], v[j + 2], t, (t.R << 4) + 2 * a + (j >> 2));
-    ct(v[j + 1], v[j + 3], t, (t.R << 4) + 2 * a + (j >> 2));
+    const ulonglong2 w = tw(t, (t.R << 4) + 2 * a + (j >> 2));
+    ct(v[j], v[j + 2], t, w);
+    ct(v[j + 1], v[j + 3], t, w);
   }
 #pragma unroll
   for (int j = 0; j < 8; j += 2)
-    ct(v[j], v[j + 1], t, (t.R << 5) + 4 * a + (j >> 1));
+    ct(v[j], v[j + 1], t, tw(t, (t.R << 5) + 4 * a + (j >> 1)));
 }
 __device__ __forceinline__ void fwdC(u64 *v, const Tw &t, int th) {
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    ct(v[j], v[j + 2], t, (t.R << 6) + 2 * th + (j >> 2));
-    ct(v[j + 1], v[j + 3], t, (t.R << 6) + 2 * th + (j >> 2));
+    const ulonglong2 w = tw(t, (t.R << 6) + 2 * th + (j >> 2));
+    ct(v[j], v[j + 2], t, w);
+    ct(v[j + 1], v[j + 3], t, w);
   }
 #pragma unroll
   for (int j = 0; j < 8; j += 2)
-    ct(v[j], v[j + 1], t, (t.R << 7) + 4 * th + (j >> 1));
+    ct(v[j], v[j + 1], t, tw(t, (t.R << 7) + 4 * th + (j >> 1)));
 }
 __device__ __forceinline__ void invC(u64 *v, const Tw &t, int th) {
 #pragma unroll
   for (int j = 0; j < 8; j += 2)
-    gs(v[j], v[j + 1], t, (t.R << 7) + 4 * th + (j >> 1));
+    gs(v[j], v[j + 1], t, tw(t, (t.R << 7) + 4 * th + (j >> 1)));
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    gs(v[j], v[j + 2], t, (t.R << 6) + 2 * th + (j >> 2));
-    gs(v[j + 1], v[j + 3], t, (t.R << 6) + 2 * th + (j >> 2));
+    const ulonglong2 w = tw(t, (t.R << 6) + 2 * th + (j >> 2));
+    gs(v[j], v[j + 2], t, w);
+    gs(v[j + 1], v[j + 3], t, w);
   }
 }
 __device__ __forceinline__ void invB(u64 *v, const Tw &t, int a) {
 #pragma unroll
   for (int j = 0; j < 8; j += 2)
-    gs(v[j], v[j + 1], t, (t.R << 5) + 4 * a + (j >> 1));
+    gs(v[j], v[j + 1], t, tw(t, (t.R << 5) + 4 * a + (j >> 1)));
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    gs(v[j], v[j + 2], t, (t.R << 4) + 2 * a + (j >> 2));
-    gs(v[j + 1], v[j + 3], t, (t.R << 4) + 2 * a + (j >> 2));
+    const ulonglong2 w = tw(t, (t.R << 4) + 2 * a + (j >> 2));
+    gs(v[j], v[j + 2], t, w);
+    gs(v[j + 1], v[j + 3], t, w);
   }
+  {
+    const ulonglong2 w = tw(t, (t.R << 3) + a);
 #pragma unroll
-  for (int j = 0; j < 4; ++j)
-    gs(v[j], v[j + 4], t, (t.R << 3) + a);
+    for (int j = 0; j < 4; ++j)
+      gs(v[j], v[j + 4], t, w);
+  }
 }
-/// Stages on bits 5, 6 (and 7 unless kFusedLast: the caller does it).
+/// Stages on bits 5, 6 and, unless kSkipLast (the caller fuses it), 7.
 template <bool kSkipLast>
 __device__ __forceinline__ void invA(u64 *v, const Tw &t) {
 #pragma unroll
   for (int r = 0; r < 8; r += 2)
-    gs(v[r], v[r + 1], t, (t.R << 2) + (r >> 1));
+    gs(v[r], v[r + 1], t, tw(t, (t.R << 2) + (r >> 1)));
 #pragma unroll
   for (int r = 0; r < 8; r += 4) {
-    gs(v[r], v[r + 2], t, (t.R << 1) + (r >> 2));
-    gs(v[r + 1], v[r + 3], t, (t.R << 1) + (r >> 2));
+    const ulonglong2 w = tw(t, (t.R << 1) + (r >> 2));
+    gs(v[r], v[r + 2], t, w);
+    gs(v[r + 1], v[r + 3], t, w);
   }
   if (!kSkipLast) {
+    const ulonglong2 w = tw(t, t.R);
 #pragma unroll
     for (int r = 0; r < 4; ++r)
-      gs(v[r], v[r + 4], t, t.R);
+      gs(v[r], v[r + 4], t, w);
   }
 }
 
@@ -369,8 +388,7 @@ __global__ void __launch_bounds__(kFastThreads)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw t{T.roots + (size_t(mod) << 16), T.rootsShoup + (size_t(mod) << 16),
-       T.q[mod], 2 * T.q[mod], 1};
+  Tw t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
   const u64 *src = in + (size_t(rt.in[row]) << 16) + col0 + c;
   u64 h = 0;
   if (kReduceIn) {
@@ -424,8 +442,8 @@ __global__ void __launch_bounds__(kFastThreads)
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
-  Tw t{T.roots + (size_t(mod) << 16), T.rootsShoup + (size_t(mod) << 16),
-       T.q[mod], 2 * T.q[mod], 256 + chunk0 + c};
+  Tw t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
+       256 + chunk0 + c};
   const u64 *src = in + (size_t(rt.in[row]) << 16) + base;
   u64 v[8];
 #pragma unroll
@@ -491,8 +509,7 @@ __global__ void __launch_bounds__(kFastThreads)
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
-  Tw t{T.invRoots + (size_t(mod) << 16),
-       T.invRootsShoup + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
+  Tw t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
        256 + chunk0 + c};
   const u64 *src = in + (size_t(rt.in[row]) << 16) + base;
 #pragma unroll
@@ -536,8 +553,7 @@ __global__ void __launch_bounds__(kFastThreads)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw t{T.invRoots + (size_t(mod) << 16),
-       T.invRootsShoup + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  Tw t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
   const u64 *src = in + (size_t(rt.in[row]) << 16) + col0 + c;
   u64 v[8];
 #pragma unroll
@@ -628,8 +644,8 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
         nttFwdCol16<true><<<grid, kFastThreads, 0, I.stream>>>(
             I.tables, src, mid, col, in_mod);
       else
-        nttFwdCol16<false><<<grid, kFastThreads, 0, I.stream>>>(
-            I.tables, src, mid, col, 0);
+        nttFwdCol16<false>
+            <<<grid, kFastThreads, 0, I.stream>>>(I.tables, src, mid, col, 0);
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
       if (epi)
         nttFwdRow16<true><<<grid, kFastThreads, 0, I.stream>>>(
@@ -655,8 +671,7 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
           I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), *epi);
     else
       nttFwdRow<false><<<grid_row, kThreads, 0, I.stream>>>(
-          I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first),
-          Epilogue{});
+          I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), Epilogue{});
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }
@@ -676,8 +691,7 @@ void launchNttInverse(const DeviceContext &ctx, const u64 *src,
     if (I.n_log == 16) {
       const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
       dim3 grid(32, unsigned(count));
-      nttInvRow16<<<grid, kFastThreads, 0, I.stream>>>(I.tables, src, mid,
-                                                       row);
+      nttInvRow16<<<grid, kFastThreads, 0, I.stream>>>(I.tables, src, mid, row);
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
       nttInvCol16<<<grid, kFastThreads, 0, I.stream>>>(
           I.tables, mid, dst, col, int(first), scale, by_mod);
@@ -690,9 +704,9 @@ void launchNttInverse(const DeviceContext &ctx, const u64 *src,
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
     const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
     dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
-    nttInvCol<<<grid_col, kThreads, 0, I.stream>>>(
-        I.tables, mid, dst, col, sp.s1, sp.log_c_col, int(first), scale,
-        by_mod);
+    nttInvCol<<<grid_col, kThreads, 0, I.stream>>>(I.tables, mid, dst, col,
+                                                   sp.s1, sp.log_c_col,
+                                                   int(first), scale, by_mod);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }

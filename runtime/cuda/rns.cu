@@ -24,14 +24,22 @@ struct BConvJobs {
 /// centring term and bias) exactly in a 128-bit accumulator (m <= 32
 /// products of < 2^61 values fit) and reducing once (Barrett) per output:
 /// lazy reduction. The hat matrix sits in shared memory (broadcast reads).
+/// Blocks split the targets in groups of 8 (grid.z) so that small digits
+/// still fill the chip; the m inputs are re-read per group (from L2).
 /// Bytes: (m + T) N words per job. Work: m T N multiply-adds (~8 int32
 /// instructions each) and T N reductions (~20).
+constexpr int kTargetsPerBlock = 8; // grid.z splits the targets
+
 template <int kM>
 __global__ void __launch_bounds__(kEwThreads)
     bconvKernel(Tables T, BConvJobs jobs) {
   extern __shared__ u64 hat_s[];
   const BConvJob J = jobs.job[blockIdx.y];
   const int m = J.m, tc = J.t_count, log_n = T.logN;
+  const int t_begin = blockIdx.z * kTargetsPerBlock;
+  if (t_begin >= tc)
+    return; // whole block: before any barrier
+  const int t_end = min(tc, t_begin + kTargetsPerBlock);
   u64 *half_s = hat_s + tc * m;
   u64 *negb_s = half_s + m;
   u64 *bias_s = negb_s + tc;
@@ -53,7 +61,7 @@ __global__ void __launch_bounds__(kEwThreads)
     if (i < m)
       above += y[i] > half_s[i];
   }
-  for (int t = 0; t < tc; ++t) {
+  for (int t = t_begin; t < t_end; ++t) {
     u64 hi = 0, lo = bias_s[t];
     mac128(hi, lo, above, negb_s[t]);
     const u64 *h = hat_s + t * m;
@@ -102,8 +110,7 @@ __global__ void __launch_bounds__(kEwThreads)
   a.acc[(size_t(a.qp + t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
 }
 
-__device__ __forceinline__ int rowModulus(const Tables &T, ModMap map,
-                                          int r) {
+__device__ __forceinline__ int rowModulus(const Tables &T, ModMap map, int r) {
   return qpModulus(map.off + r % map.div, map.level, T.qCount);
 }
 
@@ -147,8 +154,8 @@ __global__ void __launch_bounds__(kEwThreads)
     constKernel(Tables T, bool mul, u64 *out, const u64 *a, Consts c,
                 int const_rows, ModMap map) {
   const int r = blockIdx.y, log_n = T.logN;
-  const size_t off = (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x +
-                     threadIdx.x;
+  const size_t off =
+      (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const u64 av = a[off];
   if (r >= const_rows) {
     out[off] = av;
@@ -164,8 +171,8 @@ __global__ void __launch_bounds__(kEwThreads)
 __global__ void __launch_bounds__(kEwThreads)
     tensorKernel(Tables T, u64 *out, const u64 *a, const u64 *b, int limbs) {
   const int r = blockIdx.y, log_n = T.logN;
-  const size_t off = (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x +
-                     threadIdx.x;
+  const size_t off =
+      (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const size_t part = size_t(limbs) << log_n;
   const u64 q = T.q[r], rh = T.ratioHi[r], rl = T.ratioLo[r];
   const u64 a0 = a[off], a1 = a[part + off], b0 = b[off], b1 = b[part + off];
@@ -188,6 +195,7 @@ __global__ void __launch_bounds__(kEwThreads)
 }
 
 /// Coefficient-form automorphism: X^k -> +-X^(k galois mod N), a scatter.
+/// Bytes: 2 N words per row (writes uncoalesced). Work: one negation each.
 __global__ void __launch_bounds__(kEwThreads)
     automorphismCoeffKernel(Tables T, u64 *out, const u64 *in, uint64_t galois,
                             ModMap map) {
@@ -228,17 +236,19 @@ void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs) {
   for (size_t first = 0; first < jobs.size(); first += kMaxJobs) {
     const size_t count = std::min<size_t>(kMaxJobs, jobs.size() - first);
     BConvJobs js{};
-    int max_m = 0;
+    int max_m = 0, max_t = 0;
     size_t smem = 0;
     for (size_t i = 0; i < count; ++i) {
       js.job[i] = jobs[first + i];
       max_m = std::max(max_m, js.job[i].m);
+      max_t = std::max(max_t, js.job[i].t_count);
       const size_t m = js.job[i].m, t = js.job[i].t_count;
       smem = std::max(smem, (m * t + m + 2 * t) * 8);
     }
     if (smem > 48 * 1024)
       throw InvalidArgument("bconv: base too large for the CUDA kernel");
     dim3 grid = ewGrid(I, int(count));
+    grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
     const unsigned block = ewBlock(I);
     if (max_m <= 8)
       bconvKernel<8><<<grid, block, smem, I.stream>>>(I.tables, js);
@@ -262,24 +272,20 @@ void launchElementwise(const DeviceContext &ctx, EwOp op, u64 *out,
   const unsigned block = ewBlock(I);
   switch (op) {
   case EwOp::kAdd:
-    ewKernel<EwOp::kAdd><<<grid, block, 0, I.stream>>>(I.tables, out, a,
-                                                        a_rows, b, b_rows,
-                                                        b_div, map);
+    ewKernel<EwOp::kAdd><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
+                                                       b, b_rows, b_div, map);
     break;
   case EwOp::kSub:
-    ewKernel<EwOp::kSub><<<grid, block, 0, I.stream>>>(I.tables, out, a,
-                                                        a_rows, b, b_rows,
-                                                        b_div, map);
+    ewKernel<EwOp::kSub><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
+                                                       b, b_rows, b_div, map);
     break;
   case EwOp::kNeg:
-    ewKernel<EwOp::kNeg><<<grid, block, 0, I.stream>>>(I.tables, out, a,
-                                                        a_rows, b, b_rows,
-                                                        b_div, map);
+    ewKernel<EwOp::kNeg><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
+                                                       b, b_rows, b_div, map);
     break;
   case EwOp::kMul:
-    ewKernel<EwOp::kMul><<<grid, block, 0, I.stream>>>(I.tables, out, a,
-                                                        a_rows, b, b_rows,
-                                                        b_div, map);
+    ewKernel<EwOp::kMul><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
+                                                       b, b_rows, b_div, map);
     break;
   case EwOp::kMulAdd:
     ewKernel<EwOp::kMulAdd><<<grid, block, 0, I.stream>>>(
@@ -310,20 +316,21 @@ void launchConstOp(const DeviceContext &ctx, bool mul, u64 *out, const u64 *a,
 void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
                   const u64 *b, int limbs) {
   const auto &I = ctx.impl();
-  tensorKernel<<<ewGrid(I, limbs), ewBlock(I), 0, I.stream>>>(I.tables, out,
-                                                              a, b, limbs);
+  tensorKernel<<<ewGrid(I, limbs), ewBlock(I), 0, I.stream>>>(I.tables, out, a,
+                                                              b, limbs);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
 void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
                         int rows, const uint32_t *index) {
   const auto &I = ctx.impl();
-  automorphismKernel<<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
-      I.n_log, out, in, index);
+  automorphismKernel<<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(I.n_log, out,
+                                                                   in, index);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-// --- Key switching, ModUp, ModDown, rescale --------------------------------------
+// --- Key switching, ModUp, ModDown, rescale
+// --------------------------------------
 
 void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
                  int j0, int j1, u64 *ext) {
@@ -339,13 +346,12 @@ void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
   std::vector<BConvJob> jobs;
   const int *tmod = reinterpret_cast<const int *>(plan.tmod_up.data());
   for (int j = j0; j < j1; ++j)
-    jobs.push_back(BConvJob{y.data() + size_t(plan.start[j] - lo) * n,
-                            ext + size_t(plan.ext_off[j]) * n,
-                            plan.up.data() + plan.hat_off[j],
-                            plan.up.data() + plan.half_off[j],
-                            plan.up.data() + plan.negb_off[j], nullptr,
-                            tmod + plan.tmod_up_off[j], plan.size[j],
-                            plan.qp - plan.size[j]});
+    jobs.push_back(BConvJob{
+        y.data() + size_t(plan.start[j] - lo) * n,
+        ext + size_t(plan.ext_off[j]) * n, plan.up.data() + plan.hat_off[j],
+        plan.up.data() + plan.half_off[j], plan.up.data() + plan.negb_off[j],
+        nullptr, tmod + plan.tmod_up_off[j], plan.size[j],
+        plan.qp - plan.size[j]});
   launchBConv(ctx, jobs);
   // NTT of every converted limb, one launch.
   const int first = plan.ext_off[j0];
@@ -353,8 +359,8 @@ void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
   const std::vector<int> ext_rows = iota(first, last - first);
   const std::vector<int> mods(plan.ext_mods.begin() + first,
                               plan.ext_mods.begin() + last);
-  launchNttForward(ctx, ext, ext_rows, ext, ext_rows, ext, ext_rows, mods,
-                   -1, nullptr);
+  launchNttForward(ctx, ext, ext_rows, ext, ext_rows, ext, ext_rows, mods, -1,
+                   nullptr);
 }
 
 void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
@@ -365,7 +371,7 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
   const int l1 = plan.level + 1, k = I.p_count, qp = plan.qp;
   if (k == 0)
     throw InvalidArgument("modDown needs special primes");
-  // INTT of the P limbs with (P / p_k)^-1 and the rounding h folded in.
+  // INTT of the P limbs with (P / p_k)^-1 folded in.
   DeviceBuffer z(ctx, size_t(parts) * k * n);
   std::vector<int> src, rows, mods;
   for (int p = 0; p < parts; ++p)
@@ -376,16 +382,15 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
     }
   launchNttInverse(ctx, in, src, z.data(), rows, z.data(), rows, mods,
                    plan.intt_scale_p.data(), false);
-  // BConv P -> Q_l, subtracting h mod q_i.
+  // Centred BConv P -> Q_l.
   DeviceBuffer conv(ctx, size_t(parts) * l1 * n);
   std::vector<BConvJob> jobs;
   const int *tmod = reinterpret_cast<const int *>(plan.tmod_down.data());
   const u64 *down = plan.down.data();
   for (int p = 0; p < parts; ++p)
-    jobs.push_back(BConvJob{z.data() + size_t(p) * k * n,
-                            conv.data() + size_t(p) * l1 * n, down,
-                            down + plan.down_half, down + plan.down_negb,
-                            down + plan.down_bias, tmod, k, l1});
+    jobs.push_back(BConvJob{
+        z.data() + size_t(p) * k * n, conv.data() + size_t(p) * l1 * n, down,
+        down + plan.down_half, down + plan.down_negb, nullptr, tmod, k, l1});
   launchBConv(ctx, jobs);
   // NTT with the subtraction, P^-1 and the addend in its epilogue.
   const std::vector<int> out_rows = iota(0, parts * l1);
@@ -404,8 +409,8 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
                    out_rows, out_mods, -1, &e);
 }
 
-void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts,
-                  int level, u64 *out) {
+void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
+                  u64 *out) {
   const auto &I = ctx.impl();
   const size_t n = I.n;
   const RescalePlan &plan = ctx.impl().rescalePlan(ctx, level);
@@ -435,8 +440,8 @@ void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts,
   e.aStride = level + 1;
   e.c = plan.q_last_inv.data();
   e.div = level;
-  launchNttForward(ctx, last.data(), bsrc, tmp.data(), brows, out, brows,
-                   bmods, level, &e);
+  launchNttForward(ctx, last.data(), bsrc, tmp.data(), brows, out, brows, bmods,
+                   level, &e);
 }
 
 void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
@@ -466,13 +471,14 @@ void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
     a.size[j] = plan.size[j];
     a.ext_off[j] = plan.ext_off[j];
   }
-  innerProductKernel<<<ewGrid(I, plan.qp), ewBlock(I), 0, I.stream>>>(
-      I.tables, a);
+  innerProductKernel<<<ewGrid(I, plan.qp), ewBlock(I), 0, I.stream>>>(I.tables,
+                                                                      a);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
   modDownParts(ctx, plan, acc.data(), 2, out, add, add_parts, add_stride);
 }
 
-// --- Public primitives ---------------------------------------------------------
+// --- Public primitives
+// ---------------------------------------------------------
 
 namespace {
 
@@ -521,8 +527,7 @@ DevicePoly makePoly(const DeviceContext &ctx, std::vector<int> basis,
   return p;
 }
 
-void copyRows(const DeviceContext &ctx, u64 *dst, const u64 *src,
-              size_t rows) {
+void copyRows(const DeviceContext &ctx, u64 *dst, const u64 *src, size_t rows) {
   if (rows)
     EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, rows * ctx.host().n() * 8,
                                      cudaMemcpyDeviceToDevice,
@@ -535,8 +540,8 @@ void ntt(const DeviceContext &ctx, DevicePoly &p) {
   if (p.ntt)
     throw InvalidArgument("ntt needs a polynomial in coefficient form");
   const std::vector<int> rows = iota(0, int(p.limbs()));
-  launchNttForward(ctx, p.data(), rows, p.data(), rows, p.data(), rows,
-                   p.basis, -1, nullptr);
+  launchNttForward(ctx, p.data(), rows, p.data(), rows, p.data(), rows, p.basis,
+                   -1, nullptr);
   p.ntt = true;
 }
 
@@ -544,8 +549,8 @@ void intt(const DeviceContext &ctx, DevicePoly &p) {
   if (!p.ntt)
     throw InvalidArgument("intt needs a polynomial in NTT form");
   const std::vector<int> rows = iota(0, int(p.limbs()));
-  launchNttInverse(ctx, p.data(), rows, p.data(), rows, p.data(), rows,
-                   p.basis, ctx.impl().tables.inttPlain, true);
+  launchNttInverse(ctx, p.data(), rows, p.data(), rows, p.data(), rows, p.basis,
+                   ctx.impl().tables.inttPlain, true);
   p.ntt = false;
 }
 
@@ -574,11 +579,11 @@ DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
   copyToDevice(ctx, tmod_d.data(), tmod_words.data(), tmod_words.size() * 8);
   DevicePoly out = makePoly(ctx, to, false);
   const u64 *c = consts_d.data();
-  launchBConv(ctx, {BConvJob{scaled.data(), out.data(), c,
-                             c + table.hat_mod.size(),
-                             c + table.hat_mod.size() + m, nullptr,
-                             reinterpret_cast<const int *>(tmod_d.data()), m,
-                             int(to.size())}});
+  launchBConv(ctx,
+              {BConvJob{scaled.data(), out.data(), c, c + table.hat_mod.size(),
+                        c + table.hat_mod.size() + m, nullptr,
+                        reinterpret_cast<const int *>(tmod_d.data()), m,
+                        int(to.size())}});
   ctx.synchronize(); // the host vectors above must outlive the copies
   return out;
 }
@@ -603,6 +608,44 @@ DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
   copyRows(ctx, out.data(), e, st);
   copyRows(ctx, out.limb(st), in.limb(st), sz);
   copyRows(ctx, out.limb(st + sz), e + size_t(st) * in.n, plan.qp - st - sz);
+  return out;
+}
+
+DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
+                         const std::vector<int> &keep) {
+  if (!in.ntt)
+    throw InvalidArgument("modSwitchDown needs a polynomial in NTT form");
+  if (keep.empty() || keep.size() >= in.basis.size() ||
+      !std::equal(keep.begin(), keep.end(), in.basis.begin()))
+    throw InvalidArgument("modSwitchDown: the CUDA backend keeps a proper "
+                          "prefix of the polynomial's basis");
+  auto &I = ctx.impl();
+  const SwitchPlan &plan = I.switchPlan(ctx, in.basis, keep);
+  const size_t n = in.n;
+  const int k = plan.keep, d = plan.drop;
+  // INTT of the dropped limbs with (D/d_j)^-1 folded in.
+  DeviceBuffer z(ctx, size_t(d) * n);
+  const std::vector<int> src = iota(k, d), rows = iota(0, d);
+  const std::vector<int> drop_mods(in.basis.begin() + k, in.basis.end());
+  launchNttInverse(ctx, in.data(), src, z.data(), rows, z.data(), rows,
+                   drop_mods, plan.intt_scale.data(), false);
+  // Centred BConv D -> keep.
+  DeviceBuffer conv(ctx, size_t(k) * n);
+  const u64 *c = plan.consts.data();
+  launchBConv(
+      ctx, {BConvJob{z.data(), conv.data(), c, c + size_t(k) * d,
+                     c + size_t(k) * d + d, nullptr,
+                     reinterpret_cast<const int *>(plan.tmod.data()), d, k}});
+  // NTT with (x - conv) D^-1 in its epilogue.
+  DevicePoly out = makePoly(ctx, keep, true);
+  const std::vector<int> out_rows = iota(0, k);
+  Epilogue e;
+  e.a = in.data();
+  e.aStride = 0;
+  e.c = plan.inv.data();
+  e.div = k;
+  launchNttForward(ctx, conv.data(), out_rows, conv.data(), out_rows,
+                   out.data(), out_rows, keep, -1, &e);
   return out;
 }
 
@@ -650,8 +693,8 @@ DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
     throw InvalidArgument("Galois element " + std::to_string(galois) +
                           " must be odd and below 2N");
   automorphismCoeffKernel<<<ewGrid(I, int(in.limbs())), ewBlock(I), 0,
-                            I.stream>>>(I.tables, out.data(), in.data(),
-                                        galois, mapFor(ctx, in.basis));
+                            I.stream>>>(I.tables, out.data(), in.data(), galois,
+                                        mapFor(ctx, in.basis));
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
   return out;
 }

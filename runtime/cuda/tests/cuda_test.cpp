@@ -111,7 +111,8 @@ Ciphertext randomCiphertext(const Context64 &ctx, Prng &prng, int level,
   return ct;
 }
 
-// --- Primitives ----------------------------------------------------------------
+// --- Primitives
+// ----------------------------------------------------------------
 
 void checkPrimitives(const std::string &set, int level) {
   Context64 ctx = makeContext(set);
@@ -142,16 +143,15 @@ void checkPrimitives(const std::string &set, int level) {
         rest.push_back(i);
     Poly64 a = randomPoly(ctx, prng, digit, false);
     EXPECT_EQ(diff(cpu::bconv(ctx, a, rest),
-                   cuda::download(dctx,
-                                  cuda::bconv(dctx, cuda::upload(dctx, a),
-                                              rest))),
+                   cuda::download(
+                       dctx, cuda::bconv(dctx, cuda::upload(dctx, a), rest))),
               "")
         << "bconv digit 0";
     Poly64 b = randomPoly(ctx, prng, p, false);
-    EXPECT_EQ(diff(cpu::bconv(ctx, b, q),
-                   cuda::download(
-                       dctx, cuda::bconv(dctx, cuda::upload(dctx, b), q))),
-              "")
+    EXPECT_EQ(
+        diff(cpu::bconv(ctx, b, q),
+             cuda::download(dctx, cuda::bconv(dctx, cuda::upload(dctx, b), q))),
+        "")
         << "bconv P -> Q";
   }
 
@@ -164,11 +164,31 @@ void checkPrimitives(const std::string &set, int level) {
                 "")
           << "modUp digit " << j;
     Poly64 b = randomPoly(ctx, prng, qp, true);
-    EXPECT_EQ(diff(cpu::modDown(ctx, b),
-                   cuda::download(dctx,
-                                  cuda::modDown(dctx, cuda::upload(dctx, b)))),
-              "")
+    EXPECT_EQ(
+        diff(cpu::modDown(ctx, b),
+             cuda::download(dctx, cuda::modDown(dctx, cuda::upload(dctx, b)))),
+        "")
         << "modDown";
+    EXPECT_EQ(diff(cpu::modSwitchDown(ctx, b, q),
+                   cuda::download(dctx, cuda::modSwitchDown(
+                                            dctx, cuda::upload(dctx, b), q))),
+              "")
+        << "modSwitchDown Q_l u P -> Q_l";
+    if (level >= 1) {
+      const std::vector<int> q1 = ctx.qBasis(level - 1);
+      EXPECT_EQ(
+          diff(cpu::modSwitchDown(ctx, b, q1),
+               cuda::download(
+                   dctx, cuda::modSwitchDown(dctx, cuda::upload(dctx, b), q1))),
+          "")
+          << "modSwitchDown Q_l u P -> Q_{l-1} (merged)";
+      EXPECT_EQ(
+          diff(cpu::modSwitchDown(ctx, a, q1),
+               cuda::download(
+                   dctx, cuda::modSwitchDown(dctx, cuda::upload(dctx, a), q1))),
+          "")
+          << "modSwitchDown Q_l -> Q_{l-1}";
+    }
     if (level >= 1) {
       Poly64 c = a;
       cpu::rescale(ctx, c);
@@ -182,11 +202,11 @@ void checkPrimitives(const std::string &set, int level) {
     for (uint64_t g : {uint64_t{5}, uint64_t{125} % n2, n2 - 1}) {
       for (bool form : {true, false}) {
         Poly64 a = randomPoly(ctx, prng, q, form);
-        EXPECT_EQ(diff(cpu::automorphism(ctx, a, g),
-                       cuda::download(dctx, cuda::automorphism(
-                                                dctx, cuda::upload(dctx, a),
-                                                g))),
-                  "")
+        EXPECT_EQ(
+            diff(cpu::automorphism(ctx, a, g),
+                 cuda::download(
+                     dctx, cuda::automorphism(dctx, cuda::upload(dctx, a), g))),
+            "")
             << "automorphism " << g << (form ? " ntt" : " coeff");
       }
     }
@@ -229,8 +249,7 @@ void checkPrimitives(const std::string &set, int level) {
     Poly64 d = randomPoly(ctx, prng, q, true);
     auto want = Evaluator(ctx).keySwitch(d, key);
     cuda::DeviceSwitchingKey dkey = cuda::upload(dctx, key);
-    auto got =
-        cuda::Evaluator(dctx).keySwitch(cuda::upload(dctx, d), dkey);
+    auto got = cuda::Evaluator(dctx).keySwitch(cuda::upload(dctx, d), dkey);
     EXPECT_EQ(diff(want.first, cuda::download(dctx, got.first)), "")
         << "keySwitch k0";
     EXPECT_EQ(diff(want.second, cuda::download(dctx, got.second)), "")
@@ -254,7 +273,8 @@ TEST(CudaPrimitives, SetB) {
   checkPrimitives("B", 23);
 }
 
-// --- CKKS operations ------------------------------------------------------------
+// --- CKKS operations
+// ------------------------------------------------------------
 
 void checkOperations(const std::string &set, const std::vector<int> &levels) {
   Context64 ctx = makeContext(set);
@@ -297,8 +317,7 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
         << "subPlain";
     EXPECT_EQ(diff(eval.mulPlain(a, pt), dl(geval.mulPlain(da, dp))), "")
         << "mulPlain";
-    EXPECT_EQ(diff(eval.addConst(a, -1.75), dl(geval.addConst(da, -1.75))),
-              "")
+    EXPECT_EQ(diff(eval.addConst(a, -1.75), dl(geval.addConst(da, -1.75))), "")
         << "addConst";
     EXPECT_EQ(diff(eval.mulConst(a, 0.3), dl(geval.mulConst(da, 0.3))), "")
         << "mulConst";
@@ -310,30 +329,28 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
     cuda::DeviceCiphertext da2 = cuda::upload(dctx, a2);
     EXPECT_EQ(diff(eval.sub(prod, a2), dl(geval.sub(dprod, da2))), "")
         << "sub degree 2";
-    EXPECT_EQ(diff(eval.relinearize(prod, rk),
-                   dl(geval.relinearize(dprod, drk))),
-              "")
+    EXPECT_EQ(
+        diff(eval.relinearize(prod, rk), dl(geval.relinearize(dprod, drk))), "")
         << "relinearize";
     EXPECT_EQ(diff(eval.multiplyRelin(a, b, rk),
                    dl(geval.multiplyRelin(da, db, drk))),
               "")
         << "multiplyRelin";
     if (level >= 1)
-      EXPECT_EQ(diff(eval.rescale(a), dl(geval.rescale(da))), "")
-          << "rescale";
-    EXPECT_EQ(diff(eval.modDropTo(a, level / 2),
-                   dl(geval.modDropTo(da, level / 2))),
-              "")
+      EXPECT_EQ(diff(eval.rescale(a), dl(geval.rescale(da))), "") << "rescale";
+    EXPECT_EQ(
+        diff(eval.modDropTo(a, level / 2), dl(geval.modDropTo(da, level / 2))),
+        "")
         << "modDropTo";
     EXPECT_EQ(diff(eval.rotate(a, 1, gk), dl(geval.rotate(da, 1, dgk))), "")
         << "rotate";
     EXPECT_EQ(diff(eval.conjugate(a, gk), dl(geval.conjugate(da, dgk))), "")
         << "conjugate";
   }
-  EXPECT_THROW(geval.rotate(cuda::upload(dctx, randomCiphertext(
-                                                   ctx, prng, 1, scale)),
-                            2, dgk),
-               MissingKey);
+  EXPECT_THROW(
+      geval.rotate(cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale)), 2,
+                   dgk),
+      MissingKey);
 }
 
 TEST(CudaOperations, SmallN) {
@@ -353,7 +370,8 @@ TEST(CudaOperations, SetCUnevenDigits) {
   checkOperations("C", {25, 13, 22});
 }
 
-// --- Decrypt and compare -------------------------------------------------------------
+// --- Decrypt and compare
+// -------------------------------------------------------------
 
 void checkDecrypt(const std::string &set) {
   Context64 ctx = makeContext(set);
@@ -363,8 +381,8 @@ void checkDecrypt(const std::string &set) {
   PublicKey pk = keygen.publicKey();
   RelinKey rk = keygen.relinKey();
   const size_t slots = ctx.slotsMax();
-  GaloisKeys gk = keygen.galoisKeys(
-      {galoisElementForRotation(ctx, 1, slots), galoisElementForConjugation(ctx)});
+  GaloisKeys gk = keygen.galoisKeys({galoisElementForRotation(ctx, 1, slots),
+                                     galoisElementForConjugation(ctx)});
   Encoder encoder(ctx);
   Encryptor encryptor(ctx, prng);
   Decryptor decryptor(ctx, keygen.secretKey());
@@ -384,9 +402,8 @@ void checkDecrypt(const std::string &set) {
   Ciphertext cx = encryptor.encrypt(encoder.encode(x, top, scale, slots), pk);
   Ciphertext cy = encryptor.encrypt(encoder.encode(y, top, scale, slots), pk);
   cuda::DeviceCiphertext g = geval.conjugate(
-      geval.rotate(geval.rescale(geval.multiplyRelin(cuda::upload(dctx, cx),
-                                                      cuda::upload(dctx, cy),
-                                                      drk)),
+      geval.rotate(geval.rescale(geval.multiplyRelin(
+                       cuda::upload(dctx, cx), cuda::upload(dctx, cy), drk)),
                    1, dgk),
       dgk);
   Ciphertext got = cuda::download(dctx, g);

@@ -71,8 +71,6 @@ public:
   /// Precomputed constants (computed once, shared by every backend):
   /// P^-1 mod q_i, for ModDown.
   Word pInv(int q_index) const { return p_inv_[q_index]; }
-  /// (P - 1) / 2 mod the modulus of global index m, for rounding ModDown.
-  Word pHalf(int index) const { return p_half_[index]; }
   /// q_l^-1 mod q_i (i < l), for rescale.
   Word qInv(int l, int i) const { return q_inv_[l * q_count_ + i]; }
   /// BConv constants from `from` to `to`, built on first use and cached
@@ -96,7 +94,7 @@ private:
   std::vector<Modulus<Word>> moduli_;
   std::vector<NttTables<Word>> ntt_;
   std::vector<int> digit_sizes_;
-  std::vector<Word> p_inv_, p_half_, q_inv_;
+  std::vector<Word> p_inv_, q_inv_;
   std::array<uint8_t, 32> hash_{};
   mutable std::mutex bconv_mutex_;
   mutable std::map<std::pair<std::vector<int>, std::vector<int>>,

@@ -130,6 +130,10 @@ void intt(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
                  const std::vector<int> &to);
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit);
+/// `keep` must be a proper prefix of in.basis (ModDown: Q_l of Q_l u P;
+/// rescale: Q_{l-1} of Q_l; merged: Q_{l-1} of Q_l u P).
+DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
+                         const std::vector<int> &keep);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
 void rescale(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,

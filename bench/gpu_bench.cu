@@ -1,0 +1,315 @@
+// GPU timings of the CKKS operations on the CUDA backend, for
+// bench/RESULTS.md: hmul+relin, rotate (1 step), rescale, add and a forward
+// NTT of one polynomial, at sets A, B and C, at the top level and at about
+// half the levels (C at level 13 = 14 limbs, Cheddar's row). Median of RUNS
+// timed runs (CUDA events) after warm-up; next to each time both floors of
+// BENCHMARKS.md from this file's own counts and the ratio to the larger.
+//   ember_gpu_bench [SETS=ABC] [RUNS=30] [RESULTS_FILE]
+#include "ember/ckks.h"
+#include "ember/cuda.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace ember;
+
+// Device ceilings of BENCHMARKS.md (H200): copy bandwidth and int32 rate.
+constexpr double kBandwidth = 4.3e12;  // bytes/s
+constexpr double kInt32Rate = 16.7e12; // int32 instructions/s
+// int32 instructions per 64-bit modular multiply(-add): a 64x64 product's
+// low half is 3 IMADs and its high half about 6, and Shoup's method needs a
+// low, a high and a low product (3 + 6 + 3); a lazily reduced 128-bit
+// multiply-add of BConv / the inner product costs about the same.
+constexpr double kInt32PerModMul = 12;
+constexpr double kInt32PerModAdd = 3;
+
+struct Cost {
+  double bytes = 0, modmuls = 0, modadds = 0;
+  double bwFloorUs() const { return bytes / kBandwidth * 1e6; }
+  double arithFloorUs() const {
+    return (modmuls * kInt32PerModMul + modadds * kInt32PerModAdd) /
+           kInt32Rate * 1e6;
+  }
+};
+
+/// The work an operation must do (not what this implementation does).
+struct Counter {
+  const Context64 &ctx;
+  double n, logn, limb;
+  explicit Counter(const Context64 &c)
+      : ctx(c), n(double(c.n())), logn(c.logN()), limb(double(c.n()) * 8) {}
+  double transform(double limbs) const { return limbs * n / 2 * logn; }
+
+  Cost ntt(int level) const {
+    const double L = level + 1;
+    return {2 * L * limb, transform(L), 0};
+  }
+  Cost add(int level) const {
+    const double L = level + 1;
+    return {3 * 2 * L * limb, 0, 2 * L * n};
+  }
+  Cost rescale(int level) const {
+    const double L = level + 1;
+    return {(2 * L + 2 * (L - 1)) * limb,
+            transform(2) + transform(2 * (L - 1)) + 2 * (L - 1) * n,
+            2 * (L - 1) * n};
+  }
+  /// Hybrid key switching of one polynomial (ModUp of every digit, inner
+  /// product, ModDown of both accumulators).
+  Cost keySwitch(int level) const {
+    const double L = level + 1, K = ctx.pCount();
+    const int digits = ctx.digitCount(level);
+    Cost c;
+    c.bytes = 2 * digits * (L + K) * limb; // the key, read once
+    c.modmuls += transform(L);             // INTT of d
+    for (int j = 0; j < digits; ++j) {
+      const double s = double(ctx.digitLimbs(j, level).size());
+      c.modmuls += s * (L + K - s) * n + transform(L + K - s);
+    }
+    c.modmuls += 2 * digits * (L + K) * n;         // inner product
+    c.modmuls += transform(2 * K) + 2 * K * L * n; // ModDown INTT, BConv
+    c.modmuls += transform(2 * L) + 2 * L * n;     // NTT, P^-1
+    c.modadds += 2 * L * n * 2;
+    return c;
+  }
+  Cost hmul(int level) const {
+    const double L = level + 1;
+    Cost c = keySwitch(level);
+    c.bytes += (2 * 2 * L + 2 * L) * limb; // two inputs, one output
+    c.modmuls += 4 * L * n;                // tensor product
+    return c;
+  }
+  Cost rotate(int level) const {
+    const double L = level + 1;
+    Cost c = keySwitch(level);
+    c.bytes += (2 * L + 2 * L) * limb;
+    return c;
+  }
+};
+
+struct Anchor {
+  const char *set;
+  int limbs;
+  double hmul, rot, rescale, add;
+  const char *who;
+};
+const Anchor kAnchors[] = {
+    {"A", 36, 1442, 1406, 247, 62, "Phantom"},
+    {"B", 24, 656, 632, 185, 42, "Phantom"},
+    {"C", 26, 751, 736, 189, 24, "Cheddar64"},
+    {"C", 14, 364, 356, 129, 16, "Cheddar64"},
+};
+const Anchor *findAnchor(const std::string &set, int limbs) {
+  for (const Anchor &a : kAnchors)
+    if (set == a.set && limbs == a.limbs)
+      return &a;
+  return nullptr;
+}
+
+double medianUs(const cuda::DeviceContext &dctx, int runs,
+                const std::function<void()> &op) {
+  cudaStream_t s = dctx.stream();
+  for (int i = 0; i < 5; ++i)
+    op(); // warm-up: plans, pool blocks, module load
+  dctx.synchronize();
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    cudaEventRecord(start, s);
+    op();
+    cudaEventRecord(stop, s);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms * 1e3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+struct Row {
+  std::string set, op;
+  int level;
+  double us, anchor;
+  Cost cost;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const std::string sets = argc > 1 ? argv[1] : "ABC";
+  const int runs = argc > 2 ? std::atoi(argv[2]) : 30;
+  const std::string results = argc > 3 ? argv[3] : "";
+
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    std::fprintf(stderr, "no CUDA device\n");
+    return 1;
+  }
+  std::printf("GPU: %s (%d SMs, %.0f MB L2, %zu GB)\n", prop.name,
+              prop.multiProcessorCount, prop.l2CacheSize / 1e6,
+              size_t(prop.totalGlobalMem >> 30));
+  std::printf("floors: bandwidth %.1f TB/s, int32 %.1f T/s, %.0f int32 per "
+              "64-bit modmul\n",
+              kBandwidth / 1e12, kInt32Rate / 1e12, kInt32PerModMul);
+
+  std::vector<Row> rows;
+  for (char set_c : sets) {
+    const std::string set(1, set_c);
+    ParamSpec spec;
+    if (!namedParamSpec(set, spec)) {
+      std::fprintf(stderr, "unknown set %s\n", set.c_str());
+      return 2;
+    }
+    Context64 ctx(spec);
+    cuda::DeviceContext dctx(ctx);
+    Prng::Seed seed{};
+    seed.fill(42);
+    Prng prng(seed);
+    KeyGenerator keygen(ctx, prng);
+    PublicKey pk = keygen.publicKey();
+    RelinKey rk = keygen.relinKey();
+    const size_t slots = ctx.slotsMax();
+    GaloisKeys gk =
+        keygen.galoisKeys({galoisElementForRotation(ctx, 1, slots)});
+    Encoder encoder(ctx);
+    Encryptor encryptor(ctx, prng);
+    Decryptor decryptor(ctx, keygen.secretKey());
+    cuda::Evaluator eval(dctx);
+    auto drk = cuda::upload(dctx, rk);
+    auto dgk = cuda::upload(dctx, gk);
+    std::vector<double> x(slots), y(slots);
+    for (size_t i = 0; i < slots; ++i) {
+      x[i] = std::sin(0.001 * double(i));
+      y[i] = std::cos(0.003 * double(i));
+    }
+    const double scale = std::ldexp(1.0, int(spec.log_scale));
+    const int top = ctx.maxLevel();
+    auto ca = cuda::upload(
+        dctx, encryptor.encrypt(encoder.encode(x, top, scale, slots), pk));
+    auto cb = cuda::upload(
+        dctx, encryptor.encrypt(encoder.encode(y, top, scale, slots), pk));
+    { // Decrypt check of the timed hmul+relin (and a rescale).
+      Ciphertext prod =
+          cuda::download(dctx, eval.rescale(eval.multiplyRelin(ca, cb, drk)));
+      auto got = encoder.decode(decryptor.decrypt(prod));
+      double err = 0;
+      for (size_t i = 0; i < slots; ++i)
+        err = std::max(err, std::abs(got[i] - x[i] * y[i]));
+      std::printf("%s: hmul+relin+rescale decrypts with max error %.2e%s\n",
+                  ctx.describe().c_str(), err, err < 1e-3 ? "" : " (FAIL)");
+    }
+    const int half = set == "C" ? 13 : top / 2;
+    Counter count(ctx);
+    for (int level : {top, half}) {
+      auto a = eval.modDropTo(ca, level), b = eval.modDropTo(cb, level);
+      cuda::DevicePoly p;
+      p.basis = ctx.qBasis(level);
+      p.n = ctx.n();
+      p.buf = cuda::DeviceBuffer(dctx, p.basis.size() * p.n);
+      cudaMemcpyAsync(p.data(), a.buf.data(), p.basis.size() * p.n * 8,
+                      cudaMemcpyDeviceToDevice, dctx.stream());
+      const Anchor *anc = findAnchor(set, level + 1);
+      auto add_row = [&](const char *op, double us, double anchor, Cost c) {
+        rows.push_back({set, op, level, us, anchor, c});
+      };
+      add_row("hmul+relin",
+              medianUs(dctx, runs, [&] { eval.multiplyRelin(a, b, drk); }),
+              anc ? anc->hmul : 0, count.hmul(level));
+      add_row("rotate", medianUs(dctx, runs, [&] { eval.rotate(a, 1, dgk); }),
+              anc ? anc->rot : 0, count.rotate(level));
+      add_row("rescale", medianUs(dctx, runs, [&] { eval.rescale(a); }),
+              anc ? anc->rescale : 0, count.rescale(level));
+      add_row("add", medianUs(dctx, runs, [&] { eval.add(a, b); }),
+              anc ? anc->add : 0, count.add(level));
+      add_row("ntt",
+              medianUs(dctx, runs,
+                       [&] {
+                         p.ntt = false;
+                         cuda::ntt(dctx, p);
+                       }),
+              0, count.ntt(level));
+    }
+    { // Breakdown at the top level: the primitives inside key switching.
+      const int l = top;
+      auto a = eval.modDropTo(ca, l);
+      Prng bprng(seed);
+      cuda::DevicePoly d = cuda::upload(
+          dctx, sampleUniformPoly(ctx, bprng, ctx.qBasis(l), true));
+      cuda::DevicePoly dqp = cuda::upload(
+          dctx, sampleUniformPoly(ctx, bprng, ctx.qpBasis(l), true));
+      const uint64_t g = galoisElementForRotation(ctx, 1, slots);
+      auto t = [&](const char *what, const std::function<void()> &op) {
+        std::printf("  %s top: %-34s %8.1f us\n", set.c_str(), what,
+                    medianUs(dctx, runs, op));
+      };
+      t("intt (Q limbs)", [&] {
+        d.ntt = true;
+        cuda::intt(dctx, d);
+      });
+      t("ntt (Q limbs)", [&] {
+        d.ntt = false;
+        cuda::ntt(dctx, d);
+      });
+      d.ntt = true;
+      t("modUp digit 0 (+ copies)", [&] { cuda::modUp(dctx, d, 0); });
+      t("modDown (one poly)", [&] { cuda::modDown(dctx, dqp); });
+      t("keySwitch (+ 2 copies)", [&] { eval.keySwitch(d, drk.key); });
+      t("multiply (tensor)", [&] { eval.multiply(a, a); });
+      t("automorphism (one poly)", [&] { cuda::automorphism(dctx, d, g); });
+    }
+    std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
+  }
+
+  std::printf("\n| set | level (limbs) | op | Ember us | anchor us | ratio | "
+              "bw floor us | arith floor us | time / larger floor |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  for (const Row &r : rows) {
+    const double bw = r.cost.bwFloorUs(), ar = r.cost.arithFloorUs();
+    char anchor[64] = "-", ratio[64] = "-";
+    if (r.anchor > 0) {
+      std::snprintf(anchor, sizeof anchor, "%.0f", r.anchor);
+      std::snprintf(ratio, sizeof ratio, "%.2f", r.us / r.anchor);
+    }
+    std::printf("| %s | %d (%d) | %s | %.1f | %s | %s | %.1f | %.1f | %.2f "
+                "(%s) |\n",
+                r.set.c_str(), r.level, r.level + 1, r.op.c_str(), r.us, anchor,
+                ratio, bw, ar, r.us / std::max(bw, ar),
+                ar > bw ? "arith" : "bw");
+  }
+  if (!results.empty()) {
+    FILE *f = std::fopen(results.c_str(), "w");
+    if (f) {
+      std::fprintf(f, "{\"gpu\": \"%s\", \"runs\": %d, \"rows\": [\n",
+                   prop.name, runs);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const Row &r = rows[i];
+        std::fprintf(f,
+                     "  {\"set\": \"%s\", \"op\": \"%s\", \"level\": %d, "
+                     "\"limbs\": %d, \"median_us\": %.2f, \"anchor_us\": "
+                     "%.0f, \"bytes\": %.0f, \"modmuls\": %.0f, "
+                     "\"bw_floor_us\": %.2f, \"arith_floor_us\": %.2f}%s\n",
+                     r.set.c_str(), r.op.c_str(), r.level, r.level + 1, r.us,
+                     r.anchor, r.cost.bytes, r.cost.modmuls, r.cost.bwFloorUs(),
+                     r.cost.arithFloorUs(), i + 1 < rows.size() ? "," : "");
+      }
+      std::fprintf(f, "]}\n");
+      std::fclose(f);
+    }
+  }
+  return 0;
+}

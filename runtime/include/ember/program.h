@@ -1,0 +1,64 @@
+// The small ABI between code emitted by `ember-translate --emit-cpp` and the
+// CPU runtime: the entry point every generated .cpp exports, and the helpers
+// its body calls besides the primitives of rns.h. A generated program is
+// built into a shared library (see runtime/python/program.cpp), loaded with
+// dlopen and run on ciphertexts with evaluation keys only.
+#pragma once
+
+#include "ember/ckks.h"
+#include "ember/rns.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ember::program {
+
+/// What the host entry function of a generated C++ program receives.
+struct CpuArgs {
+  const Context64 *ctx = nullptr;
+  const EvaluationKeys *keys = nullptr;
+  const std::vector<Ciphertext> *inputs = nullptr;
+  std::vector<Ciphertext> *outputs = nullptr;
+};
+
+/// Every generated .cpp exports `extern "C" void ember_program_run(const
+/// CpuArgs &)`; it throws ember errors (InvalidArgument, MissingKey, ...).
+inline constexpr const char *kCpuEntry = "ember_program_run";
+using CpuEntry = void (*)(const CpuArgs &);
+/// Bumped when CpuArgs or the helpers change; generated code exports
+/// `ember_program_abi` returning the version it was emitted for.
+inline constexpr int kAbiVersion = 1;
+
+/// Global modulus indices of q[qLo:qHi] u p[pLo:pHi].
+std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
+                       int p_hi);
+/// Throws InvalidArgument unless input `index` has `parts` polynomials over
+/// q_0..q_level in NTT form and `slots` slots.
+void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
+                size_t index, const char *name, int parts, int level,
+                size_t slots);
+/// The keys a program loads; MissingKey names the one absent.
+const SwitchingKey &relinKey(const EvaluationKeys &keys);
+const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
+/// Limbs first..first+count-1 of `src` (a copy).
+Poly64 view(const Poly64 &src, size_t first, size_t count);
+/// Parts over disjoint bases joined in order.
+Poly64 concat(const std::vector<const Poly64 *> &parts);
+/// modUp of digit `digit` of x, checking that the runtime's digit j covers
+/// q[q_lo:q_hi] (the compiler's digit layout).
+Poly64 modUpDigit(const Context64 &ctx, const Poly64 &x, int digit, int q_lo,
+                  int q_hi);
+/// (acc0, acc1) = sum_j digit_j * (key.b_j, key.a_j) over the digits' basis
+/// (Q_l u P), reduced once per residue (as Evaluator::keySwitch).
+void ksInnerProduct(const Context64 &ctx, const SwitchingKey &key,
+                    const std::vector<const Poly64 *> &digits, Poly64 &acc0,
+                    Poly64 &acc1);
+/// The CKKS encoding of `values` at `scale` over `basis` (a prefix of Q), in
+/// NTT form unless `ntt` is false.
+Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
+                      double scale, const std::vector<int> &basis, bool ntt);
+/// Frees a dead buffer's memory.
+inline void release(Poly64 &p) { std::vector<uint64_t>().swap(p.data); }
+
+} // namespace ember::program
