@@ -65,48 +65,56 @@ template <typename Word> void intt(const Context<Word> &ctx, Poly<Word> &p) {
   p.ntt = false;
 }
 
-template <typename Word>
-Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
-                 const std::vector<int> &to) {
-  checkForm(in, false, "bconv");
-  using Double = typename WordTraits<Word>::Double;
-  const size_t m = in.limbs(), n = in.n;
-  for (int t : to)
-    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
-      throw InvalidArgument("bconv: source and target bases overlap");
+namespace {
 
-  const BConvTable<Word> &table = ctx.bconvTable(in.basis, to);
-  if (m > 255)
-    throw InvalidArgument("bconv: more than 255 source limbs");
+/// Step 1 of a base conversion (fused into INTT on the GPU):
+/// y_i = x_i * (B/b_i)^-1 mod b_i, and per coefficient the number of digits
+/// above b_i/2 (the centring count). Step 2 (row) then produces any target
+/// limb on its own, so callers can run it limb by limb, fused with what
+/// follows while the limb is in cache.
+template <typename Word> struct BConvPrepared {
+  const BConvTable<Word> *table;
+  size_t m, n;
+  std::vector<Word> y;
+  std::vector<uint8_t> above;
 
-  // Step 1 (fused into INTT on the GPU): y_i = x_i * (B/b_i)^-1 mod b_i,
-  // and per coefficient the number of digits above b_i/2 (centring).
-  std::vector<Word> y(m * n);
-  std::vector<uint8_t> above(n, 0);
-  for (size_t i = 0; i < m; ++i) {
-    const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
-    const Word w = table.hat_inv[i], w_shoup = table.hat_inv_shoup[i];
-    const Word half = table.half[i];
-    const Word *x = in.limb(i);
-    Word *yi = y.data() + i * n;
-    for (size_t k = 0; k < n; ++k) {
-      yi[k] = bi.mulShoup(x[k], w, w_shoup);
-      above[k] += yi[k] > half;
+  BConvPrepared(const Context<Word> &ctx, const Poly<Word> &in,
+                const std::vector<int> &to)
+      : table(&ctx.bconvTable(in.basis, to)), m(in.limbs()), n(in.n), y(m * n),
+        above(n, 0) {
+    checkForm(in, false, "bconv");
+    for (int t : to)
+      if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
+        throw InvalidArgument("bconv: source and target bases overlap");
+    if (m > 255)
+      throw InvalidArgument("bconv: more than 255 source limbs");
+    for (size_t i = 0; i < m; ++i) {
+      const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
+      const Word w = table->hat_inv[i], w_shoup = table->hat_inv_shoup[i];
+      const Word half = table->half[i];
+      const Word *x = in.limb(i);
+      Word *yi = y.data() + i * n;
+      for (size_t k = 0; k < n; ++k) {
+        yi[k] = bi.mulShoup(x[k], w, w_shoup);
+        above[k] += yi[k] > half;
+      }
     }
   }
 
-  // Step 2: a (|to| x m) by (m x N) matrix product with lazy reduction,
-  // plus the centring correction above_k * [-B]_t.
-  Poly<Word> out(to, n, false);
-  const long targets = static_cast<long>(to.size());
-#pragma omp parallel for schedule(static)
-  for (long t = 0; t < targets; ++t) {
-    const Modulus<Word> &mod = ctx.modulus(to[t]);
-    const Word *hat_mod_t = table.hat_mod.data() + t * m;
-    const Word neg_b = table.neg_b_mod[t];
+  /// Step 2 for target row t (modulus `mod`): a row of the (|T| x m) by
+  /// (m x N) matrix product with lazy reduction, plus the centring
+  /// correction above_k * [-B]_t. Cost: m multiply-adds per coefficient.
+  void row(size_t t, const Modulus<Word> &mod, Word *dst) const {
+    using Double = typename WordTraits<Word>::Double;
+    const Word *hat_mod_t = table->hat_mod.data() + t * m;
+    const Word neg_b = table->neg_b_mod[t];
+    if (m == 1) { // one source limb (rescale): B/b_0 = 1, a reduction
+      for (size_t k = 0; k < n; ++k)
+        dst[k] = mod.add(mod.reduceWord(y[k]), above[k] ? neg_b : 0);
+      return;
+    }
     constexpr size_t kBlock = 256;
     Double acc[kBlock];
-    Word *dst = out.limb(t);
     for (size_t k0 = 0; k0 < n; k0 += kBlock) {
       const size_t len = std::min(kBlock, n - k0);
       for (size_t k = 0; k < len; ++k) // at most 255 * t
@@ -124,6 +132,19 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
         dst[k0 + k] = mod.reduce(acc[k]);
     }
   }
+};
+
+} // namespace
+
+template <typename Word>
+Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
+                 const std::vector<int> &to) {
+  const BConvPrepared<Word> prepared(ctx, in, to);
+  Poly<Word> out(to, in.n, false);
+  const long targets = static_cast<long>(to.size());
+#pragma omp parallel for schedule(static)
+  for (long t = 0; t < targets; ++t)
+    prepared.row(t, ctx.modulus(to[t]), out.limb(t));
   return out;
 }
 
@@ -137,24 +158,26 @@ Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
 
   Poly<Word> part = selectLimbs(in, digit_limbs);
   intt(ctx, part);
+  // Output position of every limb not in the digit.
   std::vector<int> others;
-  for (int idx : qp)
-    if (std::find(digit_limbs.begin(), digit_limbs.end(), idx) ==
-        digit_limbs.end())
-      others.push_back(idx);
-  Poly<Word> converted = bconv(ctx, part, others);
-  ntt(ctx, converted);
+  std::vector<size_t> other_pos;
+  for (size_t i = 0; i < qp.size(); ++i)
+    if (std::find(digit_limbs.begin(), digit_limbs.end(), qp[i]) ==
+        digit_limbs.end()) {
+      others.push_back(qp[i]);
+      other_pos.push_back(i);
+    }
+  const BConvPrepared<Word> prepared(ctx, part, others);
 
   Poly<Word> out(qp, in.n, true);
-  size_t next_other = 0;
-  for (size_t i = 0; i < qp.size(); ++i) {
-    const Word *src;
-    auto it = std::find(digit_limbs.begin(), digit_limbs.end(), qp[i]);
-    if (it != digit_limbs.end())
-      src = in.limb(static_cast<size_t>(qp[i]));
-    else
-      src = converted.limb(next_other++);
-    std::copy(src, src + in.n, out.limb(i));
+  for (int idx : digit_limbs) // the digit's own limbs are kept as they are
+    std::copy(in.limb(idx), in.limb(idx) + in.n, out.limb(idx));
+  const long count = static_cast<long>(others.size());
+#pragma omp parallel for schedule(static)
+  for (long t = 0; t < count; ++t) { // BConv row, then its NTT, in cache
+    Word *dst = out.limb(other_pos[t]);
+    prepared.row(t, ctx.modulus(others[t]), dst);
+    ctx.ntt(others[t]).forward(dst);
   }
   return out;
 }
@@ -176,23 +199,23 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
   // exactly round(x / q).
   Poly<Word> dropped = selectLimbs(in, drop);
   intt(ctx, dropped);
-  Poly<Word> conv = bconv(ctx, dropped, keep);
-  ntt(ctx, conv);
-  const BConvTable<Word> &table = ctx.bconvTable(drop, keep);
+  const BConvPrepared<Word> prepared(ctx, dropped, keep);
+  const BConvTable<Word> &table = *prepared.table;
 
   Poly<Word> out(keep, in.n, true);
   const long limbs = static_cast<long>(keep.size());
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < limbs; ++i) {
+  for (long i = 0; i < limbs; ++i) { // per kept limb: BConv row, NTT, combine
     const Modulus<Word> &q = ctx.modulus(keep[i]);
     const Word inv = table.inv_b_mod[i], inv_shoup = q.shoup(inv);
     const Word *x =
         in.limb(std::find(in.basis.begin(), in.basis.end(), keep[i]) -
                 in.basis.begin());
-    const Word *c = conv.limb(i);
     Word *dst = out.limb(i);
+    prepared.row(i, q, dst);
+    ctx.ntt(keep[i]).forward(dst);
     for (size_t k = 0; k < in.n; ++k)
-      dst[k] = q.mulShoup(q.sub(x[k], c[k]), inv, inv_shoup);
+      dst[k] = q.mulShoup(q.sub(x[k], dst[k]), inv, inv_shoup);
   }
   return out;
 }
