@@ -190,7 +190,8 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
   for (int idx : in.basis)
     if (std::find(keep.begin(), keep.end(), idx) == keep.end())
       drop.push_back(idx);
-  if (drop.empty() || drop.size() + keep.size() != in.basis.size())
+  if (keep.empty() || drop.empty() ||
+      drop.size() + keep.size() != in.basis.size())
     throw InvalidArgument("modSwitchDown: the kept limbs must be a proper "
                           "subset of the polynomial's basis");
   // The centred BConv converts the centred representative of [x]_D, so

@@ -224,19 +224,27 @@ void bindPrimitives64(py::module_ &m) {
   using Arr = WordArray<uint64_t>;
   using Basis = std::vector<int>;
 
+  // Each primitive: numpy -> Poly, the call without the GIL, a check of the
+  // basis it promises, Poly -> numpy.
+  auto run = [](const Context64 &ctx, const Arr &a, const Basis &in_basis,
+                bool ntt, const Basis &out_basis, const char *name, auto &&fn) {
+    Poly64 p = toPoly(ctx, a, in_basis, ntt);
+    Poly64 out;
+    {
+      py::gil_scoped_release release;
+      out = fn(p);
+    }
+    expectBasis(out, out_basis, name);
+    return toArray(out);
+  };
+
   m.def(
       "bconv",
-      [](const Context64 &ctx, const Arr &a, const Basis &from,
-         const Basis &to) {
-        Poly64 p = toPoly(ctx, a, from, false);
+      [run](const Context64 &ctx, const Arr &a, const Basis &from,
+            const Basis &to) {
         checkBasis(ctx, to);
-        Poly64 out;
-        {
-          py::gil_scoped_release release;
-          out = cpu::bconv(ctx, p, to);
-        }
-        expectBasis(out, to, "bconv");
-        return toArray(out);
+        return run(ctx, a, from, false, to, "bconv",
+                   [&](const Poly64 &p) { return cpu::bconv(ctx, p, to); });
       },
       py::arg("ctx"), py::arg("coeffs"), py::arg("from_basis"),
       py::arg("to_basis"),
@@ -245,15 +253,10 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "mod_up",
-      [](const Context64 &ctx, const Arr &a, int level, int digit) {
-        Poly64 p = toPoly(ctx, a, ctx.qBasis(level), true);
-        Poly64 out;
-        {
-          py::gil_scoped_release release;
-          out = cpu::modUp(ctx, p, digit);
-        }
-        expectBasis(out, ctx.qpBasis(level), "mod_up");
-        return toArray(out);
+      [run](const Context64 &ctx, const Arr &a, int level, int digit) {
+        return run(ctx, a, ctx.qBasis(level), true, ctx.qpBasis(level),
+                   "mod_up",
+                   [&](const Poly64 &p) { return cpu::modUp(ctx, p, digit); });
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"), py::arg("digit"),
       "ModUp of digit `digit` of an NTT-form polynomial over q_basis(level); "
@@ -261,30 +264,36 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "mod_down",
-      [](const Context64 &ctx, const Arr &a, int level) {
-        Poly64 p = toPoly(ctx, a, ctx.qpBasis(level), true);
-        Poly64 out;
-        {
-          py::gil_scoped_release release;
-          out = cpu::modDown(ctx, p);
-        }
-        expectBasis(out, ctx.qBasis(level), "mod_down");
-        return toArray(out);
+      [run](const Context64 &ctx, const Arr &a, int level) {
+        return run(ctx, a, ctx.qpBasis(level), true, ctx.qBasis(level),
+                   "mod_down",
+                   [&](const Poly64 &p) { return cpu::modDown(ctx, p); });
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
       "ModDown of an NTT-form polynomial over qp_basis(level) to "
       "q_basis(level): about round(x / P) (ember/rns.h).");
 
   m.def(
+      "mod_switch_down",
+      [run](const Context64 &ctx, const Arr &a, const Basis &basis,
+            const Basis &keep) {
+        checkBasis(ctx, keep);
+        return run(
+            ctx, a, basis, true, keep, "mod_switch_down",
+            [&](const Poly64 &p) { return cpu::modSwitchDown(ctx, p, keep); });
+      },
+      py::arg("ctx"), py::arg("ntt_poly"), py::arg("basis"), py::arg("keep"),
+      "Modulus switch of an NTT-form polynomial over `basis` = keep u D down "
+      "to `keep`: about round(x / D) (ember/rns.h).");
+
+  m.def(
       "rescale",
-      [](const Context64 &ctx, const Arr &a, int level) {
-        Poly64 p = toPoly(ctx, a, ctx.qBasis(level), true);
-        {
-          py::gil_scoped_release release;
-          cpu::rescale(ctx, p);
-        }
-        expectBasis(p, ctx.qBasis(level - 1), "rescale");
-        return toArray(p);
+      [run](const Context64 &ctx, const Arr &a, int level) {
+        return run(ctx, a, ctx.qBasis(level), true, ctx.qBasis(level - 1),
+                   "rescale", [&](Poly64 p) {
+                     cpu::rescale(ctx, p);
+                     return p;
+                   });
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
       "Rescale of an NTT-form polynomial over q_basis(level) by q_level, "
@@ -292,15 +301,11 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "automorphism",
-      [](const Context64 &ctx, const Arr &a, const Basis &basis, bool ntt,
-         uint64_t galois) {
-        Poly64 p = toPoly(ctx, a, basis, ntt);
-        Poly64 out;
-        {
-          py::gil_scoped_release release;
-          out = cpu::automorphism(ctx, p, galois);
-        }
-        return toArray(out);
+      [run](const Context64 &ctx, const Arr &a, const Basis &basis, bool ntt,
+            uint64_t galois) {
+        return run(
+            ctx, a, basis, ntt, basis, "automorphism",
+            [&](const Poly64 &p) { return cpu::automorphism(ctx, p, galois); });
       },
       py::arg("ctx"), py::arg("poly"), py::arg("basis"), py::arg("ntt"),
       py::arg("galois"), "X -> X^galois, in coefficient or NTT form.");
@@ -1010,6 +1015,8 @@ void bindSerialize(py::module_ &m) {
 
 } // namespace
 
+void bindProgram(py::module_ &m);
+
 PYBIND11_MODULE(ember_runtime, m) {
   m.doc() = "The Ember runtime (CPU backend): RNS primitives and CKKS, numpy "
             "in and out.";
@@ -1020,4 +1027,5 @@ PYBIND11_MODULE(ember_runtime, m) {
   bindPrimitives64(m);
   bindCkks(m);
   bindSerialize(m);
+  bindProgram(m); // runtime/python/program.cpp: compiled programs
 }

@@ -188,6 +188,7 @@ TEST(Rns, MergedModDownAndRescaleIsOneModulusSwitch) {
                 static_cast<uint64_t>((diff / big_d) % ctx.primes()[i]));
   }
   EXPECT_THROW(cpu::modSwitchDown(ctx, in, ctx.qpBasis(2)), InvalidArgument);
+  EXPECT_THROW(cpu::modSwitchDown(ctx, in, {}), InvalidArgument);
 }
 
 TEST(Rns, RescaleRoundsXOverTheLastPrime) {

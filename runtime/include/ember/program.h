@@ -45,10 +45,6 @@ const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
 Poly64 view(const Poly64 &src, size_t first, size_t count);
 /// Parts over disjoint bases joined in order.
 Poly64 concat(const std::vector<const Poly64 *> &parts);
-/// modUp of digit `digit` of x, checking that the runtime's digit j covers
-/// q[q_lo:q_hi] (the compiler's digit layout).
-Poly64 modUpDigit(const Context64 &ctx, const Poly64 &x, int digit, int q_lo,
-                  int q_hi);
 /// (acc0, acc1) = sum_j digit_j * (key.b_j, key.a_j) over the digits' basis
 /// (Q_l u P), reduced once per residue (as Evaluator::keySwitch).
 void ksInnerProduct(const Context64 &ctx, const SwitchingKey &key,
@@ -58,6 +54,9 @@ void ksInnerProduct(const Context64 &ctx, const SwitchingKey &key,
 /// NTT form unless `ntt` is false.
 Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
                       double scale, const std::vector<int> &basis, bool ntt);
+/// An output ciphertext from its polynomials.
+Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
+                          size_t slots);
 /// Frees a dead buffer's memory.
 inline void release(Poly64 &p) { std::vector<uint64_t>().swap(p.data); }
 

@@ -1,0 +1,138 @@
+// Helpers of generated C++ programs (ember/program.h).
+#include "ember/program.h"
+
+#include "ember/errors.h"
+
+#include <algorithm>
+
+namespace ember::program {
+
+std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
+                       int p_hi) {
+  std::vector<int> b;
+  for (int i = q_lo; i < q_hi; ++i)
+    b.push_back(i);
+  for (int j = p_lo; j < p_hi; ++j)
+    b.push_back(ctx.qCount() + j);
+  return b;
+}
+
+void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
+                size_t index, const char *name, int parts, int level,
+                size_t slots) {
+  if (index >= inputs.size())
+    throw InvalidArgument("program input '" + std::string(name) +
+                          "' is missing: " + std::to_string(inputs.size()) +
+                          " ciphertexts given");
+  const Ciphertext &ct = inputs[index];
+  std::string what = "program input '" + std::string(name) + "'";
+  if (static_cast<int>(ct.c.size()) != parts)
+    throw InvalidArgument(what + " has " + std::to_string(ct.c.size()) +
+                          " polynomials, " + std::to_string(parts) +
+                          " expected");
+  if (ct.level != level)
+    throw LevelMismatch(what + " is at level " + std::to_string(ct.level) +
+                        ", the program expects level " + std::to_string(level));
+  if (ct.slots != slots)
+    throw InvalidArgument(what + " has " + std::to_string(ct.slots) +
+                          " slots, " + std::to_string(slots) + " expected");
+  for (const Poly64 &p : ct.c)
+    if (!p.ntt || p.n != ctx.n() || p.basis != ctx.qBasis(level))
+      throw InvalidArgument(what + " is not in NTT form over q_0..q_" +
+                            std::to_string(level));
+}
+
+const SwitchingKey &relinKey(const EvaluationKeys &keys) {
+  if (!keys.has_relin || keys.relin.key.b.empty())
+    throw MissingKey("the program needs the relinearization key (see its "
+                     "manifest)");
+  return keys.relin.key;
+}
+
+const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois) {
+  auto it = keys.galois.keys.find(galois);
+  if (it == keys.galois.keys.end())
+    throw MissingKey("the program needs the Galois key of element " +
+                     std::to_string(galois) + " (see its manifest)");
+  return it->second;
+}
+
+Poly64 view(const Poly64 &src, size_t first, size_t count) {
+  Poly64 out(std::vector<int>(src.basis.begin() + first,
+                              src.basis.begin() + first + count),
+             src.n, src.ntt);
+  std::copy(src.limb(first), src.limb(first) + count * src.n, out.limb(0));
+  return out;
+}
+
+Poly64 concat(const std::vector<const Poly64 *> &parts) {
+  std::vector<int> b;
+  for (const Poly64 *p : parts)
+    b.insert(b.end(), p->basis.begin(), p->basis.end());
+  Poly64 out(b, parts.front()->n, parts.front()->ntt);
+  size_t at = 0;
+  for (const Poly64 *p : parts) {
+    std::copy(p->data.begin(), p->data.end(), out.data.begin() + at);
+    at += p->data.size();
+  }
+  return out;
+}
+
+Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
+                          size_t slots) {
+  Ciphertext ct;
+  ct.c = std::move(polys);
+  ct.level = level;
+  ct.scale = scale;
+  ct.slots = slots;
+  return ct;
+}
+
+void ksInnerProduct(const Context64 &ctx, const SwitchingKey &key,
+                    const std::vector<const Poly64 *> &digits, Poly64 &acc0,
+                    Poly64 &acc1) {
+  if (key.b.size() < digits.size())
+    throw InvalidArgument("ks_inner_product: the key has " +
+                          std::to_string(key.b.size()) + " digits, " +
+                          std::to_string(digits.size()) + " needed");
+  const std::vector<int> &qp = digits.front()->basis;
+  const size_t n = ctx.n();
+  acc0 = Poly64(qp, n, true);
+  acc1 = Poly64(qp, n, true);
+  using Double = WordTraits<Word64>::Double;
+  const long limbs = static_cast<long>(qp.size());
+  const size_t count = digits.size();
+#pragma omp parallel for schedule(static)
+  for (long t = 0; t < limbs; ++t) {
+    const Modulus<Word64> &q = ctx.modulus(qp[t]);
+    Word64 *o0 = acc0.limb(t), *o1 = acc1.limb(t);
+    for (size_t k = 0; k < n; ++k) {
+      Double s0 = 0, s1 = 0;
+      for (size_t j = 0; j < count; ++j) {
+        const Word64 x = digits[j]->limb(t)[k];
+        s0 += static_cast<Double>(x) * key.b[j].limb(qp[t])[k];
+        s1 += static_cast<Double>(x) * key.a[j].limb(qp[t])[k];
+      }
+      o0[k] = q.reduce(s0);
+      o1[k] = q.reduce(s1);
+    }
+  }
+}
+
+Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
+                      double scale, const std::vector<int> &basis, bool ntt) {
+  int level = -1;
+  for (size_t i = 0; i < basis.size(); ++i) {
+    if (basis[i] != static_cast<int>(i) || basis[i] >= ctx.qCount())
+      throw InvalidArgument("encode: constants are encoded over a prefix of "
+                            "Q only");
+    level = basis[i];
+  }
+  Encoder encoder(ctx);
+  Plaintext pt = encoder.encode(values, level, scale, values.size());
+  if (!ntt)
+    cpu::intt(ctx, pt.poly);
+  return std::move(pt.poly);
+}
+
+} // namespace ember::program

@@ -1,0 +1,132 @@
+// The driver of compiled programs in the runtime's Python module: builds an
+// emitted .cpp into a shared library against this runtime (g++), loads it
+// with dlopen and runs it on ciphertexts with evaluation keys only. Needs
+// the runtime (headers + libEmberRuntime.a), not the compiler.
+#include "ember/program.h"
+#include "ember/ckks.h"
+#include "ember/errors.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace ember;
+
+namespace {
+
+/// A loaded program library (closed when the last reference goes).
+class LoadedProgram {
+public:
+  explicit LoadedProgram(const std::string &path) : path_(path) {
+    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_)
+      throw InvalidArgument("cannot load program '" + path + "': " + dlerror());
+    auto abi = reinterpret_cast<int (*)()>(dlsym(handle_, "ember_program_abi"));
+    entry_ =
+        reinterpret_cast<program::CpuEntry>(dlsym(handle_, program::kCpuEntry));
+    if (!abi || !entry_)
+      throw InvalidArgument("'" + path +
+                            "' is not an Ember program (no ember_program_run)");
+    if (abi() != program::kAbiVersion)
+      throw InvalidArgument("'" + path + "' was emitted for program ABI " +
+                            std::to_string(abi()) + ", this runtime has " +
+                            std::to_string(program::kAbiVersion));
+  }
+  ~LoadedProgram() {
+    if (handle_)
+      dlclose(handle_);
+  }
+  LoadedProgram(const LoadedProgram &) = delete;
+  LoadedProgram &operator=(const LoadedProgram &) = delete;
+
+  std::vector<Ciphertext> run(const Context64 &ctx, const EvaluationKeys &keys,
+                              const std::vector<Ciphertext> &inputs) const {
+    std::vector<Ciphertext> outputs;
+    program::CpuArgs args;
+    args.ctx = &ctx;
+    args.keys = &keys;
+    args.inputs = &inputs;
+    args.outputs = &outputs;
+    entry_(args);
+    return outputs;
+  }
+  const std::string &path() const { return path_; }
+
+private:
+  std::string path_;
+  void *handle_ = nullptr;
+  program::CpuEntry entry_ = nullptr;
+};
+
+std::string quote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The g++ command that builds `source` into the shared library `output`.
+std::string buildCommand(const std::string &source, const std::string &output,
+                         const std::string &compiler,
+                         const std::vector<std::string> &flags) {
+  std::string cmd =
+      quote(compiler) + " -std=c++17 -O2 -fPIC -shared -fopenmp -I" +
+      quote(EMBER_RUNTIME_INCLUDE_DIR) + " " + quote(source) + " -o " +
+      quote(output) + " " + quote(EMBER_RUNTIME_LIBRARY) + " " +
+      quote(EMBER_CRYPTO_LIBRARY);
+  for (const std::string &f : flags)
+    cmd += " " + quote(f);
+  return cmd;
+}
+
+} // namespace
+
+void bindProgram(py::module_ &m) {
+  m.attr("runtime_include_dir") = EMBER_RUNTIME_INCLUDE_DIR;
+  m.attr("runtime_library") = EMBER_RUNTIME_LIBRARY;
+  m.def("program_build_command", &buildCommand, py::arg("source"),
+        py::arg("output"), py::arg("compiler") = "g++",
+        py::arg("flags") = std::vector<std::string>{},
+        "The shell command build_program runs.");
+  m.def(
+      "build_program",
+      [](const std::string &source, const std::string &output,
+         const std::string &compiler, const std::vector<std::string> &flags) {
+        std::string cmd = buildCommand(source, output, compiler, flags);
+        int rc;
+        {
+          py::gil_scoped_release release;
+          rc = std::system((cmd + " 2>&1").c_str());
+        }
+        if (rc != 0)
+          throw InvalidArgument("building the program failed (exit " +
+                                std::to_string(rc) + "): " + cmd);
+        return output;
+      },
+      py::arg("source"), py::arg("output"), py::arg("compiler") = "g++",
+      py::arg("flags") = std::vector<std::string>{},
+      "Builds an emitted .cpp into a shared library against this runtime.");
+  py::class_<LoadedProgram, std::shared_ptr<LoadedProgram>>(
+      m, "Program",
+      "A compiled Ember program (a shared library built from an emitted "
+      ".cpp). It runs on ciphertexts with evaluation keys only.")
+      .def(py::init<const std::string &>(), py::arg("path"))
+      .def_property_readonly("path", &LoadedProgram::path)
+      .def(
+          "run",
+          [](const LoadedProgram &p, const Context64 &ctx,
+             const EvaluationKeys &keys, const std::vector<Ciphertext> &in) {
+            py::gil_scoped_release release;
+            return p.run(ctx, keys, in);
+          },
+          py::arg("ctx"), py::arg("keys"), py::arg("inputs"),
+          "Runs the program; returns the output ciphertexts in manifest "
+          "order.");
+}
