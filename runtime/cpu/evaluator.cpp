@@ -2,6 +2,7 @@
 // Key switching is hybrid (Phantom III-D): dnum digits, each ModUp-ed to
 // Q_l u P, one inner product with the key accumulated lazily over the digits,
 // one ModDown per output polynomial.
+#include "../core/checks.h"
 #include "../core/internal.h"
 #include "ember/ckks.h"
 #include "ember/errors.h"
@@ -12,50 +13,16 @@
 namespace ember {
 
 namespace {
-bool sameScale(double a, double b) {
-  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+checks::Operand operand(const Ciphertext &c) {
+  return {c.level, c.scale, c.slots, c.degree()};
 }
-
-std::string levelText(int level) { return "level " + std::to_string(level); }
-} // namespace
-
-void Evaluator::checkBinary(const Ciphertext &a, const Ciphertext &b,
-                            const char *op) const {
-  if (a.level != b.level)
-    throw LevelMismatch(std::string(op) + ": operands at " +
-                        levelText(a.level) + " and " + levelText(b.level) +
-                        " (mod_drop the higher one first)");
-  if (!sameScale(a.scale, b.scale))
-    throw ScaleMismatch(std::string(op) + ": operand scales 2^" +
-                        std::to_string(std::log2(a.scale)) + " and 2^" +
-                        std::to_string(std::log2(b.scale)) + " differ");
-  if (a.slots != b.slots)
-    throw InvalidArgument(std::string(op) + ": operands have " +
-                          std::to_string(a.slots) + " and " +
-                          std::to_string(b.slots) + " slots");
-}
-
-namespace {
-void checkPlain(const Ciphertext &a, const Plaintext &p, const char *op,
-                bool need_scale) {
-  if (a.level != p.level)
-    throw LevelMismatch(std::string(op) + ": ciphertext at " +
-                        levelText(a.level) + ", plaintext at " +
-                        levelText(p.level));
-  if (need_scale && !sameScale(a.scale, p.scale))
-    throw ScaleMismatch(std::string(op) + ": ciphertext scale 2^" +
-                        std::to_string(std::log2(a.scale)) +
-                        " and plaintext scale 2^" +
-                        std::to_string(std::log2(p.scale)) + " differ");
-  if (a.slots != p.slots)
-    throw InvalidArgument(std::string(op) + ": ciphertext has " +
-                          std::to_string(a.slots) + " slots, plaintext " +
-                          std::to_string(p.slots));
+checks::Operand operand(const Plaintext &p) {
+  return {p.level, p.scale, p.slots, 0};
 }
 } // namespace
 
 Ciphertext Evaluator::add(const Ciphertext &a, const Ciphertext &b) const {
-  checkBinary(a, b, "add");
+  checks::binary(operand(a), operand(b), "add");
   const Ciphertext &big = a.c.size() >= b.c.size() ? a : b;
   const Ciphertext &small = a.c.size() >= b.c.size() ? b : a;
   Ciphertext out = big;
@@ -65,7 +32,7 @@ Ciphertext Evaluator::add(const Ciphertext &a, const Ciphertext &b) const {
 }
 
 Ciphertext Evaluator::sub(const Ciphertext &a, const Ciphertext &b) const {
-  checkBinary(a, b, "sub");
+  checks::binary(operand(a), operand(b), "sub");
   Ciphertext out = a;
   if (out.c.size() < b.c.size())
     out.c.push_back(Poly64(b.c.back().basis, b.c.back().n, true));
@@ -82,21 +49,21 @@ Ciphertext Evaluator::negate(const Ciphertext &a) const {
 }
 
 Ciphertext Evaluator::addPlain(const Ciphertext &a, const Plaintext &p) const {
-  checkPlain(a, p, "add_plain", true);
+  checks::plain(operand(a), operand(p), "add_plain", true);
   Ciphertext out = a;
   cpu::addInPlace(ctx_, out.c[0], p.poly);
   return out;
 }
 
 Ciphertext Evaluator::subPlain(const Ciphertext &a, const Plaintext &p) const {
-  checkPlain(a, p, "sub_plain", true);
+  checks::plain(operand(a), operand(p), "sub_plain", true);
   Ciphertext out = a;
   cpu::subInPlace(ctx_, out.c[0], p.poly);
   return out;
 }
 
 Ciphertext Evaluator::mulPlain(const Ciphertext &a, const Plaintext &p) const {
-  checkPlain(a, p, "mul_plain", false);
+  checks::plain(operand(a), operand(p), "mul_plain", false);
   Ciphertext out = a;
   for (Poly64 &c : out.c)
     cpu::mulInPlace(ctx_, c, p.poly);
@@ -118,8 +85,7 @@ Ciphertext Evaluator::mulConst(const Ciphertext &a, double c,
                                double const_scale) const {
   if (const_scale == 0)
     const_scale = static_cast<double>(ctx_.primes()[a.level]);
-  if (!(const_scale > 0) || !std::isfinite(const_scale))
-    throw InvalidArgument("mul_const: the constant's scale must be positive");
+  checks::mulConstScale(const_scale);
   Ciphertext out = a;
   const std::vector<Word64> residues = internal::integerResidues(
       ctx_, std::round(c * const_scale), out.c[0].basis);
@@ -130,14 +96,7 @@ Ciphertext Evaluator::mulConst(const Ciphertext &a, double c,
 }
 
 Ciphertext Evaluator::multiply(const Ciphertext &a, const Ciphertext &b) const {
-  if (a.level != b.level)
-    throw LevelMismatch("multiply: operands at " + levelText(a.level) +
-                        " and " + levelText(b.level));
-  if (a.slots != b.slots)
-    throw InvalidArgument("multiply: operands have different slot counts");
-  if (a.c.size() != 2 || b.c.size() != 2)
-    throw InvalidArgument("multiply needs degree-1 ciphertexts (relinearize "
-                          "the degree-2 operand first)");
+  checks::multiply(operand(a), operand(b));
   Ciphertext out;
   out.level = a.level;
   out.slots = a.slots;
@@ -193,12 +152,9 @@ std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
 
 Ciphertext Evaluator::relinearize(const Ciphertext &a,
                                   const RelinKey &rk) const {
-  if (a.c.size() == 2)
+  checks::relinearize(a.degree(), !rk.key.b.empty());
+  if (a.degree() == 1)
     return a;
-  if (a.c.size() != 3)
-    throw InvalidArgument("relinearize needs a degree-2 ciphertext");
-  if (rk.key.b.empty())
-    throw MissingKey("relinearize: no relinearization key was generated");
   auto [k0, k1] = keySwitch(a.c[2], rk.key);
   Ciphertext out;
   out.level = a.level;
@@ -216,9 +172,7 @@ Ciphertext Evaluator::multiplyRelin(const Ciphertext &a, const Ciphertext &b,
 }
 
 Ciphertext Evaluator::rescale(const Ciphertext &a) const {
-  if (a.level < 1)
-    throw LevelMismatch("rescale: the ciphertext is at level 0; the program "
-                        "is deeper than its parameters allow");
+  checks::rescale(a.level);
   Ciphertext out = a;
   for (Poly64 &p : out.c)
     cpu::rescale(ctx_, p);
@@ -228,9 +182,7 @@ Ciphertext Evaluator::rescale(const Ciphertext &a) const {
 }
 
 Ciphertext Evaluator::modDropTo(const Ciphertext &a, int level) const {
-  if (level > a.level || level < 0)
-    throw LevelMismatch("mod_drop: cannot go from " + levelText(a.level) +
-                        " to " + levelText(level));
+  checks::modDrop(a.level, level);
   Ciphertext out = a;
   for (Poly64 &p : out.c)
     cpu::dropToLevel(p, level);
@@ -240,18 +192,18 @@ Ciphertext Evaluator::modDropTo(const Ciphertext &a, int level) const {
 
 Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
                                   const GaloisKeys &keys) const {
+  return galoisOp(a, galois, keys, "");
+}
+
+Ciphertext Evaluator::galoisOp(const Ciphertext &a, uint64_t galois,
+                               const GaloisKeys &keys,
+                               const std::string &what) const {
   if (galois == 1)
     return a;
-  if (a.c.size() != 2)
-    throw InvalidArgument("rotations need a degree-1 ciphertext (relinearize "
-                          "first)");
-  auto it = keys.keys.find(galois);
-  if (it == keys.keys.end())
-    throw MissingKey("no Galois key for element " + std::to_string(galois) +
-                     "; generate it with the client's keys");
+  checks::galois(a.degree(), keys.has(galois), galois, what);
   Poly64 c0 = cpu::automorphism(ctx_, a.c[0], galois);
   Poly64 c1 = cpu::automorphism(ctx_, a.c[1], galois);
-  auto [k0, k1] = keySwitch(c1, it->second);
+  auto [k0, k1] = keySwitch(c1, keys.keys.at(galois));
   cpu::addInPlace(ctx_, c0, k0);
   Ciphertext out;
   out.level = a.level;
@@ -263,20 +215,13 @@ Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
 
 Ciphertext Evaluator::rotate(const Ciphertext &a, int64_t k,
                              const GaloisKeys &keys) const {
-  const uint64_t g = galoisElementForRotation(ctx_, k, a.slots);
-  if (g != 1 && !keys.has(g))
-    throw MissingKey("no Galois key for a rotation by " + std::to_string(k) +
-                     " (element " + std::to_string(g) + ")");
-  return applyGalois(a, g, keys);
+  return galoisOp(a, galoisElementForRotation(ctx_, k, a.slots), keys,
+                  "a rotation by " + std::to_string(k));
 }
 
 Ciphertext Evaluator::conjugate(const Ciphertext &a,
                                 const GaloisKeys &keys) const {
-  const uint64_t g = galoisElementForConjugation(ctx_);
-  if (!keys.has(g))
-    throw MissingKey("no Galois key for conjugation (element " +
-                     std::to_string(g) + ")");
-  return applyGalois(a, g, keys);
+  return galoisOp(a, galoisElementForConjugation(ctx_), keys, "conjugation");
 }
 
 } // namespace ember

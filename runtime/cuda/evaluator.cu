@@ -4,6 +4,7 @@
 // for every digit at once), one inner product fused over the digits, one
 // ModDown of both accumulators whose final NTT also subtracts, scales by
 // P^-1 and adds the ciphertext part (relinearize, rotate).
+#include "../core/checks.h"
 #include "../core/internal.h"
 #include "internal.cuh"
 
@@ -14,35 +15,11 @@ namespace ember::cuda {
 
 namespace {
 
-bool sameScale(double a, double b) {
-  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+checks::Operand operand(const DeviceCiphertext &c) {
+  return {c.level, c.scale, c.slots, c.degree()};
 }
-std::string levelText(int level) { return "level " + std::to_string(level); }
-
-void checkBinary(const DeviceCiphertext &a, const DeviceCiphertext &b,
-                 const char *op) {
-  if (a.level != b.level)
-    throw LevelMismatch(std::string(op) + ": operands at " +
-                        levelText(a.level) + " and " + levelText(b.level) +
-                        " (mod_drop the higher one first)");
-  if (!sameScale(a.scale, b.scale))
-    throw ScaleMismatch(std::string(op) + ": operand scales differ");
-  if (a.slots != b.slots)
-    throw InvalidArgument(std::string(op) + ": operands have different "
-                                            "slot counts");
-}
-
-void checkPlain(const DeviceCiphertext &a, const DevicePlaintext &p,
-                const char *op, bool need_scale) {
-  if (a.level != p.level)
-    throw LevelMismatch(std::string(op) + ": ciphertext at " +
-                        levelText(a.level) + ", plaintext at " +
-                        levelText(p.level));
-  if (need_scale && !sameScale(a.scale, p.scale))
-    throw ScaleMismatch(std::string(op) + ": ciphertext and plaintext "
-                                          "scales differ");
-  if (a.slots != p.slots)
-    throw InvalidArgument(std::string(op) + ": different slot counts");
+checks::Operand operand(const DevicePlaintext &p) {
+  return {p.level, p.scale, p.slots, 0};
 }
 
 DeviceCiphertext like(const DeviceContext &ctx, const DeviceCiphertext &a,
@@ -75,7 +52,7 @@ DeviceCiphertext clone(const DeviceContext &ctx, const DeviceCiphertext &a) {
 
 DeviceCiphertext Evaluator::add(const DeviceCiphertext &a,
                                 const DeviceCiphertext &b) const {
-  checkBinary(a, b, "add");
+  checks::binary(operand(a), operand(b), "add");
   const DeviceCiphertext &big = a.parts >= b.parts ? a : b;
   const DeviceCiphertext &small = a.parts >= b.parts ? b : a;
   DeviceCiphertext out = like(ctx_, big, big.parts, big.level);
@@ -87,7 +64,7 @@ DeviceCiphertext Evaluator::add(const DeviceCiphertext &a,
 
 DeviceCiphertext Evaluator::sub(const DeviceCiphertext &a,
                                 const DeviceCiphertext &b) const {
-  checkBinary(a, b, "sub");
+  checks::binary(operand(a), operand(b), "sub");
   DeviceCiphertext out = like(ctx_, a, std::max(a.parts, b.parts), a.level);
   launchElementwise(ctx_, EwOp::kSub, out.buf.data(), a.buf.data(), rowsOf(a),
                     b.buf.data(), rowsOf(b), INT_MAX, rowsOf(out), qMap(a));
@@ -103,7 +80,7 @@ DeviceCiphertext Evaluator::negate(const DeviceCiphertext &a) const {
 
 DeviceCiphertext Evaluator::addPlain(const DeviceCiphertext &a,
                                      const DevicePlaintext &p) const {
-  checkPlain(a, p, "add_plain", true);
+  checks::plain(operand(a), operand(p), "add_plain", true);
   DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
   const int limbs = int(a.limbs());
   launchElementwise(ctx_, EwOp::kAdd, out.buf.data(), a.buf.data(), rowsOf(a),
@@ -113,7 +90,7 @@ DeviceCiphertext Evaluator::addPlain(const DeviceCiphertext &a,
 
 DeviceCiphertext Evaluator::subPlain(const DeviceCiphertext &a,
                                      const DevicePlaintext &p) const {
-  checkPlain(a, p, "sub_plain", true);
+  checks::plain(operand(a), operand(p), "sub_plain", true);
   DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
   const int limbs = int(a.limbs());
   launchElementwise(ctx_, EwOp::kSub, out.buf.data(), a.buf.data(), rowsOf(a),
@@ -123,7 +100,7 @@ DeviceCiphertext Evaluator::subPlain(const DeviceCiphertext &a,
 
 DeviceCiphertext Evaluator::mulPlain(const DeviceCiphertext &a,
                                      const DevicePlaintext &p) const {
-  checkPlain(a, p, "mul_plain", false);
+  checks::plain(operand(a), operand(p), "mul_plain", false);
   DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
   launchElementwise(ctx_, EwOp::kMul, out.buf.data(), a.buf.data(), rowsOf(a),
                     p.buf.data(), rowsOf(a), int(a.limbs()), rowsOf(a),
@@ -146,8 +123,7 @@ DeviceCiphertext Evaluator::mulConst(const DeviceCiphertext &a, double c,
                                      double const_scale) const {
   if (const_scale == 0)
     const_scale = static_cast<double>(ctx_.host().primes()[a.level]);
-  if (!(const_scale > 0) || !std::isfinite(const_scale))
-    throw InvalidArgument("mul_const: the constant's scale must be positive");
+  checks::mulConstScale(const_scale);
   DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
   const std::vector<Word64> residues = internal::integerResidues(
       ctx_.host(), std::round(c * const_scale), ctx_.host().qBasis(a.level));
@@ -159,14 +135,7 @@ DeviceCiphertext Evaluator::mulConst(const DeviceCiphertext &a, double c,
 
 DeviceCiphertext Evaluator::multiply(const DeviceCiphertext &a,
                                      const DeviceCiphertext &b) const {
-  if (a.level != b.level)
-    throw LevelMismatch("multiply: operands at " + levelText(a.level) +
-                        " and " + levelText(b.level));
-  if (a.slots != b.slots)
-    throw InvalidArgument("multiply: operands have different slot counts");
-  if (a.parts != 2 || b.parts != 2)
-    throw InvalidArgument("multiply needs degree-1 ciphertexts (relinearize "
-                          "the degree-2 operand first)");
+  checks::multiply(operand(a), operand(b));
   DeviceCiphertext out = like(ctx_, a, 3, a.level);
   out.scale = a.scale * b.scale;
   launchTensor(ctx_, out.buf.data(), a.buf.data(), b.buf.data(),
@@ -176,12 +145,9 @@ DeviceCiphertext Evaluator::multiply(const DeviceCiphertext &a,
 
 DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
                                         const DeviceRelinKey &rk) const {
-  if (a.parts == 2)
+  checks::relinearize(a.degree(), rk.key.digits != 0);
+  if (a.degree() == 1)
     return clone(ctx_, a);
-  if (a.parts != 3)
-    throw InvalidArgument("relinearize needs a degree-2 ciphertext");
-  if (rk.key.digits == 0)
-    throw MissingKey("relinearize: no relinearization key was generated");
   DeviceCiphertext out = like(ctx_, a, 2, a.level);
   keySwitchInto(ctx_, a.part(2), a.level, rk.key, out.buf.data(), a.buf.data(),
                 2, int(a.limbs()));
@@ -195,9 +161,7 @@ DeviceCiphertext Evaluator::multiplyRelin(const DeviceCiphertext &a,
 }
 
 DeviceCiphertext Evaluator::rescale(const DeviceCiphertext &a) const {
-  if (a.level < 1)
-    throw LevelMismatch("rescale: the ciphertext is at level 0; the program "
-                        "is deeper than its parameters allow");
+  checks::rescale(a.level);
   DeviceCiphertext out = like(ctx_, a, a.parts, a.level - 1);
   rescaleParts(ctx_, a.buf.data(), a.parts, a.level, out.buf.data());
   out.scale = a.scale / static_cast<double>(ctx_.host().primes()[a.level]);
@@ -206,9 +170,7 @@ DeviceCiphertext Evaluator::rescale(const DeviceCiphertext &a) const {
 
 DeviceCiphertext Evaluator::modDropTo(const DeviceCiphertext &a,
                                       int level) const {
-  if (level > a.level || level < 0)
-    throw LevelMismatch("mod_drop: cannot go from " + levelText(a.level) +
-                        " to " + levelText(level));
+  checks::modDrop(a.level, level);
   DeviceCiphertext out = like(ctx_, a, a.parts, level);
   const size_t n = a.n;
   EMBER_CUDA_CHECK(
@@ -221,42 +183,36 @@ DeviceCiphertext Evaluator::modDropTo(const DeviceCiphertext &a,
 DeviceCiphertext Evaluator::applyGalois(const DeviceCiphertext &a,
                                         uint64_t galois,
                                         const DeviceGaloisKeys &keys) const {
+  return galoisOp(a, galois, keys, "");
+}
+
+DeviceCiphertext Evaluator::galoisOp(const DeviceCiphertext &a, uint64_t galois,
+                                     const DeviceGaloisKeys &keys,
+                                     const std::string &what) const {
   if (galois == 1)
     return clone(ctx_, a);
-  if (a.parts != 2)
-    throw InvalidArgument("rotations need a degree-1 ciphertext (relinearize "
-                          "first)");
-  auto it = keys.keys.find(galois);
-  if (it == keys.keys.end())
-    throw MissingKey("no Galois key for element " + std::to_string(galois) +
-                     "; generate it with the client's keys");
+  checks::galois(a.degree(), keys.has(galois), galois, what);
   // Both parts permuted in one launch; then c0' = aut(c0) + k0, c1' = k1
   // with the addition fused into ModDown's last NTT.
   DeviceCiphertext rotated = like(ctx_, a, 2, a.level);
   launchAutomorphism(ctx_, rotated.buf.data(), a.buf.data(), rowsOf(a),
                      ctx_.impl().galoisIndex(ctx_, galois));
   DeviceCiphertext out = like(ctx_, a, 2, a.level);
-  keySwitchInto(ctx_, rotated.part(1), a.level, it->second, out.buf.data(),
-                rotated.buf.data(), 1, int(a.limbs()));
+  keySwitchInto(ctx_, rotated.part(1), a.level, keys.keys.at(galois),
+                out.buf.data(), rotated.buf.data(), 1, int(a.limbs()));
   return out;
 }
 
 DeviceCiphertext Evaluator::rotate(const DeviceCiphertext &a, int64_t k,
                                    const DeviceGaloisKeys &keys) const {
-  const uint64_t g = galoisElementForRotation(ctx_.host(), k, a.slots);
-  if (g != 1 && !keys.has(g))
-    throw MissingKey("no Galois key for a rotation by " + std::to_string(k) +
-                     " (element " + std::to_string(g) + ")");
-  return applyGalois(a, g, keys);
+  return galoisOp(a, galoisElementForRotation(ctx_.host(), k, a.slots), keys,
+                  "a rotation by " + std::to_string(k));
 }
 
 DeviceCiphertext Evaluator::conjugate(const DeviceCiphertext &a,
                                       const DeviceGaloisKeys &keys) const {
-  const uint64_t g = galoisElementForConjugation(ctx_.host());
-  if (!keys.has(g))
-    throw MissingKey("no Galois key for conjugation (element " +
-                     std::to_string(g) + ")");
-  return applyGalois(a, g, keys);
+  return galoisOp(a, galoisElementForConjugation(ctx_.host()), keys,
+                  "conjugation");
 }
 
 std::pair<DevicePoly, DevicePoly>

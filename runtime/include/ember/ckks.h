@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 namespace ember {
@@ -176,8 +177,8 @@ public:
                                       const SwitchingKey &key) const;
 
 private:
-  void checkBinary(const Ciphertext &a, const Ciphertext &b,
-                   const char *op) const;
+  Ciphertext galoisOp(const Ciphertext &a, uint64_t galois,
+                      const GaloisKeys &keys, const std::string &what) const;
   const Context64 &ctx_;
 };
 

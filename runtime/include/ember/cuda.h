@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -188,6 +189,9 @@ public:
   keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const;
 
 private:
+  DeviceCiphertext galoisOp(const DeviceCiphertext &a, uint64_t galois,
+                            const DeviceGaloisKeys &keys,
+                            const std::string &what) const;
   const DeviceContext &ctx_;
 };
 
