@@ -16,6 +16,11 @@
 #include "compiler/Transforms/MergeModDown/MergeModDown.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
+#include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
+#include "compiler/Transforms/PlanMemory/PlanMemory.h"
+#include "compiler/Transforms/RecordInterface/RecordInterface.h"
+#include "dialects/Kernel/IR/KernelDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -27,6 +32,7 @@ void ember::registerAllEmberDialects(mlir::DialectRegistry &registry) {
                   mlir::tensor::TensorDialect>();
   registry.insert<fhe::FHEDialect, ckks::CKKSDialect>();
   registry.insert<rns::RNSDialect>();
+  registry.insert<kernel::KernelDialect>();
 }
 
 void ember::registerAllEmberPasses() {
@@ -40,5 +46,8 @@ void ember::registerAllEmberPasses() {
   registerExpandModSwitchPasses();
   registerFuseElementwisePasses();
   registerCostReportPasses();
+  registerRecordInterfacePasses();
+  registerRNSToKernelPasses();
+  registerPlanMemoryPasses();
   registerEmberPipelines();
 }

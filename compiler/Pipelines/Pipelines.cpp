@@ -3,12 +3,15 @@
 
 #include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
+#include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
 #include "compiler/Transforms/ExpandModSwitch/ExpandModSwitch.h"
 #include "compiler/Transforms/FuseElementwise/FuseElementwise.h"
 #include "compiler/Transforms/HoistRotations/HoistRotations.h"
 #include "compiler/Transforms/InsertRelin/InsertRelin.h"
 #include "compiler/Transforms/ManageLevels/ManageLevels.h"
 #include "compiler/Transforms/MergeModDown/MergeModDown.h"
+#include "compiler/Transforms/PlanMemory/PlanMemory.h"
+#include "compiler/Transforms/RecordInterface/RecordInterface.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -31,6 +34,8 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   // Hoist last at the ckks level: the rotations and their sums are final now.
   pm.addPass(createHoistRotations(
       HoistRotationsOptions{options.hoisting, options.hoisting}));
+  // Keep slots, levels and scales of the interface: rns types drop them.
+  pm.addPass(createCKKSRecordInterface());
   // Expand every ckks op into RNS polynomial ops (hybrid key switching).
   pm.addPass(createCKKSToRNS());
   // Share evaluation-key loads, fold automorphisms by 1 and dead views.
@@ -47,9 +52,27 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
       RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true}));
 }
 
+void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
+                                     const FheToRnsOptions &options) {
+  // The structured modulus switches must survive: each becomes one runtime
+  // call whose rounding is tested in the runtime.
+  // (rns-to-kernel also lowers expanded IR; expand-modswitch stays off by
+  // default.)
+  buildFheToRnsPipeline(pm, options);
+  // Runtime calls and generated kernels over explicit buffers.
+  pm.addPass(createRNSToKernel());
+  // Last: every buffer is final now; place them in one arena.
+  pm.addPass(createKernelPlanMemory());
+}
+
 void ember::registerEmberPipelines() {
   mlir::PassPipelineRegistration<FheToRnsOptions>(
       "fhe-to-rns",
       "The Ember pipeline from the fhe dialect down to rns polynomials",
       buildFheToRnsPipeline);
+  mlir::PassPipelineRegistration<FheToRnsOptions>(
+      "fhe-to-kernel",
+      "fhe-to-rns (structured modulus switches), then rns-to-kernel and "
+      "kernel-plan-memory: what the emitters read",
+      buildFheToKernelPipeline);
 }

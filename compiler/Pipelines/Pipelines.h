@@ -46,7 +46,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
 void buildFheToRnsPipeline(mlir::OpPassManager &pm,
                            const FheToRnsOptions &options);
 
-/// Registers the named pipelines (fhe-to-rns).
+/// fhe-to-rns without expand-modswitch, then rns-to-kernel and
+/// kernel-plan-memory.
+void buildFheToKernelPipeline(mlir::OpPassManager &pm,
+                              const FheToRnsOptions &options);
+
+/// Registers the named pipelines (fhe-to-rns, fhe-to-kernel).
 void registerEmberPipelines();
 
 } // namespace ember

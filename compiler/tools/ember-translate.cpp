@@ -1,12 +1,13 @@
 //===- ember-translate.cpp - Ember's mlir-translate -----------------------===//
 //
-// mlir-translate with Ember's dialects registered. The CUDA and C++ emitters
-// (--emit-cuda, --emit-cpp) arrive with the code-generation issue; for now it
-// offers the standard translations and --ckks-params-to-json, which prints
-// the module's #ckks.params as the "params" object of the client manifest.
+// mlir-translate with Ember's dialects registered: the emitters of the
+// kernel-level program (--emit-cpp, --emit-cuda, --emit-manifest, see
+// compiler/Target) and --ckks-params-to-json, which prints the module's
+// #ckks.params as the "params" object of the client manifest.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/InitAll.h"
+#include "compiler/Target/KernelEmitter.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,6 +39,7 @@ static LogicalResult paramsToJson(Operation *op, raw_ostream &os) {
 }
 
 int main(int argc, char **argv) {
+  ember::target::registerKernelTranslations();
   TranslateFromMLIRRegistration paramsJson(
       "ckks-params-to-json", "print the module's #ckks.params as JSON",
       paramsToJson, [](DialectRegistry &registry) {

@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -47,13 +48,15 @@ public:
   LoadedProgram &operator=(const LoadedProgram &) = delete;
 
   std::vector<Ciphertext> run(const Context64 &ctx, const EvaluationKeys &keys,
-                              const std::vector<Ciphertext> &inputs) const {
+                              const std::vector<Ciphertext> &inputs) {
+    std::lock_guard<std::mutex> lock(mutex_); // the constant cache
     std::vector<Ciphertext> outputs;
     program::CpuArgs args;
     args.ctx = &ctx;
     args.keys = &keys;
     args.inputs = &inputs;
     args.outputs = &outputs;
+    args.constants = &constants_;
     entry_(args);
     return outputs;
   }
@@ -63,6 +66,8 @@ private:
   std::string path_;
   void *handle_ = nullptr;
   program::CpuEntry entry_ = nullptr;
+  std::mutex mutex_;
+  program::ConstantCache<Poly64> constants_;
 };
 
 std::string quote(const std::string &s) {
@@ -121,8 +126,8 @@ void bindProgram(py::module_ &m) {
       .def_property_readonly("path", &LoadedProgram::path)
       .def(
           "run",
-          [](const LoadedProgram &p, const Context64 &ctx,
-             const EvaluationKeys &keys, const std::vector<Ciphertext> &in) {
+          [](LoadedProgram &p, const Context64 &ctx, const EvaluationKeys &keys,
+             const std::vector<Ciphertext> &in) {
             py::gil_scoped_release release;
             return p.run(ctx, keys, in);
           },

@@ -1,6 +1,7 @@
 """lit configuration of Ember's compiler tests (ember-opt + FileCheck)."""
 
 import os
+import shutil
 
 import lit.formats
 
@@ -16,3 +17,14 @@ for path in (config.llvm_tools_dir, config.ember_tools_dir):
     config.environment["PATH"] = os.pathsep.join(
         (path, config.environment.get("PATH", ""))
     )
+
+# nvcc compiles the emitted .cu files (Target/cuda); without it those RUN
+# lines are skipped through `%if nvcc`.
+_nvcc = shutil.which("nvcc") or (
+    "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None
+)
+if _nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", _nvcc))
+_src = os.path.dirname(os.path.dirname(config.test_source_root))
+config.substitutions.append(("%ember_src", _src))

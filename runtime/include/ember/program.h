@@ -14,12 +14,22 @@
 
 namespace ember::program {
 
+/// The plaintext constants of a program, encoded on its first run with a
+/// context and reused by later runs with the same context. P is Poly64 or
+/// cuda::DevicePoly.
+template <typename P> struct ConstantCache {
+  const void *ctx = nullptr;
+  std::vector<P> polys;
+};
+
 /// What the host entry function of a generated C++ program receives.
 struct CpuArgs {
   const Context64 *ctx = nullptr;
   const EvaluationKeys *keys = nullptr;
   const std::vector<Ciphertext> *inputs = nullptr;
   std::vector<Ciphertext> *outputs = nullptr;
+  /// Kept by the caller between runs; null: encode the constants every run.
+  ConstantCache<Poly64> *constants = nullptr;
 };
 
 /// Every generated .cpp exports `extern "C" void ember_program_run(const
@@ -28,7 +38,7 @@ inline constexpr const char *kCpuEntry = "ember_program_run";
 using CpuEntry = void (*)(const CpuArgs &);
 /// Bumped when CpuArgs or the helpers change; generated code exports
 /// `ember_program_abi` returning the version it was emitted for.
-inline constexpr int kAbiVersion = 1;
+inline constexpr int kAbiVersion = 2;
 
 /// Global modulus indices of q[qLo:qHi] u p[pLo:pHi].
 std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,

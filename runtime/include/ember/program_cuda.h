@@ -24,6 +24,9 @@ struct CudaArgs {
   const cuda::DeviceGaloisKeys *galois = nullptr; ///< null: none generated
   const std::vector<cuda::DeviceCiphertext> *inputs = nullptr;
   std::vector<cuda::DeviceCiphertext> *outputs = nullptr;
+  /// Kept by the caller between runs (destroy it before the context);
+  /// null: encode and upload the constants every run.
+  ConstantCache<cuda::DevicePoly> *constants = nullptr;
 };
 /// Every generated .cu exports `extern "C" void ember_program_run_cuda(const
 /// CudaArgs &)`; all work is queued on the context's stream.

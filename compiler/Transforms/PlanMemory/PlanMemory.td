@@ -1,0 +1,42 @@
+//===- PlanMemory.td - kernel-plan-memory ------------------*- tablegen -*-===//
+
+#ifndef EMBER_TRANSFORMS_PLANMEMORY_TD
+#define EMBER_TRANSFORMS_PLANMEMORY_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KernelPlanMemory : Pass<"kernel-plan-memory", "::mlir::ModuleOp"> {
+  let summary = "Place every buffer in one arena, reusing dead buffers' space";
+  let description = [{
+    Static memory planning (ARCHITECTURE.md, "static memory, then graphs"):
+    with every buffer placed at compile time, a program needs one arena
+    allocation and no allocation on the hot path, and its peak device
+    memory is known before it runs.
+
+    Liveness is computed on the straight-line body of each function: a
+    buffer (function argument, or a poly result of `kernel.call` /
+    `kernel.launch`) lives from its definition to its last use, where a use
+    of a `kernel.view` counts as a use of the viewed buffer and a returned
+    buffer lives to the end. Buffers are placed first-fit in definition
+    order; the results of an op are placed before its dead operands are
+    freed, so no op writes over its own inputs. Evaluation keys and the
+    inputs' host copies are not in the arena (the manifest lists the keys).
+
+    Results: `offsets` (bytes, one per poly result) on each call/launch,
+    `kernel.arg_offsets` and `kernel.arena_bytes` (the arena size, the
+    program's peak buffer memory) plus `kernel.peak_live_bytes` (the most
+    bytes live at once, a lower bound any placement needs) on the function.
+    With `print`, one line per function goes to stdout:
+    `kernel-plan-memory @f: arena <B> bytes, peak live <B> bytes, <k> buffers`.
+    `reuse=false` places every buffer at a fresh offset (the off switch).
+  }];
+  let options = [
+    Option<"reuse", "reuse", "bool", /*default=*/"true",
+           "Reuse the space of dead buffers (false: one slot per buffer)">,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print the arena size and peak live bytes of each function">,
+  ];
+  let dependentDialects = ["::ember::kernel::KernelDialect"];
+}
+
+#endif // EMBER_TRANSFORMS_PLANMEMORY_TD

@@ -1,0 +1,92 @@
+//===- KernelOps.td - kernel operations --------------------*- tablegen -*-===//
+
+#ifndef EMBER_DIALECT_KERNEL_OPS_TD
+#define EMBER_DIALECT_KERNEL_OPS_TD
+
+include "KernelDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Kernel_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Kernel_Dialect, mnemonic, traits>;
+
+def Kernel_CallOp : Kernel_Op<"call"> {
+  let summary = "a call of a runtime primitive";
+  let description = [{
+    `%r:2 = kernel.call "mod_up"(%x) {digits = array<i64: 0, 1>} : (...) ->
+    (...)` calls the runtime primitive named by `callee` on the operand
+    buffers and writes fresh result buffers. The primitives and their
+    attributes:
+
+    | callee | operands -> results | attributes |
+    | --- | --- | --- |
+    | `ntt`, `intt` | x -> y (same basis) | |
+    | `bconv` | x -> y (disjoint basis) | |
+    | `mod_up` | x over Q_l -> one raised digit per entry of `digits` | `digits` |
+    | `ks_inner_product` | key, digits -> acc0, acc1 over Q_l u P | |
+    | `mod_switch_down` | x_i over B u D -> y_i over B (ModDown, rescale, merged) | |
+    | `automorphism` | x -> y | `galois` |
+    | `load_key` | -> key | `galois` (absent: relinearization) |
+    | `concat` | parts -> y | |
+    | `encode` | -> y (constant) | `value`, `scale` |
+    | `zero` | -> y | |
+
+    After `kernel-plan-memory`, `offsets` holds the arena offset in bytes of
+    each poly result.
+  }];
+  let arguments = (ins StrAttr:$callee, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_LaunchOp : Kernel_Op<"launch", [IsolatedFromAbove,
+                                           RecursiveMemoryEffects]> {
+  let summary = "a generated kernel (one fused region)";
+  let description = [{
+    `%y = kernel.launch "k3"(%a, %b) : (...) -> (...) { ^bb0(...): ...
+    kernel.yield %v }` is one kernel that the emitters generate: a loop over
+    limbs x N (a `__global__` kernel on CUDA) evaluating the elementwise
+    `rns` ops of its body, with at most one `rns.ntt`/`rns.intt` between a
+    prologue and an epilogue. Each input is read once and each result
+    written once; `bytes` (set by `rns-to-kernel`) is that traffic, the
+    floor of the kernel's time.
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator,
+                                         HasParent<"LaunchOp">]> {
+  let summary = "results of a generated kernel";
+  let description = "Terminates a `kernel.launch` body.";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Kernel_ViewOp : Kernel_Op<"view", [Pure]> {
+  let summary = "a contiguous range of limbs of a buffer";
+  let description = [{
+    `%d = kernel.view %x[1:2] : !rns.poly<ntt, q[0:3]> ->
+    !rns.poly<ntt, q[1:2]>` names limbs `first .. first+count-1` of `%x`
+    (a key-switching digit, `drop_limbs`). It aliases its source: memory
+    planning keeps the source alive while the view is used.
+  }];
+  let arguments = (ins AnyType:$source, I64Attr:$first, I64Attr:$count);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $source `[` $first `:` $count `]` attr-dict `:` type($source) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // EMBER_DIALECT_KERNEL_OPS_TD

@@ -1,0 +1,70 @@
+"""The client side of an artifact, as a frontend would do it: read the
+manifest, rebuild the parameters from its primes, generate exactly the keys
+it lists, encrypt inputs at their level and scale, decrypt outputs."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import ember_runtime as er
+import numpy as np
+
+
+def context_from_params(params: dict) -> er.Context:
+    """The runtime context of a manifest's "params" (its actual primes)."""
+    spec = er.ParamSpec(
+        log_n=params["log_n"],
+        q_bits=[int(q).bit_length() for q in params["q"]],
+        p_bits=[int(p).bit_length() for p in params["p"]],
+        dnum=params["dnum"],
+        log_scale=float(params["log_scale"]),
+        insecure=params["security"] != 128,
+    )
+    return er.Context(
+        spec, [int(q) for q in params["q"]], [int(p) for p in params["p"]]
+    )
+
+
+class Client:
+    def __init__(self, manifest_path: Path) -> None:
+        self.manifest = json.loads(Path(manifest_path).read_text())
+        self.ctx = context_from_params(self.manifest["params"])
+        self.keygen = er.KeyGenerator(self.ctx)
+        self.sk = self.keygen.secret_key()
+        self.pk = self.keygen.public_key()
+        self.encoder = er.Encoder(self.ctx)
+        self.encryptor = er.Encryptor(self.ctx)
+        self.decryptor = er.Decryptor(self.ctx, self.sk)
+
+    def evaluation_keys(self) -> er.EvaluationKeys:
+        """Exactly the keys the manifest lists (never the secret key)."""
+        keys = self.manifest["keys"]
+        relin = self.keygen.relin_key() if keys["relin"] else None
+        galois = (
+            self.keygen.galois_keys([int(g) for g in keys["galois"]])
+            if keys["galois"]
+            else None
+        )
+        return er.EvaluationKeys(relin=relin, galois=galois)
+
+    def encrypt(self, values: list[np.ndarray]) -> list[er.Ciphertext]:
+        out = []
+        for spec, v in zip(self.manifest["inputs"], values, strict=True):
+            pt = self.encoder.encode(
+                np.asarray(v, dtype=float),
+                level=spec["level"],
+                scale=spec["scale"],
+                slots=spec["slots"],
+            )
+            out.append(self.encryptor.encrypt(pt, self.pk))
+        return out
+
+    def decrypt(self, cts: list[er.Ciphertext]) -> list[np.ndarray]:
+        assert len(cts) == len(self.manifest["outputs"])
+        out = []
+        for spec, ct in zip(self.manifest["outputs"], cts, strict=True):
+            assert ct.level == spec["level"] and math.isclose(ct.scale, spec["scale"])
+            out.append(np.real(self.encoder.decode(self.decryptor.decrypt(ct))))
+        return out

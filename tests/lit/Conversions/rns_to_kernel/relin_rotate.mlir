@@ -1,0 +1,36 @@
+// x*y relinearized, then + rot(., 1) with the rescale merged into the
+// ModDown: every structured rns op becomes one runtime call, every fusion
+// region one generated kernel with the bytes it moves (N = 2^13: one limb
+// is 65536 B; k1 reads 3 and writes 1 q[0:2] buffer = 8 limbs).
+// RUN: ember-opt --ember-pipeline=fhe-to-rns %s | ember-opt --rns-to-kernel | FileCheck %s
+// RUN: ember-opt --ember-pipeline=fhe-to-rns %s | ember-opt --rns-to-kernel | FileCheck %s --check-prefix=NORNS --implicit-check-not=rns.mod_up --implicit-check-not=rns.mod_down --implicit-check-not=rns.decompose --implicit-check-not=rns.ks_inner_product --implicit-check-not=rns.fused
+
+// CHECK-LABEL: func.func @mul_rot
+// CHECK-SAME: ember.interface = {inputs = [{degree = 2 : i64, level = 1 : i64, name = "in0", scale = {{.*}} : f64, slots = 8 : i64}
+// CHECK: kernel.launch "k0"({{.*}}) {bytes = 393216 : i64}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: rns.mul
+// CHECK-NEXT: kernel.yield
+// CHECK: %[[RK:.*]] = kernel.call "load_key"() : () -> !rns.evk<dnum = 2, q = 2, p = 1>
+// CHECK-NEXT: %[[UP:.*]]:2 = kernel.call "mod_up"(%[[D:.*]]) {digits = array<i64: 0, 1>}
+// CHECK-NEXT: %[[IP:.*]]:2 = kernel.call "ks_inner_product"(%[[RK]], %[[UP]]#0, %[[UP]]#1)
+// CHECK-NEXT: kernel.call "mod_switch_down"(%[[IP]]#0, %[[IP]]#1) : {{.*}} -> (!rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>)
+// CHECK: kernel.launch "k1"({{.*}}) {bytes = 524288 : i64}
+// CHECK: kernel.call "automorphism"({{.*}}) {galois = 5 : i64}
+// CHECK: kernel.call "load_key"() {galois = 5 : i64}
+// CHECK: kernel.call "ks_inner_product"
+// The merged ModDown + rescale: Q_1 u P -> Q_0 in one call.
+// CHECK: kernel.launch "k4"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: rns.mul_p
+// CHECK-NEXT: rns.add
+// CHECK: kernel.call "mod_switch_down"({{.*}}) : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:1]>, !rns.poly<ntt, q[0:1]>)
+// CHECK-NEXT: return
+
+// NORNS: func.func @mul_rot
+func.func @mul_rot(%x: !fhe.ct<8>, %y: !fhe.ct<8>) -> !fhe.ct<8> {
+  %m = fhe.mul %x, %y : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  %r = fhe.rotate %m by 1 : !fhe.ct<8>
+  %s = fhe.add %m, %r : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  return %s : !fhe.ct<8>
+}
