@@ -474,8 +474,8 @@ LogicalResult Emitter::emitCall(kernel::CallOp c, raw_ostream &h) {
       digits += (i > 1 ? ", &" : "&") + in(i);
     if (cpp)
       h << "  ember::Poly64 " << res(0) << ", " << res(1)
-        << ";\n  ember::program::ksInnerProduct(ctx, " << in(0) << ", {"
-        << digits << "}, " << res(0) << ", " << res(1) << ");\n";
+        << ";\n  ember::keySwitchInnerProduct(ctx, " << in(0) << ", {" << digits
+        << "}, " << res(0) << ", " << res(1) << ");\n";
     else
       h << "  ember::cuda::DevicePoly " << res(0) << ", " << res(1)
         << ";\n  em_ks_inner_product(dctx, " << in(0) << ", {" << digits
@@ -792,6 +792,11 @@ LogicalResult Emitter::run() {
         << v.getFirst() << ", " << v.getCount() << ");\n";
     } else if (auto r = dyn_cast<func::ReturnOp>(op)) {
       unsigned at = 0;
+      // A polynomial returned more than once (outputs sharing a part) is
+      // copied at all but its last use and moved there.
+      llvm::DenseMap<Value, unsigned> lastUse;
+      for (auto [i, v] : llvm::enumerate(r.getOperands()))
+        lastUse[v] = i;
       h << "  out.clear();\n";
       for (auto [i, o] : llvm::enumerate(outputs)) {
         auto d = cast<DictionaryAttr>(o);
@@ -801,13 +806,22 @@ LogicalResult Emitter::run() {
           if (at >= r.getNumOperands())
             return r.emitOpError("returns fewer polynomials than the "
                                  "interface lists");
-          polys += (p ? ", " : "") + std::string(cpp ? "std::move(" : "&") +
-                   name(r.getOperand(at)) + (cpp ? ")" : "");
+          Value v = r.getOperand(at);
+          std::string ref = name(v);
+          if (!cpp)
+            ref = "&" + ref;
+          else if (lastUse.lookup(v) == at)
+            ref = "std::move(" + ref + ")";
+          else
+            ref = "ember::Poly64(" + ref + ")";
+          polys += (p ? ", " : "") + ref;
         }
         h << "  // output '" << d.getAs<StringAttr>("name").str() << "'\n";
         h << "  out.push_back(ember::program::"
-          << (cpp ? "makeCiphertext({" : "cudaCiphertext(dctx, {") << polys
-          << "}, " << d.getAs<IntegerAttr>("level").getInt() << ", "
+          << (cpp ? "makeCiphertext(ember::program::polys("
+                  : "cudaCiphertext(dctx, {")
+          << polys << (cpp ? "), " : "}, ")
+          << d.getAs<IntegerAttr>("level").getInt() << ", "
           << llvm::formatv("{0:e17}",
                            d.getAs<FloatAttr>("scale").getValueAsDouble())
                  .str()

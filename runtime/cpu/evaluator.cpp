@@ -110,36 +110,30 @@ Ciphertext Evaluator::multiply(const Ciphertext &a, const Ciphertext &b) const {
   return out;
 }
 
-std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
-                                               const SwitchingKey &key) const {
-  if (!d.ntt)
-    throw InvalidArgument("keySwitch needs an NTT-form polynomial");
-  const int level = static_cast<int>(d.limbs()) - 1;
-  const int digits = ctx_.digitCount(level);
-  if (static_cast<int>(key.b.size()) < digits)
-    throw InvalidArgument("keySwitch: the key has " +
+void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
+                           const std::vector<const Poly64 *> &digits,
+                           Poly64 &acc0, Poly64 &acc1) {
+  if (digits.empty())
+    throw InvalidArgument("key switching needs at least one digit");
+  if (key.b.size() < digits.size())
+    throw InvalidArgument("key switching: the key has " +
                           std::to_string(key.b.size()) + " digits, " +
-                          std::to_string(digits) + " needed");
-  std::vector<Poly64> ext;
-  ext.reserve(digits);
-  for (int j = 0; j < digits; ++j)
-    ext.push_back(cpu::modUp(ctx_, d, j));
-
-  // Inner product over the digits, reduced once per output residue. The key
-  // polynomials cover all of Q u P, so limb index == global modulus index.
-  const std::vector<int> qp = ctx_.qpBasis(level);
-  Poly64 acc0(qp, ctx_.n(), true), acc1(qp, ctx_.n(), true);
+                          std::to_string(digits.size()) + " needed");
+  const std::vector<int> &qp = digits.front()->basis;
+  const size_t n = ctx.n();
+  acc0 = Poly64(qp, n, true);
+  acc1 = Poly64(qp, n, true);
   using Double = WordTraits<Word64>::Double;
   const long limbs = static_cast<long>(qp.size());
-  const size_t n = ctx_.n();
+  const size_t count = digits.size();
 #pragma omp parallel for schedule(static)
   for (long t = 0; t < limbs; ++t) {
-    const Modulus<Word64> &q = ctx_.modulus(qp[t]);
+    const Modulus<Word64> &q = ctx.modulus(qp[t]);
     Word64 *o0 = acc0.limb(t), *o1 = acc1.limb(t);
     for (size_t k = 0; k < n; ++k) {
       Double s0 = 0, s1 = 0;
-      for (int j = 0; j < digits; ++j) {
-        const Word64 x = ext[j].limb(t)[k];
+      for (size_t j = 0; j < count; ++j) {
+        const Word64 x = digits[j]->limb(t)[k];
         s0 += static_cast<Double>(x) * key.b[j].limb(qp[t])[k];
         s1 += static_cast<Double>(x) * key.a[j].limb(qp[t])[k];
       }
@@ -147,6 +141,23 @@ std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
       o1[k] = q.reduce(s1);
     }
   }
+}
+
+std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
+                                               const SwitchingKey &key) const {
+  if (!d.ntt)
+    throw InvalidArgument("keySwitch needs an NTT-form polynomial");
+  const int level = static_cast<int>(d.limbs()) - 1;
+  const int digits = ctx_.digitCount(level);
+  std::vector<Poly64> ext;
+  std::vector<const Poly64 *> ptrs;
+  ext.reserve(digits);
+  for (int j = 0; j < digits; ++j) {
+    ext.push_back(cpu::modUp(ctx_, d, j));
+    ptrs.push_back(&ext.back());
+  }
+  Poly64 acc0, acc1;
+  keySwitchInnerProduct(ctx_, key, ptrs, acc0, acc1);
   return {cpu::modDown(ctx_, acc0), cpu::modDown(ctx_, acc1)};
 }
 

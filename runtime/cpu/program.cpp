@@ -88,37 +88,6 @@ Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
   return ct;
 }
 
-void ksInnerProduct(const Context64 &ctx, const SwitchingKey &key,
-                    const std::vector<const Poly64 *> &digits, Poly64 &acc0,
-                    Poly64 &acc1) {
-  if (key.b.size() < digits.size())
-    throw InvalidArgument("ks_inner_product: the key has " +
-                          std::to_string(key.b.size()) + " digits, " +
-                          std::to_string(digits.size()) + " needed");
-  const std::vector<int> &qp = digits.front()->basis;
-  const size_t n = ctx.n();
-  acc0 = Poly64(qp, n, true);
-  acc1 = Poly64(qp, n, true);
-  using Double = WordTraits<Word64>::Double;
-  const long limbs = static_cast<long>(qp.size());
-  const size_t count = digits.size();
-#pragma omp parallel for schedule(static)
-  for (long t = 0; t < limbs; ++t) {
-    const Modulus<Word64> &q = ctx.modulus(qp[t]);
-    Word64 *o0 = acc0.limb(t), *o1 = acc1.limb(t);
-    for (size_t k = 0; k < n; ++k) {
-      Double s0 = 0, s1 = 0;
-      for (size_t j = 0; j < count; ++j) {
-        const Word64 x = digits[j]->limb(t)[k];
-        s0 += static_cast<Double>(x) * key.b[j].limb(qp[t])[k];
-        s1 += static_cast<Double>(x) * key.a[j].limb(qp[t])[k];
-      }
-      o0[k] = q.reduce(s0);
-      o1[k] = q.reduce(s1);
-    }
-  }
-}
-
 Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
                       double scale, const std::vector<int> &basis, bool ntt) {
   int level = -1;

@@ -37,6 +37,8 @@ PROGRAMS = {
         lambda r: [r.uniform(-1, 1, 8), r.uniform(-1, 1, 8)],
         lambda x, y: [x * y + x, np.roll(x - y, -1)],
     ),
+    # Outputs that share polynomials (x twice; -x inside 3 - x).
+    "shared_outputs": (lambda r: [r.uniform(-1, 1, 8)], lambda x: [3 - x, -x, x, x]),
 }
 
 

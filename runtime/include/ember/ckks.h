@@ -74,6 +74,14 @@ uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
 /// Galois element of complex conjugation: 2N - 1.
 uint64_t galoisElementForConjugation(const Context64 &ctx);
 
+/// The hybrid key-switch inner product: (acc0, acc1) = sum_j digit_j *
+/// (key.b_j, key.a_j) over the digits' common basis (Q_l u P, NTT form),
+/// reduced once per residue. The key polynomials span all of Q u P, so a
+/// limb's global modulus index is its position in them.
+void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
+                           const std::vector<const Poly64 *> &digits,
+                           Poly64 &acc0, Poly64 &acc1);
+
 class Encoder {
 public:
   explicit Encoder(const Context64 &ctx);

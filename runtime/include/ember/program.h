@@ -55,15 +55,18 @@ const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
 Poly64 view(const Poly64 &src, size_t first, size_t count);
 /// Parts over disjoint bases joined in order.
 Poly64 concat(const std::vector<const Poly64 *> &parts);
-/// (acc0, acc1) = sum_j digit_j * (key.b_j, key.a_j) over the digits' basis
-/// (Q_l u P), reduced once per residue (as Evaluator::keySwitch).
-void ksInnerProduct(const Context64 &ctx, const SwitchingKey &key,
-                    const std::vector<const Poly64 *> &digits, Poly64 &acc0,
-                    Poly64 &acc1);
 /// The CKKS encoding of `values` at `scale` over `basis` (a prefix of Q), in
 /// NTT form unless `ntt` is false.
 Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
                       double scale, const std::vector<int> &basis, bool ntt);
+/// The polynomials of an output, moved or copied as the arguments say (a
+/// braced list would copy them all and leave moved-from repeats empty).
+template <typename... P> std::vector<Poly64> polys(P &&...p) {
+  std::vector<Poly64> v;
+  v.reserve(sizeof...(p));
+  (v.push_back(std::forward<P>(p)), ...);
+  return v;
+}
 /// An output ciphertext from its polynomials.
 Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
                           size_t slots);
