@@ -18,13 +18,13 @@
 // CHECK: const auto &[[RK:b[0-9]+]] = ember::program::relinKey(keys);
 // CHECK: ember::cpu::modUp(ctx, [[X:b[0-9]+]], 0);
 // CHECK: ember::cpu::modUp(ctx, [[X]], 1);
-// CHECK: ember::program::ksInnerProduct(ctx, [[RK]], {&
+// CHECK: ember::keySwitchInnerProduct(ctx, [[RK]], {&
 // CHECK: ember::cpu::modSwitchDown(ctx, {{.*}}, ember::program::basis(ctx, 0, 2, 0, 0));
 // CHECK: ember::cpu::automorphism(ctx, {{.*}}, 5);
 // CHECK: ember::program::galoisKey(keys, 5);
 // CHECK: ember::program::release(
 // CHECK: ember::cpu::modSwitchDown(ctx, {{.*}}, ember::program::basis(ctx, 0, 1, 0, 0));
-// CHECK: out.push_back(ember::program::makeCiphertext({std::move(
+// CHECK: out.push_back(ember::program::makeCiphertext(ember::program::polys(std::move(
 
 // MANIFEST: "keys": {
 // MANIFEST-NEXT: "galois": [
