@@ -56,7 +56,8 @@ template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   spec_ = spec;
   checkSecurity(spec_);
   checkShape(spec_, WordTraits<Word>::kMaxPrimeBits);
-  std::vector<uint64_t> q = generateNttPrimes(spec.log_n, spec.q_bits);
+  std::vector<uint64_t> q =
+      generateQChain(spec.log_n, spec.q_bits, static_cast<int>(spec.log_scale));
   std::vector<uint64_t> p = generateNttPrimes(spec.log_n, spec.p_bits, q);
   init(q, p);
 }
@@ -68,10 +69,20 @@ Context<Word>::Context(const ParamSpec &spec,
   spec_ = spec;
   spec_.q_bits.clear();
   spec_.p_bits.clear();
+  // A prime counts as the nearest whole number of bits: the scale primes of
+  // generateQChain lie within 2^-17 bits of 2^log_scale on either side.
   for (uint64_t q : q_primes)
-    spec_.q_bits.push_back(static_cast<int>(std::log2(double(q))) + 1);
+    spec_.q_bits.push_back(static_cast<int>(std::lround(std::log2(double(q)))));
   for (uint64_t p : p_primes)
-    spec_.p_bits.push_back(static_cast<int>(std::log2(double(p))) + 1);
+    spec_.p_bits.push_back(static_cast<int>(std::lround(std::log2(double(p)))));
+  for (uint64_t prime : q_primes)
+    if (prime >> WordTraits<Word>::kMaxPrimeBits)
+      throw InvalidArgument("modulus " + std::to_string(prime) +
+                            " does not fit the word size");
+  for (uint64_t prime : p_primes)
+    if (prime >> WordTraits<Word>::kMaxPrimeBits)
+      throw InvalidArgument("modulus " + std::to_string(prime) +
+                            " does not fit the word size");
   checkSecurity(spec_);
   checkShape(spec_, WordTraits<Word>::kMaxPrimeBits);
   const uint64_t two_n = uint64_t{2} << spec_.log_n;

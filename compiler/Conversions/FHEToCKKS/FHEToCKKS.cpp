@@ -296,7 +296,8 @@ void FHEToCKKSPass::runOnOperation() {
 
   std::vector<uint64_t> q, p;
   try {
-    q = ember::generateNttPrimes(spec->log_n, spec->q_bits);
+    q = ember::generateQChain(spec->log_n, spec->q_bits,
+                              static_cast<int>(spec->log_scale));
     p = ember::generateNttPrimes(spec->log_n, spec->p_bits, q);
   } catch (const ember::Error &e) {
     module.emitError("cannot generate the primes: ") << e.what();

@@ -11,7 +11,7 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     plaintext multiplications included, adds one along its path) and slot
     count, chooses CKKS parameters and attaches them to the module as
     `ckks.params = #ckks.params<...>` with the actual NTT primes
-    (`ember::generateNttPrimes`), then rewrites every fhe op and type (function
+    (`ember::generateQChain`: scale primes that track the scale), then rewrites every fhe op and type (function
     signatures included) into ckks: `!fhe.ct<n>` becomes a degree-2
     ciphertext at the top level L = D with scale 2^scale-bits, `fhe.constant`
     becomes `ckks.encode`, mixed encrypted x plain ops become

@@ -17,7 +17,7 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
 
     - `logN`: the ring degree is N = 2^logN (10..17); N/2 slots.
     - `Q`: the ciphertext primes q_0 .. q_L (real NTT primes, q = 1 mod 2N,
-      from ember::generateNttPrimes); a ciphertext at level l holds q_0..q_l.
+      from ember::generateQChain); a ciphertext at level l holds q_0..q_l.
     - `P`: the special primes of hybrid key switching.
     - `logScale`: the default encoding scale is 2^logScale.
     - `dnum`: number of key-switching digits (ember::digitSizes splits Q).

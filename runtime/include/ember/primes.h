@@ -6,6 +6,7 @@
 
 #include "ember/errors.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -101,6 +102,65 @@ generateNttPrimes(int log_n, const std::vector<int> &bits,
     chosen.push_back(candidate);
   }
   return chosen;
+}
+
+/// The Q chain of a CKKS parameter set. q_0 and every prime whose size is
+/// not `log_scale` come from generateNttPrimes. The scale primes track the
+/// scale instead of sitting just below 2^log_scale: from the top level down,
+/// q_l is the unused prime = 1 (mod 2N) closest to the scale s_l that a
+/// product carries when it is rescaled at level l, with s_top = 2^log_scale
+/// and s_{l-1} = s_l^2 / q_l. Primes all below 2^log_scale would make the
+/// scale drift by a factor that squares at every level (a chain of squarings
+/// overflows after about 20 levels); tracking keeps s_l within a prime gap
+/// (about 2^-18 relative) of 2^log_scale. Such a prime may lie just above
+/// 2^log_scale; it still counts as log_scale bits.
+inline std::vector<uint64_t>
+generateQChain(int log_n, const std::vector<int> &q_bits, int log_scale) {
+  std::vector<int> other_bits;
+  for (size_t i = 0; i < q_bits.size(); ++i)
+    if (i == 0 || q_bits[i] != log_scale)
+      other_bits.push_back(q_bits[i]);
+  std::vector<uint64_t> others = generateNttPrimes(log_n, other_bits);
+  std::vector<uint64_t> chain(q_bits.size());
+  std::vector<uint64_t> used = others;
+  for (size_t i = 0, k = 0; i < q_bits.size(); ++i)
+    if (i == 0 || q_bits[i] != log_scale)
+      chain[i] = others[k++];
+  if (log_scale < log_n + 3 || log_scale > 60)
+    for (size_t i = 1; i < q_bits.size(); ++i)
+      if (q_bits[i] == log_scale)
+        throw InvalidArgument("scale 2^" + std::to_string(log_scale) +
+                              " is outside the range of NTT primes");
+  const uint64_t step = uint64_t{2} << log_n;
+  long double scale = std::ldexp(1.0L, log_scale);
+  for (size_t l = q_bits.size(); l-- > 1;) {
+    if (q_bits[l] != log_scale)
+      continue;
+    // Candidates = 1 mod 2N on both sides of the target, nearest first.
+    const uint64_t target = static_cast<uint64_t>(scale);
+    uint64_t down = target - (target - 1) % step, up = down + step;
+    uint64_t found = 0;
+    for (int tries = 0; tries < (1 << 22) && !found; ++tries) {
+      const bool take_down = target - down <= up - target;
+      const uint64_t candidate = take_down ? down : up;
+      if (take_down)
+        down -= step;
+      else
+        up += step;
+      bool taken = false;
+      for (uint64_t q : used)
+        taken |= q == candidate;
+      if (!taken && isPrime(candidate))
+        found = candidate;
+    }
+    if (!found)
+      throw InvalidArgument("no NTT prime near the scale 2^" +
+                            std::to_string(log_scale));
+    chain[l] = found;
+    used.push_back(found);
+    scale = scale * scale / static_cast<long double>(found);
+  }
+  return chain;
 }
 
 } // namespace ember
