@@ -76,6 +76,26 @@ TEST(Primes, GeneratedPrimesAreNttFriendlyDistinctAndSized) {
   EXPECT_EQ(q, generateNttPrimes(log_n, bits));
 }
 
+TEST(Primes, ScaleTrackingChainKeepsTheScaleNearItsTarget) {
+  // 38 squarings at N = 2^16 with 40-bit scale primes (set B's shape, deeper).
+  std::vector<int> bits(39, 40);
+  bits[0] = 60;
+  std::vector<uint64_t> chain = generateQChain(16, bits, 40);
+  ASSERT_EQ(chain.size(), bits.size());
+  long double scale = std::ldexp(1.0L, 40);
+  for (size_t l = chain.size(); l-- > 1;) {
+    EXPECT_TRUE(isPrime(chain[l]));
+    EXPECT_EQ(chain[l] % (uint64_t{2} << 16), 1u);
+    for (size_t j = 0; j < l; ++j)
+      EXPECT_NE(chain[l], chain[j]);
+    scale = scale * scale / chain[l]; // square, rescale by q_l
+  }
+  // Below-2^40 primes would have squared the drift to inf by now.
+  EXPECT_LT(std::fabs(std::log2(static_cast<double>(scale)) - 40), 1e-3);
+  EXPECT_EQ(chain, generateQChain(16, bits, 40)); // deterministic
+  EXPECT_EQ(chain[0], generateNttPrimes(16, {60})[0]);
+}
+
 TEST(Primes, MillerRabinAgreesWithTrialDivision) {
   for (uint64_t n = 0; n < 5000; ++n) {
     bool prime = n >= 2;
