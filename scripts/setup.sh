@@ -42,6 +42,9 @@ if ! python -c "import numpy, pytest, pybind11, lit" 2>/dev/null ||
   python -m pip install -q --upgrade pip
   python -m pip install -q -r requirements-dev.txt
 fi
+# The frontend (package `ember`, command `ember`), editable: it finds the
+# compiler and the runtime module in the build folder.
+[ -x .venv/bin/ember ] || python -m pip install -q -e frontend
 
 echo "== configuring and building ($build_dir)"
 # shellcheck disable=SC2086

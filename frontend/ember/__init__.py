@@ -1,0 +1,68 @@
+"""Ember: an ahead-of-time compiler for CKKS programs over encrypted vectors.
+
+```python
+import numpy as np
+import ember
+
+@ember.program(slots=4096)
+def f(x: ember.Encrypted, y: ember.Encrypted):
+    w = np.linspace(-1, 1, 4096)          # numpy constants become plaintexts
+    z = x * w + y.rotate(3) - 0.5
+    return z * z, x.rotate(-1)
+
+c = ember.compile(f, target="cpu")
+keys = c.keygen()
+cts = c.encrypt(keys, x=np.random.rand(4096), y=np.random.rand(4096))
+z, r = c.decrypt(keys, c.run(keys.evaluation, cts))
+```
+"""
+
+from ember.compiled import (
+    Ciphertexts,
+    Compiled,
+    EvaluationKeys,
+    Keys,
+    SecretKey,
+    compile,
+    load,
+)
+from ember.errors import (
+    ArgumentNameError,
+    CompileError,
+    DepthError,
+    EmberError,
+    InputError,
+    KeyMismatchError,
+    MissingKeyError,
+    NotAvailableError,
+    SecurityError,
+    SerializationError,
+    TraceError,
+)
+from ember.tracing import Encrypted, Program, program, sum
+
+__all__ = [
+    "ArgumentNameError",
+    "Ciphertexts",
+    "CompileError",
+    "Compiled",
+    "DepthError",
+    "EmberError",
+    "Encrypted",
+    "EvaluationKeys",
+    "InputError",
+    "KeyMismatchError",
+    "Keys",
+    "MissingKeyError",
+    "NotAvailableError",
+    "Program",
+    "SecretKey",
+    "SecurityError",
+    "SerializationError",
+    "TraceError",
+    "compile",
+    "load",
+    "program",
+    "sum",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,7 @@
+"""``python -m ember`` is the ``ember`` command."""
+
+import sys
+
+from ember.cli import main
+
+sys.exit(main())

@@ -1,0 +1,229 @@
+"""The ``ember`` command.
+
+  ember compile FILE.py [--function NAME] --target cpu|cuda -o DIR
+                [--print-ir-after-all] [--emit fhe|ckks|rns|kernel|source]
+  ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
+                [--seed N] [--repeat N]
+
+``run`` compiles, generates keys, encrypts random inputs (uniform in [-1, 1],
+or the file's ``inputs(rng)`` function, or the arrays of ``--inputs``),
+runs, decrypts and prints the largest error against the same function run
+on plain numpy, with the time of each step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+import ember
+from ember.compiled import STAGES, Compiled
+from ember.errors import EmberError
+from ember.tracing import Program
+
+
+def _load_module(path: Path) -> ModuleType:
+    if not path.exists():
+        raise EmberError(f"{path}: no such file", str(path), 0)
+    spec = importlib.util.spec_from_file_location(f"ember_user_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise EmberError(f"{path}: not a Python file", str(path), 0)
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.resolve().parent))
+    spec.loader.exec_module(module)
+    return module
+
+
+def _find_program(module: ModuleType, path: Path, name: str | None) -> Program:
+    programs = {k: v for k, v in vars(module).items() if isinstance(v, Program)}
+    if name is not None:
+        if name not in programs:
+            raise EmberError(
+                f"{path} has no @ember.program named '{name}' (it has: "
+                f"{', '.join(programs) or 'none'})",
+                str(path),
+                0,
+            )
+        return programs[name]
+    if len(programs) != 1:
+        raise EmberError(
+            f"{path} defines {len(programs)} @ember.program functions "
+            f"({', '.join(programs) or 'none'}): choose one with --function",
+            str(path),
+            0,
+        )
+    return next(iter(programs.values()))
+
+
+class _Steps:
+    """Prints each step with its time; a step that runs long shows that it
+    is alive (elapsed seconds, or done/total from a progress callback)."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self._tty = sys.stderr.isatty()
+
+    @contextmanager
+    def step(self, label: str) -> Iterator[Callable[[int, int], None]]:
+        state = {"text": ""}
+        done = threading.Event()
+        start = time.perf_counter()
+
+        def progress(k: int, n: int) -> None:
+            state["text"] = f" {k}/{n}"
+
+        def ticker() -> None:
+            last = 0.0
+            while not done.wait(0.5):
+                t = time.perf_counter() - start
+                if self._tty:
+                    sys.stderr.write(f"\r  {label} ...{state['text']} {t:5.1f} s")
+                    sys.stderr.flush()
+                elif t - last >= (10 if last else 2):  # at 2 s, then every 10 s
+                    sys.stderr.write(
+                        f"  {label}: still running{state['text']}, {t:.0f} s\n"
+                    )
+                    last = t
+
+        thread = threading.Thread(target=ticker, daemon=True)
+        thread.start()
+        try:
+            yield progress
+        finally:
+            done.set()
+            thread.join()
+            t = time.perf_counter() - start
+            self.times[label] = t
+            if self._tty:
+                sys.stderr.write("\r\033[K")
+            print(f"  {label:<22} {t * 1e3:10.1f} ms", flush=True)
+
+
+def _describe(c: Compiled) -> str:
+    p = c.manifest["params"]
+    keys = c.manifest["keys"]
+    return (
+        f"{c.name}: N = 2^{p['log_n']}, {len(p['q'])} Q + {len(p['p'])} P primes, "
+        f"dnum {p['dnum']}, {c.slots} slots; keys: "
+        f"{'relin + ' if keys['relin'] else ''}{len(keys['galois'])} Galois"
+    )
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    prog = _find_program(_load_module(path), path, args.function)
+    c = ember.compile(
+        prog, target=args.target, print_ir_after_all=args.print_ir_after_all
+    )
+    out = c.save(args.output)
+    if args.emit == "source":
+        sys.stdout.write(c.source)
+    elif args.emit:
+        sys.stdout.write(c.ir(args.emit))
+    print(f"{_describe(c)}\nwrote {out}/", file=sys.stderr)
+    return 0
+
+
+def _inputs(
+    module: ModuleType, prog: Program, npz: str | None, rng: np.random.Generator
+) -> dict[str, Any]:
+    if npz:
+        with np.load(npz) as data:
+            return {k: data[k] for k in data.files}
+    sampler = getattr(module, "inputs", None)
+    if callable(sampler):
+        return dict(sampler(rng))
+    return {name: rng.uniform(-1, 1, prog.slots) for name in prog.inputs}
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    module = _load_module(path)
+    prog = _find_program(module, path, args.function)
+    rng = np.random.default_rng(args.seed)
+    inputs = _inputs(module, prog, args.inputs, rng)
+    steps = _Steps()
+    print(f"ember run {path} ({prog.name}, target {args.target})")
+    with steps.step("compile"):
+        c = ember.compile(prog, target=args.target)
+    print(f"  {_describe(c)}")
+    with steps.step("key generation") as progress:
+        keys = c.keygen(progress)
+    with steps.step("encrypt"):
+        cts = c.encrypt(keys, **inputs)
+    with steps.step("run (server)"):
+        out = c.run(keys.evaluation, cts)
+    if args.repeat > 1:
+        times = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            c.run(keys.evaluation, cts)
+            times.append(time.perf_counter() - t)
+        print(
+            f"  run x{args.repeat}: median {np.median(times) * 1e3:.1f} ms,"
+            f" min {min(times) * 1e3:.1f} ms"
+        )
+    with steps.step("decrypt"):
+        got = c.decrypt(keys, out)
+    with steps.step("numpy reference"):
+        want = prog(**inputs)
+    got_t = got if isinstance(got, tuple) else (got,)
+    want_t = want if isinstance(want, tuple) else (want,)
+    worst = 0.0
+    for i, (g, w) in enumerate(zip(got_t, want_t, strict=True)):
+        err = float(np.max(np.abs(g - np.real(w))))
+        scale = float(np.max(np.abs(w)))
+        worst = max(worst, err)
+        bits = np.log2(max(err, 1e-300))
+        print(
+            f"  output {i}: max |error| = {err:.3e} (2^{bits:.1f}),"
+            f" max |value| = {scale:.3g}"
+        )
+    print(f"max error against numpy: {worst:.3e}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="ember",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = ap.add_subparsers(dest="command", required=True)
+    comp = sub.add_parser("compile", help="compile a program into an artifact folder")
+    run = sub.add_parser(
+        "run", help="compile, encrypt, run, decrypt, compare with numpy"
+    )
+    for p in (comp, run):
+        p.add_argument("file", help="a Python file defining an @ember.program")
+        p.add_argument("--function", help="which program, when the file has several")
+    comp.add_argument("--target", choices=["cpu", "cuda"], required=True)
+    comp.add_argument("-o", "--output", required=True, help="artifact folder")
+    comp.add_argument("--print-ir-after-all", action="store_true")
+    comp.add_argument("--emit", choices=[*STAGES, "source"], help="print this stage")
+    run.add_argument("--target", choices=["cpu", "cuda"], default="cpu")
+    run.add_argument("--inputs", help="an .npz file with one array per input name")
+    run.add_argument("--seed", type=int, help="seed of the random inputs")
+    run.add_argument(
+        "--repeat", type=int, default=1, help="time the run step this many more times"
+    )
+    args = ap.parse_args(argv)
+    try:
+        return cmd_compile(args) if args.command == "compile" else cmd_run(args)
+    except EmberError as err:
+        print(f"ember: error: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,531 @@
+"""``ember.compile``, the compiled program, its keys and ``ember.load``.
+
+A compiled program is a folder (the artifact of compiler/tools/ember-compile
+plus ``ember.json``, the frontend's interface: input names, outputs, target,
+options and the program hash). Running it needs only the runtime module:
+:func:`load` rebuilds nothing but the shared library of the emitted .cpp.
+
+Client and server: :meth:`Compiled.keygen` makes the secret key, the public
+key and exactly the evaluation keys of the manifest; the server runs
+:meth:`Compiled.run` with the evaluation keys and ciphertexts only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ember import _toolchain
+from ember.errors import (
+    ArgumentNameError,
+    EmberError,
+    InputError,
+    KeyMismatchError,
+    NotAvailableError,
+    SerializationError,
+    runtime_errors,
+)
+from ember.tracing import Program, bind_inputs
+
+FORMAT = 1
+STAGES = ("fhe", "ckks", "rns", "kernel")
+TARGETS = ("cpu", "cuda")
+KEYSWITCH = ("auto", "hybrid", "klss")
+
+Progress = Callable[[int, int], None]
+
+
+# --- keys and ciphertexts ------------------------------------------------------
+class SecretKey:
+    """The client's secret key (never sent to the server)."""
+
+    def __init__(self, generator: Any, program_hash: str) -> None:
+        self._generator = generator  # owns the key
+        self.key = generator.secret_key()
+        self.program_hash = program_hash
+
+
+class EvaluationKeys:
+    """The public evaluation keys of one program: exactly the relinearization
+    and Galois keys its manifest lists. What the server receives."""
+
+    def __init__(self, keys: Any, program_hash: str, ctx: Any) -> None:
+        self.keys = keys
+        self.program_hash = program_hash
+        self._ctx = ctx
+
+    def serialize(self) -> bytes:
+        """The keys as bytes (ember_runtime's format, with a checksum)."""
+        er = _toolchain.runtime()
+        with runtime_errors("serialize"):
+            return er.serialize(self._ctx, self.keys)
+
+
+@dataclass
+class Keys:
+    """Keys of one program. ``secret`` stays with the client; ``public``
+    encrypts; ``evaluation`` is what the server runs the program with."""
+
+    secret: SecretKey
+    public: Any
+    evaluation: EvaluationKeys
+    program_hash: str
+
+
+class Ciphertexts(Sequence[Any]):
+    """Encrypted inputs or outputs of one program, in interface order."""
+
+    def __init__(self, cts: list[Any], program_hash: str, role: str) -> None:
+        self.cts = cts
+        self.program_hash = program_hash
+        self.role = role
+
+    def __len__(self) -> int:
+        return len(self.cts)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.cts[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.cts)
+
+    def __repr__(self) -> str:
+        return f"<ember.Ciphertexts {self.role}: {len(self.cts)}>"
+
+
+# --- the compiled program --------------------------------------------------------
+class Compiled:
+    """A compiled Ember program (see the module docstring)."""
+
+    def __init__(self, folder: Path, meta: dict[str, Any], keep: Any = None) -> None:
+        self._folder = folder
+        self._keep = keep  # a TemporaryDirectory that owns `folder`
+        self.meta = meta
+        self.name: str = meta["name"]
+        self.target: str = meta["target"]
+        self.slots: int = meta["slots"]
+        self.inputs: tuple[str, ...] = tuple(meta["inputs"])
+        self.program_hash: str = meta["hash"]
+        self.manifest: dict[str, Any] = json.loads(self._path("manifest").read_text())
+        self._ir: dict[str, str] = {}
+        self._ctx: Any = None
+        self._library: Any = None
+        self._keys: Keys | None = None
+        self.ir_after_all: str | None = None
+
+    def __repr__(self) -> str:
+        p = self.manifest["params"]
+        return (
+            f"<ember.Compiled {self.name}({', '.join(self.inputs)})"
+            f" target={self.target} N=2^{p['log_n']} L={len(p['q']) - 1}>"
+        )
+
+    def _path(self, kind: str) -> Path:
+        return self._folder / self.meta["files"][kind]
+
+    # --- what the compiler made -----------------------------------------------------
+    @property
+    def source(self) -> str:
+        """The emitted server code (.cpp for cpu, .cu for cuda)."""
+        return self._path("source").read_text()
+
+    def ir(self, stage: str = "fhe") -> str:
+        """The program's IR after a stage: "fhe" (traced), "ckks" (parameters
+        chosen, levels managed, rotations hoisted), "rns" (polynomial ops,
+        ModDown merged, kernels fused) or "kernel" (runtime calls and
+        generated kernels over planned buffers)."""
+        if stage not in STAGES:
+            raise EmberError(f"unknown stage {stage!r} (expected one of {STAGES})")
+        if stage in ("fhe", "kernel"):
+            return self._path(stage).read_text()
+        self._lower()
+        return self._ir[stage]
+
+    @property
+    def cost_report(self) -> str:
+        """ember-cost-report of the rns program: NTTs, BConvs, key switches,
+        kernels and bytes moved."""
+        self._lower()
+        return self._ir["cost"]
+
+    def _lower(self) -> None:
+        """The ckks and rns stages and the cost report (one ember-opt run);
+        read from the artifact when it was saved with them."""
+        if self._ir:
+            return
+        saved = {
+            k: self._folder / f"{self.name}.{k}.txt" for k in ("ckks", "rns", "cost")
+        }
+        if all(p.exists() for p in saved.values()):
+            self._ir = {k: p.read_text() for k, p in saved.items()}
+            return
+        fhe = self._path("fhe")
+        opts = self.meta["options"]["pipeline"]
+        with tempfile.TemporaryDirectory() as tmp:
+            rns = Path(tmp) / "rns.mlir"
+            run = _toolchain.run_opt(
+                [
+                    f"--ember-pipeline=fhe-to-rns{{{opts}}}",
+                    "--ember-cost-report",
+                    "--mlir-print-ir-after=ckks-record-interface",
+                    str(fhe),
+                    "-o",
+                    str(rns),
+                ],
+                (self.meta["file"], self.meta["line"]),
+            )
+            rns_text = rns.read_text()
+        dump = run.stderr
+        start = dump.find("\n", dump.find("IR Dump After")) + 1
+        self._ir = {"ckks": dump[start:], "rns": rns_text, "cost": run.stdout}
+
+    # --- runtime objects ------------------------------------------------------
+    def _context(self) -> Any:
+        if self._ctx is None:
+            er = _toolchain.runtime()
+            p = self.manifest["params"]
+            with runtime_errors("parameters"):
+                spec = er.ParamSpec(
+                    log_n=p["log_n"],
+                    q_bits=[int(q).bit_length() for q in p["q"]],
+                    p_bits=[int(x).bit_length() for x in p["p"]],
+                    dnum=p["dnum"],
+                    log_scale=float(p["log_scale"]),
+                    insecure=p["security"] != 128,
+                )
+                self._ctx = er.Context(
+                    spec, [int(q) for q in p["q"]], [int(x) for x in p["p"]]
+                )
+        return self._ctx
+
+    def _program(self) -> Any:
+        if self.target == "cuda":
+            raise NotAvailableError(
+                f"{self.name} was compiled for target='cuda': running it needs a "
+                "GPU host (build the .cu against the CUDA runtime, see "
+                "bench/make_example_artifacts.sh and bench/gpu_e2e.sh); this Python "
+                "runtime runs target='cpu' programs"
+            )
+        if self._library is None:
+            er = _toolchain.runtime()
+            lib = self._path("library")
+            try:
+                self._library = er.Program(str(lib))
+            except er.EmberError:  # missing, or built for another runtime
+                _toolchain.build_library(self._path("source"), lib)
+                with runtime_errors("loading the program"):
+                    self._library = er.Program(str(lib))
+        return self._library
+
+    def _check_hash(self, obj: Any, what: str) -> None:
+        h = getattr(obj, "program_hash", None)
+        if h is not None and h != self.program_hash:
+            raise KeyMismatchError(
+                f"{what} belong to another program (program hash {h[:12]}), not to "
+                f"{self.name} ({self.program_hash[:12]})"
+            )
+
+    # --- client ------------------------------------------------------------------
+    def keygen(self, progress: Progress | None = None) -> Keys:
+        """A fresh secret key, its public key and the evaluation keys the
+        manifest lists. ``progress(done, total)`` is called per key."""
+        er = _toolchain.runtime()
+        ctx = self._context()
+        listed = self.manifest["keys"]
+        galois = [int(g) for g in listed["galois"]]
+        total = 2 + int(bool(listed["relin"])) + len(galois)
+        done = 0
+
+        def step() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done, total)
+
+        with runtime_errors("keygen"):
+            generator = er.KeyGenerator(ctx)
+            secret = SecretKey(generator, self.program_hash)
+            step()
+            public = generator.public_key()
+            step()
+            relin = None
+            if listed["relin"]:
+                relin = generator.relin_key()
+                step()
+            gk = None
+            if galois:
+                gk = er.GaloisKeys()
+                for g in galois:
+                    gk.add(g, generator.galois_key(g))
+                    step()
+            evk = er.EvaluationKeys(relin=relin, galois=gk)
+        return Keys(
+            secret,
+            public,
+            EvaluationKeys(evk, self.program_hash, ctx),
+            self.program_hash,
+        )
+
+    def load_evaluation_keys(self, data: bytes) -> EvaluationKeys:
+        """Evaluation keys from :meth:`EvaluationKeys.serialize` (server side)."""
+        er = _toolchain.runtime()
+        with runtime_errors("evaluation keys"):
+            keys = er.deserialize_evaluation_keys(self._context(), data)
+        return EvaluationKeys(keys, self.program_hash, self._context())
+
+    def encrypt(self, keys: Keys, *args: Any, **inputs: Any) -> Ciphertexts:
+        """Encrypts the inputs (by name or in parameter order) with the public
+        key, at the level and scale the manifest asks for."""
+        self._check_keys(keys)
+        values = bind_inputs(
+            self.name, self.inputs, self.slots, args, inputs, self._defined_at()
+        )
+        er = _toolchain.runtime()
+        ctx = self._context()
+        encoder = er.Encoder(ctx)
+        encryptor = er.Encryptor(ctx)
+        out = []
+        with runtime_errors("encrypt"):
+            for spec, v in zip(self.manifest["inputs"], values, strict=True):
+                pt = encoder.encode(
+                    v, level=spec["level"], scale=spec["scale"], slots=spec["slots"]
+                )
+                out.append(encryptor.encrypt(pt, keys.public))
+        return Ciphertexts(out, self.program_hash, "inputs")
+
+    def run(
+        self, evaluation_keys: EvaluationKeys | Any, cts: Sequence[Any]
+    ) -> Ciphertexts:
+        """Runs the program (server side): evaluation keys and encrypted
+        inputs in, encrypted outputs out."""
+        if isinstance(evaluation_keys, Keys):
+            raise KeyMismatchError(
+                "run() takes keys.evaluation, not the client's Keys (the server "
+                "never sees the secret key)"
+            )
+        self._check_hash(evaluation_keys, "these evaluation keys")
+        self._check_hash(cts, "these ciphertexts")
+        if getattr(cts, "role", "inputs") != "inputs":
+            raise InputError("run() takes encrypted inputs, got encrypted outputs")
+        specs = self.manifest["inputs"]
+        if len(cts) != len(specs):
+            raise ArgumentNameError(
+                f"{self.name} takes {len(specs)} encrypted inputs, got {len(cts)}"
+            )
+        for i, (spec, ct) in enumerate(zip(specs, cts, strict=True)):
+            if ct.level != spec["level"] or not math.isclose(ct.scale, spec["scale"]):
+                raise InputError(
+                    f"encrypted input {i} ({self.inputs[i]}) is at level {ct.level}, "
+                    f"scale 2^{math.log2(ct.scale):.2f}; {self.name} expects level "
+                    f"{spec['level']}, scale 2^{math.log2(spec['scale']):.2f}"
+                )
+        keys = getattr(evaluation_keys, "keys", evaluation_keys)
+        program = self._program()
+        with runtime_errors("run"):
+            outs = program.run(self._context(), keys, list(cts))
+        return Ciphertexts(outs, self.program_hash, "outputs")
+
+    def decrypt(
+        self, keys: Keys, outputs: Sequence[Any]
+    ) -> np.ndarray | tuple[np.ndarray, ...]:
+        """Decrypts the outputs: one float64 array (real parts) for a program
+        with one output, a tuple in return order for several."""
+        self._check_keys(keys)
+        self._check_hash(outputs, "these ciphertexts")
+        specs = self.manifest["outputs"]
+        if len(outputs) != len(specs):
+            raise InputError(
+                f"{self.name} has {len(specs)} outputs, got {len(outputs)}"
+            )
+        er = _toolchain.runtime()
+        ctx = self._context()
+        encoder = er.Encoder(ctx)
+        decryptor = er.Decryptor(ctx, keys.secret.key)
+        with runtime_errors("decrypt"):
+            values = tuple(
+                np.real(encoder.decode(decryptor.decrypt(ct))).astype(np.float64)
+                for ct in outputs
+            )
+        return values[0] if self.meta["single_output"] else values
+
+    def __call__(
+        self, *args: Any, **inputs: Any
+    ) -> np.ndarray | tuple[np.ndarray, ...]:
+        """Encrypt, run and decrypt in one call, with keys generated once."""
+        if self._keys is None:
+            self._keys = self.keygen()
+        cts = self.encrypt(self._keys, *args, **inputs)
+        return self.decrypt(self._keys, self.run(self._keys.evaluation, cts))
+
+    def _check_keys(self, keys: Any) -> None:
+        if not isinstance(keys, Keys):
+            raise KeyMismatchError(
+                f"expected the Keys of {self.name}.keygen(), got {type(keys).__name__}"
+            )
+        self._check_hash(keys, "these keys")
+
+    def _defined_at(self) -> str:
+        return f"{self.meta['file']}:{self.meta['line']}"
+
+    # --- saving ----------------------------------------------------------------------
+    def save(self, folder: str | Path) -> Path:
+        """Writes the artifact into ``folder`` (created): the emitted code,
+        the manifest, the IR of every stage, the cost report and the built
+        library; :func:`load` reads it back with the runtime alone."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self._lower()
+        except NotAvailableError:
+            pass  # loaded without the compiler and saved without stages
+        for kind in self.meta["files"]:
+            src = self._path(kind)
+            if src.exists() and src.resolve() != (folder / src.name).resolve():
+                shutil.copyfile(src, folder / src.name)
+        for k, text in self._ir.items():
+            (folder / f"{self.name}.{k}.txt").write_text(text)
+        (folder / "ember.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+        return folder
+
+
+def program_hash(manifest_text: str, fhe_text: str) -> str:
+    """SHA-256 of the manifest and the traced program: keys and ciphertexts
+    carry it, so those of another program are refused."""
+    h = hashlib.sha256()
+    h.update(json.dumps(json.loads(manifest_text), sort_keys=True).encode())
+    h.update(fhe_text.encode())
+    return h.hexdigest()
+
+
+def compile(  # noqa: A001 - the API's name
+    program: Program,
+    target: str = "cpu",
+    security: int | str = 128,
+    keyswitch: str = "auto",
+    hoisting: bool = True,
+    print_ir_after_all: bool = False,
+) -> Compiled:
+    """Traces ``program`` and compiles it ahead of time.
+
+    ``target``: "cpu" (C++ for the CPU runtime, built into a shared library
+    here) or "cuda" (CUDA for the GPU runtime). ``security``: 128, or "none"
+    for the insecure test mode. ``keyswitch``: "auto" or "hybrid" (hybrid key
+    switching; "klss" arrives with issue 7). ``hoisting``: rotation hoisting
+    on/off. ``print_ir_after_all``: print the IR after every pass to stderr.
+    """
+    if not isinstance(program, Program):
+        raise EmberError(
+            "ember.compile takes an @ember.program function, got "
+            + type(program).__name__
+        )
+    if target not in TARGETS:
+        raise EmberError(f"unknown target {target!r} (expected 'cpu' or 'cuda')")
+    if keyswitch not in KEYSWITCH:
+        raise EmberError(
+            f"unknown keyswitch {keyswitch!r} (expected one of {KEYSWITCH})"
+        )
+    if keyswitch == "klss":
+        raise NotAvailableError(
+            "KLSS key switching is not available yet (issue 7); use "
+            "keyswitch='auto' or 'hybrid'"
+        )
+    if security not in (128, "128", "none"):
+        raise EmberError(
+            f"security must be 128 or 'none' (insecure test mode), got {security!r}"
+        )
+    fallback = (program.filename, program.lineno)
+    trace = program.trace()
+    keep = tempfile.TemporaryDirectory(prefix=f"ember-{program.name}-")
+    folder = Path(keep.name)
+    name = program.name
+    fhe = folder / f"{name}.fhe.mlir"
+    fhe.write_text(trace.mlir)
+    options = _toolchain.pipeline_options(security, hoisting)
+    ir_after_all = None
+    if print_ir_after_all:
+        run = _toolchain.run_opt(
+            [
+                f"--ember-pipeline=fhe-to-kernel{{{options}}}",
+                "--mlir-print-ir-after-all",
+                str(fhe),
+                "-o",
+                "/dev/null",
+            ],
+            fallback,
+        )
+        ir_after_all = run.stderr
+        sys.stderr.write(ir_after_all)
+    targets = ("cpp",) if target == "cpu" else ("cuda",)
+    out = _toolchain.compile_artifact(fhe, folder, name, targets, options, fallback)
+    source = out["cpp" if target == "cpu" else "cuda"]
+    files = {
+        "fhe": fhe.name,
+        "kernel": out["kernel"].name,
+        "source": source.name,
+        "manifest": out["manifest"].name,
+    }
+    if target == "cpu":
+        library = folder / f"{name}.so"
+        _toolchain.build_library(source, library)
+        files["library"] = library.name
+    meta = {
+        "format": FORMAT,
+        "name": name,
+        "slots": program.slots,
+        "inputs": list(trace.inputs),
+        "outputs": trace.outputs,
+        "single_output": trace.single_output,
+        "target": target,
+        "options": {
+            "security": security,
+            "keyswitch": keyswitch,
+            "hoisting": hoisting,
+            "pipeline": options,
+        },
+        "memory": out["memory"],
+        "file": program.filename,
+        "line": program.lineno,
+        "files": files,
+        "hash": program_hash(out["manifest"].read_text(), trace.mlir),
+    }
+    compiled = Compiled(folder, meta, keep)
+    compiled.ir_after_all = ir_after_all
+    return compiled
+
+
+def load(folder: str | Path) -> Compiled:
+    """A program saved by :meth:`Compiled.save`; needs only the runtime."""
+    folder = Path(folder)
+    meta_path = folder / "ember.json"
+    if not meta_path.exists():
+        raise SerializationError(f"{folder} holds no Ember program (no ember.json)")
+    try:
+        meta = json.loads(meta_path.read_text())
+        if meta.get("format") != FORMAT:
+            raise SerializationError(
+                f"{meta_path}: format {meta.get('format')}, this Ember reads {FORMAT}"
+            )
+        manifest = (folder / meta["files"]["manifest"]).read_text()
+        fhe = (folder / meta["files"]["fhe"]).read_text()
+        for kind in ("source", "kernel"):
+            if not (folder / meta["files"][kind]).exists():
+                raise SerializationError(f"{folder}: {meta['files'][kind]} is missing")
+    except (OSError, KeyError, ValueError) as err:
+        raise SerializationError(
+            f"{folder}: not a valid Ember program ({err})"
+        ) from err
+    if program_hash(manifest, fhe) != meta["hash"]:
+        raise SerializationError(
+            f"{folder}: the manifest or program does not match its hash (modified?)"
+        )
+    return Compiled(folder, meta)

@@ -1,0 +1,393 @@
+"""Tracing: ``ember.program``, ``ember.Encrypted`` and ``ember.sum``.
+
+A program is an ordinary Python function over :class:`Encrypted` values.
+Calling the compiler traces it once by operator overloading: every ``+``,
+``-``, ``*``, unary ``-``, ``rotate`` and ``conjugate`` on an Encrypted
+value appends one fhe-dialect operation (through :mod:`ember._mlir`, at the
+user's line); Python control flow runs at trace time. The same function
+also runs on plain numpy arrays (``program(x=..., y=...)``), with the same
+semantics: ``x.rotate(k)`` is ``np.roll(x, -k)``, ``x.conjugate()`` is
+``np.conj(x)`` and ``ember.sum(x)`` puts the total in every slot.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import numbers
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ember import _mlir
+from ember.errors import ArgumentNameError, InputError, TraceError, user_position
+
+MAX_SLOTS = 1 << 16  # N/2 at N = 2^17, the largest ring Ember supports
+
+
+class _Tracer:
+    """The state of one trace: the emitter and the identity of its values."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.emitter = _mlir.FunctionEmitter(
+            program.name, program.slots, program.location
+        )
+
+
+class Encrypted:
+    """An encrypted vector of ``slots`` real numbers (one per slot).
+
+    Inside a traced program each operation records one fhe operation; when
+    the program runs on numpy arrays (``program(...)``) the same methods
+    compute on the plain values. Operands of ``+ - *`` are Encrypted values,
+    numpy arrays of length ``slots`` or scalars, on either side.
+    """
+
+    __array_ufunc__ = None  # numpy defers to our reflected operators
+
+    def __init__(
+        self, value: _mlir.Value | np.ndarray, slots: int, tracer: _Tracer | None
+    ) -> None:
+        self._value = value
+        self._slots = slots
+        self._tracer = tracer
+
+    @property
+    def slots(self) -> int:
+        """Number of slots of the vector."""
+        return self._slots
+
+    # --- operands --------------------------------------------------------------
+    def _coerce(self, other: object, op: str) -> Encrypted | np.ndarray | float:
+        if isinstance(other, Encrypted):
+            if other._tracer is not self._tracer:
+                raise TraceError(
+                    f"'{op}' mixes values of different programs (or a traced "
+                    "value with a plain one)"
+                )
+            if other._slots != self._slots:
+                raise TraceError(
+                    f"'{op}' of vectors with {self._slots} and {other._slots} slots"
+                )
+            return other
+        if isinstance(other, numbers.Real):
+            return float(other)
+        if isinstance(other, np.ndarray | list | tuple):
+            return _check_plain(np.asarray(other), self._slots, f"operand of '{op}'")
+        raise TraceError(
+            f"unsupported operand type for '{op}': {type(other).__name__} (expected "
+            "an Encrypted value, a numpy array of length "
+            f"{self._slots} or a real scalar)"
+        )
+
+    def _wrap(self, value: _mlir.Value | np.ndarray) -> Encrypted:
+        return Encrypted(value, self._slots, self._tracer)
+
+    def _binary(self, op: str, other: object, reflected: bool = False) -> Encrypted:
+        rhs = self._coerce(other, op)
+        # Identities that cost nothing: x * 1, x * -1 (a negation), x +- 0.
+        if isinstance(rhs, float):
+            if op == "mul" and rhs == 1.0:
+                return self
+            if op == "mul" and rhs == -1.0:
+                return -self
+            if op in ("add", "sub") and rhs == 0.0:
+                return -self if (op == "sub" and reflected) else self
+        if self._tracer is None:
+            a = self._value
+            b = rhs._value if isinstance(rhs, Encrypted) else rhs
+            if reflected:
+                a, b = b, a
+            fn = {"add": np.add, "sub": np.subtract, "mul": np.multiply}[op]
+            return self._wrap(np.asarray(fn(a, b), dtype=np.result_type(a, b)))
+        emitter = self._tracer.emitter
+        loc = user_position()
+        if isinstance(rhs, Encrypted):
+            b = rhs._value
+        else:
+            b = emitter.constant(rhs, loc)
+        a = self._value
+        if reflected:
+            a, b = b, a
+        return self._wrap(emitter.binary(op, a, b, loc))
+
+    def __add__(self, other: object) -> Encrypted:
+        return self._binary("add", other)
+
+    def __radd__(self, other: object) -> Encrypted:
+        return self._binary("add", other, reflected=True)
+
+    def __sub__(self, other: object) -> Encrypted:
+        return self._binary("sub", other)
+
+    def __rsub__(self, other: object) -> Encrypted:
+        return self._binary("sub", other, reflected=True)
+
+    def __mul__(self, other: object) -> Encrypted:
+        return self._binary("mul", other)
+
+    def __rmul__(self, other: object) -> Encrypted:
+        return self._binary("mul", other, reflected=True)
+
+    def __neg__(self) -> Encrypted:
+        if self._tracer is None:
+            return self._wrap(-self._value)
+        return self._wrap(
+            self._tracer.emitter.unary("neg", self._value, user_position())
+        )
+
+    def __pos__(self) -> Encrypted:
+        return self
+
+    def __pow__(self, exponent: int) -> Encrypted:
+        """``x ** n`` for an integer n >= 1, by repeated squaring (depth
+        ceil(log2 n))."""
+        if not isinstance(exponent, numbers.Integral) or exponent < 1:
+            raise TraceError(f"x ** {exponent!r}: the exponent must be an int >= 1")
+        result: Encrypted | None = None
+        base: Encrypted = self
+        n = int(exponent)
+        while n:
+            if n & 1:
+                result = base if result is None else result * base
+            n >>= 1
+            if n:
+                base = base * base
+        assert result is not None
+        return result
+
+    def rotate(self, k: int) -> Encrypted:
+        """Cyclic left rotation by ``k`` slots (``np.roll(x, -k)``); ``k``
+        may be negative (a right rotation)."""
+        if not isinstance(k, numbers.Integral) or isinstance(k, bool):
+            raise TraceError(f"rotate takes an int offset, got {type(k).__name__}")
+        offset = int(k) % self._slots
+        if offset == 0:
+            return self
+        if self._tracer is None:
+            return self._wrap(np.roll(self._value, -offset))
+        if offset > self._slots // 2:
+            offset -= self._slots  # the same rotation, read as a right one
+        return self._wrap(
+            self._tracer.emitter.rotate(self._value, offset, user_position())
+        )
+
+    def conjugate(self) -> Encrypted:
+        """Complex conjugation of every slot (``np.conj``)."""
+        if self._tracer is None:
+            return self._wrap(np.conj(self._value))
+        return self._wrap(
+            self._tracer.emitter.unary("conjugate", self._value, user_position())
+        )
+
+    # --- what an encrypted value cannot do ---------------------------------------
+    def __bool__(self) -> bool:
+        raise TraceError(
+            "cannot branch on an encrypted value: Python control flow runs at "
+            "trace time, on plain Python values only"
+        )
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise TraceError(
+            "an Encrypted value is not a numpy array (use the operators, "
+            ".rotate, .conjugate and ember.sum)"
+        )
+
+    def __repr__(self) -> str:
+        mode = "traced" if self._tracer is not None else "plain"
+        return f"<ember.Encrypted {mode}, {self._slots} slots>"
+
+
+def _check_plain(a: np.ndarray, slots: int, what: str) -> np.ndarray:
+    """A real vector of `slots` finite values, or an InputError/TraceError."""
+    error = TraceError if what.startswith("operand") else InputError
+    if a.dtype.kind not in "biuf":
+        raise error(f"{what} must hold real numbers, got an array of dtype {a.dtype}")
+    if a.shape != (slots,):
+        raise error(f"{what} must have shape ({slots},), got shape {a.shape}")
+    a = a.astype(np.float64)
+    if not np.all(np.isfinite(a)):
+        raise error(f"{what} holds NaN or infinite values")
+    return a
+
+
+def sum(x: Encrypted | np.ndarray) -> Encrypted | np.ndarray:  # noqa: A001
+    """Every slot gets the total of ``x``: log2(slots) rotations and
+    additions on an Encrypted value; ``np.full_like(x, x.sum())`` on a numpy
+    array."""
+    if isinstance(x, Encrypted):
+        step = 1
+        while step < x.slots:
+            x = x + x.rotate(step)
+            step *= 2
+        return x
+    a = np.asarray(x)
+    return np.full_like(a, a.sum())
+
+
+def bind_inputs(
+    program: str,
+    names: Sequence[str],
+    slots: int,
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    defined_at: str,
+) -> list[np.ndarray]:
+    """Input values in parameter order, checked: every name known and
+    present, every value a real vector of ``slots`` finite numbers."""
+    where = f"program {program} (defined at {defined_at})"
+    if len(args) > len(names):
+        raise ArgumentNameError(
+            f"{where} takes {len(names)} inputs, got {len(args)} positional"
+        )
+    values = dict(zip(names, args, strict=False))
+    for name, v in kwargs.items():
+        if name not in names:
+            raise ArgumentNameError(
+                f"{where} has no input named '{name}' (its inputs: "
+                f"{', '.join(names)})"
+            )
+        if name in values:
+            raise ArgumentNameError(f"{where}: input '{name}' given twice")
+        values[name] = v
+    missing = [n for n in names if n not in values]
+    if missing:
+        raise ArgumentNameError(
+            f"{where}: missing input{'s' if len(missing) > 1 else ''} "
+            + ", ".join(f"'{n}'" for n in missing)
+        )
+    out = []
+    for name in names:
+        v = values[name]
+        if isinstance(v, Encrypted) or not isinstance(
+            v, np.ndarray | list | tuple | numbers.Real
+        ):
+            raise InputError(
+                f"input '{name}' of {program} must be a numpy array of {slots} "
+                f"real numbers, got {type(v).__name__}"
+            )
+        out.append(_check_plain(np.asarray(v), slots, f"input '{name}'"))
+    return out
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A traced program: the fhe-dialect module and its interface."""
+
+    mlir: str
+    inputs: tuple[str, ...]
+    outputs: int
+    single_output: bool
+
+
+class Program:
+    """A function decorated with :func:`program`.
+
+    ``ember.compile(program)`` traces and compiles it; calling it on numpy
+    arrays (positional or by name) runs it in plain numpy, the reference a
+    compiled program is checked against.
+    """
+
+    def __init__(self, fn: Callable[..., Any], slots: int) -> None:
+        self.fn = fn
+        self.slots = slots
+        self.name = fn.__name__
+        self.filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+        self.lineno = fn.__code__.co_firstlineno
+        self.location: _mlir.Location = (self.filename, self.lineno, 1)
+        params = inspect.signature(fn).parameters.values()
+        ok = (
+            inspect.Parameter.POSITIONAL_ONLY,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        )
+        for p in params:
+            if p.kind not in ok or p.default is not inspect.Parameter.empty:
+                raise TraceError(
+                    f"program {self.name}: parameter '{p.name}' must be a plain "
+                    "positional parameter (each one is an encrypted input)",
+                    self.filename,
+                    self.lineno,
+                )
+        self.inputs: tuple[str, ...] = tuple(p.name for p in params)
+        if not self.inputs:
+            raise TraceError(
+                f"program {self.name} has no inputs", self.filename, self.lineno
+            )
+        functools.update_wrapper(self, fn)
+
+    def __repr__(self) -> str:
+        return (
+            f"<ember.program {self.name}({', '.join(self.inputs)}), {self.slots} slots>"
+        )
+
+    # --- inputs -----------------------------------------------------------------
+    def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> list[np.ndarray]:
+        """Input values in parameter order (see :func:`bind_inputs`)."""
+        where = f"{self.filename}:{self.lineno}"
+        return bind_inputs(self.name, self.inputs, self.slots, args, kwargs, where)
+
+    # --- the two interpretations --------------------------------------------------
+    def trace(self) -> Trace:
+        """Runs the function on traced Encrypted values: the fhe module."""
+        tracer = _Tracer(self)
+        args = [
+            Encrypted(tracer.emitter.argument(i, self.location), self.slots, tracer)
+            for i in range(len(self.inputs))
+        ]
+        result = self.fn(*args)
+        outputs = self._outputs(result, tracer)
+        text = tracer.emitter.finish([o._value for o in outputs], self.location)
+        return Trace(
+            text, self.inputs, len(outputs), not isinstance(result, tuple | list)
+        )
+
+    def __call__(
+        self, *args: Any, **kwargs: Any
+    ) -> np.ndarray | tuple[np.ndarray, ...]:
+        """Runs the function on plain numpy values (the reference)."""
+        values = self.bind(args, kwargs)
+        result = self.fn(*(Encrypted(v, self.slots, None) for v in values))
+        outputs = [o._value for o in self._outputs(result, None)]
+        if isinstance(result, tuple | list):
+            return tuple(outputs)
+        return outputs[0]
+
+    def _outputs(self, result: object, tracer: _Tracer | None) -> list[Encrypted]:
+        items = list(result) if isinstance(result, tuple | list) else [result]
+        if not items:
+            raise TraceError(
+                f"program {self.name} returns nothing", self.filename, self.lineno
+            )
+        for i, item in enumerate(items):
+            if not isinstance(item, Encrypted) or item._tracer is not tracer:
+                raise TraceError(
+                    f"program {self.name}: output {i} is a "
+                    f"{type(item).__name__}, not an Encrypted value computed "
+                    "from the inputs",
+                    self.filename,
+                    self.lineno,
+                )
+        return items
+
+
+def program(*, slots: int) -> Callable[[Callable[..., Any]], Program]:
+    """Marks a function over :class:`Encrypted` values as an Ember program.
+
+    ``slots`` (a power of two, at most 2^16) is the length of every input,
+    output and plaintext vector; the compiler picks N >= 2 * slots.
+    """
+    if (
+        not isinstance(slots, numbers.Integral)
+        or slots < 1
+        or slots > MAX_SLOTS
+        or slots & (slots - 1)
+    ):
+        raise TraceError(f"slots must be a power of two <= {MAX_SLOTS}, got {slots!r}")
+
+    def decorate(fn: Callable[..., Any]) -> Program:
+        return Program(fn, int(slots))
+
+    return decorate
