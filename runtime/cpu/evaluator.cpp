@@ -184,11 +184,12 @@ Ciphertext Evaluator::multiplyRelin(const Ciphertext &a, const Ciphertext &b,
 
 Ciphertext Evaluator::rescale(const Ciphertext &a) const {
   checks::rescale(a.level);
-  Ciphertext out = a;
-  for (Poly64 &p : out.c)
-    cpu::rescale(ctx_, p);
-  out.scale = a.scale / static_cast<double>(ctx_.primes()[a.level]);
+  Ciphertext out;
   out.level = a.level - 1;
+  out.scale = a.scale / static_cast<double>(ctx_.primes()[a.level]);
+  out.slots = a.slots;
+  for (const Poly64 &p : a.c) // straight from the input: no copy of it
+    out.c.push_back(cpu::modSwitchDown(ctx_, p, ctx_.qBasis(out.level)));
   return out;
 }
 
