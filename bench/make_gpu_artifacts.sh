@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 BUILD=${EMBER_BUILD_DIR:-build}
 OUTDIR=${1:-out/artifacts}
 rm -rf "$OUTDIR"
-PYTHONPATH="$BUILD/python${PYTHONPATH:+:$PYTHONPATH}" \
+PYTHONPATH="$BUILD/python:frontend${PYTHONPATH:+:$PYTHONPATH}" \
   "${PYTHON:-.venv/bin/python}" bench/make_gpu_artifacts.py \
   --build-dir "$BUILD" --out "$OUTDIR"
 du -sh "$OUTDIR"

@@ -53,6 +53,26 @@ def runtime() -> ModuleType:
     return ember_runtime
 
 
+def context_from_params(params: dict) -> object:
+    """The runtime context of a manifest's "params": its actual primes.
+
+    Needs only the runtime module, so a server or client without the compiler
+    rebuilds exactly the parameters the program was compiled for.
+    """
+    er = runtime()
+    spec = er.ParamSpec(
+        log_n=params["log_n"],
+        q_bits=[int(q).bit_length() for q in params["q"]],
+        p_bits=[int(p).bit_length() for p in params["p"]],
+        dnum=params["dnum"],
+        log_scale=float(params["log_scale"]),
+        insecure=params["security"] != 128,
+    )
+    return er.Context(
+        spec, [int(q) for q in params["q"]], [int(p) for p in params["p"]]
+    )
+
+
 def bin_dir() -> Path:
     """The folder holding ember-opt and ember-translate."""
     d = build_dir() / "bin"

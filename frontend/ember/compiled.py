@@ -192,20 +192,8 @@ class Compiled:
     # --- runtime objects ------------------------------------------------------
     def _context(self) -> Any:
         if self._ctx is None:
-            er = _toolchain.runtime()
-            p = self.manifest["params"]
             with runtime_errors("parameters"):
-                spec = er.ParamSpec(
-                    log_n=p["log_n"],
-                    q_bits=[int(q).bit_length() for q in p["q"]],
-                    p_bits=[int(x).bit_length() for x in p["p"]],
-                    dnum=p["dnum"],
-                    log_scale=float(p["log_scale"]),
-                    insecure=p["security"] != 128,
-                )
-                self._ctx = er.Context(
-                    spec, [int(q) for q in p["q"]], [int(x) for x in p["p"]]
-                )
+                self._ctx = _toolchain.context_from_params(self.manifest["params"])
         return self._ctx
 
     def _program(self) -> Any:

@@ -10,21 +10,7 @@ from pathlib import Path
 
 import ember_runtime as er
 import numpy as np
-
-
-def context_from_params(params: dict) -> er.Context:
-    """The runtime context of a manifest's "params" (its actual primes)."""
-    spec = er.ParamSpec(
-        log_n=params["log_n"],
-        q_bits=[int(q).bit_length() for q in params["q"]],
-        p_bits=[int(p).bit_length() for p in params["p"]],
-        dnum=params["dnum"],
-        log_scale=float(params["log_scale"]),
-        insecure=params["security"] != 128,
-    )
-    return er.Context(
-        spec, [int(q) for q in params["q"]], [int(p) for p in params["p"]]
-    )
+from ember._toolchain import context_from_params
 
 
 class Client:
