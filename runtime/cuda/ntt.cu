@@ -379,6 +379,59 @@ __device__ __forceinline__ void invA(u64 *v, const Tw &t) {
   }
 }
 
+/// The three register phases of a 256-point forward transform held by 32
+/// threads (8 values each), exchanging through shared memory where `addr(k)`
+/// is the slot of point k. On entry v[r] is point th + 32 r; on exit v[j] is
+/// point 8 th + j. Shared by the column and row kernels, which differ only
+/// in the slot map.
+template <typename Addr>
+__device__ __forceinline__ void fwd256(u64 *v, u64 *s, const Tw &t, int th,
+                                       Addr addr) {
+  fwdA(v, t);
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    s[addr(th + 32 * r)] = v[r];
+  __syncthreads();
+  const int a = th >> 2, b = th & 3;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[addr(32 * a + 4 * j + b)];
+  fwdB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[addr(32 * a + 4 * j + b)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[addr(8 * th + j)];
+  fwdC(v, t, th);
+}
+
+/// The inverse of fwd256 up to its last stage group: on entry v[j] is point
+/// 8 th + j; on exit v[r] is point th + 32 r, ready for invA (which the
+/// caller applies, possibly fused with its own last stage).
+template <typename Addr>
+__device__ __forceinline__ void inv256(u64 *v, u64 *s, const Tw &t, int th,
+                                       Addr addr) {
+  invC(v, t, th);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[addr(8 * th + j)] = v[j];
+  __syncthreads();
+  const int a = th >> 2, b = th & 3;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[addr(32 * a + 4 * j + b)];
+  invB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[addr(32 * a + 4 * j + b)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = s[addr(th + 32 * r)];
+}
+
 /// Forward column phase, N = 2^16: 8 columns x 256 points per block.
 /// Bytes: 2 N words per row. Grid (32, rows).
 template <bool kReduceIn>
@@ -407,24 +460,7 @@ __global__ void __launch_bounds__(kFastThreads)
     }
     v[r] = x;
   }
-  fwdA(v, t);
-#pragma unroll
-  for (int r = 0; r < 8; ++r)
-    s[colAddr(th + 32 * r, c)] = v[r];
-  __syncthreads();
-  const int a = th >> 2, b = th & 3;
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[colAddr(32 * a + 4 * j + b, c)];
-  fwdB(v, t, a);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[colAddr(32 * a + 4 * j + b, c)] = v[j];
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[colAddr(8 * th + j, c)];
-  fwdC(v, t, th);
+  fwd256(v, s, t, th, [c](int k) { return colAddr(k, c); });
   u64 *dst = out + (size_t(rt.out[row]) << 16) + col0 + c;
 #pragma unroll
   for (int j = 0; j < 8; ++j)
@@ -449,24 +485,7 @@ __global__ void __launch_bounds__(kFastThreads)
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     v[r] = src[th + 32 * r];
-  fwdA(v, t);
-#pragma unroll
-  for (int r = 0; r < 8; ++r)
-    s[rowAddr(th + 32 * r, c)] = v[r];
-  __syncthreads();
-  const int a = th >> 2, b = th & 3;
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[rowAddr(32 * a + 4 * j + b, c)];
-  fwdB(v, t, a);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[rowAddr(32 * a + 4 * j + b, c)] = v[j];
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[rowAddr(8 * th + j, c)];
-  fwdC(v, t, th);
+  fwd256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     s[rowAddr(8 * th + j, c)] = v[j];
@@ -520,23 +539,7 @@ __global__ void __launch_bounds__(kFastThreads)
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     v[j] = s[rowAddr(8 * th + j, c)];
-  invC(v, t, th);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[rowAddr(8 * th + j, c)] = v[j];
-  __syncthreads();
-  const int a = th >> 2, b = th & 3;
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[rowAddr(32 * a + 4 * j + b, c)];
-  invB(v, t, a);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[rowAddr(32 * a + 4 * j + b, c)] = v[j];
-  __syncthreads();
-#pragma unroll
-  for (int r = 0; r < 8; ++r)
-    v[r] = s[rowAddr(th + 32 * r, c)];
+  inv256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
   invA<false>(v, t);
   u64 *dst = out + (size_t(rt.out[row]) << 16) + base;
 #pragma unroll
@@ -559,23 +562,7 @@ __global__ void __launch_bounds__(kFastThreads)
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     v[j] = src[(8 * th + j) << 8];
-  invC(v, t, th);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[colAddr(8 * th + j, c)] = v[j];
-  __syncthreads();
-  const int a = th >> 2, b = th & 3;
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[colAddr(32 * a + 4 * j + b, c)];
-  invB(v, t, a);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[colAddr(32 * a + 4 * j + b, c)] = v[j];
-  __syncthreads();
-#pragma unroll
-  for (int r = 0; r < 8; ++r)
-    v[r] = s[colAddr(th + 32 * r, c)];
+  inv256(v, s, t, th, [c](int k) { return colAddr(k, c); });
   invA<true>(v, t);
   const u64 *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
   const u64 cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
