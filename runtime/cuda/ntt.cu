@@ -36,6 +36,35 @@ namespace {
 constexpr int kTileWords = 4096; // 32 KB of shared memory per block
 constexpr int kThreads = 256;
 
+/// One row's view of an Epilogue (ModDown fused into the last NTT): the
+/// row's operand a, optional addend b, and constant c, offset to `base`.
+struct EpiRow {
+  const u64 *a, *b;
+  u64 cw, cs;
+  /// out = (a - x) * c (+ b), x the NTT output fully reduced.
+  __device__ __forceinline__ u64 apply(u64 x, size_t k, u64 q) const {
+    u64 res = mulShoup(subMod(a[k], x, q), cw, cs, q);
+    return b ? addMod(res, b[k], q) : res;
+  }
+};
+__device__ __forceinline__ EpiRow epiRow(const Epilogue &e, int r, int log_n,
+                                         size_t base) {
+  const int part = r / e.div, limb = r % e.div;
+  EpiRow row;
+  row.a = e.a + (size_t(part * e.aStride + limb) << log_n) + base;
+  row.b = part < e.bParts
+              ? e.b + (size_t(part * e.bStride + limb) << log_n) + base
+              : nullptr;
+  row.cw = e.c[2 * limb];
+  row.cs = e.c[2 * limb + 1];
+  return row;
+}
+/// [0, 4q) -> [0, q).
+__device__ __forceinline__ u64 reduce4q(u64 x, u64 q, u64 two_q) {
+  x = x >= two_q ? x - two_q : x;
+  return x >= q ? x - q : x;
+}
+
 /// Forward column phase. Grid (2^s2 / C, rows). Bytes: 2 N words per row.
 template <bool kReduceIn>
 __global__ void __launch_bounds__(kThreads)
@@ -127,28 +156,13 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   u64 *dst = out + (size_t(rt.out[row]) << log_n) + base;
   if (!kEpi) {
-    for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
-      u64 v = s[idx];
-      v = v >= two_q ? v - two_q : v;
-      dst[idx] = v >= q ? v - q : v;
-    }
+    for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+      dst[idx] = reduce4q(s[idx], q, two_q);
     return;
   }
-  const int r = row_base + row, part = r / e.div, limb = r % e.div;
-  const u64 *a = e.a + (size_t(part * e.aStride + limb) << log_n) + base;
-  const u64 *b = part < e.bParts
-                     ? e.b + (size_t(part * e.bStride + limb) << log_n) + base
-                     : nullptr;
-  const u64 cw = e.c[2 * limb], cs = e.c[2 * limb + 1];
-  for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
-    u64 v = s[idx];
-    v = v >= two_q ? v - two_q : v;
-    v = v >= q ? v - q : v;
-    u64 res = mulShoup(subMod(a[idx], v, q), cw, cs, q);
-    if (b)
-      res = addMod(res, b[idx], q);
-    dst[idx] = res;
-  }
+  const EpiRow epi = epiRow(e, row_base + row, log_n, base);
+  for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
+    dst[idx] = epi.apply(reduce4q(s[idx], q, two_q), idx, q);
 }
 
 /// Inverse row phase (first s2 stages, Gentleman-Sande), in -> out.
@@ -494,29 +508,15 @@ __global__ void __launch_bounds__(kFastThreads)
   u64 *dst = out + (size_t(rt.out[row]) << 16) + base;
   if (!kEpi) {
 #pragma unroll
-    for (int r = 0; r < 8; ++r) {
-      u64 x = s[rowAddr(th + 32 * r, c)];
-      x = x >= two_q ? x - two_q : x;
-      dst[th + 32 * r] = x >= q ? x - q : x;
-    }
+    for (int r = 0; r < 8; ++r)
+      dst[th + 32 * r] = reduce4q(s[rowAddr(th + 32 * r, c)], q, two_q);
     return;
   }
-  const int rr = row_base + row, part = rr / e.div, limb = rr % e.div;
-  const u64 *ap = e.a + (size_t(part * e.aStride + limb) << 16) + base;
-  const u64 *bp = part < e.bParts
-                      ? e.b + (size_t(part * e.bStride + limb) << 16) + base
-                      : nullptr;
-  const u64 cw = e.c[2 * limb], cs = e.c[2 * limb + 1];
+  const EpiRow epi = epiRow(e, row_base + row, 16, base);
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
     const int k = th + 32 * r;
-    u64 x = s[rowAddr(k, c)];
-    x = x >= two_q ? x - two_q : x;
-    x = x >= q ? x - q : x;
-    u64 res = mulShoup(subMod(ap[k], x, q), cw, cs, q);
-    if (bp)
-      res = addMod(res, bp[k], q);
-    dst[k] = res;
+    dst[k] = epi.apply(reduce4q(s[rowAddr(k, c)], q, two_q), k, q);
   }
 }
 
