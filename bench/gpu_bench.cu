@@ -4,9 +4,19 @@
 // half the levels (C at level 13 = 14 limbs, Cheddar's row). Median of RUNS
 // timed runs (CUDA events) after warm-up; next to each time both floors of
 // BENCHMARKS.md from this file's own counts and the ratio to the larger.
-//   ember_gpu_bench [SETS=ABC] [RUNS=30] [RESULTS_FILE]
+// Then hybrid against KLSS key switching (Athena 2.3) at the KLSS sets: hmul
+// + relin, rotate and a bare key switch with each kind of key at the top
+// level and at maxLevel / 2, and a breakdown of each method's key switch
+// into its launches (INTT of d, ModUp of every digit, inner product, ModDown)
+// for the compiler's cost model (rns-select-keyswitch).
+//   ember_gpu_bench [SETS=ABC | none] [RUNS=30] [RESULTS_FILE]
+//                   [KLSS_SETS=athena40,athena24,B | none]
 #include "ember/ckks.h"
 #include "ember/cuda.h"
+
+// The key-switch stages of the breakdown are the backend's internal
+// launchers (runtime/cuda/internal.cuh), timed one by one.
+#include "../runtime/cuda/internal.cuh"
 
 #include <cuda_runtime_api.h>
 
@@ -16,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -82,6 +93,39 @@ struct Counter {
     c.modadds += 2 * L * n * 2;
     return c;
   }
+  /// KLSS key switching of one polynomial: INTT of d, exact BConv of every
+  /// digit to T and NTT over T, the inner product over T for every key
+  /// group, INTT over T and exact BConv back to each group's limbs, ModDown
+  /// in coefficient form and the NTT of both results.
+  Cost klssKeySwitch(int level) const {
+    const double L = level + 1, K = ctx.pCount(), r = ctx.tCount();
+    const int digits = ctx.digitCount(level);
+    const int groups = ctx.klssGroupCount(level);
+    Cost c;
+    c.bytes = 2 * digits * groups * r * limb; // the key, read once
+    c.modmuls += transform(L);                // INTT of d
+    for (int j = 0; j < digits; ++j)
+      c.modmuls += double(ctx.digitLimbs(j, level).size()) * r * n;
+    c.modmuls += transform(digits * r);       // NTT over T
+    c.modmuls += 2 * digits * groups * r * n; // inner product
+    c.modmuls += transform(2 * groups * r);   // INTT over T
+    c.modmuls += 2 * r * (L + K) * n;         // exact BConv back
+    c.modmuls += 2 * (K * L + K + L) * n;     // ModDown (coefficients)
+    c.modmuls += transform(2 * L);            // NTT of the results
+    c.modadds += 2 * L * n;
+    return c;
+  }
+  Cost withHmul(Cost c, int level) const {
+    const double L = level + 1;
+    c.bytes += (2 * 2 * L + 2 * L) * limb;
+    c.modmuls += 4 * L * n;
+    return c;
+  }
+  Cost withRotate(Cost c, int level) const {
+    const double L = level + 1;
+    c.bytes += (2 * L + 2 * L) * limb;
+    return c;
+  }
   Cost hmul(int level) const {
     const double L = level + 1;
     Cost c = keySwitch(level);
@@ -146,14 +190,223 @@ struct Row {
   int level;
   double us, anchor;
   Cost cost;
+  std::string method = "-"; ///< hybrid, klss, or - (no key switching)
 };
+
+std::vector<std::string> splitList(const std::string &text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty() && item != "none")
+      out.push_back(item);
+  return out;
+}
+
+/// The KLSS section: hybrid and KLSS keys of the same secret at `set`, at
+/// the top level and at maxLevel / 2.
+bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
+  using namespace ember::cuda;
+  ParamSpec spec;
+  if (!namedParamSpec(set, spec) || spec.klss_gamma == 0) {
+    std::fprintf(stderr, "unknown set or no KLSS form: %s\n", set.c_str());
+    return false;
+  }
+  Context64 ctx(spec);
+  DeviceContext dctx(ctx);
+  Prng::Seed seed{};
+  seed.fill(43);
+  Prng prng(seed);
+  KeyGenerator keygen(ctx, prng);
+  PublicKey pk = keygen.publicKey();
+  RelinKey rk = keygen.relinKey();
+  const size_t slots = ctx.slotsMax();
+  const uint64_t rot1 = galoisElementForRotation(ctx, 1, slots);
+  GaloisKeys gk = keygen.galoisKeys({rot1});
+  // The KLSS forms of the same keys (a public function of them).
+  KlssRelinKey krk{klssKeyFromHybrid(ctx, rk.key)};
+  KlssGaloisKeys kgk;
+  kgk.keys.emplace(rot1, klssKeyFromHybrid(ctx, gk.keys.at(rot1)));
+  Encoder encoder(ctx);
+  Encryptor encryptor(ctx, prng);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  cuda::Evaluator eval(dctx);
+  auto drk = upload(dctx, rk);
+  auto dgk = upload(dctx, gk);
+  auto dkrk = upload(dctx, krk);
+  auto dkgk = upload(dctx, kgk);
+  std::printf("%s: hybrid key %.0f MB, KLSS key %.0f MB (%d digits x %d "
+              "groups x %d T limbs)\n",
+              ctx.describe().c_str(), hybridKeyBytes(ctx) / 1e6,
+              klssKeyBytes(ctx) / 1e6, dkrk.key.digits, dkrk.key.groups,
+              ctx.tCount());
+  std::vector<double> x(slots), y(slots);
+  for (size_t i = 0; i < slots; ++i) {
+    x[i] = std::sin(0.001 * double(i));
+    y[i] = std::cos(0.003 * double(i));
+  }
+  const double scale = std::ldexp(1.0, int(spec.log_scale));
+  const int top = ctx.maxLevel();
+  auto ca =
+      upload(dctx, encryptor.encrypt(encoder.encode(x, top, scale, slots), pk));
+  auto cb =
+      upload(dctx, encryptor.encrypt(encoder.encode(y, top, scale, slots), pk));
+  { // Decrypt check of the timed KLSS hmul+relin and rotate.
+    auto prod =
+        eval.rotate(eval.rescale(eval.multiplyRelin(ca, cb, dkrk)), 1, dkgk);
+    auto got = encoder.decode(decryptor.decrypt(download(dctx, prod)));
+    double err = 0;
+    for (size_t i = 0; i < slots; ++i)
+      err = std::max(
+          err, std::abs(got[i] - x[(i + 1) % slots] * y[(i + 1) % slots]));
+    std::printf("%s: KLSS hmul+relin+rescale+rotate decrypts with max error "
+                "%.2e%s\n",
+                set.c_str(), err, err < 1e-3 ? "" : " (FAIL)");
+  }
+  Counter count(ctx);
+  auto &I = dctx.impl();
+  const size_t n = ctx.n();
+  for (int level : {top, top / 2}) {
+    auto a = eval.modDropTo(ca, level), b = eval.modDropTo(cb, level);
+    auto add = [&](const char *op, const char *method, double us, Cost c) {
+      Row r{set, op, level, us, 0, c};
+      r.method = method;
+      rows.push_back(r);
+      std::printf("  %s level %d: %-22s %-6s %9.1f us\n", set.c_str(), level,
+                  op, method, us);
+    };
+    const Cost hks = count.keySwitch(level), kks = count.klssKeySwitch(level);
+    add("hmul+relin", "hybrid",
+        medianUs(dctx, runs, [&] { eval.multiplyRelin(a, b, drk); }),
+        count.withHmul(hks, level));
+    add("hmul+relin", "klss",
+        medianUs(dctx, runs, [&] { eval.multiplyRelin(a, b, dkrk); }),
+        count.withHmul(kks, level));
+    add("rotate", "hybrid",
+        medianUs(dctx, runs, [&] { eval.rotate(a, 1, dgk); }),
+        count.withRotate(hks, level));
+    add("rotate", "klss",
+        medianUs(dctx, runs, [&] { eval.rotate(a, 1, dkgk); }),
+        count.withRotate(kks, level));
+
+    // Breakdown of one key switch of d = part 1 of a (NTT over Q_l).
+    const int l1 = level + 1;
+    const u64 *d = a.part(1);
+    const KsPlan &hp = I.ksPlan(dctx, level);
+    const KlssPlan &kp = I.klssPlan(dctx, level);
+    DeviceBuffer out(dctx, size_t(2 * l1) * n), y(dctx, size_t(l1) * n);
+    DeviceBuffer ext(dctx, size_t(hp.ext_rows) * n);
+    DeviceBuffer acc(dctx, size_t(2 * hp.qp) * n);
+    DeviceBuffer td(dctx, size_t(kp.digits) * kp.r * n);
+    DeviceBuffer ip(dctx, size_t(2 * kp.groups) * kp.r * n);
+    std::vector<const u64 *> tds;
+    for (int j = 0; j < kp.digits; ++j)
+      tds.push_back(td.data() + size_t(j) * kp.r * n);
+    const Cost none{};
+    add("keyswitch", "hybrid",
+        medianUs(dctx, runs,
+                 [&] {
+                   keySwitchInto(dctx, d, level, drk.key, out.data(), nullptr,
+                                 0, 0);
+                 }),
+        hks);
+    add("keyswitch", "klss",
+        medianUs(dctx, runs,
+                 [&] {
+                   keySwitchInto(dctx, d, level, dkrk.key, out.data(), nullptr,
+                                 0, 0);
+                 }),
+        kks);
+    const double intt_d = medianUs(
+        dctx, runs, [&] { modUpInverse(dctx, hp, d, 0, hp.digits, y.data()); });
+    add("ks:intt_d", "hybrid", intt_d, none);
+    add("ks:intt_d", "klss", intt_d, none);
+    add("ks:modup", "hybrid",
+        medianUs(dctx, runs,
+                 [&] {
+                   modUpConvert(dctx, hp, y.data(), 0, hp.digits, ext.data());
+                 }),
+        none);
+    add("ks:modup", "klss",
+        medianUs(dctx, runs,
+                 [&] { klssModUpAll(dctx, kp, y.data(), td.data()); }),
+        none);
+    add("ks:inner", "hybrid",
+        medianUs(dctx, runs,
+                 [&] {
+                   launchInnerProduct(dctx, hp, d, ext.data(), drk.key,
+                                      acc.data());
+                 }),
+        none);
+    add("ks:inner", "klss",
+        medianUs(dctx, runs,
+                 [&] {
+                   launchKlssInnerProduct(dctx, kp, tds, dkrk.key, ip.data());
+                   klssBackToQP(dctx, kp, ip.data(), acc.data(),
+                                acc.data() + size_t(kp.qp) * n);
+                 }),
+        none);
+    add("ks:inner_ip", "klss",
+        medianUs(dctx, runs,
+                 [&] {
+                   launchKlssInnerProduct(dctx, kp, tds, dkrk.key, ip.data());
+                 }),
+        none);
+    add("ks:inner_back", "klss",
+        medianUs(dctx, runs,
+                 [&] {
+                   klssBackToQP(dctx, kp, ip.data(), acc.data(),
+                                acc.data() + size_t(kp.qp) * n);
+                 }),
+        none);
+    add("ks:moddown", "hybrid",
+        medianUs(dctx, runs,
+                 [&] {
+                   modDownParts(dctx, hp, acc.data(), 2, out.data(), nullptr, 0,
+                                0);
+                 }),
+        none);
+    const std::vector<int> rows_q = [&] {
+      std::vector<int> v(2 * l1);
+      for (int i = 0; i < 2 * l1; ++i)
+        v[i] = i;
+      return v;
+    }();
+    std::vector<int> mods_q(2 * l1);
+    for (int i = 0; i < 2 * l1; ++i)
+      mods_q[i] = i % l1;
+    add("ks:moddown", "klss",
+        medianUs(dctx, runs,
+                 [&] {
+                   modDownCoeffParts(dctx, *kp.down, acc.data(), kp.qp, 2,
+                                     out.data(), l1);
+                   launchNttForward(dctx, out.data(), rows_q, out.data(),
+                                    rows_q, out.data(), rows_q, mods_q, -1,
+                                    nullptr);
+                 }),
+        none);
+    add("ks:moddown_coeff", "klss",
+        medianUs(dctx, runs,
+                 [&] {
+                   modDownCoeffParts(dctx, *kp.down, acc.data(), kp.qp, 2,
+                                     out.data(), l1);
+                 }),
+        none);
+  }
+  std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
+  return true;
+}
 
 } // namespace
 
 int main(int argc, char **argv) {
-  const std::string sets = argc > 1 ? argv[1] : "ABC";
+  std::string sets = argc > 1 ? argv[1] : "ABC";
+  if (sets == "none" || sets == "-")
+    sets.clear(); // only the KLSS section
   const int runs = argc > 2 ? std::atoi(argv[2]) : 30;
   const std::string results = argc > 3 ? argv[3] : "";
+  const std::vector<std::string> klss_sets =
+      splitList(argc > 4 ? argv[4] : "athena40,athena24,B");
 
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
@@ -230,8 +483,10 @@ int main(int argc, char **argv) {
       add_row("hmul+relin",
               medianUs(dctx, runs, [&] { eval.multiplyRelin(a, b, drk); }),
               anc ? anc->hmul : 0, count.hmul(level));
+      rows.back().method = "hybrid";
       add_row("rotate", medianUs(dctx, runs, [&] { eval.rotate(a, 1, dgk); }),
               anc ? anc->rot : 0, count.rotate(level));
+      rows.back().method = "hybrid";
       add_row("rescale", medianUs(dctx, runs, [&] { eval.rescale(a); }),
               anc ? anc->rescale : 0, count.rescale(level));
       add_row("add", medianUs(dctx, runs, [&] { eval.add(a, b); }),
@@ -275,21 +530,40 @@ int main(int argc, char **argv) {
     std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
   }
 
-  std::printf("\n| set | level (limbs) | op | Ember us | anchor us | ratio | "
-              "bw floor us | arith floor us | time / larger floor |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  if (!klss_sets.empty())
+    std::printf("\n== hybrid vs KLSS key switching ==\n");
+  for (const std::string &set : klss_sets)
+    if (!benchKlss(set, runs, rows))
+      return 2;
+
+  std::printf("\n| set | level (limbs) | op | method | Ember us | anchor us | "
+              "ratio | bw floor us | arith floor us | time / larger floor |\n");
+  std::printf(
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (const Row &r : rows) {
+    if (r.op.rfind("ks:", 0) == 0)
+      continue; // breakdown rows: printed above, kept in the JSON
     const double bw = r.cost.bwFloorUs(), ar = r.cost.arithFloorUs();
     char anchor[64] = "-", ratio[64] = "-";
     if (r.anchor > 0) {
       std::snprintf(anchor, sizeof anchor, "%.0f", r.anchor);
       std::snprintf(ratio, sizeof ratio, "%.2f", r.us / r.anchor);
     }
-    std::printf("| %s | %d (%d) | %s | %.1f | %s | %s | %.1f | %.1f | %.2f "
-                "(%s) |\n",
-                r.set.c_str(), r.level, r.level + 1, r.op.c_str(), r.us, anchor,
-                ratio, bw, ar, r.us / std::max(bw, ar),
-                ar > bw ? "arith" : "bw");
+    std::printf("| %s | %d (%d) | %s | %s | %.1f | %s | %s | %.1f | %.1f | "
+                "%.2f (%s) |\n",
+                r.set.c_str(), r.level, r.level + 1, r.op.c_str(),
+                r.method.c_str(), r.us, anchor, ratio, bw, ar,
+                r.us / std::max(bw, ar), ar > bw ? "arith" : "bw");
+  }
+  // KLSS against hybrid at each point: the ratio the cost model predicts.
+  for (const Row &k : rows) {
+    if (k.method != "klss" || k.op.rfind("ks:", 0) == 0)
+      continue;
+    for (const Row &h : rows)
+      if (h.method == "hybrid" && h.set == k.set && h.level == k.level &&
+          h.op == k.op)
+        std::printf("%s level %d %s: KLSS / hybrid = %.2f\n", k.set.c_str(),
+                    k.level, k.op.c_str(), k.us / h.us);
   }
   if (!results.empty()) {
     FILE *f = std::fopen(results.c_str(), "w");
@@ -299,13 +573,15 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < rows.size(); ++i) {
         const Row &r = rows[i];
         std::fprintf(f,
-                     "  {\"set\": \"%s\", \"op\": \"%s\", \"level\": %d, "
+                     "  {\"set\": \"%s\", \"op\": \"%s\", \"method\": "
+                     "\"%s\", \"level\": %d, "
                      "\"limbs\": %d, \"median_us\": %.2f, \"anchor_us\": "
                      "%.0f, \"bytes\": %.0f, \"modmuls\": %.0f, "
                      "\"bw_floor_us\": %.2f, \"arith_floor_us\": %.2f}%s\n",
-                     r.set.c_str(), r.op.c_str(), r.level, r.level + 1, r.us,
-                     r.anchor, r.cost.bytes, r.cost.modmuls, r.cost.bwFloorUs(),
-                     r.cost.arithFloorUs(), i + 1 < rows.size() ? "," : "");
+                     r.set.c_str(), r.op.c_str(), r.method.c_str(), r.level,
+                     r.level + 1, r.us, r.anchor, r.cost.bytes, r.cost.modmuls,
+                     r.cost.bwFloorUs(), r.cost.arithFloorUs(),
+                     i + 1 < rows.size() ? "," : "");
       }
       std::fprintf(f, "]}\n");
       std::fclose(f);

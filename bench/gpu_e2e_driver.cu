@@ -56,11 +56,18 @@ int main(int argc, char **argv) {
     } else {
       Prng prng;
       KeyGenerator kg(*ctx, prng);
-      std::vector<uint64_t> galois;
+      // galois.txt: hybrid elements, then "klss" and the KLSS elements.
+      std::vector<uint64_t> galois, klss_galois;
       std::ifstream g(dir + "/galois.txt");
-      for (uint64_t e; g >> e;)
-        galois.push_back(e);
+      bool klss = false;
+      for (std::string word; g >> word;) {
+        if (word == "klss")
+          klss = true;
+        else
+          (klss ? klss_galois : galois).push_back(std::stoull(word));
+      }
       keys.galois = kg.galoisKeys(galois);
+      keys.klss_galois = kg.klssGaloisKeys(klss_galois);
       PublicKey pk = kg.publicKey();
       Encoder encoder(*ctx);
       Encryptor enc(*ctx, prng);
@@ -70,6 +77,11 @@ int main(int argc, char **argv) {
         if (line == "relin") {
           keys.has_relin = true;
           keys.relin = kg.relinKey();
+          continue;
+        }
+        if (line == "klss_relin") {
+          keys.has_klss_relin = true;
+          keys.klss_relin = kg.klssRelinKey();
           continue;
         }
         std::istringstream s(line);
@@ -89,6 +101,11 @@ int main(int argc, char **argv) {
     if (keys.has_relin)
       relin = cuda::upload(dctx, keys.relin);
     cuda::DeviceGaloisKeys galois = cuda::upload(dctx, keys.galois);
+    cuda::DeviceKlssRelinKey klss_relin;
+    if (keys.has_klss_relin)
+      klss_relin = cuda::upload(dctx, keys.klss_relin);
+    cuda::DeviceKlssGaloisKeys klss_galois =
+        cuda::upload(dctx, keys.klss_galois);
     std::vector<cuda::DeviceCiphertext> din, dout;
     for (const Ciphertext &ct : inputs)
       din.push_back(cuda::upload(dctx, ct));
@@ -97,6 +114,8 @@ int main(int argc, char **argv) {
     args.ctx = &dctx;
     args.relin = keys.has_relin ? &relin : nullptr;
     args.galois = &galois;
+    args.klss_relin = keys.has_klss_relin ? &klss_relin : nullptr;
+    args.klss_galois = &klss_galois;
     args.inputs = &din;
     args.outputs = &dout;
     args.constants = &constants;

@@ -36,6 +36,9 @@ CHECK = {  # name -> (source, pipeline options)
     "two_in_two_out": ("tests/e2e/programs/two_in_two_out.mlir", ""),
     "rot8_sum": ("bench/programs/rot8_sum.mlir", ""),
     "rot8_sum_nohoist": ("bench/programs/rot8_sum.mlir", "hoisting=false"),
+    # Every key switch in KLSS form (relinearization; hoisted rotations).
+    "poly_eval_klss": ("tests/e2e/programs/poly_eval.mlir", "keyswitch=klss"),
+    "rot8_sum_klss": ("bench/programs/rot8_sum.mlir", "keyswitch=klss"),
 }
 TIMING = {
     "rot8_sum_B": ("bench/programs/rot8_sum.mlir", "params=B"),
@@ -69,10 +72,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--build-dir", type=Path, default=ROOT / "build")
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "artifacts")
+    ap.add_argument("--only", help="comma-separated program names (default: all)")
     args = ap.parse_args()
+    only = set(args.only.split(",")) if args.only else None
     rng = np.random.default_rng()
     summary = {}
     for name, (source, options) in CHECK.items():
+        if only is not None and name not in only:
+            continue
         d = args.out / name
         memory = compile_program(name, source, options, d, args.build_dir / "bin")
         lib = er.build_program(str(d / f"{name}.cpp"), str(d / f"{name}.so"))
@@ -93,20 +100,27 @@ def main() -> None:
         summary[name] = memory
         print(f"{name}: {memory}")
     for name, (source, options) in TIMING.items():
+        if only is not None and name not in only:
+            continue
         d = args.out / name
         memory = compile_program(name, source, options, d, args.build_dir / "bin")
         manifest = json.loads((d / f"{name}.manifest.json").read_text())
         ctx = context_from_params(manifest["params"])
         er.save(str(d / "params.bin"), ctx)
+        keys = manifest["keys"]
         (d / "galois.txt").write_text(
-            " ".join(str(g) for g in manifest["keys"]["galois"]) + "\n"
+            " ".join(str(g) for g in keys["galois"])
+            + (" klss " + " ".join(str(g) for g in keys["klss_galois"]))
+            * bool(keys.get("klss_galois"))
+            + "\n"
         )
         (d / "inputs.txt").write_text(
             "".join(
                 f"{s['level']} {s['scale']!r} {s['slots']}\n"
                 for s in manifest["inputs"]
             )
-            + ("relin\n" if manifest["keys"]["relin"] else "")
+            + ("relin\n" if keys["relin"] else "")
+            + ("klss_relin\n" if keys.get("klss_relin") else "")
         )
         (d / f"{name}.cpp").unlink()
         summary[name] = memory

@@ -14,6 +14,7 @@
 #include "compiler/Transforms/ExpandModSwitch/ExpandModSwitch.h"
 #include "compiler/Transforms/FuseElementwise/FuseElementwise.h"
 #include "compiler/Transforms/MergeModDown/MergeModDown.h"
+#include "compiler/Transforms/SelectKeySwitch/SelectKeySwitch.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
 #include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
@@ -42,6 +43,7 @@ void ember::registerAllEmberPasses() {
   registerInsertRelinPasses();
   registerHoistRotationsPasses();
   registerCKKSToRNSPasses();
+  registerSelectKeySwitchPasses();
   registerMergeModDownPasses();
   registerExpandModSwitchPasses();
   registerFuseElementwisePasses();

@@ -12,6 +12,7 @@
 #include "compiler/Transforms/MergeModDown/MergeModDown.h"
 #include "compiler/Transforms/PlanMemory/PlanMemory.h"
 #include "compiler/Transforms/RecordInterface/RecordInterface.h"
+#include "compiler/Transforms/SelectKeySwitch/SelectKeySwitch.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -22,8 +23,17 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createCanonicalizerPass());
   // Depth and slots decide N and the moduli; output is valid, eagerly managed
   // ckks.
-  pm.addPass(createFHEToCKKS(
-      FHEToCKKSOptions{options.params, 0, 40, 0, options.security}));
+  FHEToCKKSOptions fheToCkks;
+  fheToCkks.paramSet = options.params;
+  fheToCkks.security = options.security;
+  // A KLSS form for parameters chosen from the program: asked for, or
+  // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).
+  fheToCkks.klssGamma = options.klssGamma;
+  fheToCkks.klssT = options.klssT;
+  if (options.keyswitch == "klss" && options.params.empty() &&
+      options.klssGamma == 0)
+    fheToCkks.klssGamma = 4;
+  pm.addPass(createFHEToCKKS(fheToCkks));
   // Relinearize lazily first: rescale placement below sees the final degrees.
   pm.addPass(createInsertRelin(InsertRelinOptions{options.lazyRelin}));
   // Re-place rescales/mod_drops with the chosen strategy (exact scales).
@@ -41,6 +51,12 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   // Share evaluation-key loads, fold automorphisms by 1 and dead views.
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Hybrid or KLSS per key switch, on the structured chains ckks-to-rns
+  // made (before merging rewrites their ModDowns); keys fit the budget.
+  RNSSelectKeySwitchOptions select;
+  select.method = options.keyswitch;
+  select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
+  pm.addPass(createRNSSelectKeySwitch(select));
   // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
   pm.addPass(createRNSMergeModDown(
       RNSMergeModDownOptions{options.mergeModDown, options.mergeModDown}));

@@ -36,6 +36,26 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                             llvm::cl::desc("Merge ModDown with the following "
                                            "rescale and sum before ModDown"),
                             llvm::cl::init(true)};
+  Option<std::string> keyswitch{
+      *this, "keyswitch",
+      llvm::cl::desc("Key switching: auto (cost model per key switch), "
+                     "hybrid or klss (rns-select-keyswitch)"),
+      llvm::cl::init("auto")};
+  Option<int64_t> keyMemoryBudgetMiB{
+      *this, "key-memory-budget-mib",
+      llvm::cl::desc("Device memory for evaluation keys in MiB (0: "
+                     "unlimited); KLSS keys are larger"),
+      llvm::cl::init(0)};
+  Option<int64_t> klssGamma{
+      *this, "klss-gamma",
+      llvm::cl::desc("KLSS key group size for parameters chosen from the "
+                     "program (0: none, or 4 when keyswitch=klss); named "
+                     "sets carry their own"),
+      llvm::cl::init(0)};
+  Option<int64_t> klssT{*this, "klss-t",
+                        llvm::cl::desc("KLSS temporary primes r' (0: the "
+                                       "fewest the exact products need)"),
+                        llvm::cl::init(0)};
   Option<bool> fusion{*this, "fusion",
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),

@@ -57,6 +57,8 @@ private:
   int global(int q) const { return q; }
   int gP(int p) const { return qCount_ + p; }
   std::string basisExpr(rns::PolyType t) const {
+    if (t.hasT()) // klss_mod_up results: always all of T (t[0:R])
+      return hostCtx() + ".tBasis()";
     return llvm::formatv("ember::program::basis({0}, {1}, {2}, {3}, {4})",
                          hostCtx(), t.getQLo(), t.getQHi(), t.getPLo(),
                          t.getPHi());
@@ -480,6 +482,21 @@ LogicalResult Emitter::emitCall(kernel::CallOp c, raw_ostream &h) {
       h << "  ember::cuda::DevicePoly " << res(0) << ", " << res(1)
         << ";\n  em_ks_inner_product(dctx, " << in(0) << ", {" << digits
         << "}, " << res(0) << ", " << res(1) << ");\n";
+  } else if (callee == "klss_mod_up") {
+    // KLSS step 1 per digit: INTT, exact BConv to T, NTT over T.
+    for (unsigned j = 0; j < c.getInputs().size(); ++j)
+      h << "  " << polyT() << " " << res(j) << " = " << ns << "klssModUp("
+        << ctx << ", " << in(j) << ");\n";
+  } else if (callee == "klss_inner_product") {
+    // KLSS step 2: coefficient-form accumulators over q_0..q_l, p_0..
+    std::string digits;
+    for (unsigned i = 1; i < c.getInputs().size(); ++i)
+      digits += (i > 1 ? ", &" : "&") + in(i);
+    int64_t level = c->getAttrOfType<IntegerAttr>("level").getInt();
+    h << "  " << polyT() << " " << res(0) << ", " << res(1) << ";\n  "
+      << (cpp ? "ember::" : "ember::cuda::") << "klssInnerProduct(" << ctx
+      << ", " << in(0) << ", {" << digits << "}, " << level << ", " << res(0)
+      << ", " << res(1) << ");\n";
   } else if (callee == "mod_switch_down") {
     for (unsigned i = 0; i < c.getInputs().size(); ++i)
       h << "  auto " << res(i) << " = " << ns << "modSwitchDown(" << ctx << ", "
@@ -490,14 +507,17 @@ LogicalResult Emitter::emitCall(kernel::CallOp c, raw_ostream &h) {
       << ");\n";
   } else if (callee == "load_key") {
     auto g = c->getAttrOfType<IntegerAttr>("galois");
-    std::string key = g ? "galoisKey(keys, " + std::to_string(g.getInt()) + ")"
-                        : std::string("relinKey(keys)");
-    h << "  const auto &" << res(0)
-      << " = ember::program::" << (cpp ? "" : "cuda")
-      << (cpp ? key
-              : (g ? "GaloisKey(args, " + std::to_string(g.getInt()) + ")"
-                   : "RelinKey(args)"))
-      << ";\n";
+    // relinKey / galoisKey (hybrid), klssRelinKey / klssGaloisKey (KLSS);
+    // CUDA: cudaRelinKey, cudaKlssGaloisKey, ... of the CudaArgs.
+    bool klss = isa<rns::KlssKeyType>(c.getResult(0).getType());
+    std::string kind = g ? "Galois" : "Relin";
+    std::string fn = cpp ? (klss ? "klss" + kind : (g ? "galois" : "relin"))
+                         : "cuda" + std::string(klss ? "Klss" : "") + kind;
+    std::string args = cpp ? "keys" : "args";
+    if (g)
+      args += ", " + std::to_string(g.getInt());
+    h << "  const auto &" << res(0) << " = ember::program::" << fn << "Key("
+      << args << ");\n";
   } else if (callee == "concat") {
     std::string parts;
     for (unsigned i = 0; i < c.getInputs().size(); ++i)
@@ -661,7 +681,7 @@ __global__ void em_ks_kernel(EmDigits digits, int count, const uint64_t *key,
   acc0[size_t(i) * kN + k] = em_reduce(s0_lo, s0_hi, g);
   acc1[size_t(i) * kN + k] = em_reduce(s1_lo, s1_hi, g);
 }
-static void em_ks_inner_product(const ember::cuda::DeviceContext &dctx,
+[[maybe_unused]] static void em_ks_inner_product(const ember::cuda::DeviceContext &dctx,
                                 const ember::cuda::DeviceSwitchingKey &key,
                                 std::initializer_list<const ember::cuda::DevicePoly *> ds,
                                 ember::cuda::DevicePoly &acc0,
@@ -910,34 +930,34 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   if (!iface)
     return f.emitError("no ember.interface (compile with the fhe-to-kernel "
                        "pipeline)");
-  bool relin = false;
-  std::set<int64_t> galois;
+  // Keys by form: [0] hybrid, [1] KLSS.
+  bool relin[2] = {false, false};
+  std::set<int64_t> galois[2];
   unsigned kernels = 0, calls = 0;
+  auto noteKey = [&](Type keyType, IntegerAttr g) {
+    int form = isa<rns::KlssKeyType>(keyType) ? 1 : 0;
+    if (g)
+      galois[form].insert(g.getInt());
+    else
+      relin[form] = true;
+  };
   f.walk([&](Operation *op) {
     if (auto c = dyn_cast<kernel::CallOp>(op)) {
       ++calls;
-      if (c.getCallee() == "load_key") {
-        if (auto g = c->getAttrOfType<IntegerAttr>("galois"))
-          galois.insert(g.getInt());
-        else
-          relin = true;
-      }
+      if (c.getCallee() == "load_key")
+        noteKey(c.getResult(0).getType(),
+                c->getAttrOfType<IntegerAttr>("galois"));
     } else if (auto k = dyn_cast<rns::LoadKeyOp>(op)) {
-      if (k.getGaloisAttr())
-        galois.insert(k.getGaloisAttr().getInt());
-      else
-        relin = true;
+      noteKey(k.getType(), k.getGaloisAttr());
     } else if (isa<kernel::LaunchOp>(op)) {
       ++kernels;
     }
   });
-  llvm::json::Array q, p, g;
-  for (uint64_t prime : params.getQ())
-    q.push_back(prime);
-  for (uint64_t prime : params.getP())
-    p.push_back(prime);
-  for (int64_t e : galois)
+  llvm::json::Array g, kg;
+  for (int64_t e : galois[0])
     g.push_back(e);
+  for (int64_t e : galois[1])
+    kg.push_back(e);
   auto entries = [](ArrayAttr list) {
     llvm::json::Array out;
     for (Attribute a : list) {
@@ -951,29 +971,35 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
     }
     return out;
   };
-  const uint64_t n = uint64_t{1} << params.getLogN();
-  const uint64_t keyBytes = params.getDnum() * 2 *
-                            (params.getQ().size() + params.getP().size()) * n *
-                            8;
+  // Hybrid keys: digits x 2 x (L+1+K) limbs; KLSS keys: digits x groups x
+  // 2 x r' limbs (ParamsAttr::getHybridKeyBytes / getKlssKeyBytes).
+  const uint64_t hybridKeys = galois[0].size() + (relin[0] ? 1 : 0);
+  const uint64_t klssKeys = galois[1].size() + (relin[1] ? 1 : 0);
+  const uint64_t hybridBytes = hybridKeys * params.getHybridKeyBytes();
+  const uint64_t klssBytes = klssKeys ? klssKeys * params.getKlssKeyBytes() : 0;
   llvm::json::Object memory;
   if (auto a = f->getAttrOfType<IntegerAttr>("kernel.arena_bytes"))
     memory["arena_bytes"] = a.getInt();
   if (auto a = f->getAttrOfType<IntegerAttr>("kernel.peak_live_bytes"))
     memory["peak_live_bytes"] = a.getInt();
   memory["evaluation_key_bytes"] =
-      static_cast<int64_t>(keyBytes * (galois.size() + (relin ? 1 : 0)));
+      static_cast<int64_t>(hybridBytes + klssBytes);
+  if (klssKeys) {
+    memory["hybrid_key_bytes"] = static_cast<int64_t>(hybridBytes);
+    memory["klss_key_bytes"] = static_cast<int64_t>(klssBytes);
+  }
+  llvm::json::Object keys{{"relin", relin[0]}, {"galois", std::move(g)}};
+  if (klssKeys || params.hasKlss()) {
+    keys["klss_relin"] = relin[1];
+    keys["klss_galois"] = std::move(kg);
+  }
   llvm::json::Object root{
       {"format", 1},
       {"program", f.getSymName().str()},
       {"entry", llvm::json::Object{{"cpp", "ember_program_run"},
                                    {"cuda", "ember_program_run_cuda"}}},
-      {"params", llvm::json::Object{{"log_n", params.getLogN()},
-                                    {"q", std::move(q)},
-                                    {"p", std::move(p)},
-                                    {"log_scale", params.getLogScale()},
-                                    {"dnum", params.getDnum()},
-                                    {"security", params.getSecurity()}}},
-      {"keys", llvm::json::Object{{"relin", relin}, {"galois", std::move(g)}}},
+      {"params", ember::target::paramsToJson(params)},
+      {"keys", std::move(keys)},
       {"inputs", entries(iface.getAs<ArrayAttr>("inputs"))},
       {"outputs", entries(iface.getAs<ArrayAttr>("outputs"))},
       {"memory", std::move(memory)},
@@ -984,6 +1010,25 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
 }
 
 } // namespace
+
+llvm::json::Object ember::target::paramsToJson(ckks::ParamsAttr params) {
+  llvm::json::Array q, p, t;
+  for (uint64_t prime : params.getQ())
+    q.push_back(prime);
+  for (uint64_t prime : params.getP())
+    p.push_back(prime);
+  llvm::json::Object root{
+      {"log_n", params.getLogN()}, {"q", std::move(q)},
+      {"p", std::move(p)},         {"log_scale", params.getLogScale()},
+      {"dnum", params.getDnum()},  {"security", params.getSecurity()}};
+  if (params.hasKlss()) {
+    for (uint64_t prime : params.getT())
+      t.push_back(prime);
+    root["t"] = std::move(t);
+    root["gamma"] = params.getGamma();
+  }
+  return root;
+}
 
 LogicalResult ember::target::emitCpp(ModuleOp module, raw_ostream &os) {
   return Emitter(module, os, Backend::Cpp).run();

@@ -8,10 +8,18 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dialects/CKKS/IR/CKKSDialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace ember::target {
+
+/// The "params" object of the manifest (and --ckks-params-to-json):
+/// log_n, q, p, log_scale, dnum, security, plus t and gamma when the
+/// parameters carry a KLSS form.
+llvm::json::Object paramsToJson(ckks::ParamsAttr params);
 
 mlir::LogicalResult emitCpp(mlir::ModuleOp module, llvm::raw_ostream &os);
 mlir::LogicalResult emitCuda(mlir::ModuleOp module, llvm::raw_ostream &os);

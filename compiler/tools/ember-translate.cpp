@@ -25,16 +25,9 @@ static LogicalResult paramsToJson(Operation *op, raw_ostream &os) {
     return op->emitError("module has no '")
            << ember::ckks::CKKSDialect::kParamsAttrName
            << "' attribute (run fhe-to-ckks first)";
-  llvm::json::Array q, p;
-  for (uint64_t prime : params.getQ())
-    q.push_back(prime);
-  for (uint64_t prime : params.getP())
-    p.push_back(prime);
-  llvm::json::Object root{
-      {"log_n", params.getLogN()}, {"q", std::move(q)},
-      {"p", std::move(p)},         {"log_scale", params.getLogScale()},
-      {"dnum", params.getDnum()},  {"security", params.getSecurity()}};
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  os << llvm::formatv("{0:2}",
+                      llvm::json::Value(ember::target::paramsToJson(params)))
+     << "\n";
   return success();
 }
 

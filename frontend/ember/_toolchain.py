@@ -57,9 +57,12 @@ def context_from_params(params: dict) -> object:
     """The runtime context of a manifest's "params": its actual primes.
 
     Needs only the runtime module, so a server or client without the compiler
-    rebuilds exactly the parameters the program was compiled for.
+    rebuilds exactly the parameters the program was compiled for, including
+    the KLSS temporary primes "t" and group size "gamma" when the program has
+    them.
     """
     er = runtime()
+    t = [int(x) for x in params.get("t", [])]
     spec = er.ParamSpec(
         log_n=params["log_n"],
         q_bits=[int(q).bit_length() for q in params["q"]],
@@ -67,9 +70,11 @@ def context_from_params(params: dict) -> object:
         dnum=params["dnum"],
         log_scale=float(params["log_scale"]),
         insecure=params["security"] != 128,
+        klss_gamma=int(params.get("gamma", 0)) if t else 0,
+        t_bits=[x.bit_length() for x in t],
     )
     return er.Context(
-        spec, [int(q) for q in params["q"]], [int(p) for p in params["p"]]
+        spec, [int(q) for q in params["q"]], [int(p) for p in params["p"]], t
     )
 
 
@@ -97,10 +102,18 @@ def _ember_compile() -> ModuleType:
     return module
 
 
-def pipeline_options(security: int | str, hoisting: bool) -> str:
+def pipeline_options(
+    security: int | str,
+    hoisting: bool,
+    keyswitch: str = "auto",
+    key_memory_mib: int = 0,
+) -> str:
     """The option string of the fhe-to-rns / fhe-to-kernel pipelines."""
     sec = "none" if security in ("none", None, 0) else str(security)
-    return f"security={sec} hoisting={'true' if hoisting else 'false'}"
+    return (
+        f"security={sec} hoisting={'true' if hoisting else 'false'}"
+        f" keyswitch={keyswitch} key-memory-budget-mib={int(key_memory_mib)}"
+    )
 
 
 _DIAGNOSTIC = re.compile(

@@ -116,6 +116,12 @@ def _describe(c: Compiled) -> str:
         f"{c.name}: N = 2^{p['log_n']}, {len(p['q'])} Q + {len(p['p'])} P primes, "
         f"dnum {p['dnum']}, {c.slots} slots; keys: "
         f"{'relin + ' if keys['relin'] else ''}{len(keys['galois'])} Galois"
+        + (
+            f"; KLSS: {'relin + ' if keys.get('klss_relin') else ''}"
+            f"{len(keys.get('klss_galois', []))} Galois"
+            if keys.get("klss_relin") or keys.get("klss_galois")
+            else ""
+        )
     )
 
 
@@ -123,7 +129,11 @@ def cmd_compile(args: argparse.Namespace) -> int:
     path = Path(args.file)
     prog = _find_program(_load_module(path), path, args.function)
     c = ember.compile(
-        prog, target=args.target, print_ir_after_all=args.print_ir_after_all
+        prog,
+        target=args.target,
+        print_ir_after_all=args.print_ir_after_all,
+        keyswitch=args.keyswitch,
+        key_memory_mib=args.key_memory_mib,
     )
     out = c.save(args.output)
     if args.emit == "source":
@@ -210,6 +220,18 @@ def main(argv: list[str] | None = None) -> int:
     comp.add_argument("--target", choices=["cpu", "cuda"], required=True)
     comp.add_argument("-o", "--output", required=True, help="artifact folder")
     comp.add_argument("--print-ir-after-all", action="store_true")
+    comp.add_argument(
+        "--keyswitch",
+        choices=["auto", "hybrid", "klss"],
+        default="auto",
+        help="key switching: chosen per key switch by the cost model, or forced",
+    )
+    comp.add_argument(
+        "--key-memory-mib",
+        type=int,
+        default=0,
+        help="device-memory budget for evaluation keys in MiB (0: none)",
+    )
     comp.add_argument("--emit", choices=[*STAGES, "source"], help="print this stage")
     run.add_argument("--target", choices=["cpu", "cuda"], default="cpu")
     run.add_argument("--inputs", help="an .npz file with one array per input name")

@@ -231,7 +231,15 @@ class Compiled:
         ctx = self._context()
         listed = self.manifest["keys"]
         galois = [int(g) for g in listed["galois"]]
-        total = 2 + int(bool(listed["relin"])) + len(galois)
+        klss_relin = bool(listed.get("klss_relin", False))
+        klss_galois = [int(g) for g in listed.get("klss_galois", [])]
+        total = (
+            2
+            + int(bool(listed["relin"]))
+            + len(galois)
+            + int(klss_relin)
+            + len(klss_galois)
+        )
         done = 0
 
         def step() -> None:
@@ -256,7 +264,21 @@ class Compiled:
                 for g in galois:
                     gk.add(g, generator.galois_key(g))
                     step()
-            evk = er.EvaluationKeys(relin=relin, galois=gk)
+            # KLSS forms (issue 7): the key switches rns-select-keyswitch gave
+            # to KLSS read these instead.
+            krelin = None
+            if klss_relin:
+                krelin = generator.klss_relin_key()
+                step()
+            kgk = None
+            if klss_galois:
+                kgk = er.KlssGaloisKeys()
+                for g in klss_galois:
+                    kgk.add(g, er.klss_key_from_hybrid(ctx, generator.galois_key(g)))
+                    step()
+            evk = er.EvaluationKeys(
+                relin=relin, galois=gk, klss_relin=krelin, klss_galois=kgk
+            )
         return Keys(
             secret,
             public,
@@ -402,14 +424,19 @@ def compile(  # noqa: A001 - the API's name
     keyswitch: str = "auto",
     hoisting: bool = True,
     print_ir_after_all: bool = False,
+    key_memory_mib: int = 0,
 ) -> Compiled:
     """Traces ``program`` and compiles it ahead of time.
 
     ``target``: "cpu" (C++ for the CPU runtime, built into a shared library
     here) or "cuda" (CUDA for the GPU runtime). ``security``: 128, or "none"
-    for the insecure test mode. ``keyswitch``: "auto" or "hybrid" (hybrid key
-    switching; "klss" arrives with issue 7). ``hoisting``: rotation hoisting
-    on/off. ``print_ir_after_all``: print the IR after every pass to stderr.
+    for the insecure test mode. ``keyswitch``: "auto" (rns-select-keyswitch
+    picks hybrid or KLSS for each key switch with its cost model), "hybrid"
+    or "klss" (forced); the manifest lists which keys, in which form, the
+    client must generate. ``key_memory_mib``: device-memory budget for the
+    evaluation keys in MiB (0: none); "auto" falls back to hybrid where KLSS
+    keys would not fit. ``hoisting``: rotation hoisting on/off.
+    ``print_ir_after_all``: print the IR after every pass to stderr.
     """
     if not isinstance(program, Program):
         raise EmberError(
@@ -422,10 +449,9 @@ def compile(  # noqa: A001 - the API's name
         raise EmberError(
             f"unknown keyswitch {keyswitch!r} (expected one of {KEYSWITCH})"
         )
-    if keyswitch == "klss":
-        raise NotAvailableError(
-            "KLSS key switching is not available yet (issue 7); use "
-            "keyswitch='auto' or 'hybrid'"
+    if not isinstance(key_memory_mib, int) or key_memory_mib < 0:
+        raise EmberError(
+            f"key_memory_mib must be a non-negative int, got {key_memory_mib!r}"
         )
     if security not in (128, "128", "none"):
         raise EmberError(
@@ -438,7 +464,7 @@ def compile(  # noqa: A001 - the API's name
     name = program.name
     fhe = folder / f"{name}.fhe.mlir"
     fhe.write_text(trace.mlir)
-    options = _toolchain.pipeline_options(security, hoisting)
+    options = _toolchain.pipeline_options(security, hoisting, keyswitch, key_memory_mib)
     ir_after_all = None
     if print_ir_after_all:
         run = _toolchain.run_opt(
@@ -477,6 +503,7 @@ def compile(  # noqa: A001 - the API's name
         "options": {
             "security": security,
             "keyswitch": keyswitch,
+            "key_memory_mib": key_memory_mib,
             "hoisting": hoisting,
             "pipeline": options,
         },

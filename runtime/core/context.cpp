@@ -4,7 +4,9 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace ember {
@@ -45,6 +47,11 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
     if (b > max_prime_bits)
       throw InvalidArgument("a " + std::to_string(b) +
                             "-bit special prime does not fit the word size");
+  for (int b : spec.t_bits)
+    if (b > max_prime_bits)
+      throw InvalidArgument("a " + std::to_string(b) +
+                            "-bit KLSS temporary prime does not fit the word "
+                            "size");
   if (spec.hamming_weight < 0 || spec.hamming_weight > (1 << spec.log_n))
     throw InvalidArgument("Hamming weight " +
                           std::to_string(spec.hamming_weight) +
@@ -59,22 +66,33 @@ template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   std::vector<uint64_t> q =
       generateQChain(spec.log_n, spec.q_bits, static_cast<int>(spec.log_scale));
   std::vector<uint64_t> p = generateNttPrimes(spec.log_n, spec.p_bits, q);
-  init(q, p);
+  std::vector<uint64_t> qp = q;
+  qp.insert(qp.end(), p.begin(), p.end());
+  std::vector<uint64_t> t = generateNttPrimes(spec.log_n, spec.t_bits, qp);
+  init(q, p, t);
 }
 
 template <typename Word>
 Context<Word>::Context(const ParamSpec &spec,
                        const std::vector<uint64_t> &q_primes,
-                       const std::vector<uint64_t> &p_primes) {
+                       const std::vector<uint64_t> &p_primes,
+                       const std::vector<uint64_t> &t_primes) {
   spec_ = spec;
   spec_.q_bits.clear();
   spec_.p_bits.clear();
+  spec_.t_bits.clear();
   // A prime counts as the nearest whole number of bits: the scale primes of
   // generateQChain lie within 2^-17 bits of 2^log_scale on either side.
   for (uint64_t q : q_primes)
     spec_.q_bits.push_back(static_cast<int>(std::lround(std::log2(double(q)))));
   for (uint64_t p : p_primes)
     spec_.p_bits.push_back(static_cast<int>(std::lround(std::log2(double(p)))));
+  for (uint64_t t : t_primes)
+    spec_.t_bits.push_back(static_cast<int>(std::lround(std::log2(double(t)))));
+  for (uint64_t prime : t_primes)
+    if (prime >> WordTraits<Word>::kMaxPrimeBits)
+      throw InvalidArgument("modulus " + std::to_string(prime) +
+                            " does not fit the word size");
   for (uint64_t prime : q_primes)
     if (prime >> WordTraits<Word>::kMaxPrimeBits)
       throw InvalidArgument("modulus " + std::to_string(prime) +
@@ -88,6 +106,7 @@ Context<Word>::Context(const ParamSpec &spec,
   const uint64_t two_n = uint64_t{2} << spec_.log_n;
   std::vector<uint64_t> all = q_primes;
   all.insert(all.end(), p_primes.begin(), p_primes.end());
+  all.insert(all.end(), t_primes.begin(), t_primes.end());
   for (size_t i = 0; i < all.size(); ++i) {
     if (!isPrime(all[i]) || all[i] % two_n != 1)
       throw InvalidArgument("modulus " + std::to_string(all[i]) +
@@ -97,16 +116,19 @@ Context<Word>::Context(const ParamSpec &spec,
         throw InvalidArgument("modulus " + std::to_string(all[i]) +
                               " appears twice");
   }
-  init(q_primes, p_primes);
+  init(q_primes, p_primes, t_primes);
 }
 
 template <typename Word>
 void Context<Word>::init(const std::vector<uint64_t> &q_primes,
-                         const std::vector<uint64_t> &p_primes) {
+                         const std::vector<uint64_t> &p_primes,
+                         const std::vector<uint64_t> &t_primes) {
   q_count_ = static_cast<int>(q_primes.size());
   p_count_ = static_cast<int>(p_primes.size());
+  t_count_ = static_cast<int>(t_primes.size());
   primes_ = q_primes;
   primes_.insert(primes_.end(), p_primes.begin(), p_primes.end());
+  primes_.insert(primes_.end(), t_primes.begin(), t_primes.end());
   for (uint64_t prime : primes_) {
     moduli_.emplace_back(static_cast<Word>(prime));
     ntt_.emplace_back(spec_.log_n, moduli_.back());
@@ -131,6 +153,8 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
           std::to_string(int(std::ceil(log_digit))) +
           " bits): add P primes or raise dnum");
   }
+
+  checkKlss();
 
   // Precomputed ModDown and rescale constants.
   p_inv_.assign(q_count_, 0);
@@ -158,6 +182,11 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
   canon << ";p=";
   for (uint64_t p : p_primes)
     canon << p << ",";
+  if (t_count_ > 0) { // sets without KLSS keep their hash
+    canon << ";gamma=" << spec_.klss_gamma << ";t=";
+    for (uint64_t t : t_primes)
+      canon << t << ",";
+  }
   std::string text = canon.str();
   unsigned int len = 0;
   EVP_Digest(text.data(), text.size(), hash_.data(), &len, EVP_sha256(),
@@ -214,6 +243,87 @@ std::vector<int> Context<Word>::digitLimbs(int digit, int level) const {
   return limbs;
 }
 
+template <typename Word> std::vector<int> Context<Word>::tBasis() const {
+  std::vector<int> basis(t_count_);
+  for (int i = 0; i < t_count_; ++i)
+    basis[i] = q_count_ + p_count_ + i;
+  return basis;
+}
+
+template <typename Word> int Context<Word>::klssGroupCount(int level) const {
+  if (!hasKlss())
+    throw InvalidArgument("the parameter set " + describe() +
+                          " has no KLSS form (no temporary basis T)");
+  qBasis(level); // level check
+  const int gamma = spec_.klss_gamma;
+  return (p_count_ + level + 1 + gamma - 1) / gamma;
+}
+
+template <typename Word>
+std::vector<int> Context<Word>::klssGroupLimbs(int group, int level) const {
+  if (group < 0 || group >= klssGroupCount(level))
+    throw InvalidArgument("KLSS key group " + std::to_string(group) +
+                          " does not exist at level " + std::to_string(level));
+  // Position k in the order p_0..p_{K-1}, q_0..q_L.
+  std::vector<int> limbs;
+  const int gamma = spec_.klss_gamma;
+  for (int k = group * gamma; k < (group + 1) * gamma; ++k) {
+    if (k < p_count_)
+      limbs.push_back(q_count_ + k);
+    else if (k - p_count_ <= level)
+      limbs.push_back(k - p_count_);
+  }
+  return limbs;
+}
+
+template <typename Word> double Context<Word>::klssTBits() const {
+  double bits = 0;
+  for (int i = 0; i < t_count_; ++i)
+    bits += std::log2(static_cast<double>(primes_[q_count_ + p_count_ + i]));
+  return bits;
+}
+
+template <typename Word> double Context<Word>::klssTBitsNeeded() const {
+  if (!hasKlss())
+    return 0;
+  auto bitsOf = [&](const std::vector<int> &limbs) {
+    double bits = 0;
+    for (int i : limbs)
+      bits += std::log2(static_cast<double>(primes_[i]));
+    return bits;
+  };
+  double digit = 0, group = 0;
+  for (int j = 0; j < digitCount(maxLevel()); ++j)
+    digit = std::max(digit, bitsOf(digitLimbs(j, maxLevel())));
+  for (int j = 0; j < klssGroupCount(maxLevel()); ++j)
+    group = std::max(group, bitsOf(klssGroupLimbs(j, maxLevel())));
+  return std::log2(static_cast<double>(digitCount(maxLevel()))) + spec_.log_n +
+         digit + group + 1;
+}
+
+template <typename Word> void Context<Word>::checkKlss() const {
+  if (t_count_ == 0 && spec_.klss_gamma == 0)
+    return;
+  if (spec_.klss_gamma <= 0 || t_count_ == 0)
+    throw InvalidArgument("a KLSS form needs both gamma (key group size, got " +
+                          std::to_string(spec_.klss_gamma) +
+                          ") and temporary primes T (got " +
+                          std::to_string(t_count_) + ")");
+  if (p_count_ == 0)
+    throw InvalidArgument("KLSS key switching needs special primes P");
+  const double need = klssTBitsNeeded(), have = klssTBits();
+  if (have < need) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "the KLSS temporary basis T has %.1f bits (%d primes) but "
+                  "the exact products need %.1f (log2 dnum + log N + largest "
+                  "digit + largest key group of %d primes + 1): add T primes "
+                  "or lower gamma",
+                  have, t_count_, need, spec_.klss_gamma);
+    throw InvalidArgument(buf);
+  }
+}
+
 template <typename Word>
 const BConvTable<Word> &
 Context<Word>::bconvTable(const std::vector<int> &from,
@@ -256,8 +366,10 @@ template <typename Word> std::string Context<Word>::describe() const {
   std::ostringstream out;
   out << (spec_.name.empty() ? "custom" : spec_.name) << " (N=2^" << spec_.log_n
       << ", " << q_count_ << " Q + " << p_count_ << " P limbs, dnum "
-      << spec_.dnum << ", log QP " << spec_.logQP()
-      << (spec_.security == Security::kInsecureTestOnly ? ", INSECURE" : "")
+      << spec_.dnum << ", log QP " << spec_.logQP();
+  if (t_count_ > 0)
+    out << ", KLSS gamma " << spec_.klss_gamma << " r' " << t_count_;
+  out << (spec_.security == Security::kInsecureTestOnly ? ", INSECURE" : "")
       << ")";
   return out.str();
 }

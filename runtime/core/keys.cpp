@@ -108,6 +108,66 @@ GaloisKeys KeyGenerator::galoisKeys(const std::vector<uint64_t> &elements) {
   return keys;
 }
 
+KlssKey klssKeyFromHybrid(const Context64 &ctx, const SwitchingKey &key) {
+  if (!ctx.hasKlss())
+    throw InvalidArgument("the parameter set " + ctx.describe() +
+                          " has no KLSS form (no temporary basis T)");
+  const int top = ctx.maxLevel();
+  const std::vector<int> qp = ctx.qpBasis(top);
+  if (key.b.empty() || key.b.size() != key.a.size() ||
+      static_cast<int>(key.b.size()) != ctx.digitCount(top))
+    throw InvalidArgument("klssKeyFromHybrid: the hybrid key has " +
+                          std::to_string(key.b.size()) + " digits, " +
+                          std::to_string(ctx.digitCount(top)) + " expected");
+  KlssKey out;
+  out.digits = static_cast<int>(key.b.size());
+  out.groups = ctx.klssGroupCount(top);
+  const std::vector<int> t = ctx.tBasis();
+  auto convert = [&](const Poly64 &p, int group) {
+    if (p.basis != qp || !p.ntt)
+      throw InvalidArgument("klssKeyFromHybrid: a key polynomial is not in "
+                            "NTT form over Q u P");
+    Poly64 part = cpu::selectLimbs(p, ctx.klssGroupLimbs(group, top));
+    cpu::intt(ctx, part);
+    // The exact conversion keeps the centred residue: |k| < R_j / 2.
+    Poly64 lifted = cpu::bconvExact(ctx, part, t);
+    cpu::ntt(ctx, lifted);
+    return lifted;
+  };
+  for (int i = 0; i < out.digits; ++i)
+    for (int j = 0; j < out.groups; ++j) {
+      out.b.push_back(convert(key.b[i], j));
+      out.a.push_back(convert(key.a[i], j));
+    }
+  return out;
+}
+
+size_t hybridKeyBytes(const Context64 &ctx) {
+  return size_t(ctx.digitCount(ctx.maxLevel())) * 2 * ctx.moduliCount() *
+         ctx.n() * sizeof(Word64);
+}
+
+size_t klssKeyBytes(const Context64 &ctx) {
+  if (!ctx.hasKlss())
+    return 0;
+  return size_t(ctx.digitCount(ctx.maxLevel())) *
+         ctx.klssGroupCount(ctx.maxLevel()) * 2 * ctx.tCount() * ctx.n() *
+         sizeof(Word64);
+}
+
+KlssRelinKey KeyGenerator::klssRelinKey() {
+  return KlssRelinKey{klssKeyFromHybrid(ctx_, relinKey().key)};
+}
+
+KlssGaloisKeys
+KeyGenerator::klssGaloisKeys(const std::vector<uint64_t> &elements) {
+  KlssGaloisKeys keys;
+  for (uint64_t g : elements)
+    if (!keys.has(g))
+      keys.keys.emplace(g, klssKeyFromHybrid(ctx_, galoisKey(g)));
+  return keys;
+}
+
 Ciphertext Encryptor::encrypt(const Plaintext &pt, const PublicKey &pk) const {
   const std::vector<int> basis = ctx_.qBasis(pt.level);
   if (pt.poly.basis != basis || !pt.poly.ntt)

@@ -92,12 +92,12 @@ public:
            std::to_string(ctx.n()));
     uint8_t ntt = get<uint8_t>();
     uint32_t limbs = get<uint32_t>();
-    if (limbs == 0 || limbs > static_cast<uint32_t>(ctx.moduliCount()))
+    if (limbs == 0 || limbs > static_cast<uint32_t>(ctx.allModuliCount()))
       fail("a polynomial with " + std::to_string(limbs) + " limbs");
     std::vector<int> basis(limbs);
     for (uint32_t i = 0; i < limbs; ++i) {
       basis[i] = get<int32_t>();
-      if (basis[i] < 0 || basis[i] >= ctx.moduliCount())
+      if (basis[i] < 0 || basis[i] >= ctx.allModuliCount())
         fail("modulus index " + std::to_string(basis[i]) + " out of range");
     }
     Poly64 p(basis, n, ntt != 0);
@@ -226,6 +226,36 @@ SwitchingKey getSwitchingKey(Reader &r, const Context64 &ctx) {
   return key;
 }
 
+void putKlssKey(Writer &w, const KlssKey &key) {
+  w.put<uint32_t>(static_cast<uint32_t>(key.digits));
+  w.put<uint32_t>(static_cast<uint32_t>(key.groups));
+  for (size_t j = 0; j < key.b.size(); ++j) {
+    w.putPoly(key.b[j]);
+    w.putPoly(key.a[j]);
+  }
+}
+
+KlssKey getKlssKey(Reader &r, const Context64 &ctx) {
+  if (!ctx.hasKlss())
+    r.fail("a KLSS key for parameters without a KLSS form");
+  KlssKey key;
+  key.digits = static_cast<int>(r.get<uint32_t>());
+  key.groups = static_cast<int>(r.get<uint32_t>());
+  if (key.digits != ctx.digitCount(ctx.maxLevel()) ||
+      key.groups != ctx.klssGroupCount(ctx.maxLevel()))
+    r.fail("a KLSS key with " + std::to_string(key.digits) + " digits x " +
+           std::to_string(key.groups) + " groups");
+  const std::vector<int> t = ctx.tBasis();
+  for (int j = 0; j < key.digits * key.groups; ++j) {
+    key.b.push_back(r.getPoly(ctx));
+    key.a.push_back(r.getPoly(ctx));
+    if (key.b.back().basis != t || key.a.back().basis != t ||
+        !key.b.back().ntt || !key.a.back().ntt)
+      r.fail("a KLSS key not in NTT form over T");
+  }
+  return key;
+}
+
 void checkSlots(Reader &r, const Context64 &ctx, uint64_t slots) {
   if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
     r.fail("slot count " + std::to_string(slots));
@@ -244,6 +274,8 @@ Bytes serializeParams(const Context64 &ctx) {
   w.put<uint8_t>(s.security == Security::kInsecureTestOnly ? 1 : 0);
   w.put<uint32_t>(static_cast<uint32_t>(ctx.qCount()));
   w.put<uint32_t>(static_cast<uint32_t>(ctx.pCount()));
+  w.put<uint32_t>(static_cast<uint32_t>(ctx.tCount()));
+  w.put<int32_t>(s.klss_gamma);
   for (uint64_t p : ctx.primes())
     w.put<uint64_t>(p);
   return wrap(ObjectKind::kParams, ctx.hash(), w.bytes);
@@ -264,18 +296,23 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
   s.hamming_weight = r.get<int32_t>();
   s.security = r.get<uint8_t>() ? Security::kInsecureTestOnly : Security::k128;
   uint32_t q_count = r.get<uint32_t>(), p_count = r.get<uint32_t>();
-  if (q_count == 0 || q_count > 256 || p_count > 256)
+  uint32_t t_count = r.get<uint32_t>();
+  s.klss_gamma = r.get<int32_t>();
+  if (q_count == 0 || q_count > 256 || p_count > 256 || t_count > 256)
     r.fail("a chain of " + std::to_string(q_count) + " + " +
-           std::to_string(p_count) + " primes");
-  std::vector<uint64_t> q(q_count), p(p_count);
+           std::to_string(p_count) + " + " + std::to_string(t_count) +
+           " primes");
+  std::vector<uint64_t> q(q_count), p(p_count), t(t_count);
   for (auto &v : q)
     v = r.get<uint64_t>();
   for (auto &v : p)
     v = r.get<uint64_t>();
+  for (auto &v : t)
+    v = r.get<uint64_t>();
   r.expectEnd();
   std::unique_ptr<Context64> ctx;
   try {
-    ctx = std::make_unique<Context64>(s, q, p);
+    ctx = std::make_unique<Context64>(s, q, p, t);
   } catch (const SecurityError &) {
     throw;
   } catch (const Error &e) {
@@ -308,6 +345,14 @@ Bytes serialize(const Context64 &ctx, const EvaluationKeys &keys) {
   for (const auto &[g, key] : keys.galois.keys) {
     w.put<uint64_t>(g);
     putSwitchingKey(w, key);
+  }
+  w.put<uint8_t>(keys.has_klss_relin ? 1 : 0);
+  if (keys.has_klss_relin)
+    putKlssKey(w, keys.klss_relin.key);
+  w.put<uint32_t>(static_cast<uint32_t>(keys.klss_galois.keys.size()));
+  for (const auto &[g, key] : keys.klss_galois.keys) {
+    w.put<uint64_t>(g);
+    putKlssKey(w, key);
   }
   return wrap(ObjectKind::kEvaluationKeys, ctx.hash(), w.bytes);
 }
@@ -369,6 +414,16 @@ EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
     if (g % 2 == 0 || g >= 2 * ctx.n())
       r.fail("Galois element " + std::to_string(g));
     keys.galois.keys.emplace(g, getSwitchingKey(r, ctx));
+  }
+  keys.has_klss_relin = r.get<uint8_t>() != 0;
+  if (keys.has_klss_relin)
+    keys.klss_relin.key = getKlssKey(r, ctx);
+  count = r.get<uint32_t>();
+  for (uint32_t i = 0; i < count; ++i) {
+    uint64_t g = r.get<uint64_t>();
+    if (g % 2 == 0 || g >= 2 * ctx.n())
+      r.fail("Galois element " + std::to_string(g));
+    keys.klss_galois.keys.emplace(g, getKlssKey(r, ctx));
   }
   r.expectEnd();
   return keys;

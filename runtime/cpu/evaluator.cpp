@@ -1,7 +1,9 @@
 // CKKS evaluation on the CPU backend, built from the RNS primitives.
 // Key switching is hybrid (Phantom III-D): dnum digits, each ModUp-ed to
 // Q_l u P, one inner product with the key accumulated lazily over the digits,
-// one ModDown per output polynomial.
+// one ModDown per output polynomial; or KLSS (Athena 2.3): digits converted
+// exactly to T, inner product over T per key group, exact conversion back to
+// Q_l u P and a coefficient-form ModDown.
 #include "../core/checks.h"
 #include "../core/internal.h"
 #include "ember/ckks.h"
@@ -161,12 +163,117 @@ std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
   return {cpu::modDown(ctx_, acc0), cpu::modDown(ctx_, acc1)};
 }
 
+void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
+                      const std::vector<const Poly64 *> &tdigits, int level,
+                      Poly64 &acc0, Poly64 &acc1) {
+  if (!ctx.hasKlss())
+    throw InvalidArgument("klssInnerProduct: the parameter set " +
+                          ctx.describe() + " has no KLSS form");
+  const int digits = ctx.digitCount(level);
+  const int groups = ctx.klssGroupCount(level);
+  if (static_cast<int>(tdigits.size()) != digits)
+    throw InvalidArgument(
+        "klssInnerProduct: " + std::to_string(tdigits.size()) +
+        " digits given, " + std::to_string(digits) + " at level " +
+        std::to_string(level));
+  if (key.digits < digits || key.groups < groups ||
+      key.b.size() != size_t(key.digits) * key.groups ||
+      key.a.size() != key.b.size())
+    throw InvalidArgument(
+        "klssInnerProduct: the KLSS key has " + std::to_string(key.digits) +
+        " digits x " + std::to_string(key.groups) + " groups, " +
+        std::to_string(digits) + " x " + std::to_string(groups) + " needed");
+  const std::vector<int> t = ctx.tBasis();
+  for (const Poly64 *d : tdigits)
+    if (d->basis != t || !d->ntt)
+      throw InvalidArgument("klssInnerProduct: a digit is not in NTT form "
+                            "over T");
+  const size_t n = ctx.n();
+  const std::vector<int> qp = ctx.qpBasis(level);
+  acc0 = Poly64(qp, n, false);
+  acc1 = Poly64(qp, n, false);
+  auto position = [&](int global) {
+    return global <= level ? global : level + 1 + (global - ctx.qCount());
+  };
+  using Double = WordTraits<Word64>::Double;
+  constexpr int kLazy = 32; // 2^128 / (2^61)^2 products fit before a reduce
+  const long r = static_cast<long>(t.size());
+  for (int j = 0; j < groups; ++j) {
+    Poly64 s0(t, n, true), s1(t, n, true);
+#pragma omp parallel for schedule(static)
+    for (long l = 0; l < r; ++l) {
+      const Modulus<Word64> &q = ctx.modulus(t[l]);
+      Word64 *o0 = s0.limb(l), *o1 = s1.limb(l);
+      for (size_t k = 0; k < n; ++k) {
+        Double x0 = 0, x1 = 0;
+        for (int i = 0; i < digits; ++i) {
+          const Word64 x = tdigits[i]->limb(l)[k];
+          const size_t at = size_t(i) * key.groups + j;
+          x0 += static_cast<Double>(x) * key.b[at].limb(l)[k];
+          x1 += static_cast<Double>(x) * key.a[at].limb(l)[k];
+          if ((i + 1) % kLazy == 0) {
+            x0 = q.reduce(x0);
+            x1 = q.reduce(x1);
+          }
+        }
+        o0[k] = q.reduce(x0);
+        o1[k] = q.reduce(x1);
+      }
+    }
+    cpu::intt(ctx, s0);
+    cpu::intt(ctx, s1);
+    const std::vector<int> targets = ctx.klssGroupLimbs(j, level);
+    const Poly64 c0 = cpu::bconvExact(ctx, s0, targets);
+    const Poly64 c1 = cpu::bconvExact(ctx, s1, targets);
+    for (size_t i = 0; i < targets.size(); ++i) {
+      const int at = position(targets[i]);
+      std::copy(c0.limb(i), c0.limb(i) + n, acc0.limb(at));
+      std::copy(c1.limb(i), c1.limb(i) + n, acc1.limb(at));
+    }
+  }
+}
+
+std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
+                                               const KlssKey &key) const {
+  if (!d.ntt)
+    throw InvalidArgument("keySwitch needs an NTT-form polynomial");
+  const int level = static_cast<int>(d.limbs()) - 1;
+  const int digits = ctx_.digitCount(level);
+  std::vector<Poly64> tdigits;
+  std::vector<const Poly64 *> ptrs;
+  tdigits.reserve(digits);
+  for (int i = 0; i < digits; ++i) {
+    tdigits.push_back(
+        cpu::klssModUp(ctx_, cpu::selectLimbs(d, ctx_.digitLimbs(i, level))));
+    ptrs.push_back(&tdigits.back());
+  }
+  Poly64 acc0, acc1;
+  klssInnerProduct(ctx_, key, ptrs, level, acc0, acc1);
+  const std::vector<int> q = ctx_.qBasis(level);
+  Poly64 k0 = cpu::modSwitchDown(ctx_, acc0, q);
+  Poly64 k1 = cpu::modSwitchDown(ctx_, acc1, q);
+  cpu::ntt(ctx_, k0);
+  cpu::ntt(ctx_, k1);
+  return {std::move(k0), std::move(k1)};
+}
+
 Ciphertext Evaluator::relinearize(const Ciphertext &a,
                                   const RelinKey &rk) const {
-  checks::relinearize(a.degree(), !rk.key.b.empty());
+  return relinearizeWith(a, rk.key);
+}
+
+Ciphertext Evaluator::relinearize(const Ciphertext &a,
+                                  const KlssRelinKey &rk) const {
+  return relinearizeWith(a, rk.key);
+}
+
+template <typename Key>
+Ciphertext Evaluator::relinearizeWith(const Ciphertext &a,
+                                      const Key &key) const {
+  checks::relinearize(a.degree(), !key.b.empty());
   if (a.degree() == 1)
     return a;
-  auto [k0, k1] = keySwitch(a.c[2], rk.key);
+  auto [k0, k1] = keySwitch(a.c[2], key);
   Ciphertext out;
   out.level = a.level;
   out.scale = a.scale;
@@ -179,6 +286,11 @@ Ciphertext Evaluator::relinearize(const Ciphertext &a,
 
 Ciphertext Evaluator::multiplyRelin(const Ciphertext &a, const Ciphertext &b,
                                     const RelinKey &rk) const {
+  return relinearize(multiply(a, b), rk);
+}
+
+Ciphertext Evaluator::multiplyRelin(const Ciphertext &a, const Ciphertext &b,
+                                    const KlssRelinKey &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
@@ -207,8 +319,14 @@ Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
   return galoisOp(a, galois, keys, "");
 }
 
+Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
+                                  const KlssGaloisKeys &keys) const {
+  return galoisOp(a, galois, keys, "");
+}
+
+template <typename Keys>
 Ciphertext Evaluator::galoisOp(const Ciphertext &a, uint64_t galois,
-                               const GaloisKeys &keys,
+                               const Keys &keys,
                                const std::string &what) const {
   if (galois == 1)
     return a;
@@ -231,8 +349,19 @@ Ciphertext Evaluator::rotate(const Ciphertext &a, int64_t k,
                   "a rotation by " + std::to_string(k));
 }
 
+Ciphertext Evaluator::rotate(const Ciphertext &a, int64_t k,
+                             const KlssGaloisKeys &keys) const {
+  return galoisOp(a, galoisElementForRotation(ctx_, k, a.slots), keys,
+                  "a rotation by " + std::to_string(k));
+}
+
 Ciphertext Evaluator::conjugate(const Ciphertext &a,
                                 const GaloisKeys &keys) const {
+  return galoisOp(a, galoisElementForConjugation(ctx_), keys, "conjugation");
+}
+
+Ciphertext Evaluator::conjugate(const Ciphertext &a,
+                                const KlssGaloisKeys &keys) const {
   return galoisOp(a, galoisElementForConjugation(ctx_), keys, "conjugation");
 }
 

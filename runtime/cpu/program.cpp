@@ -57,6 +57,22 @@ const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois) {
   return it->second;
 }
 
+const KlssKey &klssRelinKey(const EvaluationKeys &keys) {
+  if (!keys.has_klss_relin || keys.klss_relin.key.empty())
+    throw MissingKey("the program needs the relinearization key in KLSS form "
+                     "(see its manifest)");
+  return keys.klss_relin.key;
+}
+
+const KlssKey &klssGaloisKey(const EvaluationKeys &keys, uint64_t galois) {
+  auto it = keys.klss_galois.keys.find(galois);
+  if (it == keys.klss_galois.keys.end())
+    throw MissingKey("the program needs the Galois key of element " +
+                     std::to_string(galois) +
+                     " in KLSS form (see its manifest)");
+  return it->second;
+}
+
 Poly64 view(const Poly64 &src, size_t first, size_t count) {
   Poly64 out(std::vector<int>(src.basis.begin() + first,
                               src.basis.begin() + first + count),

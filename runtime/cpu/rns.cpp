@@ -7,6 +7,7 @@
 #include "ember/errors.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace ember::cpu {
@@ -78,8 +79,10 @@ template <typename Word> struct BConvPrepared {
   std::vector<Word> y;
   std::vector<uint8_t> above;
 
+  /// exact = false: the centred fast conversion (above = digits over b/2);
+  /// exact = true: above = v = round(sum_i y_i / b_i) (bconvExact).
   BConvPrepared(const Context<Word> &ctx, const Poly<Word> &in,
-                const std::vector<int> &to)
+                const std::vector<int> &to, bool exact = false)
       : table(&ctx.bconvTable(in.basis, to)), m(in.limbs()), n(in.n), y(m * n),
         above(n, 0) {
     checkForm(in, false, "bconv");
@@ -99,6 +102,21 @@ template <typename Word> struct BConvPrepared {
         above[k] += yi[k] > half;
       }
     }
+    if (exact)
+      for (size_t k = 0; k < n; ++k)
+        above[k] = exactQuotient(ctx, in.basis, k);
+  }
+
+  /// v = round(sum_i y_i / b_i): IEEE double division and addition in basis
+  /// order, then floor(s + 0.5); the CUDA kernel does exactly these
+  /// operations (with __ddiv_rn / __dadd_rn, so nothing is contracted).
+  uint8_t exactQuotient(const Context<Word> &ctx, const std::vector<int> &basis,
+                        size_t k) const {
+    double sum = 0;
+    for (size_t i = 0; i < m; ++i)
+      sum = sum + static_cast<double>(y[i * n + k]) /
+                      static_cast<double>(ctx.modulus(basis[i]).value());
+    return static_cast<uint8_t>(std::floor(sum + 0.5));
   }
 
   /// Step 2 for target row t (modulus `mod`): a row of the (|T| x m) by
@@ -149,6 +167,31 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
 }
 
 template <typename Word>
+Poly<Word> bconvExact(const Context<Word> &ctx, const Poly<Word> &in,
+                      const std::vector<int> &to) {
+  const BConvPrepared<Word> prepared(ctx, in, to, /*exact=*/true);
+  Poly<Word> out(to, in.n, false);
+  const long targets = static_cast<long>(to.size());
+#pragma omp parallel for schedule(static)
+  for (long t = 0; t < targets; ++t)
+    prepared.row(t, ctx.modulus(to[t]), out.limb(t));
+  return out;
+}
+
+template <typename Word>
+Poly<Word> klssModUp(const Context<Word> &ctx, const Poly<Word> &digit) {
+  if (!ctx.hasKlss())
+    throw InvalidArgument("klssModUp: the parameter set " + ctx.describe() +
+                          " has no KLSS form");
+  checkForm(digit, true, "klssModUp");
+  Poly<Word> coeff = digit;
+  intt(ctx, coeff);
+  Poly<Word> out = bconvExact(ctx, coeff, ctx.tBasis());
+  ntt(ctx, out);
+  return out;
+}
+
+template <typename Word>
 Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
   checkForm(in, true, "modUp");
   const int level = static_cast<int>(in.limbs()) - 1;
@@ -185,7 +228,6 @@ Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
 template <typename Word>
 Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
                          const std::vector<int> &keep) {
-  checkForm(in, true, "modSwitchDown");
   std::vector<int> drop;
   for (int idx : in.basis)
     if (std::find(keep.begin(), keep.end(), idx) == keep.end())
@@ -199,11 +241,12 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
   // division rounds, with no bias. For one dropped limb, u = 0 and this is
   // exactly round(x / q).
   Poly<Word> dropped = selectLimbs(in, drop);
-  intt(ctx, dropped);
+  if (in.ntt)
+    intt(ctx, dropped);
   const BConvPrepared<Word> prepared(ctx, dropped, keep);
   const BConvTable<Word> &table = *prepared.table;
 
-  Poly<Word> out(keep, in.n, true);
+  Poly<Word> out(keep, in.n, in.ntt);
   const long limbs = static_cast<long>(keep.size());
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < limbs; ++i) { // per kept limb: BConv row, NTT, combine
@@ -214,7 +257,8 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
                 in.basis.begin());
     Word *dst = out.limb(i);
     prepared.row(i, q, dst);
-    ctx.ntt(keep[i]).forward(dst);
+    if (in.ntt)
+      ctx.ntt(keep[i]).forward(dst);
     for (size_t k = 0; k < in.n; ++k)
       dst[k] = q.mulShoup(q.sub(x[k], dst[k]), inv, inv_shoup);
   }
@@ -430,6 +474,9 @@ template <typename Word> void dropToLevel(Poly<Word> &p, int level) {
   template void intt(const Context<Word> &, Poly<Word> &);                     \
   template Poly<Word> bconv(const Context<Word> &, const Poly<Word> &,         \
                             const std::vector<int> &);                         \
+  template Poly<Word> bconvExact(const Context<Word> &, const Poly<Word> &,    \
+                                 const std::vector<int> &);                    \
+  template Poly<Word> klssModUp(const Context<Word> &, const Poly<Word> &);    \
   template Poly<Word> modUp(const Context<Word> &, const Poly<Word> &, int);   \
   template Poly<Word> modDown(const Context<Word> &, const Poly<Word> &);      \
   template Poly<Word> modSwitchDown(const Context<Word> &, const Poly<Word> &, \

@@ -85,12 +85,14 @@ DeviceContext::DeviceContext(const Context64 &ctx, int device)
   I.q_count = ctx.qCount();
   I.p_count = ctx.pCount();
   I.m_count = ctx.moduliCount();
+  I.all_count = ctx.allModuliCount();
   if (I.n_log < 4 || I.n_log > 17)
     throw InvalidArgument("the CUDA backend needs log N in 4..17");
-  if (I.m_count > 255)
+  if (I.all_count > 255)
     throw InvalidArgument("the CUDA backend supports at most 255 moduli");
 
-  const size_t m = I.m_count, n = I.n;
+  // Tables for every modulus, KLSS's T included (NTTs over T).
+  const size_t m = I.all_count, n = I.n;
   // Layout of the table block: q, ratio hi, ratio lo, intt plain
   // [m][kScaleWords], then roots, rootsShoup, invRoots, invRootsShoup [m][n],
   // then (root, shoup) and (inverse root, shoup) interleaved [m][n][2].
@@ -155,6 +157,8 @@ DeviceContext::~DeviceContext() {
   I.rescale_plans.clear();
   I.galois_index.clear();
   I.switch_plans.clear();
+  I.exact_plans.clear();
+  I.klss_plans.clear();
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
@@ -325,11 +329,114 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
     inv.push_back(table.inv_b_mod[i]);
     inv.push_back(ctx.modulus(keep[i]).shoup(table.inv_b_mod[i]));
   }
+  std::vector<u64> hat_inv;
+  for (size_t j = 0; j < drop.size(); ++j) {
+    hat_inv.push_back(table.hat_inv[j]);
+    hat_inv.push_back(ctx.modulus(drop[j]).shoup(table.hat_inv[j]));
+  }
   plan->intt_scale = uploadWords(dctx, scale);
   plan->consts = uploadWords(dctx, consts);
   plan->tmod = uploadInts(dctx, keep);
   plan->inv = uploadWords(dctx, inv);
+  plan->hat_inv = uploadWords(dctx, hat_inv);
+  plan->dmod = uploadInts(dctx, drop);
   return *(switch_plans[key] = std::move(plan));
+}
+
+const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
+                                                const std::vector<int> &from,
+                                                const std::vector<int> &to) {
+  auto key = std::make_pair(from, to);
+  auto it = exact_plans.find(key);
+  if (it != exact_plans.end())
+    return *it->second;
+  const Context64 &ctx = *host;
+  const BConvTable<u64> &table = ctx.bconvTable(from, to);
+  auto plan = std::make_unique<ExactPlan>();
+  plan->m = int(from.size());
+  plan->t_count = int(to.size());
+  std::vector<u64> hat_inv, scale(from.size() * kScaleWords);
+  for (size_t i = 0; i < from.size(); ++i) {
+    hat_inv.push_back(table.hat_inv[i]);
+    hat_inv.push_back(ctx.modulus(from[i]).shoup(table.hat_inv[i]));
+    inttConstants(ctx, from[i], table.hat_inv[i], 0,
+                  scale.data() + kScaleWords * i);
+  }
+  std::vector<u64> consts = table.hat_mod;
+  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+  std::vector<int> ints = from;
+  ints.insert(ints.end(), to.begin(), to.end());
+  plan->hat_inv = uploadWords(dctx, hat_inv);
+  plan->intt_scale = uploadWords(dctx, scale);
+  plan->consts = uploadWords(dctx, consts);
+  plan->ints = uploadInts(dctx, ints);
+  return *(exact_plans[key] = std::move(plan));
+}
+
+const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
+                                              int level) {
+  auto it = klss_plans.find(level);
+  if (it != klss_plans.end())
+    return *it->second;
+  const Context64 &ctx = *host;
+  if (!ctx.hasKlss())
+    throw InvalidArgument("the parameter set " + ctx.describe() +
+                          " has no KLSS form (no temporary basis T)");
+  auto plan = std::make_unique<KlssPlan>();
+  KlssPlan &P = *plan;
+  P.level = level;
+  P.digits = ctx.digitCount(level);
+  P.groups = ctx.klssGroupCount(level);
+  P.r = ctx.tCount();
+  P.qp = level + 1 + p_count;
+  P.t_first = q_count + p_count;
+  P.ks = &ksPlan(dctx, level); // checks the digit count
+  P.down = &switchPlan(dctx, ctx.qpBasis(level), ctx.qBasis(level));
+  const std::vector<int> t_basis = ctx.tBasis();
+  std::vector<u64> consts;
+  std::vector<int> ints;
+  // Digits -> T.
+  for (int j = 0; j < P.digits; ++j) {
+    const std::vector<int> limbs = ctx.digitLimbs(j, level);
+    const BConvTable<u64> &table = ctx.bconvTable(limbs, t_basis);
+    P.start.push_back(limbs.front());
+    P.size.push_back(int(limbs.size()));
+    P.up_hat.push_back(consts.size());
+    consts.insert(consts.end(), table.hat_mod.begin(), table.hat_mod.end());
+    P.up_negb.push_back(consts.size());
+    consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+    P.up_smod.push_back(ints.size());
+    ints.insert(ints.end(), limbs.begin(), limbs.end());
+  }
+  P.t_mods = ints.size();
+  ints.insert(ints.end(), t_basis.begin(), t_basis.end());
+  // T -> each group's limbs of Q_l u P; a limb's row in qpBasis(level):
+  // q_i at i, p_k at level + 1 + k.
+  for (int g = 0; g < P.groups; ++g) {
+    const std::vector<int> limbs = ctx.klssGroupLimbs(g, level);
+    const BConvTable<u64> &table = ctx.bconvTable(t_basis, limbs);
+    P.group_size.push_back(int(limbs.size()));
+    P.down_hat.push_back(consts.size());
+    consts.insert(consts.end(), table.hat_mod.begin(), table.hat_mod.end());
+    P.down_negb.push_back(consts.size());
+    consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+    P.down_tmod.push_back(ints.size());
+    ints.insert(ints.end(), limbs.begin(), limbs.end());
+    P.down_trow.push_back(ints.size());
+    for (int limb : limbs)
+      ints.push_back(limb < q_count ? limb : level + 1 + (limb - q_count));
+  }
+  // INTT over T with n^-1 (T/t_k)^-1 folded in, indexed by modulus.
+  const BConvTable<u64> &t_table =
+      ctx.bconvTable(t_basis, ctx.klssGroupLimbs(0, level));
+  std::vector<u64> scale(size_t(all_count) * kScaleWords, 0);
+  for (int k = 0; k < P.r; ++k)
+    inttConstants(ctx, t_basis[k], t_table.hat_inv[k], 0,
+                  scale.data() + kScaleWords * size_t(t_basis[k]));
+  P.intt_scale_t = uploadWords(dctx, scale);
+  P.consts = uploadWords(dctx, consts);
+  P.ints = uploadInts(dctx, ints);
+  return *(klss_plans[level] = std::move(plan));
 }
 
 const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,
@@ -434,6 +541,57 @@ DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {
 
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys) {
   DeviceGaloisKeys d;
+  for (const auto &[g, key] : keys.keys)
+    d.keys.emplace(g, upload(ctx, key));
+  return d;
+}
+
+const uint64_t *DeviceKlssKey::b(int digit, int group, int t_count,
+                                 size_t n) const {
+  return buf.data() + (size_t(digit * groups + group) * 2) * t_count * n;
+}
+const uint64_t *DeviceKlssKey::a(int digit, int group, int t_count,
+                                 size_t n) const {
+  return buf.data() + (size_t(digit * groups + group) * 2 + 1) * t_count * n;
+}
+
+DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key) {
+  const Context64 &h = ctx.host();
+  if (!h.hasKlss())
+    throw InvalidArgument("upload: the parameter set " + h.describe() +
+                          " has no KLSS form");
+  const size_t count = size_t(key.digits) * key.groups;
+  if (key.digits <= 0 || key.groups <= 0 || key.b.size() != count ||
+      key.a.size() != count)
+    throw InvalidArgument("upload: a KLSS key needs digits x groups (b, a) "
+                          "polynomials");
+  const std::vector<int> t_basis = h.tBasis();
+  const size_t r = t_basis.size(), n = h.n();
+  DeviceKlssKey d;
+  d.digits = key.digits;
+  d.groups = key.groups;
+  d.buf = DeviceBuffer(ctx, count * 2 * r * n);
+  for (size_t i = 0; i < count; ++i) {
+    for (const Poly64 *p : {&key.b[i], &key.a[i]})
+      if (p->basis != t_basis || !p->ntt || p->data.size() != r * n)
+        throw InvalidArgument("upload: KLSS key polynomials must be over T "
+                              "in NTT form");
+    copyToDevice(ctx, d.buf.data() + (2 * i) * r * n, key.b[i].data.data(),
+                 r * n * 8);
+    copyToDevice(ctx, d.buf.data() + (2 * i + 1) * r * n, key.a[i].data.data(),
+                 r * n * 8);
+  }
+  ctx.synchronize();
+  return d;
+}
+
+DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key) {
+  return DeviceKlssRelinKey{upload(ctx, key.key)};
+}
+
+DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
+                            const KlssGaloisKeys &keys) {
+  DeviceKlssGaloisKeys d;
   for (const auto &[g, key] : keys.keys)
     d.keys.emplace(g, upload(ctx, key));
   return d;

@@ -4,6 +4,11 @@
 // for every digit at once), one inner product fused over the digits, one
 // ModDown of both accumulators whose final NTT also subtracts, scales by
 // P^-1 and adds the ciphertext part (relinearize, rotate).
+// KLSS key switching (Athena 2.3) has the same shape: the same INTT of d,
+// one exact BConv launch of every digit to T and one NTT over T, one inner
+// product over T for every key group, one INTT over T and one exact BConv
+// launch back to Q_l u P for both accumulators, one ModDown kernel in
+// coefficient form and one NTT that adds the ciphertext part.
 #include "../core/checks.h"
 #include "../core/internal.h"
 #include "internal.cuh"
@@ -143,20 +148,87 @@ DeviceCiphertext Evaluator::multiply(const DeviceCiphertext &a,
   return out;
 }
 
+namespace {
+
+// Key switching with either kind of key: keySwitchInto is overloaded on the
+// key (hybrid, KLSS), so each operation is written once.
+
+template <typename Key>
+DeviceCiphertext relinearizeWith(const DeviceContext &ctx,
+                                 const DeviceCiphertext &a, const Key &key) {
+  checks::relinearize(a.degree(), key.digits != 0);
+  if (a.degree() == 1)
+    return clone(ctx, a);
+  DeviceCiphertext out = like(ctx, a, 2, a.level);
+  keySwitchInto(ctx, a.part(2), a.level, key, out.buf.data(), a.buf.data(), 2,
+                int(a.limbs()));
+  return out;
+}
+
+/// Both parts permuted in one launch, then c0' = aut(c0) + k0, c1' = k1 with
+/// the addition fused into key switching's last NTT.
+template <typename Keys>
+DeviceCiphertext galoisWith(const DeviceContext &ctx, const DeviceCiphertext &a,
+                            uint64_t galois, const Keys &keys,
+                            const std::string &what) {
+  if (galois == 1)
+    return clone(ctx, a);
+  checks::galois(a.degree(), keys.has(galois), galois, what);
+  DeviceCiphertext rotated = like(ctx, a, 2, a.level);
+  launchAutomorphism(ctx, rotated.buf.data(), a.buf.data(), rowsOf(a),
+                     ctx.impl().galoisIndex(ctx, galois));
+  DeviceCiphertext out = like(ctx, a, 2, a.level);
+  keySwitchInto(ctx, rotated.part(1), a.level, keys.keys.at(galois),
+                out.buf.data(), rotated.buf.data(), 1, int(a.limbs()));
+  return out;
+}
+
+template <typename Key>
+std::pair<DevicePoly, DevicePoly>
+keySwitchWith(const DeviceContext &ctx, const DevicePoly &d, const Key &key) {
+  if (!d.ntt)
+    throw InvalidArgument("keySwitch needs an NTT-form polynomial");
+  const int level = int(d.limbs()) - 1;
+  if (level < 0 || d.basis != ctx.host().qBasis(level))
+    throw InvalidArgument("keySwitch: d must be over q_0..q_level");
+  const size_t part = d.limbs() * d.n;
+  DeviceBuffer out(ctx, 2 * part);
+  keySwitchInto(ctx, d.data(), level, key, out.data(), nullptr, 0, 0);
+  std::pair<DevicePoly, DevicePoly> res;
+  for (int p = 0; p < 2; ++p) {
+    DevicePoly &r = p == 0 ? res.first : res.second;
+    r.basis = d.basis;
+    r.n = d.n;
+    r.ntt = true;
+    r.buf = DeviceBuffer(ctx, part);
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(r.buf.data(), out.data() + p * part,
+                                     part * 8, cudaMemcpyDeviceToDevice,
+                                     ctx.impl().stream));
+  }
+  return res;
+}
+
+} // namespace
+
 DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
                                         const DeviceRelinKey &rk) const {
-  checks::relinearize(a.degree(), rk.key.digits != 0);
-  if (a.degree() == 1)
-    return clone(ctx_, a);
-  DeviceCiphertext out = like(ctx_, a, 2, a.level);
-  keySwitchInto(ctx_, a.part(2), a.level, rk.key, out.buf.data(), a.buf.data(),
-                2, int(a.limbs()));
-  return out;
+  return relinearizeWith(ctx_, a, rk.key);
+}
+
+DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
+                                        const DeviceKlssRelinKey &rk) const {
+  return relinearizeWith(ctx_, a, rk.key);
 }
 
 DeviceCiphertext Evaluator::multiplyRelin(const DeviceCiphertext &a,
                                           const DeviceCiphertext &b,
                                           const DeviceRelinKey &rk) const {
+  return relinearize(multiply(a, b), rk);
+}
+
+DeviceCiphertext Evaluator::multiplyRelin(const DeviceCiphertext &a,
+                                          const DeviceCiphertext &b,
+                                          const DeviceKlssRelinKey &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
@@ -183,60 +255,47 @@ DeviceCiphertext Evaluator::modDropTo(const DeviceCiphertext &a,
 DeviceCiphertext Evaluator::applyGalois(const DeviceCiphertext &a,
                                         uint64_t galois,
                                         const DeviceGaloisKeys &keys) const {
-  return galoisOp(a, galois, keys, "");
+  return galoisWith(ctx_, a, galois, keys, "");
 }
 
-DeviceCiphertext Evaluator::galoisOp(const DeviceCiphertext &a, uint64_t galois,
-                                     const DeviceGaloisKeys &keys,
-                                     const std::string &what) const {
-  if (galois == 1)
-    return clone(ctx_, a);
-  checks::galois(a.degree(), keys.has(galois), galois, what);
-  // Both parts permuted in one launch; then c0' = aut(c0) + k0, c1' = k1
-  // with the addition fused into ModDown's last NTT.
-  DeviceCiphertext rotated = like(ctx_, a, 2, a.level);
-  launchAutomorphism(ctx_, rotated.buf.data(), a.buf.data(), rowsOf(a),
-                     ctx_.impl().galoisIndex(ctx_, galois));
-  DeviceCiphertext out = like(ctx_, a, 2, a.level);
-  keySwitchInto(ctx_, rotated.part(1), a.level, keys.keys.at(galois),
-                out.buf.data(), rotated.buf.data(), 1, int(a.limbs()));
-  return out;
+DeviceCiphertext
+Evaluator::applyGalois(const DeviceCiphertext &a, uint64_t galois,
+                       const DeviceKlssGaloisKeys &keys) const {
+  return galoisWith(ctx_, a, galois, keys, "");
 }
 
 DeviceCiphertext Evaluator::rotate(const DeviceCiphertext &a, int64_t k,
                                    const DeviceGaloisKeys &keys) const {
-  return galoisOp(a, galoisElementForRotation(ctx_.host(), k, a.slots), keys,
-                  "a rotation by " + std::to_string(k));
+  return galoisWith(ctx_, a, galoisElementForRotation(ctx_.host(), k, a.slots),
+                    keys, "a rotation by " + std::to_string(k));
+}
+
+DeviceCiphertext Evaluator::rotate(const DeviceCiphertext &a, int64_t k,
+                                   const DeviceKlssGaloisKeys &keys) const {
+  return galoisWith(ctx_, a, galoisElementForRotation(ctx_.host(), k, a.slots),
+                    keys, "a rotation by " + std::to_string(k));
 }
 
 DeviceCiphertext Evaluator::conjugate(const DeviceCiphertext &a,
                                       const DeviceGaloisKeys &keys) const {
-  return galoisOp(a, galoisElementForConjugation(ctx_.host()), keys,
-                  "conjugation");
+  return galoisWith(ctx_, a, galoisElementForConjugation(ctx_.host()), keys,
+                    "conjugation");
+}
+
+DeviceCiphertext Evaluator::conjugate(const DeviceCiphertext &a,
+                                      const DeviceKlssGaloisKeys &keys) const {
+  return galoisWith(ctx_, a, galoisElementForConjugation(ctx_.host()), keys,
+                    "conjugation");
 }
 
 std::pair<DevicePoly, DevicePoly>
 Evaluator::keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const {
-  if (!d.ntt)
-    throw InvalidArgument("keySwitch needs an NTT-form polynomial");
-  const int level = int(d.limbs()) - 1;
-  if (d.basis != ctx_.host().qBasis(level))
-    throw InvalidArgument("keySwitch: d must be over q_0..q_level");
-  const size_t part = d.limbs() * d.n;
-  DeviceBuffer out(ctx_, 2 * part);
-  keySwitchInto(ctx_, d.data(), level, key, out.data(), nullptr, 0, 0);
-  std::pair<DevicePoly, DevicePoly> res;
-  for (int p = 0; p < 2; ++p) {
-    DevicePoly &r = p == 0 ? res.first : res.second;
-    r.basis = d.basis;
-    r.n = d.n;
-    r.ntt = true;
-    r.buf = DeviceBuffer(ctx_, part);
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(r.buf.data(), out.data() + p * part,
-                                     part * 8, cudaMemcpyDeviceToDevice,
-                                     ctx_.impl().stream));
-  }
-  return res;
+  return keySwitchWith(ctx_, d, key);
+}
+
+std::pair<DevicePoly, DevicePoly>
+Evaluator::keySwitch(const DevicePoly &d, const DeviceKlssKey &key) const {
+  return keySwitchWith(ctx_, d, key);
 }
 
 } // namespace ember::cuda

@@ -107,10 +107,11 @@ __host__ __device__ inline int qpModulus(int t, int level, int q_count) {
 /// Shoup quotient, invRoots[1] n^-1 s, its quotient, and a constant added
 /// to every output coefficient (rescale's centring h = q_l / 2).
 constexpr int kScaleWords = 5;
-constexpr int kMaxRows = 512;  // rows per NTT launch (chunked beyond)
-constexpr int kMaxJobs = 16;   // BConv jobs per launch
-constexpr int kMaxDigits = 16; // key-switching digits
-constexpr int kMaxConsts = 64; // per-limb constants passed by value
+constexpr int kMaxRows = 512;     // rows per NTT launch (chunked beyond)
+constexpr int kMaxJobs = 16;      // BConv jobs per launch
+constexpr int kMaxExactJobs = 32; // exact BConv jobs per launch
+constexpr int kMaxDigits = 16;    // key-switching digits
+constexpr int kMaxConsts = 64;    // per-limb constants passed by value
 
 /// Per-launch row table of the NTT kernels: modulus and input/output row of
 /// each row (rows of base pointers; lets one launch cover scattered rows).
@@ -121,14 +122,16 @@ struct RowTable {
 };
 
 /// Fused epilogue of the forward NTT: out = (a - ntt(x)) * c [+ b], for
-/// ModDown and rescale. Row r of the launch is part r / div, limb r % div.
+/// ModDown and rescale, or out = ntt(x) [+ b] when a is null (KLSS key
+/// switching, whose ModDown happens before its NTT). Row r of the launch is
+/// part r / div, limb r % div.
 struct Epilogue {
-  const u64 *a = nullptr; ///< row part * aStride + limb
+  const u64 *a = nullptr; ///< row part * aStride + limb, or null
   int aStride = 0;
   const u64 *b = nullptr; ///< addend rows part * bStride + limb, parts < bParts
   int bStride = 0;
   int bParts = 0;
-  const u64 *c = nullptr; ///< (word, shoup) per limb
+  const u64 *c = nullptr; ///< (word, shoup) per limb (unused without a)
   int div = 1;
 };
 
@@ -165,6 +168,41 @@ struct SwitchPlan {
   DeviceBuffer consts;     ///< hat [keep][drop], half [drop], neg_b [keep]
   DeviceBuffer tmod;       ///< keep moduli (int32)
   DeviceBuffer inv;        ///< [keep][2] D^-1 mod k_i
+  DeviceBuffer hat_inv;    ///< [drop][2] (D/d_j)^-1 mod d_j (coefficient form)
+  DeviceBuffer dmod;       ///< drop moduli (int32)
+};
+/// Constants of an exact base conversion from `from` to `to` (rns.h
+/// bconvExact), cached per (from, to).
+struct ExactPlan {
+  int m = 0, t_count = 0;
+  DeviceBuffer hat_inv;    ///< [m][2] (B/b_i)^-1 mod b_i and its Shoup word
+  DeviceBuffer intt_scale; ///< [m][kScaleWords] n^-1 (B/b_i)^-1
+  DeviceBuffer consts;     ///< hat [T][m], neg_b [T]
+  DeviceBuffer ints;       ///< source moduli [m], target moduli [T]
+};
+/// KLSS key-switching constants of one level (Athena 2.3): the digits'
+/// exact BConv to T, T's INTT scaling and the exact BConv from T to each
+/// key group's limbs of Q_l u P (rows of qpBasis(level)). The INTT of d
+/// uses the hybrid plan's constants (the same n^-1 (Q_j/q_i)^-1).
+struct KlssPlan {
+  int level = 0, digits = 0, groups = 0, r = 0, qp = 0;
+  int t_first = 0;                  ///< global index of t_0
+  const KsPlan *ks = nullptr;       ///< the level's hybrid plan (INTT of d)
+  const SwitchPlan *down = nullptr; ///< ModDown Q_l u P -> Q_l
+  std::vector<int> start, size;     ///< digit limbs (positions of Q_l)
+  std::vector<int> group_size;      ///< limbs of each group at this level
+  DeviceBuffer intt_scale_t;        ///< [all moduli][kScaleWords]: T rows
+                                    ///< n^-1 (T/t_k)^-1 (indexed by modulus)
+  DeviceBuffer consts; ///< per digit: hat [r][m], neg_b [r]; per group:
+                       ///< hat [g][r], neg_b [g]
+  std::vector<size_t> up_hat, up_negb, down_hat, down_negb;
+  DeviceBuffer ints; ///< digit source moduli, T moduli, per group target
+                     ///< moduli and target rows
+  std::vector<size_t> up_smod, down_tmod, down_trow;
+  size_t t_mods = 0;
+  const int *intsPtr(size_t off) const {
+    return reinterpret_cast<const int *>(ints.data()) + off;
+  }
 };
 struct RescalePlan {
   DeviceBuffer q_last_inv; ///< [l][2]
@@ -178,7 +216,9 @@ struct DeviceContext::Impl {
   Tables tables{};
   int n_log = 0;
   size_t n = 0;
-  int q_count = 0, p_count = 0, m_count = 0;
+  /// m_count: moduli of Q u P (the key layout); all_count: Q u P u T (the
+  /// tables).
+  int q_count = 0, p_count = 0, m_count = 0, all_count = 0;
   // Pool: free blocks by size; every block ever allocated.
   std::multimap<size_t, u64 *> free_blocks;
   std::vector<std::pair<u64 *, size_t>> all_blocks;
@@ -190,6 +230,10 @@ struct DeviceContext::Impl {
   std::map<std::pair<std::vector<int>, std::vector<int>>,
            std::unique_ptr<SwitchPlan>>
       switch_plans;
+  std::map<std::pair<std::vector<int>, std::vector<int>>,
+           std::unique_ptr<ExactPlan>>
+      exact_plans;
+  std::map<int, std::unique_ptr<KlssPlan>> klss_plans;
 
   u64 *allocate(size_t words);
   void release(u64 *p, size_t words);
@@ -198,6 +242,11 @@ struct DeviceContext::Impl {
   const SwitchPlan &switchPlan(const DeviceContext &ctx,
                                const std::vector<int> &basis,
                                const std::vector<int> &keep);
+  const ExactPlan &exactPlan(const DeviceContext &ctx,
+                             const std::vector<int> &from,
+                             const std::vector<int> &to);
+  /// InvalidArgument when the context has no KLSS form.
+  const KlssPlan &klssPlan(const DeviceContext &ctx, int level);
   const uint32_t *galoisIndex(const DeviceContext &ctx, uint64_t galois);
 };
 
@@ -244,6 +293,24 @@ struct BConvJob {
 };
 void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs);
 
+/// One exact base conversion (rns.h bconvExact): y_i = [x_i (B/b_i)^-1]_{b_i}
+/// (x_i scaled here when hinv is given, else the inputs are y_i already),
+/// v = floor(sum_i y_i / b_i + 1/2) in doubles, out_t = sum_i y_i (B/b_i) + v
+/// [-B]_t mod t, written to row trow[t] (or t) of out.
+struct ExactJob {
+  const u64 *in;   ///< m source rows
+  u64 *out;        ///< base of the target rows
+  const u64 *hat;  ///< [T][m] (B/b_i) mod t
+  const u64 *negb; ///< [T] [-B]_t
+  const u64 *hinv; ///< [m][2] (word, Shoup) (B/b_i)^-1, or null
+  const int *smod; ///< [m] source moduli
+  const int *tmod; ///< [T] target moduli
+  const int *trow; ///< [T] output rows, or null for 0..T-1
+  int m, t_count;
+};
+void launchBConvExact(const DeviceContext &ctx,
+                      const std::vector<ExactJob> &jobs);
+
 /// Hybrid key switching of d (NTT over q_0..q_level) into out (2 parts of
 /// level+1 rows): out_p = ModDown(<ModUp(d), key_p>) [+ add_p for p <
 /// add_parts, rows add + p * add_stride].
@@ -258,6 +325,49 @@ void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
 void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
                   int parts, u64 *out, const u64 *add, int add_parts,
                   int add_stride);
+/// The parts of hybrid key switching, for the fused path and the benchmark's
+/// breakdown: the INTT of d with each digit's (Q_j/q_i)^-1 folded in (into y,
+/// level+1 rows), the BConv + NTT of every digit from y into ext, and the
+/// inner product into acc (2 x qp rows).
+void modUpInverse(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
+                  int j0, int j1, u64 *y);
+void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const u64 *y,
+                  int j0, int j1, u64 *ext);
+void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
+                        const u64 *d, const u64 *ext,
+                        const DeviceSwitchingKey &key, u64 *acc);
+
+/// KLSS key switching of d (NTT over q_0..q_level) into out (2 parts of
+/// level+1 rows), same contract as keySwitchInto: INTT (the digits' hat^-1
+/// folded in), exact BConv of every digit to T, NTT over T, inner product
+/// over T, INTT over T, exact BConv to the key groups' limbs, ModDown in
+/// coefficient form, NTT (adding the addend in its epilogue).
+void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
+                   const DeviceKlssKey &key, u64 *out, const u64 *add,
+                   int add_parts, int add_stride);
+// Its parts (also timed by the benchmark's breakdown); the first, the INTT
+// of d with the digits' hat^-1 folded in, is hybrid's modUpInverse.
+/// Exact BConv of every digit of y to T and the NTT over T: td holds
+/// digits x r rows (NTT form).
+void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const u64 *y,
+                  u64 *td);
+/// The inner product over T: ip = [b, a][group][r] rows (NTT form) from the
+/// digits' T rows (td[i] = digit i's r rows).
+void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
+                            const std::vector<const u64 *> &td,
+                            const DeviceKlssKey &key, u64 *ip);
+/// INTT over T of ip (in place; (T/t_k)^-1 folded in), then the exact BConv
+/// of every (part, group) to its limbs of Q_l u P: acc0 / acc1 (qp rows,
+/// coefficient form).
+void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, u64 *ip,
+                  u64 *acc0, u64 *acc1);
+/// ModDown in coefficient form of `parts` polynomials over keep u drop
+/// (plan of modSwitchDown; part stride in_stride rows) into out (part
+/// stride out_stride rows): (x_keep - BConv_centred(x_drop)) D^-1.
+void modDownCoeffParts(const DeviceContext &ctx, const SwitchPlan &plan,
+                       const u64 *in, int in_stride, int parts, u64 *out,
+                       int out_stride);
+
 /// Rescale of `parts` polynomials over q_0..q_level (stride level+1 rows)
 /// into out (parts x level rows).
 void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,

@@ -37,13 +37,15 @@ constexpr int kTileWords = 4096; // 32 KB of shared memory per block
 constexpr int kThreads = 256;
 
 /// One row's view of an Epilogue (ModDown fused into the last NTT): the
-/// row's operand a, optional addend b, and constant c, offset to `base`.
+/// row's operand a (or none), optional addend b, and constant c, offset to
+/// `base`.
 struct EpiRow {
   const u64 *a, *b;
   u64 cw, cs;
-  /// out = (a - x) * c (+ b), x the NTT output fully reduced.
+  /// out = (a - x) * c (+ b), or x (+ b) without a; x the NTT output fully
+  /// reduced.
   __device__ __forceinline__ u64 apply(u64 x, size_t k, u64 q) const {
-    u64 res = mulShoup(subMod(a[k], x, q), cw, cs, q);
+    u64 res = a ? mulShoup(subMod(a[k], x, q), cw, cs, q) : x;
     return b ? addMod(res, b[k], q) : res;
   }
 };
@@ -51,12 +53,13 @@ __device__ __forceinline__ EpiRow epiRow(const Epilogue &e, int r, int log_n,
                                          size_t base) {
   const int part = r / e.div, limb = r % e.div;
   EpiRow row;
-  row.a = e.a + (size_t(part * e.aStride + limb) << log_n) + base;
+  row.a =
+      e.a ? e.a + (size_t(part * e.aStride + limb) << log_n) + base : nullptr;
   row.b = part < e.bParts
               ? e.b + (size_t(part * e.bStride + limb) << log_n) + base
               : nullptr;
-  row.cw = e.c[2 * limb];
-  row.cs = e.c[2 * limb + 1];
+  row.cw = e.a ? e.c[2 * limb] : 0;
+  row.cs = e.a ? e.c[2 * limb + 1] : 0;
   return row;
 }
 /// [0, 4q) -> [0, q).

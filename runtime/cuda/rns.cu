@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace ember::cuda {
 
@@ -108,6 +109,184 @@ __global__ void __launch_bounds__(kEwThreads)
   const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
   a.acc[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
   a.acc[(size_t(a.qp + t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
+}
+
+/// Loads a block's slice of a conversion: rows t_begin..t_begin+nt of the
+/// (targets x m) hat matrix into hat_s and the per-target constants c into
+/// c_s (shared memory), then waits for the whole block.
+__device__ __forceinline__ void loadSlice(u64 *hat_s, u64 *c_s, const u64 *hat,
+                                          const u64 *c, int t_begin, int nt,
+                                          int m) {
+  for (int idx = threadIdx.x; idx < nt * m; idx += blockDim.x)
+    hat_s[idx] = hat[t_begin * m + idx];
+  for (int idx = threadIdx.x; idx < nt; idx += blockDim.x)
+    c_s[idx] = c[t_begin + idx];
+  __syncthreads();
+}
+
+/// One target of a base conversion: k c + sum_{i < m} y_i h_i summed in
+/// 128 bits (m <= 32 products below 2^122 fit) and reduced once mod
+/// modulus g.
+template <int kM>
+__device__ __forceinline__ u64 convRow(const Tables &T, const u64 *y,
+                                       const u64 *h, int m, u64 k, u64 c,
+                                       int g) {
+  u64 hi = 0, lo = 0;
+  mac128(hi, lo, k, c);
+#pragma unroll
+  for (int i = 0; i < kM; ++i)
+    if (i < m)
+      mac128(hi, lo, y[i], h[i]);
+  return barrett(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
+}
+
+struct ExactJobs {
+  ExactJob job[kMaxExactJobs];
+};
+
+/// Exact base conversion (Athena 2.2, EBConv; rns.h bconvExact), a (T x m)
+/// by (m x N) matrix product like bconvKernel: each thread keeps its
+/// coefficient's m inputs y_i in registers, sums y_i / b_i in doubles (IEEE
+/// division and addition in basis order, __ddiv_rn / __dadd_rn so that
+/// nothing contracts into an FMA: the CPU's v bit for bit), rounds to
+/// v = floor(sum + 0.5) and produces the block's targets as 128-bit sums of
+/// the m products plus v [-B]_t, reduced once (Barrett). The block's slice of
+/// the hat matrix sits in shared memory. Bytes: (m + T) N words per job. Work
+/// per coefficient: m double divisions and additions (and m Shoup products when
+/// scaling), m T multiply-adds and T reductions.
+template <int kM>
+__global__ void __launch_bounds__(kEwThreads)
+    bconvExactKernel(Tables T, ExactJobs jobs) {
+  extern __shared__ u64 ex_s[];
+  const ExactJob J = jobs.job[blockIdx.y];
+  const int m = J.m, tc = J.t_count, log_n = T.logN;
+  const int t_begin = blockIdx.z * kTargetsPerBlock;
+  if (t_begin >= tc)
+    return; // whole block: before any barrier
+  const int nt = min(tc - t_begin, kTargetsPerBlock);
+  u64 *hat_s = ex_s, *negb_s = ex_s + nt * m; // [nt][m], [nt]
+  loadSlice(hat_s, negb_s, J.hat, J.negb, t_begin, nt, m);
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  u64 y[kM];
+  double sum = 0;
+#pragma unroll
+  for (int i = 0; i < kM; ++i) {
+    y[i] = 0;
+    if (i < m) {
+      const u64 b = T.q[__ldg(J.smod + i)];
+      u64 v = J.in[(size_t(i) << log_n) + x];
+      if (J.hinv)
+        v = mulShoup(v, __ldg(J.hinv + 2 * i), __ldg(J.hinv + 2 * i + 1), b);
+      y[i] = v;
+      sum = __dadd_rn(sum, __ddiv_rn(__ull2double_rn(v), __ull2double_rn(b)));
+    }
+  }
+  // floor(s + 0.5), as the CPU (not round(): s + 0.5 may round up).
+  const u64 v = static_cast<u64>(floor(__dadd_rn(sum, 0.5)));
+  for (int tt = 0; tt < nt; ++tt) {
+    const int t = t_begin + tt;
+    const int row = J.trow ? __ldg(J.trow + t) : t;
+    J.out[(size_t(row) << log_n) + x] =
+        convRow<kM>(T, y, hat_s + tt * m, m, v, negb_s[tt], __ldg(J.tmod + t));
+  }
+}
+
+struct KlssIpArgs {
+  const u64 *td[kMaxDigits]; ///< digit i's r rows over T (NTT form)
+  const u64 *key;            ///< [digit][key group][b, a][r][N]
+  u64 *out;                  ///< [b, a][group][r] rows
+  int digits, groups, key_groups, r, t_first;
+};
+
+/// KLSS inner product over T (Athena Fig. 6), all groups in one launch: a
+/// thread owns one coefficient of one T limb, keeps the digits' values in
+/// registers (read once) and for every group sums digit x key (b and a) in
+/// 128 bits, reducing once. Bytes per coefficient: 2 D G words of key (the
+/// bulk, read once), D digit words, 2 G output words. Work: 2 D G
+/// multiply-adds and 2 G reductions.
+template <int kD>
+__global__ void __launch_bounds__(kEwThreads)
+    klssInnerProductKernel(Tables T, KlssIpArgs a) {
+  const int k = blockIdx.y, log_n = T.logN;
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t off = (size_t(k) << log_n) + x;
+  const size_t block = size_t(a.r) << log_n; // one (digit, group, part)
+  const int g = a.t_first + k;
+  const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  u64 d[kD];
+#pragma unroll
+  for (int i = 0; i < kD; ++i)
+    d[i] = i < a.digits ? a.td[i][off] : 0;
+  for (int j = 0; j < a.groups; ++j) {
+    u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+#pragma unroll
+    for (int i = 0; i < kD; ++i)
+      if (i < a.digits) {
+        const u64 *kb =
+            a.key + size_t(2 * (i * a.key_groups + j)) * block + off;
+        mac128(h0, l0, d[i], kb[0]);
+        mac128(h1, l1, d[i], kb[block]);
+      }
+    a.out[size_t(j) * block + off] = barrett(h0, l0, q, rh, rl);
+    a.out[size_t(a.groups + j) * block + off] = barrett(h1, l1, q, rh, rl);
+  }
+}
+
+struct MdArgs {
+  const u64 *in; ///< parts of keep + drop rows (stride in_stride rows)
+  u64 *out;      ///< parts of keep rows (stride out_stride rows)
+  int in_stride, out_stride, keep, drop;
+  const u64 *hinv; ///< [drop][2] (D/d_j)^-1 and its Shoup word
+  const u64 *hat;  ///< [keep][drop] (D/d_j) mod k_t
+  const u64 *half; ///< [drop] floor(d_j / 2)
+  const u64 *negb; ///< [keep] [-D]_{k_t}
+  const u64 *inv;  ///< [keep][2] D^-1 mod k_t and its Shoup word
+  const int *tmod, *dmod;
+};
+
+/// Modulus switch down in coefficient form (rns.h modSwitchDown; KLSS's
+/// ModDown before its single NTT), one pass: y_j = [x_j (D/d_j)^-1]_{d_j}
+/// for the dropped limbs, the centred BConv of y to each kept limb in 128
+/// bits, then (x_t - conv) D^-1. Grid (N / threads, parts, kept limbs / 8).
+/// Bytes: (keep + drop) N words in, keep N out per part (the dropped limbs
+/// re-read per block of 8 targets, from L2). Work per coefficient: drop
+/// Shoup products, keep x drop multiply-adds, keep reductions and Shoup
+/// products.
+template <int kM>
+__global__ void __launch_bounds__(kEwThreads)
+    modDownCoeffKernel(Tables T, MdArgs a) {
+  extern __shared__ u64 md_s[];
+  const int keep = a.keep, drop = a.drop, log_n = T.logN;
+  const int t_begin = blockIdx.z * kTargetsPerBlock;
+  if (t_begin >= keep)
+    return;
+  const int nt = min(keep - t_begin, kTargetsPerBlock);
+  u64 *hat_s = md_s, *negb_s = md_s + nt * drop; // [nt][drop], [nt]
+  loadSlice(hat_s, negb_s, a.hat, a.negb, t_begin, nt, drop);
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const u64 *src = a.in + (size_t(blockIdx.y) * a.in_stride << log_n) + x;
+  u64 *dst = a.out + (size_t(blockIdx.y) * a.out_stride << log_n) + x;
+  u64 y[kM];
+  u64 above = 0;
+#pragma unroll
+  for (int i = 0; i < kM; ++i) {
+    y[i] = 0;
+    if (i < drop) {
+      const u64 q = T.q[__ldg(a.dmod + i)];
+      y[i] = mulShoup(src[size_t(keep + i) << log_n], __ldg(a.hinv + 2 * i),
+                      __ldg(a.hinv + 2 * i + 1), q);
+      above += y[i] > __ldg(a.half + i);
+    }
+  }
+  for (int tt = 0; tt < nt; ++tt) {
+    const int t = t_begin + tt, g = __ldg(a.tmod + t);
+    const u64 q = T.q[g];
+    const u64 conv =
+        convRow<kM>(T, y, hat_s + tt * drop, drop, above, negb_s[tt], g);
+    dst[size_t(t) << log_n] =
+        mulShoup(subMod(src[size_t(t) << log_n], conv, q), __ldg(a.inv + 2 * t),
+                 __ldg(a.inv + 2 * t + 1), q);
+  }
 }
 
 __device__ __forceinline__ int rowModulus(const Tables &T, ModMap map, int r) {
@@ -227,6 +406,22 @@ std::vector<int> iota(int first, int count) {
   return v;
 }
 
+/// Calls launch(std::integral_constant<int, W>()) with the smallest
+/// register width W of 8, 16, 32 that holds m values (the BConv kernels keep
+/// a coefficient's m source values in registers).
+template <typename Launch>
+void byWidth(int m, const char *what, const Launch &launch) {
+  if (m <= 8)
+    launch(std::integral_constant<int, 8>());
+  else if (m <= 16)
+    launch(std::integral_constant<int, 16>());
+  else if (m <= 32)
+    launch(std::integral_constant<int, 32>());
+  else
+    throw InvalidArgument(std::string(what) +
+                          ": at most 32 source limbs on the GPU");
+}
+
 } // namespace
 
 // --- Launchers ---------------------------------------------------------------
@@ -250,14 +445,10 @@ void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs) {
     dim3 grid = ewGrid(I, int(count));
     grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
     const unsigned block = ewBlock(I);
-    if (max_m <= 8)
-      bconvKernel<8><<<grid, block, smem, I.stream>>>(I.tables, js);
-    else if (max_m <= 16)
-      bconvKernel<16><<<grid, block, smem, I.stream>>>(I.tables, js);
-    else if (max_m <= 32)
-      bconvKernel<32><<<grid, block, smem, I.stream>>>(I.tables, js);
-    else
-      throw InvalidArgument("bconv: at most 32 source limbs on the GPU");
+    byWidth(max_m, "bconv", [&](auto w) {
+      bconvKernel<decltype(w)::value>
+          <<<grid, block, smem, I.stream>>>(I.tables, js);
+    });
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }
@@ -332,26 +523,28 @@ void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
 // --- Key switching, ModUp, ModDown, rescale
 // --------------------------------------
 
-void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
-                 int j0, int j1, u64 *ext) {
-  const auto &I = ctx.impl();
-  const size_t n = I.n;
+void modUpInverse(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
+                  int j0, int j1, u64 *y) {
   const int lo = plan.start[j0], hi = plan.start[j1 - 1] + plan.size[j1 - 1];
   // INTT of the digits' limbs with (Q_j / q_i)^-1 folded into the last stage.
-  DeviceBuffer y(ctx, size_t(hi - lo) * n);
   const std::vector<int> src = iota(lo, hi - lo), rows = iota(0, hi - lo);
-  launchNttInverse(ctx, d, src, y.data(), rows, y.data(), rows, src,
+  launchNttInverse(ctx, d, src, y, rows, y, rows, src,
                    plan.intt_scale.data() + kScaleWords * size_t(lo), false);
+}
+
+void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const u64 *y,
+                  int j0, int j1, u64 *ext) {
+  const size_t n = ctx.impl().n;
+  const int lo = plan.start[j0];
   // BConv of each digit to the other limbs of Q_l u P.
   std::vector<BConvJob> jobs;
   const int *tmod = reinterpret_cast<const int *>(plan.tmod_up.data());
   for (int j = j0; j < j1; ++j)
     jobs.push_back(BConvJob{
-        y.data() + size_t(plan.start[j] - lo) * n,
-        ext + size_t(plan.ext_off[j]) * n, plan.up.data() + plan.hat_off[j],
-        plan.up.data() + plan.half_off[j], plan.up.data() + plan.negb_off[j],
-        nullptr, tmod + plan.tmod_up_off[j], plan.size[j],
-        plan.qp - plan.size[j]});
+        y + size_t(plan.start[j] - lo) * n, ext + size_t(plan.ext_off[j]) * n,
+        plan.up.data() + plan.hat_off[j], plan.up.data() + plan.half_off[j],
+        plan.up.data() + plan.negb_off[j], nullptr, tmod + plan.tmod_up_off[j],
+        plan.size[j], plan.qp - plan.size[j]});
   launchBConv(ctx, jobs);
   // NTT of every converted limb, one launch.
   const int first = plan.ext_off[j0];
@@ -361,6 +554,14 @@ void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
                               plan.ext_mods.begin() + last);
   launchNttForward(ctx, ext, ext_rows, ext, ext_rows, ext, ext_rows, mods, -1,
                    nullptr);
+}
+
+void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
+                 int j0, int j1, u64 *ext) {
+  const int lo = plan.start[j0], hi = plan.start[j1 - 1] + plan.size[j1 - 1];
+  DeviceBuffer y(ctx, size_t(hi - lo) * ctx.impl().n);
+  modUpInverse(ctx, plan, d, j0, j1, y.data());
+  modUpConvert(ctx, plan, y.data(), j0, j1, ext);
 }
 
 void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
@@ -444,6 +645,29 @@ void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
                    level, &e);
 }
 
+void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
+                        const u64 *d, const u64 *ext,
+                        const DeviceSwitchingKey &key, u64 *acc) {
+  const auto &I = ctx.impl();
+  IpArgs a{};
+  a.d = d;
+  a.ext = ext;
+  a.key = key.buf.data();
+  a.acc = acc;
+  a.digits = plan.digits;
+  a.level = plan.level;
+  a.m_count = I.m_count;
+  a.qp = plan.qp;
+  for (int j = 0; j < plan.digits; ++j) {
+    a.start[j] = plan.start[j];
+    a.size[j] = plan.size[j];
+    a.ext_off[j] = plan.ext_off[j];
+  }
+  innerProductKernel<<<ewGrid(I, plan.qp), ewBlock(I), 0, I.stream>>>(I.tables,
+                                                                      a);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
 void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
                    const DeviceSwitchingKey &key, u64 *out, const u64 *add,
                    int add_parts, int add_stride) {
@@ -457,24 +681,182 @@ void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
   DeviceBuffer ext(ctx, size_t(plan.ext_rows) * n);
   modUpDigits(ctx, plan, d, 0, plan.digits, ext.data());
   DeviceBuffer acc(ctx, size_t(2 * plan.qp) * n);
-  IpArgs a{};
-  a.d = d;
-  a.ext = ext.data();
-  a.key = key.buf.data();
-  a.acc = acc.data();
-  a.digits = plan.digits;
-  a.level = level;
-  a.m_count = I.m_count;
-  a.qp = plan.qp;
-  for (int j = 0; j < plan.digits; ++j) {
-    a.start[j] = plan.start[j];
-    a.size[j] = plan.size[j];
-    a.ext_off[j] = plan.ext_off[j];
-  }
-  innerProductKernel<<<ewGrid(I, plan.qp), ewBlock(I), 0, I.stream>>>(I.tables,
-                                                                      a);
-  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  launchInnerProduct(ctx, plan, d, ext.data(), key, acc.data());
   modDownParts(ctx, plan, acc.data(), 2, out, add, add_parts, add_stride);
+}
+
+// --- KLSS key switching (Athena 2.3) -----------------------------------------
+
+void launchBConvExact(const DeviceContext &ctx,
+                      const std::vector<ExactJob> &jobs) {
+  const auto &I = ctx.impl();
+  for (size_t first = 0; first < jobs.size(); first += kMaxExactJobs) {
+    const size_t count = std::min<size_t>(kMaxExactJobs, jobs.size() - first);
+    ExactJobs js{};
+    int max_m = 0, max_t = 0;
+    for (size_t i = 0; i < count; ++i) {
+      js.job[i] = jobs[first + i];
+      max_m = std::max(max_m, js.job[i].m);
+      max_t = std::max(max_t, js.job[i].t_count);
+    }
+    const size_t smem =
+        size_t(kTargetsPerBlock) * (size_t(max_m) + 1) * sizeof(u64);
+    dim3 grid = ewGrid(I, int(count));
+    grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
+    const unsigned block = ewBlock(I);
+    byWidth(max_m, "bconvExact", [&](auto w) {
+      bconvExactKernel<decltype(w)::value>
+          <<<grid, block, smem, I.stream>>>(I.tables, js);
+    });
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const u64 *y,
+                  u64 *td) {
+  const size_t n = ctx.impl().n;
+  const u64 *c = plan.consts.data();
+  std::vector<ExactJob> jobs;
+  for (int j = 0; j < plan.digits; ++j)
+    jobs.push_back(
+        ExactJob{y + size_t(plan.start[j]) * n, td + size_t(j) * plan.r * n,
+                 c + plan.up_hat[j], c + plan.up_negb[j], nullptr,
+                 plan.intsPtr(plan.up_smod[j]), plan.intsPtr(plan.t_mods),
+                 nullptr, plan.size[j], plan.r});
+  launchBConvExact(ctx, jobs);
+  // NTT over T of every digit, one launch.
+  const int rows = plan.digits * plan.r;
+  const std::vector<int> all = iota(0, rows);
+  std::vector<int> mods(rows);
+  for (int i = 0; i < rows; ++i)
+    mods[i] = plan.t_first + i % plan.r;
+  launchNttForward(ctx, td, all, td, all, td, all, mods, -1, nullptr);
+}
+
+void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
+                            const std::vector<const u64 *> &td,
+                            const DeviceKlssKey &key, u64 *ip) {
+  const auto &I = ctx.impl();
+  if (int(td.size()) != plan.digits)
+    throw InvalidArgument("klssInnerProduct: " + std::to_string(td.size()) +
+                          " digits given, " + std::to_string(plan.digits) +
+                          " at level " + std::to_string(plan.level));
+  if (key.digits < plan.digits || key.groups < plan.groups)
+    throw InvalidArgument(
+        "klssInnerProduct: the KLSS key has " + std::to_string(key.digits) +
+        " digits x " + std::to_string(key.groups) + " groups, " +
+        std::to_string(plan.digits) + " x " + std::to_string(plan.groups) +
+        " needed at level " + std::to_string(plan.level));
+  KlssIpArgs a{};
+  for (int i = 0; i < plan.digits; ++i)
+    a.td[i] = td[i];
+  a.key = key.buf.data();
+  a.out = ip;
+  a.digits = plan.digits;
+  a.groups = plan.groups;
+  a.key_groups = key.groups;
+  a.r = plan.r;
+  a.t_first = plan.t_first;
+  const dim3 grid = ewGrid(I, plan.r);
+  const unsigned block = ewBlock(I);
+  if (plan.digits <= 4)
+    klssInnerProductKernel<4><<<grid, block, 0, I.stream>>>(I.tables, a);
+  else if (plan.digits <= 8)
+    klssInnerProductKernel<8><<<grid, block, 0, I.stream>>>(I.tables, a);
+  else
+    klssInnerProductKernel<kMaxDigits>
+        <<<grid, block, 0, I.stream>>>(I.tables, a);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, u64 *ip,
+                  u64 *acc0, u64 *acc1) {
+  const size_t n = ctx.impl().n;
+  // INTT over T of both parts of every group, (T/t_k)^-1 folded in.
+  const int rows = 2 * plan.groups * plan.r;
+  const std::vector<int> all = iota(0, rows);
+  std::vector<int> mods(rows);
+  for (int i = 0; i < rows; ++i)
+    mods[i] = plan.t_first + i % plan.r;
+  launchNttInverse(ctx, ip, all, ip, all, ip, all, mods,
+                   plan.intt_scale_t.data(), true);
+  // Exact BConv T -> each group's limbs, both accumulators in one launch.
+  const u64 *c = plan.consts.data();
+  std::vector<ExactJob> jobs;
+  for (int p = 0; p < 2; ++p)
+    for (int j = 0; j < plan.groups; ++j)
+      jobs.push_back(ExactJob{
+          ip + size_t(p * plan.groups + j) * plan.r * n, p ? acc1 : acc0,
+          c + plan.down_hat[j], c + plan.down_negb[j], nullptr,
+          plan.intsPtr(plan.t_mods), plan.intsPtr(plan.down_tmod[j]),
+          plan.intsPtr(plan.down_trow[j]), plan.r, plan.group_size[j]});
+  launchBConvExact(ctx, jobs);
+}
+
+void modDownCoeffParts(const DeviceContext &ctx, const SwitchPlan &plan,
+                       const u64 *in, int in_stride, int parts, u64 *out,
+                       int out_stride) {
+  const auto &I = ctx.impl();
+  MdArgs a{};
+  a.in = in;
+  a.out = out;
+  a.in_stride = in_stride;
+  a.out_stride = out_stride;
+  a.keep = plan.keep;
+  a.drop = plan.drop;
+  const u64 *c = plan.consts.data();
+  a.hinv = plan.hat_inv.data();
+  a.hat = c;
+  a.half = c + size_t(plan.keep) * plan.drop;
+  a.negb = a.half + plan.drop;
+  a.inv = plan.inv.data();
+  a.tmod = reinterpret_cast<const int *>(plan.tmod.data());
+  a.dmod = reinterpret_cast<const int *>(plan.dmod.data());
+  dim3 grid = ewGrid(I, parts);
+  grid.z = unsigned((plan.keep + kTargetsPerBlock - 1) / kTargetsPerBlock);
+  const size_t smem =
+      size_t(kTargetsPerBlock) * (size_t(plan.drop) + 1) * sizeof(u64);
+  const unsigned block = ewBlock(I);
+  byWidth(plan.drop, "modSwitchDown", [&](auto w) {
+    modDownCoeffKernel<decltype(w)::value>
+        <<<grid, block, smem, I.stream>>>(I.tables, a);
+  });
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
+                   const DeviceKlssKey &key, u64 *out, const u64 *add,
+                   int add_parts, int add_stride) {
+  auto &I = ctx.impl();
+  const KlssPlan &plan = I.klssPlan(ctx, level);
+  const size_t n = I.n;
+  const int l1 = level + 1;
+  DeviceBuffer y(ctx, size_t(l1) * n);
+  modUpInverse(ctx, *plan.ks, d, 0, plan.digits, y.data());
+  DeviceBuffer td(ctx, size_t(plan.digits) * plan.r * n);
+  klssModUpAll(ctx, plan, y.data(), td.data());
+  std::vector<const u64 *> tds;
+  for (int j = 0; j < plan.digits; ++j)
+    tds.push_back(td.data() + size_t(j) * plan.r * n);
+  DeviceBuffer ip(ctx, size_t(2 * plan.groups) * plan.r * n);
+  launchKlssInnerProduct(ctx, plan, tds, key, ip.data());
+  DeviceBuffer acc(ctx, size_t(2 * plan.qp) * n);
+  klssBackToQP(ctx, plan, ip.data(), acc.data(),
+               acc.data() + size_t(plan.qp) * n);
+  // ModDown in coefficient form straight into out, then its NTT in place
+  // (adding the addend in the epilogue).
+  modDownCoeffParts(ctx, *plan.down, acc.data(), plan.qp, 2, out, l1);
+  const std::vector<int> rows = iota(0, 2 * l1);
+  std::vector<int> mods(2 * l1);
+  for (int r = 0; r < 2 * l1; ++r)
+    mods[r] = r % l1;
+  Epilogue e;
+  e.b = add;
+  e.bStride = add_stride;
+  e.bParts = add ? add_parts : 0;
+  e.div = l1;
+  launchNttForward(ctx, out, rows, out, rows, out, rows, mods, -1,
+                   add ? &e : nullptr);
 }
 
 // --- Public primitives
@@ -482,10 +864,10 @@ void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
 
 namespace {
 
-/// Row -> modulus map of a basis: a run of consecutive moduli, or
-/// q_0..q_l u P.
+/// Row -> modulus map of a basis: a run of consecutive moduli (a digit, P,
+/// T), or q_0..q_l u P.
 ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
-  const int qc = ctx.host().qCount(), total = ctx.host().moduliCount();
+  const int qc = ctx.host().qCount(), total = ctx.host().allModuliCount();
   const int L = int(basis.size());
   if (L == 0)
     throw InvalidArgument("empty basis");
@@ -506,7 +888,8 @@ ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
   if (l > 0 && L - l == ctx.host().pCount() && basis[l] == qc &&
       contiguous(l, L))
     return ModMap{L, l - 1, 0};
-  throw InvalidArgument("the CUDA backend supports Q_l, Q_l u P and P bases");
+  throw InvalidArgument(
+      "the CUDA backend supports Q_l, Q_l u P, P and T bases");
 }
 
 void checkSame(const DevicePoly &a, const DevicePoly &b, const char *op) {
@@ -611,14 +994,105 @@ DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
   return out;
 }
 
+namespace {
+void checkModuli(const DeviceContext &ctx, const std::vector<int> &basis,
+                 const char *op) {
+  for (int g : basis)
+    if (g < 0 || g >= ctx.host().allModuliCount())
+      throw InvalidArgument(std::string(op) + ": modulus index " +
+                            std::to_string(g) + " does not exist");
+}
+} // namespace
+
+DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
+                      const std::vector<int> &to) {
+  if (in.ntt)
+    throw InvalidArgument("bconvExact needs a polynomial in coefficient form");
+  checkModuli(ctx, in.basis, "bconvExact");
+  checkModuli(ctx, to, "bconvExact");
+  for (int t : to)
+    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
+      throw InvalidArgument("bconvExact: source and target bases overlap");
+  const ExactPlan &plan = ctx.impl().exactPlan(ctx, in.basis, to);
+  DevicePoly out = makePoly(ctx, to, false);
+  const int *ints = reinterpret_cast<const int *>(plan.ints.data());
+  launchBConvExact(ctx,
+                   {ExactJob{in.data(), out.data(), plan.consts.data(),
+                             plan.consts.data() + size_t(plan.t_count) * plan.m,
+                             plan.hat_inv.data(), ints, ints + plan.m, nullptr,
+                             plan.m, plan.t_count}});
+  return out;
+}
+
+DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {
+  if (!digit.ntt)
+    throw InvalidArgument("klssModUp needs a polynomial in NTT form");
+  const Context64 &h = ctx.host();
+  if (!h.hasKlss())
+    throw InvalidArgument("klssModUp: the parameter set " + h.describe() +
+                          " has no KLSS form (no temporary basis T)");
+  const std::vector<int> t_basis = h.tBasis();
+  checkModuli(ctx, digit.basis, "klssModUp");
+  for (int g : digit.basis)
+    if (g >= h.moduliCount())
+      throw InvalidArgument("klssModUp: the digit must be over Q u P limbs");
+  const ExactPlan &plan = ctx.impl().exactPlan(ctx, digit.basis, t_basis);
+  const size_t n = digit.n;
+  // INTT with n^-1 (B/b_i)^-1 folded in, exact BConv to T, NTT over T.
+  const int m = plan.m;
+  DeviceBuffer y(ctx, size_t(m) * n);
+  const std::vector<int> rows = iota(0, m);
+  launchNttInverse(ctx, digit.data(), rows, y.data(), rows, y.data(), rows,
+                   digit.basis, plan.intt_scale.data(), false);
+  DevicePoly out = makePoly(ctx, t_basis, true);
+  const int *ints = reinterpret_cast<const int *>(plan.ints.data());
+  launchBConvExact(
+      ctx, {ExactJob{y.data(), out.data(), plan.consts.data(),
+                     plan.consts.data() + size_t(plan.t_count) * m, nullptr,
+                     ints, ints + m, nullptr, m, plan.t_count}});
+  const std::vector<int> t_rows = iota(0, plan.t_count);
+  launchNttForward(ctx, out.data(), t_rows, out.data(), t_rows, out.data(),
+                   t_rows, t_basis, -1, nullptr);
+  return out;
+}
+
+void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
+                      const std::vector<const DevicePoly *> &tdigits, int level,
+                      DevicePoly &acc0, DevicePoly &acc1) {
+  const Context64 &h = ctx.host();
+  const KlssPlan &plan = ctx.impl().klssPlan(ctx, level);
+  const std::vector<int> t_basis = h.tBasis();
+  std::vector<const u64 *> td;
+  for (const DevicePoly *p : tdigits) {
+    if (!p || p->basis != t_basis || !p->ntt)
+      throw InvalidArgument("klssInnerProduct: the digits must be over T in "
+                            "NTT form (klssModUp results)");
+    td.push_back(p->data());
+  }
+  DeviceBuffer ip(ctx, size_t(2 * plan.groups) * plan.r * h.n());
+  launchKlssInnerProduct(ctx, plan, td, key, ip.data());
+  const std::vector<int> qp = h.qpBasis(level);
+  for (DevicePoly *acc : {&acc0, &acc1})
+    if (acc->basis != qp || acc->buf.words() != qp.size() * h.n())
+      *acc = makePoly(ctx, qp, false);
+    else
+      acc->ntt = false;
+  klssBackToQP(ctx, plan, ip.data(), acc0.data(), acc1.data());
+}
+
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
                          const std::vector<int> &keep) {
-  if (!in.ntt)
-    throw InvalidArgument("modSwitchDown needs a polynomial in NTT form");
   if (keep.empty() || keep.size() >= in.basis.size() ||
       !std::equal(keep.begin(), keep.end(), in.basis.begin()))
     throw InvalidArgument("modSwitchDown: the CUDA backend keeps a proper "
                           "prefix of the polynomial's basis");
+  if (!in.ntt) { // coefficient form: one fused kernel, no transforms
+    const SwitchPlan &plan = ctx.impl().switchPlan(ctx, in.basis, keep);
+    DevicePoly out = makePoly(ctx, keep, false);
+    modDownCoeffParts(ctx, plan, in.data(), int(in.limbs()), 1, out.data(),
+                      int(keep.size()));
+    return out;
+  }
   auto &I = ctx.impl();
   const SwitchPlan &plan = I.switchPlan(ctx, in.basis, keep);
   const size_t n = in.n;

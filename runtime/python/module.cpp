@@ -110,10 +110,10 @@ using WordArray = py::array_t<Word, py::array::c_style | py::array::forcecast>;
 template <typename Word>
 void checkBasis(const Context<Word> &ctx, const std::vector<int> &basis) {
   for (int index : basis)
-    if (index < 0 || index >= ctx.moduliCount())
+    if (index < 0 || index >= ctx.allModuliCount())
       throw InvalidArgument("modulus index " + std::to_string(index) +
                             " is outside [0, " +
-                            std::to_string(ctx.moduliCount()) + ")");
+                            std::to_string(ctx.allModuliCount()) + ")");
 }
 
 /// Copies a (limbs, N) array into a polynomial over `basis`; every residue
@@ -263,6 +263,37 @@ void bindPrimitives64(py::module_ &m) {
       "returns NTT form over qp_basis(level).");
 
   m.def(
+      "bconv_exact",
+      [run](const Context64 &ctx, const Arr &a, const Basis &from,
+            const Basis &to) {
+        checkBasis(ctx, to);
+        return run(
+            ctx, a, from, false, to, "bconv_exact",
+            [&](const Poly64 &p) { return cpu::bconvExact(ctx, p, to); });
+      },
+      py::arg("ctx"), py::arg("coeffs"), py::arg("from_basis"),
+      py::arg("to_basis"),
+      "Exact base conversion of a coefficient-form polynomial: the centred "
+      "representative in (-B/2, B/2) reduced mod every target (ember/rns.h).");
+
+  m.def(
+      "klss_mod_up",
+      [run](const Context64 &ctx, const Arr &a, int level, int digit) {
+        const Basis limbs = ctx.digitLimbs(digit, level);
+        Poly64 p = toPoly(ctx, a, ctx.qBasis(level), true);
+        Poly64 part = cpu::selectLimbs(p, limbs);
+        Poly64 out;
+        {
+          py::gil_scoped_release release;
+          out = cpu::klssModUp(ctx, part);
+        }
+        return toArray(out);
+      },
+      py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"), py::arg("digit"),
+      "KLSS step 1 for digit `digit` of an NTT-form polynomial over "
+      "q_basis(level): exact conversion to T, NTT form over t_basis().");
+
+  m.def(
       "mod_down",
       [run](const Context64 &ctx, const Arr &a, int level) {
         return run(ctx, a, ctx.qpBasis(level), true, ctx.qBasis(level),
@@ -400,7 +431,7 @@ template <typename Word, typename Class> void bindContextCommon(Class &cls) {
       .def(
           "psi",
           [](const Ctx &c, int index) {
-            if (index < 0 || index >= c.moduliCount())
+            if (index < 0 || index >= c.allModuliCount())
               throw InvalidArgument("modulus index out of range");
             return static_cast<uint64_t>(c.ntt(index).psi());
           },
@@ -414,7 +445,17 @@ template <typename Word, typename Class> void bindContextCommon(Class &cls) {
       .def("digit_limbs", &Ctx::digitLimbs, py::arg("digit"), py::arg("level"))
       .def("q_basis", &Ctx::qBasis, py::arg("level"))
       .def("p_basis", &Ctx::pBasis)
-      .def("qp_basis", &Ctx::qpBasis, py::arg("level"));
+      .def("qp_basis", &Ctx::qpBasis, py::arg("level"))
+      .def_property_readonly("all_moduli_count", &Ctx::allModuliCount)
+      .def_property_readonly("t_count", &Ctx::tCount)
+      .def_property_readonly("has_klss", &Ctx::hasKlss)
+      .def_property_readonly("klss_gamma", &Ctx::klssGamma)
+      .def("t_basis", &Ctx::tBasis)
+      .def("klss_group_count", &Ctx::klssGroupCount, py::arg("level"))
+      .def("klss_group_limbs", &Ctx::klssGroupLimbs, py::arg("group"),
+           py::arg("level"))
+      .def_property_readonly("klss_t_bits", &Ctx::klssTBits)
+      .def_property_readonly("klss_t_bits_needed", &Ctx::klssTBitsNeeded);
 }
 
 void bindParams(py::module_ &m) {
@@ -427,8 +468,11 @@ void bindParams(py::module_ &m) {
                         "dnum, scale, secret distribution, security.")
       .def(py::init([](int log_n, std::vector<int> q_bits,
                        std::vector<int> p_bits, int dnum, double log_scale,
-                       int hamming_weight, bool insecure, std::string name) {
+                       int hamming_weight, bool insecure, std::string name,
+                       int klss_gamma, std::vector<int> t_bits) {
              ParamSpec s;
+             s.klss_gamma = klss_gamma;
+             s.t_bits = std::move(t_bits);
              s.name = std::move(name);
              s.log_n = log_n;
              s.q_bits = std::move(q_bits);
@@ -443,17 +487,21 @@ void bindParams(py::module_ &m) {
            py::kw_only(), py::arg("log_n"), py::arg("q_bits"),
            py::arg("p_bits"), py::arg("dnum") = 1, py::arg("log_scale") = 40.0,
            py::arg("hamming_weight") = 0, py::arg("insecure") = false,
-           py::arg("name") = "custom")
+           py::arg("name") = "custom", py::arg("klss_gamma") = 0,
+           py::arg("t_bits") = std::vector<int>{})
       .def_static(
           "named",
           [](const std::string &name) {
             ParamSpec s;
             if (!namedParamSpec(name, s))
               throw InvalidArgument("unknown parameter set '" + name +
-                                    "' (expected A, B or C)");
+                                    "' (expected A, B, C, athena40 or "
+                                    "athena24)");
             return s;
           },
-          py::arg("name"), "Parameter set A, B or C of BENCHMARKS.md.")
+          py::arg("name"),
+          "Parameter set A, B or C of BENCHMARKS.md, or the Athena Table 5 "
+          "shapes athena40 / athena24 (ember/security.h).")
       .def_readwrite("name", &ParamSpec::name)
       .def_readwrite("log_n", &ParamSpec::log_n)
       .def_readwrite("q_bits", &ParamSpec::q_bits)
@@ -462,6 +510,8 @@ void bindParams(py::module_ &m) {
       .def_readwrite("log_scale", &ParamSpec::log_scale)
       .def_readwrite("hamming_weight", &ParamSpec::hamming_weight)
       .def_readwrite("security", &ParamSpec::security)
+      .def_readwrite("klss_gamma", &ParamSpec::klss_gamma)
+      .def_readwrite("t_bits", &ParamSpec::t_bits)
       .def_property(
           "insecure",
           [](const ParamSpec &s) {
@@ -504,11 +554,13 @@ void bindParams(py::module_ &m) {
            }),
            py::arg("spec"))
       .def(py::init([](const ParamSpec &spec, const std::vector<uint64_t> &q,
-                       const std::vector<uint64_t> &p) {
+                       const std::vector<uint64_t> &p,
+                       const std::vector<uint64_t> &t) {
              py::gil_scoped_release release;
-             return std::make_shared<Context64>(spec, q, p);
+             return std::make_shared<Context64>(spec, q, p, t);
            }),
-           py::arg("spec"), py::arg("q_primes"), py::arg("p_primes"));
+           py::arg("spec"), py::arg("q_primes"), py::arg("p_primes"),
+           py::arg("t_primes") = std::vector<uint64_t>{});
   bindContextCommon<uint64_t>(ctx64);
 
   py::class_<Context32, std::shared_ptr<Context32>> ctx32(
@@ -663,9 +715,59 @@ void bindCkks(py::module_ &m) {
             g.keys[galois] = k;
           },
           py::arg("galois"), py::arg("key"));
+  py::class_<KlssKey>(m, "KlssKey",
+                      "KLSS form of a switching key: digits x groups pairs "
+                      "over the temporary basis T (ember/ckks.h).")
+      .def_readonly("digits", &KlssKey::digits)
+      .def_readonly("groups", &KlssKey::groups)
+      .def(
+          "residues",
+          [](const KlssKey &k, int digit, int group) {
+            if (digit < 0 || digit >= k.digits || group < 0 ||
+                group >= k.groups)
+              throw InvalidArgument("KLSS key part out of range");
+            const size_t at = size_t(digit) * k.groups + group;
+            return toArray3({k.b[at], k.a[at]});
+          },
+          py::arg("digit"), py::arg("group"),
+          "(b, a) of (digit, group) in NTT form over T, shape (2, r', N).");
+  py::class_<KlssRelinKey>(m, "KlssRelinKey")
+      .def_readonly("key", &KlssRelinKey::key);
+  py::class_<KlssGaloisKeys>(m, "KlssGaloisKeys")
+      .def(py::init<>())
+      .def("has", &KlssGaloisKeys::has, py::arg("galois"))
+      .def("__contains__", &KlssGaloisKeys::has)
+      .def("__len__", [](const KlssGaloisKeys &g) { return g.keys.size(); })
+      .def_property_readonly("elements",
+                             [](const KlssGaloisKeys &g) {
+                               std::vector<uint64_t> out;
+                               for (const auto &kv : g.keys)
+                                 out.push_back(kv.first);
+                               return out;
+                             })
+      .def(
+          "add",
+          [](KlssGaloisKeys &g, uint64_t galois, const KlssKey &k) {
+            g.keys[galois] = k;
+          },
+          py::arg("galois"), py::arg("key"));
+  m.def(
+      "klss_key_from_hybrid",
+      [](const Context64 &ctx, const SwitchingKey &key) {
+        py::gil_scoped_release release;
+        return klssKeyFromHybrid(ctx, key);
+      },
+      py::arg("ctx"), py::arg("key"),
+      "The KLSS form of a hybrid switching key (a public transformation).");
+  m.def("hybrid_key_bytes", &hybridKeyBytes, py::arg("ctx"),
+        "Bytes of one hybrid switching key in memory.");
+  m.def("klss_key_bytes", &klssKeyBytes, py::arg("ctx"),
+        "Bytes of one KLSS switching key in memory (0 without a KLSS form).");
   py::class_<EvaluationKeys>(m, "EvaluationKeys")
       .def(py::init([](std::optional<RelinKey> relin,
-                       std::optional<GaloisKeys> galois) {
+                       std::optional<GaloisKeys> galois,
+                       std::optional<KlssRelinKey> klss_relin,
+                       std::optional<KlssGaloisKeys> klss_galois) {
              EvaluationKeys k;
              if (relin) {
                k.has_relin = true;
@@ -673,9 +775,28 @@ void bindCkks(py::module_ &m) {
              }
              if (galois)
                k.galois = std::move(*galois);
+             if (klss_relin) {
+               k.has_klss_relin = true;
+               k.klss_relin = std::move(*klss_relin);
+             }
+             if (klss_galois)
+               k.klss_galois = std::move(*klss_galois);
              return k;
            }),
-           py::arg("relin") = py::none(), py::arg("galois") = py::none())
+           py::arg("relin") = py::none(), py::arg("galois") = py::none(),
+           py::arg("klss_relin") = py::none(),
+           py::arg("klss_galois") = py::none())
+      .def_readonly("has_klss_relin", &EvaluationKeys::has_klss_relin)
+      .def_property_readonly(
+          "klss_relin",
+          [](const EvaluationKeys &k) -> const KlssRelinKey & {
+            if (!k.has_klss_relin)
+              throw MissingKey("these evaluation keys hold no KLSS "
+                               "relinearization key");
+            return k.klss_relin;
+          },
+          py::return_value_policy::reference_internal)
+      .def_readonly("klss_galois", &EvaluationKeys::klss_galois)
       .def_readonly("has_relin", &EvaluationKeys::has_relin)
       .def_property_readonly(
           "relin",
@@ -792,6 +913,15 @@ void bindCkks(py::module_ &m) {
           },
           py::arg("elements"), Release())
       .def(
+          "klss_relin_key",
+          [](PyKeyGenerator &g) { return g.kg->klssRelinKey(); }, Release())
+      .def(
+          "klss_galois_keys",
+          [](PyKeyGenerator &g, const std::vector<uint64_t> &elements) {
+            return g.kg->klssGaloisKeys(elements);
+          },
+          py::arg("elements"), Release())
+      .def(
           "switching_key",
           [](PyKeyGenerator &g, const Context64 &ctx,
              const WordArray<uint64_t> &s_prime) {
@@ -843,8 +973,9 @@ void bindCkks(py::module_ &m) {
       .def("mul_const", &E::mulConst, py::arg("a"), py::arg("c"),
            py::arg("const_scale") = 0.0, Release())
       .def("multiply", &E::multiply, py::arg("a"), py::arg("b"), Release())
-      .def("relinearize", &E::relinearize, py::arg("a"), py::arg("rk"),
-           Release())
+      .def("relinearize",
+           py::overload_cast<Ct, const RelinKey &>(&E::relinearize, py::const_),
+           py::arg("a"), py::arg("rk"), Release())
       .def(
           "relinearize",
           [](const E &e, Ct a, const EvaluationKeys &k) {
@@ -854,8 +985,10 @@ void bindCkks(py::module_ &m) {
             return e.relinearize(a, k.relin);
           },
           py::arg("a"), py::arg("keys"), Release())
-      .def("multiply_relin", &E::multiplyRelin, py::arg("a"), py::arg("b"),
-           py::arg("rk"), Release())
+      .def("multiply_relin",
+           py::overload_cast<Ct, Ct, const RelinKey &>(&E::multiplyRelin,
+                                                       py::const_),
+           py::arg("a"), py::arg("b"), py::arg("rk"), Release())
       .def(
           "multiply_relin",
           [](const E &e, Ct a, Ct b, const EvaluationKeys &k) {
@@ -865,26 +998,77 @@ void bindCkks(py::module_ &m) {
             return e.multiplyRelin(a, b, k.relin);
           },
           py::arg("a"), py::arg("b"), py::arg("keys"), Release())
+      .def(
+          "relinearize",
+          [](const E &e, Ct a, const KlssRelinKey &rk) {
+            return e.relinearize(a, rk);
+          },
+          py::arg("a"), py::arg("rk"), Release())
+      .def(
+          "multiply_relin",
+          [](const E &e, Ct a, Ct b, const KlssRelinKey &rk) {
+            return e.multiplyRelin(a, b, rk);
+          },
+          py::arg("a"), py::arg("b"), py::arg("rk"), Release())
+      .def(
+          "rotate",
+          [](const E &e, Ct a, int64_t k, const KlssGaloisKeys &keys) {
+            return e.rotate(a, k, keys);
+          },
+          py::arg("a"), py::arg("k"), py::arg("keys"), Release())
+      .def(
+          "conjugate",
+          [](const E &e, Ct a, const KlssGaloisKeys &keys) {
+            return e.conjugate(a, keys);
+          },
+          py::arg("a"), py::arg("keys"), Release())
+      .def(
+          "apply_galois",
+          [](const E &e, Ct a, uint64_t galois, const KlssGaloisKeys &keys) {
+            return e.applyGalois(a, galois, keys);
+          },
+          py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
+      .def(
+          "key_switch_klss",
+          [](const E &e, const Context64 &ctx, const WordArray<uint64_t> &d,
+             int level, const KlssKey &key) {
+            Poly64 p = toPoly(ctx, d, ctx.qBasis(level), true);
+            std::pair<Poly64, Poly64> out;
+            {
+              py::gil_scoped_release release;
+              out = e.keySwitch(p, key);
+            }
+            return toArray3({out.first, out.second});
+          },
+          py::arg("ctx"), py::arg("d"), py::arg("level"), py::arg("key"),
+          "KLSS key switching of d (NTT form over q_basis(level)): returns "
+          "(k0, k1), shape (2, limbs, N).")
       .def("rescale", &E::rescale, py::arg("a"), Release())
       .def("mod_drop_to", &E::modDropTo, py::arg("a"), py::arg("level"),
            Release())
-      .def("rotate", &E::rotate, py::arg("a"), py::arg("k"), py::arg("keys"),
-           Release())
+      .def("rotate",
+           py::overload_cast<Ct, int64_t, const GaloisKeys &>(&E::rotate,
+                                                              py::const_),
+           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
       .def(
           "rotate",
           [](const E &e, Ct a, int64_t k, const EvaluationKeys &keys) {
             return e.rotate(a, k, keys.galois);
           },
           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
-      .def("conjugate", &E::conjugate, py::arg("a"), py::arg("keys"), Release())
+      .def("conjugate",
+           py::overload_cast<Ct, const GaloisKeys &>(&E::conjugate, py::const_),
+           py::arg("a"), py::arg("keys"), Release())
       .def(
           "conjugate",
           [](const E &e, Ct a, const EvaluationKeys &keys) {
             return e.conjugate(a, keys.galois);
           },
           py::arg("a"), py::arg("keys"), Release())
-      .def("apply_galois", &E::applyGalois, py::arg("a"), py::arg("galois"),
-           py::arg("keys"), Release())
+      .def("apply_galois",
+           py::overload_cast<Ct, uint64_t, const GaloisKeys &>(&E::applyGalois,
+                                                               py::const_),
+           py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
       .def(
           "apply_galois",
           [](const E &e, Ct a, uint64_t galois, const EvaluationKeys &keys) {

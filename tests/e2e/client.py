@@ -33,7 +33,15 @@ class Client:
             if keys["galois"]
             else None
         )
-        return er.EvaluationKeys(relin=relin, galois=galois)
+        klss_relin = self.keygen.klss_relin_key() if keys.get("klss_relin") else None
+        klss_galois = (
+            self.keygen.klss_galois_keys([int(g) for g in keys["klss_galois"]])
+            if keys.get("klss_galois")
+            else None
+        )
+        return er.EvaluationKeys(
+            relin=relin, galois=galois, klss_relin=klss_relin, klss_galois=klss_galois
+        )
 
     def encrypt(self, values: list[np.ndarray]) -> list[er.Ciphertext]:
         out = []

@@ -180,6 +180,40 @@ def test_hoisting_switch_changes_ir_not_results(compiled, rng):
     close(off(x=x), rotations(x))
 
 
+@pytest.mark.parametrize("prog", [api_example, rotations], ids=lambda p: p.name)
+def test_keyswitch_klss_end_to_end(prog, compiled, rng):
+    """Forced KLSS: every key switch (relinearization, hoisted and plain
+    rotations) goes through the temporary basis T; the manifest asks for the
+    KLSS keys only, keygen makes them, and the results match numpy within
+    the same bound as hybrid key switching."""
+    c = compiled(prog, keyswitch="klss")
+    listed = c.manifest["keys"]
+    assert c.manifest["params"]["t"] and c.manifest["params"]["gamma"] == 4
+    assert not listed["relin"] and not listed["galois"]
+    assert listed["klss_galois"]
+    assert listed["klss_relin"] == (prog is api_example)
+    assert "rns.klss_mod_up" in c.ir("rns") and "rns.mod_up" not in c.ir("rns")
+    assert "klss" in c.cost_report
+    keys = c.keygen()
+    vals = inputs(rng, prog)
+    got = c.decrypt(keys, c.run(keys.evaluation, c.encrypt(keys, **vals)))
+    want = prog(**vals)
+    for g, w in zip(
+        got if isinstance(got, tuple) else (got,),
+        want if isinstance(want, tuple) else (want,),
+        strict=True,
+    ):
+        close(g, w)
+
+
+def test_keyswitch_hybrid_keeps_hybrid_keys(compiled):
+    c = compiled(api_example, keyswitch="hybrid")
+    listed = c.manifest["keys"]
+    assert listed["relin"] and listed["galois"]
+    assert not listed.get("klss_relin") and not listed.get("klss_galois")
+    assert "klss" not in c.ir("rns")
+
+
 def test_stages_source_manifest_cost(compiled):
     c = compiled(api_example)
     assert "fhe.mul" in c.ir("fhe") and "fhe.rotate" in c.ir("fhe")
@@ -373,8 +407,10 @@ def test_trace_errors():
 
 
 def test_option_errors(build_dir):
-    with pytest.raises(ember.NotAvailableError, match="KLSS"):
-        ember.compile(single, keyswitch="klss")
+    with pytest.raises(ember.EmberError, match="keyswitch"):
+        ember.compile(single, keyswitch="bv")
+    with pytest.raises(ember.EmberError, match="key_memory_mib"):
+        ember.compile(single, key_memory_mib=-1)
     with pytest.raises(ember.EmberError, match="target"):
         ember.compile(single, target="tpu")
     with pytest.raises(ember.EmberError, match="security"):

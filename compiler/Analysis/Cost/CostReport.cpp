@@ -6,9 +6,16 @@
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
+#include "compiler/Analysis/Cost/KeySwitchCost.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <map>
+#include <set>
 
 #define DEBUG_TYPE "ember-cost-report"
 
@@ -35,6 +42,8 @@ int64_t limbs(ValueRange vs) {
 struct Counter {
   RNSCost &c;
   int64_t n; // ring degree
+  /// KLSS key groups covering `limbs` limbs of Q_l u P (null: the key's).
+  std::function<int64_t(int64_t)> groupsAt;
 
   void transform(int64_t &count, int64_t k) {
     count += k;
@@ -79,8 +88,41 @@ struct Counter {
           ++c.modDown;
           int64_t in = limbs(md.getInputs()[0]);
           int64_t out = limbs(md.getResults()[0]);
-          for (size_t i = 0; i < md.getInputs().size(); ++i)
-            modSwitch(out, in - out);
+          bool ntt = cast<PolyType>(md.getInputs()[0].getType()).isNTT();
+          for (size_t i = 0; i < md.getInputs().size(); ++i) {
+            if (ntt) {
+              modSwitch(out, in - out);
+              continue;
+            }
+            // Coefficient form (KLSS): BConv and subtract/scale only; the
+            // NTT that follows is its own rns.ntt.
+            bconv(in - out, out);
+            ++c.elementwiseKernels;
+            c.limbsMoved += 3 * out;
+          }
+        })
+        .Case<rns::KlssModUpOp>([&](rns::KlssModUpOp up) {
+          ++c.modUp;
+          int64_t r = limbs(up.getResults()[0]);
+          for (Value d : up.getDigits()) {
+            int64_t own = limbs(d);
+            transform(c.intt, own);
+            bconv(own, r); // exact BConv to T
+            transform(c.ntt, r);
+          }
+        })
+        .Case<rns::KlssInnerProductOp>([&](rns::KlssInnerProductOp ip) {
+          ++c.innerProducts;
+          auto key = cast<rns::KlssKeyType>(ip.getKey().getType());
+          int64_t r = key.getT(), out = limbs(ip.getAcc0());
+          int64_t k = ip.getDigits().size();
+          // Groups covering Q_l u P at this level: from the key's groups at
+          // the top level, scaled down (the report has no gamma here).
+          int64_t groups = groupsAt ? groupsAt(out) : key.getGroups();
+          c.limbsMoved += k * r + 2 * k * groups * r + 2 * out;
+          transform(c.intt, 2 * groups * r);
+          for (int i = 0; i < 2; ++i)
+            bconv(r, out); // exact BConv T -> every group's limbs
         })
         .Case<rns::RescaleOp>([&](rns::RescaleOp r) {
           ++c.rescale;
@@ -128,7 +170,11 @@ struct Counter {
 
 RNSCost computeRNSCost(Operation *func, int64_t logN) {
   RNSCost cost;
-  Counter counter{cost, int64_t{1} << logN};
+  Counter counter{cost, int64_t{1} << logN, nullptr};
+  if (auto params = ckks::ParamsAttr::lookup(func); params && params.hasKlss())
+    counter.groupsAt = [params](int64_t qpLimbs) {
+      return params.getKlssGroups(qpLimbs - params.getP().size() - 1);
+    };
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op != func && isa<rns::FusedOp>(op->getParentOp()))
       return WalkResult::skip();
@@ -142,6 +188,79 @@ namespace {
 
 struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
   using EmberCostReportBase::EmberCostReportBase;
+
+  /// The choices of rns-select-keyswitch (the ks.* attributes of each
+  /// key-switch group's anchor), by level and kind, and key memory by form.
+  static void reportKeySwitching(FunctionOpInterface func,
+                                 llvm::raw_ostream &os) {
+    struct Row {
+      int64_t count = 0;
+      double predicted = 0, hybrid = 0, klss = 0;
+      bool hasKlss = false;
+    };
+    // (level desc, kind, method) -> totals.
+    std::map<std::tuple<int64_t, std::string, std::string>, Row> rows;
+    func.walk([&](Operation *op) {
+      if (!isa<rns::ModUpOp, rns::KlssModUpOp>(op))
+        return;
+      auto method = op->getAttrOfType<StringAttr>("ks.method");
+      if (!method)
+        return;
+      auto f = [&](StringRef name) {
+        auto a = op->getAttrOfType<FloatAttr>(name);
+        return a ? a.getValueAsDouble() : 0.0;
+      };
+      auto kind = op->getAttrOfType<StringAttr>("ks.kind");
+      int64_t level = 0;
+      if (auto up = dyn_cast<rns::ModUpOp>(op))
+        level = cast<PolyType>(up.getResult(0).getType()).getNumQ() - 1;
+      else
+        for (Value d : op->getOperands())
+          level = std::max<int64_t>(level,
+                                    cast<PolyType>(d.getType()).getQHi() - 1);
+      Row &r = rows[{-level, kind ? kind.str() : "?", method.str()}];
+      ++r.count;
+      r.predicted += f("ks.predicted_us");
+      r.hybrid += f("ks.hybrid_us");
+      r.klss += f("ks.klss_us");
+      r.hasKlss |= op->hasAttr("ks.klss_us");
+    });
+    if (rows.empty())
+      return;
+    os << "  key switching (rns-select-keyswitch; predicted us, the other "
+          "method in brackets):\n";
+    double total = 0;
+    for (auto &[key, r] : rows) {
+      auto &[negLevel, kind, method] = key;
+      total += r.predicted;
+      double other = method == "klss" ? r.hybrid : r.klss;
+      os << llvm::format("    level %2lld %-12s x%-3lld %-6s %9.1f us",
+                         (long long)-negLevel, kind.c_str(), (long long)r.count,
+                         method.c_str(), r.predicted);
+      if (r.hasKlss)
+        os << llvm::format("  (%s %.1f us)",
+                           method == "klss" ? "hybrid" : "klss", other);
+      os << "\n";
+    }
+    os << llvm::format("    total predicted:       %.1f us\n", total);
+    // Key memory by form.
+    auto params = ckks::ParamsAttr::lookup(func);
+    std::set<std::pair<bool, int64_t>> keys;
+    func.walk([&](rns::LoadKeyOp k) {
+      keys.insert({isa<rns::KlssKeyType>(k.getType()),
+                   k.getGalois() ? int64_t(*k.getGalois()) : -1});
+    });
+    int64_t hybrid = 0, klss = 0;
+    for (auto [isKlss, g] : keys)
+      ++(isKlss ? klss : hybrid);
+    if (params) {
+      uint64_t hb = hybrid * params.getHybridKeyBytes();
+      uint64_t kb = klss ? klss * params.getKlssKeyBytes() : 0;
+      os << "  key memory: hybrid " << hybrid << " key(s) " << hb
+         << " bytes, klss " << klss << " key(s) " << kb << " bytes, total "
+         << hb + kb << " bytes\n";
+    }
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -181,6 +300,7 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
       os << "  elementwise kernels:    " << c.elementwiseKernels << "\n";
       os << "  fusion regions:         " << c.fusedRegions << "\n";
       os << "  bytes moved:            " << c.limbsMoved * limbBytes << "\n";
+      reportKeySwitching(func, os);
     });
     markAllAnalysesPreserved();
   }

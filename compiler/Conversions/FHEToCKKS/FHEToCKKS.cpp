@@ -40,6 +40,7 @@ namespace {
 
 constexpr int kFirstPrimeBits = 60; // q_0: holds the output
 constexpr int kSpecialPrimeBits = 60;
+constexpr int kTempPrimeBits = 61; // KLSS T primes (as the named sets)
 constexpr int kMinLogN = 13, kMaxLogN = 17;
 
 int64_t slotsOf(Type type) {
@@ -127,7 +128,7 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
     ember::ParamSpec spec;
     if (!ember::namedParamSpec(paramSet, spec)) {
       where->emitError("unknown parameter set '")
-          << paramSet << "' (expected A, B or C)";
+          << paramSet << "' (expected A, B, C, athena40 or athena24)";
       return std::nullopt;
     }
     if (depth > spec.maxLevel() || slots > (int64_t{1} << (spec.log_n - 1))) {
@@ -294,18 +295,58 @@ void FHEToCKKSPass::runOnOperation() {
   if (!spec)
     return signalPassFailure();
 
-  std::vector<uint64_t> q, p;
+  // KLSS shape: the options override the named set's.
+  if (klssGamma < 0 || klssT < 0) {
+    module.emitError("klss-gamma and klss-t must be non-negative");
+    return signalPassFailure();
+  }
+  if (klssGamma)
+    spec->klss_gamma = static_cast<int>(klssGamma);
+  if (klssT)
+    spec->t_bits.assign(klssT, kTempPrimeBits);
+  if (spec->klss_gamma == 0 && !spec->t_bits.empty() && klssT) {
+    module.emitError("klss-t needs klss-gamma (the key-group size) on the "
+                     "automatic parameter path");
+    return signalPassFailure();
+  }
+  if (spec->klss_gamma == 0)
+    spec->t_bits.clear();
+
+  std::vector<uint64_t> q, p, t;
   try {
     q = ember::generateQChain(spec->log_n, spec->q_bits,
                               static_cast<int>(spec->log_scale));
     p = ember::generateNttPrimes(spec->log_n, spec->p_bits, q);
+    if (spec->klss_gamma > 0) {
+      std::vector<uint64_t> exclude(q);
+      exclude.insert(exclude.end(), p.begin(), p.end());
+      if (spec->t_bits.empty()) {
+        // The fewest 61-bit primes whose product meets the bound.
+        double need = ckks::klssTBitsNeeded(spec->log_n, q, p, spec->dnum,
+                                            spec->klss_gamma);
+        int count = static_cast<int>(std::ceil(need / kTempPrimeBits));
+        for (;; ++count) {
+          t = ember::generateNttPrimes(
+              spec->log_n, std::vector<int>(count, kTempPrimeBits), exclude);
+          if (ckks::log2Product(t) >= need)
+            break;
+        }
+      } else {
+        t = ember::generateNttPrimes(spec->log_n, spec->t_bits, exclude);
+      }
+    }
   } catch (const ember::Error &e) {
     module.emitError("cannot generate the primes: ") << e.what();
     return signalPassFailure();
   }
-  auto params = ckks::ParamsAttr::get(&getContext(), spec->log_n, q, p,
-                                      static_cast<int64_t>(spec->log_scale),
-                                      spec->dnum, secure ? 128 : 0);
+  auto params = ckks::ParamsAttr::getChecked(
+      [&] { return module.emitError("invalid parameters: "); }, &getContext(),
+      static_cast<int64_t>(spec->log_n), ArrayRef<uint64_t>(q),
+      ArrayRef<uint64_t>(p), static_cast<int64_t>(spec->log_scale),
+      static_cast<int64_t>(spec->dnum), int64_t{secure ? 128 : 0},
+      ArrayRef<uint64_t>(t), static_cast<int64_t>(spec->klss_gamma));
+  if (!params)
+    return signalPassFailure();
   module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
 
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))

@@ -32,6 +32,18 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     diagnostic naming the depth found and the largest depth any secure
     parameters allow.
 
+    **KLSS form.** A named set carries its KLSS shape
+    (`ember::namedParamSpec`: gamma and the bit sizes of the temporary
+    primes T); the pass generates T (`ember::generateNttPrimes`, 61-bit NTT
+    primes distinct from Q and P) and records `T = [...]`, `gamma = g` in
+    `#ckks.params`, which `rns-select-keyswitch` needs to choose KLSS key
+    switching. On the automatic path there is no KLSS form unless
+    `klss-gamma` is given; `klss-t` then fixes r' (0: the fewest 61-bit
+    primes whose product meets the bound below). Either option overrides a
+    named set's value. The bound is the runtime's (Context::klssTBitsNeeded):
+    log2 T >= log2(digits) + log N + largest digit + largest key group + 1
+    bits; a T below it is an error naming both sides.
+
     **Why.** Parameters follow from the program: too few levels is wrong,
     too many makes every operation slower (more limbs) and may force a
     larger N.
@@ -49,6 +61,12 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     Option<"dnum", "dnum", "int64_t", /*default=*/"0",
            "Number of key-switching digits (at most the number of Q primes; "
            "larger values are clamped); 0 picks the smallest that fits">,
+    Option<"klssGamma", "klss-gamma", "int64_t", /*default=*/"0",
+           "KLSS key-group size gamma (primes of P u Q per group); 0: the "
+           "named set's value, or no KLSS form on the automatic path">,
+    Option<"klssT", "klss-t", "int64_t", /*default=*/"0",
+           "Number r' of 61-bit KLSS temporary primes T; 0: the named set's "
+           "value, or the fewest that meet the exactness bound">,
     Option<"security", "security", "std::string", /*default=*/"\"128\"",
            "128 (log2(QP) within the 128-bit bound) or none (insecure test "
            "mode, named explicitly; recorded as security = 0)">,

@@ -135,6 +135,17 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       ins.append(k.getDigits().begin(), k.getDigits().end());
       auto c = call(b, op, "ks_inner_product", ins);
       repl.append(c->result_begin(), c->result_end());
+    } else if (auto k = dyn_cast<rns::KlssInnerProductOp>(op)) {
+      SmallVector<Value> ins{k.getKey()};
+      ins.append(k.getDigits().begin(), k.getDigits().end());
+      auto c = call(b, op, "klss_inner_product", ins);
+      c->setAttr("level",
+                 b.getI64IntegerAttr(polyTy(k.getAcc0()).getNumQ() - 1));
+      repl.append(c->result_begin(), c->result_end());
+    } else if (isa<rns::KlssModUpOp>(op)) {
+      // One runtime klssModUp per digit (the digits stay views).
+      auto c = call(b, op, "klss_mod_up", op->getOperands());
+      repl.append(c->result_begin(), c->result_end());
     } else if (isa<rns::ModDownOp, rns::RescaleOp>(op)) {
       auto c = call(b, op, "mod_switch_down", op->getOperands());
       repl.append(c->result_begin(), c->result_end());

@@ -29,10 +29,13 @@ Value switchDown(PatternRewriter &b, Location loc, Value x, PolyType kept,
                  PolyType dropped) {
   Value keep = rns::DropLimbsOp::create(b, loc, kept, x);
   Value drop = rns::DropLimbsOp::create(b, loc, dropped, x);
+  // A coefficient-form input (KLSS ModDown) needs no transforms.
   Value coeff =
-      rns::INTTOp::create(b, loc, dropped.withForm(Form::coeff), drop);
+      dropped.isNTT()
+          ? rns::INTTOp::create(b, loc, dropped.withForm(Form::coeff), drop)
+          : drop;
   Value conv = rns::BConvOp::create(b, loc, kept.withForm(Form::coeff), coeff);
-  Value back = rns::NTTOp::create(b, loc, kept, conv);
+  Value back = kept.isNTT() ? rns::NTTOp::create(b, loc, kept, conv) : conv;
   Value diff = rns::SubOp::create(b, loc, keep, back);
   return rns::MulInvOp::create(b, loc, kept, diff,
                                b.getI64IntegerAttr(dropped.getQLo()),

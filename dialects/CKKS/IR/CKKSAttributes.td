@@ -23,14 +23,32 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     - `dnum`: number of key-switching digits (ember::digitSizes splits Q).
     - `security`: 128 (log2(QP) must be within ember::maxLogQP128(logN)) or
       0, an insecure test mode that must be asked for by name.
+    - `T`, `gamma` (optional, printed only when present): the KLSS form
+      (Kim-Lee-Seo-Song; Athena 2.3). T are the r' temporary primes (NTT
+      primes distinct from Q and P; not a ciphertext modulus, so not counted
+      in log2(QP)); gamma is the number of primes of P u Q per key group.
+      T must hold the exact products: log2 T >= log2(digits) + logN +
+      largest digit bits + largest group bits + 1 (Context::klssTBitsNeeded
+      of the runtime). Without them the module has no KLSS form.
   }];
   let parameters = (ins "int64_t":$logN, ArrayRefParameter<"uint64_t">:$q,
                     ArrayRefParameter<"uint64_t">:$p, "int64_t":$logScale,
-                    "int64_t":$dnum, "int64_t":$security);
+                    "int64_t":$dnum, "int64_t":$security,
+                    OptionalArrayRefParameter<"uint64_t">:$t,
+                    DefaultValuedParameter<"int64_t", "0">:$gamma);
   let assemblyFormat = [{
     `<` `logN` `=` $logN `,` `Q` `=` `[` $q `]` `,` `P` `=` `[` $p `]` `,`
-    `logScale` `=` $logScale `,` `dnum` `=` $dnum `,` `security` `=` $security `>`
+    `logScale` `=` $logScale `,` `dnum` `=` $dnum `,` `security` `=` $security
+    (`,` `T` `=` `[` $t^ `]`)? (`,` `gamma` `=` $gamma^)? `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "int64_t":$logN, "::llvm::ArrayRef<uint64_t>":$q,
+                     "::llvm::ArrayRef<uint64_t>":$p, "int64_t":$logScale,
+                     "int64_t":$dnum, "int64_t":$security), [{
+      return $_get($_ctxt, logN, q, p, logScale, dnum, security,
+                   ::llvm::ArrayRef<uint64_t>(), int64_t{0});
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Index of the last Q prime: a fresh ciphertext's level.
@@ -39,6 +57,17 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     double getDefaultScale() const;
     /// Sum of the bit lengths of all Q and P primes.
     int64_t getLogQP() const;
+    /// True when the parameters carry a KLSS form (T and gamma).
+    bool hasKlss() const { return !getT().empty() && getGamma() > 0; }
+    /// Q-limb count of each key-switching digit (ember::digitSizes).
+    ::std::vector<int> getDigitSizes() const;
+    /// KLSS key groups covering P u Q_level: ceil((K + level + 1) / gamma).
+    int64_t getKlssGroups(int64_t level) const;
+    /// Bytes of one switching key in memory (64-bit words): hybrid
+    /// digits x 2 x (L+1+K) x N x 8, KLSS digits x groups_L x 2 x r' x N x 8
+    /// (the runtime's hybridKeyBytes / klssKeyBytes).
+    uint64_t getHybridKeyBytes() const;
+    uint64_t getKlssKeyBytes() const;
     /// The #ckks.params of the module enclosing `op` (or `op` itself), or a
     /// null attribute when there is none.
     static ParamsAttr lookup(::mlir::Operation *op);

@@ -89,6 +89,60 @@ int64_t ParamsAttr::getLogQP() const {
   return total;
 }
 
+std::vector<int> ParamsAttr::getDigitSizes() const {
+  return ember::digitSizes(getQ().size(), getDnum());
+}
+
+int64_t ParamsAttr::getKlssGroups(int64_t level) const {
+  int64_t gamma = getGamma() > 0 ? getGamma() : 1;
+  return (static_cast<int64_t>(getP().size()) + level + 1 + gamma - 1) / gamma;
+}
+
+uint64_t ParamsAttr::getHybridKeyBytes() const {
+  return getDigitSizes().size() * 2 * (getQ().size() + getP().size()) *
+         (uint64_t{1} << getLogN()) * 8;
+}
+
+uint64_t ParamsAttr::getKlssKeyBytes() const {
+  return getDigitSizes().size() * getKlssGroups(getMaxLevel()) * 2 *
+         getT().size() * (uint64_t{1} << getLogN()) * 8;
+}
+
+double ember::ckks::klssTBitsNeeded(int64_t logN, ArrayRef<uint64_t> q,
+                                    ArrayRef<uint64_t> p, int64_t dnum,
+                                    int64_t gamma) {
+  // Mirrors Context::klssTBitsNeeded of the runtime: digits of
+  // ember::digitSizes, key groups of gamma primes in the order
+  // p_0..p_{K-1}, q_0..q_L.
+  std::vector<int> digits = ember::digitSizes(q.size(), dnum);
+  double digit = 0, group = 0;
+  size_t start = 0;
+  for (int size : digits) {
+    double bits = 0;
+    for (size_t i = start; i < start + size; ++i)
+      bits += std::log2(static_cast<double>(q[i]));
+    digit = std::max(digit, bits);
+    start += size;
+  }
+  std::vector<uint64_t> order(p.begin(), p.end());
+  order.insert(order.end(), q.begin(), q.end());
+  for (size_t k = 0; k < order.size(); k += gamma) {
+    double bits = 0;
+    for (size_t i = k; i < std::min(order.size(), k + size_t(gamma)); ++i)
+      bits += std::log2(static_cast<double>(order[i]));
+    group = std::max(group, bits);
+  }
+  return std::log2(static_cast<double>(digits.size())) + logN + digit + group +
+         1;
+}
+
+double ember::ckks::log2Product(ArrayRef<uint64_t> primes) {
+  double bits = 0;
+  for (uint64_t prime : primes)
+    bits += std::log2(static_cast<double>(prime));
+  return bits;
+}
+
 ParamsAttr ParamsAttr::lookup(Operation *op) {
   for (; op; op = op->getParentOp())
     if (auto attr = op->getAttrOfType<ParamsAttr>(CKKSDialect::kParamsAttrName))
@@ -99,7 +153,8 @@ ParamsAttr ParamsAttr::lookup(Operation *op) {
 LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t logN, ArrayRef<uint64_t> q,
                                  ArrayRef<uint64_t> p, int64_t logScale,
-                                 int64_t dnum, int64_t security) {
+                                 int64_t dnum, int64_t security,
+                                 ArrayRef<uint64_t> t, int64_t gamma) {
   if (logN < 10 || logN > 17)
     return emitError() << "logN = " << logN << " is outside 10..17";
   if (q.empty())
@@ -112,10 +167,44 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (prime % twoN != 1 || !ember::isPrime(prime))
         return emitError() << prime << " is not an NTT prime (prime, = 1 mod "
                            << twoN << ")";
+  if (t.empty() != (gamma == 0))
+    return emitError() << "a KLSS form needs both T (temporary primes, "
+                       << (t.empty() ? "missing" : "given") << ") and gamma ("
+                       << (gamma ? "given" : "missing") << ")";
+  if (gamma < 0)
+    return emitError() << "gamma = " << gamma << " must be positive";
+  for (uint64_t prime : t) {
+    if (prime % twoN != 1 || !ember::isPrime(prime))
+      return emitError() << "T prime " << prime
+                         << " is not an NTT prime (prime, = 1 mod " << twoN
+                         << ")";
+    if (llvm::is_contained(q, prime) || llvm::is_contained(p, prime) ||
+        llvm::count(t, prime) > 1)
+      return emitError() << "T prime " << prime
+                         << " is not distinct from the other Q, P and T primes";
+  }
   if (logScale < 1 || logScale > 60)
     return emitError() << "logScale = " << logScale << " is outside 1..60";
   if (dnum < 1 || dnum > static_cast<int64_t>(q.size()))
     return emitError() << "dnum = " << dnum << " is outside 1.." << q.size();
+  if (!t.empty() && dnum >= 1 && dnum <= static_cast<int64_t>(q.size())) {
+    double need = klssTBitsNeeded(logN, q, p, dnum, gamma);
+    double have = log2Product(t);
+    auto oneDecimal = [](double v) {
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::format("%.1f", v);
+      return text;
+    };
+    if (have < need)
+      return emitError() << "the KLSS temporary basis T has "
+                         << oneDecimal(have) << " bits (" << t.size()
+                         << " primes) but the exact products need "
+                         << oneDecimal(need)
+                         << " (log2 digits + logN + largest digit + largest "
+                            "key group of gamma = "
+                         << gamma
+                         << " primes + 1): add T primes or lower gamma";
+  }
   if (security != 128 && security != 0)
     return emitError() << "security must be 128 or 0 (insecure test mode), got "
                        << security;

@@ -42,6 +42,15 @@ constexpr llvm::StringLiteral kScaleAdjustAttrName = "ckks.scale_adjust";
 /// round-trip every double) and always a '.', as the MLIR lexer needs.
 std::string formatScale(double scale);
 
+/// Bits of T that exact KLSS products need (the runtime's
+/// Context::klssTBitsNeeded): log2(digits) + logN + the largest digit's bits
+/// + the largest key group's bits (gamma primes of p_0..p_{K-1},
+/// q_0..q_L) + 1.
+double klssTBitsNeeded(int64_t logN, llvm::ArrayRef<uint64_t> q,
+                       llvm::ArrayRef<uint64_t> p, int64_t dnum, int64_t gamma);
+/// Sum of log2 of the primes.
+double log2Product(llvm::ArrayRef<uint64_t> primes);
+
 /// True when two scales are equal up to kScaleTolerance.
 bool scalesMatch(double a, double b);
 

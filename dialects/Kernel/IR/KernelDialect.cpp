@@ -26,6 +26,7 @@ LogicalResult CallOp::verify() {
                    .Cases({"ks_inner_product", "mod_switch_down"}, true)
                    .Cases({"automorphism", "load_key", "concat"}, true)
                    .Cases({"encode", "zero"}, true)
+                   .Cases({"klss_mod_up", "klss_inner_product"}, true)
                    .Default(false);
   if (!known)
     return emitOpError("unknown runtime primitive '") << c << "'";
@@ -40,6 +41,14 @@ LogicalResult CallOp::verify() {
        !isa<ember::rns::EvalKeyType>(getInputs().front().getType())))
     return emitOpError("ks_inner_product takes a key and digits and gives "
                        "two accumulators");
+  if (c == "klss_inner_product" &&
+      (getResults().size() != 2 || getInputs().size() < 2 ||
+       !isa<ember::rns::KlssKeyType>(getInputs().front().getType()) ||
+       !(*this)->hasAttr("level")))
+    return emitOpError("klss_inner_product takes a KLSS key and T digits, "
+                       "gives two accumulators and needs a 'level'");
+  if (c == "klss_mod_up" && getInputs().size() != getResults().size())
+    return emitOpError("klss_mod_up maps each digit to one T polynomial");
   return success();
 }
 

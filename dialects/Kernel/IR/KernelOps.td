@@ -24,9 +24,11 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     | `bconv` | x -> y (disjoint basis) | |
     | `mod_up` | x over Q_l -> one raised digit per entry of `digits` | `digits` |
     | `ks_inner_product` | key, digits -> acc0, acc1 over Q_l u P | |
+    | `klss_mod_up` | digit_i over D_i -> NTT form over T | |
+    | `klss_inner_product` | KLSS key, T digits -> acc0, acc1 (coefficient form over Q_l u P) | `level` |
     | `mod_switch_down` | x_i over B u D -> y_i over B (ModDown, rescale, merged) | |
     | `automorphism` | x -> y | `galois` |
-    | `load_key` | -> key | `galois` (absent: relinearization) |
+    | `load_key` | -> key (`!rns.evk` hybrid, `!rns.klss_evk` KLSS) | `galois` (absent: relinearization) |
     | `concat` | parts -> y | |
     | `encode` | -> y (constant) | `value`, `scale` |
     | `zero` | -> y | |

@@ -35,13 +35,19 @@ void RNSDialect::initialize() {
 
 LogicalResult PolyType::verify(function_ref<InFlightDiagnostic()> emitError,
                                Form form, unsigned qLo, unsigned qHi,
-                               unsigned pLo, unsigned pHi) {
+                               unsigned pLo, unsigned pHi, unsigned tLo,
+                               unsigned tHi) {
   if (qHi < qLo)
     return emitError() << "empty Q range q[" << qLo << ":" << qHi << "]";
   if (pHi < pLo)
     return emitError() << "empty P range p[" << pLo << ":" << pHi << "]";
-  if (qHi == qLo && pHi == pLo)
+  if (tHi < tLo)
+    return emitError() << "empty T range t[" << tLo << ":" << tHi << "]";
+  if (qHi == qLo && pHi == pLo && tHi == tLo)
     return emitError() << "polynomial basis has no limbs";
+  if (tHi != tLo && (qHi != qLo || pHi != pLo))
+    return emitError() << "a polynomial over KLSS temporary primes t[" << tLo
+                       << ":" << tHi << "] cannot also hold Q or P limbs";
   return success();
 }
 
@@ -50,7 +56,9 @@ bool PolyType::disjointFrom(PolyType other) const {
                   other.getQLo() < getQHi();
   bool pOverlap = getNumP() && other.getNumP() && getPLo() < other.getPHi() &&
                   other.getPLo() < getPHi();
-  return !qOverlap && !pOverlap;
+  bool tOverlap = getNumT() && other.getNumT() && getTLo() < other.getTHi() &&
+                  other.getTLo() < getTHi();
+  return !qOverlap && !pOverlap && !tOverlap;
 }
 
 /// Parses `[lo:hi]`.
@@ -72,8 +80,8 @@ Type PolyType::parse(AsmParser &parser) {
         << formName << "'";
     return {};
   }
-  unsigned qLo = 0, qHi = 0, pLo = 0, pHi = 0;
-  bool seenQ = false, seenP = false;
+  unsigned qLo = 0, qHi = 0, pLo = 0, pHi = 0, tLo = 0, tHi = 0;
+  bool seenQ = false, seenP = false, seenT = false;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef part;
     SMLoc partLoc = parser.getCurrentLocation();
@@ -83,19 +91,24 @@ Type PolyType::parse(AsmParser &parser) {
       seenQ = true;
       if (parseRange(parser, qLo, qHi))
         return {};
-    } else if (part == "p" && !seenP) {
+    } else if (part == "p" && !seenP && !seenT) {
       seenP = true;
       if (parseRange(parser, pLo, pHi))
         return {};
+    } else if (part == "t" && !seenT) {
+      seenT = true;
+      if (parseRange(parser, tLo, tHi))
+        return {};
     } else {
-      parser.emitError(partLoc, "expected 'q[lo:hi]' then 'p[lo:hi]'");
+      parser.emitError(partLoc,
+                       "expected 'q[lo:hi]' then 'p[lo:hi]', or 't[lo:hi]'");
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    *form, qLo, qHi, pLo, pHi);
+                    *form, qLo, qHi, pLo, pHi, tLo, tHi);
 }
 
 void PolyType::print(AsmPrinter &printer) const {
@@ -104,5 +117,7 @@ void PolyType::print(AsmPrinter &printer) const {
     printer << ", q[" << getQLo() << ":" << getQHi() << "]";
   if (getNumP())
     printer << ", p[" << getPLo() << ":" << getPHi() << "]";
+  if (getNumT())
+    printer << ", t[" << getTLo() << ":" << getTHi() << "]";
   printer << ">";
 }

@@ -263,7 +263,7 @@ LogicalResult RescaleOp::verify() {
 
 LogicalResult DecomposeOp::verify() {
   PolyType in = polyTy(getInput());
-  if (in.hasP())
+  if (in.hasP() || in.hasT())
     return emitOpError("input must be over Q only, got ") << in;
   unsigned next = in.getQLo();
   for (Value d : getDigits()) {
@@ -285,11 +285,11 @@ LogicalResult ModUpOp::verify() {
   PolyType out = commonType(*this, getResults(), "result");
   if (!out)
     return failure();
-  if (!out.hasP() || !out.isNTT())
+  if (!out.hasP() || out.hasT() || !out.isNTT())
     return emitOpError("results must be over Q_l u P in NTT form, got ") << out;
   for (Value d : getDigits()) {
     PolyType dt = polyTy(d);
-    if (dt.hasP() || !dt.isNTT() || dt.getQLo() < out.getQLo() ||
+    if (dt.hasP() || dt.hasT() || !dt.isNTT() || dt.getQLo() < out.getQLo() ||
         dt.getQHi() > out.getQHi())
       return emitOpError("digit ")
              << dt << " must be an NTT-form sub-range of the Q part of " << out;
@@ -330,13 +330,58 @@ LogicalResult ModDownOp::verify() {
   PolyType out = in ? commonType(*this, getResults(), "result") : PolyType();
   if (!in || !out)
     return failure();
-  if (!in.hasP() || !in.isNTT())
-    return emitOpError("input must be over Q_l u P in NTT form, got ") << in;
-  if (out.hasP() || !out.isNTT() || out.getQLo() != in.getQLo() ||
-      out.getQHi() > in.getQHi() || out.getNumQ() == 0)
-    return emitOpError("result must be a non-empty NTT-form prefix of the "
-                       "input's Q limbs, got ")
+  if (!in.hasP() || in.hasT())
+    return emitOpError("input must be over Q_l u P, got ") << in;
+  if (out.hasP() || out.hasT() || out.getForm() != in.getForm() ||
+      out.getQLo() != in.getQLo() || out.getQHi() > in.getQHi() ||
+      out.getNumQ() == 0)
+    return emitOpError("result must be a non-empty prefix of the input's Q "
+                       "limbs in the input's form, got ")
            << in << " -> " << out;
+  return success();
+}
+
+LogicalResult KlssModUpOp::verify() {
+  if (getDigits().size() != getResults().size())
+    return emitOpError("needs one result per digit");
+  PolyType out = commonType(*this, getResults(), "result");
+  if (!out)
+    return failure();
+  if (!out.hasT() || !out.isNTT() || out.getTLo() != 0)
+    return emitOpError("results must be NTT-form polynomials over T "
+                       "(t[0:R]), got ")
+           << out;
+  unsigned next = 0;
+  for (Value d : getDigits()) {
+    PolyType dt = polyTy(d);
+    if (dt.hasP() || dt.hasT() || !dt.isNTT() || dt.getQLo() != next)
+      return emitOpError("digit ")
+             << dt << " must be an NTT-form Q range continuing at q" << next;
+    next = dt.getQHi();
+  }
+  return success();
+}
+
+LogicalResult KlssInnerProductOp::verify() {
+  PolyType dt = commonType(*this, getDigits(), "digit");
+  if (!dt)
+    return failure();
+  auto key = cast<KlssKeyType>(getKey().getType());
+  if (getDigits().size() > key.getDnum())
+    return emitOpError("has ") << getDigits().size()
+                               << " digits but the key only " << key.getDnum();
+  if (!dt.isNTT() || !dt.hasT() || dt.getTLo() != 0 ||
+      dt.getTHi() != key.getT())
+    return emitOpError("digits ")
+           << dt
+           << " must be NTT-form over the key's T basis t[0:" << key.getT()
+           << "]";
+  PolyType acc = polyTy(getAcc0());
+  if (getAcc1().getType() != acc || acc.isNTT() || acc.hasT() || !acc.hasP() ||
+      acc.getQLo() != 0 || acc.getNumQ() == 0 || acc.getPLo() != 0)
+    return emitOpError("accumulators must be two coefficient-form "
+                       "polynomials over Q_l u P (q[0:l+1], p[0:K]), got ")
+           << getAcc0().getType() << " and " << getAcc1().getType();
   return success();
 }
 

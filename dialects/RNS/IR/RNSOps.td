@@ -290,10 +290,12 @@ def RNS_LoadKeyOp : RNS_Op<"load_key", [Pure]> {
   let description = [{
     `rns.load_key relin : !rns.evk<...>` is the relinearisation key,
     `rns.load_key galois 25 : !rns.evk<...>` the rotation key of Galois
-    element 25. The manifest lists exactly the keys loaded.
+    element 25. The result type says the form: `!rns.evk` (hybrid) or
+    `!rns.klss_evk` (KLSS, `rns-select-keyswitch`). The manifest lists
+    exactly the keys loaded, in each form loaded.
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$galois);
-  let results = (outs RNS_AnyEvalKey:$key);
+  let results = (outs RNS_AnyKey:$key);
   let assemblyFormat =
       "(`galois` $galois^) : (`relin`)? attr-dict `:` type($key)";
   let hasVerifier = 1;
@@ -317,6 +319,12 @@ def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, SameVariadicOperandSize,
                                         SameVariadicResultSize]> {
   let summary = "divide by P (and optionally the top Q primes) and round";
   let description = [{
+    Inputs and results share one form. In NTT form (hybrid key switching)
+    the P limbs are converted by INTT, BConv, NTT as below; in coefficient
+    form (KLSS key switching, whose inner product ends in coefficient form)
+    only the BConv and the subtract/scale run, and an `rns.ntt` of the
+    results follows.
+
     Brings key-switch accumulators from Q_l u P back to a prefix of Q_l:
     `x -> round(x / D)` where D is the product of the dropped limbs. With
     the result over Q_l, D = P (plain ModDown: INTT of the P limbs, BConv
@@ -329,6 +337,48 @@ def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, SameVariadicOperandSize,
   let results = (outs Variadic<RNS_AnyPoly>:$results);
   let assemblyFormat =
       "$inputs attr-dict `:` type($inputs) `->` type($results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// KLSS key switching (Kim-Lee-Seo-Song, CRYPTO 2023; Athena 2.3)
+//===----------------------------------------------------------------------===//
+
+def RNS_KlssModUpOp : RNS_Op<"klss_mod_up", [Pure, SameVariadicOperandSize,
+                                             SameVariadicResultSize]> {
+  let summary = "convert every key-switching digit exactly to T";
+  let description = [{
+    KLSS step 1: for each digit (a sub-range D_j of Q_l in NTT form), INTT,
+    exact base conversion D_j -> T (the centred representative, Athena 2.2)
+    and NTT over T. Results `!rns.poly<ntt, t[0:R]>`, one per digit. One op
+    covers all digits of one key switch, so a hoisted group of rotations
+    shares it (each rotation applies its `rns.automorphism` to the T
+    digits). Runtime: `klssModUp(ctx, digit)` per digit. Costs
+    |D_j| + R limb-transforms and |D_j| x R multiply-adds per coefficient
+    per digit.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$digits);
+  let results = (outs Variadic<RNS_AnyPoly>:$results);
+  let assemblyFormat =
+      "$digits attr-dict `:` type($digits) `->` type($results)";
+  let hasVerifier = 1;
+}
+
+def RNS_KlssInnerProductOp : RNS_Op<"klss_inner_product", [Pure]> {
+  let summary = "KLSS inner product over T and the way back to Q_l u P";
+  let description = [{
+    KLSS step 2 (Athena Fig. 2): for each key group j covering P u Q_l,
+    `acc_j = sum_i tdigit_i * key[i][j]` over T (NTT form), INTT over T and
+    an exact BConv T -> group j's limbs. Results: the two accumulators in
+    **coefficient form** over Q_l u P (the hybrid inner product's values),
+    to be brought down by a coefficient-form `rns.mod_down` and one
+    `rns.ntt`. Runtime: `klssInnerProduct(ctx, key, {tdigits}, level, acc0,
+    acc1)`.
+  }];
+  let arguments = (ins Variadic<RNS_AnyPoly>:$digits, RNS_AnyKlssKey:$key);
+  let results = (outs RNS_AnyPoly:$acc0, RNS_AnyPoly:$acc1);
+  let assemblyFormat = "$key `(` $digits `)` attr-dict `:` type($key) `,` "
+                       "`(` type($digits) `)` `->` type($acc0) `,` type($acc1)";
   let hasVerifier = 1;
 }
 

@@ -1,8 +1,12 @@
 // The CUDA backend against the CPU backend: for random inputs every
 // primitive and every CKKS operation must give identical residues, at a
 // small N and at the parameter sets A, B and C (C has uneven digits
-// 7,7,7,5); plus decrypt-and-compare checks with real keys. Needs a GPU:
-// built by CI, run by bench/gpu_run.sh on the GPU host (not under ctest).
+// 7,7,7,5); plus decrypt-and-compare checks with real keys. KLSS key
+// switching (exact BConv, klssModUp, the inner product over T, ModDown in
+// coefficient form, the CKKS operations with KLSS keys) the same way, at
+// small insecure KLSS sets (one with key groups that mix P and Q primes) and
+// at B and athena24. Needs a GPU: built by CI, run by bench/gpu_run.sh on the
+// GPU host (not under ctest).
 #include "ember/ckks.h"
 #include "ember/cuda.h"
 #include "ember/errors.h"
@@ -15,6 +19,8 @@
 #include <complex>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ember {
 namespace {
@@ -98,6 +104,19 @@ SwitchingKey randomKey(const Context64 &ctx, Prng &prng) {
     k.a.push_back(randomPoly(ctx, prng, all, true));
   }
   return k;
+}
+
+/// Relinearization and Galois keys (rotation by 1, conjugation) of random
+/// switching keys made by make_key(ctx, prng), hybrid or KLSS.
+template <typename Relin, typename Galois, typename MakeKey>
+std::pair<Relin, Galois> randomKeys(const Context64 &ctx, Prng &prng,
+                                    MakeKey make_key) {
+  Relin rk{make_key(ctx, prng)};
+  Galois gk;
+  gk.keys[galoisElementForRotation(ctx, 1, ctx.slotsMax())] =
+      make_key(ctx, prng);
+  gk.keys[galoisElementForConjugation(ctx)] = make_key(ctx, prng);
+  return {std::move(rk), std::move(gk)};
 }
 
 Ciphertext randomCiphertext(const Context64 &ctx, Prng &prng, int level,
@@ -284,12 +303,7 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
   cuda::Evaluator geval(dctx);
   const double scale = std::ldexp(1.0, int(ctx.spec().log_scale));
 
-  RelinKey rk{randomKey(ctx, prng)};
-  GaloisKeys gk;
-  const uint64_t rot1 = galoisElementForRotation(ctx, 1, ctx.slotsMax());
-  const uint64_t conj = galoisElementForConjugation(ctx);
-  gk.keys[rot1] = randomKey(ctx, prng);
-  gk.keys[conj] = randomKey(ctx, prng);
+  const auto [rk, gk] = randomKeys<RelinKey, GaloisKeys>(ctx, prng, randomKey);
   cuda::DeviceRelinKey drk = cuda::upload(dctx, rk);
   cuda::DeviceGaloisKeys dgk = cuda::upload(dctx, gk);
 
@@ -373,16 +387,24 @@ TEST(CudaOperations, SetCUnevenDigits) {
 // --- Decrypt and compare
 // -------------------------------------------------------------
 
-void checkDecrypt(const std::string &set) {
-  Context64 ctx = makeContext(set);
+/// With real keys of either kind (make_keys(keygen, elements) returns the
+/// relinearization and Galois keys): at each of `levels`, the GPU chain
+/// mul + relin, rescale, rotate by 1, conjugate matches the CPU residue for
+/// residue and decrypts within `tol`.
+template <typename MakeKeys>
+void checkDecryptChain(const Context64 &ctx, uint8_t seed_byte,
+                       const std::vector<int> &levels, double tol,
+                       const char *kind, MakeKeys make_keys) {
   cuda::DeviceContext dctx(ctx);
-  Prng prng(seed(3));
+  Prng prng(seed(seed_byte));
   KeyGenerator keygen(ctx, prng);
   PublicKey pk = keygen.publicKey();
-  RelinKey rk = keygen.relinKey();
   const size_t slots = ctx.slotsMax();
-  GaloisKeys gk = keygen.galoisKeys({galoisElementForRotation(ctx, 1, slots),
-                                     galoisElementForConjugation(ctx)});
+  auto keys = make_keys(
+      keygen, std::vector<uint64_t>{galoisElementForRotation(ctx, 1, slots),
+                                    galoisElementForConjugation(ctx)});
+  const auto &rk = keys.first;
+  const auto &gk = keys.second;
   Encoder encoder(ctx);
   Encryptor encryptor(ctx, prng);
   Decryptor decryptor(ctx, keygen.secretKey());
@@ -398,26 +420,37 @@ void checkDecrypt(const std::string &set) {
   }
   for (size_t i = 0; i < slots; ++i)
     want[i] = std::conj(x[(i + 1) % slots] * y[(i + 1) % slots]);
-  const int top = ctx.maxLevel();
-  Ciphertext cx = encryptor.encrypt(encoder.encode(x, top, scale, slots), pk);
-  Ciphertext cy = encryptor.encrypt(encoder.encode(y, top, scale, slots), pk);
-  cuda::DeviceCiphertext g = geval.conjugate(
-      geval.rotate(geval.rescale(geval.multiplyRelin(
-                       cuda::upload(dctx, cx), cuda::upload(dctx, cy), drk)),
-                   1, dgk),
-      dgk);
-  Ciphertext got = cuda::download(dctx, g);
-  Ciphertext ref = eval.conjugate(
-      eval.rotate(eval.rescale(eval.multiplyRelin(cx, cy, rk)), 1, gk), gk);
-  EXPECT_EQ(diff(ref, got), "");
-  auto out = encoder.decode(decryptor.decrypt(got));
-  double err = 0;
-  for (size_t i = 0; i < slots; ++i)
-    err = std::max(err, std::abs(out[i] - want[i]));
-  EXPECT_LT(err, 1e-4) << ctx.describe();
-  std::printf("[ decrypt  ] %s: max slot error %.3g after mul+relin, "
-              "rescale, rotate, conjugate on the GPU\n",
-              ctx.describe().c_str(), err);
+  for (int level : levels) {
+    Ciphertext cx =
+        encryptor.encrypt(encoder.encode(x, level, scale, slots), pk);
+    Ciphertext cy =
+        encryptor.encrypt(encoder.encode(y, level, scale, slots), pk);
+    cuda::DeviceCiphertext g = geval.conjugate(
+        geval.rotate(geval.rescale(geval.multiplyRelin(
+                         cuda::upload(dctx, cx), cuda::upload(dctx, cy), drk)),
+                     1, dgk),
+        dgk);
+    Ciphertext got = cuda::download(dctx, g);
+    Ciphertext ref = eval.conjugate(
+        eval.rotate(eval.rescale(eval.multiplyRelin(cx, cy, rk)), 1, gk), gk);
+    EXPECT_EQ(diff(ref, got), "") << ctx.describe() << " at level " << level;
+    auto out = encoder.decode(decryptor.decrypt(got));
+    double err = 0;
+    for (size_t i = 0; i < slots; ++i)
+      err = std::max(err, std::abs(out[i] - want[i]));
+    EXPECT_LT(err, tol) << ctx.describe() << " at level " << level;
+    std::printf("[ decrypt  ] %s at level %d: max slot error %.3g after %s"
+                "mul+relin, rescale, rotate, conjugate on the GPU\n",
+                ctx.describe().c_str(), level, err, kind);
+  }
+}
+
+void checkDecrypt(const std::string &set) {
+  Context64 ctx = makeContext(set);
+  checkDecryptChain(ctx, 3, {ctx.maxLevel()}, 1e-4, "",
+                    [](KeyGenerator &kg, const std::vector<uint64_t> &g) {
+                      return std::make_pair(kg.relinKey(), kg.galoisKeys(g));
+                    });
 }
 
 TEST(CudaDecrypt, SmallN) {
@@ -427,6 +460,326 @@ TEST(CudaDecrypt, SmallN) {
 TEST(CudaDecrypt, SetCUnevenDigits) {
   REQUIRE_GPU();
   checkDecrypt("C");
+}
+
+// --- KLSS key switching
+// ------------------------------------------------------------
+
+/// KLSS sets: "B" and "athena24" by name; "klss12": log N 12, 5 Q limbs,
+/// 3 P, dnum 2 (digits 3, 2), gamma 2, so key groups {p0 p1} {p2 q0}
+/// {q1 q2} {q3 q4} mix P and Q; "klss13": log N 13, 7 Q limbs, dnum 3
+/// (digits 3, 3, 1), gamma 3 (groups {p0 p1 p2} {q0 q1 q2} ... {q6}).
+Context64 makeKlssContext(const std::string &name) {
+  ParamSpec spec;
+  if (namedParamSpec(name, spec))
+    return Context64(spec);
+  spec.name = name;
+  spec.security = Security::kInsecureTestOnly;
+  spec.log_scale = 40;
+  if (name == "klss12") {
+    spec.log_n = 12;
+    spec.q_bits = {60, 40, 40, 40, 40};
+    spec.p_bits = {60, 60, 60};
+    spec.dnum = 2;
+    spec.klss_gamma = 2;
+    spec.t_bits.assign(5, 61);
+  } else {
+    spec.log_n = 13;
+    spec.q_bits = {50, 40, 40, 40, 40, 40, 40};
+    spec.p_bits = {50, 50, 50};
+    spec.dnum = 3;
+    spec.klss_gamma = 3;
+    spec.t_bits.assign(5, 61);
+  }
+  return Context64(spec);
+}
+
+/// A KLSS key of uniform polynomials over T (key switching is
+/// deterministic, so bit-exactness needs no real key).
+KlssKey randomKlssKey(const Context64 &ctx, Prng &prng) {
+  KlssKey k;
+  k.digits = ctx.digitCount(ctx.maxLevel());
+  k.groups = ctx.klssGroupCount(ctx.maxLevel());
+  for (int i = 0; i < k.digits * k.groups; ++i) {
+    k.b.push_back(randomPoly(ctx, prng, ctx.tBasis(), true));
+    k.a.push_back(randomPoly(ctx, prng, ctx.tBasis(), true));
+  }
+  return k;
+}
+
+void checkKlssPrimitives(const std::string &set, int level) {
+  Context64 ctx = makeKlssContext(set);
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(17));
+  SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
+  const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level),
+                         t = ctx.tBasis();
+  auto gpu = [&](const Poly64 &p) { return cuda::upload(dctx, p); };
+  auto dl = [&](const cuda::DevicePoly &p) { return cuda::download(dctx, p); };
+
+  { // Transforms, automorphisms and elementwise ops over T.
+    Poly64 a = randomPoly(ctx, prng, t, false);
+    cuda::DevicePoly d = gpu(a);
+    cpu::ntt(ctx, a);
+    cuda::ntt(dctx, d);
+    EXPECT_EQ(diff(a, dl(d)), "") << "ntt over T";
+    Poly64 b = randomPoly(ctx, prng, t, true);
+    d = gpu(b);
+    cpu::intt(ctx, b);
+    cuda::intt(dctx, d);
+    EXPECT_EQ(diff(b, dl(d)), "") << "intt over T";
+    const uint64_t g = galoisElementForRotation(ctx, 3, ctx.slotsMax());
+    for (bool form : {true, false}) {
+      Poly64 c = randomPoly(ctx, prng, t, form);
+      EXPECT_EQ(diff(cpu::automorphism(ctx, c, g),
+                     dl(cuda::automorphism(dctx, gpu(c), g))),
+                "")
+          << "automorphism over T" << (form ? " ntt" : " coeff");
+    }
+    Poly64 x = randomPoly(ctx, prng, t, true),
+           y = randomPoly(ctx, prng, t, true);
+    cuda::DevicePoly dx = gpu(x), dy = gpu(y);
+    cpu::mulInPlace(ctx, x, y);
+    cuda::mulInPlace(dctx, dx, dy);
+    EXPECT_EQ(diff(x, dl(dx)), "") << "mul over T";
+    cpu::addInPlace(ctx, x, y);
+    cuda::addInPlace(dctx, dx, dy);
+    EXPECT_EQ(diff(x, dl(dx)), "") << "add over T";
+  }
+
+  { // Exact BConv: every digit of Q_l -> T, T -> every key group's limbs,
+    // P -> Q_l.
+    for (int j = 0; j < ctx.digitCount(level); ++j) {
+      Poly64 a = randomPoly(ctx, prng, ctx.digitLimbs(j, level), false);
+      EXPECT_EQ(diff(cpu::bconvExact(ctx, a, t),
+                     dl(cuda::bconvExact(dctx, gpu(a), t))),
+                "")
+          << "bconvExact digit " << j << " -> T";
+    }
+    Poly64 b = randomPoly(ctx, prng, t, false);
+    cuda::DevicePoly db = gpu(b);
+    for (int j = 0; j < ctx.klssGroupCount(level); ++j) {
+      const std::vector<int> group = ctx.klssGroupLimbs(j, level);
+      EXPECT_EQ(diff(cpu::bconvExact(ctx, b, group),
+                     dl(cuda::bconvExact(dctx, db, group))),
+                "")
+          << "bconvExact T -> group " << j;
+    }
+    Poly64 c = randomPoly(ctx, prng, ctx.pBasis(), false);
+    EXPECT_EQ(
+        diff(cpu::bconvExact(ctx, c, q), dl(cuda::bconvExact(dctx, gpu(c), q))),
+        "")
+        << "bconvExact P -> Q_l";
+    // Small values (|x| < 2^20), the KLSS regime: exact up to the sign.
+    Poly64 small(t, ctx.n(), false);
+    for (size_t k = 0; k < ctx.n(); ++k) {
+      const int64_t v = int64_t(prng.next64() % (1u << 21)) - (1 << 20);
+      for (size_t i = 0; i < t.size(); ++i) {
+        const uint64_t m = ctx.primes()[t[i]];
+        small.limb(i)[k] = v < 0 ? m - uint64_t(-v) : uint64_t(v);
+      }
+    }
+    const Poly64 want = cpu::bconvExact(ctx, small, q);
+    EXPECT_EQ(diff(want, dl(cuda::bconvExact(dctx, gpu(small), q))), "")
+        << "bconvExact T -> Q_l, small values";
+  }
+
+  { // klssModUp of every digit.
+    Poly64 d = randomPoly(ctx, prng, q, true);
+    for (int j = 0; j < ctx.digitCount(level); ++j) {
+      const Poly64 digit = cpu::selectLimbs(d, ctx.digitLimbs(j, level));
+      EXPECT_EQ(diff(cpu::klssModUp(ctx, digit),
+                     dl(cuda::klssModUp(dctx, gpu(digit)))),
+                "")
+          << "klssModUp digit " << j;
+    }
+  }
+
+  KlssKey key = randomKlssKey(ctx, prng);
+  cuda::DeviceKlssKey dkey = cuda::upload(dctx, key);
+  EXPECT_EQ(dkey.digits, key.digits);
+  EXPECT_EQ(dkey.groups, key.groups);
+  EXPECT_EQ(dkey.buf.words() * 8, klssKeyBytes(ctx)) << "KLSS key size";
+
+  { // The inner product over T and the way back to Q_l u P.
+    std::vector<Poly64> tdigits;
+    std::vector<cuda::DevicePoly> dtdigits;
+    for (int j = 0; j < ctx.digitCount(level); ++j) {
+      tdigits.push_back(randomPoly(ctx, prng, t, true));
+      dtdigits.push_back(gpu(tdigits.back()));
+    }
+    std::vector<const Poly64 *> ptrs;
+    std::vector<const cuda::DevicePoly *> dptrs;
+    for (size_t j = 0; j < tdigits.size(); ++j) {
+      ptrs.push_back(&tdigits[j]);
+      dptrs.push_back(&dtdigits[j]);
+    }
+    Poly64 acc0, acc1;
+    klssInnerProduct(ctx, key, ptrs, level, acc0, acc1);
+    cuda::DevicePoly dacc0, dacc1;
+    cuda::klssInnerProduct(dctx, dkey, dptrs, level, dacc0, dacc1);
+    EXPECT_EQ(diff(acc0, dl(dacc0)), "") << "klssInnerProduct acc0";
+    EXPECT_EQ(diff(acc1, dl(dacc1)), "") << "klssInnerProduct acc1";
+    if (!dptrs.empty()) {
+      dptrs.pop_back();
+      EXPECT_THROW(
+          cuda::klssInnerProduct(dctx, dkey, dptrs, level, dacc0, dacc1),
+          InvalidArgument);
+    }
+  }
+
+  { // ModDown / modSwitchDown in coefficient form.
+    Poly64 a = randomPoly(ctx, prng, qp, false);
+    EXPECT_EQ(diff(cpu::modSwitchDown(ctx, a, q),
+                   dl(cuda::modSwitchDown(dctx, gpu(a), q))),
+              "")
+        << "modSwitchDown coeff Q_l u P -> Q_l";
+    if (level >= 1) {
+      const std::vector<int> q1 = ctx.qBasis(level - 1);
+      EXPECT_EQ(diff(cpu::modSwitchDown(ctx, a, q1),
+                     dl(cuda::modSwitchDown(dctx, gpu(a), q1))),
+                "")
+          << "modSwitchDown coeff Q_l u P -> Q_{l-1}";
+      Poly64 b = randomPoly(ctx, prng, q, false);
+      EXPECT_EQ(diff(cpu::modSwitchDown(ctx, b, q1),
+                     dl(cuda::modSwitchDown(dctx, gpu(b), q1))),
+                "")
+          << "modSwitchDown coeff Q_l -> Q_{l-1}";
+    }
+  }
+
+  { // KLSS key switching.
+    Poly64 d = randomPoly(ctx, prng, q, true);
+    auto want = Evaluator(ctx).keySwitch(d, key);
+    auto got = cuda::Evaluator(dctx).keySwitch(gpu(d), dkey);
+    EXPECT_EQ(diff(want.first, dl(got.first)), "") << "KLSS keySwitch k0";
+    EXPECT_EQ(diff(want.second, dl(got.second)), "") << "KLSS keySwitch k1";
+  }
+}
+
+TEST(CudaKlss, PrimitivesSmallMixedGroups) {
+  REQUIRE_GPU();
+  checkKlssPrimitives("klss12", 4);
+  checkKlssPrimitives("klss12", 2);
+  checkKlssPrimitives("klss12", 0);
+}
+TEST(CudaKlss, PrimitivesSmallN13) {
+  REQUIRE_GPU();
+  checkKlssPrimitives("klss13", 6);
+  checkKlssPrimitives("klss13", 3);
+}
+TEST(CudaKlss, PrimitivesSetB) {
+  REQUIRE_GPU();
+  checkKlssPrimitives("B", 23);
+  checkKlssPrimitives("B", 11);
+}
+TEST(CudaKlss, PrimitivesAthena24) {
+  REQUIRE_GPU();
+  checkKlssPrimitives("athena24", 23);
+  checkKlssPrimitives("athena24", 11);
+}
+
+void checkKlssOperations(const std::string &set,
+                         const std::vector<int> &levels) {
+  Context64 ctx = makeKlssContext(set);
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(19));
+  Evaluator eval(ctx);
+  cuda::Evaluator geval(dctx);
+  const double scale = std::ldexp(1.0, int(ctx.spec().log_scale));
+  const auto [rk, gk] =
+      randomKeys<KlssRelinKey, KlssGaloisKeys>(ctx, prng, randomKlssKey);
+  const uint64_t rot1 = galoisElementForRotation(ctx, 1, ctx.slotsMax());
+  cuda::DeviceKlssRelinKey drk = cuda::upload(dctx, rk);
+  cuda::DeviceKlssGaloisKeys dgk = cuda::upload(dctx, gk);
+  auto dl = [&](const cuda::DeviceCiphertext &c) {
+    return cuda::download(dctx, c);
+  };
+  for (int level : levels) {
+    SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
+    Ciphertext a = randomCiphertext(ctx, prng, level, scale);
+    Ciphertext b = randomCiphertext(ctx, prng, level, scale);
+    cuda::DeviceCiphertext da = cuda::upload(dctx, a),
+                           db = cuda::upload(dctx, b);
+    Ciphertext prod = eval.multiply(a, b);
+    cuda::DeviceCiphertext dprod = geval.multiply(da, db);
+    EXPECT_EQ(
+        diff(eval.relinearize(prod, rk), dl(geval.relinearize(dprod, drk))), "")
+        << "KLSS relinearize";
+    EXPECT_EQ(diff(eval.multiplyRelin(a, b, rk),
+                   dl(geval.multiplyRelin(da, db, drk))),
+              "")
+        << "KLSS multiplyRelin";
+    EXPECT_EQ(diff(eval.relinearize(a, rk), dl(geval.relinearize(da, drk))), "")
+        << "KLSS relinearize of degree 1";
+    EXPECT_EQ(diff(eval.rotate(a, 1, gk), dl(geval.rotate(da, 1, dgk))), "")
+        << "KLSS rotate";
+    EXPECT_EQ(diff(eval.conjugate(a, gk), dl(geval.conjugate(da, dgk))), "")
+        << "KLSS conjugate";
+    EXPECT_EQ(diff(eval.applyGalois(a, rot1, gk),
+                   dl(geval.applyGalois(da, rot1, dgk))),
+              "")
+        << "KLSS applyGalois";
+  }
+  EXPECT_THROW(
+      geval.rotate(cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale)), 2,
+                   dgk),
+      MissingKey);
+  cuda::DeviceCiphertext c1 =
+      cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale));
+  EXPECT_THROW(
+      geval.relinearize(geval.multiply(c1, c1), cuda::DeviceKlssRelinKey{}),
+      MissingKey);
+}
+
+TEST(CudaKlss, OperationsSmall) {
+  REQUIRE_GPU();
+  checkKlssOperations("klss12", {4, 2, 0});
+  checkKlssOperations("klss13", {6, 3});
+}
+TEST(CudaKlss, OperationsSetB) {
+  REQUIRE_GPU();
+  checkKlssOperations("B", {23, 11});
+}
+TEST(CudaKlss, OperationsAthena24) {
+  REQUIRE_GPU();
+  checkKlssOperations("athena24", {23, 11});
+}
+
+TEST(CudaKlss, NoKlssForm) {
+  REQUIRE_GPU();
+  Context64 ctx = makeContext("small");
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(23));
+  cuda::DevicePoly d =
+      cuda::upload(dctx, randomPoly(ctx, prng, ctx.digitLimbs(0, 4), true));
+  EXPECT_THROW(cuda::klssModUp(dctx, d), InvalidArgument);
+  EXPECT_THROW(cuda::upload(dctx, KlssKey{}), InvalidArgument);
+}
+
+/// Real KLSS keys (KeyGenerator::klssRelinKey / klssGaloisKeys), at each of
+/// `levels`.
+void checkKlssDecrypt(const std::string &set, const std::vector<int> &levels) {
+  Context64 ctx = makeKlssContext(set);
+  checkDecryptChain(ctx, 29, levels, 1e-3, "KLSS ",
+                    [](KeyGenerator &kg, const std::vector<uint64_t> &g) {
+                      return std::make_pair(kg.klssRelinKey(),
+                                            kg.klssGaloisKeys(g));
+                    });
+}
+
+TEST(CudaKlssDecrypt, Small) {
+  REQUIRE_GPU();
+  checkKlssDecrypt("klss12", {4, 2});
+  checkKlssDecrypt("klss13", {6, 3});
+}
+TEST(CudaKlssDecrypt, SetB) {
+  REQUIRE_GPU();
+  checkKlssDecrypt("B", {23, 11});
+}
+TEST(CudaKlssDecrypt, Athena24) {
+  REQUIRE_GPU();
+  checkKlssDecrypt("athena24", {23, 11});
 }
 
 } // namespace

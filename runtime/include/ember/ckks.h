@@ -60,12 +60,51 @@ struct GaloisKeys {
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
 
-/// The public material a server needs: relinearization and Galois keys.
+/// KLSS form of a hybrid switching key (Kim, Lee, Seo, Song, CRYPTO 2023;
+/// Athena 2.3): digit i's (b_i, a_i) over P u Q_L cut into the key groups
+/// R_j of Context::klssGroupLimbs, each group's residues converted exactly
+/// to the temporary basis T (the centred integer polynomial [b_i]_{R_j}) and
+/// stored in NTT form over T: b[i * groups + j]. Then
+///   sum_i digit_i * [b_i]_{R_j}
+/// computed in T is the exact integer product, whose residues mod R_j are
+/// those of the hybrid inner product: KLSS trades the ModUp NTTs over
+/// Q_l u P for NTTs over T, at the price of more BConv and inner-product
+/// work and a key of digits x groups x r' limbs (against digits x (L+1+K)).
+/// It is a public function of the hybrid key (klssKeyFromHybrid).
+struct KlssKey {
+  int digits = 0;
+  int groups = 0;
+  std::vector<Poly64> b, a;
+  bool empty() const { return b.empty(); }
+};
+struct KlssRelinKey {
+  KlssKey key; ///< s' = s^2
+};
+struct KlssGaloisKeys {
+  std::map<uint64_t, KlssKey> keys; ///< by Galois element
+  bool has(uint64_t galois) const { return keys.count(galois) != 0; }
+};
+
+/// The public material a server needs: relinearization and Galois keys, in
+/// hybrid form, KLSS form or both (a compiled program says which it uses).
 struct EvaluationKeys {
   bool has_relin = false;
   RelinKey relin;
   GaloisKeys galois;
+  bool has_klss_relin = false;
+  KlssRelinKey klss_relin;
+  KlssGaloisKeys klss_galois;
 };
+
+/// The KLSS form of `key`: InvalidArgument when the context has no KLSS
+/// form or the key does not span Q u P.
+KlssKey klssKeyFromHybrid(const Context64 &ctx, const SwitchingKey &key);
+
+/// Bytes of one switching key in memory: hybrid dnum x 2 x (L+1+K) x N
+/// words, KLSS dnum x groups x 2 x r' x N words (Cheddar 5.5: the size that
+/// decides whether a GPU can hold a program's keys).
+size_t hybridKeyBytes(const Context64 &ctx);
+size_t klssKeyBytes(const Context64 &ctx);
 
 /// Galois element of a left rotation by k slots for vectors of `slots`
 /// slots: 5^(k mod slots) mod 2N.
@@ -81,6 +120,19 @@ uint64_t galoisElementForConjugation(const Context64 &ctx);
 void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
                            const std::vector<const Poly64 *> &digits,
                            Poly64 &acc0, Poly64 &acc1);
+
+/// The KLSS inner product and the way back to Q_l u P (Athena Fig. 2): for
+/// each key group j < klssGroupCount(level),
+///   acc_j = sum_i tdigits[i] * (key.b, key.a)[i, j]  (NTT form over T,
+///   reduced once per residue), INTT over T, exact BConv T -> group j's
+///   limbs restricted to P u Q_level.
+/// Results: (acc0, acc1) in coefficient form over qpBasis(level), equal to
+/// the hybrid inner product's (up to the digits' representatives). tdigits
+/// are klssModUp results (possibly permuted by one automorphism, when
+/// hoisted), one per digit at that level.
+void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
+                      const std::vector<const Poly64 *> &tdigits, int level,
+                      Poly64 &acc0, Poly64 &acc1);
 
 class Encoder {
 public:
@@ -112,6 +164,9 @@ public:
   RelinKey relinKey();
   SwitchingKey galoisKey(uint64_t galois);
   GaloisKeys galoisKeys(const std::vector<uint64_t> &elements);
+  /// KLSS forms of fresh relinearization and Galois keys.
+  KlssRelinKey klssRelinKey();
+  KlssGaloisKeys klssGaloisKeys(const std::vector<uint64_t> &elements);
   /// Key switching from an arbitrary s' (NTT form over Q u P) to s.
   SwitchingKey switchingKey(const Poly64 &s_prime);
 
@@ -166,8 +221,11 @@ public:
   /// Tensor product: degree-2 result (3 polynomials), scale product.
   Ciphertext multiply(const Ciphertext &a, const Ciphertext &b) const;
   Ciphertext relinearize(const Ciphertext &a, const RelinKey &rk) const;
+  Ciphertext relinearize(const Ciphertext &a, const KlssRelinKey &rk) const;
   Ciphertext multiplyRelin(const Ciphertext &a, const Ciphertext &b,
                            const RelinKey &rk) const;
+  Ciphertext multiplyRelin(const Ciphertext &a, const Ciphertext &b,
+                           const KlssRelinKey &rk) const;
   /// Divides by q_level: level - 1, scale / q_level.
   Ciphertext rescale(const Ciphertext &a) const;
   /// Drops limbs down to `level` (scale unchanged).
@@ -175,18 +233,30 @@ public:
   /// Cyclic left rotation by k slots (k may be negative or >= slots).
   Ciphertext rotate(const Ciphertext &a, int64_t k,
                     const GaloisKeys &keys) const;
+  Ciphertext rotate(const Ciphertext &a, int64_t k,
+                    const KlssGaloisKeys &keys) const;
   Ciphertext conjugate(const Ciphertext &a, const GaloisKeys &keys) const;
+  Ciphertext conjugate(const Ciphertext &a, const KlssGaloisKeys &keys) const;
   /// X -> X^galois on both parts, then key switching back to s.
   Ciphertext applyGalois(const Ciphertext &a, uint64_t galois,
                          const GaloisKeys &keys) const;
+  Ciphertext applyGalois(const Ciphertext &a, uint64_t galois,
+                         const KlssGaloisKeys &keys) const;
   /// Hybrid key switching of d (NTT over Q_l): returns (k0, k1) over Q_l with
   /// k0 + k1 s = d s' (plus noise).
   std::pair<Poly64, Poly64> keySwitch(const Poly64 &d,
                                       const SwitchingKey &key) const;
+  /// KLSS key switching of d (NTT over Q_l), same contract: INTT, per digit
+  /// klssModUp, klssInnerProduct, ModDown in coefficient form, NTT.
+  std::pair<Poly64, Poly64> keySwitch(const Poly64 &d,
+                                      const KlssKey &key) const;
 
 private:
-  Ciphertext galoisOp(const Ciphertext &a, uint64_t galois,
-                      const GaloisKeys &keys, const std::string &what) const;
+  template <typename Keys>
+  Ciphertext galoisOp(const Ciphertext &a, uint64_t galois, const Keys &keys,
+                      const std::string &what) const;
+  template <typename Key>
+  Ciphertext relinearizeWith(const Ciphertext &a, const Key &key) const;
   const Context64 &ctx_;
 };
 

@@ -1,7 +1,8 @@
 // The RNS context: a parameter set turned into primes, NTT tables and the
 // key-switching digit layout. Moduli are indexed globally: q_0..q_L first,
-// then the special primes p_0..p_{K-1} at indices L+1..L+K. A polynomial's
-// basis is a list of such indices.
+// then the special primes p_0..p_{K-1} at indices L+1..L+K, then the KLSS
+// temporary primes t_0..t_{r'-1} at L+1+K..L+K+r' (when the set has a KLSS
+// form). A polynomial's basis is a list of such indices.
 #pragma once
 
 #include "ember/modarith.h"
@@ -40,7 +41,8 @@ public:
   /// Explicit primes, for unit tests of primitives and for loading a
   /// serialized parameter set; still checked against `spec.security`.
   Context(const ParamSpec &spec, const std::vector<uint64_t> &q_primes,
-          const std::vector<uint64_t> &p_primes);
+          const std::vector<uint64_t> &p_primes,
+          const std::vector<uint64_t> &t_primes = {});
 
   const ParamSpec &spec() const { return spec_; }
   int logN() const { return spec_.log_n; }
@@ -49,10 +51,17 @@ public:
   int maxLevel() const { return q_count_ - 1; }
   int qCount() const { return q_count_; }
   int pCount() const { return p_count_; }
+  /// Primes of Q u P (the ciphertext and key moduli; T is not counted).
   int moduliCount() const { return q_count_ + p_count_; }
+  /// Every prime with tables: Q u P u T.
+  int allModuliCount() const { return q_count_ + p_count_ + t_count_; }
+  /// r', the number of KLSS temporary primes (0: no KLSS form).
+  int tCount() const { return t_count_; }
+  bool hasKlss() const { return t_count_ > 0; }
 
   const Modulus<Word> &modulus(int index) const { return moduli_[index]; }
   const NttTables<Word> &ntt(int index) const { return ntt_[index]; }
+  /// q_0..q_L, p_0..p_{K-1}, t_0..t_{r'-1}.
   const std::vector<uint64_t> &primes() const { return primes_; }
 
   /// q_0..q_level.
@@ -68,6 +77,26 @@ public:
   int digitCount(int level) const;
   std::vector<int> digitLimbs(int digit, int level) const;
 
+  /// t_0..t_{r'-1} (global indices L+1+K..L+K+r').
+  std::vector<int> tBasis() const;
+
+  /// KLSS key groups (Athena 2.3): the primes of P u Q_L in the order
+  /// p_0..p_{K-1}, q_0..q_L, cut into consecutive groups of gamma, so that
+  /// the groups covering P u Q_l are a prefix. klssGroupCount(level) groups
+  /// cover P u Q_level; klssGroupLimbs(j, level) is group j's global indices
+  /// restricted to P u Q_level (the whole group at maxLevel()).
+  int klssGamma() const { return spec_.klss_gamma; }
+  int klssGroupCount(int level) const;
+  std::vector<int> klssGroupLimbs(int group, int level) const;
+  /// Bits of T the exact KLSS products need, log2(dnum) + log N +
+  /// max log2(digit) + max log2(group) + 1, and the bits T has: the sum over
+  /// the digits of one key switch of (digit, |d| <= 3D/2 after an exact
+  /// conversion that may round to a neighbour) x (key group residue,
+  /// |k| <= R/2) over N terms must stay below T/4 for the conversion back to
+  /// round correctly. The constructor throws InvalidArgument when T is short.
+  double klssTBitsNeeded() const;
+  double klssTBits() const;
+
   /// Precomputed constants (computed once, shared by every backend):
   /// P^-1 mod q_i, for ModDown.
   Word pInv(int q_index) const { return p_inv_[q_index]; }
@@ -78,18 +107,21 @@ public:
   const BConvTable<Word> &bconvTable(const std::vector<int> &from,
                                      const std::vector<int> &to) const;
 
-  /// SHA-256 of the canonical description (log N, primes, dnum, scale,
-  /// secret distribution); serialized objects carry it.
+  /// SHA-256 of the canonical description (log N, primes of Q, P and T,
+  /// dnum, gamma, scale, secret distribution); serialized objects carry it.
   const std::array<uint8_t, 32> &hash() const { return hash_; }
   /// One-line description for messages: "B (N=2^16, 24 Q + 8 P limbs, dnum 3)".
   std::string describe() const;
 
 private:
   void init(const std::vector<uint64_t> &q_primes,
-            const std::vector<uint64_t> &p_primes);
+            const std::vector<uint64_t> &p_primes,
+            const std::vector<uint64_t> &t_primes);
 
   ParamSpec spec_;
-  int q_count_ = 0, p_count_ = 0;
+  void checkKlss() const;
+
+  int q_count_ = 0, p_count_ = 0, t_count_ = 0;
   std::vector<uint64_t> primes_;
   std::vector<Modulus<Word>> moduli_;
   std::vector<NttTables<Word>> ntt_;

@@ -90,6 +90,23 @@ struct DeviceGaloisKeys {
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
 
+/// KLSS switching key (ember::KlssKey): [digit][group][b, a][r' T limbs][N],
+/// NTT form over T.
+struct DeviceKlssKey {
+  DeviceBuffer buf;
+  int digits = 0;
+  int groups = 0;
+  const uint64_t *b(int digit, int group, int t_count, size_t n) const;
+  const uint64_t *a(int digit, int group, int t_count, size_t n) const;
+};
+struct DeviceKlssRelinKey {
+  DeviceKlssKey key;
+};
+struct DeviceKlssGaloisKeys {
+  std::map<uint64_t, DeviceKlssKey> keys;
+  bool has(uint64_t galois) const { return keys.count(galois) != 0; }
+};
+
 /// Device copy of a Context64: tables, constants, memory pool, stream and
 /// the per-level key-switching plans (built on first use).
 class DeviceContext {
@@ -123,16 +140,30 @@ DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt);
 DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key);
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key);
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys);
+DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key);
+DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key);
+DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
+                            const KlssGaloisKeys &keys);
 
 // The primitives of rns.h on the device, same contracts. Bases must be
-// q_0..q_l, q_0..q_l u P or P (the shapes CKKS uses); bconv targets any basis.
+// q_0..q_l, q_0..q_l u P, P or T (the shapes CKKS and KLSS use); bconv
+// targets any basis.
 void ntt(const DeviceContext &ctx, DevicePoly &p);
 void intt(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
                  const std::vector<int> &to);
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit);
+DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
+                      const std::vector<int> &to);
+DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit);
+/// ember::klssInnerProduct on the device (coefficient-form results over
+/// qpBasis(level)).
+void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
+                      const std::vector<const DevicePoly *> &tdigits, int level,
+                      DevicePoly &acc0, DevicePoly &acc1);
 /// `keep` must be a proper prefix of in.basis (ModDown: Q_l of Q_l u P;
-/// rescale: Q_{l-1} of Q_l; merged: Q_{l-1} of Q_l u P).
+/// rescale: Q_{l-1} of Q_l; merged: Q_{l-1} of Q_l u P). Either form; the
+/// result has the input's form.
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
                          const std::vector<int> &keep);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
@@ -177,6 +208,11 @@ public:
   DeviceCiphertext multiplyRelin(const DeviceCiphertext &a,
                                  const DeviceCiphertext &b,
                                  const DeviceRelinKey &rk) const;
+  DeviceCiphertext relinearize(const DeviceCiphertext &a,
+                               const DeviceKlssRelinKey &rk) const;
+  DeviceCiphertext multiplyRelin(const DeviceCiphertext &a,
+                                 const DeviceCiphertext &b,
+                                 const DeviceKlssRelinKey &rk) const;
   DeviceCiphertext rescale(const DeviceCiphertext &a) const;
   DeviceCiphertext modDropTo(const DeviceCiphertext &a, int level) const;
   DeviceCiphertext rotate(const DeviceCiphertext &a, int64_t k,
@@ -185,13 +221,18 @@ public:
                              const DeviceGaloisKeys &keys) const;
   DeviceCiphertext applyGalois(const DeviceCiphertext &a, uint64_t galois,
                                const DeviceGaloisKeys &keys) const;
+  DeviceCiphertext rotate(const DeviceCiphertext &a, int64_t k,
+                          const DeviceKlssGaloisKeys &keys) const;
+  DeviceCiphertext conjugate(const DeviceCiphertext &a,
+                             const DeviceKlssGaloisKeys &keys) const;
+  DeviceCiphertext applyGalois(const DeviceCiphertext &a, uint64_t galois,
+                               const DeviceKlssGaloisKeys &keys) const;
   std::pair<DevicePoly, DevicePoly>
   keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const;
+  std::pair<DevicePoly, DevicePoly> keySwitch(const DevicePoly &d,
+                                              const DeviceKlssKey &key) const;
 
 private:
-  DeviceCiphertext galoisOp(const DeviceCiphertext &a, uint64_t galois,
-                            const DeviceGaloisKeys &keys,
-                            const std::string &what) const;
   const DeviceContext &ctx_;
 };
 

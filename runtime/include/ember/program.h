@@ -38,7 +38,7 @@ inline constexpr const char *kCpuEntry = "ember_program_run";
 using CpuEntry = void (*)(const CpuArgs &);
 /// Bumped when CpuArgs or the helpers change; generated code exports
 /// `ember_program_abi` returning the version it was emitted for.
-inline constexpr int kAbiVersion = 2;
+inline constexpr int kAbiVersion = 3;
 
 /// Global modulus indices of q[qLo:qHi] u p[pLo:pHi].
 std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
@@ -51,6 +51,8 @@ void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
 /// The keys a program loads; MissingKey names the one absent.
 const SwitchingKey &relinKey(const EvaluationKeys &keys);
 const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
+const KlssKey &klssRelinKey(const EvaluationKeys &keys);
+const KlssKey &klssGaloisKey(const EvaluationKeys &keys, uint64_t galois);
 /// Limbs first..first+count-1 of `src` (a copy).
 Poly64 view(const Poly64 &src, size_t first, size_t count);
 /// Parts over disjoint bases joined in order.

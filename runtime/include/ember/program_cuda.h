@@ -22,6 +22,8 @@ struct CudaArgs {
   const cuda::DeviceContext *ctx = nullptr;
   const cuda::DeviceRelinKey *relin = nullptr;    ///< null: none generated
   const cuda::DeviceGaloisKeys *galois = nullptr; ///< null: none generated
+  const cuda::DeviceKlssRelinKey *klss_relin = nullptr;    ///< KLSS forms
+  const cuda::DeviceKlssGaloisKeys *klss_galois = nullptr; ///< (null: none)
   const std::vector<cuda::DeviceCiphertext> *inputs = nullptr;
   std::vector<cuda::DeviceCiphertext> *outputs = nullptr;
   /// Kept by the caller between runs (destroy it before the context);
@@ -155,6 +157,22 @@ inline const cuda::DeviceSwitchingKey &cudaGaloisKey(const CudaArgs &args,
     throw MissingKey("the program needs the Galois key of element " +
                      std::to_string(galois) + " (see its manifest)");
   return args.galois->keys.at(galois);
+}
+
+inline const cuda::DeviceKlssKey &cudaKlssRelinKey(const CudaArgs &args) {
+  if (!args.klss_relin)
+    throw MissingKey("the program needs the relinearization key in KLSS form "
+                     "(see its manifest)");
+  return args.klss_relin->key;
+}
+
+inline const cuda::DeviceKlssKey &cudaKlssGaloisKey(const CudaArgs &args,
+                                                    uint64_t galois) {
+  if (!args.klss_galois || !args.klss_galois->has(galois))
+    throw MissingKey("the program needs the Galois key of element " +
+                     std::to_string(galois) +
+                     " in KLSS form (see its manifest)");
+  return args.klss_galois->keys.at(galois);
 }
 
 /// Gives a dead buffer back to the pool.

@@ -33,17 +33,40 @@ template <typename Word>
 Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
                  const std::vector<int> &to);
 
+/// Exact base conversion (Athena 2.2, EBConv) of a coefficient-form
+/// polynomial from its basis B to `to` (disjoint from B): each coefficient's
+/// centred representative x in (-B/2, B/2) reduced mod every target prime,
+///   y_i = [x_i (B/b_i)^-1]_{b_i},  v = round(sum_i y_i / b_i),
+///   out_t = sum_i y_i [B/b_i]_t - v [B]_t  mod t.
+/// v is computed in doubles (IEEE division and addition, in basis order, no
+/// fused multiply-add), within 2^-45 of sum_i y_i / b_i = x/B + v. So the
+/// result is exact when |x| < B/2 (1 - 2^-40); an x closer to +-B/2 may come
+/// out as x -+ B. Both backends do the same operations in the same order and
+/// agree bit for bit. KLSS key switching needs this exactness on the way
+/// back from T, where the products are far below T/2.
+template <typename Word>
+Poly<Word> bconvExact(const Context<Word> &ctx, const Poly<Word> &in,
+                      const std::vector<int> &to);
+
+/// KLSS step 1 for one key-switching digit: the digit's limbs (NTT form, a
+/// digitLimbs() range) -> INTT -> exact BConv to T -> NTT. Result: NTT form
+/// over tBasis(). InvalidArgument when the context has no KLSS form.
+template <typename Word>
+Poly<Word> klssModUp(const Context<Word> &ctx, const Poly<Word> &digit);
+
 /// ModUp of digit `digit` of an NTT-form polynomial over Q_l: its limbs are
 /// kept, and INTT -> BConv -> NTT produces the other limbs of Q_l u P.
 /// Result: NTT form over qpBasis(l).
 template <typename Word>
 Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
 
-/// Modulus switch down of an NTT-form polynomial over B u D to B = `keep`,
-/// rounding: (x - BConv_{D->B}([x]_D)) * D^-1 with the centred BConv, i.e.
-/// round(x / D) minus the zero-mean conversion error u (|u| <= |D|/2; u = 0
-/// when D is one prime). ModDown (D = P), rescale (D = q_l) and their merged
-/// form (D = P q_l, Cheddar 5.2) are this one operation.
+/// Modulus switch down of a polynomial over B u D to B = `keep`, in either
+/// form (the result has the input's form; KLSS key switching ends in
+/// coefficient form and switches down before its single NTT), rounding: (x -
+/// BConv_{D->B}([x]_D)) * D^-1 with the centred BConv, i.e. round(x / D) minus
+/// the zero-mean conversion error u (|u| <= |D|/2; u = 0 when D is one prime).
+/// ModDown (D = P), rescale (D = q_l) and their merged form (D = P q_l,
+/// Cheddar 5.2) are this one operation.
 template <typename Word>
 Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
                          const std::vector<int> &keep);

@@ -47,8 +47,15 @@ struct ParamSpec {
   std::vector<int> q_bits; ///< bit size of each Q prime, q_0 first
   std::vector<int> p_bits; ///< bit size of each special prime of P
   int dnum = 1;            ///< number of key-switching digits
-  double log_scale = 40;   ///< default encoding scale 2^log_scale
-  int hamming_weight = 0;  ///< 0: uniform ternary secret; else fixed weight
+  /// KLSS key switching (Kim-Lee-Seo-Song, CRYPTO 2023; Athena 2.3): the
+  /// number gamma of P u Q primes per key group, 0 when the set has no KLSS
+  /// form. The temporary basis T has one prime per entry of t_bits (r' of
+  /// them). T is never a ciphertext or key modulus, so it does not count
+  /// towards log QP or security.
+  int klss_gamma = 0;
+  std::vector<int> t_bits;
+  double log_scale = 40;  ///< default encoding scale 2^log_scale
+  int hamming_weight = 0; ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 
   int logQP() const {
@@ -66,7 +73,14 @@ struct ParamSpec {
 /// A: 36 Q limbs (60 + 35 x 40), 4 x 60 P, dnum 9 (Phantom's table row).
 /// B: 24 Q limbs (60 + 23 x 40), 8 x 60 P, dnum 3 (the headline set).
 /// C: 26 Q limbs (55 + 25 x 48), 7 x 56 P, dnum 4, digits 7,7,7,5 (Cheddar's
-///    64-bit shape). Returns false for an unknown name.
+///    64-bit shape).
+/// athena40, athena24: the log N = 16 shapes (L+1, K, gamma, r') = (40, 8,
+///    8, 10) and (24, 8, 8, 10) of Athena's Table 5, with Q = 40 + 36-bit
+///    scale primes and 8 x 37-bit P, so that 10 primes of 61 bits hold the
+///    exact KLSS products (Context::klssTBitsNeeded).
+/// A, B and C carry a KLSS form too: gamma 4 with 8, 10 and 10 T primes, the
+/// fewest 61-bit primes their products need. Returns false for an unknown
+/// name.
 inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
   ParamSpec s;
   s.name = name;
@@ -77,18 +91,33 @@ inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
     s.p_bits.assign(4, 60);
     s.dnum = 9;
     s.log_scale = 40;
+    s.klss_gamma = 4;
+    s.t_bits.assign(8, 61);
   } else if (name == "B") {
     s.q_bits.assign(24, 40);
     s.q_bits[0] = 60;
     s.p_bits.assign(8, 60);
     s.dnum = 3;
     s.log_scale = 40;
+    s.klss_gamma = 4;
+    s.t_bits.assign(10, 61);
   } else if (name == "C") {
     s.q_bits.assign(26, 48);
     s.q_bits[0] = 55;
     s.p_bits.assign(7, 56);
     s.dnum = 4;
     s.log_scale = 48;
+    s.klss_gamma = 4;
+    s.t_bits.assign(10, 61);
+  } else if (name == "athena40" || name == "athena24") {
+    const int q_limbs = name == "athena40" ? 40 : 24;
+    s.q_bits.assign(q_limbs, 36);
+    s.q_bits[0] = 40;
+    s.p_bits.assign(8, 37);
+    s.dnum = q_limbs / 8;
+    s.log_scale = 36;
+    s.klss_gamma = 8;
+    s.t_bits.assign(10, 61);
   } else {
     return false;
   }

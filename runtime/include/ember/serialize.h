@@ -18,7 +18,9 @@
 
 namespace ember {
 
-constexpr uint32_t kFormatVersion = 1;
+/// 2: parameters carry the KLSS temporary primes and gamma; evaluation keys
+/// their KLSS forms.
+constexpr uint32_t kFormatVersion = 2;
 
 enum class ObjectKind : uint32_t {
   kParams = 1,

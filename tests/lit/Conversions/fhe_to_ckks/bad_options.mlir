@@ -4,7 +4,7 @@
 
 // SEC: security must be 128 or none, got '80'
 func.func @f(%x: !fhe.ct<8>) -> !fhe.ct<8> {
-  // expected-error @+1 {{unknown parameter set 'D' (expected A, B or C)}}
+  // expected-error @+1 {{unknown parameter set 'D' (expected A, B, C, athena40 or athena24)}}
   %a = fhe.mul %x, %x : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
   return %a : !fhe.ct<8>
 }

@@ -349,3 +349,20 @@ func.func @mod_drop_slots(%x: !ckks.ct<8, level = 1, scale = 4.0>) {
   %a = ckks.mod_drop %x : !ckks.ct<8, level = 1, scale = 4.0> -> !ckks.ct<4, level = 0, scale = 4.0>
   return
 }
+
+// -----
+
+// KLSS form: T and gamma come together.
+// expected-error @+1 {{a KLSS form needs both T (temporary primes, given) and gamma (missing)}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [40961], logScale = 10, dnum = 1, security = 0, T = [2305843009213683713]>} {}
+
+// -----
+
+// expected-error @+1 {{T prime 12289 is not distinct from the other Q, P and T primes}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [40961], logScale = 10, dnum = 1, security = 0, T = [12289, 2305843009213683713], gamma = 1>} {}
+
+// -----
+
+// T of 20 bits cannot hold log2(1) + 10 + 13.6 (digit) + 28.9 (group) + 1.
+// expected-error @+1 {{the KLSS temporary basis T has 20.0 bits (1 primes) but the exact products need 53.5 (log2 digits + logN + largest digit + largest key group of gamma = 2 primes + 1): add T primes or lower gamma}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [40961], logScale = 10, dnum = 1, security = 0, T = [1038337], gamma = 2>} {}

@@ -179,7 +179,7 @@ func.func @ip_basis(%d: !rns.poly<ntt, q[0:4], p[0:2]>) {
 // -----
 
 func.func @mod_down_keeps_p(%x: !rns.poly<ntt, q[0:4], p[0:2]>) {
-  // expected-error @+1 {{result must be a non-empty NTT-form prefix of the input's Q limbs}}
+  // expected-error @+1 {{result must be a non-empty prefix of the input's Q limbs in the input's form}}
   %0 = rns.mod_down %x : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:4], p[0:1]>
   return
 }
@@ -187,7 +187,7 @@ func.func @mod_down_keeps_p(%x: !rns.poly<ntt, q[0:4], p[0:2]>) {
 // -----
 
 func.func @mod_down_no_p(%x: !rns.poly<ntt, q[0:4]>) {
-  // expected-error @+1 {{input must be over Q_l u P in NTT form}}
+  // expected-error @+1 {{input must be over Q_l u P}}
   %0 = rns.mod_down %x : !rns.poly<ntt, q[0:4]> -> !rns.poly<ntt, q[0:3]>
   return
 }
@@ -244,5 +244,69 @@ func.func @mul_inv_own_limb(%x: !rns.poly<ntt, q[0:4]>) {
 func.func @mul_inv_empty(%x: !rns.poly<ntt, q[0:4]>) {
   // expected-error @+1 {{divisor basis must be non-empty ranges}}
   %0 = rns.mul_inv %x, q[4:4], p[0:0] : !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a polynomial over KLSS temporary primes t[0:4] cannot also hold Q or P limbs}}
+func.func @t_with_q(%x: !rns.poly<ntt, q[0:2], t[0:4]>) {
+  return
+}
+
+// -----
+
+func.func @klss_mod_up_not_t(%x: !rns.poly<ntt, q[0:4]>) {
+  %d:2 = rns.decompose %x : !rns.poly<ntt, q[0:4]> -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[2:4]>
+  // expected-error @+1 {{results must be NTT-form polynomials over T (t[0:R])}}
+  %t:2 = rns.klss_mod_up %d#0, %d#1 : !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[2:4]> -> !rns.poly<ntt, q[0:4], p[0:2]>, !rns.poly<ntt, q[0:4], p[0:2]>
+  return
+}
+
+// -----
+
+func.func @klss_mod_up_gap(%a: !rns.poly<ntt, q[0:2]>, %b: !rns.poly<ntt, q[3:4]>) {
+  // expected-error @+1 {{digit '!rns.poly<ntt, q[3:4]>' must be an NTT-form Q range continuing at q2}}
+  %t:2 = rns.klss_mod_up %a, %b : !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[3:4]> -> !rns.poly<ntt, t[0:4]>, !rns.poly<ntt, t[0:4]>
+  return
+}
+
+// -----
+
+func.func @klss_ip_t_mismatch(%k: !rns.klss_evk<dnum = 2, groups = 3, t = 5>, %t: !rns.poly<ntt, t[0:4]>) {
+  // expected-error @+1 {{must be NTT-form over the key's T basis t[0:5]}}
+  %a0, %a1 = rns.klss_inner_product %k(%t) : !rns.klss_evk<dnum = 2, groups = 3, t = 5>, (!rns.poly<ntt, t[0:4]>) -> !rns.poly<coeff, q[0:6], p[0:2]>, !rns.poly<coeff, q[0:6], p[0:2]>
+  return
+}
+
+// -----
+
+func.func @klss_ip_ntt_acc(%k: !rns.klss_evk<dnum = 2, groups = 3, t = 4>, %t: !rns.poly<ntt, t[0:4]>) {
+  // expected-error @+1 {{accumulators must be two coefficient-form polynomials over Q_l u P}}
+  %a0, %a1 = rns.klss_inner_product %k(%t) : !rns.klss_evk<dnum = 2, groups = 3, t = 4>, (!rns.poly<ntt, t[0:4]>) -> !rns.poly<ntt, q[0:6], p[0:2]>, !rns.poly<ntt, q[0:6], p[0:2]>
+  return
+}
+
+// -----
+
+func.func @klss_ip_too_many(%k: !rns.klss_evk<dnum = 1, groups = 3, t = 4>, %t: !rns.poly<ntt, t[0:4]>) {
+  // expected-error @+1 {{has 2 digits but the key only 1}}
+  %a0, %a1 = rns.klss_inner_product %k(%t, %t) : !rns.klss_evk<dnum = 1, groups = 3, t = 4>, (!rns.poly<ntt, t[0:4]>, !rns.poly<ntt, t[0:4]>) -> !rns.poly<coeff, q[0:6], p[0:2]>, !rns.poly<coeff, q[0:6], p[0:2]>
+  return
+}
+
+// -----
+
+func.func @mod_down_mixed_forms(%a: !rns.poly<coeff, q[0:4], p[0:2]>) {
+  // expected-error @+1 {{result must be a non-empty prefix of the input's Q limbs in the input's form}}
+  %0 = rns.mod_down %a : !rns.poly<coeff, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @hybrid_ip_klss_key(%k: !rns.klss_evk<dnum = 2, groups = 3, t = 4>, %d: !rns.poly<ntt, q[0:4], p[0:2]>) {
+  // expected-error @+1 {{must be rns evaluation key}}
+  %a0, %a1 = rns.ks_inner_product %k(%d) : !rns.klss_evk<dnum = 2, groups = 3, t = 4>, (!rns.poly<ntt, q[0:4], p[0:2]>) -> !rns.poly<ntt, q[0:4], p[0:2]>, !rns.poly<ntt, q[0:4], p[0:2]>
   return
 }

@@ -1,0 +1,61 @@
+// A program whose key switches the cost model sends to KLSS (athena40, top
+// level): the kernel lowering, the C++ and CUDA emitters and the manifest.
+// The fourth RUN compiles the emitted .cu with nvcc (unsupported without).
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=athena40}" %s -o %t.k.mlir
+// RUN: ember-translate --emit-cpp %t.k.mlir | FileCheck %s --check-prefix=CPP
+// RUN: ember-translate --emit-cuda %t.k.mlir | FileCheck %s --check-prefix=CUDA
+// RUN: ember-translate --emit-manifest %t.k.mlir | FileCheck %s --check-prefix=MANIFEST
+// RUN: %if nvcc %{ ember-translate --emit-cuda %t.k.mlir -o %t.cu && %nvcc -arch=sm_90 -std=c++17 -c -I %ember_src/runtime/include %t.cu -o %t.o %}
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=athena40 keyswitch=klss key-memory-budget-mib=1000}" %s | ember-translate --emit-manifest | FileCheck %s --check-prefix=BUDGET
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=athena40 key-memory-budget-mib=850}" %s | ember-translate --emit-manifest | FileCheck %s --check-prefix=MIXED
+
+// CPP: ember::Poly64 [[T0:b[0-9]+]] = ember::cpu::klssModUp(ctx, [[D0:b[0-9]+]]);
+// CPP: const auto &[[K5:b[0-9]+]] = ember::program::klssGaloisKey(keys, 5);
+// CPP: ember::Poly64 [[A0:b[0-9]+]], [[A1:b[0-9]+]];
+// CPP-NEXT: ember::klssInnerProduct(ctx, [[K5]], {&{{b[0-9]+}}, &{{b[0-9]+}}, &{{b[0-9]+}}, &{{b[0-9]+}}, &{{b[0-9]+}}}, 39, [[A0]], [[A1]]);
+// CPP: ember::cpu::modSwitchDown(ctx, {{b[0-9]+}}, ember::program::basis(ctx, 0, 40, 0, 0));
+// CPP: ember::program::klssRelinKey(keys);
+// CPP-NOT: keySwitchInnerProduct
+// CPP-NOT: ember::cpu::modUp
+
+// CUDA: ember::cuda::DevicePoly {{b[0-9]+}} = ember::cuda::klssModUp(dctx, {{b[0-9]+}});
+// CUDA: ember::cuda::automorphism(dctx, {{b[0-9]+}}, 5);
+// CUDA: const auto &[[K5:b[0-9]+]] = ember::program::cudaKlssGaloisKey(args, 5);
+// CUDA: ember::cuda::klssInnerProduct(dctx, [[K5]], {&{{.*}}}, 39,
+// CUDA: ember::cuda::modSwitchDown(dctx,
+// CUDA: ember::program::cudaKlssRelinKey(args);
+// CUDA-NOT: em_ks_inner_product(dctx,
+
+// MANIFEST: "keys": {
+// MANIFEST-NEXT: "galois": [],
+// MANIFEST-NEXT: "klss_galois": [
+// MANIFEST-NEXT: 5,
+// MANIFEST-NEXT: 25
+// MANIFEST-NEXT: ],
+// MANIFEST-NEXT: "klss_relin": true,
+// MANIFEST-NEXT: "relin": false
+// MANIFEST: "evaluation_key_bytes": 943718400,
+// MANIFEST-NEXT: "hybrid_key_bytes": 0,
+// MANIFEST-NEXT: "klss_key_bytes": 943718400,
+// MANIFEST: "gamma": 8,
+// MANIFEST: "t": [
+// MANIFEST-NEXT: 23{{[0-9]+}},
+
+// Forced KLSS keys (3 x 300 MiB) fit 1000 MiB.
+// BUDGET: "evaluation_key_bytes": 943718400,
+// With 850 MiB the least benefit per byte goes back to hybrid first: the
+// relinearisation key (32 us gained for 60 MiB more), then 240 + 2 x 300
+// MiB fit; the rotations (162 us for their group) stay KLSS.
+// MIXED: "galois": [],
+// MIXED: "klss_galois": [
+// MIXED: "klss_relin": false,
+// MIXED-NEXT: "relin": true
+// MIXED: "evaluation_key_bytes": 880803840,
+func.func @f(%x: !fhe.ct<8>, %y: !fhe.ct<8>) -> !fhe.ct<8> {
+  %a = fhe.mul %x, %y : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  %r1 = fhe.rotate %x by 1 : !fhe.ct<8>
+  %r2 = fhe.rotate %x by 2 : !fhe.ct<8>
+  %s = fhe.add %r1, %r2 : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  %t = fhe.add %s, %a : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  return %t : !fhe.ct<8>
+}
