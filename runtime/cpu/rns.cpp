@@ -152,13 +152,12 @@ template <typename Word> struct BConvPrepared {
   }
 };
 
-} // namespace
-
+/// Every target row of a prepared conversion, as a coefficient-form poly.
 template <typename Word>
-Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
-                 const std::vector<int> &to) {
-  const BConvPrepared<Word> prepared(ctx, in, to);
-  Poly<Word> out(to, in.n, false);
+Poly<Word> convertRows(const Context<Word> &ctx,
+                       const BConvPrepared<Word> &prepared,
+                       const std::vector<int> &to) {
+  Poly<Word> out(to, prepared.n, false);
   const long targets = static_cast<long>(to.size());
 #pragma omp parallel for schedule(static)
   for (long t = 0; t < targets; ++t)
@@ -166,16 +165,18 @@ Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
   return out;
 }
 
+} // namespace
+
+template <typename Word>
+Poly<Word> bconv(const Context<Word> &ctx, const Poly<Word> &in,
+                 const std::vector<int> &to) {
+  return convertRows(ctx, BConvPrepared<Word>(ctx, in, to), to);
+}
+
 template <typename Word>
 Poly<Word> bconvExact(const Context<Word> &ctx, const Poly<Word> &in,
                       const std::vector<int> &to) {
-  const BConvPrepared<Word> prepared(ctx, in, to, /*exact=*/true);
-  Poly<Word> out(to, in.n, false);
-  const long targets = static_cast<long>(to.size());
-#pragma omp parallel for schedule(static)
-  for (long t = 0; t < targets; ++t)
-    prepared.row(t, ctx.modulus(to[t]), out.limb(t));
-  return out;
+  return convertRows(ctx, BConvPrepared<Word>(ctx, in, to, /*exact=*/true), to);
 }
 
 template <typename Word>

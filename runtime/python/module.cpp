@@ -603,6 +603,52 @@ template <typename T> void bindCopy(py::class_<T> &cls) {
       .def("__deepcopy__", [](const T &x, py::dict) { return T(x); });
 }
 
+/// A map of Galois keys by element (hybrid GaloisKeys or KlssGaloisKeys).
+template <typename Keys> void bindGaloisKeys(py::module_ &m, const char *name) {
+  using Key = typename decltype(Keys::keys)::mapped_type;
+  py::class_<Keys>(m, name)
+      .def(py::init<>())
+      .def("has", &Keys::has, py::arg("galois"))
+      .def("__contains__", &Keys::has)
+      .def("__len__", [](const Keys &g) { return g.keys.size(); })
+      .def_property_readonly("elements",
+                             [](const Keys &g) {
+                               std::vector<uint64_t> out;
+                               for (const auto &kv : g.keys)
+                                 out.push_back(kv.first);
+                               return out;
+                             })
+      .def(
+          "__getitem__",
+          [](const Keys &g, uint64_t galois) -> const Key & {
+            auto it = g.keys.find(galois);
+            if (it == g.keys.end())
+              throw MissingKey("no Galois key for element " +
+                               std::to_string(galois));
+            return it->second;
+          },
+          py::return_value_policy::reference_internal)
+      .def(
+          "add",
+          [](Keys &g, uint64_t galois, const Key &k) { g.keys[galois] = k; },
+          py::arg("galois"), py::arg("key"));
+}
+
+/// Key switching of d (NTT form over q_basis(level)) with a hybrid or KLSS
+/// key, as a (2, limbs, N) array.
+template <typename Key>
+py::array_t<uint64_t> keySwitchArray(const Evaluator &e, const Context64 &ctx,
+                                     const WordArray<uint64_t> &d, int level,
+                                     const Key &key) {
+  Poly64 p = toPoly(ctx, d, ctx.qBasis(level), true);
+  std::pair<Poly64, Poly64> out;
+  {
+    py::gil_scoped_release release;
+    out = e.keySwitch(p, key);
+  }
+  return toArray3({out.first, out.second});
+}
+
 void bindCkks(py::module_ &m) {
   py::class_<Prng, std::shared_ptr<Prng>>(
       m, "Prng",
@@ -687,34 +733,7 @@ void bindCkks(py::module_ &m) {
           },
           py::arg("digit"), "(b_j, a_j) of digit j, shape (2, limbs, N).");
   py::class_<RelinKey>(m, "RelinKey").def_readonly("key", &RelinKey::key);
-  py::class_<GaloisKeys>(m, "GaloisKeys")
-      .def(py::init<>())
-      .def("has", &GaloisKeys::has, py::arg("galois"))
-      .def("__contains__", &GaloisKeys::has)
-      .def("__len__", [](const GaloisKeys &g) { return g.keys.size(); })
-      .def_property_readonly("elements",
-                             [](const GaloisKeys &g) {
-                               std::vector<uint64_t> out;
-                               for (const auto &kv : g.keys)
-                                 out.push_back(kv.first);
-                               return out;
-                             })
-      .def(
-          "__getitem__",
-          [](const GaloisKeys &g, uint64_t galois) -> const SwitchingKey & {
-            auto it = g.keys.find(galois);
-            if (it == g.keys.end())
-              throw MissingKey("no Galois key for element " +
-                               std::to_string(galois));
-            return it->second;
-          },
-          py::return_value_policy::reference_internal)
-      .def(
-          "add",
-          [](GaloisKeys &g, uint64_t galois, const SwitchingKey &k) {
-            g.keys[galois] = k;
-          },
-          py::arg("galois"), py::arg("key"));
+  bindGaloisKeys<GaloisKeys>(m, "GaloisKeys");
   py::class_<KlssKey>(m, "KlssKey",
                       "KLSS form of a switching key: digits x groups pairs "
                       "over the temporary basis T (ember/ckks.h).")
@@ -733,24 +752,7 @@ void bindCkks(py::module_ &m) {
           "(b, a) of (digit, group) in NTT form over T, shape (2, r', N).");
   py::class_<KlssRelinKey>(m, "KlssRelinKey")
       .def_readonly("key", &KlssRelinKey::key);
-  py::class_<KlssGaloisKeys>(m, "KlssGaloisKeys")
-      .def(py::init<>())
-      .def("has", &KlssGaloisKeys::has, py::arg("galois"))
-      .def("__contains__", &KlssGaloisKeys::has)
-      .def("__len__", [](const KlssGaloisKeys &g) { return g.keys.size(); })
-      .def_property_readonly("elements",
-                             [](const KlssGaloisKeys &g) {
-                               std::vector<uint64_t> out;
-                               for (const auto &kv : g.keys)
-                                 out.push_back(kv.first);
-                               return out;
-                             })
-      .def(
-          "add",
-          [](KlssGaloisKeys &g, uint64_t galois, const KlssKey &k) {
-            g.keys[galois] = k;
-          },
-          py::arg("galois"), py::arg("key"));
+  bindGaloisKeys<KlssGaloisKeys>(m, "KlssGaloisKeys");
   m.def(
       "klss_key_from_hybrid",
       [](const Context64 &ctx, const SwitchingKey &key) {
@@ -998,51 +1000,26 @@ void bindCkks(py::module_ &m) {
             return e.multiplyRelin(a, b, k.relin);
           },
           py::arg("a"), py::arg("b"), py::arg("keys"), Release())
-      .def(
-          "relinearize",
-          [](const E &e, Ct a, const KlssRelinKey &rk) {
-            return e.relinearize(a, rk);
-          },
-          py::arg("a"), py::arg("rk"), Release())
-      .def(
-          "multiply_relin",
-          [](const E &e, Ct a, Ct b, const KlssRelinKey &rk) {
-            return e.multiplyRelin(a, b, rk);
-          },
-          py::arg("a"), py::arg("b"), py::arg("rk"), Release())
-      .def(
-          "rotate",
-          [](const E &e, Ct a, int64_t k, const KlssGaloisKeys &keys) {
-            return e.rotate(a, k, keys);
-          },
-          py::arg("a"), py::arg("k"), py::arg("keys"), Release())
-      .def(
-          "conjugate",
-          [](const E &e, Ct a, const KlssGaloisKeys &keys) {
-            return e.conjugate(a, keys);
-          },
-          py::arg("a"), py::arg("keys"), Release())
-      .def(
-          "apply_galois",
-          [](const E &e, Ct a, uint64_t galois, const KlssGaloisKeys &keys) {
-            return e.applyGalois(a, galois, keys);
-          },
-          py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
-      .def(
-          "key_switch_klss",
-          [](const E &e, const Context64 &ctx, const WordArray<uint64_t> &d,
-             int level, const KlssKey &key) {
-            Poly64 p = toPoly(ctx, d, ctx.qBasis(level), true);
-            std::pair<Poly64, Poly64> out;
-            {
-              py::gil_scoped_release release;
-              out = e.keySwitch(p, key);
-            }
-            return toArray3({out.first, out.second});
-          },
-          py::arg("ctx"), py::arg("d"), py::arg("level"), py::arg("key"),
-          "KLSS key switching of d (NTT form over q_basis(level)): returns "
-          "(k0, k1), shape (2, limbs, N).")
+      .def("relinearize",
+           py::overload_cast<Ct, const KlssRelinKey &>(&E::relinearize,
+                                                       py::const_),
+           py::arg("a"), py::arg("rk"), Release())
+      .def("multiply_relin",
+           py::overload_cast<Ct, Ct, const KlssRelinKey &>(&E::multiplyRelin,
+                                                           py::const_),
+           py::arg("a"), py::arg("b"), py::arg("rk"), Release())
+      .def("rotate",
+           py::overload_cast<Ct, int64_t, const KlssGaloisKeys &>(&E::rotate,
+                                                                  py::const_),
+           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
+      .def("conjugate",
+           py::overload_cast<Ct, const KlssGaloisKeys &>(&E::conjugate,
+                                                         py::const_),
+           py::arg("a"), py::arg("keys"), Release())
+      .def("apply_galois",
+           py::overload_cast<Ct, uint64_t, const KlssGaloisKeys &>(
+               &E::applyGalois, py::const_),
+           py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
       .def("rescale", &E::rescale, py::arg("a"), Release())
       .def("mod_drop_to", &E::modDropTo, py::arg("a"), py::arg("level"),
            Release())
@@ -1075,21 +1052,13 @@ void bindCkks(py::module_ &m) {
             return e.applyGalois(a, galois, keys.galois);
           },
           py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
-      .def(
-          "key_switch",
-          [](const E &e, const Context64 &ctx, const WordArray<uint64_t> &d,
-             int level, const SwitchingKey &key) {
-            Poly64 p = toPoly(ctx, d, ctx.qBasis(level), true);
-            std::pair<Poly64, Poly64> out;
-            {
-              py::gil_scoped_release release;
-              out = e.keySwitch(p, key);
-            }
-            return toArray3({out.first, out.second});
-          },
-          py::arg("ctx"), py::arg("d"), py::arg("level"), py::arg("key"),
-          "Hybrid key switching of d (NTT form over q_basis(level)): "
-          "returns (k0, k1) as an array of shape (2, limbs, N).");
+      .def("key_switch", keySwitchArray<SwitchingKey>, py::arg("ctx"),
+           py::arg("d"), py::arg("level"), py::arg("key"),
+           "Hybrid key switching of d (NTT form over q_basis(level)): "
+           "returns (k0, k1) as an array of shape (2, limbs, N).")
+      .def("key_switch_klss", keySwitchArray<KlssKey>, py::arg("ctx"),
+           py::arg("d"), py::arg("level"), py::arg("key"),
+           "KLSS key switching of d, same contract as key_switch.");
 }
 
 // --- Serialization -----------------------------------------------------------

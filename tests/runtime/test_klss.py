@@ -22,19 +22,23 @@ ROTATE_BITS = 18
 ATHENA_MUL_RESCALE_BITS = 17
 
 
-@pytest.fixture(scope="module")
-def ctx_klss_small() -> er.Context:
-    """N = 2^12, Q = 60 + 6 x 40, P = 3 x 60, dnum 3, gamma 3, 6 T primes."""
-    spec = er.ParamSpec(
+def klss_spec(t_primes: int = 6) -> er.ParamSpec:
+    """N = 2^12, Q = 60 + 6 x 40, P = 3 x 60, dnum 3, gamma 3, t_primes T
+    primes of 61 bits (6 is the fewest the exact products need)."""
+    return er.ParamSpec(
         log_n=12,
         q_bits=[60] + [40] * 6,
         p_bits=[60] * 3,
         dnum=3,
         insecure=True,
         klss_gamma=3,
-        t_bits=[61] * 6,
+        t_bits=[61] * t_primes,
     )
-    return er.Context(spec)
+
+
+@pytest.fixture(scope="module")
+def ctx_klss_small() -> er.Context:
+    return er.Context(klss_spec())
 
 
 def test_exact_bconv_matches_big_integers(ctx_klss_small, rng):
@@ -62,17 +66,7 @@ def test_context_reports_the_klss_layout(ctx_klss_small):
     assert ctx.klss_t_bits >= ctx.klss_t_bits_needed
     assert "KLSS gamma 3 r' 6" in ctx.describe()
     with pytest.raises(er.InvalidArgument, match="add T primes"):
-        er.Context(
-            er.ParamSpec(
-                log_n=12,
-                q_bits=[60] + [40] * 6,
-                p_bits=[60] * 3,
-                dnum=3,
-                insecure=True,
-                klss_gamma=3,
-                t_bits=[61] * 5,
-            )
-        )
+        er.Context(klss_spec(5))
 
 
 def test_key_sizes_at_athena40():
@@ -169,10 +163,8 @@ def test_klss_keys_serialize_and_check_their_parameters(ctx_klss_small, tmp_path
         back.klss_relin.key.residues(2, 3), keys.klss_relin.key.residues(2, 3)
     )
     # The same keys under parameters without T are refused by name.
-    plain = er.Context(
-        er.ParamSpec(
-            log_n=12, q_bits=[60] + [40] * 6, p_bits=[60] * 3, dnum=3, insecure=True
-        )
-    )
+    spec = klss_spec()
+    spec.klss_gamma, spec.t_bits = 0, []
+    plain = er.Context(spec)
     with pytest.raises(er.SerializationError, match="other parameters"):
         er.load_evaluation_keys(plain, path)
