@@ -26,6 +26,10 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   FHEToCKKSOptions fheToCkks;
   fheToCkks.paramSet = options.params;
   fheToCkks.security = options.security;
+  fheToCkks.logN = options.logN;
+  fheToCkks.scaleBits = options.scaleBits;
+  fheToCkks.dnum = options.dnum;
+  fheToCkks.extraLevels = options.extraLevels;
   // A KLSS form for parameters chosen from the program: asked for, or
   // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).
   fheToCkks.klssGamma = options.klssGamma;

@@ -13,6 +13,24 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                              llvm::cl::desc("Named parameter set A, B or C "
                                             "(empty: chosen from the program)"),
                              llvm::cl::init("")};
+  Option<int64_t> logN{*this, "log-n",
+                       llvm::cl::desc("Ring degree N = 2^log-n (13..17; 0: "
+                                      "the smallest that fits)"),
+                       llvm::cl::init(0)};
+  Option<int64_t> scaleBits{*this, "scale-bits",
+                            llvm::cl::desc("Bits of the default scale and of "
+                                           "each scale prime (0: 40, or less "
+                                           "when declared ranges need it)"),
+                            llvm::cl::init(0)};
+  Option<int64_t> dnum{*this, "dnum",
+                       llvm::cl::desc("Key-switching digits (0: the fewest "
+                                      "that are secure)"),
+                       llvm::cl::init(0)};
+  Option<int64_t> extraLevels{
+      *this, "extra-levels",
+      llvm::cl::desc("Levels beyond the program's depth (left at the "
+                     "outputs, e.g. for further computation)"),
+      llvm::cl::init(0)};
   Option<std::string> security{*this, "security",
                                llvm::cl::desc("128 or none (insecure test "
                                               "mode)"),

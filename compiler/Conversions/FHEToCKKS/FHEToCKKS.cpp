@@ -96,6 +96,8 @@ private:
   /// (0: the smallest count that is secure), or nullopt when none is.
   std::optional<ember::ParamSpec> fit(int log_n, int64_t depth, bool secure);
   LogicalResult convert(func::FuncOp func, ckks::ParamsAttr params);
+  /// The scale-bits option, 0 meaning the default 40.
+  int64_t scaleBitsOrDefault() const { return scaleBits ? scaleBits : 40; }
 };
 } // namespace
 
@@ -104,8 +106,8 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   ember::ParamSpec spec;
   spec.name = "custom";
   spec.log_n = log_n;
-  spec.log_scale = static_cast<double>(scaleBits);
-  spec.q_bits.assign(depth + 1, static_cast<int>(scaleBits));
+  spec.log_scale = static_cast<double>(scaleBitsOrDefault());
+  spec.q_bits.assign(depth + 1, static_cast<int>(scaleBitsOrDefault()));
   spec.q_bits[0] = kFirstPrimeBits;
   int limbs = static_cast<int>(depth + 1);
   // A dnum above the number of Q primes means one prime per digit.
@@ -125,6 +127,12 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
                                                       int64_t depth,
                                                       bool secure) {
   if (!paramSet.empty()) {
+    if (logN || scaleBits || dnum) {
+      where->emitError("parameter set '")
+          << paramSet << "' fixes log N, the scale and dnum; do not combine "
+          << "it with log-n, scale-bits or dnum";
+      return std::nullopt;
+    }
     ember::ParamSpec spec;
     if (!ember::namedParamSpec(paramSet, spec)) {
       where->emitError("unknown parameter set '")
@@ -142,9 +150,9 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
         secure ? ember::Security::k128 : ember::Security::kInsecureTestOnly;
     return spec;
   }
-  if (scaleBits < kMinLogN + 2 || scaleBits > 60) {
+  if (scaleBitsOrDefault() < kMinLogN + 2 || scaleBitsOrDefault() > 60) {
     where->emitError("scale-bits = ")
-        << static_cast<int64_t>(scaleBits) << " is outside 15..60";
+        << scaleBitsOrDefault() << " is outside 15..60";
     return std::nullopt;
   }
   if (logN && (logN < kMinLogN || logN > kMaxLogN)) {
@@ -178,7 +186,7 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
   where->emitError("program has multiplicative depth ")
       << depth << ", but the largest depth possible with 128-bit secure "
       << "parameters (N = 2^" << lo << "..2^" << hi << ", "
-      << static_cast<int64_t>(scaleBits) << "-bit scale"
+      << scaleBitsOrDefault() << "-bit scale"
       << (dnum ? ", dnum = " + std::to_string(static_cast<int64_t>(dnum))
                : std::string())
       << ") is " << best;
@@ -290,6 +298,11 @@ void FHEToCKKSPass::runOnOperation() {
   int64_t slots = 0, depth = 0;
   Operation *deepest = nullptr;
   analyse(module, slots, depth, deepest);
+  if (extraLevels < 0) {
+    module.emitError("extra-levels = ") << extraLevels << " is negative";
+    return signalPassFailure();
+  }
+  depth += extraLevels;
   LLVM_DEBUG(llvm::dbgs() << "slots " << slots << ", depth " << depth << "\n");
   std::optional<ember::ParamSpec> spec = choose(deepest, slots, depth, secure);
   if (!spec)

@@ -56,8 +56,11 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
            "than its levels">,
     Option<"logN", "log-n", "int64_t", /*default=*/"0",
            "Ring degree N = 2^log-n (13..17); 0 picks the smallest that fits">,
-    Option<"scaleBits", "scale-bits", "int64_t", /*default=*/"40",
-           "Bits of the default scale and of each Q prime after q_0">,
+    Option<"scaleBits", "scale-bits", "int64_t", /*default=*/"0",
+           "Bits of the default scale and of each Q prime after q_0 (0: 40)">,
+    Option<"extraLevels", "extra-levels", "int64_t", /*default=*/"0",
+           "Levels beyond the program's multiplicative depth (the outputs "
+           "keep them)">,
     Option<"dnum", "dnum", "int64_t", /*default=*/"0",
            "Number of key-switching digits (at most the number of Q primes; "
            "larger values are clamped); 0 picks the smallest that fits">,
