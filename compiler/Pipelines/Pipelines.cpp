@@ -38,10 +38,12 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
       options.klssGamma == 0)
     fheToCkks.klssGamma = 4;
   pm.addPass(createFHEToCKKS(fheToCkks));
-  // Relinearize lazily first: rescale placement below sees the final degrees.
-  pm.addPass(createInsertRelin(InsertRelinOptions{options.lazyRelin}));
   // Re-place rescales/mod_drops with the chosen strategy (exact scales).
   pm.addPass(createManageLevels(ManageLevelsOptions{options.rescale, 0}));
+  // Relinearize lazily where it is free: after the rescales are placed, so
+  // that a product is relinearized before it is rescaled (never rounding
+  // c2, whose error decrypts multiplied by s^2).
+  pm.addPass(createInsertRelin(InsertRelinOptions{options.lazyRelin}));
   // Fold what level management exposed, and merge duplicate encodes.
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

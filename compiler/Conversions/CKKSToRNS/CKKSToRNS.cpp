@@ -185,6 +185,15 @@ LOWERING(NegOp) {
   return success();
 }
 
+LOWERING(MulIntOp) {
+  SmallVector<Value> out;
+  for (Value v : adaptor.getInput())
+    out.push_back(
+        rns::MulConstOp::create(rewriter, op.getLoc(), v, op.getValue()));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
 LOWERING(MulOp) {
   ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
   if (a.size() != 2 || b.size() != 2)
@@ -405,10 +414,10 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
                  LowerAddSub<ckks::SubOp, rns::SubOp, true>,
                  LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
                  LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>, LowerNegOp,
-                 LowerMulOp, LowerMulPlainOp, LowerEncodeOp, LowerRescaleOp,
-                 LowerModDropOp, LowerRelinearizeOp, LowerRotateOp,
-                 LowerConjugateOp, LowerKeySwitchOp, LowerHoistedRotateOp,
-                 LowerHoistedRotateSumOp>(tc, ctx, basis);
+                 LowerMulIntOp, LowerMulOp, LowerMulPlainOp, LowerEncodeOp,
+                 LowerRescaleOp, LowerModDropOp, LowerRelinearizeOp,
+                 LowerRotateOp, LowerConjugateOp, LowerKeySwitchOp,
+                 LowerHoistedRotateOp, LowerHoistedRotateSumOp>(tc, ctx, basis);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);

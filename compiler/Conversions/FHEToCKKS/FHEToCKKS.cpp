@@ -51,8 +51,32 @@ int64_t slotsOf(Type type) {
   return 0;
 }
 
+/// The value of a splat plaintext constant that is a (small) integer: a
+/// multiplication by it is a `ckks.mul_int`, which costs no level.
+/// (An fhe.constant, or the ckks.encode it became during the rewrite.)
+std::optional<int64_t> integerSplat(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !isa<fhe::ConstantOp, ckks::EncodeOp>(def))
+    return std::nullopt;
+  auto dense = def->getAttrOfType<DenseFPElementsAttr>("value");
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  double x = dense.getSplatValue<APFloat>().convertToDouble();
+  if (x != std::nearbyint(x) || std::fabs(x) > 1 << 30)
+    return std::nullopt;
+  return static_cast<int64_t>(x);
+}
+
+/// The integer of `fhe.mul x, c` when c is an integer splat constant.
+std::optional<int64_t> integerFactor(fhe::MulOp mul) {
+  if (auto v = integerSplat(mul.getRhs()))
+    return v;
+  return integerSplat(mul.getLhs());
+}
+
 /// Largest slot count and multiplicative depth over all functions, and the
-/// op where that depth is reached (for diagnostics).
+/// op where that depth is reached (for diagnostics). A multiplication by an
+/// integer constant costs no level (ckks.mul_int).
 void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
              Operation *&deepest) {
   slots = 1;
@@ -69,7 +93,7 @@ void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
     int64_t d = 0;
     for (Value operand : op->getOperands())
       d = std::max(d, depthOf.lookup(operand));
-    if (isa<fhe::MulOp>(op))
+    if (auto mul = dyn_cast<fhe::MulOp>(op); mul && !integerFactor(mul))
       ++d;
     for (Value result : op->getResults())
       depthOf[result] = d;
@@ -263,6 +287,8 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
                 return ckks::RelinearizeOp::create(b, loc, resultType, m);
               }
               auto [c, p] = ctFirst(x, y);
+              if (std::optional<int64_t> k = integerFactor(mul))
+                return ckks::MulIntOp::create(b, loc, resultType, c, *k);
               return ckks::MulPlainOp::create(b, loc, resultType, c, p);
             })
             .Case<fhe::NegOp>([&](fhe::NegOp neg) -> Value {

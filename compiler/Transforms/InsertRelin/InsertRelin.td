@@ -9,14 +9,17 @@ def InsertRelin : Pass<"ckks-insert-relin", "mlir::ModuleOp"> {
   let description = [{
     **What.** Removes every `ckks.relinearize` and places them again: a
     degree-3 ciphertext (the result of `ckks.mul`) stays degree 3 through
-    additions, subtractions, negations, plaintext operations, rescales and
+    additions, subtractions, negations, plaintext operations and
     mod_drops, and is relinearized once, just before the first use that
     needs degree 2: an op with the `NeedsLinearInput` trait (another
-    `ckks.mul`, rotations, conjugation, key switching), a `func.return`
-    (outputs are degree 2), or any op outside the ckks dialect. Later uses
+    `ckks.mul`, rotations, conjugation, key switching, and `ckks.rescale`:
+    rescaling (c0, c1, c2) would round c2, whose error decrypts multiplied
+    by s^2 -- on a degree-59 Chebyshev evaluation that costs 7 bits), a
+    `func.return` (outputs are degree 2), or any op outside the ckks dialect. Later uses
     of the same value, whatever they are, take the relinearized value.
     `(a*b) + (c*d)` returned is relinearized once, after the addition,
-    instead of twice.
+    instead of twice. The pass runs after `ckks-manage-levels`, which
+    places the rescales this rule reads.
 
     **Why.** Relinearization is a key switch, the most expensive CKKS
     operation; summing degree-3 products first (one extra polynomial per

@@ -52,6 +52,8 @@ private:
   double waterlineScale;
   DenseMap<Value, Value> rescaled;
   DenseMap<std::pair<Value, int64_t>, Value> dropped;
+  /// Ops whose result reaches a ciphertext-ciphertext add or sub.
+  DenseSet<Operation *> meetsAddition;
 
   static CiphertextType ct(Value v) {
     return cast<CiphertextType>(v.getType());
@@ -158,10 +160,31 @@ LogicalResult LevelManager::matchMul(OpBuilder &b, Operation *op) {
   for (unsigned i = 0; i < 2; ++i)
     if (failed(rescaleAboveWaterline(b, op, i)))
       return failure();
-  int64_t level = std::min(ct(op->getOperand(0)).getLevel(),
-                           ct(op->getOperand(1)).getLevel());
-  for (unsigned i = 0; i < 2; ++i)
-    op->setOperand(i, modDrop(b, op->getLoc(), op->getOperand(i), level));
+  CiphertextType t0 = ct(op->getOperand(0)), t1 = ct(op->getOperand(1));
+  if (t0.getLevel() == t1.getLevel())
+    return success();
+  // The higher operand comes down to the lower one's level *and scale*
+  // (OpenFHE's FLEXIBLEAUTO): both factors then carry the scale S_l of that
+  // level, so every product made at level l has scale S_l^2 and rescales to
+  // the same S_{l-1}. A mod_drop alone would keep its own scale, and two
+  // products at one level could then differ in scale where nothing is left
+  // to match them. The adjustment multiplies by 1 at ~S_{l+1} and rescales
+  // from level l+1, which the higher operand has to spare: no depth spent.
+  // A product that never meets another value in an addition or subtraction
+  // (directly or through later ops) needs no particular scale: there a
+  // mod_drop suffices and saves the adjustment's rescale.
+  unsigned hi = t0.getLevel() > t1.getLevel() ? 0 : 1;
+  CiphertextType lo = hi == 0 ? t1 : t0;
+  Value v = op->getOperand(hi);
+  if (scalesMatch(ct(v).getScale(), lo.getScale()) ||
+      !meetsAddition.contains(op)) {
+    op->setOperand(hi, modDrop(b, op->getLoc(), v, lo.getLevel()));
+    return success();
+  }
+  FailureOr<Value> r = adjust(b, op->getLoc(), v, lo.getLevel(), lo.getScale());
+  if (failed(r))
+    return failure();
+  op->setOperand(hi, *r);
   return success();
 }
 
@@ -269,16 +292,28 @@ LogicalResult LevelManager::run(func::FuncOp func) {
                           "functions only");
   Block &block = func.getBody().front();
 
-  // 1. Strip what an earlier run (or fhe-to-ckks) placed.
+  // 1. Strip what an earlier run (or fhe-to-ckks) placed. Relinearizations
+  // go too: they are placed again right after each product below, so that
+  // every value is degree 2 here (a rescale needs degree 2), and
+  // ckks-insert-relin makes them lazy afterwards where that is free.
   for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (isa<RescaleOp, ModDropOp>(op) ||
+    if (isa<RescaleOp, ModDropOp, RelinearizeOp>(op) ||
         (isa<MulPlainOp>(op) && op.hasAttr(kScaleAdjustAttrName))) {
       op.getResult(0).replaceAllUsesWith(op.getOperand(0));
       op.erase();
     }
   }
 
-  // 2. Walk forward, fixing operands and recomputing types.
+  // 2. Which results flow into a ciphertext addition or subtraction.
+  meetsAddition.clear();
+  for (Operation &op : llvm::reverse(block))
+    for (Operation *user : op.getUsers())
+      if (isa<AddOp, SubOp>(user) || meetsAddition.contains(user)) {
+        meetsAddition.insert(&op);
+        break;
+      }
+
+  // 3. Walk forward, fixing operands and recomputing types.
   SmallVector<Operation *> ops;
   for (Operation &op : block)
     ops.push_back(&op);
@@ -292,8 +327,11 @@ LogicalResult LevelManager::run(func::FuncOp func) {
             .Case<MulPlainOp>([&](MulPlainOp mul) {
               if (failed(rescaleAboveWaterline(b, op, 0)))
                 return failure();
-              return retypePlaintext(b, op, ct(mul.getCiphertext()).getLevel(),
-                                     params.getDefaultScale());
+              // At the ciphertext's own scale s: the product has s^2, as a
+              // ciphertext product at that level, so both rescale to the
+              // same scale (a fixed 2^logScale would drift apart from it).
+              CiphertextType c = ct(mul.getCiphertext());
+              return retypePlaintext(b, op, c.getLevel(), c.getScale());
             })
             .Case<AddOp, SubOp>([&](auto) { return matchAddSub(b, op); })
             .Case<AddPlainOp, SubPlainOp>([&](auto) {
@@ -309,7 +347,21 @@ LogicalResult LevelManager::run(func::FuncOp func) {
             .Default([](auto) { return success(); });
     if (failed(ok) || failed(refreshResultTypes(op)))
       return failure();
-    if (!lazy && isa<MulOp, MulPlainOp>(op)) {
+    if (isa<MulOp>(op)) {
+      b.setInsertionPointAfter(op);
+      Value product = op->getResult(0);
+      Value r = RelinearizeOp::create(b, op->getLoc(), product);
+      product.replaceAllUsesExcept(r, r.getDefiningOp());
+      if (!lazy) {
+        b.setInsertionPointAfter(r.getDefiningOp());
+        FailureOr<Value> rs = rescale(b, op->getLoc(), r);
+        if (failed(rs))
+          return failure();
+        r.replaceAllUsesExcept(*rs, rs->getDefiningOp());
+      }
+      continue;
+    }
+    if (!lazy && isa<MulPlainOp>(op)) {
       b.setInsertionPointAfter(op);
       Value product = op->getResult(0);
       FailureOr<Value> r = rescale(b, op->getLoc(), product);
@@ -319,7 +371,7 @@ LogicalResult LevelManager::run(func::FuncOp func) {
     }
   }
 
-  // 3. Plaintexts re-encoded at their uses leave the originals dead.
+  // 4. Plaintexts re-encoded at their uses leave the originals dead.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
     if (isa<EncodeOp>(op) && op.use_empty())
       op.erase();

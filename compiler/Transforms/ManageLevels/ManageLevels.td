@@ -30,11 +30,27 @@ def ManageLevels : Pass<"ckks-manage-levels", "mlir::ModuleOp"> {
     the higher one is mod-dropped to one level above the other, multiplied
     by 1 encoded at s_target * q / s and rescaled, which lands exactly on
     the other's scale (and at one level with close scales, both go one
-    level down that way). Multiplication operands only need equal levels. Plaintext
-    operands (`ckks.encode`) are re-encoded at the level the use needs, at the
-    ciphertext's exact scale for `add_plain`/`sub_plain` and at the default
-    scale for `mul_plain`. Scales stay exact: a rescale at level l divides by
-    the actual prime q_l of `#ckks.params`.
+    level down that way).
+
+    Multiplication operands need equal levels. When they differ and the
+    product reaches an addition or subtraction (directly or through later
+    ops), the higher operand is brought down to the lower one's level *and
+    scale* by the same adjustment (multiply by 1 encoded at about S_{l+1},
+    rescale: it has the level to spare), as OpenFHE's FLEXIBLEAUTO does.
+    Every value at level l then carries that level's scale S_l (S_{l-1} =
+    S_l^2 / q_l, the sequence `ember::generateQChain` picks its primes
+    for), so products made at one level all rescale to the same scale and
+    additions of them never run out of levels to match; the program needs
+    exactly its multiplicative depth in levels. A product that meets no
+    addition only needs the level, and its higher operand is mod_dropped.
+    Plaintext operands (`ckks.encode`) are re-encoded at the level the use
+    needs and at the ciphertext's exact scale (for `mul_plain` too, so a
+    plaintext product has the scale of a ciphertext product at that level).
+    Scales stay exact: a rescale at level l divides by the actual prime
+    q_l of `#ckks.params`.
+
+    Every product is relinearized right away (a rescale needs degree 2);
+    `ckks-insert-relin`, which runs next, makes that lazy where it is free.
 
     **Why.** CKKS needs operands at one level and one scale; where rescales go
     decides both the levels a program consumes and its precision (Cheddar

@@ -123,6 +123,14 @@ LogicalResult NegOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   return success();
 }
 
+LogicalResult MulIntOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                         ValueRange operands, DictionaryAttr,
+                                         OpaqueProperties, RegionRange,
+                                         SmallVectorImpl<Type> &results) {
+  results.push_back(operands[0].getType());
+  return success();
+}
+
 LogicalResult RelinearizeOp::inferReturnTypes(MLIRContext *,
                                               std::optional<Location> loc,
                                               ValueRange operands,

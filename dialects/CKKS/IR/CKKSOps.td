@@ -112,6 +112,20 @@ def CKKS_NegOp : CKKS_InferredOp<"neg"> {
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
+def CKKS_MulIntOp : CKKS_InferredOp<"mul_int"> {
+  let summary = "ciphertext x integer constant (no level spent)";
+  let description = [{
+    `%b = ckks.mul_int %a, 2 : !ckks.ct<...>` multiplies every coefficient
+    by the integer: the scale, the level and the degree stay as they are
+    (no encoding, no rescale), so `2 * (x * y) - 1` costs the one level of
+    its product. `fhe-to-ckks` lowers a multiplication by an integer-valued
+    scalar constant to it.
+  }];
+  let arguments = (ins CKKS_Ct:$input, I64Attr:$value);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input `,` $value attr-dict `:` type($input)";
+}
+
 //===----------------------------------------------------------------------===//
 // Key switching
 //===----------------------------------------------------------------------===//
@@ -211,9 +225,14 @@ def CKKS_HoistedRotateSumOp : CKKS_Op<"hoisted_rotate_sum", [Pure,
 // Modulus management
 //===----------------------------------------------------------------------===//
 
-def CKKS_RescaleOp : CKKS_Op<"rescale", [Pure, CKKS_ReducesLevel]> {
+def CKKS_RescaleOp : CKKS_Op<"rescale", [Pure, CKKS_ReducesLevel,
+    CKKS_NeedsLinearInput]> {
   let summary = "divide by q_level: level - 1, scale / q_level";
   let description = [{
+    The input must have degree 2: rescaling (c0, c1, c2) rounds c2, whose
+    rounding error decrypts multiplied by s^2 (about N times larger than
+    the error of c1), so a product is relinearized first.
+
     ```mlir
     %b = ckks.rescale %a : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24>
                         -> !ckks.ct<8, level = 1, scale = 1099511693311.9998>

@@ -88,17 +88,23 @@ func.func @levels(%c: !ctsq) -> !ckks.ct<8, level = 1, scale = 1099516739606.765
   return %1 : !ckks.ct<8, level = 1, scale = 1099516739606.7656>
 }
 
-// Degree 3 (between mul and a lazy relinearize) flows through neg, rescale
-// and mod_drop polynomial by polynomial.
+// mul_int: one rns.mul_const per polynomial, no level change.
+// CHECK-LABEL: func.func @mul_int
+// CHECK-COUNT-3: rns.mul_const %{{.*}}, -3 : !rns.poly<ntt, q[0:5]>
+func.func @mul_int(%c: !ct3) -> !ct3 {
+  %0 = ckks.mul_int %c, -3 : !ct3
+  return %0 : !ct3
+}
+
+// Degree 3 (between mul and a lazy relinearize) flows through neg and
+// mod_drop polynomial by polynomial (a rescale needs degree 2).
 // CHECK-LABEL: func.func @degree3
 // CHECK-SAME: -> (!rns.poly<ntt, q[0:3]>, !rns.poly<ntt, q[0:3]>, !rns.poly<ntt, q[0:3]>)
 // CHECK-COUNT-3: rns.neg
-// CHECK: rns.rescale %{{.*}}, %{{.*}}, %{{.*}} : {{.*}} -> !rns.poly<ntt, q[0:4]>, !rns.poly<ntt, q[0:4]>, !rns.poly<ntt, q[0:4]>
 // CHECK-COUNT-3: rns.drop_limbs
-func.func @degree3(%c: !ct3) -> !ckks.ct<8, level = 2, scale = 1099516739606.7656, degree = 3> {
+func.func @degree3(%c: !ct3) -> !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24, degree = 3> {
   %0 = ckks.neg %c : !ct3
-  %1 = ckks.rescale %0 : !ct3 -> !ckks.ct<8, level = 3, scale = 1099516739606.7656, degree = 3>
-  %2 = ckks.mod_drop %1 : !ckks.ct<8, level = 3, scale = 1099516739606.7656, degree = 3> -> !ckks.ct<8, level = 2, scale = 1099516739606.7656, degree = 3>
-  return %2 : !ckks.ct<8, level = 2, scale = 1099516739606.7656, degree = 3>
+  %1 = ckks.mod_drop %0 : !ct3 -> !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24, degree = 3>
+  return %1 : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24, degree = 3>
 }
 }

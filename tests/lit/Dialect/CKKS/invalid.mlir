@@ -320,9 +320,18 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
 
 // -----
 
-func.func @rescale_degree(%x: !ckks.ct<8, level = 1, scale = 4.0, degree = 3>) {
-  // expected-error @+1 {{changes the degree (3 -> 2)}}
-  %a = ckks.rescale %x : !ckks.ct<8, level = 1, scale = 4.0, degree = 3> -> !ckks.ct<8, level = 0, scale = 2.0>
+func.func @rescale_degree(%x: !ckks.ct<8, level = 1, scale = 4.0>) {
+  // expected-error @+1 {{changes the degree (2 -> 3)}}
+  %a = ckks.rescale %x : !ckks.ct<8, level = 1, scale = 4.0> -> !ckks.ct<8, level = 0, scale = 2.0, degree = 3>
+  return
+}
+
+// -----
+
+// Rescaling (c0, c1, c2) would round c2, whose error decrypts times s^2.
+func.func @rescale_degree3(%x: !ckks.ct<8, level = 1, scale = 4.0, degree = 3>) {
+  // expected-error @+1 {{operand #0 has degree 3; this op needs degree 2 (relinearize first)}}
+  %a = ckks.rescale %x : !ckks.ct<8, level = 1, scale = 4.0, degree = 3> -> !ckks.ct<8, level = 0, scale = 2.0, degree = 3>
   return
 }
 

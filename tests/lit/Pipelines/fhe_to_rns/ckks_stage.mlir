@@ -17,11 +17,11 @@
 // OFF-LABEL: IR Dump After HoistRotations
 // OFF: func.func @rotate_and_sum
 // OFF-NEXT: ckks.mul
-// OFF-NEXT: ckks.rescale
 // OFF-NEXT: ckks.relinearize
+// OFF-NEXT: ckks.rescale
 // OFF-NEXT: ckks.mul
-// OFF-NEXT: ckks.rescale
 // OFF-NEXT: ckks.relinearize
+// OFF-NEXT: ckks.rescale
 // OFF-NEXT: ckks.add
 // OFF-NEXT: ckks.rotate {{.*}} by 1
 // OFF-NEXT: ckks.rotate {{.*}} by 2

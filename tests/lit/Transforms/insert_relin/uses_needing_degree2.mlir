@@ -29,17 +29,21 @@ func.func @before_mul_and_rotate(%x: !ct, %p: !pt) -> !ckks.ct<8, level = 1, sca
   return %m2 : !ckks.ct<8, level = 1, scale = 64.0, degree = 3>
 }
 
-// The relinearization moves after the rescale, to the smaller level.
-// CHECK-LABEL: func.func @after_rescale
+// A rescale needs degree 2 (rescaling c2 would round it, and its error
+// decrypts multiplied by s^2): the relinearization stays before the
+// rescale, but moves past the mod_drop, to the smaller level.
+// CHECK-LABEL: func.func @before_rescale
 // CHECK-NEXT: %[[M:.*]] = ckks.mul
-// CHECK-NEXT: %[[R:.*]] = ckks.rescale %[[M]] : {{.*}} -> !ckks.ct<8, level = 0, scale = 1099511775231.0198, degree = 3>
-// CHECK-NEXT: %[[L:.*]] = ckks.relinearize %[[R]] : !ckks.ct<8, level = 0, scale = 1099511775231.0198, degree = 3>
-// CHECK-NEXT: return %[[L]]
+// CHECK-NEXT: %[[D:.*]] = ckks.mod_drop %[[M]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24, degree = 3>
+// CHECK-NEXT: %[[L:.*]] = ckks.relinearize %[[D]] : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24, degree = 3>
+// CHECK-NEXT: %[[R:.*]] = ckks.rescale %[[L]] : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24> -> !ckks.ct<8, level = 0, scale = 1099511775231.0198>
+// CHECK-NEXT: return %[[R]]
 module attributes {ckks.params = #ckks.params<logN = 13, Q = [1152921504606830593, 1099511480321, 1099510890497], P = [1152921504606748673], logScale = 40, dnum = 3, security = 128>} {
-  func.func @after_rescale(%x: !ckks.ct<8, level = 1, scale = 1099511627776.0>) -> !ckks.ct<8, level = 0, scale = 1099511775231.0198> {
-    %m = ckks.mul %x, %x : !ckks.ct<8, level = 1, scale = 1099511627776.0>, !ckks.ct<8, level = 1, scale = 1099511627776.0>
-    %l = ckks.relinearize %m : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24, degree = 3>
-    %r = ckks.rescale %l : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24> -> !ckks.ct<8, level = 0, scale = 1099511775231.0198>
+  func.func @before_rescale(%x: !ckks.ct<8, level = 2, scale = 1099511627776.0>) -> !ckks.ct<8, level = 0, scale = 1099511775231.0198> {
+    %m = ckks.mul %x, %x : !ckks.ct<8, level = 2, scale = 1099511627776.0>, !ckks.ct<8, level = 2, scale = 1099511627776.0>
+    %l = ckks.relinearize %m : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24, degree = 3>
+    %d = ckks.mod_drop %l : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24> -> !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24>
+    %r = ckks.rescale %d : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24> -> !ckks.ct<8, level = 0, scale = 1099511775231.0198>
     return %r : !ckks.ct<8, level = 0, scale = 1099511775231.0198>
   }
 }

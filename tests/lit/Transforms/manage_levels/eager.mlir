@@ -1,5 +1,7 @@
 // strategy=eager (the default): a rescale right after every multiplication,
 // with the exact scale s / q_l; the input IR has none (scales grow to 2^120).
+// Every product is relinearized before it is rescaled (a rescale needs
+// degree 2).
 // RUN: ember-opt --ckks-manage-levels %s | FileCheck %s
 // RUN: ember-opt --ckks-manage-levels=strategy=eager %s | FileCheck %s
 
@@ -15,19 +17,21 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
   // CHECK-SAME: -> !ckks.ct<8, level = 0, scale = 1099512512510.613>
   func.func @chain(%x: !ct, %y: !ct, %z: !ct) -> !cube {
     // CHECK: %[[M1:.*]] = ckks.mul %[[X]], %[[Y]]
-    // CHECK-NEXT: %[[R1:.*]] = ckks.rescale %[[M1]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944, degree = 3>
-    // CHECK-NEXT: %[[L1:.*]] = ckks.relinearize %[[R1]]
+    // CHECK-NEXT: %[[L1:.*]] = ckks.relinearize %[[M1]]
+    // CHECK-NEXT: %[[R1:.*]] = ckks.rescale %[[L1]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944>
     %m1 = ckks.mul %x, %y : !ct, !ct
     %l1 = ckks.relinearize %m1 : !sq3
     // The product is at level 1, z at level 2 with the same scale 2^40: z is
-    // mod_dropped (multiplication needs equal levels, not equal scales).
-    // CHECK-NEXT: %[[ZD:.*]] = ckks.mod_drop %[[Z]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099511627776.0>
-    // CHECK-NEXT: %[[M2:.*]] = ckks.mul %[[L1]], %[[ZD]]
-    // CHECK-NEXT: %[[R2:.*]] = ckks.rescale %[[M2]] : {{.*}} -> !ckks.ct<8, level = 0, scale = 1099512512510.613, degree = 3>
-    // CHECK-NEXT: %[[L2:.*]] = ckks.relinearize %[[R2]]
+    // mod_dropped (multiplication needs equal levels, not equal scales, and
+    // this product is not added to anything whose scale it must match; see
+    // mul_levels.mlir for one that is).
+    // CHECK-NEXT: %[[ZR:.*]] = ckks.mod_drop %[[Z]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099511627776.0>
+    // CHECK-NEXT: %[[M2:.*]] = ckks.mul %[[R1]], %[[ZR]]
+    // CHECK-NEXT: %[[L2:.*]] = ckks.relinearize %[[M2]]
+    // CHECK-NEXT: %[[R2:.*]] = ckks.rescale %[[L2]] : {{.*}} -> !ckks.ct<8, level = 0, scale = 1099512512510.613>
     %m2 = ckks.mul %l1, %z : !sq, !ct
     %l2 = ckks.relinearize %m2 : !cube3
-    // CHECK-NEXT: return %[[L2]]
+    // CHECK-NEXT: return %[[R2]]
     return %l2 : !cube
   }
 }

@@ -1,5 +1,7 @@
 // strategy=lazy: products are summed at scale 2^80 and rescaled once, where
 // the value is returned (or multiplied again), not after each multiplication.
+// The pass relinearizes each product right away (a rescale needs degree 2);
+// ckks-insert-relin, which runs after it, makes relinearization lazy.
 // RUN: ember-opt --ckks-manage-levels=strategy=lazy %s | FileCheck %s
 // RUN: ember-opt --ckks-manage-levels=strategy=eager %s | FileCheck %s --check-prefix=EAGER
 
@@ -11,18 +13,20 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
   // CHECK-LABEL: func.func @sum_of_products
   func.func @sum_of_products(%a: !ct, %b: !ct, %c: !ct, %d: !ct) -> !sq {
     // CHECK: %[[AB:.*]] = ckks.mul
+    // CHECK-NEXT: %[[ABL:.*]] = ckks.relinearize %[[AB]]
     // CHECK-NEXT: %[[CD:.*]] = ckks.mul
-    // CHECK-NEXT: %[[S:.*]] = ckks.add %[[AB]], %[[CD]] : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24, degree = 3>
-    // CHECK-NEXT: %[[L:.*]] = ckks.relinearize %[[S]]
-    // CHECK-NEXT: %[[R:.*]] = ckks.rescale %[[L]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944>
+    // CHECK-NEXT: %[[CDL:.*]] = ckks.relinearize %[[CD]]
+    // CHECK-NEXT: %[[S:.*]] = ckks.add %[[ABL]], %[[CDL]] : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24>
+    // CHECK-NEXT: %[[R:.*]] = ckks.rescale %[[S]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944>
     // CHECK-NEXT: return %[[R]]
     // EAGER-LABEL: func.func @sum_of_products
     // EAGER: ckks.mul
+    // EAGER-NEXT: ckks.relinearize
     // EAGER-NEXT: ckks.rescale
     // EAGER-NEXT: ckks.mul
+    // EAGER-NEXT: ckks.relinearize
     // EAGER-NEXT: ckks.rescale
     // EAGER-NEXT: ckks.add
-    // EAGER-NEXT: ckks.relinearize
     // EAGER-NEXT: return
     %ab = ckks.mul %a, %b : !ct, !ct
     %cd = ckks.mul %c, %d : !ct, !ct

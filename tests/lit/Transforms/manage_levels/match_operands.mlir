@@ -14,7 +14,6 @@
 !sq1 = !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24>
 !sq1d3 = !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24, degree = 3>
 !rs0 = !ckks.ct<8, level = 0, scale = 1099511775231.0198>
-!rs0d3 = !ckks.ct<8, level = 0, scale = 1099511775231.0198, degree = 3>
 !pt2 = !ckks.pt<8, level = 2, scale = 1099511627776.0>
 !pt1 = !ckks.pt<8, level = 1, scale = 1099511627776.0>
 
@@ -55,18 +54,20 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
   // CHECK-LABEL: func.func @adjust_scale
   // CHECK-SAME: (%[[X:.*]]: !ckks.ct<8, level = 2, scale = 1099511627776.0>, %[[Y:.*]]: {{.*}})
   // CHECK-NEXT: %[[M:.*]] = ckks.mul %[[Y]], %[[Y]]
-  // CHECK-NEXT: %[[MR:.*]] = ckks.rescale %[[M]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944, degree = 3>
+  // CHECK-NEXT: %[[ML:.*]] = ckks.relinearize %[[M]]
+  // CHECK-NEXT: %[[MR:.*]] = ckks.rescale %[[ML]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944>
   // CHECK-NEXT: %[[ONE:.*]] = ckks.encode dense<1.000000e+00> : tensor<8xf64> -> !ckks.pt<8, level = 2, scale = 1099511627776.0>
   // CHECK-NEXT: %[[XM:.*]] = ckks.mul_plain %[[X]], %[[ONE]] {ckks.scale_adjust}
   // CHECK-NEXT: %[[XR:.*]] = ckks.rescale %[[XM]] : {{.*}} -> !ckks.ct<8, level = 1, scale = 1099512365055.4944>
   // CHECK-NEXT: %[[S:.*]] = ckks.add %[[MR]], %[[XR]] : {{.*}}, !ckks.ct<8, level = 1, scale = 1099512365055.4944>
-  // CHECK-NEXT: return %[[S]] : !ckks.ct<8, level = 1, scale = 1099512365055.4944, degree = 3>
-  func.func @adjust_scale(%x: !ct2, %y: !ct2) -> !sq2d3 {
+  // CHECK-NEXT: return %[[S]] : !ckks.ct<8, level = 1, scale = 1099512365055.4944>
+  func.func @adjust_scale(%x: !ct2, %y: !ct2) -> !sq2 {
     %m = ckks.mul %y, %y : !ct2, !ct2
+    %l = ckks.relinearize %m : !sq2d3
     %p = ckks.encode dense<1.0> : tensor<8xf64> -> !pt2
     %xs = ckks.mul_plain %x, %p {ckks.scale_adjust} : !ct2, !pt2
-    %s = ckks.add %m, %xs : !sq2d3, !sq2
-    return %s : !sq2d3
+    %s = ckks.add %l, %xs : !sq2, !sq2
+    return %s : !sq2
   }
 
   // Lazy: the product stays at 2^80 and x is scaled up by 1 encoded at
@@ -75,19 +76,21 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
   // LAZY-LABEL: func.func @scale_up
   // LAZY-SAME: (%[[X:.*]]: {{.*}}, %[[Y:.*]]: {{.*}})
   // LAZY-NEXT: %[[M:.*]] = ckks.mul %[[Y]], %[[Y]]
+  // LAZY-NEXT: %[[ML:.*]] = ckks.relinearize %[[M]]
   // LAZY-NEXT: %[[ONE:.*]] = ckks.encode dense<1.000000e+00> : tensor<8xf64> -> !ckks.pt<8, level = 1, scale = 1099511627776.0>
   // LAZY-NEXT: %[[XM:.*]] = ckks.mul_plain %[[X]], %[[ONE]] {ckks.scale_adjust}
-  // LAZY-NEXT: %[[S:.*]] = ckks.add %[[M]], %[[XM]] : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24, degree = 3>
-  // LAZY-NEXT: %[[R:.*]] = ckks.rescale %[[S]] : {{.*}} -> !ckks.ct<8, level = 0, scale = 1099511775231.0198, degree = 3>
+  // LAZY-NEXT: %[[S:.*]] = ckks.add %[[ML]], %[[XM]] : !ckks.ct<8, level = 1, scale = 1.2089258196146292e+24>
+  // LAZY-NEXT: %[[R:.*]] = ckks.rescale %[[S]] : {{.*}} -> !ckks.ct<8, level = 0, scale = 1099511775231.0198>
   // LAZY-NEXT: return %[[R]]
-  func.func @scale_up(%x: !ct1, %y: !ct1) -> !rs0d3 {
+  func.func @scale_up(%x: !ct1, %y: !ct1) -> !rs0 {
     %m = ckks.mul %y, %y : !ct1, !ct1
-    %r = ckks.rescale %m : !sq1d3 -> !rs0d3
+    %l = ckks.relinearize %m : !sq1d3
+    %r = ckks.rescale %l : !sq1 -> !rs0
     %p = ckks.encode dense<1.0> : tensor<8xf64> -> !pt1
     %xs = ckks.mul_plain %x, %p {ckks.scale_adjust} : !ct1, !pt1
     %xr = ckks.rescale %xs : !sq1 -> !rs0
-    %s = ckks.add %r, %xr : !rs0d3, !rs0
-    return %s : !rs0d3
+    %s = ckks.add %r, %xr : !rs0, !rs0
+    return %s : !rs0
   }
 
   // One level, scales 1e-5 apart (too close to scale up precisely): x is

@@ -22,8 +22,8 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
 
   // TWICE-LABEL: func.func @square
   // TWICE-NEXT: ckks.mul
-  // TWICE-NEXT: ckks.rescale
   // TWICE-NEXT: ckks.relinearize
+  // TWICE-NEXT: ckks.rescale
   // TWICE-NEXT: return
   func.func @square(%x: !ct2) -> !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24> {
     %m = ckks.mul %x, %x : !ct2, !ct2
