@@ -110,7 +110,13 @@ int main(int argc, char **argv) {
     for (const Ciphertext &ct : inputs)
       din.push_back(cuda::upload(dctx, ct));
     program::ConstantCache<cuda::DevicePoly> constants; // before dctx dies
+    // The plaintext constants' values: DIR/<name>.data, name = DIR's name.
+    const std::string name = dir.substr(dir.find_last_of('/') + 1);
+    program::ConstantData data;
+    if (exists(dir + "/" + name + ".data"))
+      data = program::readConstantData(dir + "/" + name + ".data");
     program::CudaArgs args;
+    args.data = &data;
     args.ctx = &dctx;
     args.relin = keys.has_relin ? &relin : nullptr;
     args.galois = &galois;

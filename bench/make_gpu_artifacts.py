@@ -89,7 +89,7 @@ def main() -> None:
             rng.uniform(-1, 1, spec["slots"]) for spec in client.manifest["inputs"]
         ]
         cts = client.encrypt(inputs)
-        outs = er.Program(lib).run(client.ctx, keys, cts)
+        outs = er.Program(lib, str(d / f"{name}.data")).run(client.ctx, keys, cts)
         er.save(str(d / "params.bin"), client.ctx)
         er.save(str(d / "keys.bin"), client.ctx, keys)
         for i, ct in enumerate(cts):

@@ -19,7 +19,12 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/SHA256.h"
 
+#include "ember/program_data.h"
+
+#include <array>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -42,7 +47,60 @@ uint64_t powMod(uint64_t a, uint64_t e, uint64_t q) {
 
 rns::PolyType polyTy(Value v) { return dyn_cast<rns::PolyType>(v.getType()); }
 
+/// The slot values of the program's `encode` calls, each distinct vector
+/// stored once, in body order: what --emit-data writes into `<name>.data`
+/// and where the emitted code reads each constant (offset, count).
+struct ConstantData {
+  std::vector<double> values;
+  DenseMap<Operation *, std::pair<uint64_t, uint64_t>> at;
+};
+
+ConstantData collectConstantData(func::FuncOp f) {
+  ConstantData data;
+  std::map<std::vector<double>, uint64_t> seen;
+  f.walk([&](kernel::CallOp c) {
+    if (c.getCallee() != "encode")
+      return;
+    auto value = c->getAttrOfType<DenseElementsAttr>("value");
+    int64_t slots = cast<ShapedType>(value.getType()).getNumElements();
+    std::vector<double> v;
+    v.reserve(slots);
+    if (value.isSplat())
+      v.assign(slots, value.getSplatValue<APFloat>().convertToDouble());
+    else
+      for (APFloat x : value.getValues<APFloat>())
+        v.push_back(x.convertToDouble());
+    auto [it, fresh] = seen.try_emplace(v, data.values.size());
+    if (fresh)
+      data.values.insert(data.values.end(), v.begin(), v.end());
+    data.at[c] = {it->second, v.size()};
+  });
+  return data;
+}
+
+/// The program function of a kernel-level module (exactly one).
+FailureOr<func::FuncOp> programFunction(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!f.isExternal())
+      funcs.push_back(f);
+  if (funcs.size() != 1)
+    return module.emitError("the emitters expect exactly one function (the "
+                            "program), found ")
+           << funcs.size();
+  return funcs.front();
+}
+
 enum class Backend { Cpp, Cuda };
+
+/// One step of the plan as the emitter builds it (program_plan.h's Step).
+struct PlanStep {
+  const char *kind;
+  SmallVector<int, 4> out, in;
+  int64_t imm[4] = {0, 0, 0, 0};
+  double scale = 0;
+  std::string comment;
+};
 
 class Emitter {
 public:
@@ -54,29 +112,7 @@ public:
 private:
   // --- setup ---------------------------------------------------------------
   LogicalResult init();
-  int global(int q) const { return q; }
   int gP(int p) const { return qCount_ + p; }
-  std::string basisExpr(rns::PolyType t) const {
-    if (t.hasT()) // klss_mod_up results: always all of T (t[0:R])
-      return hostCtx() + ".tBasis()";
-    return llvm::formatv("ember::program::basis({0}, {1}, {2}, {3}, {4})",
-                         hostCtx(), t.getQLo(), t.getQHi(), t.getPLo(),
-                         t.getPHi());
-  }
-  std::string hostCtx() const {
-    return be_ == Backend::Cpp ? "ctx" : "dctx.host()";
-  }
-  std::string polyT() const {
-    return be_ == Backend::Cpp ? "ember::Poly64" : "ember::cuda::DevicePoly";
-  }
-  std::string name(Value v) {
-    auto it = names_.find(v);
-    if (it != names_.end())
-      return it->second;
-    std::string n = "b" + std::to_string(nextName_++);
-    names_[v] = n;
-    return n;
-  }
   /// The product of q[qLo:qHi] and p[pLo:pHi] modulo m.
   uint64_t productMod(int64_t qLo, int64_t qHi, int64_t pLo, int64_t pHi,
                       uint64_t m) const {
@@ -87,6 +123,18 @@ private:
       r = mulMod(r, primes_[qCount_ + j] % m, m);
     return r;
   }
+  /// A signed integer of any width reduced modulo every modulus.
+  std::vector<uint64_t> residues(const APInt &v) const {
+    std::vector<uint64_t> out;
+    APInt w = v.sext(v.getBitWidth() + 1); // room for the negation
+    APInt mag = w.isNegative() ? -w : w;
+    for (uint64_t q : primes_) {
+      APInt m(mag.getBitWidth() < 65 ? 65 : mag.getBitWidth(), q);
+      uint64_t r = mag.zext(m.getBitWidth()).urem(m).getZExtValue();
+      out.push_back(w.isNegative() && r ? q - r : r);
+    }
+    return out;
+  }
   /// Index of a per-modulus constant table (emitted in the preamble).
   int table(const std::vector<uint64_t> &values) {
     auto it = std::find(tables_.begin(), tables_.end(), values);
@@ -96,18 +144,64 @@ private:
     return tables_.size() - 1;
   }
 
-  // --- generated kernels ---------------------------------------------------
-  LogicalResult emitLaunch(kernel::LaunchOp l, raw_ostream &body);
-  LogicalResult emitSegment(kernel::LaunchOp l, ArrayRef<Operation *> ops,
-                            const std::string &fn, raw_ostream &host,
-                            DenseMap<Value, std::string> &mem,
-                            ArrayRef<Value> stores);
-  FailureOr<std::string> scalarOp(Operation *op,
-                                  DenseMap<Value, std::string> &scalar);
+  // --- the plan ------------------------------------------------------------
+  /// A buffer spec (BufferSpec initializer) for a value's type.
+  std::string specText(Type t) const {
+    if (auto p = dyn_cast<rns::PolyType>(t)) {
+      if (p.hasT())
+        return llvm::formatv("{{0, 0, 0, 0, {0}, 1, 0}", p.isNTT() ? 1 : 0);
+      return llvm::formatv("{{{0}, {1}, {2}, {3}, {4}, 0, 0}", p.getQLo(),
+                           p.getQHi(), p.getPLo(), p.getPHi(),
+                           p.isNTT() ? 1 : 0);
+    }
+    return llvm::formatv("{{0, 0, 0, 0, 0, 0, {0}}",
+                         isa<rns::KlssKeyType>(t) ? 2 : 1);
+  }
+  /// The buffer of a value (allocated an index on first sight).
+  int buffer(Value v) {
+    auto [it, fresh] = ids_.try_emplace(v, static_cast<int>(specs_.size()));
+    if (fresh)
+      specs_.push_back(specText(v.getType()));
+    return it->second;
+  }
+  /// A spec that only describes a kernel's loop basis (no buffer).
+  int loopSpec(rns::PolyType t) {
+    specs_.push_back(specText(t));
+    return static_cast<int>(specs_.size()) - 1;
+  }
+  /// Appends a list to the argument table; returns its offset.
+  int32_t list(ArrayRef<int> ids) {
+    int32_t at = static_cast<int32_t>(args_.size());
+    args_.append(ids.begin(), ids.end());
+    return at;
+  }
+  PlanStep &step(const char *kind, ArrayRef<int> out, ArrayRef<int> in,
+                 std::string comment = "") {
+    steps_.emplace_back();
+    PlanStep &s = steps_.back();
+    s.kind = kind;
+    s.out.assign(out.begin(), out.end());
+    s.in.assign(in.begin(), in.end());
+    s.comment = std::move(comment);
+    return s;
+  }
 
-  // --- host entry ----------------------------------------------------------
-  LogicalResult emitCall(kernel::CallOp c, raw_ostream &body);
+  // --- generated kernels ---------------------------------------------------
+  LogicalResult emitLaunch(kernel::LaunchOp l);
+  LogicalResult emitSegment(ArrayRef<Operation *> ops,
+                            DenseMap<Value, int> &mem, ArrayRef<Value> stores,
+                            const std::string &comment);
+  FailureOr<std::string> scalarOp(Operation *op,
+                                  DenseMap<Value, std::string> &scalar,
+                                  SmallVectorImpl<int> &tables);
+  /// The index of the generated kernel with this body (one per distinct
+  /// body: launches differ only in their arguments).
+  int kernelFor(const std::string &body, size_t ins, size_t outs, size_t tabs);
+
+  // --- runtime calls and the tables ----------------------------------------
+  LogicalResult emitCall(kernel::CallOp c);
   void emitPreamble(raw_ostream &os);
+  void emitTables(raw_ostream &os);
 
   ModuleOp module_;
   raw_ostream &os_;
@@ -116,12 +210,17 @@ private:
   std::vector<uint64_t> primes_;
   int qCount_ = 0, pCount_ = 0;
   uint64_t n_ = 0;
-  DenseMap<Value, std::string> names_;
-  unsigned nextName_ = 0;
+  DenseMap<Value, int> ids_;            // value -> buffer index
+  std::vector<std::string> specs_;      // buffer index -> BufferSpec
+  SmallVector<int32_t> args_;           // the argument table
+  std::vector<PlanStep> steps_;         // the plan
+  std::vector<std::string> inputNames_; // interface order
   std::vector<std::vector<uint64_t>> tables_;
-  std::string kernels_;                // generated kernel definitions
-  std::vector<std::string> constants_; // expressions of the cached constants
-  int tmp_ = 0;
+  ConstantData data_;                          // the constants' data file
+  int64_t constants_ = 0;                      // kConstant steps
+  std::string kernels_;                        // generated kernel definitions
+  std::map<std::string, int> kernelIds_;       // body -> kernel index
+  size_t maxIn_ = 1, maxOut_ = 1, maxTab_ = 1; // EmIO array sizes (CUDA)
 };
 
 LogicalResult Emitter::init() {
@@ -144,12 +243,18 @@ LogicalResult Emitter::init() {
 //===----------------------------------------------------------------------===//
 
 FailureOr<std::string> Emitter::scalarOp(Operation *op,
-                                         DenseMap<Value, std::string> &scalar) {
+                                         DenseMap<Value, std::string> &scalar,
+                                         SmallVectorImpl<int> &tables) {
   auto s = [&](Value v) { return scalar.lookup(v); };
+  // A per-modulus constant table, read once per limb as c<k>: the kernel
+  // body names the k-th table of its launch, the launch passes which.
+  auto constant = [&](const std::vector<uint64_t> &c) {
+    tables.push_back(table(c));
+    return "c" + std::to_string(tables.size() - 1);
+  };
   // x times a per-modulus constant table.
   auto byTable = [&](Value x, const std::vector<uint64_t> &c) {
-    return std::string(
-        llvm::formatv("em_mul(g, {0}, kConst{1}[g])", s(x), table(c)));
+    return std::string(llvm::formatv("em_mul(g, {0}, {1})", s(x), constant(c)));
   };
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
       .Case([&](rns::AddOp o) {
@@ -168,14 +273,11 @@ FailureOr<std::string> Emitter::scalarOp(Operation *op,
             llvm::formatv("em_mul(g, {0}, {1})", s(o.getLhs()), s(o.getRhs())));
       })
       .Case([&](rns::MulConstOp o) {
-        std::vector<uint64_t> c;
-        int64_t v = o.getValue();
-        for (uint64_t q : primes_) {
-          int64_t r = v % static_cast<int64_t>(q);
-          c.push_back(r < 0 ? static_cast<uint64_t>(r + static_cast<int64_t>(q))
-                            : static_cast<uint64_t>(r));
-        }
-        return byTable(o.getInput(), c);
+        return byTable(o.getInput(), residues(o.getValue()));
+      })
+      .Case([&](rns::AddConstOp o) {
+        return std::string(llvm::formatv("em_add(q, {0}, {1})", s(o.getInput()),
+                                         constant(residues(o.getValue()))));
       })
       .Case([&](rns::MulPOp o) {
         // [P]_m for every modulus: 0 on the P limbs themselves.
@@ -200,11 +302,10 @@ FailureOr<std::string> Emitter::scalarOp(Operation *op,
 
 /// One elementwise loop: reads the values in `mem` (buffers), evaluates
 /// `ops` per residue and writes `stores` (which must be in `mem`).
-LogicalResult Emitter::emitSegment(kernel::LaunchOp l,
-                                   ArrayRef<Operation *> ops,
-                                   const std::string &fn, raw_ostream &host,
-                                   DenseMap<Value, std::string> &mem,
-                                   ArrayRef<Value> stores) {
+LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
+                                   DenseMap<Value, int> &mem,
+                                   ArrayRef<Value> stores,
+                                   const std::string &comment) {
   // Loop basis: the widest value of the segment.
   rns::PolyType loop;
   auto widen = [&](Value v) {
@@ -214,10 +315,17 @@ LogicalResult Emitter::emitSegment(kernel::LaunchOp l,
   };
   std::vector<Value> reads;
   std::set<void *> seenReads;
+  auto computedHere = [&](Value v) {
+    return llvm::any_of(ops,
+                        [&](Operation *op) { return v.getDefiningOp() == op; });
+  };
   for (Operation *op : ops) {
     for (Value v : op->getOperands()) {
       widen(v);
-      if (mem.count(v) && seenReads.insert(v.getAsOpaquePointer()).second)
+      // Values computed in this segment are in registers (even when they
+      // are stored too): only the others are read from memory.
+      if (mem.count(v) && !computedHere(v) &&
+          seenReads.insert(v.getAsOpaquePointer()).second)
         reads.push_back(v);
     }
     for (Value r : op->getResults())
@@ -226,14 +334,13 @@ LogicalResult Emitter::emitSegment(kernel::LaunchOp l,
   for (Value v : stores) {
     widen(v);
     // A stored value not computed here (a yielded input) is copied.
-    bool computed = llvm::any_of(
-        ops, [&](Operation *op) { return v.getDefiningOp() == op; });
-    if (!computed && seenReads.insert(v.getAsOpaquePointer()).second)
+    if (!computedHere(v) && seenReads.insert(v.getAsOpaquePointer()).second)
       reads.push_back(v);
   }
-  std::string ops_text;
+  std::string body;
+  SmallVector<int> tables;
   {
-    llvm::raw_string_ostream k(ops_text);
+    llvm::raw_string_ostream k(body);
     DenseMap<Value, std::string> scalar;
     int t = 0;
     for (auto [i, v] : llvm::enumerate(reads)) {
@@ -243,7 +350,7 @@ LogicalResult Emitter::emitSegment(kernel::LaunchOp l,
       scalar[v] = sv;
     }
     for (Operation *op : ops) {
-      FailureOr<std::string> e = scalarOp(op, scalar);
+      FailureOr<std::string> e = scalarOp(op, scalar, tables);
       if (failed(e))
         return failure();
       std::string sv = "t" + std::to_string(t++);
@@ -254,67 +361,84 @@ LogicalResult Emitter::emitSegment(kernel::LaunchOp l,
     for (auto [i, v] : llvm::enumerate(stores))
       k << "    out" << i << "[k] = " << scalar[v] << ";\n";
   }
-  // Limb pointer of a buffer over basis t for global modulus g.
-  auto limbPtr = [&](rns::PolyType t, const std::string &base) {
-    return std::string(llvm::formatv("em_limb({0}, g, {1}, {2}, {3}, {4})",
-                                     base, t.getQLo(), t.getQHi(),
-                                     gP(t.getPLo()), gP(t.getPHi())));
-  };
-  std::string params, args, ptrs;
-  {
-    llvm::raw_string_ostream p(params), a(args), q(ptrs);
-    bool first = true;
-    auto sep = [&]() {
-      if (!first) {
-        p << ", ";
-        a << ", ";
-      }
-      first = false;
-    };
-    for (auto [i, v] : llvm::enumerate(reads)) {
-      sep();
-      p << "const uint64_t *__restrict__ a" << i;
-      a << mem[v] << (be_ == Backend::Cpp ? ".data.data()" : ".data()");
-      q << "  const uint64_t *in" << i << " = "
-        << limbPtr(polyTy(v), "a" + std::to_string(i)) << ";\n";
-    }
-    for (auto [i, v] : llvm::enumerate(stores)) {
-      sep();
-      p << "uint64_t *__restrict__ r" << i;
-      a << mem[v] << (be_ == Backend::Cpp ? ".data.data()" : ".data()");
-      q << "  uint64_t *out" << i << " = (uint64_t *)"
-        << limbPtr(polyTy(v), "r" + std::to_string(i)) << ";\n";
-    }
-  }
-  std::string limbOfI =
-      llvm::formatv("const int g = i < {0} ? {1} + i : {2} + (i - {0});",
-                    loop.getNumQ(), loop.getQLo(), gP(loop.getPLo()));
-  llvm::raw_string_ostream k(kernels_);
-  if (be_ == Backend::Cpp) {
-    k << "static void " << fn << "(" << params << ") {\n"
-      << "#pragma omp parallel for schedule(static)\n"
-      << "  for (int i = 0; i < " << loop.getNumLimbs() << "; ++i) {\n"
-      << "  " << limbOfI << "\n  const uint64_t q = kQ[g];\n"
-      << "  (void)q;\n";
-    k << ptrs;
-    k << "  for (size_t k = 0; k < kN; ++k) {\n"
-      << ops_text << "  }\n  }\n}\n\n";
-    host << "  " << fn << "(" << args << ");\n";
-  } else {
-    k << "__global__ void " << fn << "(" << params << ") {\n"
-      << "  const int i = blockIdx.y;\n"
-      << "  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;\n"
-      << "  if (k >= kN)\n    return;\n"
-      << "  " << limbOfI << "\n  const uint64_t q = kQ[g];\n  (void)q;\n";
-    k << ptrs << "  {\n" << ops_text << "  }\n}\n\n";
-    host << "  " << fn << "<<<dim3(kN / kThreads, " << loop.getNumLimbs()
-         << "), kThreads, 0, stream>>>(" << args << ");\n"
-         << "  EMBER_CHECK_LAUNCH();\n";
-  }
+  int kernel = kernelFor(body, reads.size(), stores.size(), tables.size());
+  SmallVector<int> in, out;
+  for (Value v : reads)
+    in.push_back(mem.lookup(v));
+  for (Value v : stores)
+    out.push_back(mem.lookup(v));
+  PlanStep &s = step("kLaunch", out, in, comment);
+  s.imm[0] = kernel;
+  s.imm[1] = loopSpec(loop);
+  s.imm[2] = list(tables);
+  s.imm[3] = static_cast<int64_t>(tables.size());
   return success();
 }
 
-LogicalResult Emitter::emitLaunch(kernel::LaunchOp l, raw_ostream &host) {
+int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
+                       size_t tabs) {
+  maxIn_ = std::max(maxIn_, ins);
+  maxOut_ = std::max(maxOut_, outs);
+  maxTab_ = std::max(maxTab_, tabs);
+  std::string key = llvm::formatv("{0}/{1}/{2}\n{3}", ins, outs, tabs, body);
+  auto [it, fresh] =
+      kernelIds_.try_emplace(key, static_cast<int>(kernelIds_.size()));
+  if (!fresh)
+    return it->second;
+  const std::string fn = "kf" + std::to_string(it->second);
+  std::string prologue;
+  {
+    llvm::raw_string_ostream k(prologue);
+    k << "  const int g = em_modulus(L, i);\n  const uint64_t q = kQ[g];\n"
+      << "  (void)q;\n";
+    for (size_t i = 0; i < ins; ++i)
+      k << "  const uint64_t *in" << i << " = em_limb(io.in[" << i << "], g, "
+        << "io.inb[" << i << "]);\n";
+    for (size_t i = 0; i < outs; ++i)
+      k << "  uint64_t *out" << i << " = (uint64_t *)em_limb(io.out[" << i
+        << "], g, io.outb[" << i << "]);\n";
+    for (size_t i = 0; i < tabs; ++i)
+      k << "  const uint64_t c" << i << " = kConst[io.tab[" << i << "]][g];\n";
+  }
+  llvm::raw_string_ostream k(kernels_);
+  // Say the cost: per coefficient of each limb of the loop basis, `ins`
+  // words read and `outs` written (the plan's comments give each launch's
+  // bytes); the ops are named at the end of each line below.
+  k << "// " << fn << ": reads " << ins << ", writes " << outs
+    << " words per coefficient and limb\n";
+  if (be_ == Backend::Cpp) {
+    k << "static void " << fn << "(const KernelLoop &L, const KernelIO &io) {\n"
+      << "#pragma omp parallel for schedule(static)\n"
+      << "  for (int i = 0; i < L.limbs; ++i) {\n"
+      << prologue << "  for (size_t k = 0; k < kN; ++k) {\n"
+      << body << "  }\n  }\n}\n\n";
+  } else {
+    k << "__global__ void " << fn << "(const KernelLoop L, const EmIO io) {\n"
+      << "  const int i = blockIdx.y;\n"
+      << "  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+      << "  if (k >= kN)\n    return;\n"
+      << prologue << "  {\n"
+      << body
+      << "  }\n}\n"
+      // The host wrapper the plan calls: the launch's buffers by value.
+      << "static void l" << fn
+      << "(const KernelLoop &L, const KernelIO &io, cudaStream_t s) {\n"
+      << "  EmIO v{};\n"
+      << "  for (int j = 0; j < " << ins
+      << "; ++j) {\n    v.in[j] = io.in[j];\n    v.inb[j] = io.inb[j];\n  }\n"
+      << "  for (int j = 0; j < " << outs
+      << "; ++j) {\n    v.out[j] = io.out[j];\n    v.outb[j] = io.outb[j];\n"
+      << "  }\n"
+      << "  for (int j = 0; j < " << tabs
+      << "; ++j)\n    v.tab[j] = io.tab[j];\n"
+      << "  " << fn
+      << "<<<dim3(kN / kThreads, L.limbs), kThreads, 0, s>>>(L, v);\n"
+      << "  EMBER_CHECK_LAUNCH();\n}\n\n";
+  }
+  return it->second;
+}
+
+LogicalResult Emitter::emitLaunch(kernel::LaunchOp l) {
   Block &body = l.getBody().front();
   // Comment: the ops it fuses and the bytes it moves.
   std::string fused;
@@ -323,27 +447,13 @@ LogicalResult Emitter::emitLaunch(kernel::LaunchOp l, raw_ostream &host) {
   int64_t bytes = 0;
   if (auto b = l->getAttrOfType<IntegerAttr>("bytes"))
     bytes = b.getInt();
-  host << "  // kernel " << l.getName() << ": fuses " << fused << "; moves "
-       << bytes << " bytes\n";
-  llvm::raw_string_ostream(kernels_) << "// " << l.getName() << ": " << fused
-                                     << " (" << bytes << " bytes moved)\n";
-  DenseMap<Value, std::string> mem;
+  std::string comment = (l.getName() + ": " + fused + "; moves " +
+                         std::to_string(bytes) + " bytes")
+                            .str();
+  DenseMap<Value, int> mem;
   for (auto [arg, in] : llvm::zip(body.getArguments(), l.getInputs()))
-    mem[arg] = name(in);
-  // Outputs: allocated by the host, written by the last segment that
-  // computes them.
+    mem[arg] = buffer(in);
   auto yield = cast<kernel::YieldOp>(body.getTerminator());
-  for (auto [res, v] : llvm::zip(l.getResults(), yield.getValues())) {
-    auto t = polyTy(res);
-    std::string n = name(res);
-    if (be_ == Backend::Cpp)
-      host << "  ember::Poly64 " << n << "(" << basisExpr(t) << ", kN, "
-           << (t.isNTT() ? "true" : "false") << ");\n";
-    else
-      host << "  ember::cuda::DevicePoly " << n
-           << " = ember::program::cudaAlloc(dctx, " << basisExpr(t) << ", "
-           << (t.isNTT() ? "true" : "false") << ");\n";
-  }
   // Split at the transform (at most one).
   SmallVector<Operation *> pre, post;
   Operation *transform = nullptr;
@@ -357,10 +467,11 @@ LogicalResult Emitter::emitLaunch(kernel::LaunchOp l, raw_ostream &host) {
     (transform ? post : pre).push_back(&op);
   }
   // Where each yielded value goes: the launch's result buffers.
-  DenseMap<Value, std::string> resultOf;
+  DenseMap<Value, int> resultOf;
   for (auto [res, v] : llvm::zip(l.getResults(), yield.getValues()))
     if (!resultOf.count(v))
-      resultOf[v] = name(res);
+      resultOf[v] = buffer(res);
+  SmallVector<int> temps; // buffers of values between the segments
   auto storesOf = [&](ArrayRef<Operation *> seg, bool last) {
     SmallVector<Value> st;
     for (Operation *op : seg)
@@ -373,61 +484,43 @@ LogicalResult Emitter::emitLaunch(kernel::LaunchOp l, raw_ostream &host) {
       }
     return st;
   };
-  int seg = 0;
   auto segment = [&](ArrayRef<Operation *> ops, SmallVector<Value> stores) {
     for (Value v : stores) {
       if (resultOf.count(v)) {
         mem[v] = resultOf[v];
         continue;
       }
-      std::string tmp = "tmp" + std::to_string(tmp_++);
-      auto t = polyTy(v);
-      host << "  " << polyT() << " " << tmp << " = "
-           << (be_ == Backend::Cpp
-                   ? llvm::formatv("ember::Poly64({0}, kN, {1})", basisExpr(t),
-                                   t.isNTT())
-                   : llvm::formatv("ember::program::cudaAlloc(dctx, {0}, {1})",
-                                   basisExpr(t), t.isNTT()))
-                  .str()
-           << ";\n";
-      mem[v] = tmp;
+      mem[v] = buffer(v);
+      temps.push_back(mem[v]);
     }
     if (ops.empty())
       return success();
-    return emitSegment(l, ops, l.getName().str() + "_" + std::to_string(seg++),
-                       host, mem, stores);
+    return emitSegment(ops, mem, stores, comment);
   };
   if (failed(segment(pre, storesOf(pre, !transform))))
     return failure();
   if (transform) {
     Value x = transform->getOperand(0), y = transform->getResult(0);
-    std::string yn;
+    int yb;
     if (resultOf.count(y)) {
-      yn = resultOf[y];
+      yb = resultOf[y];
     } else {
-      yn = "tmp" + std::to_string(tmp_++);
-      host << "  " << polyT() << " " << yn << ";\n";
+      yb = buffer(y);
+      temps.push_back(yb);
     }
-    const char *fn = isa<rns::NTTOp>(transform) ? "ntt" : "intt";
-    if (be_ == Backend::Cpp)
-      host << "  " << yn << " = " << mem[x] << ";\n  ember::cpu::" << fn
-           << "(ctx, " << yn << ");\n";
-    else
-      host << "  " << yn << " = ember::program::cudaCopy(dctx, " << mem[x]
-           << ");\n  ember::cuda::" << fn << "(dctx, " << yn << ");\n";
-    mem[y] = yn;
+    step(isa<rns::NTTOp>(transform) ? "kNtt" : "kIntt", {yb}, {mem[x]},
+         comment + " (its transform)");
+    mem[y] = yb;
     if (failed(segment(post, storesOf(post, true))))
       return failure();
   }
   // Results that are block arguments (or computed before a transform but
   // not stored) are copied.
   for (auto [res, v] : llvm::zip(l.getResults(), yield.getValues()))
-    if (mem.count(v) && mem[v] != name(res))
-      host << "  " << name(res) << " = "
-           << (be_ == Backend::Cpp
-                   ? mem[v]
-                   : "ember::program::cudaCopy(dctx, " + mem[v] + ")")
-           << ";\n";
+    if (mem.count(v) && mem[v] != buffer(res))
+      step("kCopy", {buffer(res)}, {mem[v]});
+  if (!temps.empty())
+    step("kRelease", {}, temps);
   return success();
 }
 
@@ -435,131 +528,56 @@ LogicalResult Emitter::emitLaunch(kernel::LaunchOp l, raw_ostream &host) {
 // Runtime calls
 //===----------------------------------------------------------------------===//
 
-LogicalResult Emitter::emitCall(kernel::CallOp c, raw_ostream &h) {
+LogicalResult Emitter::emitCall(kernel::CallOp c) {
   StringRef callee = c.getCallee();
-  bool cpp = be_ == Backend::Cpp;
-  std::string ns = cpp ? "ember::cpu::" : "ember::cuda::";
-  std::string ctx = cpp ? "ctx" : "dctx";
-  auto in = [&](unsigned i) { return name(c.getInputs()[i]); };
-  auto res = [&](unsigned i) { return name(c.getResult(i)); };
-  std::string offs;
+  SmallVector<int> in, out;
+  for (Value v : c.getInputs())
+    in.push_back(buffer(v));
+  for (Value v : c.getResults())
+    out.push_back(buffer(v));
+  std::string comment = callee.str();
   if (auto o = c->getAttrOfType<DenseI64ArrayAttr>("offsets")) {
-    llvm::raw_string_ostream s(offs);
+    llvm::raw_string_ostream s(comment);
     s << " [arena @";
     llvm::interleaveComma(o.asArrayRef(), s);
     s << "]";
   }
-  h << "  // " << callee << offs << "\n";
   if (callee == "ntt" || callee == "intt") {
-    if (cpp)
-      h << "  ember::Poly64 " << res(0) << " = " << in(0) << ";\n  ";
-    else
-      h << "  ember::cuda::DevicePoly " << res(0)
-        << " = ember::program::cudaCopy(dctx, " << in(0) << ");\n  ";
-    h << ns << callee << "(" << ctx << ", " << res(0) << ");\n";
+    step(callee == "ntt" ? "kNtt" : "kIntt", out, in, comment);
   } else if (callee == "bconv") {
-    h << "  auto " << res(0) << " = " << ns << "bconv(" << ctx << ", " << in(0)
-      << ", " << basisExpr(polyTy(c.getResult(0))) << ");\n";
+    step("kBConv", out, in, comment);
   } else if (callee == "mod_up") {
     auto digits = c->getAttrOfType<DenseI64ArrayAttr>("digits");
-    for (auto [j, d] : llvm::enumerate(digits.asArrayRef())) {
-      if (cpp)
-        h << "  ember::Poly64 " << res(j) << " = ember::cpu::modUp(ctx, "
-          << in(0) << ", " << d << ");\n";
-      else
-        h << "  ember::cuda::DevicePoly " << res(j)
-          << " = ember::cuda::modUp(dctx, " << in(0) << ", " << d << ");\n";
-    }
+    SmallVector<int> d(digits.asArrayRef().begin(), digits.asArrayRef().end());
+    step("kModUp", out, in, comment).imm[0] = list(d);
   } else if (callee == "ks_inner_product") {
-    std::string digits;
-    for (unsigned i = 1; i < c.getInputs().size(); ++i)
-      digits += (i > 1 ? ", &" : "&") + in(i);
-    if (cpp)
-      h << "  ember::Poly64 " << res(0) << ", " << res(1)
-        << ";\n  ember::keySwitchInnerProduct(ctx, " << in(0) << ", {" << digits
-        << "}, " << res(0) << ", " << res(1) << ");\n";
-    else
-      h << "  ember::cuda::DevicePoly " << res(0) << ", " << res(1)
-        << ";\n  em_ks_inner_product(dctx, " << in(0) << ", {" << digits
-        << "}, " << res(0) << ", " << res(1) << ");\n";
+    step("kKsInnerProduct", out, in, comment);
   } else if (callee == "klss_mod_up") {
-    // KLSS step 1 per digit: INTT, exact BConv to T, NTT over T.
-    for (unsigned j = 0; j < c.getInputs().size(); ++j)
-      h << "  " << polyT() << " " << res(j) << " = " << ns << "klssModUp("
-        << ctx << ", " << in(j) << ");\n";
+    step("kKlssModUp", out, in, comment);
   } else if (callee == "klss_inner_product") {
-    // KLSS step 2: coefficient-form accumulators over q_0..q_l, p_0..
-    std::string digits;
-    for (unsigned i = 1; i < c.getInputs().size(); ++i)
-      digits += (i > 1 ? ", &" : "&") + in(i);
-    int64_t level = c->getAttrOfType<IntegerAttr>("level").getInt();
-    h << "  " << polyT() << " " << res(0) << ", " << res(1) << ";\n  "
-      << (cpp ? "ember::" : "ember::cuda::") << "klssInnerProduct(" << ctx
-      << ", " << in(0) << ", {" << digits << "}, " << level << ", " << res(0)
-      << ", " << res(1) << ");\n";
+    step("kKlssInnerProduct", out, in, comment).imm[0] =
+        c->getAttrOfType<IntegerAttr>("level").getInt();
   } else if (callee == "mod_switch_down") {
-    for (unsigned i = 0; i < c.getInputs().size(); ++i)
-      h << "  auto " << res(i) << " = " << ns << "modSwitchDown(" << ctx << ", "
-        << in(i) << ", " << basisExpr(polyTy(c.getResult(i))) << ");\n";
+    step("kModSwitchDown", out, in, comment);
   } else if (callee == "automorphism") {
-    h << "  auto " << res(0) << " = " << ns << "automorphism(" << ctx << ", "
-      << in(0) << ", " << c->getAttrOfType<IntegerAttr>("galois").getInt()
-      << ");\n";
+    step("kAutomorphism", out, in, comment).imm[0] =
+        c->getAttrOfType<IntegerAttr>("galois").getInt();
   } else if (callee == "load_key") {
     auto g = c->getAttrOfType<IntegerAttr>("galois");
-    // relinKey / galoisKey (hybrid), klssRelinKey / klssGaloisKey (KLSS);
-    // CUDA: cudaRelinKey, cudaKlssGaloisKey, ... of the CudaArgs.
-    bool klss = isa<rns::KlssKeyType>(c.getResult(0).getType());
-    std::string kind = g ? "Galois" : "Relin";
-    std::string fn = cpp ? (klss ? "klss" + kind : (g ? "galois" : "relin"))
-                         : "cuda" + std::string(klss ? "Klss" : "") + kind;
-    std::string args = cpp ? "keys" : "args";
-    if (g)
-      args += ", " + std::to_string(g.getInt());
-    h << "  const auto &" << res(0) << " = ember::program::" << fn << "Key("
-      << args << ");\n";
+    step("kLoadKey", out, in, comment).imm[0] = g ? g.getInt() : 0;
   } else if (callee == "concat") {
-    std::string parts;
-    for (unsigned i = 0; i < c.getInputs().size(); ++i)
-      parts += (i ? ", &" : "&") + in(i);
-    h << "  auto " << res(0) << " = ember::program::" << (cpp ? "" : "cuda")
-      << (cpp ? "concat" : "Concat") << "(" << (cpp ? "" : "dctx, ") << "{"
-      << parts << "});\n";
+    step("kConcat", out, in, comment);
   } else if (callee == "encode") {
-    auto t = polyTy(c.getResult(0));
-    auto value = c->getAttrOfType<DenseElementsAttr>("value");
-    auto scale = c->getAttrOfType<FloatAttr>("scale");
-    int64_t slots = cast<ShapedType>(value.getType()).getNumElements();
-    std::string vals;
-    {
-      llvm::raw_string_ostream s(vals);
-      std::vector<double> v;
-      if (value.isSplat())
-        v.assign(slots, value.getSplatValue<APFloat>().convertToDouble());
-      else
-        for (APFloat f : value.getValues<APFloat>())
-          v.push_back(f.convertToDouble());
-      for (size_t i = 0; i < v.size(); ++i)
-        s << (i ? ", " : "") << llvm::formatv("{0:e17}", v[i]).str();
-    }
-    std::string enc = llvm::formatv(
-        "ember::program::encodeConstant({0}, {{{1}}, {2:e17}, {3}, {4})",
-        hostCtx(), vals, scale.getValueAsDouble(), basisExpr(t), t.isNTT());
-    // Encoded once per context into the caller's constant cache (see the
-    // entry's prologue); here only a reference.
-    unsigned slot = constants_.size();
-    constants_.push_back(cpp ? enc : "ember::cuda::upload(dctx, " + enc + ")");
-    h << "  const " << polyT() << " &" << res(0) << " = cst.polys[" << slot
-      << "]; // constant, encoded on the host\n";
+    // The values live in the program's data file (--emit-data); the
+    // runtime encodes each constant once per context.
+    auto [offset, count] = data_.at.lookup(c);
+    PlanStep &s = step("kConstant", out, in, comment);
+    s.imm[0] = constants_++;
+    s.imm[1] = static_cast<int64_t>(offset);
+    s.imm[2] = static_cast<int64_t>(count);
+    s.scale = c->getAttrOfType<FloatAttr>("scale").getValueAsDouble();
   } else if (callee == "zero") {
-    auto t = polyTy(c.getResult(0));
-    if (cpp)
-      h << "  ember::Poly64 " << res(0) << "(" << basisExpr(t) << ", kN, "
-        << t.isNTT() << ");\n";
-    else
-      h << "  ember::cuda::DevicePoly " << res(0)
-        << " = ember::program::cudaAlloc(dctx, " << basisExpr(t) << ", "
-        << t.isNTT() << ", /*zero=*/true);\n";
+    step("kZero", out, in, comment);
   } else {
     return c.emitOpError("no emitter for runtime primitive ") << callee;
   }
@@ -569,7 +587,8 @@ LogicalResult Emitter::emitCall(kernel::CallOp c, raw_ostream &h) {
 void Emitter::emitPreamble(raw_ostream &os) {
   bool cpp = be_ == Backend::Cpp;
   std::string cst = cpp ? "static const" : "__constant__ const";
-  os << "static constexpr size_t kN = " << n_ << ";\n";
+  os << "using namespace ember::program;\n\n"
+     << "static constexpr size_t kN = " << n_ << ";\n";
   if (!cpp)
     os << "static constexpr int kThreads = " << std::min<uint64_t>(256, n_)
        << ";\n";
@@ -590,8 +609,19 @@ void Emitter::emitPreamble(raw_ostream &os) {
   arr("kQ", primes_);
   arr("kRatioHi", hi);
   arr("kRatioLo", lo);
-  for (size_t i = 0; i < tables_.size(); ++i)
-    arr(("kConst" + std::to_string(i)).c_str(), tables_[i]);
+  os << "static constexpr int kModuli = " << primes_.size() << ";\n";
+  // Per-modulus constants of the generated kernels (mul_p, mul_inv,
+  // mul_const, add_const), one row each; a kernel reads row io.tab[j].
+  os << "// Per-modulus constants (row t, column g = global modulus index).\n"
+     << (cpp ? "static const" : "__device__ const") << " uint64_t kConst["
+     << std::max<size_t>(1, tables_.size()) << "][kModuli] = {";
+  for (size_t i = 0; i < tables_.size(); ++i) {
+    os << (i ? ",\n    {" : "\n    {");
+    for (size_t j = 0; j < tables_[i].size(); ++j)
+      os << (j ? ", " : "") << tables_[i][j] << "ull";
+    os << "}";
+  }
+  os << "};\n";
   std::string hd = cpp ? "[[maybe_unused]] static inline"
                        : "[[maybe_unused]] __device__ __forceinline__";
   os << R"(
@@ -633,97 +663,90 @@ void Emitter::emitPreamble(raw_ostream &os) {
 }
 )" << hd
      << R"( uint64_t em_neg(uint64_t q, uint64_t a) { return a ? q - a : 0; }
-/// Limb of global modulus g in a buffer over q[q_lo:q_hi] u (global)
-/// [p_lo:p_hi), or null when the buffer has no such limb (reads as 0).
 )" << hd
-     << R"( const uint64_t *em_limb(const uint64_t *base, int g, int q_lo,
-                               int q_hi, int p_lo, int p_hi) {
-  if (g >= q_lo && g < q_hi)
-    return base + size_t(g - q_lo) * kN;
-  if (g >= p_lo && g < p_hi)
-    return base + size_t(q_hi - q_lo + g - p_lo) * kN;
+     << R"( int em_modulus(const KernelLoop &L, int i) {
+  return i < L.q_count ? L.q_lo + i : L.p_lo + (i - L.q_count);
+}
+/// Limb of global modulus g in a buffer, or null when the buffer has no
+/// such limb (reads as 0).
+)" << hd
+     << R"( const uint64_t *em_limb(const uint64_t *base, int g,
+                               const KernelBasis &b) {
+  if (g >= b.q_lo && g < b.q_hi)
+    return base + size_t(g - b.q_lo) * kN;
+  if (g >= b.p_lo && g < b.p_hi)
+    return base + size_t(b.q_hi - b.q_lo + g - b.p_lo) * kN;
   return nullptr;
 }
 
 )";
   if (cpp)
     return;
-  os << "static constexpr int kModuli = " << primes_.size()
-     << ";\nstatic constexpr int kQCount = " << qCount_ << ";\n";
-  os << R"(
-// Key-switching inner product (as ember::Evaluator::keySwitch): digits over
-// Q_l u P times the key [digit][b, a][all moduli][N], summed in 128 bits over
-// the digits and reduced once. Reads (digits + 2 * digits) and writes 2
-// limbs x N words per output limb.
-struct EmDigits {
-  const uint64_t *d[32];
-};
-__global__ void em_ks_kernel(EmDigits digits, int count, const uint64_t *key,
-                             int q_limbs, uint64_t *acc0, uint64_t *acc1) {
-  const int i = blockIdx.y;
-  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= kN)
-    return;
-  const int g = i < q_limbs ? i : kQCount + (i - q_limbs);
-  uint64_t s0_lo = 0, s0_hi = 0, s1_lo = 0, s1_hi = 0;
-  for (int j = 0; j < count; ++j) {
-    const uint64_t x = digits.d[j][size_t(i) * kN + k];
-    const uint64_t b = key[(size_t(2 * j) * kModuli + g) * kN + k];
-    const uint64_t a = key[(size_t(2 * j + 1) * kModuli + g) * kN + k];
-    uint64_t lo = x * b, hi = em_mulhi(x, b);
-    s0_lo += lo;
-    s0_hi += hi + (s0_lo < lo);
-    lo = x * a;
-    hi = em_mulhi(x, a);
-    s1_lo += lo;
-    s1_hi += hi + (s1_lo < lo);
-  }
-  acc0[size_t(i) * kN + k] = em_reduce(s0_lo, s0_hi, g);
-  acc1[size_t(i) * kN + k] = em_reduce(s1_lo, s1_hi, g);
-}
-[[maybe_unused]] static void em_ks_inner_product(const ember::cuda::DeviceContext &dctx,
-                                const ember::cuda::DeviceSwitchingKey &key,
-                                std::initializer_list<const ember::cuda::DevicePoly *> ds,
-                                ember::cuda::DevicePoly &acc0,
-                                ember::cuda::DevicePoly &acc1) {
-  const ember::cuda::DevicePoly &first = **ds.begin();
-  int q_limbs = 0;
-  for (size_t i = 0; i < first.basis.size(); ++i) {
-    const int expect = first.basis[i] < kQCount ? int(i) : kQCount + int(i) - q_limbs;
-    if (first.basis[i] != expect)
-      throw ember::InvalidArgument("ks_inner_product: digits must be over q_0..q_l u P");
-    if (first.basis[i] < kQCount)
-      ++q_limbs;
-  }
-  if (int(ds.size()) > key.digits || ds.size() > 32)
-    throw ember::InvalidArgument("ks_inner_product: the key has too few digits");
-  EmDigits d{};
-  int j = 0;
-  for (const ember::cuda::DevicePoly *p : ds)
-    d.d[j++] = p->data();
-  acc0 = ember::program::cudaAlloc(dctx, first.basis, true);
-  acc1 = ember::program::cudaAlloc(dctx, first.basis, true);
-  em_ks_kernel<<<dim3(kN / kThreads, first.basis.size()), kThreads, 0,
-                 dctx.stream()>>>(d, j, key.buf.data(), q_limbs, acc0.data(),
-                                  acc1.data());
-  EMBER_CHECK_LAUNCH();
+  // A CUDA kernel takes its launch's buffers by value.
+  os << "struct EmIO {\n  const uint64_t *in[" << maxIn_
+     << "];\n  KernelBasis inb[" << maxIn_ << "];\n  uint64_t *out[" << maxOut_
+     << "];\n  KernelBasis outb[" << maxOut_ << "];\n  int tab[" << maxTab_
+     << "];\n};\n\n";
 }
 
-)";
+void Emitter::emitTables(raw_ostream &os) {
+  bool cpp = be_ == Backend::Cpp;
+  os << "// The plan (ember/program_plan.h): buffers, argument lists, steps.\n"
+     << "const BufferSpec kBuffers[" << std::max<size_t>(1, specs_.size())
+     << "] = {";
+  for (size_t i = 0; i < specs_.size(); ++i)
+    os << (i % 4 ? " " : "\n    ") << specs_[i] << ",";
+  // Each step's result and operand lists go to the end of kArgs, in step
+  // order (after the lists the steps' immediates point at).
+  std::vector<std::pair<int32_t, int32_t>> outs, ins;
+  for (const PlanStep &s : steps_) {
+    outs.push_back({list(s.out), static_cast<int32_t>(s.out.size())});
+    ins.push_back({list(s.in), static_cast<int32_t>(s.in.size())});
+  }
+  os << "};\nconst int32_t kArgs[" << std::max<size_t>(1, args_.size())
+     << "] = {";
+  for (size_t i = 0; i < args_.size(); ++i)
+    os << (i % 16 ? " " : "\n    ") << args_[i] << ",";
+  os << "};\nconst Step kSteps[" << std::max<size_t>(1, steps_.size())
+     << "] = {\n";
+  for (auto [i, s] : llvm::enumerate(steps_)) {
+    os << "    {StepKind::" << s.kind << ", " << outs[i].first << ", "
+       << outs[i].second << ", " << ins[i].first << ", " << ins[i].second
+       << ", {" << s.imm[0] << ", " << s.imm[1] << ", " << s.imm[2] << ", "
+       << s.imm[3] << "}, " << llvm::formatv("{0:e17}", s.scale).str() << "},";
+    if (!s.comment.empty())
+      os << " // " << s.comment;
+    os << "\n";
+  }
+  os << "};\n";
+  os << "const char *const kInputNames["
+     << std::max<size_t>(1, inputNames_.size()) << "] = {";
+  for (auto [i, n] : llvm::enumerate(inputNames_)) {
+    os << (i ? ", " : "") << "\"";
+    for (char ch : n)
+      os << (isalnum(static_cast<unsigned char>(ch)) || ch == '_' ? ch : '_');
+    os << "\"";
+  }
+  os << "};\n";
+  std::string kernelT = cpp ? "CpuKernel" : "CudaKernel";
+  os << "const " << kernelT << " kKernels["
+     << std::max<size_t>(1, kernelIds_.size()) << "] = {";
+  for (size_t i = 0; i < kernelIds_.size(); ++i)
+    os << (i ? ", " : "") << (cpp ? "kf" : "lkf") << i;
+  os << "};\n";
+  os << "const Plan<" << kernelT << "> kPlan{kBuffers, " << specs_.size()
+     << ", kArgs, kSteps, " << steps_.size() << ", kKernels, " << constants_
+     << ", kInputNames};\n";
 }
 
 LogicalResult Emitter::run() {
   if (failed(init()))
     return failure();
-  SmallVector<func::FuncOp> funcs;
-  for (auto f : module_.getOps<func::FuncOp>())
-    if (!f.isExternal())
-      funcs.push_back(f);
-  if (funcs.size() != 1)
-    return module_.emitError("the emitters expect exactly one function (the "
-                             "program), found ")
-           << funcs.size();
-  func::FuncOp f = funcs.front();
+  FailureOr<func::FuncOp> program = programFunction(module_);
+  if (failed(program))
+    return failure();
+  func::FuncOp f = *program;
+  data_ = collectConstantData(f);
   auto iface = f->getAttrOfType<DictionaryAttr>("ember.interface");
   if (!iface)
     return f.emitError("no ember.interface (compile with the fhe-to-kernel "
@@ -732,43 +755,25 @@ LogicalResult Emitter::run() {
   auto outputs = iface.getAs<ArrayAttr>("outputs");
   bool cpp = be_ == Backend::Cpp;
 
-  std::string hostText;
-  llvm::raw_string_ostream h(hostText);
   // Inputs: the polynomials of each ciphertext, in order.
   unsigned arg = 0;
   for (auto [i, a] : llvm::enumerate(inputs)) {
     auto d = cast<DictionaryAttr>(a);
     int64_t parts = d.getAs<IntegerAttr>("degree").getInt();
-    int64_t level = d.getAs<IntegerAttr>("level").getInt();
-    int64_t slots = d.getAs<IntegerAttr>("slots").getInt();
     std::string nm = d.getAs<StringAttr>("name").str();
-    h << "  // input '" << nm << "': " << parts << " polynomials at level "
-      << level << ", " << slots << " slots\n";
-    if (cpp)
-      h << "  ember::program::checkInput(ctx, in, " << i << ", \"" << nm
-        << "\", " << parts << ", " << level << ", " << slots << ");\n";
-    else
-      h << "  ember::program::cudaCheckInput(in, " << i << ", \"" << nm
-        << "\", " << parts << ", " << level << ", " << slots << ");\n";
-    for (int64_t p = 0; p < parts; ++p) {
+    inputNames_.push_back(nm);
+    SmallVector<int> polys;
+    for (int64_t p = 0; p < parts; ++p, ++arg) {
       if (arg >= f.getNumArguments())
         return f.emitError("the interface has more polynomials than the "
                            "function has arguments");
-      std::string an = nm + "_c" + std::to_string(p);
-      for (char &ch : an)
-        if (!isalnum(ch))
-          ch = '_';
-      an = "in_" + an;
-      names_[f.getArgument(arg)] = an;
-      if (cpp)
-        h << "  const ember::Poly64 &" << an << " = in[" << i << "].c[" << p
-          << "];\n";
-      else
-        h << "  ember::cuda::DevicePoly " << an
-          << " = ember::program::cudaPart(dctx, in[" << i << "], " << p
-          << ");\n";
-      ++arg;
+      polys.push_back(buffer(f.getArgument(arg)));
     }
+    PlanStep &s = step("kInput", polys, {}, "input '" + nm + "'");
+    s.imm[0] = static_cast<int64_t>(i);
+    s.imm[1] = d.getAs<IntegerAttr>("level").getInt();
+    s.imm[2] = d.getAs<IntegerAttr>("slots").getInt();
+    s.scale = d.getAs<FloatAttr>("scale").getValueAsDouble();
   }
   // Release each buffer after its last use (kernel-plan-memory's rule).
   Block &body = f.getBody().front();
@@ -780,7 +785,7 @@ LogicalResult Emitter::run() {
       if (!isa<rns::PolyType>(r.getType()) || live.returned.contains(r))
         continue;
       if (isa<kernel::ViewOp>(op)) {
-        // A view is a copy in the emitted code: free it after its own uses.
+        // A view is a copy in the plan: free it after its own uses.
         int64_t last = at;
         for (Operation *u : r.getUsers())
           last = std::max(last, live.index.lookup(u));
@@ -797,64 +802,51 @@ LogicalResult Emitter::run() {
 
   for (Operation &op : body) {
     LogicalResult ok = success();
-    if (auto c = dyn_cast<kernel::CallOp>(op))
-      ok = emitCall(c, h);
-    else if (auto l = dyn_cast<kernel::LaunchOp>(op)) {
-      ok = emitLaunch(l, h);
-      if (auto o = l->getAttrOfType<DenseI64ArrayAttr>("offsets")) {
-        h << "  // " << l.getName() << " results at arena @";
-        llvm::interleaveComma(o.asArrayRef(), h);
-        h << "\n";
-      }
+    if (auto c = dyn_cast<kernel::CallOp>(op)) {
+      ok = emitCall(c);
+    } else if (auto l = dyn_cast<kernel::LaunchOp>(op)) {
+      ok = emitLaunch(l);
     } else if (auto v = dyn_cast<kernel::ViewOp>(op)) {
-      h << "  auto " << name(v) << " = ember::program::" << (cpp ? "" : "cuda")
-        << (cpp ? "view(" : "View(dctx, ") << name(v.getSource()) << ", "
-        << v.getFirst() << ", " << v.getCount() << ");\n";
+      PlanStep &s = step("kView", {buffer(v)}, {buffer(v.getSource())});
+      s.imm[0] = v.getFirst();
+      s.imm[1] = v.getCount();
     } else if (auto r = dyn_cast<func::ReturnOp>(op)) {
       unsigned at = 0;
       // A polynomial returned more than once (outputs sharing a part) is
-      // copied at all but its last use and moved there.
+      // copied at all but its last use and may be moved there.
       llvm::DenseMap<Value, unsigned> lastUse;
       for (auto [i, v] : llvm::enumerate(r.getOperands()))
         lastUse[v] = i;
-      h << "  out.clear();\n";
-      for (auto [i, o] : llvm::enumerate(outputs)) {
+      for (auto o : outputs) {
         auto d = cast<DictionaryAttr>(o);
         int64_t parts = d.getAs<IntegerAttr>("degree").getInt();
-        std::string polys;
+        SmallVector<int> polys, movable;
         for (int64_t p = 0; p < parts; ++p, ++at) {
           if (at >= r.getNumOperands())
             return r.emitOpError("returns fewer polynomials than the "
                                  "interface lists");
           Value v = r.getOperand(at);
-          std::string ref = name(v);
-          if (!cpp)
-            ref = "&" + ref;
-          else if (lastUse.lookup(v) == at)
-            ref = "std::move(" + ref + ")";
-          else
-            ref = "ember::Poly64(" + ref + ")";
-          polys += (p ? ", " : "") + ref;
+          polys.push_back(buffer(v));
+          movable.push_back(lastUse.lookup(v) == at ? 1 : 0);
         }
-        h << "  // output '" << d.getAs<StringAttr>("name").str() << "'\n";
-        h << "  out.push_back(ember::program::"
-          << (cpp ? "makeCiphertext(ember::program::polys("
-                  : "cudaCiphertext(dctx, {")
-          << polys << (cpp ? "), " : "}, ")
-          << d.getAs<IntegerAttr>("level").getInt() << ", "
-          << llvm::formatv("{0:e17}",
-                           d.getAs<FloatAttr>("scale").getValueAsDouble())
-                 .str()
-          << ", " << d.getAs<IntegerAttr>("slots").getInt() << "));\n";
+        PlanStep &s =
+            step("kOutput", {}, polys,
+                 "output '" + d.getAs<StringAttr>("name").str() + "'");
+        s.imm[0] = d.getAs<IntegerAttr>("level").getInt();
+        s.imm[1] = d.getAs<IntegerAttr>("slots").getInt();
+        s.imm[2] = list(movable);
+        s.scale = d.getAs<FloatAttr>("scale").getValueAsDouble();
       }
     } else {
       return op.emitOpError("cannot be emitted (run rns-to-kernel first)");
     }
     if (failed(ok))
       return failure();
+    SmallVector<int> dead;
     for (Value v : dies[live.index.lookup(&op)])
-      h << "  ember::program::" << (cpp ? "release(" : "cudaRelease(")
-        << name(v) << ");\n";
+      dead.push_back(buffer(v));
+    if (!dead.empty())
+      step("kRelease", {}, dead);
   }
 
   // --- the file --------------------------------------------------------------
@@ -867,54 +859,56 @@ LogicalResult Emitter::run() {
   if (arena)
     os_ << "// Planned memory (kernel-plan-memory): arena " << arena.getInt()
         << " bytes, peak live " << (peak ? peak.getInt() : 0) << " bytes.\n";
-  if (cpp)
-    os_ << "#include \"ember/program.h\"\n\n#include <cstdint>\n#include "
-           "<utility>\n\nnamespace {\n\n";
-  else
-    os_ << "#include \"ember/program_cuda.h\"\n\n#include <cstdint>\n\n"
-           "namespace {\n\n";
+  os_ << "// The program is a plan (tables at the end) that the runtime "
+         "executes\n// (ember::program::"
+      << (cpp ? "run" : "runCuda")
+      << "); its plaintext constants are in the data file.\n";
+  os_ << "#include \"ember/program_abi.h\"\n\n#include <cstddef>\n"
+         "#include <cstdint>\n\nnamespace {\n\n";
   emitPreamble(os_);
   os_ << kernels_;
-  os_ << "} // namespace\n\n";
+  emitTables(os_);
+  os_ << "\n} // namespace\n\n";
   os_ << "extern \"C\" int ember_program_abi() { return "
          "ember::program::kAbiVersion; }\n\n";
   if (cpp)
     os_ << "extern \"C\" void ember_program_run(const "
            "ember::program::CpuArgs &args) {\n"
-           "  const ember::Context64 &ctx = *args.ctx;\n"
-           "  const ember::EvaluationKeys &keys = *args.keys;\n"
-           "  const std::vector<ember::Ciphertext> &in = *args.inputs;\n"
-           "  std::vector<ember::Ciphertext> &out = *args.outputs;\n"
-           "  (void)keys;\n";
+           "  ember::program::run(args, kPlan);\n}\n";
   else
     os_ << "extern \"C\" void ember_program_run_cuda(const "
            "ember::program::CudaArgs &args) {\n"
-           "  const ember::cuda::DeviceContext &dctx = *args.ctx;\n"
-           "  cudaStream_t stream = dctx.stream();\n"
-           "  const std::vector<ember::cuda::DeviceCiphertext> &in = "
-           "*args.inputs;\n"
-           "  std::vector<ember::cuda::DeviceCiphertext> &out = "
-           "*args.outputs;\n"
-           "  (void)stream;\n";
-  // Plaintext constants: encoded on the first run with this context and
-  // kept in the caller's cache (a local one when the caller gives none).
-  std::string ctxName = cpp ? "ctx" : "dctx";
-  os_ << "  ember::program::ConstantCache<" << polyT() << "> local_constants;\n"
-      << "  ember::program::ConstantCache<" << polyT()
-      << "> &cst = args.constants ? *args.constants : local_constants;\n"
-      << "  if (cst.ctx != &" << ctxName
-      << " || cst.polys.size() != " << constants_.size() << ") {\n"
-      << "    cst.polys.clear();\n    cst.ctx = &" << ctxName << ";\n";
-  for (const std::string &e : constants_)
-    os_ << "    cst.polys.push_back(" << e << ");\n";
-  os_ << "  }\n";
-  os_ << hostText << "}\n";
+           "  ember::program::runCuda(args, kPlan);\n}\n";
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Manifest
 //===----------------------------------------------------------------------===//
+
+/// The data file (format: ember/program_data.h; the runtime reads it back
+/// with ember::program::readConstantData).
+LogicalResult emitData(ModuleOp module, raw_ostream &os) {
+  FailureOr<func::FuncOp> f = programFunction(module);
+  if (failed(f))
+    return failure();
+  namespace fmt = ember::program::data_format;
+  std::vector<double> values = collectConstantData(*f).values;
+  std::string bytes(fmt::kMagic, 4);
+  auto put = [&](const void *p, size_t n) {
+    bytes.append(static_cast<const char *>(p), n);
+  };
+  uint32_t version = fmt::kVersion;
+  uint64_t count = values.size();
+  put(&version, 4);
+  put(&count, 8);
+  put(values.data(), values.size() * 8);
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  put(digest.data(), digest.size());
+  os.write(bytes.data(), bytes.size());
+  return success();
+}
 
 LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   auto params = ckks::ParamsAttr::lookup(module);
@@ -1055,6 +1049,14 @@ void ember::target::registerKernelTranslations() {
       "emit-cuda", "the kernel-level program as CUDA for the CUDA runtime",
       [](Operation *op, raw_ostream &os) {
         return emitCuda(cast<ModuleOp>(op), os);
+      },
+      dialects);
+  static TranslateFromMLIRRegistration data(
+      "emit-data",
+      "the slot values of the program's plaintext constants (<name>.data, "
+      "binary; the emitted code reads them at run time)",
+      [](Operation *op, raw_ostream &os) {
+        return emitData(cast<ModuleOp>(op), os);
       },
       dialects);
   static TranslateFromMLIRRegistration json(

@@ -207,12 +207,13 @@ class Compiled:
         if self._library is None:
             er = _toolchain.runtime()
             lib = self._path("library")
+            data = str(self._path("data")) if "data" in self.meta["files"] else ""
             try:
-                self._library = er.Program(str(lib))
+                self._library = er.Program(str(lib), data)
             except er.EmberError:  # missing, or built for another runtime
                 _toolchain.build_library(self._path("source"), lib)
                 with runtime_errors("loading the program"):
-                    self._library = er.Program(str(lib))
+                    self._library = er.Program(str(lib), data)
         return self._library
 
     def _check_hash(self, obj: Any, what: str) -> None:
@@ -487,6 +488,7 @@ def compile(  # noqa: A001 - the API's name
         "kernel": out["kernel"].name,
         "source": source.name,
         "manifest": out["manifest"].name,
+        "data": out["data"].name,
     }
     if target == "cpu":
         library = folder / f"{name}.so"

@@ -1,9 +1,16 @@
 // Helpers of generated C++ programs (ember/program.h).
 #include "ember/program.h"
 
+#include "../core/program_exec.h"
+
 #include "ember/errors.h"
+#include "ember/serialize.h"
+
+#include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace ember::program {
 
@@ -118,6 +125,145 @@ Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
   if (!ntt)
     cpu::intt(ctx, pt.poly);
   return std::move(pt.poly);
+}
+
+ConstantData readConstantData(const std::string &path) {
+  namespace fmt = data_format;
+  std::vector<uint8_t> bytes = readFile(path);
+  auto bad = [&](const std::string &why) {
+    return SerializationError("program data file '" + path + "': " + why);
+  };
+  if (bytes.size() < fmt::kHeaderBytes + fmt::kDigestBytes ||
+      std::memcmp(bytes.data(), fmt::kMagic, 4) != 0)
+    throw bad("not an Ember data file");
+  uint32_t version;
+  uint64_t count;
+  std::memcpy(&version, bytes.data() + 4, 4);
+  std::memcpy(&count, bytes.data() + 8, 8);
+  if (version != fmt::kVersion)
+    throw bad("version " + std::to_string(version) + ", this runtime reads " +
+              std::to_string(fmt::kVersion));
+  const size_t payload = bytes.size() - fmt::kHeaderBytes - fmt::kDigestBytes;
+  if (count > payload / 8 || count * 8 != payload)
+    throw bad("its size does not match the " + std::to_string(count) +
+              " values it announces");
+  std::array<uint8_t, fmt::kDigestBytes> digest{};
+  unsigned int len = 0;
+  if (EVP_Digest(bytes.data(), bytes.size() - fmt::kDigestBytes, digest.data(),
+                 &len, EVP_sha256(), nullptr) != 1)
+    throw Error("OpenSSL SHA-256 failed");
+  if (std::memcmp(digest.data(),
+                  bytes.data() + bytes.size() - fmt::kDigestBytes,
+                  fmt::kDigestBytes) != 0)
+    throw bad("checksum mismatch (corrupt or modified)");
+  ConstantData data;
+  data.values.resize(count);
+  if (count)
+    std::memcpy(data.values.data(), bytes.data() + fmt::kHeaderBytes,
+                count * 8);
+  return data;
+}
+Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
+                      uint64_t offset, uint64_t count, double scale,
+                      const std::vector<int> &basis, bool ntt) {
+  if (!data)
+    throw InvalidArgument("the program needs its data file (<name>.data) "
+                          "for its plaintext constants");
+  if (offset > data->values.size() || count > data->values.size() - offset)
+    throw InvalidArgument(
+        "the program's data file holds " + std::to_string(data->values.size()) +
+        " values; a constant reads [" + std::to_string(offset) + ", " +
+        std::to_string(offset + count) + ") (a data file of another program?)");
+  std::vector<double> values(data->values.begin() + offset,
+                             data->values.begin() + offset + count);
+  return encodeConstant(ctx, values, scale, basis, ntt);
+}
+
+namespace {
+
+/// The CPU backend of the plan executor (runtime/core/program_exec.h).
+struct CpuBackend {
+  using Poly = Poly64;
+  using Args = CpuArgs;
+  using Kernel = CpuKernel;
+  using HybridKey = SwitchingKey;
+  using KlssKey = ember::KlssKey;
+
+  static const Context64 &host(const Args &a) { return *a.ctx; }
+  static ConstantCache<Poly> *cache(const Args &a) { return a.constants; }
+  static uint64_t *words(const Poly &p) {
+    return const_cast<uint64_t *>(p.data.data());
+  }
+  static Poly alloc(const Args &a, std::vector<int> b, bool ntt, bool) {
+    return Poly64(std::move(b), a.ctx->n(), ntt); // zeroed by the vector
+  }
+  static Poly copy(const Args &, const Poly &p) { return p; }
+  static void ntt(const Args &a, Poly &p) { cpu::ntt(*a.ctx, p); }
+  static void intt(const Args &a, Poly &p) { cpu::intt(*a.ctx, p); }
+  static Poly bconv(const Args &a, const Poly &p, const std::vector<int> &to) {
+    return cpu::bconv(*a.ctx, p, to);
+  }
+  static Poly modUp(const Args &a, const Poly &p, int digit) {
+    return cpu::modUp(*a.ctx, p, digit);
+  }
+  static void ksInnerProduct(const Args &a, const SwitchingKey &key,
+                             const std::vector<const Poly *> &digits,
+                             Poly &acc0, Poly &acc1) {
+    keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1);
+  }
+  static Poly klssModUp(const Args &a, const Poly &p) {
+    return cpu::klssModUp(*a.ctx, p);
+  }
+  static void klssInnerProduct(const Args &a, const ember::KlssKey &key,
+                               const std::vector<const Poly *> &digits,
+                               int level, Poly &acc0, Poly &acc1) {
+    ember::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
+  }
+  static Poly modSwitchDown(const Args &a, const Poly &p,
+                            const std::vector<int> &keep) {
+    return cpu::modSwitchDown(*a.ctx, p, keep);
+  }
+  static Poly automorphism(const Args &a, const Poly &p, uint64_t g) {
+    return cpu::automorphism(*a.ctx, p, g);
+  }
+  static Poly view(const Args &, const Poly &p, size_t first, size_t count) {
+    return program::view(p, first, count);
+  }
+  static Poly concat(const Args &, const std::vector<const Poly *> &parts) {
+    return program::concat(parts);
+  }
+  static const SwitchingKey *hybridKey(const Args &a, uint64_t g) {
+    return g ? &galoisKey(*a.keys, g) : &relinKey(*a.keys);
+  }
+  static const ember::KlssKey *klssKey(const Args &a, uint64_t g) {
+    return g ? &klssGaloisKey(*a.keys, g) : &klssRelinKey(*a.keys);
+  }
+  static Poly constant(const Args &a, int64_t offset, int64_t count,
+                       double scale, const std::vector<int> &basis, bool ntt) {
+    return encodeConstant(*a.ctx, a.data, offset, count, scale, basis, ntt);
+  }
+  static void launch(const Args &, CpuKernel k, const KernelLoop &loop,
+                     const KernelIO &io) {
+    k(loop, io);
+  }
+  static void checkInput(const Args &a, size_t index, const char *name,
+                         int parts, int level, size_t slots, double) {
+    program::checkInput(*a.ctx, *a.inputs, index, name, parts, level, slots);
+  }
+  static const Poly *inputPart(const Args &a, size_t index, int part, Poly &) {
+    return &(*a.inputs)[index].c[part];
+  }
+  static void output(const Args &a, std::vector<Poly> polys, int level,
+                     double scale, size_t slots) {
+    a.outputs->push_back(makeCiphertext(std::move(polys), level, scale, slots));
+  }
+};
+
+} // namespace
+
+void run(const CpuArgs &args, const Plan<CpuKernel> &plan) {
+  args.outputs->clear();
+  Executor<CpuBackend>(args, plan).run();
 }
 
 } // namespace ember::program

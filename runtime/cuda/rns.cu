@@ -1056,6 +1056,74 @@ DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {
   return out;
 }
 
+namespace {
+struct RaisedDigits {
+  const u64 *d[kMaxDigits];
+};
+
+/// The hybrid key-switch inner product of raised digits (each over Q_l u P,
+/// NTT form, as modUp returns them): acc_0 = sum_j d_j b_j, acc_1 = sum_j
+/// d_j a_j over Q_l u P, summed in 128 bits over the digits and reduced
+/// once, as ember::keySwitchInnerProduct does on the CPU (same residues).
+/// Bytes: 3 D + 2 words per coefficient of each of the l+1+K rows (the key
+/// dominates). Work: 2 D multiply-adds and 2 reductions per coefficient.
+__global__ void __launch_bounds__(kEwThreads)
+    raisedInnerProductKernel(Tables T, RaisedDigits ds, int count,
+                             const u64 *key, int m_count, int level, u64 *acc0,
+                             u64 *acc1) {
+  const int t = blockIdx.y, log_n = T.logN;
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int g = qpModulus(t, level, T.qCount);
+  u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+  for (int j = 0; j < count; ++j) {
+    const u64 v = ds.d[j][(size_t(t) << log_n) + x];
+    const u64 kb = key[(size_t(2 * j * m_count + g) << log_n) + x];
+    const u64 ka = key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
+    mac128(h0, l0, v, kb);
+    mac128(h1, l1, v, ka);
+  }
+  const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  acc0[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
+  acc1[(size_t(t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
+}
+} // namespace
+
+void keySwitchInnerProduct(const DeviceContext &ctx,
+                           const DeviceSwitchingKey &key,
+                           const std::vector<const DevicePoly *> &digits,
+                           DevicePoly &acc0, DevicePoly &acc1) {
+  const auto &I = ctx.impl();
+  if (digits.empty())
+    throw InvalidArgument("keySwitchInnerProduct: no digits");
+  const DevicePoly &first = *digits.front();
+  const int level =
+      static_cast<int>(first.basis.size()) - ctx.host().pCount() - 1;
+  const std::vector<int> qp =
+      level >= 0 ? ctx.host().qpBasis(level) : std::vector<int>();
+  if (level < 0 || first.basis != qp)
+    throw InvalidArgument("keySwitchInnerProduct: the digits must be over "
+                          "q_0..q_l u P (modUp results)");
+  if (static_cast<int>(digits.size()) > key.digits ||
+      digits.size() > size_t(kMaxDigits))
+    throw InvalidArgument(
+        "keySwitchInnerProduct: " + std::to_string(digits.size()) +
+        " digits, the key has " + std::to_string(key.digits));
+  RaisedDigits ds{};
+  for (size_t j = 0; j < digits.size(); ++j) {
+    if (digits[j]->basis != qp || !digits[j]->ntt)
+      throw InvalidArgument("keySwitchInnerProduct: digits over different "
+                            "bases or not in NTT form");
+    ds.d[j] = digits[j]->data();
+  }
+  acc0 = makePoly(ctx, qp, true);
+  acc1 = makePoly(ctx, qp, true);
+  raisedInnerProductKernel<<<ewGrid(I, int(qp.size())), ewBlock(I), 0,
+                             I.stream>>>(I.tables, ds, int(digits.size()),
+                                         key.buf.data(), I.m_count, level,
+                                         acc0.data(), acc1.data());
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
 void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
                       const std::vector<const DevicePoly *> &tdigits, int level,
                       DevicePoly &acc0, DevicePoly &acc1) {

@@ -25,7 +25,11 @@ namespace {
 /// A loaded program library (closed when the last reference goes).
 class LoadedProgram {
 public:
-  explicit LoadedProgram(const std::string &path) : path_(path) {
+  LoadedProgram(const std::string &path, const std::string &data)
+      : path_(path) {
+    if (!data.empty())
+      data_ = std::make_unique<program::ConstantData>(
+          program::readConstantData(data));
     handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle_)
       throw InvalidArgument("cannot load program '" + path + "': " + dlerror());
@@ -57,6 +61,7 @@ public:
     args.inputs = &inputs;
     args.outputs = &outputs;
     args.constants = &constants_;
+    args.data = data_.get();
     entry_(args);
     return outputs;
   }
@@ -68,6 +73,7 @@ private:
   program::CpuEntry entry_ = nullptr;
   std::mutex mutex_;
   program::ConstantCache<Poly64> constants_;
+  std::unique_ptr<program::ConstantData> data_;
 };
 
 std::string quote(const std::string &s) {
@@ -122,7 +128,10 @@ void bindProgram(py::module_ &m) {
       m, "Program",
       "A compiled Ember program (a shared library built from an emitted "
       ".cpp). It runs on ciphertexts with evaluation keys only.")
-      .def(py::init<const std::string &>(), py::arg("path"))
+      .def(py::init<const std::string &, const std::string &>(),
+           py::arg("path"), py::arg("data") = "",
+           "Loads the library; `data` is the program's data file "
+           "(<name>.data), needed when it has vector constants.")
       .def_property_readonly("path", &LoadedProgram::path)
       .def(
           "run",

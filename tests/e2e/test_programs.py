@@ -89,7 +89,8 @@ def test_program(name, options, build_dir, tmp_path, rng):
     inputs = make_inputs(rng)
     cts = client.encrypt(inputs)
     keys = client.evaluation_keys()  # the server gets these, not client.sk
-    outputs = er.Program(str(library)).run(client.ctx, keys, cts)
+    data = str(tmp_path / f"{name}.data")
+    outputs = er.Program(str(library), data).run(client.ctx, keys, cts)
     got = client.decrypt(outputs)
     want = reference(*inputs)
     for g, w in zip(got, want, strict=True):

@@ -17,6 +17,10 @@
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/APSInt.h"
+
+#include <cmath>
+#include <type_traits>
 
 #define DEBUG_TYPE "ckks-to-rns"
 
@@ -185,11 +189,38 @@ LOWERING(NegOp) {
   return success();
 }
 
+/// round(c * scale) of a plaintext that is one real constant c in every
+/// slot (a splat `ckks.encode`): the constant polynomial it encodes. None
+/// for vectors (and for values whose product overflows a double).
+std::optional<APInt> scalarPlaintext(Value plaintext) {
+  auto encode = plaintext.getDefiningOp<ckks::EncodeOp>();
+  if (!encode)
+    return std::nullopt;
+  auto dense = cast<DenseFPElementsAttr>(encode.getValue());
+  if (!dense.isSplat())
+    return std::nullopt;
+  double scale = cast<ckks::PlaintextType>(encode.getType()).getScale();
+  double v = dense.getSplatValue<APFloat>().convertToDouble() * scale;
+  if (!std::isfinite(v))
+    return std::nullopt;
+  // Wide enough for any double's integer part, plus a sign bit.
+  int bits = std::max(64, std::ilogb(std::fabs(v) + 1) + 3);
+  APSInt k(bits, /*isUnsigned=*/false);
+  bool exact;
+  APFloat(std::round(v))
+      .convertToInteger(k, APFloat::rmNearestTiesToAway, &exact);
+  return APInt(k);
+}
+
+IntegerAttr integerAttr(Builder &b, const APInt &v) {
+  return b.getIntegerAttr(b.getIntegerType(v.getBitWidth()), v);
+}
+
 LOWERING(MulIntOp) {
   SmallVector<Value> out;
   for (Value v : adaptor.getInput())
-    out.push_back(
-        rns::MulConstOp::create(rewriter, op.getLoc(), v, op.getValue()));
+    out.push_back(rns::MulConstOp::create(
+        rewriter, op.getLoc(), v, rewriter.getI64IntegerAttr(op.getValue())));
   rewriter.replaceOpWithMultiple(op, Replacement{out});
   return success();
 }
@@ -211,8 +242,17 @@ LOWERING(MulOp) {
 }
 
 LOWERING(MulPlainOp) {
-  Value p = adaptor.getPlaintext().front();
   SmallVector<Value> out;
+  // One constant in every slot: a multiplication by its integer, no
+  // encoded polynomial read.
+  if (std::optional<APInt> k = scalarPlaintext(op.getPlaintext())) {
+    for (Value c : adaptor.getCiphertext())
+      out.push_back(rns::MulConstOp::create(rewriter, op.getLoc(), c,
+                                            integerAttr(rewriter, *k)));
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return success();
+  }
+  Value p = adaptor.getPlaintext().front();
   for (Value c : adaptor.getCiphertext())
     out.push_back(rns::MulOp::create(rewriter, op.getLoc(), c, p));
   rewriter.replaceOpWithMultiple(op, Replacement{out});
@@ -227,8 +267,17 @@ struct LowerPlainAddSub : LowerOp<CkksOp> {
   matchAndRewrite(CkksOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<Value> out(adaptor.getCiphertext());
-    out[0] = RnsOp::create(rewriter, op.getLoc(), out[0],
-                           adaptor.getPlaintext().front());
+    if (std::optional<APInt> k = scalarPlaintext(op.getPlaintext())) {
+      // One constant in every slot: add (or subtract) its integer to c0.
+      APInt v = std::is_same_v<RnsOp, rns::SubOp>
+                    ? -k->sext(k->getBitWidth() + 1)
+                    : *k;
+      out[0] = rns::AddConstOp::create(rewriter, op.getLoc(), out[0],
+                                       integerAttr(rewriter, v));
+    } else {
+      out[0] = RnsOp::create(rewriter, op.getLoc(), out[0],
+                             adaptor.getPlaintext().front());
+    }
     rewriter.replaceOpWithMultiple(op, Replacement{out});
     return success();
   }
@@ -434,7 +483,12 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
         [&](Operation *op) { return tc.isLegal(op); });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Splat constants whose every use became an rns.mul_const/add_const.
+    module.walk([](rns::EncodeOp encode) {
+      if (encode->use_empty())
+        encode->erase();
+    });
   }
 };
 

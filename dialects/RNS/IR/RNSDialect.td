@@ -33,7 +33,7 @@ def RNS_Dialect : Dialect {
     is therefore visible as one `mod_up` feeding several inner products and
     ModDown deferral as one `mod_down` of summed accumulators.
 
-    Elementwise ops (`add`, `sub`, `mul`, `neg`, `mul_const`) carry the
+    Elementwise ops (`add`, `sub`, `mul`, `neg`, `mul_const`, `add_const`) carry the
     `RNSElementwise` trait that `rns-fuse-elementwise` reads; fusion regions
     are `rns.fused` ops. Words are 64-bit today; nothing in the types fixes
     the word size, so 32-bit words with double-prime scaling can be added as

@@ -35,6 +35,27 @@ static void printDivisor(OpAsmPrinter &printer, Operation *, IntegerAttr qLo,
           << pLo.getInt() << ":" << pHi.getInt() << "]";
 }
 
+/// A signed integer of any width, printed in decimal without a type
+/// (`rns.mul_const %x, -3 : ...`): stored as an IntegerAttr of at least 64
+/// bits.
+static ParseResult parseSignedInteger(OpAsmParser &parser, IntegerAttr &attr) {
+  APInt v;
+  SMLoc loc = parser.getCurrentLocation();
+  OptionalParseResult r = parser.parseOptionalInteger(v);
+  if (!r.has_value())
+    return parser.emitError(loc, "expected an integer");
+  if (failed(*r))
+    return failure();
+  unsigned bits = std::max(64u, v.getSignificantBits());
+  attr = IntegerAttr::get(IntegerType::get(parser.getContext(), bits),
+                          v.sextOrTrunc(bits));
+  return success();
+}
+
+static void printSignedInteger(OpAsmPrinter &p, Operation *, IntegerAttr attr) {
+  attr.getValue().print(p.getStream(), /*isSigned=*/true);
+}
+
 #define GET_OP_CLASSES
 #include "dialects/RNS/IR/RNSOps.cpp.inc"
 
@@ -83,9 +104,22 @@ OpFoldResult NegOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult MulConstOp::fold(FoldAdaptor) {
-  if (getValue() == 1)
+  if (getValue().isOne())
     return getInput();
   return {};
+}
+
+OpFoldResult AddConstOp::fold(FoldAdaptor) {
+  if (getValue().isZero())
+    return getInput();
+  return {};
+}
+
+LogicalResult AddConstOp::verify() {
+  if (!polyTy(getResult()).isNTT())
+    return emitOpError("operand must be in NTT form (in coefficient form a "
+                       "constant polynomial is not elementwise)");
+  return success();
 }
 
 LogicalResult MulPOp::verify() {

@@ -94,14 +94,40 @@ def RNS_MulConstOp : RNS_Op<"mul_const", [Pure, SameOperandsAndResultType,
                                           RNS_Elementwise]> {
   let summary = "multiplication by an integer constant";
   let description = [{
-    Multiplies every limb by the integer `value` reduced mod that limb's
-    prime: `%y = rns.mul_const %x, 3 : !rns.poly<ntt, q[0:4]>`. A value of 1
+    Multiplies every limb by the signed integer `value` reduced mod that
+    limb's prime: `%y = rns.mul_const %x, 3 : !rns.poly<ntt, q[0:4]>`. The
+    integer may be wider than 64 bits (`... , 1208925819614629174706176 :
+    i82`): a CKKS plaintext that is one real constant c in every slot,
+    encoded at scale s, is the constant polynomial round(c s), so a
+    multiplication by it is this op (no encoding, no buffer). A value of 1
     folds away.
   }];
-  let arguments = (ins RNS_AnyPoly:$input, I64Attr:$value);
+  let arguments = (ins RNS_AnyPoly:$input, APIntAttr:$value);
   let results = (outs RNS_AnyPoly:$result);
-  let assemblyFormat = "$input `,` $value attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $input `,` custom<SignedInteger>($value) attr-dict `:` type($result)
+  }];
   let hasFolder = 1;
+}
+
+def RNS_AddConstOp : RNS_Op<"add_const", [Pure, SameOperandsAndResultType,
+                                          RNS_Elementwise]> {
+  let summary = "addition of an integer constant polynomial (NTT form)";
+  let description = [{
+    `%y = rns.add_const %x, -5 : !rns.poly<ntt, q[0:4]>` adds the constant
+    polynomial `value` (signed, any width): in NTT form every evaluation
+    point gets `value` mod its limb's prime. Adding a CKKS plaintext that
+    is one real constant c in every slot at scale s adds round(c s). Only
+    NTT form (in coefficient form the constant polynomial is not
+    elementwise). A value of 0 folds away.
+  }];
+  let arguments = (ins RNS_AnyPoly:$input, APIntAttr:$value);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = [{
+    $input `,` custom<SignedInteger>($value) attr-dict `:` type($result)
+  }];
+  let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 def RNS_MulPOp : RNS_Op<"mul_p", [Pure, RNS_Elementwise]> {

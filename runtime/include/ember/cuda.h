@@ -156,6 +156,12 @@ DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit);
 DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
                       const std::vector<int> &to);
 DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit);
+/// ember::keySwitchInnerProduct on the device: the digits are modUp results
+/// (NTT form over qpBasis(l)); same residues as the CPU.
+void keySwitchInnerProduct(const DeviceContext &ctx,
+                           const DeviceSwitchingKey &key,
+                           const std::vector<const DevicePoly *> &digits,
+                           DevicePoly &acc0, DevicePoly &acc1);
 /// ember::klssInnerProduct on the device (coefficient-form results over
 /// qpBasis(level)).
 void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,

@@ -6,6 +6,8 @@
 #pragma once
 
 #include "ember/ckks.h"
+#include "ember/program_abi.h"
+#include "ember/program_data.h"
 #include "ember/rns.h"
 
 #include <cstdint>
@@ -22,6 +24,17 @@ template <typename P> struct ConstantCache {
   std::vector<P> polys;
 };
 
+/// The slot values of a program's plaintext constants, read from its data
+/// file (`<name>.data`, written by `ember-translate --emit-data` next to
+/// the emitted source; format in ember/program_data.h): the source holds
+/// offsets into it, not numbers.
+struct ConstantData {
+  std::vector<double> values;
+};
+/// Reads and checks a data file (magic, version, size, SHA-256);
+/// SerializationError names what is wrong.
+ConstantData readConstantData(const std::string &path);
+
 /// What the host entry function of a generated C++ program receives.
 struct CpuArgs {
   const Context64 *ctx = nullptr;
@@ -30,15 +43,14 @@ struct CpuArgs {
   std::vector<Ciphertext> *outputs = nullptr;
   /// Kept by the caller between runs; null: encode the constants every run.
   ConstantCache<Poly64> *constants = nullptr;
+  /// The program's data file (null: the program has no vector constants).
+  const ConstantData *data = nullptr;
 };
 
 /// Every generated .cpp exports `extern "C" void ember_program_run(const
 /// CpuArgs &)`; it throws ember errors (InvalidArgument, MissingKey, ...).
 inline constexpr const char *kCpuEntry = "ember_program_run";
 using CpuEntry = void (*)(const CpuArgs &);
-/// Bumped when CpuArgs or the helpers change; generated code exports
-/// `ember_program_abi` returning the version it was emitted for.
-inline constexpr int kAbiVersion = 3;
 
 /// Global modulus indices of q[qLo:qHi] u p[pLo:pHi].
 std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
@@ -61,6 +73,11 @@ Poly64 concat(const std::vector<const Poly64 *> &parts);
 /// NTT form unless `ntt` is false.
 Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
                       double scale, const std::vector<int> &basis, bool ntt);
+/// The same for values[offset, offset + count) of the program's data;
+/// InvalidArgument when there is no data or the range is outside it.
+Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
+                      uint64_t offset, uint64_t count, double scale,
+                      const std::vector<int> &basis, bool ntt);
 /// The polynomials of an output, moved or copied as the arguments say (a
 /// braced list would copy them all and leave moved-from repeats empty).
 template <typename... P> std::vector<Poly64> polys(P &&...p) {

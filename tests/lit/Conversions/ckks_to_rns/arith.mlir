@@ -61,18 +61,48 @@ func.func @mixed_degree(%a: !ctsq, %c: !ct3) -> (!ct3, !ct3) {
 // Plaintext operands are one polynomial; ckks.encode becomes rns.encode.
 // CHECK-LABEL: func.func @plain
 // CHECK-SAME: (%[[C0:.*]]: !rns.poly<ntt, q[0:5]>, %[[C1:.*]]: !rns.poly<ntt, q[0:5]>)
-// CHECK: %[[P:.*]] = rns.encode dense<5.000000e-01> : tensor<8xf64>, 0x4270000000000000 : !rns.poly<ntt, q[0:5]>
+// CHECK: %[[P:.*]] = rns.encode dense<[5.000000e-01, 1.000000e+00, {{.*}}]> : tensor<8xf64>, 0x4270000000000000 : !rns.poly<ntt, q[0:5]>
 // CHECK: %[[S0:.*]] = rns.add %[[C0]], %[[P]]
 // CHECK: %[[T0:.*]] = rns.sub %[[S0]], %[[P]]
 // CHECK: %[[M0:.*]] = rns.mul %[[T0]], %[[P]]
 // CHECK: %[[M1:.*]] = rns.mul %[[C1]], %[[P]]
 // CHECK: return %[[M0]], %[[M1]]
 func.func @plain(%c: !ct) -> !ctsq {
+  %p = ckks.encode dense<[0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<8xf64> -> !pt
+  %0 = ckks.add_plain %c, %p : !ct, !pt
+  %1 = ckks.sub_plain %0, %p : !ct, !pt
+  %2 = ckks.mul_plain %1, %p : !ct, !pt
+  return %2 : !ctsq
+}
+
+// One constant in every slot (a splat): its encoding is the constant
+// polynomial round(0.5 * 2^40) = 2^39, so adding it adds that integer to c0
+// (in NTT form, to every point) and multiplying multiplies every
+// polynomial by it; no encoded polynomial is made.
+// CHECK-LABEL: func.func @splat
+// CHECK-SAME: (%[[C0:.*]]: !rns.poly<ntt, q[0:5]>, %[[C1:.*]]: !rns.poly<ntt, q[0:5]>)
+// CHECK-NOT: rns.encode
+// CHECK: %[[S0:.*]] = rns.add_const %[[C0]], 549755813888 : !rns.poly<ntt, q[0:5]>
+// CHECK: %[[T0:.*]] = rns.add_const %[[S0]], -549755813888 : !rns.poly<ntt, q[0:5]>
+// CHECK: %[[M0:.*]] = rns.mul_const %[[T0]], 549755813888 : !rns.poly<ntt, q[0:5]>
+// CHECK: %[[M1:.*]] = rns.mul_const %[[C1]], 549755813888 : !rns.poly<ntt, q[0:5]>
+// CHECK: return %[[M0]], %[[M1]]
+func.func @splat(%c: !ct) -> !ctsq {
   %p = ckks.encode dense<0.5> : tensor<8xf64> -> !pt
   %0 = ckks.add_plain %c, %p : !ct, !pt
   %1 = ckks.sub_plain %0, %p : !ct, !pt
   %2 = ckks.mul_plain %1, %p : !ct, !pt
   return %2 : !ctsq
+}
+
+// A splat at a scale of 2^80 (added to an unrescaled product) needs more
+// than 64 bits: round(-3 * 2^80).
+// CHECK-LABEL: func.func @wide_splat
+// CHECK: rns.add_const %{{.*}}, -3626777458843887524118528 : !rns.poly<ntt, q[0:5]>
+func.func @wide_splat(%c: !ctsq) -> !ctsq {
+  %p = ckks.encode dense<-3.0> : tensor<8xf64> -> !ckks.pt<8, level = 4, scale = 1208925819614629174706176.0>
+  %0 = ckks.add_plain %c, %p : !ctsq, !ckks.pt<8, level = 4, scale = 1208925819614629174706176.0>
+  return %0 : !ctsq
 }
 
 // Rescale is one op over all polynomials; mod_drop keeps a prefix of Q.

@@ -1,30 +1,40 @@
-// The C++ emitter: named buffers, one generated function per kernel with
-// the ops it fuses and the bytes it moves, runtime calls, one entry.
+// The C++ emitter: the program is a plan (buffers, argument lists, one step
+// per runtime operation) that ember::program::run executes, plus one
+// generated function per distinct fused kernel; launches that differ only
+// in their buffers share a kernel.
 // RUN: ember-opt --ember-pipeline=fhe-to-kernel %s | ember-translate --emit-cpp | FileCheck %s
 // RUN: ember-opt --ember-pipeline=fhe-to-kernel %s | ember-translate --emit-manifest | FileCheck %s --check-prefix=MANIFEST
 
 // CHECK: // Planned memory (kernel-plan-memory): arena {{[0-9]+}} bytes
-// CHECK: #include "ember/program.h"
+// CHECK: #include "ember/program_abi.h"
 // CHECK: static constexpr size_t kN = 8192;
 // CHECK: static const uint64_t kQ[3] = {1152921504606830593ull, 1099511480321ull, 1152921504606748673ull};
-// CHECK: // k0: rns.mul (393216 bytes moved)
-// CHECK-NEXT: static void k0_0(const uint64_t *__restrict__ a0, const uint64_t *__restrict__ a1, uint64_t *__restrict__ r0) {
+// CHECK: // kf0: reads 2, writes 1 words per coefficient and limb
+// CHECK-NEXT: static void kf0(const KernelLoop &L, const KernelIO &io) {
 // CHECK: em_mul(g, x0, x1); // rns.mul
-// CHECK: // k4: rns.mul_p, rns.add
+// The ModDown's P * y + acc, once per polynomial: one kernel, two launches.
+// CHECK: // kf4: reads 2, writes 1
+// CHECK: em_mul(g, x0, c0); // rns.mul_p
+// CHECK-NEXT: em_add(q, t0, x1); // rns.add
+// CHECK-NOT: static void kf5
+// The steps, in program order (input 0: level 1, 8 slots, scale 2^40).
+// CHECK: const Step kSteps[
+// CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, 1.09951162777600000e+12}, // input 'in0'
+// CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {1, 1, 8, 0}, 1.09951162777600000e+12}, // input 'in1'
+// CHECK-NEXT: {StepKind::kLaunch, {{.*}} // k0: rns.mul; moves 393216 bytes
+// CHECK-NEXT: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}
+// CHECK-NEXT: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1,
+// CHECK: {StepKind::kKsInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 3,
+// CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 2,
+// The rotation by 1: X -> X^5 and the Galois key of 5.
+// CHECK: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
+// CHECK: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {5, 0, 0, 0}
+// CHECK: {StepKind::kRelease,
+// CHECK: {StepKind::kOutput, {{[0-9]+}}, 0, {{[0-9]+}}, 2, {0, 8, {{[0-9]+}}, 0}, {{.*}} // output 'out0'
+// CHECK-NEXT: };
+// CHECK: const CpuKernel kKernels[5] = {kf0, kf1, kf2, kf3, kf4};
 // CHECK: extern "C" void ember_program_run(const ember::program::CpuArgs &args) {
-// CHECK: ember::program::checkInput(ctx, in, 0, "in0", 2, 1, 8);
-// CHECK: // kernel k0: fuses rns.mul; moves 393216 bytes
-// CHECK: k0_0(
-// CHECK: const auto &[[RK:b[0-9]+]] = ember::program::relinKey(keys);
-// CHECK: ember::cpu::modUp(ctx, [[X:b[0-9]+]], 0);
-// CHECK: ember::cpu::modUp(ctx, [[X]], 1);
-// CHECK: ember::keySwitchInnerProduct(ctx, [[RK]], {&
-// CHECK: ember::cpu::modSwitchDown(ctx, {{.*}}, ember::program::basis(ctx, 0, 2, 0, 0));
-// CHECK: ember::cpu::automorphism(ctx, {{.*}}, 5);
-// CHECK: ember::program::galoisKey(keys, 5);
-// CHECK: ember::program::release(
-// CHECK: ember::cpu::modSwitchDown(ctx, {{.*}}, ember::program::basis(ctx, 0, 1, 0, 0));
-// CHECK: out.push_back(ember::program::makeCiphertext(ember::program::polys(std::move(
+// CHECK-NEXT: ember::program::run(args, kPlan);
 
 // MANIFEST: "keys": {
 // MANIFEST-NEXT: "galois": [

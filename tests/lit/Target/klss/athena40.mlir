@@ -9,22 +9,26 @@
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=athena40 keyswitch=klss key-memory-budget-mib=1000}" %s | ember-translate --emit-manifest | FileCheck %s --check-prefix=BUDGET
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=athena40 key-memory-budget-mib=850}" %s | ember-translate --emit-manifest | FileCheck %s --check-prefix=MIXED
 
-// CPP: ember::Poly64 [[T0:b[0-9]+]] = ember::cpu::klssModUp(ctx, [[D0:b[0-9]+]]);
-// CPP: const auto &[[K5:b[0-9]+]] = ember::program::klssGaloisKey(keys, 5);
-// CPP: ember::Poly64 [[A0:b[0-9]+]], [[A1:b[0-9]+]];
-// CPP-NEXT: ember::klssInnerProduct(ctx, [[K5]], {&{{b[0-9]+}}, &{{b[0-9]+}}, &{{b[0-9]+}}, &{{b[0-9]+}}, &{{b[0-9]+}}}, 39, [[A0]], [[A1]]);
-// CPP: ember::cpu::modSwitchDown(ctx, {{b[0-9]+}}, ember::program::basis(ctx, 0, 40, 0, 0));
-// CPP: ember::program::klssRelinKey(keys);
-// CPP-NOT: keySwitchInnerProduct
-// CPP-NOT: ember::cpu::modUp
+// The plan: KLSS ModUp of the five digits (views of the input), the
+// hoisted rotation's automorphisms of the T digits, the KLSS Galois key of
+// 5 (a KLSS key buffer: key = 2), the KLSS inner product at level 39, the
+// coefficient-form ModDown and one NTT; no hybrid key switching.
+// CPP: {StepKind::kView, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {0, 8, 0, 0}
+// CPP: {StepKind::kKlssModUp, {{[0-9]+}}, 5, {{[0-9]+}}, 5,
+// CPP: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
+// CPP: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {5, 0, 0, 0}
+// CPP-NEXT: {StepKind::kKlssInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 6, {39, 0, 0, 0}
+// CPP: {StepKind::kModSwitchDown,
+// CPP: {StepKind::kNtt,
+// CPP: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}
+// CPP-NOT: kKsInnerProduct
+// CPP-NOT: kModUp,
 
-// CUDA: ember::cuda::DevicePoly {{b[0-9]+}} = ember::cuda::klssModUp(dctx, {{b[0-9]+}});
-// CUDA: ember::cuda::automorphism(dctx, {{b[0-9]+}}, 5);
-// CUDA: const auto &[[K5:b[0-9]+]] = ember::program::cudaKlssGaloisKey(args, 5);
-// CUDA: ember::cuda::klssInnerProduct(dctx, [[K5]], {&{{.*}}}, 39,
-// CUDA: ember::cuda::modSwitchDown(dctx,
-// CUDA: ember::program::cudaKlssRelinKey(args);
-// CUDA-NOT: em_ks_inner_product(dctx,
+// CUDA: {StepKind::kKlssModUp,
+// CUDA: {StepKind::kKlssInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 6, {39, 0, 0, 0}
+// CUDA: {StepKind::kModSwitchDown,
+// CUDA-NOT: kKsInnerProduct
+// CUDA: const CudaKernel kKernels[
 
 // MANIFEST: "keys": {
 // MANIFEST-NEXT: "galois": [],

@@ -1,0 +1,275 @@
+// The interpreter of a compiled program's plan (ember/program_plan.h), one
+// template for both backends: runtime/cpu/program.cpp instantiates it over
+// Poly64 and the CPU primitives, runtime/cuda/program.cu over DevicePoly and
+// the CUDA primitives. A backend B provides
+//   using Poly, Args, Kernel, HybridKey, KlssKey, Ciphertext
+//   const Context64 &host(const Args &)
+//   Poly alloc(args, basis, ntt, zero)        Poly copy(args, p)
+//   void ntt(args, p), intt(args, p)
+//   Poly bconv(args, p, to)                   Poly modUp(args, p, digit)
+//   void ksInnerProduct(args, key, digits, acc0, acc1)
+//   Poly klssModUp(args, p)
+//   void klssInnerProduct(args, key, digits, level, acc0, acc1)
+//   Poly modSwitchDown(args, p, keep)         Poly automorphism(args, p, g)
+//   Poly view(args, p, first, count)          Poly concat(args, parts)
+//   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
+//   Poly constant(args, data offset, count, scale, basis, ntt)
+//   void launch(args, kernel, loop, io)
+//   void checkInput(args, index, name, parts, level, slots, scale)
+//   const Poly *inputPart(args, index, part, storage)
+//   uint64_t *words(poly)
+//   void output(args, polys, level, scale, slots)
+//   ConstantCache<Poly> *cache(args)
+// and the executor does the bookkeeping: buffers by index, inputs bound
+// without copies where the backend allows, dead buffers freed where the
+// plan says, outputs moved at their last use.
+#pragma once
+
+#include "ember/errors.h"
+#include "ember/program.h"
+#include "ember/program_plan.h"
+
+#include <string>
+#include <vector>
+
+namespace ember::program {
+
+template <typename B> class Executor {
+public:
+  using Poly = typename B::Poly;
+
+  Executor(const typename B::Args &args, const Plan<typename B::Kernel> &plan)
+      : args_(args), plan_(plan), ctx_(B::host(args)),
+        owned_(plan.buffer_count), at_(plan.buffer_count, nullptr),
+        keys_(plan.buffer_count, nullptr) {}
+
+  void run() {
+    prepareConstants();
+    for (size_t i = 0; i < plan_.step_count; ++i)
+      step(plan_.steps[i]);
+  }
+
+private:
+  const typename B::Args &args_;
+  const Plan<typename B::Kernel> &plan_;
+  const Context64 &ctx_;
+  std::vector<Poly> owned_;
+  std::vector<const Poly *> at_;
+  std::vector<const void *> keys_;
+  ConstantCache<Poly> local_;
+  ConstantCache<Poly> *cache_ = nullptr;
+
+  int32_t arg(int32_t list, int32_t i) const { return plan_.args[list + i]; }
+  const BufferSpec &spec(int32_t b) const { return plan_.buffers[b]; }
+
+  /// Global modulus indices of a buffer spec.
+  std::vector<int> basis(const BufferSpec &s) const {
+    if (s.over_t)
+      return ctx_.tBasis();
+    std::vector<int> b;
+    for (int i = s.q_lo; i < s.q_hi; ++i)
+      b.push_back(i);
+    for (int j = s.p_lo; j < s.p_hi; ++j)
+      b.push_back(ctx_.qCount() + j);
+    return b;
+  }
+  KernelBasis kernelBasis(const BufferSpec &s) const {
+    return {s.q_lo, s.q_hi, ctx_.qCount() + s.p_lo, ctx_.qCount() + s.p_hi};
+  }
+  const Poly &in(const Step &s, int32_t i) const {
+    const Poly *p = at_[arg(s.in, i)];
+    if (!p)
+      throw Error("program plan: step " + std::to_string(&s - plan_.steps) +
+                  " reads buffer " + std::to_string(arg(s.in, i)) +
+                  " before it is written");
+    return *p;
+  }
+  void set(int32_t buffer, Poly p) {
+    owned_[buffer] = std::move(p);
+    at_[buffer] = &owned_[buffer];
+  }
+  void setOut(const Step &s, int32_t i, Poly p) {
+    set(arg(s.out, i), std::move(p));
+  }
+
+  void prepareConstants() {
+    cache_ = B::cache(args_);
+    if (!cache_)
+      cache_ = &local_;
+    if (cache_->ctx == &ctx_ && cache_->polys.size() == plan_.constant_count)
+      return;
+    cache_->polys.clear();
+    cache_->ctx = &ctx_;
+    for (size_t i = 0; i < plan_.step_count; ++i) {
+      const Step &s = plan_.steps[i];
+      if (s.kind != StepKind::kConstant)
+        continue;
+      if (static_cast<size_t>(s.imm[0]) != cache_->polys.size())
+        throw Error("program plan: constants out of order");
+      const BufferSpec &b = spec(arg(s.out, 0));
+      cache_->polys.push_back(B::constant(args_, s.imm[1], s.imm[2], s.scale,
+                                          basis(b), b.ntt != 0));
+    }
+  }
+
+  template <typename Key> const Key &key(const Step &s, int32_t i) const {
+    return *static_cast<const Key *>(keys_[arg(s.in, i)]);
+  }
+  bool klssKeyAt(const Step &s, int32_t i) const {
+    return spec(arg(s.in, i)).key == 2;
+  }
+
+  void step(const Step &s) {
+    switch (s.kind) {
+    case StepKind::kInput: {
+      const size_t index = static_cast<size_t>(s.imm[0]);
+      B::checkInput(args_, index, plan_.input_names[index], s.nout,
+                    static_cast<int>(s.imm[1]), static_cast<size_t>(s.imm[2]),
+                    s.scale);
+      // The ciphertext's own polynomial where the backend can point at it
+      // (CPU), else a copy into the buffer (CUDA).
+      for (int32_t j = 0; j < s.nout; ++j) {
+        int32_t b = arg(s.out, j);
+        at_[b] = B::inputPart(args_, index, j, owned_[b]);
+      }
+      return;
+    }
+    case StepKind::kConstant:
+      at_[arg(s.out, 0)] = &cache_->polys[s.imm[0]];
+      return;
+    case StepKind::kZero: {
+      const BufferSpec &b = spec(arg(s.out, 0));
+      setOut(s, 0, B::alloc(args_, basis(b), b.ntt != 0, true));
+      return;
+    }
+    case StepKind::kNtt:
+    case StepKind::kIntt: {
+      Poly p = B::copy(args_, in(s, 0));
+      if (s.kind == StepKind::kNtt)
+        B::ntt(args_, p);
+      else
+        B::intt(args_, p);
+      setOut(s, 0, std::move(p));
+      return;
+    }
+    case StepKind::kBConv:
+      setOut(s, 0, B::bconv(args_, in(s, 0), basis(spec(arg(s.out, 0)))));
+      return;
+    case StepKind::kModUp:
+      for (int32_t j = 0; j < s.nout; ++j)
+        setOut(
+            s, j,
+            B::modUp(args_, in(s, 0), arg(static_cast<int32_t>(s.imm[0]), j)));
+      return;
+    case StepKind::kKsInnerProduct:
+    case StepKind::kKlssInnerProduct: {
+      std::vector<const Poly *> digits;
+      for (int32_t j = 1; j < s.nin; ++j)
+        digits.push_back(&in(s, j));
+      Poly acc0, acc1;
+      if (s.kind == StepKind::kKsInnerProduct)
+        B::ksInnerProduct(args_, key<typename B::HybridKey>(s, 0), digits, acc0,
+                          acc1);
+      else
+        B::klssInnerProduct(args_, key<typename B::KlssKey>(s, 0), digits,
+                            static_cast<int>(s.imm[0]), acc0, acc1);
+      setOut(s, 0, std::move(acc0));
+      setOut(s, 1, std::move(acc1));
+      return;
+    }
+    case StepKind::kKlssModUp:
+      for (int32_t j = 0; j < s.nout; ++j)
+        setOut(s, j, B::klssModUp(args_, in(s, j)));
+      return;
+    case StepKind::kModSwitchDown:
+      for (int32_t j = 0; j < s.nout; ++j)
+        setOut(s, j,
+               B::modSwitchDown(args_, in(s, j), basis(spec(arg(s.out, j)))));
+      return;
+    case StepKind::kAutomorphism:
+      setOut(s, 0,
+             B::automorphism(args_, in(s, 0), static_cast<uint64_t>(s.imm[0])));
+      return;
+    case StepKind::kLoadKey: {
+      int32_t b = arg(s.out, 0);
+      const uint64_t g = static_cast<uint64_t>(s.imm[0]);
+      keys_[b] = spec(b).key == 2
+                     ? static_cast<const void *>(B::klssKey(args_, g))
+                     : static_cast<const void *>(B::hybridKey(args_, g));
+      return;
+    }
+    case StepKind::kConcat: {
+      std::vector<const Poly *> parts;
+      for (int32_t j = 0; j < s.nin; ++j)
+        parts.push_back(&in(s, j));
+      setOut(s, 0, B::concat(args_, parts));
+      return;
+    }
+    case StepKind::kView:
+      setOut(s, 0,
+             B::view(args_, in(s, 0), static_cast<size_t>(s.imm[0]),
+                     static_cast<size_t>(s.imm[1])));
+      return;
+    case StepKind::kCopy:
+      setOut(s, 0, B::copy(args_, in(s, 0)));
+      return;
+    case StepKind::kLaunch:
+      launch(s);
+      return;
+    case StepKind::kRelease:
+      for (int32_t j = 0; j < s.nin; ++j) {
+        int32_t b = arg(s.in, j);
+        owned_[b] = Poly();
+        at_[b] = nullptr;
+      }
+      return;
+    case StepKind::kOutput: {
+      std::vector<Poly> polys;
+      for (int32_t j = 0; j < s.nin; ++j) {
+        int32_t b = arg(s.in, j);
+        bool movable =
+            arg(static_cast<int32_t>(s.imm[2]), j) != 0 && at_[b] == &owned_[b];
+        if (movable) {
+          polys.push_back(std::move(owned_[b]));
+          at_[b] = nullptr;
+        } else {
+          polys.push_back(B::copy(args_, in(s, j)));
+        }
+      }
+      B::output(args_, std::move(polys), static_cast<int>(s.imm[0]), s.scale,
+                static_cast<size_t>(s.imm[1]));
+      return;
+    }
+    }
+    throw Error("program plan: unknown step kind " +
+                std::to_string(static_cast<int>(s.kind)));
+  }
+
+  void launch(const Step &s) {
+    const BufferSpec &l = spec(static_cast<int32_t>(s.imm[1]));
+    KernelLoop loop{(l.q_hi - l.q_lo) + (l.p_hi - l.p_lo), l.q_hi - l.q_lo,
+                    l.q_lo, ctx_.qCount() + l.p_lo};
+    std::vector<const uint64_t *> ins(s.nin);
+    std::vector<KernelBasis> inb(s.nin);
+    for (int32_t j = 0; j < s.nin; ++j) {
+      ins[j] = B::words(in(s, j));
+      inb[j] = kernelBasis(spec(arg(s.in, j)));
+    }
+    std::vector<uint64_t *> outs(s.nout);
+    std::vector<KernelBasis> outb(s.nout);
+    for (int32_t j = 0; j < s.nout; ++j) {
+      int32_t b = arg(s.out, j);
+      const BufferSpec &o = spec(b);
+      set(b, B::alloc(args_, basis(o), o.ntt != 0, false));
+      outs[j] = B::words(owned_[b]);
+      outb[j] = kernelBasis(o);
+    }
+    std::vector<int> tabs(s.imm[3]);
+    for (int64_t j = 0; j < s.imm[3]; ++j)
+      tabs[j] = arg(static_cast<int32_t>(s.imm[2]), static_cast<int32_t>(j));
+    KernelIO io{ins.data(), inb.data(), outs.data(), outb.data(), tabs.data()};
+    B::launch(args_, plan_.kernels[s.imm[0]], loop, io);
+  }
+};
+
+} // namespace ember::program

@@ -1,0 +1,48 @@
+// What a generated program's source needs from the runtime, and nothing
+// else (so that it compiles in a fraction of a second): the plan types
+// (ember/program_plan.h), the kernel signatures, the executors' entry points
+// and the ABI version. The arguments themselves (CpuArgs, CudaArgs) are
+// only passed through; ember/program.h and ember/program_cuda.h define
+// them for the callers.
+#pragma once
+
+#include "ember/program_plan.h"
+
+struct CUstream_st;
+
+namespace ember::program {
+
+struct CpuArgs;
+struct CudaArgs;
+
+/// Bumped when the plan, the arguments or the executors change; generated
+/// code exports `ember_program_abi` returning the version it was emitted
+/// for, and the loaders refuse another.
+inline constexpr int kAbiVersion = 4;
+
+/// A generated elementwise kernel of a C++ program.
+using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);
+/// A generated elementwise kernel of a CUDA program, launched on `stream`
+/// (the emitted source wraps each __global__ kernel in one of these).
+using CudaKernel = void (*)(const KernelLoop &, const KernelIO &,
+                            CUstream_st *stream);
+
+/// Runs a plan on the CPU runtime (runtime/core/program_exec.h): what every
+/// generated .cpp's entry does with its tables.
+void run(const CpuArgs &args, const Plan<CpuKernel> &plan);
+/// Runs a plan on the CUDA runtime: what every generated .cu's entry does.
+/// All work is queued on the context's stream.
+void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan);
+
+#ifdef __CUDACC__
+/// Throws the error of the last kernel launch, if any (generated code calls
+/// it after each launch when built with -DEMBER_DEBUG_LAUNCHES).
+void checkLaunch(cudaError_t e);
+#ifdef EMBER_DEBUG_LAUNCHES
+#define EMBER_CHECK_LAUNCH() ::ember::program::checkLaunch(cudaGetLastError())
+#else
+#define EMBER_CHECK_LAUNCH() ((void)0)
+#endif
+#endif
+
+} // namespace ember::program

@@ -1,0 +1,95 @@
+// The plan of a compiled program: what `ember-translate --emit-cpp/--emit-cuda`
+// writes as static tables, and what the runtime executes (program::run on
+// the CPU, program::runCuda on the GPU). The emitted source holds the
+// buffers of the memory plan, one step per runtime operation and the
+// generated elementwise kernels; the numbers (plaintext constants) live in
+// the program's data file. A table compiles in a fraction of the time of
+// the same program unrolled into statements, and one interpreter, tested
+// once, runs every program.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ember::program {
+
+/// A buffer of the plan: a polynomial over q[q_lo:q_hi] u p[p_lo:p_hi]
+/// (limb ranges of the module's Q and P; P indices local), or over all of
+/// the KLSS temporary primes T (over_t), in NTT or coefficient form; or an
+/// evaluation key (key != 0: 1 hybrid, 2 KLSS).
+struct BufferSpec {
+  int16_t q_lo, q_hi, p_lo, p_hi;
+  uint8_t ntt, over_t, key;
+};
+
+/// A generated kernel's loop: `limbs` limbs, q_count Q limbs from global
+/// modulus q_lo, then P limbs from global index p_lo.
+struct KernelLoop {
+  int limbs, q_count, q_lo, p_lo;
+};
+/// A buffer's basis as global modulus ranges [q_lo, q_hi) u [p_lo, p_hi).
+struct KernelBasis {
+  int q_lo, q_hi, p_lo, p_hi;
+};
+/// The buffers and constant rows of one launch of a generated kernel.
+struct KernelIO {
+  const uint64_t *const *in;
+  const KernelBasis *inb;
+  uint64_t *const *out;
+  const KernelBasis *outb;
+  const int *tab;
+};
+
+/// What a step does. `out` and `in` are lists of buffer indices in the
+/// plan's argument table; imm[] are per-kind immediates.
+enum class StepKind : uint8_t {
+  kInput,            ///< out = the polys of input imm[0] (level imm[1], slots
+                     ///< imm[2], scale), checked against the ciphertext given
+  kConstant,         ///< out[0] = constant imm[0] (encoded once per context:
+                     ///< data values [imm[1], imm[1] + imm[2]) at scale)
+  kZero,             ///< out[0] = 0
+  kNtt,              ///< out[0] = NTT(in[0])
+  kIntt,             ///< out[0] = INTT(in[0])
+  kBConv,            ///< out[0] = fast base conversion of in[0] to out's basis
+  kModUp,            ///< out[j] = ModUp of in[0]'s digit args[imm[0] + j]
+  kKsInnerProduct,   ///< (out[0], out[1]) = sum_j in[j+1] * key in[0]
+  kKlssModUp,        ///< out[j] = KLSS ModUp of digit in[j]
+  kKlssInnerProduct, ///< (out[0], out[1]) = KLSS inner product of the T
+                     ///< digits in[1..] with key in[0] at level imm[0]
+  kModSwitchDown,    ///< out[j] = in[j] divided and rounded down to out's basis
+  kAutomorphism,     ///< out[0] = in[0](X^imm[0])
+  kLoadKey,          ///< out[0] = the evaluation key: relin (imm[0] == 0) or
+                     ///< the Galois key of element imm[0]
+  kConcat,           ///< out[0] = in[0] | in[1] | ... (disjoint bases)
+  kView,             ///< out[0] = limbs [imm[0], imm[0] + imm[1]) of in[0]
+  kCopy,             ///< out[0] = in[0]
+  kLaunch,           ///< generated kernel imm[0] over loop imm[1] (a buffer
+                     ///< spec index), reading in, writing out (allocated
+                     ///< here), constant rows args[imm[2] .. + imm[3])
+  kRelease,          ///< the buffers in are dead: free them
+  kOutput,           ///< an output ciphertext of the polys in, at level
+                     ///< imm[0], slots imm[1], scale; args[imm[2] + j] != 0:
+                     ///< in[j] may be moved (its last use)
+};
+
+struct Step {
+  StepKind kind;
+  int32_t out, nout; ///< args[out .. out + nout): result buffers
+  int32_t in, nin;   ///< args[in .. in + nin): operand buffers
+  int64_t imm[4];
+  double scale;
+};
+
+/// Everything the emitted source declares, handed to the interpreter.
+template <typename Kernel> struct Plan {
+  const BufferSpec *buffers;
+  size_t buffer_count;
+  const int32_t *args;
+  const Step *steps;
+  size_t step_count;
+  const Kernel *kernels;
+  size_t constant_count;
+  const char *const *input_names;
+};
+
+} // namespace ember::program
