@@ -311,6 +311,12 @@ template <typename Word> void Context<Word>::checkKlss() const {
                           std::to_string(t_count_) + ")");
   if (p_count_ == 0)
     throw InvalidArgument("KLSS key switching needs special primes P");
+  // A key group holds at most the K + L + 1 primes of P u Q (a larger gamma
+  // also overflowed the group loops: found by fuzz/fuzz_params).
+  if (spec_.klss_gamma > p_count_ + q_count_)
+    throw InvalidArgument("gamma = " + std::to_string(spec_.klss_gamma) +
+                          " exceeds the " + std::to_string(p_count_ + q_count_) +
+                          " primes of P u Q that a key group can hold");
   const double need = klssTBitsNeeded(), have = klssTBits();
   if (have < need) {
     char buf[256];
