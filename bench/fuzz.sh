@@ -95,6 +95,9 @@ run_one() {
   execs="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   rate="$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   last="$(grep -E '^#[0-9]+: cov' "$log" | tail -1 || true)"
+  # atheris exits at the time limit without stat:: lines: its last status line.
+  [ -n "$execs" ] || [ -n "$last" ] ||
+    last="$(grep -E '^#[0-9]+[[:space:]].*exec/s' "$log" | tail -1 | sed -E 's/^#([0-9]+)[[:space:]].*exec\/s: ([0-9]+).*/#\1: exec\/s \2/' || true)"
   if [ -n "$last" ]; then
     execs="$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")"
     rate="$(sed -E 's/.*exec\/s ([0-9]+).*/\1/' <<<"$last")"

@@ -57,18 +57,19 @@ TEST(Klss, GroupsCoverPFirstThenQ) {
   EXPECT_EQ(hybridKeyBytes(ctx), size_t(3) * 2 * 10 * 4096 * 8);
 }
 
-TEST(Klss, GammaLargerThanPuQIsRejected) {
-  // gamma = K + L + 2 = 11: one group would be all of P u Q (580 bits), which
-  // 14 T primes (854 bits) cover, so only the gamma bound refuses it.
-  ParamSpec spec = klssSpec(14);
-  spec.klss_gamma = 11;
-  EXPECT_THROW(Context64{spec}, InvalidArgument);
-  spec.klss_gamma = 10;
-  EXPECT_NO_THROW(Context64{spec});
-  // The fuzz_params input: a gamma near INT_MAX once looped (and overflowed)
-  // in klssGroupLimbs.
-  spec.klss_gamma = 0x7ffffffe;
-  EXPECT_THROW(Context64{spec}, InvalidArgument);
+TEST(Klss, GammaLargerThanPuQIsOneGroup) {
+  // gamma >= K + L + 1 = 10: one group holds all of P u Q (580 bits), which
+  // 14 T primes (854 bits) cover. A gamma near INT_MAX (a fuzz_params input)
+  // once overflowed int in klssGroupCount and looped up to gamma in
+  // klssGroupLimbs.
+  for (int gamma : {11, 0x7ffffffe}) {
+    ParamSpec spec = klssSpec(14);
+    spec.klss_gamma = gamma;
+    Context64 ctx(spec);
+    EXPECT_EQ(ctx.klssGroupCount(ctx.maxLevel()), 1) << gamma;
+    EXPECT_EQ(ctx.klssGroupLimbs(0, ctx.maxLevel()).size(), 10u) << gamma;
+    EXPECT_EQ(ctx.klssGroupLimbs(0, 2).size(), 6u) << gamma;
+  }
 }
 
 TEST(Klss, ShortTemporaryBasisIsRejectedWithTheBitsNeeded) {

@@ -255,10 +255,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << (gamma ? "given" : "missing") << ")";
   if (gamma < 0)
     return emitError() << "gamma = " << gamma << " must be positive";
-  if (gamma > static_cast<int64_t>(q.size() + p.size()))
-    return emitError() << "gamma = " << gamma << " exceeds the "
-                       << q.size() + p.size()
-                       << " primes of P u Q that a key group can hold";
+
   for (uint64_t prime : t) {
     if (prime % twoN != 1 || !ember::isPrime(prime))
       return emitError() << "T prime " << prime
