@@ -4,7 +4,6 @@ name in ember.json never points outside the artifact's folder."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -17,20 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "fuzz" / "corpus" / "fuzz_manifest" / "seed-valid-reseal"
 
 
-def _harness():
-    spec = importlib.util.spec_from_file_location(
-        "fuzz_manifest", ROOT / "fuzz" / "fuzz_manifest.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _artifact(tmp_path: Path, meta: object, manifest: object) -> Path:
+def _artifact(harness, tmp_path: Path, meta: object, manifest: object) -> Path:
     """The harness's artifact with this ember.json and manifest, re-sealed."""
     data = b"\x01" + json.dumps(meta).encode() + b"\0" + json.dumps(manifest).encode()
-    _harness().write_artifact(tmp_path, data)
+    harness.write_artifact(tmp_path, data)
     return tmp_path
 
 
@@ -39,43 +28,43 @@ def _valid() -> tuple[dict, dict]:
     return json.loads(meta_text), json.loads(manifest_text)
 
 
-def test_valid_seed_loads(tmp_path: Path) -> None:
+def test_valid_seed_loads(harness, tmp_path: Path) -> None:
     meta, manifest = _valid()
-    program = ember.load(_artifact(tmp_path, meta, manifest))
+    program = ember.load(_artifact(harness, tmp_path, meta, manifest))
     assert program._context() is not None
 
 
 @pytest.mark.parametrize("meta", [11, [], "x", None])
-def test_ember_json_not_an_object(tmp_path: Path, meta: object) -> None:
+def test_ember_json_not_an_object(harness, tmp_path: Path, meta: object) -> None:
     # Was AttributeError: 'int' object has no attribute 'get' (compiled.py load).
     _, manifest = _valid()
     with pytest.raises(SerializationError, match="format"):
-        ember.load(_artifact(tmp_path, meta, manifest))
+        ember.load(_artifact(harness, tmp_path, meta, manifest))
 
 
 @pytest.mark.parametrize("name", ["/dev/zero", "../p.manifest.json", "a/b", 3])
-def test_file_names_stay_in_the_folder(tmp_path: Path, name: object) -> None:
+def test_file_names_stay_in_the_folder(harness, tmp_path: Path, name: object) -> None:
     # Was: any path, e.g. /dev/zero (read forever) or outside the folder.
     meta, manifest = _valid()
     meta["files"]["manifest"] = name
     with pytest.raises(SerializationError, match="not a file name"):
-        ember.load(_artifact(tmp_path, meta, manifest))
+        ember.load(_artifact(harness, tmp_path, meta, manifest))
 
 
-def test_missing_name_is_a_serialization_error(tmp_path: Path) -> None:
+def test_missing_name_is_a_serialization_error(harness, tmp_path: Path) -> None:
     # Was KeyError: 'name' from Compiled.__init__, past load's try.
     meta, manifest = _valid()
     del meta["name"]
     with pytest.raises(SerializationError, match="KeyError"):
-        ember.load(_artifact(tmp_path, meta, manifest))
+        ember.load(_artifact(harness, tmp_path, meta, manifest))
 
 
 @pytest.mark.parametrize("manifest", [[], {"params": 3}, {"params": {"q": []}}])
-def test_manifest_without_params(tmp_path: Path, manifest: object) -> None:
+def test_manifest_without_params(harness, tmp_path: Path, manifest: object) -> None:
     # Was TypeError / KeyError in Compiled.__repr__ and _context.
     meta, _ = _valid()
     with pytest.raises(SerializationError, match="params"):
-        ember.load(_artifact(tmp_path, meta, manifest))
+        ember.load(_artifact(harness, tmp_path, meta, manifest))
 
 
 @pytest.mark.parametrize(
