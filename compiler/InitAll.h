@@ -1,7 +1,8 @@
 //===- InitAll.h - register every Ember dialect and pass ------------------===//
 //
 // ember-opt, ember-translate and the Python module call these two functions;
-// a new dialect or pass is registered in InitAll.cpp, nowhere else.
+// a new pass is registered in InitAll.cpp, a new dialect in InitDialects.cpp,
+// nowhere else.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -7,10 +7,33 @@
 #pragma once
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace ember {
+
+/// The most slots a CKKS ciphertext can have: N/2 for the largest ring the
+/// runtime and #ckks.params support, N = 2^17. Where the parameters are known,
+/// the ckks module verifier bounds slots by their N/2 as well.
+constexpr int64_t kMaxSlots = int64_t{1} << 16;
+
+/// A slot count (of !fhe.ct/pt, !ckks.ct/pt, and later slot-vector types) is
+/// a power of two in 1..kMaxSlots: the slots of a packed vector are a
+/// subring of the N/2 complex slots, which exists only for powers of two.
+inline mlir::LogicalResult
+verifySlotCount(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
+                int64_t slots) {
+  if (slots <= 0)
+    return emitError() << "slot count must be positive, got " << slots;
+  if (!llvm::isPowerOf2_64(static_cast<uint64_t>(slots)))
+    return emitError() << "slot count must be a power of two, got " << slots;
+  if (slots > kMaxSlots)
+    return emitError() << "slot count " << slots << " exceeds " << kMaxSlots
+                       << " (N/2 of the largest ring, N = 2^17)";
+  return mlir::success();
+}
 
 /// A constant of `slots` values: a 1-d tensor of that length, or a splat.
 inline mlir::LogicalResult verifySlotValues(mlir::Operation *op,

@@ -20,7 +20,13 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-from ember.errors import CompileError, DepthError, EmberError, NotAvailableError
+from ember.errors import (
+    CompileError,
+    DepthError,
+    EmberError,
+    NotAvailableError,
+    SerializationError,
+)
 
 REPO_ROOT = Path(os.environ.get("EMBER_ROOT", Path(__file__).resolve().parents[2]))
 
@@ -62,20 +68,32 @@ def context_from_params(params: dict) -> object:
     them.
     """
     er = runtime()
-    t = [int(x) for x in params.get("t", [])]
-    spec = er.ParamSpec(
-        log_n=params["log_n"],
-        q_bits=[int(q).bit_length() for q in params["q"]],
-        p_bits=[int(p).bit_length() for p in params["p"]],
-        dnum=params["dnum"],
-        log_scale=float(params["log_scale"]),
-        insecure=params["security"] != 128,
-        klss_gamma=int(params.get("gamma", 0)) if t else 0,
-        t_bits=[x.bit_length() for x in t],
-    )
-    return er.Context(
-        spec, [int(q) for q in params["q"]], [int(p) for p in params["p"]], t
-    )
+    try:
+        t = [int(x) for x in params.get("t", [])]
+        q = [int(x) for x in params["q"]]
+        p = [int(x) for x in params["p"]]
+        spec = er.ParamSpec(
+            log_n=int(params["log_n"]),
+            q_bits=[x.bit_length() for x in q],
+            p_bits=[x.bit_length() for x in p],
+            dnum=int(params["dnum"]),
+            log_scale=float(params["log_scale"]),
+            insecure=params["security"] != 128,
+            klss_gamma=int(params.get("gamma", 0)) if t else 0,
+            t_bits=[x.bit_length() for x in t],
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
+        # A manifest is untrusted input: a missing or mistyped field is a
+        # damaged artifact, not a crash.
+        raise SerializationError(
+            f"the manifest's params are malformed ({type(err).__name__}: {err})"
+        ) from err
+    try:
+        return er.Context(spec, q, p, t)
+    except (TypeError, ValueError, OverflowError) as err:  # e.g. a prime >= 2^64
+        raise SerializationError(
+            f"the manifest's params are malformed ({type(err).__name__}: {err})"
+        ) from err
 
 
 def bin_dir() -> Path:

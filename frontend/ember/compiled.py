@@ -521,28 +521,61 @@ def compile(  # noqa: A001 - the API's name
 
 
 def load(folder: str | Path) -> Compiled:
-    """A program saved by :meth:`Compiled.save`; needs only the runtime."""
+    """A program saved by :meth:`Compiled.save`; needs only the runtime.
+
+    ``ember.json`` and the manifest are untrusted: anything malformed raises
+    SerializationError (fuzz/fuzz_manifest.py checks it)."""
     folder = Path(folder)
     meta_path = folder / "ember.json"
     if not meta_path.exists():
         raise SerializationError(f"{folder} holds no Ember program (no ember.json)")
     try:
         meta = json.loads(meta_path.read_text())
-        if meta.get("format") != FORMAT:
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            found = meta.get("format") if isinstance(meta, dict) else None
             raise SerializationError(
-                f"{meta_path}: format {meta.get('format')}, this Ember reads {FORMAT}"
+                f"{meta_path}: format {found}, this Ember reads {FORMAT}"
             )
-        manifest = (folder / meta["files"]["manifest"]).read_text()
-        fhe = (folder / meta["files"]["fhe"]).read_text()
+        files = meta["files"]
+        for kind in ("manifest", "fhe", "source", "kernel"):
+            name = files[kind]
+            # A plain name inside the folder: never another path to read.
+            if (
+                not isinstance(name, str)
+                or name in ("", ".", "..")
+                or (Path(name).name != name)
+            ):
+                raise SerializationError(
+                    f"{meta_path}: {kind} file {name!r} is not a file name in {folder}"
+                )
+        manifest = (folder / files["manifest"]).read_text()
+        fhe = (folder / files["fhe"]).read_text()
         for kind in ("source", "kernel"):
-            if not (folder / meta["files"][kind]).exists():
-                raise SerializationError(f"{folder}: {meta['files'][kind]} is missing")
-    except (OSError, KeyError, ValueError) as err:
+            if not (folder / files[kind]).exists():
+                raise SerializationError(f"{folder}: {files[kind]} is missing")
+        if program_hash(manifest, fhe) != meta["hash"]:
+            raise SerializationError(
+                f"{folder}: the manifest or program does not match its hash (modified?)"
+            )
+        parsed = json.loads(manifest)
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("params"), dict):
+            raise SerializationError(f"{folder}: the manifest has no params object")
+        params = parsed["params"]
+        if not isinstance(params.get("log_n"), int) or not isinstance(
+            params.get("q"), list
+        ):
+            raise SerializationError(f"{folder}: the manifest's params lack log_n or q")
+        return Compiled(folder, meta)
+    except SerializationError:
+        raise
+    except (
+        OSError,
+        KeyError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        RecursionError,
+    ) as err:
         raise SerializationError(
-            f"{folder}: not a valid Ember program ({err})"
+            f"{folder}: not a valid Ember program ({type(err).__name__}: {err})"
         ) from err
-    if program_hash(manifest, fhe) != meta["hash"]:
-        raise SerializationError(
-            f"{folder}: the manifest or program does not match its hash (modified?)"
-        )
-    return Compiled(folder, meta)

@@ -255,8 +255,10 @@ template <typename Word> int Context<Word>::klssGroupCount(int level) const {
     throw InvalidArgument("the parameter set " + describe() +
                           " has no KLSS form (no temporary basis T)");
   qBasis(level); // level check
-  const int gamma = spec_.klss_gamma;
-  return (p_count_ + level + 1 + gamma - 1) / gamma;
+  // In 64 bits: a gamma near INT_MAX (one group) overflowed int (found by
+  // fuzz/fuzz_params).
+  const int64_t gamma = spec_.klss_gamma;
+  return static_cast<int>((int64_t{p_count_} + level + gamma) / gamma);
 }
 
 template <typename Word>
@@ -265,13 +267,17 @@ std::vector<int> Context<Word>::klssGroupLimbs(int group, int level) const {
     throw InvalidArgument("KLSS key group " + std::to_string(group) +
                           " does not exist at level " + std::to_string(level));
   // Position k in the order p_0..p_{K-1}, q_0..q_L.
+  // Only positions that exist: a gamma larger than |P u Q| (one group) once
+  // looped up to gamma and overflowed (group + 1) * gamma (fuzz_params).
   std::vector<int> limbs;
-  const int gamma = spec_.klss_gamma;
-  for (int k = group * gamma; k < (group + 1) * gamma; ++k) {
+  const int64_t gamma = spec_.klss_gamma;
+  const int64_t end =
+      std::min<int64_t>((group + 1) * gamma, int64_t{p_count_} + level + 1);
+  for (int64_t k = group * gamma; k < end; ++k) {
     if (k < p_count_)
-      limbs.push_back(q_count_ + k);
-    else if (k - p_count_ <= level)
-      limbs.push_back(k - p_count_);
+      limbs.push_back(q_count_ + static_cast<int>(k));
+    else
+      limbs.push_back(static_cast<int>(k) - p_count_);
   }
   return limbs;
 }

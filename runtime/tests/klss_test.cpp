@@ -57,6 +57,21 @@ TEST(Klss, GroupsCoverPFirstThenQ) {
   EXPECT_EQ(hybridKeyBytes(ctx), size_t(3) * 2 * 10 * 4096 * 8);
 }
 
+TEST(Klss, GammaLargerThanPuQIsOneGroup) {
+  // gamma >= K + L + 1 = 10: one group holds all of P u Q (580 bits), which
+  // 14 T primes (854 bits) cover. A gamma near INT_MAX (a fuzz_params input)
+  // once overflowed int in klssGroupCount and looped up to gamma in
+  // klssGroupLimbs.
+  for (int gamma : {11, 0x7ffffffe}) {
+    ParamSpec spec = klssSpec(14);
+    spec.klss_gamma = gamma;
+    Context64 ctx(spec);
+    EXPECT_EQ(ctx.klssGroupCount(ctx.maxLevel()), 1) << gamma;
+    EXPECT_EQ(ctx.klssGroupLimbs(0, ctx.maxLevel()).size(), 10u) << gamma;
+    EXPECT_EQ(ctx.klssGroupLimbs(0, 2).size(), 6u) << gamma;
+  }
+}
+
 TEST(Klss, ShortTemporaryBasisIsRejectedWithTheBitsNeeded) {
   try {
     Context64 ctx(klssSpec(5));

@@ -112,9 +112,12 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       for (Value v : dies[live.index.lookup(&op)])
         arena.free(offset[v]);
     }
-    f->setAttr("kernel.arg_offsets", b.getDenseI64ArrayAttr(argOffsets));
-    f->setAttr("kernel.arena_bytes", b.getI64IntegerAttr(arena.top()));
-    f->setAttr("kernel.peak_live_bytes", b.getI64IntegerAttr(arena.peakLive()));
+    f->setAttr(kernel::KernelDialect::kArgOffsetsAttrName,
+               b.getDenseI64ArrayAttr(argOffsets));
+    f->setAttr(kernel::KernelDialect::kArenaBytesAttrName,
+               b.getI64IntegerAttr(arena.top()));
+    f->setAttr(kernel::KernelDialect::kPeakLiveBytesAttrName,
+               b.getI64IntegerAttr(arena.peakLive()));
     if (print)
       llvm::outs() << "kernel-plan-memory @" << f.getSymName() << ": arena "
                    << arena.top() << " bytes, peak live " << arena.peakLive()

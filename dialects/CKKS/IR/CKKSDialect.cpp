@@ -1,5 +1,6 @@
 //===- CKKSDialect.cpp - ckks dialect, attributes and types ---------------===//
 #include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/Common/SlotVectors.h"
 
 #include "ember/primes.h"
 #include "ember/security.h"
@@ -51,6 +52,71 @@ Operation *CKKSDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return EncodeOp::create(builder, loc, type, dense);
 }
 
+/// Every ckks type in `module` (op results, block arguments and the types
+/// inside attributes, such as function signatures, which is what
+/// ckks-record-interface writes into the manifest) against the module's
+/// parameters: at most N/2 slots, a level within the chain. A nested module
+/// with its own parameters is checked against those, when its own attribute
+/// is verified.
+static LogicalResult verifyTypesAgainstParams(ModuleOp module,
+                                              ParamsAttr params) {
+  const int64_t maxSlots = int64_t{1} << (params.getLogN() - 1);
+  const int64_t maxLevel = params.getMaxLevel();
+  auto checkType = [&](Operation *op, Type type) -> LogicalResult {
+    int64_t slots = 0, level = 0;
+    if (auto ct = dyn_cast<CiphertextType>(type)) {
+      slots = ct.getSlots();
+      level = ct.getLevel();
+    } else if (auto pt = dyn_cast<PlaintextType>(type)) {
+      slots = pt.getSlots();
+      level = pt.getLevel();
+    } else {
+      return success();
+    }
+    if (slots > maxSlots)
+      return op->emitError("type ")
+             << type << " has " << slots
+             << " slots, more than N/2 = " << maxSlots
+             << " of the module's parameters (logN = " << params.getLogN()
+             << ")";
+    if (level > maxLevel)
+      return op->emitError("type ")
+             << type << " is at level " << level
+             << ", beyond the module's maximum level " << maxLevel << " ("
+             << maxLevel + 1 << " Q primes)";
+    return success();
+  };
+  // Walks `type` and the types nested in it (tensors of ciphertexts, ...).
+  auto checkNested = [&](Operation *op, Type type) -> LogicalResult {
+    LogicalResult result = success();
+    type.walk([&](Type t) {
+      if (succeeded(result))
+        result = checkType(op, t);
+    });
+    return result;
+  };
+  WalkResult walk = module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module.getOperation() && isa<ModuleOp>(op) &&
+        op->hasAttr(CKKSDialect::kParamsAttrName))
+      return WalkResult::skip();
+    for (Type type : op->getResultTypes())
+      if (failed(checkNested(op, type)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkNested(op, arg.getType())))
+            return WalkResult::interrupt();
+    LogicalResult inAttrs = success();
+    op->getAttrDictionary().walk([&](Type type) {
+      if (succeeded(inAttrs))
+        inAttrs = checkType(op, type);
+    });
+    return failed(inAttrs) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == kScaleAdjustAttrName) {
@@ -64,10 +130,11 @@ LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
            << attr.getName().getValue() << "'";
   if (!isa<ModuleOp>(op))
     return op->emitError("'") << kParamsAttrName << "' belongs on a module";
-  if (!isa<ParamsAttr>(attr.getValue()))
+  auto params = dyn_cast<ParamsAttr>(attr.getValue());
+  if (!params)
     return op->emitError("'")
            << kParamsAttrName << "' must be a #ckks.params attribute";
-  return success();
+  return verifyTypesAgainstParams(cast<ModuleOp>(op), params);
 }
 
 //===----------------------------------------------------------------------===//
@@ -75,6 +142,10 @@ LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
 //===----------------------------------------------------------------------===//
 
 static int64_t bitLength(uint64_t v) { return 64 - llvm::countl_zero(v); }
+
+/// The largest prime the runtime's 64-bit words hold
+/// (WordTraits<uint64_t>::kMaxPrimeBits).
+constexpr int64_t kMaxPrimeBits = 61;
 
 double ParamsAttr::getDefaultScale() const {
   return std::ldexp(1.0, getLogScale());
@@ -162,17 +233,29 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (p.empty())
     return emitError() << "P needs at least one prime";
   const uint64_t twoN = uint64_t{2} << logN;
-  for (ArrayRef<uint64_t> primes : {q, p})
+  for (ArrayRef<uint64_t> primes : {q, p, t})
     for (uint64_t prime : primes)
+      if (bitLength(prime) > kMaxPrimeBits)
+        return emitError() << "prime " << prime << " has " << bitLength(prime)
+                           << " bits, more than the runtime's 64-bit words "
+                              "hold ("
+                           << kMaxPrimeBits << ")";
+  for (ArrayRef<uint64_t> primes : {q, p})
+    for (uint64_t prime : primes) {
       if (prime % twoN != 1 || !ember::isPrime(prime))
         return emitError() << prime << " is not an NTT prime (prime, = 1 mod "
                            << twoN << ")";
+      if (llvm::count(q, prime) + llvm::count(p, prime) > 1)
+        return emitError() << "prime " << prime
+                           << " appears more than once in Q and P";
+    }
   if (t.empty() != (gamma == 0))
     return emitError() << "a KLSS form needs both T (temporary primes, "
                        << (t.empty() ? "missing" : "given") << ") and gamma ("
                        << (gamma ? "given" : "missing") << ")";
   if (gamma < 0)
     return emitError() << "gamma = " << gamma << " must be positive";
+
   for (uint64_t prime : t) {
     if (prime % twoN != 1 || !ember::isPrime(prime))
       return emitError() << "T prime " << prime
@@ -187,7 +270,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "logScale = " << logScale << " is outside 1..60";
   if (dnum < 1 || dnum > static_cast<int64_t>(q.size()))
     return emitError() << "dnum = " << dnum << " is outside 1.." << q.size();
-  if (!t.empty() && dnum >= 1 && dnum <= static_cast<int64_t>(q.size())) {
+  if (!t.empty()) {
     double need = klssTBitsNeeded(logN, q, p, dnum, gamma);
     double have = log2Product(t);
     auto oneDecimal = [](double v) {
@@ -218,6 +301,20 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "log2(QP) = " << logQP << " exceeds " << bound
                          << ", the 128-bit security bound for N = 2^" << logN;
   }
+  // Hybrid key switching divides a digit times the key error by P: the
+  // runtime refuses a P smaller than a digit (Context's constructor, with
+  // the same bit of slack).
+  std::vector<int> digitSizes = ember::digitSizes(q.size(), dnum);
+  double logP = log2Product(p);
+  for (size_t d = 0, start = 0; d < digitSizes.size();
+       start += digitSizes[d], ++d) {
+    double logDigit = log2Product(q.slice(start, digitSizes[d]));
+    if (logP + 1 < logDigit)
+      return emitError() << "P has " << static_cast<int64_t>(logP)
+                         << " bits, fewer than key-switching digit " << d
+                         << " (" << static_cast<int64_t>(std::ceil(logDigit))
+                         << " bits): add P primes or raise dnum";
+  }
   return success();
 }
 
@@ -229,8 +326,8 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 static LogicalResult verifyScaled(function_ref<InFlightDiagnostic()> emitError,
                                   int64_t slots, int64_t level,
                                   uint64_t scaleBits) {
-  if (slots <= 0)
-    return emitError() << "slot count must be positive, got " << slots;
+  if (failed(ember::verifySlotCount(emitError, slots)))
+    return failure();
   if (level < 0)
     return emitError() << "level must be non-negative, got " << level;
   double scale = llvm::bit_cast<double>(scaleBits);

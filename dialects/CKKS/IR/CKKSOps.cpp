@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
 #include <optional>
 
 using namespace mlir;
@@ -49,6 +50,17 @@ static LogicalResult checkOperands(std::optional<Location> loc,
   return success();
 }
 
+/// A product's scale is the product of the scales; it must stay a finite
+/// double (the result type could not hold it otherwise).
+static LogicalResult checkProductScale(std::optional<Location> loc,
+                                       StringRef opName, double a, double b) {
+  if (!std::isfinite(a * b))
+    return emitOptionalError(loc, "'", opName, "' result scale ",
+                             formatScale(a), " * ", formatScale(b),
+                             " overflows a double");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Type inference (the inference is the verifier of these ops)
 //===----------------------------------------------------------------------===//
@@ -67,6 +79,8 @@ static LogicalResult inferCtCt(StringRef name, bool isMul,
                                "'ckks.mul' operands must have degree 2 "
                                "(relinearize first), got ",
                                a.getDegree(), " and ", b.getDegree());
+    if (failed(checkProductScale(loc, name, a.getScale(), b.getScale())))
+      return failure();
     results.push_back(CiphertextType::get(a.getContext(), a.getSlots(),
                                           a.getLevel(),
                                           a.getScale() * b.getScale(), 3));
@@ -96,6 +110,9 @@ static LogicalResult inferCtPt(StringRef name, bool isMul,
   if (failed(checkOperands(loc, name, ct.getSlots(), ct.getLevel(),
                            ct.getScale(), pt.getSlots(), pt.getLevel(),
                            pt.getScale(), !isMul)))
+    return failure();
+  if (isMul &&
+      failed(checkProductScale(loc, name, ct.getScale(), pt.getScale())))
     return failure();
   results.push_back(
       isMul ? ct.withLevelAndScale(ct.getLevel(), ct.getScale() * pt.getScale())
@@ -181,6 +198,12 @@ LogicalResult KeySwitchOp::verify() {
   if (getGaloisElement() <= 0 || getGaloisElement() % 2 == 0)
     return emitOpError("galois element must be odd and positive, got ")
            << getGaloisElement();
+  if (ParamsAttr params = ParamsAttr::lookup(*this)) {
+    int64_t twoN = int64_t{2} << params.getLogN();
+    if (getGaloisElement() >= twoN)
+      return emitOpError("galois element ")
+             << getGaloisElement() << " must be below 2N = " << twoN;
+  }
   return success();
 }
 

@@ -41,23 +41,16 @@ Operation *FHEDialect::materializeConstant(OpBuilder &builder, Attribute value,
 // Types
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifySlots(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t slots) {
-  if (slots <= 0)
-    return emitError() << "slot count must be positive, got " << slots;
-  return success();
-}
-
 LogicalResult
 CiphertextType::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t slots) {
-  return verifySlots(emitError, slots);
+  return ember::verifySlotCount(emitError, slots);
 }
 
 LogicalResult
 PlaintextType::verify(function_ref<InFlightDiagnostic()> emitError,
                       int64_t slots) {
-  return verifySlots(emitError, slots);
+  return ember::verifySlotCount(emitError, slots);
 }
 
 static int64_t getSlots(Type type) {

@@ -16,7 +16,8 @@ def FHE_CiphertextType : FHE_Type<"Ciphertext", "ct"> {
   let summary = "an encrypted vector of `slots` values";
   let description = [{
     `!fhe.ct<8>` is an encrypted vector of 8 slots. Operations act slot-wise;
-    `fhe.rotate` moves slots cyclically. `slots` must be positive.
+    `fhe.rotate` moves slots cyclically. `slots` is a power of two, at
+    most 2^16 (N/2 of the largest ring).
   }];
 }
 

@@ -1,8 +1,13 @@
 //===- KernelDialect.cpp - kernel dialect and op verifiers ----------------===//
 #include "dialects/Kernel/IR/KernelDialect.h"
+#include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/Common/SlotVectors.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
 #include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace ember::kernel;
@@ -17,6 +22,44 @@ void KernelDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/Kernel/IR/KernelOps.cpp.inc"
       >();
+}
+
+/// `offsets` (kernel-plan-memory): one non-negative arena offset per
+/// polynomial result.
+static LogicalResult verifyOffsets(Operation *op) {
+  Attribute attr = op->getAttr("offsets");
+  if (!attr)
+    return success();
+  auto offsets = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!offsets)
+    return op->emitOpError("'offsets' must be an array<i64> of arena offsets");
+  int64_t polys = llvm::count_if(op->getResultTypes(), [](Type t) {
+    return isa<ember::rns::PolyType>(t);
+  });
+  if (static_cast<int64_t>(offsets.size()) != polys)
+    return op->emitOpError("'offsets' has ")
+           << offsets.size() << " entries for " << polys
+           << " polynomial results";
+  if (llvm::any_of(offsets.asArrayRef(), [](int64_t o) { return o < 0; }))
+    return op->emitOpError("'offsets' must be non-negative");
+  return success();
+}
+
+/// An attribute `name` of `op` that must be an integer attribute (or be
+/// absent when `required` is false); null when it is absent or wrong, after
+/// reporting the error in `ok`.
+static IntegerAttr integerAttr(Operation *op, StringRef name, bool required,
+                               LogicalResult &ok) {
+  Attribute attr = op->getAttr(name);
+  if (!attr) {
+    if (required)
+      ok = op->emitOpError("needs an integer '") << name << "' attribute";
+    return {};
+  }
+  auto integer = dyn_cast<IntegerAttr>(attr);
+  if (!integer)
+    ok = op->emitOpError("'") << name << "' must be an integer attribute";
+  return integer;
 }
 
 LogicalResult CallOp::verify() {
@@ -49,6 +92,67 @@ LogicalResult CallOp::verify() {
                        "gives two accumulators and needs a 'level'");
   if (c == "klss_mod_up" && getInputs().size() != getResults().size())
     return emitOpError("klss_mod_up maps each digit to one T polynomial");
+  if (failed(verifyCallAttributes()) || failed(verifyOffsets(*this)))
+    return failure();
+  return ember::rns::verifyTypesAgainstParams(*this);
+}
+
+/// The attributes the emitters read, by primitive: `galois` (automorphism,
+/// load_key), `digits` (mod_up), `level` (klss_inner_product), `value` and
+/// `scale` (encode).
+LogicalResult CallOp::verifyCallAttributes() {
+  StringRef c = getCallee();
+  auto params = ember::ckks::ParamsAttr::lookup(*this);
+  LogicalResult ok = success();
+  if (c == "automorphism" || c == "load_key") {
+    IntegerAttr g = integerAttr(*this, "galois", c == "automorphism", ok);
+    if (failed(ok))
+      return ok;
+    if (g && failed(ember::rns::verifyGaloisElement(*this, g.getInt())))
+      return failure();
+  }
+  if (c == "mod_up") {
+    auto digits = dyn_cast<DenseI64ArrayAttr>((*this)->getAttr("digits"));
+    if (!digits)
+      return emitOpError("'digits' must be an array<i64> of digit indices");
+    if (digits.size() != getResults().size())
+      return emitOpError("mod_up has ") << digits.size() << " digits for "
+                                        << getResults().size() << " results";
+    int64_t count = params ? params.getDigitSizes().size()
+                           : std::numeric_limits<int64_t>::max();
+    for (int64_t d : digits.asArrayRef())
+      if (d < 0 || d >= count)
+        return emitOpError("digit index ")
+               << d << " is outside 0.." << count - 1;
+  }
+  if (c == "klss_inner_product") {
+    IntegerAttr level = integerAttr(*this, "level", true, ok);
+    if (failed(ok))
+      return ok;
+    int64_t maxLevel =
+        params ? params.getMaxLevel() : std::numeric_limits<int64_t>::max();
+    if (level.getInt() < 0 || level.getInt() > maxLevel)
+      return emitOpError("level ")
+             << level.getInt() << " is outside 0.." << maxLevel;
+  }
+  if (c == "encode") {
+    auto value =
+        dyn_cast_or_null<DenseFPElementsAttr>((*this)->getAttr("value"));
+    auto scale = dyn_cast_or_null<FloatAttr>((*this)->getAttr("scale"));
+    if (!value || !scale || getResults().size() != 1)
+      return emitOpError("encode needs a dense 'value' of slot values and a "
+                         "float 'scale', and gives one polynomial");
+    auto tensor = cast<ShapedType>(value.getType());
+    if (tensor.getRank() != 1)
+      return emitOpError("'value' must be a 1-d tensor, got rank ")
+             << tensor.getRank();
+    if (failed(ember::verifySlotCount([&] { return emitOpError(); },
+                                      tensor.getDimSize(0))))
+      return failure();
+    double s = scale.getValueAsDouble();
+    if (!std::isfinite(s) || s <= 0)
+      return emitOpError("'scale' must be positive and finite, got ") << s;
+  }
   return success();
 }
 
@@ -58,10 +162,18 @@ LogicalResult LaunchOp::verify() {
     return emitOpError("body takes ")
            << body.getNumArguments() << " arguments for " << getInputs().size()
            << " inputs";
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  // The op verifier runs before the block's own checks: an empty body has
+  // no terminator to ask for.
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield || yield.getValues().size() != getResults().size())
     return emitOpError("body must yield one value per result");
-  return success();
+  LogicalResult ok = success();
+  if (IntegerAttr bytes = integerAttr(*this, "bytes", false, ok);
+      bytes && bytes.getInt() < 0)
+    return emitOpError("'bytes' must be non-negative, got ") << bytes.getInt();
+  if (failed(ok) || failed(verifyOffsets(*this)))
+    return failure();
+  return ember::rns::verifyTypesAgainstParams(*this);
 }
 
 LogicalResult ViewOp::verify() {
@@ -69,9 +181,34 @@ LogicalResult ViewOp::verify() {
   auto dst = dyn_cast<ember::rns::PolyType>(getResult().getType());
   if (!src || !dst)
     return emitOpError("views polynomials only");
+  // first + count compared without overflow.
   if (getFirst() < 0 || getCount() != dst.getNumLimbs() ||
-      getFirst() + getCount() > src.getNumLimbs())
+      getFirst() > static_cast<int64_t>(src.getNumLimbs()) - getCount())
     return emitOpError("limb range [")
            << getFirst() << ":" << getCount() << "] does not fit";
-  return success();
+  return ember::rns::verifyTypesAgainstParams(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Function attributes of kernel-plan-memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kArgOffsetsAttrName) {
+    auto offsets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!offsets ||
+        llvm::any_of(offsets.asArrayRef(), [](int64_t o) { return o < 0; }))
+      return op->emitError("'")
+             << name << "' must be an array<i64> of non-negative offsets";
+    return success();
+  }
+  if (name == kArenaBytesAttrName || name == kPeakLiveBytesAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || bytes.getValue().isNegative())
+      return op->emitError("'") << name << "' must be a non-negative integer";
+    return success();
+  }
+  return op->emitError("unknown kernel attribute '") << name << "'";
 }

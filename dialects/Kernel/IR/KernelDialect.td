@@ -36,6 +36,17 @@ def Kernel_Dialect : Dialect {
     (`offsets` attribute, bytes) reusing the space of dead buffers, and
     records the arena size on the function (`kernel.arena_bytes`).
   }];
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Function attributes of kernel-plan-memory: the arena offsets of the
+    /// polynomial arguments, the arena size and the peak of live bytes.
+    static constexpr ::llvm::StringLiteral kArgOffsetsAttrName =
+        "kernel.arg_offsets";
+    static constexpr ::llvm::StringLiteral kArenaBytesAttrName =
+        "kernel.arena_bytes";
+    static constexpr ::llvm::StringLiteral kPeakLiveBytesAttrName =
+        "kernel.peak_live_bytes";
+  }];
 }
 
 #endif // EMBER_DIALECT_KERNEL_DIALECT_TD

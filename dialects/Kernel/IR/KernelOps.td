@@ -42,6 +42,11 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     $callee `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The attributes the emitters read (galois, digits, level, value,
+    /// scale), checked by primitive.
+    ::mlir::LogicalResult verifyCallAttributes();
+  }];
 }
 
 def Kernel_LaunchOp : Kernel_Op<"launch", [IsolatedFromAbove,

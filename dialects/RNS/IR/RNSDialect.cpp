@@ -51,6 +51,24 @@ LogicalResult PolyType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult EvalKeyType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  unsigned dnum, unsigned q, unsigned p) {
+  if (dnum == 0 || q == 0 || p == 0 || dnum > q)
+    return emitError() << "a hybrid key needs 1 <= dnum <= q and p >= 1, got "
+                          "dnum = "
+                       << dnum << ", q = " << q << ", p = " << p;
+  return success();
+}
+
+LogicalResult KlssKeyType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  unsigned dnum, unsigned groups, unsigned t) {
+  if (dnum == 0 || groups == 0 || t == 0)
+    return emitError() << "a KLSS key needs dnum, groups and t >= 1, got dnum "
+                          "= "
+                       << dnum << ", groups = " << groups << ", t = " << t;
+  return success();
+}
+
 bool PolyType::disjointFrom(PolyType other) const {
   bool qOverlap = getNumQ() && other.getNumQ() && getQLo() < other.getQHi() &&
                   other.getQLo() < getQHi();

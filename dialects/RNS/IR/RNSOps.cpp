@@ -2,9 +2,14 @@
 //---------------------------===//
 
 #include "dialects/RNS/IR/RNSOps.h"
+#include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/Common/SlotVectors.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace ember::rns;
@@ -60,6 +65,77 @@ static void printSignedInteger(OpAsmPrinter &p, Operation *, IntegerAttr attr) {
 #include "dialects/RNS/IR/RNSOps.cpp.inc"
 
 static PolyType polyTy(Value v) { return cast<PolyType>(v.getType()); }
+
+//===----------------------------------------------------------------------===//
+// Types against the module's parameters
+//===----------------------------------------------------------------------===//
+
+static LogicalResult checkTypeAgainstParams(Operation *op, Type type,
+                                            ember::ckks::ParamsAttr params) {
+  const unsigned numQ = params.getQ().size(), numP = params.getP().size(),
+                 numT = params.getT().size();
+  if (auto poly = dyn_cast<PolyType>(type)) {
+    if (poly.getNumQ() && poly.getQHi() > numQ)
+      return op->emitOpError("type ")
+             << poly << " reaches past q" << numQ - 1 << ", the last of the "
+             << numQ << " Q primes of the module's parameters";
+    if (poly.getNumP() && poly.getPHi() > numP)
+      return op->emitOpError("type ") << poly << " reaches past the " << numP
+                                      << " P primes of the module's parameters";
+    if (poly.getNumT() && poly.getTHi() > numT)
+      return op->emitOpError("type ")
+             << poly << " reaches past the " << numT
+             << " KLSS T primes of the module's parameters";
+    return success();
+  }
+  if (auto key = dyn_cast<EvalKeyType>(type)) {
+    if (key.getQ() != numQ || key.getP() != numP ||
+        key.getDnum() != params.getDnum())
+      return op->emitOpError("key type ")
+             << key << " does not match the module's parameters (dnum = "
+             << params.getDnum() << ", q = " << numQ << ", p = " << numP << ")";
+    return success();
+  }
+  if (auto key = dyn_cast<KlssKeyType>(type)) {
+    const unsigned digits = params.getDigitSizes().size();
+    const unsigned groups = params.getKlssGroups(params.getMaxLevel());
+    if (!params.hasKlss() || key.getT() != numT || key.getDnum() != digits ||
+        key.getGroups() != groups)
+      return op->emitOpError("KLSS key type ")
+             << key << " does not match the module's parameters ("
+             << (params.hasKlss() ? "" : "no KLSS form; ")
+             << "dnum = " << digits << ", groups = " << groups
+             << ", t = " << numT << ")";
+  }
+  return success();
+}
+
+LogicalResult ember::rns::verifyTypesAgainstParams(Operation *op) {
+  auto params = ember::ckks::ParamsAttr::lookup(op);
+  if (!params)
+    return success();
+  for (Type type : op->getOperandTypes())
+    if (failed(checkTypeAgainstParams(op, type, params)))
+      return failure();
+  for (Type type : op->getResultTypes())
+    if (failed(checkTypeAgainstParams(op, type, params)))
+      return failure();
+  return success();
+}
+
+LogicalResult ember::rns::verifyGaloisElement(Operation *op, int64_t galois) {
+  if (galois <= 0 || galois % 2 == 0)
+    return op->emitOpError(
+               "Galois element must be a positive odd integer, got ")
+           << galois;
+  if (auto params = ember::ckks::ParamsAttr::lookup(op)) {
+    int64_t twoN = int64_t{2} << params.getLogN();
+    if (galois >= twoN)
+      return op->emitOpError("Galois element ")
+             << galois << " must be below 2N = " << twoN;
+  }
+  return success();
+}
 static bool isZero(Value v) { return v.getDefiningOp<ZeroOp>() != nullptr; }
 
 //===----------------------------------------------------------------------===//
@@ -134,14 +210,38 @@ LogicalResult MulPOp::verify() {
 }
 
 LogicalResult MulInvOp::verify() {
+  constexpr int64_t kMaxIndex = std::numeric_limits<unsigned>::max();
   if (getQLo() < 0 || getQHi() < getQLo() || getPLo() < 0 ||
-      getPHi() < getPLo() || (getQLo() == getQHi() && getPLo() == getPHi()))
+      getPHi() < getPLo() || (getQLo() == getQHi() && getPLo() == getPHi()) ||
+      getQHi() > kMaxIndex || getPHi() > kMaxIndex)
     return emitOpError("divisor basis must be non-empty ranges");
+  if (auto params = ember::ckks::ParamsAttr::lookup(*this))
+    if ((getQLo() != getQHi() &&
+         getQHi() > static_cast<int64_t>(params.getQ().size())) ||
+        (getPLo() != getPHi() &&
+         getPHi() > static_cast<int64_t>(params.getP().size())))
+      return emitOpError("divisor q[")
+             << getQLo() << ":" << getQHi() << "], p[" << getPLo() << ":"
+             << getPHi() << "] reaches past the module's "
+             << params.getQ().size() << " Q and " << params.getP().size()
+             << " P primes";
   PolyType divisor =
       polyTy(getInput()).withBasis(getQLo(), getQHi(), getPLo(), getPHi());
   if (!divisor.disjointFrom(polyTy(getInput())))
     return emitOpError("divisor primes must not be limbs of the operand");
   return success();
+}
+
+LogicalResult EncodeOp::verify() {
+  double scale = getScale().convertToDouble();
+  if (!std::isfinite(scale) || scale <= 0)
+    return emitOpError("scale must be positive and finite, got ") << scale;
+  auto tensor = cast<ShapedType>(getValue().getType());
+  if (tensor.getRank() != 1)
+    return emitOpError("value must be a 1-d tensor of slot values, got rank ")
+           << tensor.getRank();
+  return ember::verifySlotCount([&] { return emitOpError(); },
+                                tensor.getDimSize(0));
 }
 
 //===----------------------------------------------------------------------===//
@@ -246,10 +346,7 @@ LogicalResult ConcatOp::verify() {
 }
 
 LogicalResult AutomorphismOp::verify() {
-  if (getGalois() <= 0 || getGalois() % 2 == 0)
-    return emitOpError("Galois element must be a positive odd integer, got ")
-           << getGalois();
-  return success();
+  return verifyGaloisElement(*this, getGalois());
 }
 
 OpFoldResult AutomorphismOp::fold(FoldAdaptor) {
@@ -333,9 +430,7 @@ LogicalResult ModUpOp::verify() {
 
 LogicalResult LoadKeyOp::verify() {
   if (auto g = getGalois())
-    if (*g <= 0 || *g % 2 == 0)
-      return emitOpError("Galois element must be a positive odd integer, got ")
-             << *g;
+    return verifyGaloisElement(*this, *g);
   return success();
 }
 
@@ -427,7 +522,9 @@ LogicalResult FusedOp::verify() {
   Block &body = getBody().front();
   if (body.getArgumentTypes() != getInputs().getTypes())
     return emitOpError("block arguments must match the inputs' types");
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  // The op verifier runs before the block's own checks: an empty body has
+  // no terminator to ask for.
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield)
     return emitOpError("body must end in rns.yield");
   if (yield.getValues().getTypes() != getResults().getTypes())

@@ -15,8 +15,15 @@ def RNS_Elementwise : NativeOpTrait<"RNSElementwise"> {
   let cppNamespace = "::ember::rns::OpTrait";
 }
 
+/// Every rns type among the op's operands and results fits the module's
+/// `#ckks.params` (when the module has them): Q, P and T ranges within the
+/// chain, keys of the chain's shape (RNSOps.cpp, verifyTypesAgainstParams).
+def RNS_WithinParams : NativeOpTrait<"RNSWithinParams"> {
+  let cppNamespace = "::ember::rns::OpTrait";
+}
+
 class RNS_Op<string mnemonic, list<Trait> traits = []>
-    : Op<RNS_Dialect, mnemonic, traits>;
+    : Op<RNS_Dialect, mnemonic, !listconcat(traits, [RNS_WithinParams])>;
 
 //===----------------------------------------------------------------------===//
 // Elementwise arithmetic (all mod q_i, limb by limb)
@@ -43,6 +50,7 @@ def RNS_EncodeOp : RNS_Op<"encode", [Pure]> {
   let arguments = (ins F64ElementsAttr:$value, F64Attr:$scale);
   let results = (outs RNS_AnyPoly:$result);
   let assemblyFormat = "$value `,` $scale attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 class RNS_BinaryOp<string mnemonic, list<Trait> traits = []>

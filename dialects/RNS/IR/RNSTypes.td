@@ -86,6 +86,7 @@ def RNS_EvalKeyType : RNS_Type<"EvalKey", "evk"> {
   }];
   let parameters = (ins "unsigned":$dnum, "unsigned":$q, "unsigned":$p);
   let assemblyFormat = "`<` `dnum` `=` $dnum `,` `q` `=` $q `,` `p` `=` $p `>`";
+  let genVerifyDecl = 1;
 }
 
 def RNS_KlssKeyType : RNS_Type<"KlssKey", "klss_evk"> {
@@ -102,6 +103,7 @@ def RNS_KlssKeyType : RNS_Type<"KlssKey", "klss_evk"> {
   let parameters = (ins "unsigned":$dnum, "unsigned":$groups, "unsigned":$t);
   let assemblyFormat =
       "`<` `dnum` `=` $dnum `,` `groups` `=` $groups `,` `t` `=` $t `>`";
+  let genVerifyDecl = 1;
 }
 
 // Constraints with cppType mlir::Type so that the assembly formats print the

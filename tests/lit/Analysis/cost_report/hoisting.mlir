@@ -23,7 +23,7 @@
 
 !ct = !ckks.ct<16, level = 4, scale = 1099511627776.0>
 
-module attributes {ckks.params = #ckks.params<logN = 14, Q = [36028797017456641, 1099510054913, 1099508121601, 1099507695617, 1099506515969, 1099506352129, 1099505827841], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 128>} {
+module attributes {ckks.params = #ckks.params<logN = 14, Q = [1099504549889, 1099510054913, 1099508121601, 1099507695617, 1099506515969, 1099506352129, 1099505827841], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 128>} {
 func.func @sum8(%x: !ct) -> !ct {
   %r1 = ckks.rotate %x by 1 : !ct
   %r2 = ckks.rotate %x by 2 : !ct

@@ -20,7 +20,7 @@
 !ctsq = !ckks.ct<8, level = 4, scale = 1208925819614629174706176.0>
 !out = !ckks.ct<8, level = 3, scale = 1099516739606.7656>
 
-module attributes {ckks.params = #ckks.params<logN = 14, Q = [36028797017456641, 1099510054913, 1099508121601, 1099507695617, 1099506515969, 1099506352129, 1099505827841], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 128>} {
+module attributes {ckks.params = #ckks.params<logN = 14, Q = [1099504549889, 1099510054913, 1099508121601, 1099507695617, 1099506515969, 1099506352129, 1099505827841], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 128>} {
 func.func @mul_rescale(%x: !ct, %y: !ct) -> !out {
   %m = ckks.mul %x, %y : !ct, !ct
   %r = ckks.relinearize %m : !ct3

@@ -4,7 +4,7 @@
 
 !ct = !ckks.ct<8, level = 4, scale = 1099511627776.0>
 
-module attributes {ckks.params = #ckks.params<logN = 14, Q = [36028797017456641, 1099510054913, 1099508121601, 1099507695617, 1099506515969, 1099506352129, 1099505827841], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 128>} {
+module attributes {ckks.params = #ckks.params<logN = 14, Q = [1099504549889, 1099510054913, 1099508121601, 1099507695617, 1099506515969, 1099506352129, 1099505827841], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 128>} {
 
 // CHECK-LABEL: func.func @hoisted_rotate
 // CHECK-SAME: (%[[C0:.*]]: !rns.poly<ntt, q[0:5]>, %[[C1:.*]]: !rns.poly<ntt, q[0:5]>)

@@ -311,8 +311,9 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
 // -----
 
 module attributes {ckks.params = #ckks.params<logN = 13, Q = [1152921504606830593, 1099511480321], P = [1152921504606748673], logScale = 40, dnum = 2, security = 128>} {
+  // The module verifier sees the argument's level first.
+  // expected-error @+1 {{type '!ckks.ct<8, level = 3, scale = 1.2089258196146292e+24>' is at level 3, beyond the module's maximum level 1 (2 Q primes)}}
   func.func @rescale_above_max(%x: !ckks.ct<8, level = 3, scale = 1.2089258196146292e+24>) {
-    // expected-error @+1 {{input level 3 exceeds the parameters' maximum level 1}}
     %a = ckks.rescale %x : !ckks.ct<8, level = 3, scale = 1.2089258196146292e+24> -> !ckks.ct<8, level = 2, scale = 1.0>
     return
   }
@@ -375,3 +376,84 @@ module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [40961
 // T of 20 bits cannot hold log2(1) + 10 + 13.6 (digit) + 28.9 (group) + 1.
 // expected-error @+1 {{the KLSS temporary basis T has 20.0 bits (1 primes) but the exact products need 53.5 (log2 digits + logN + largest digit + largest key group of gamma = 2 primes + 1): add T primes or lower gamma}}
 module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [40961], logScale = 10, dnum = 1, security = 0, T = [1038337], gamma = 2>} {}
+
+// -----
+
+// expected-error @+1 {{slot count must be a power of two, got 12}}
+func.func @odd_slots(%x: !ckks.ct<12, level = 1, scale = 2.0>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slot count 131072 exceeds 65536}}
+func.func @too_many_slots(%x: !ckks.pt<131072, level = 1, scale = 2.0>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{prime 12289 appears more than once in Q and P}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 12289], P = [40961], logScale = 10, dnum = 1, security = 0>} {}
+
+// -----
+
+// expected-error @+1 {{prime 12289 appears more than once in Q and P}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [12289], logScale = 10, dnum = 1, security = 0>} {}
+
+// -----
+
+// 2305843009213704193 = 1 mod 2048 is prime, but 62 bits.
+// expected-error @+1 {{prime 2305843009213704193 has 62 bits, more than the runtime's 64-bit words hold (61)}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [2305843009213704193], P = [40961], logScale = 10, dnum = 1, security = 0>} {}
+
+// -----
+
+// One 40-bit digit over a 14-bit P: the runtime refuses it.
+// expected-error @+1 {{P has 13 bits, fewer than key-switching digit 0 (40 bits): add P primes or raise dnum}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [549755860993], P = [12289], logScale = 10, dnum = 1, security = 0>} {}
+
+// -----
+
+// Under parameters, slots are bounded by N/2 = 512 (here in a signature, as
+// ckks-record-interface would copy it into the manifest).
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  // expected-error @+1 {{type '!ckks.ct<1024, level = 1, scale = 1024.0>' has 1024 slots, more than N/2 = 512 of the module's parameters (logN = 10)}}
+  func.func @wide(%x: !ckks.ct<1024, level = 1, scale = 1024.0>) -> !ckks.ct<1024, level = 1, scale = 1024.0> {
+    return %x : !ckks.ct<1024, level = 1, scale = 1024.0>
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  // expected-error @+1 {{type '!ckks.pt<8, level = 2, scale = 1024.0>' is at level 2, beyond the module's maximum level 1 (2 Q primes)}}
+  func.func private @deep() -> !ckks.pt<8, level = 2, scale = 1024.0>
+}
+
+// -----
+
+func.func @scale_overflow(%x: !ckks.ct<8, level = 1, scale = 1.0e200>) {
+  // expected-error @+1 {{'ckks.mul' result scale 9.9999999999999997e+199 * 9.9999999999999997e+199 overflows a double}}
+  %y = ckks.mul %x, %x : !ckks.ct<8, level = 1, scale = 1.0e200>, !ckks.ct<8, level = 1, scale = 1.0e200>
+  return
+}
+
+// -----
+
+func.func @scale_overflow_plain(%x: !ckks.ct<8, level = 1, scale = 1.0e200>, %p: !ckks.pt<8, level = 1, scale = 1.0e200>) {
+  // expected-error @+1 {{'ckks.mul_plain' result scale}}
+  %y = ckks.mul_plain %x, %p : !ckks.ct<8, level = 1, scale = 1.0e200>, !ckks.pt<8, level = 1, scale = 1.0e200>
+  return
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @galois_range(%x: !ckks.ct<8, level = 1, scale = 1024.0>) {
+    // expected-error @+1 {{galois element 2049 must be below 2N = 2048}}
+    %y = ckks.keyswitch %x galois 2049 : !ckks.ct<8, level = 1, scale = 1024.0>
+    return
+  }
+}
+

@@ -53,3 +53,26 @@ func.func @unary_type(%x: !fhe.ct<4>) {
   %r = "fhe.neg"(%x) : (!fhe.ct<4>) -> !fhe.ct<8>
   return
 }
+
+// -----
+
+// Issue 11: !fhe.ct<7> reached the manifest.
+// expected-error @+1 {{slot count must be a power of two, got 7}}
+func.func @odd_slots(%x: !fhe.ct<7>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{slot count must be a power of two, got 12}}
+func.func @plain_slots(%x: !fhe.pt<12>) {
+  return
+}
+
+// -----
+
+// More than N/2 of the largest ring (N = 2^17).
+// expected-error @+1 {{slot count 131072 exceeds 65536 (N/2 of the largest ring, N = 2^17)}}
+func.func @too_many_slots(%x: !fhe.ct<131072>) {
+  return
+}

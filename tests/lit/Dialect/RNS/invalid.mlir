@@ -310,3 +310,142 @@ func.func @hybrid_ip_klss_key(%k: !rns.klss_evk<dnum = 2, groups = 3, t = 4>, %d
   %a0, %a1 = rns.ks_inner_product %k(%d) : !rns.klss_evk<dnum = 2, groups = 3, t = 4>, (!rns.poly<ntt, q[0:4], p[0:2]>) -> !rns.poly<ntt, q[0:4], p[0:2]>, !rns.poly<ntt, q[0:4], p[0:2]>
   return
 }
+
+// -----
+
+// expected-error @+1 {{a hybrid key needs 1 <= dnum <= q and p >= 1, got dnum = 0, q = 2, p = 1}}
+func.func private @evk_no_digits(!rns.evk<dnum = 0, q = 2, p = 1>)
+
+// -----
+
+// expected-error @+1 {{a hybrid key needs 1 <= dnum <= q and p >= 1, got dnum = 3, q = 2, p = 1}}
+func.func private @evk_more_digits_than_limbs(!rns.evk<dnum = 3, q = 2, p = 1>)
+
+// -----
+
+// expected-error @+1 {{a KLSS key needs dnum, groups and t >= 1, got dnum = 1, groups = 2, t = 0}}
+func.func private @klss_evk_no_t(!rns.klss_evk<dnum = 1, groups = 2, t = 0>)
+
+// -----
+
+// Under #ckks.params (2 Q primes, 1 P prime, no T), types index the chain.
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @q_past_chain(%x: !rns.poly<ntt, q[0:3]>) {
+    // expected-error @+1 {{type '!rns.poly<ntt, q[0:3]>' reaches past q1, the last of the 2 Q primes of the module's parameters}}
+    %y = rns.neg %x : !rns.poly<ntt, q[0:3]>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @p_past_chain(%x: !rns.poly<ntt, q[0:2], p[0:2]>) {
+    // expected-error @+1 {{reaches past the 1 P primes of the module's parameters}}
+    %y = rns.neg %x : !rns.poly<ntt, q[0:2], p[0:2]>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @t_without_klss(%x: !rns.poly<ntt, t[0:1]>) {
+    // expected-error @+1 {{reaches past the 0 KLSS T primes of the module's parameters}}
+    %y = rns.neg %x : !rns.poly<ntt, t[0:1]>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @key_shape() {
+    // expected-error @+1 {{key type '!rns.evk<dnum = 2, q = 3, p = 1>' does not match the module's parameters (dnum = 2, q = 2, p = 1)}}
+    %k = rns.load_key relin : !rns.evk<dnum = 2, q = 3, p = 1>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @klss_key_without_klss() {
+    // expected-error @+1 {{KLSS key type '!rns.klss_evk<dnum = 1, groups = 2, t = 2>' does not match the module's parameters (no KLSS form; dnum = 2, groups = 3, t = 0)}}
+    %k = rns.load_key relin : !rns.klss_evk<dnum = 1, groups = 2, t = 2>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @galois_past_2n(%x: !rns.poly<ntt, q[0:2]>) {
+    // expected-error @+1 {{Galois element 2049 must be below 2N = 2048}}
+    %y = rns.automorphism %x, 2049 : !rns.poly<ntt, q[0:2]>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @key_galois_past_2n() {
+    // expected-error @+1 {{Galois element 4095 must be below 2N = 2048}}
+    %k = rns.load_key galois 4095 : !rns.evk<dnum = 2, q = 2, p = 1>
+    return
+  }
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P = [40961], logScale = 10, dnum = 2, security = 0>} {
+  func.func @mul_inv_past_chain(%x: !rns.poly<ntt, q[0:1]>) {
+    // expected-error @+1 {{divisor q[1:2], p[0:2] reaches past the module's 2 Q and 1 P primes}}
+    %y = rns.mul_inv %x, q[1:2], p[0:2] : !rns.poly<ntt, q[0:1]>
+    return
+  }
+}
+
+// -----
+
+func.func @mul_inv_huge(%x: !rns.poly<ntt, q[0:1]>) {
+  // expected-error @+1 {{divisor basis must be non-empty ranges}}
+  %y = rns.mul_inv %x, q[1:4294967297], p[0:0] : !rns.poly<ntt, q[0:1]>
+  return
+}
+
+// -----
+
+func.func @encode_scale() {
+  // expected-error @+1 {{scale must be positive and finite, got -1}}
+  %p = rns.encode dense<0.5> : tensor<8xf64>, -1.0 : !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+func.func @encode_slots() {
+  // expected-error @+1 {{slot count must be a power of two, got 6}}
+  %p = rns.encode dense<0.5> : tensor<6xf64>, 2.0 : !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+func.func @encode_rank() {
+  // expected-error @+1 {{value must be a 1-d tensor of slot values, got rank 2}}
+  %p = rns.encode dense<0.5> : tensor<2x4xf64>, 2.0 : !rns.poly<ntt, q[0:2]>
+  return
+}
+
+// -----
+
+// An empty body has no terminator: the verifier must not ask for one.
+func.func @fused_empty(%x: !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{body must end in rns.yield}}
+  %r = rns.fused(%x) : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  ^bb0(%a: !rns.poly<ntt, q[0:2]>):
+  }
+  return
+}

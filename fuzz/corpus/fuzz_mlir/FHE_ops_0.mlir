@@ -1,0 +1,30 @@
+// Round trip: parse, print, parse again, print; both prints must agree.
+// RUN: ember-opt %s | ember-opt | FileCheck %s
+// RUN: ember-opt %s --mlir-print-op-generic | ember-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @all_ops
+// CHECK-SAME: (%[[X:.*]]: !fhe.ct<4>, %[[Y:.*]]: !fhe.ct<4>, %[[P:.*]]: !fhe.pt<4>) -> !fhe.ct<4>
+func.func @all_ops(%x: !fhe.ct<4>, %y: !fhe.ct<4>, %p: !fhe.pt<4>) -> !fhe.ct<4> {
+  // CHECK: %[[W:.*]] = fhe.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf64> -> !fhe.pt<4>
+  %w = fhe.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64> -> !fhe.pt<4>
+  // CHECK: %[[H:.*]] = fhe.constant dense<5.000000e-01> : tensor<4xf64> -> !fhe.pt<4>
+  %h = fhe.constant dense<0.5> : tensor<4xf64> -> !fhe.pt<4>
+  // CHECK: %[[A:.*]] = fhe.add %[[X]], %[[Y]] : (!fhe.ct<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  %a = fhe.add %x, %y : (!fhe.ct<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  // CHECK: %[[B:.*]] = fhe.sub %[[A]], %[[W]] : (!fhe.ct<4>, !fhe.pt<4>) -> !fhe.ct<4>
+  %b = fhe.sub %a, %w : (!fhe.ct<4>, !fhe.pt<4>) -> !fhe.ct<4>
+  // CHECK: %[[C:.*]] = fhe.mul %[[P]], %[[B]] : (!fhe.pt<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  %c = fhe.mul %p, %b : (!fhe.pt<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  // CHECK: %[[D:.*]] = fhe.mul %[[C]], %[[C]] : (!fhe.ct<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  %d = fhe.mul %c, %c : (!fhe.ct<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  // CHECK: %[[E:.*]] = fhe.neg %[[D]] : !fhe.ct<4>
+  %e = fhe.neg %d : !fhe.ct<4>
+  // CHECK: %[[F:.*]] = fhe.rotate %[[E]] by -1 : !fhe.ct<4>
+  %f = fhe.rotate %e by -1 : !fhe.ct<4>
+  // CHECK: %[[G:.*]] = fhe.conjugate %[[F]] : !fhe.ct<4>
+  %g = fhe.conjugate %f : !fhe.ct<4>
+  // CHECK: %[[R:.*]] = fhe.add %[[H]], %[[G]] : (!fhe.pt<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  %r = fhe.add %h, %g : (!fhe.pt<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  // CHECK: return %[[R]] : !fhe.ct<4>
+  return %r : !fhe.ct<4>
+}
