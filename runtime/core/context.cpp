@@ -28,6 +28,22 @@ void checkSecurity(const ParamSpec &spec) {
 }
 
 namespace {
+/// The bit sizes of a spec, as the primes have them (ember::primeBits), so
+/// that spec.logQP() is ember::logQP of the primes.
+void countPrimeBits(ParamSpec &spec, const std::vector<uint64_t> &q,
+                    const std::vector<uint64_t> &p,
+                    const std::vector<uint64_t> &t) {
+  auto bits = [](const std::vector<uint64_t> &primes) {
+    std::vector<int> out;
+    for (uint64_t prime : primes)
+      out.push_back(primeBits(prime));
+    return out;
+  };
+  spec.q_bits = bits(q);
+  spec.p_bits = bits(p);
+  spec.t_bits = bits(t);
+}
+
 void checkShape(const ParamSpec &spec, int max_prime_bits) {
   if (spec.log_n < 1 || spec.log_n > 17)
     throw InvalidArgument("log N = " + std::to_string(spec.log_n) +
@@ -69,6 +85,10 @@ template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   std::vector<uint64_t> qp = q;
   qp.insert(qp.end(), p.begin(), p.end());
   std::vector<uint64_t> t = generateNttPrimes(spec.log_n, spec.t_bits, qp);
+  // A scale prime of generateQChain may lie just above 2^log_scale: the
+  // check above saw the nominal sizes, this one the primes' own bits.
+  countPrimeBits(spec_, q, p, t);
+  checkSecurity(spec_);
   init(q, p, t);
 }
 
@@ -78,17 +98,7 @@ Context<Word>::Context(const ParamSpec &spec,
                        const std::vector<uint64_t> &p_primes,
                        const std::vector<uint64_t> &t_primes) {
   spec_ = spec;
-  spec_.q_bits.clear();
-  spec_.p_bits.clear();
-  spec_.t_bits.clear();
-  // A prime counts as the nearest whole number of bits: the scale primes of
-  // generateQChain lie within 2^-17 bits of 2^log_scale on either side.
-  for (uint64_t q : q_primes)
-    spec_.q_bits.push_back(static_cast<int>(std::lround(std::log2(double(q)))));
-  for (uint64_t p : p_primes)
-    spec_.p_bits.push_back(static_cast<int>(std::lround(std::log2(double(p)))));
-  for (uint64_t t : t_primes)
-    spec_.t_bits.push_back(static_cast<int>(std::lround(std::log2(double(t)))));
+  countPrimeBits(spec_, q_primes, p_primes, t_primes);
   for (uint64_t prime : t_primes)
     if (prime >> WordTraits<Word>::kMaxPrimeBits)
       throw InvalidArgument("modulus " + std::to_string(prime) +

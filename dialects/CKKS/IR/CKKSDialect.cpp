@@ -74,20 +74,11 @@ LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
 // #ckks.params
 //===----------------------------------------------------------------------===//
 
-static int64_t bitLength(uint64_t v) { return 64 - llvm::countl_zero(v); }
-
 double ParamsAttr::getDefaultScale() const {
   return std::ldexp(1.0, getLogScale());
 }
 
-int64_t ParamsAttr::getLogQP() const {
-  int64_t total = 0;
-  for (uint64_t q : getQ())
-    total += bitLength(q);
-  for (uint64_t p : getP())
-    total += bitLength(p);
-  return total;
-}
+int64_t ParamsAttr::getLogQP() const { return ember::logQP(getQ(), getP()); }
 
 std::vector<int> ParamsAttr::getDigitSizes() const {
   return ember::digitSizes(getQ().size(), getDnum());
@@ -209,10 +200,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "security must be 128 or 0 (insecure test mode), got "
                        << security;
   if (security == 128) {
-    int64_t logQP = 0;
-    for (ArrayRef<uint64_t> primes : {q, p})
-      for (uint64_t prime : primes)
-        logQP += bitLength(prime);
+    int64_t logQP = ember::logQP(q, p);
     int64_t bound = ember::maxLogQP128(logN);
     if (logQP > bound)
       return emitError() << "log2(QP) = " << logQP << " exceeds " << bound

@@ -3,10 +3,37 @@
 // parameters from the same table the runtime checks them against.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ember {
+
+/// Bits of a prime as every security check counts them: its bit length,
+/// floor(log2 q) + 1, SEAL's Modulus::bit_count. A prime just above 2^40
+/// counts 41 bits (rounding log2 q to the nearest integer would count 40 and
+/// under-state log QP at the bound).
+constexpr int primeBits(uint64_t q) {
+  int bits = 0;
+  for (; q != 0; q >>= 1)
+    ++bits;
+  return bits;
+}
+
+/// log2(QP) as the security checks count it: the sum of the primes' bit
+/// lengths. It is an upper bound on log2(QP) and never below SEAL's
+/// total_coeff_modulus_bit_count (the product's bit length), so a set that
+/// passes here passes SEAL's check too. Q and P are any ranges of uint64_t
+/// (std::vector, llvm::ArrayRef).
+template <typename QRange, typename PRange>
+int logQP(const QRange &q_primes, const PRange &p_primes) {
+  int total = 0;
+  for (uint64_t q : q_primes)
+    total += primeBits(q);
+  for (uint64_t p : p_primes)
+    total += primeBits(p);
+  return total;
+}
 
 /// Largest log2(QP) with 128-bit classical security for a uniform ternary
 /// secret, or 0 when log_n is outside the table. N = 2^10..2^15 come from the
@@ -58,6 +85,8 @@ struct ParamSpec {
   int hamming_weight = 0; ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 
+  /// The sum of q_bits and p_bits: a context built from primes stores their
+  /// primeBits here, so that this is ember::logQP of its primes.
   int logQP() const {
     int total = 0;
     for (int b : q_bits)
