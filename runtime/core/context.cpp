@@ -14,17 +14,46 @@ namespace ember {
 void checkSecurity(const ParamSpec &spec) {
   if (spec.security == Security::kInsecureTestOnly)
     return;
-  int bound = maxLogQP128(spec.log_n);
-  if (bound == 0)
-    throw SecurityError("no 128-bit security bound is known for N = 2^" +
-                        std::to_string(spec.log_n) +
+  const std::string n = "N = 2^" + std::to_string(spec.log_n);
+  const int log_qp = spec.logQP();
+  const std::string qp = "log2(QP) = " + std::to_string(log_qp);
+  const std::string what = "parameters '" + spec.name + "'";
+  const int dense = maxLogQP128(spec.log_n);
+  if (dense == 0)
+    throw SecurityError("no 128-bit security bound is known for " + n +
                         "; use log N in 10..17 or the insecure test mode");
-  if (spec.logQP() > bound)
-    throw SecurityError(
-        "parameters '" + spec.name + "' are not 128-bit secure: log2(QP) = " +
-        std::to_string(spec.logQP()) + " bits exceeds " +
-        std::to_string(bound) + " for N = 2^" + std::to_string(spec.log_n) +
-        " with a ternary secret (HomomorphicEncryption.org standard)");
+  if (spec.hamming_weight > 0) {
+    const int h = spec.hamming_weight;
+    const std::string weight =
+        "a sparse secret of Hamming weight h = " + std::to_string(h) + " at " +
+        n;
+    const int bound = maxLogQPSparse128(spec.log_n, h);
+    if (bound == 0) {
+      int smallest = 0; // the smallest weight with a figure at this N
+      for (const SparseBound &b : kSparseBounds128)
+        if (b.log_n <= spec.log_n && (smallest == 0 || b.h < smallest))
+          smallest = b.h;
+      throw SecurityError(
+          what + ": no published 128-bit bound covers " + weight + " (" + qp +
+          (smallest ? "; the smallest weight with one is h = " +
+                          std::to_string(smallest)
+                    : "; none is published for a sparse secret at this N") +
+          "): use a larger weight, the uniform ternary secret (hamming_weight "
+          "0) or the insecure test mode");
+    }
+    if (log_qp > bound)
+      throw SecurityError(
+          what + " are not 128-bit secure with " + weight + ": " + qp +
+          " bits exceeds " + std::to_string(bound) +
+          ", the largest log QP estimated at 128 bits for that weight "
+          "(lattice estimator, SparseLWEkit; see ember/security.h)");
+    return;
+  }
+  if (log_qp > dense)
+    throw SecurityError(what + " are not 128-bit secure: " + qp +
+                        " bits exceeds " + std::to_string(dense) + " for " + n +
+                        " with a ternary secret (HomomorphicEncryption.org "
+                        "standard)");
 }
 
 namespace {

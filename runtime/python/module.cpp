@@ -536,6 +536,20 @@ void bindParams(py::module_ &m) {
   m.def("max_log_qp_128", &maxLogQP128, py::arg("log_n"),
         "Largest log2(QP) with 128-bit security for a ternary secret (0 "
         "outside the table).");
+  m.def("max_log_qp_sparse_128", &maxLogQPSparse128, py::arg("log_n"),
+        py::arg("h"),
+        "Largest log2(QP) with 128-bit security for a secret of fixed "
+        "Hamming weight h (0: no published figure covers it).");
+  m.def("prime_bits", &primeBits, py::arg("q"),
+        "Bits of a prime as the security checks count them (bit length).");
+  m.def(
+      "log_qp",
+      [](const std::vector<uint64_t> &q, const std::vector<uint64_t> &p) {
+        return logQP(q, p);
+      },
+      py::arg("q_primes"), py::arg("p_primes"),
+      "log2(QP) as the security checks count it: the sum of the primes' "
+      "bit lengths.");
   m.def("generate_ntt_primes", &generateNttPrimes, py::arg("log_n"),
         py::arg("bits"), py::arg("exclude") = std::vector<uint64_t>{},
         "Distinct primes = 1 mod 2N of the given bit sizes.");

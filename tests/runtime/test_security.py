@@ -1,4 +1,5 @@
-"""Security bounds of the runtime: the one bit count (ember/security.h)."""
+"""Security bounds of the runtime: the 128-bit bound of a sparse
+(fixed-Hamming-weight) secret and the one bit count (ember/security.h)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,43 @@ import math
 
 import ember_runtime as er
 import pytest
+
+# --- Sparse secrets ----------------------------------------------------------------
+
+
+def test_sparse_secret_needs_its_own_bound():
+    """Set B (log QP 1460 at N = 2^16) is 128-bit secure with a uniform
+    ternary secret and with h = 192 (1553 bits estimated at 134 bits), not
+    with h = 64 (the h = 32 figure, 117 bits)."""
+    spec = er.ParamSpec.named("B")
+    er.check_security(spec)
+    spec.hamming_weight = 192
+    er.check_security(spec)
+    spec.hamming_weight = 64
+    with pytest.raises(er.SecurityError) as err:
+        er.check_security(spec)
+    for part in ["h = 64", "N = 2^16", "log2(QP) = 1460", "exceeds 117"]:
+        assert part in str(err.value)
+    with pytest.raises(er.SecurityError):
+        er.Context(spec)
+    spec.hamming_weight = 8
+    with pytest.raises(er.SecurityError, match="no published 128-bit bound"):
+        er.check_security(spec)
+    spec.insecure = True  # the test mode, by name, still skips the check
+    er.check_security(spec)
+
+
+def test_sparse_bound_table():
+    assert er.max_log_qp_sparse_128(16, 192) == 1553
+    assert er.max_log_qp_sparse_128(15, 192) == 767
+    assert er.max_log_qp_sparse_128(16, 32) == 117
+    assert er.max_log_qp_sparse_128(16, 100) == 117  # the next smaller weight
+    assert er.max_log_qp_sparse_128(16, 31) == 0  # nothing published
+    for log_n in range(10, 18):
+        bounds = [er.max_log_qp_sparse_128(log_n, h) for h in range(0, 2000, 7)]
+        assert bounds == sorted(bounds)
+        assert max(bounds) <= er.max_log_qp_128(log_n)
+
 
 # --- One bit count -----------------------------------------------------------------
 
