@@ -744,12 +744,18 @@ LogicalResult Emitter::run() {
     std::string nm = d.getAs<StringAttr>("name").str();
     h << "  // input '" << nm << "': " << parts << " polynomials at level "
       << level << ", " << slots << " slots\n";
+    // The exact double of the manifest ({0:e17} round-trips it).
+    std::string scale =
+        llvm::formatv("{0:e17}", d.getAs<FloatAttr>("scale").getValueAsDouble())
+            .str();
     if (cpp)
       h << "  ember::program::checkInput(ctx, in, " << i << ", \"" << nm
-        << "\", " << parts << ", " << level << ", " << slots << ");\n";
+        << "\", " << parts << ", " << level << ", " << slots << ", " << scale
+        << ");\n";
     else
       h << "  ember::program::cudaCheckInput(in, " << i << ", \"" << nm
-        << "\", " << parts << ", " << level << ", " << slots << ");\n";
+        << "\", " << parts << ", " << level << ", " << slots << ", " << scale
+        << ");\n";
     for (int64_t p = 0; p < parts; ++p) {
       if (arg >= f.getNumArguments())
         return f.emitError("the interface has more polynomials than the "

@@ -105,9 +105,11 @@ cudaConcat(const cuda::DeviceContext &ctx,
   return out;
 }
 
+/// The CUDA form of checkInput: parts, level and slots (InvalidArgument),
+/// then exactly the manifest's scale (ScaleMismatch, checkInputScale).
 inline void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in,
                            size_t index, const char *name, int parts, int level,
-                           size_t slots) {
+                           size_t slots, double scale) {
   std::string what = "program input '" + std::string(name) + "'";
   if (index >= in.size())
     throw InvalidArgument(what + " is missing");
@@ -117,6 +119,7 @@ inline void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in,
                           std::to_string(parts) + ", level " +
                           std::to_string(level) + ", slots " +
                           std::to_string(slots) + ")");
+  checkInputScale(name, in[index].scale, scale);
 }
 
 /// Polynomial `part` of a device ciphertext as its own buffer (a copy).

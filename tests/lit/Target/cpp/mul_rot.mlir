@@ -12,7 +12,7 @@
 // CHECK: em_mul(g, x0, x1); // rns.mul
 // CHECK: // k4: rns.mul_p, rns.add
 // CHECK: extern "C" void ember_program_run(const ember::program::CpuArgs &args) {
-// CHECK: ember::program::checkInput(ctx, in, 0, "in0", 2, 1, 8);
+// CHECK: ember::program::checkInput(ctx, in, 0, "in0", 2, 1, 8, 1.09951162777600000e+12);
 // CHECK: // kernel k0: fuses rns.mul; moves 393216 bytes
 // CHECK: k0_0(
 // CHECK: const auto &[[RK:b[0-9]+]] = ember::program::relinKey(keys);

@@ -12,6 +12,7 @@
 // CHECK: // k0: rns.mul (393216 bytes moved)
 // CHECK-NEXT: __global__ void k0_0(
 // CHECK: extern "C" void ember_program_run_cuda(const ember::program::CudaArgs &args) {
+// CHECK: ember::program::cudaCheckInput(in, 0, "in0", 2, 1, 8, 1.09951162777600000e+12);
 // CHECK: ember::program::cudaPart(dctx, in[0], 0);
 // CHECK: // kernel k0: fuses rns.mul; moves 393216 bytes
 // CHECK: ember::program::cudaAlloc(dctx, ember::program::basis(dctx.host(), 0, 2, 0, 0), true);
