@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <sstream>
 
 namespace ember {
@@ -97,6 +98,15 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
       throw InvalidArgument("a " + std::to_string(b) +
                             "-bit KLSS temporary prime does not fit the word "
                             "size");
+  if (spec.name.size() > kMaxParamNameLength)
+    throw InvalidArgument("a parameter-set name has at most " +
+                          std::to_string(kMaxParamNameLength) + " bytes");
+  for (char c : spec.name)
+    if (c < 0x20 || c > 0x7e)
+      throw InvalidArgument("a parameter-set name is printable ASCII");
+  if (!(spec.log_scale >= 1 && spec.log_scale <= 60))
+    throw InvalidArgument("log_scale = " + std::to_string(spec.log_scale) +
+                          " is outside 1..60");
   if (spec.hamming_weight < 0 || spec.hamming_weight > (1 << spec.log_n))
     throw InvalidArgument("Hamming weight " +
                           std::to_string(spec.hamming_weight) +
@@ -212,6 +222,9 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
           moduli_[i].inv(static_cast<Word>(primes_[l] % moduli_[i].value()));
 
   std::ostringstream canon;
+  // log_scale with every digit of its double: 6 digits (the default) would
+  // give 40 and 40.0000001 the same hash. Integral scales print as before.
+  canon << std::setprecision(17);
   canon << "ember-ckks-v1;logn=" << spec_.log_n
         << ";word=" << WordTraits<Word>::kBits << ";dnum=" << spec_.dnum
         << ";logscale=" << spec_.log_scale << ";h=" << spec_.hamming_weight

@@ -127,6 +127,10 @@ inline int maxLogQPSparse128(int log_n, int h) {
 /// must be named explicitly (only unit tests of primitives use it).
 enum class Security { k128, kInsecureTestOnly };
 
+/// Longest parameter-set name (printable ASCII only): it is shown in
+/// messages and stored in parameter files.
+constexpr size_t kMaxParamNameLength = 256;
+
 /// What a user asks for; Context turns it into primes and tables.
 struct ParamSpec {
   std::string name;        ///< "A", "B", "C" or "custom"
@@ -141,7 +145,7 @@ struct ParamSpec {
   /// towards log QP or security.
   int klss_gamma = 0;
   std::vector<int> t_bits;
-  double log_scale = 40;  ///< default encoding scale 2^log_scale
+  double log_scale = 40;  ///< default encoding scale 2^log_scale, 1..60
   int hamming_weight = 0; ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 

@@ -6,7 +6,12 @@
 // Loading checks each field and every residue against its modulus, so a
 // truncated, corrupt, other-version, other-kind or other-parameter file
 // raises SerializationError naming what is wrong; it never crashes or yields
-// a wrong answer.
+// a wrong answer. The SHA-256 is unkeyed (anyone can re-seal a file), so
+// every field is also checked against what the parameters allow: levels,
+// scales (1 <= scale < Q_level / 2), slot counts, polynomial counts, forms
+// and bases; parameter names, log N, log_scale, Hamming weight, dnum,
+// gamma and flags; key digit and group counts, Galois elements (odd, below
+// 2N, no duplicates).
 #pragma once
 
 #include "ember/ckks.h"
