@@ -2,6 +2,7 @@
 // RAND_bytes, or from an explicit seed for reproducible tests.
 #include "ember/random.h"
 #include "ember/errors.h"
+#include "ember/wipe.h"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -23,7 +24,10 @@ struct Prng::Impl {
                                    iv) != 1)
       throw Error("OpenSSL: cannot initialise AES-256-CTR");
   }
-  ~Impl() { EVP_CIPHER_CTX_free(ctx); }
+  ~Impl() {
+    EVP_CIPHER_CTX_free(ctx);
+    secureWipe(buffer, sizeof(buffer)); // keystream that made secrets
+  }
 
   void refill() {
     static const uint8_t zeros[sizeof(buffer)] = {0};
@@ -44,7 +48,11 @@ Prng::Seed osSeed() {
 }
 } // namespace
 
-Prng::Prng() : impl_(std::make_unique<Impl>(osSeed())) {}
+Prng::Prng() {
+  Seed seed = osSeed();
+  impl_ = std::make_unique<Impl>(seed);
+  secureWipe(seed.data(), seed.size());
+}
 Prng::Prng(const Seed &seed) : impl_(std::make_unique<Impl>(seed)) {}
 Prng::~Prng() = default;
 
@@ -91,6 +99,7 @@ std::vector<int64_t> sampleTernary(Prng &prng, size_t n) {
         continue;
       out[i++] = static_cast<int64_t>(bytes[k] % 3) - 1;
     }
+    secureWipe(bytes, sizeof(bytes));
   }
   return out;
 }
@@ -110,6 +119,7 @@ std::vector<int64_t> sampleTernaryHamming(Prng &prng, size_t n, int weight) {
     std::swap(positions[i], positions[j]);
     out[positions[i]] = (prng.next64() & 1) ? 1 : -1;
   }
+  secureWipe(positions); // the first `weight` entries are the support of s
   return out;
 }
 

@@ -2,15 +2,20 @@
 // checksum; every field is validated on load (see serialize.h).
 #include "ember/serialize.h"
 #include "ember/errors.h"
+#include "ember/wipe.h"
 #include "internal.h"
 
 #include <openssl/evp.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace ember {
 
@@ -148,6 +153,9 @@ private:
 Bytes wrap(ObjectKind kind, const std::array<uint8_t, 32> &param_hash,
            const Bytes &payload) {
   Writer w;
+  // One allocation: a growing vector would leave copies of a secret key's
+  // residues in freed memory.
+  w.bytes.reserve(kHeaderSize + payload.size() + kHashSize);
   w.bytes.insert(w.bytes.end(), kMagic, kMagic + 4);
   w.put<uint32_t>(kFormatVersion);
   w.put<uint32_t>(static_cast<uint32_t>(kind));
@@ -389,8 +397,11 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
 
 Bytes serialize(const Context64 &ctx, const SecretKey &sk) {
   Writer w;
+  w.bytes.reserve(8 + 1 + 4 + 4 * sk.s.basis.size() + 8 * sk.s.data.size());
   w.putPoly(sk.s);
-  return wrap(ObjectKind::kSecretKey, ctx.hash(), w.bytes);
+  Bytes out = wrap(ObjectKind::kSecretKey, ctx.hash(), w.bytes);
+  secureWipe(w.bytes);
+  return out;
 }
 
 Bytes serialize(const Context64 &ctx, const PublicKey &pk) {
@@ -444,7 +455,7 @@ Bytes serialize(const Context64 &ctx, const Plaintext &pt) {
 SecretKey deserializeSecretKey(const Context64 &ctx, const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kSecretKey);
   Reader r(u.payload, u.payload_size, "secret key");
-  SecretKey sk{r.getPoly(ctx)};
+  SecretKey sk(r.getPoly(ctx));
   if (sk.s.basis != ctx.qpBasis(ctx.maxLevel()) || !sk.s.ntt)
     r.fail("the key is not in NTT form over Q u P");
   r.expectEnd();
@@ -551,7 +562,65 @@ Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes) {
 
 ObjectKind peekKind(const Bytes &bytes) { return unwrap(bytes).kind; }
 
+bool holdsSecretKey(const Bytes &bytes) {
+  uint32_t kind = 0;
+  if (bytes.size() < 12 || std::memcmp(bytes.data(), kMagic, 4) != 0)
+    return false;
+  std::memcpy(&kind, bytes.data() + 8, 4);
+  return kind == static_cast<uint32_t>(ObjectKind::kSecretKey);
+}
+
+namespace {
+[[noreturn]] void fileError(const std::string &what, const std::string &path) {
+  throw SerializationError("cannot " + what + " '" + path +
+                           "': " + std::strerror(errno));
+}
+
+/// Writes a secret key so that no one else can read it at any moment: a
+/// fresh file (mkstemp, mode 0600, fchmod 0600 whatever the umask) in the
+/// target's directory, renamed over the target once written. A file already
+/// there, or a descriptor someone holds open on it, never sees the key; a
+/// symbolic link at `path` is replaced, not followed.
+void writeSecretFile(const std::string &path, const Bytes &bytes) {
+  std::string tmp = path + ".XXXXXX";
+  int fd = mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0)
+    fileError("create a temporary file next to", path);
+  auto fail = [&](const char *what) {
+    int saved = errno;
+    close(fd);
+    unlink(tmp.c_str());
+    errno = saved;
+    fileError(what, path);
+  };
+  if (fchmod(fd, S_IRUSR | S_IWUSR) != 0)
+    fail("set mode 0600 on the secret key file");
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      fail("write");
+    done += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0)
+    fail("flush");
+  if (close(fd) != 0) {
+    unlink(tmp.c_str());
+    fileError("write", path);
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    int saved = errno;
+    unlink(tmp.c_str());
+    errno = saved;
+    fileError("write", path);
+  }
+}
+} // namespace
+
 void writeFile(const std::string &path, const Bytes &bytes) {
+  if (holdsSecretKey(bytes))
+    return writeSecretFile(path, bytes);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
     throw SerializationError("cannot open '" + path + "' for writing");
@@ -562,11 +631,34 @@ void writeFile(const std::string &path, const Bytes &bytes) {
 }
 
 Bytes readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw SerializationError("cannot open '" + path + "' for reading");
-  return Bytes(std::istreambuf_iterator<char>(in),
-               std::istreambuf_iterator<char>());
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    fileError("open for reading", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw SerializationError("cannot read '" + path + "': not a regular file");
+  }
+  // One allocation of the file's size: no stray copies of a secret key.
+  Bytes bytes(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      fileError("read", path);
+    }
+    if (n == 0)
+      break; // shrank while reading: the checks report a truncated file
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  bytes.resize(done);
+  return bytes;
 }
 
 } // namespace ember

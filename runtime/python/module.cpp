@@ -13,6 +13,7 @@
 #include "ember/rns.h"
 #include "ember/security.h"
 #include "ember/serialize.h"
+#include "ember/wipe.h"
 
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -184,6 +185,20 @@ Bytes fromBytes(const py::bytes &b) {
   std::string_view view = b;
   return Bytes(view.begin(), view.end());
 }
+
+/// A serialized buffer that is wiped when it goes out of scope if it holds
+/// a secret key (the copies on the C++ side; Python's bytes are the
+/// caller's).
+struct SecretBytes {
+  Bytes bytes;
+  SecretBytes(Bytes b) : bytes(std::move(b)) {}
+  SecretBytes(const SecretBytes &) = delete;
+  SecretBytes &operator=(const SecretBytes &) = delete;
+  ~SecretBytes() {
+    if (holdsSecretKey(bytes))
+      secureWipe(bytes);
+  }
+};
 
 // --- Primitives -----------------------------------------------------------
 
@@ -1083,32 +1098,34 @@ void bindSerializeOf(py::module_ &m, const char *suffix,
   m.def(
       "serialize",
       [](const Context64 &ctx, const T &obj) {
-        Bytes b;
+        std::optional<SecretBytes> b;
         {
           py::gil_scoped_release release;
-          b = serialize(ctx, obj);
+          b.emplace(serialize(ctx, obj));
         }
-        return toBytes(b);
+        return toBytes(b->bytes);
       },
       py::arg("ctx"), py::arg("obj"));
   m.def((std::string("deserialize_") + suffix).c_str(),
         [load](const Context64 &ctx, const py::bytes &data) {
-          Bytes b = fromBytes(data);
+          SecretBytes b(fromBytes(data));
           py::gil_scoped_release release;
-          return load(ctx, b);
+          return load(ctx, b.bytes);
         },
         py::arg("ctx"), py::arg("data"));
   m.def(
       "save",
       [](const std::string &path, const Context64 &ctx, const T &obj) {
         py::gil_scoped_release release;
-        writeFile(path, serialize(ctx, obj));
+        SecretBytes b(serialize(ctx, obj));
+        writeFile(path, b.bytes); // a secret key: mode 0600
       },
       py::arg("path"), py::arg("ctx"), py::arg("obj"));
   m.def((std::string("load_") + suffix).c_str(),
         [load](const Context64 &ctx, const std::string &path) {
           py::gil_scoped_release release;
-          return load(ctx, readFile(path));
+          SecretBytes b(readFile(path));
+          return load(ctx, b.bytes);
         },
         py::arg("ctx"), py::arg("path"));
 }
@@ -1171,12 +1188,17 @@ void bindSerialize(py::module_ &m) {
   m.def(
       "write_file",
       [](const std::string &path, const py::bytes &data) {
-        writeFile(path, fromBytes(data));
+        SecretBytes b(fromBytes(data));
+        writeFile(path, b.bytes);
       },
-      py::arg("path"), py::arg("data"));
+      py::arg("path"), py::arg("data"),
+      "Writes data to path; a secret key file gets mode 0600.");
   m.def(
       "read_file",
-      [](const std::string &path) { return toBytes(readFile(path)); },
+      [](const std::string &path) {
+        SecretBytes b(readFile(path));
+        return toBytes(b.bytes);
+      },
       py::arg("path"));
 }
 

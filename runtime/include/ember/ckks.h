@@ -40,8 +40,18 @@ struct Ciphertext {
 };
 
 /// Secret s (ternary), NTT form over all of Q u P. Stays with the client.
+/// Its residues are wiped (secureWipe) when the key is destroyed or
+/// overwritten, so no copy of s is left in freed memory.
 struct SecretKey {
   Poly64 s;
+
+  SecretKey() = default;
+  explicit SecretKey(Poly64 s_) : s(std::move(s_)) {}
+  SecretKey(const SecretKey &) = default;
+  SecretKey(SecretKey &&) noexcept = default;
+  SecretKey &operator=(const SecretKey &other);
+  SecretKey &operator=(SecretKey &&other) noexcept;
+  ~SecretKey();
 };
 /// (b, a) = (-a s + e, a) over Q, NTT form.
 struct PublicKey {

@@ -59,8 +59,14 @@ Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes);
 /// What kind of object a buffer holds (after checking header and checksum).
 ObjectKind peekKind(const Bytes &bytes);
 
+/// Writes `bytes` to `path`. A secret key (holdsSecretKey) is written
+/// readable by its owner only (mode 0600 whatever the umask, through a fresh
+/// file renamed over `path`); anything else as std::ofstream does.
 void writeFile(const std::string &path, const Bytes &bytes);
 /// Throws SerializationError when the file cannot be read.
 Bytes readFile(const std::string &path);
+/// Whether a buffer's header says it holds a secret key (the kind field
+/// only; no checksum: writeFile errs on the side of 0600).
+bool holdsSecretKey(const Bytes &bytes);
 
 } // namespace ember
