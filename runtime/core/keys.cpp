@@ -5,6 +5,9 @@
 #include "ember/wipe.h"
 #include "internal.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace ember {
 
 uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
@@ -257,6 +260,43 @@ Plaintext Decryptor::decrypt(const Ciphertext &ct) const {
     if (i + 1 < ct.c.size())
       cpu::mulInPlace(ctx_, power.p, s.p);
   }
+  return pt;
+}
+
+double floodingBits(double noise_bits, double statistical_security,
+                    double queries) {
+  if (!std::isfinite(noise_bits) || !(statistical_security > 0) ||
+      !std::isfinite(statistical_security) || !(queries >= 1) ||
+      !std::isfinite(queries))
+    throw InvalidArgument("floodingBits: the noise bits must be finite, the "
+                          "statistical security positive and the number of "
+                          "queries at least 1");
+  return noise_bits + statistical_security / 2 +
+         std::log2(std::sqrt(12 * queries));
+}
+
+Plaintext Decryptor::decrypt(const Ciphertext &ct, double flooding_bits,
+                             Prng &prng) const {
+  const double slot_error_bits =
+      flooding_bits + 0.5 * std::log2(static_cast<double>(ct.slots)) -
+      std::log2(ct.scale);
+  if (!std::isfinite(flooding_bits) || flooding_bits < 0 ||
+      flooding_bits > 59 || !(slot_error_bits < 0)) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "decrypt: %g flooding bits is outside 0..59 or leaves no "
+                  "precision: each slot would get an error of 2^%.1f "
+                  "(2^flooding_bits sqrt(slots) / scale, %zu slots at scale "
+                  "2^%.1f); lower the flooding bits or raise the scale",
+                  flooding_bits, slot_error_bits, ct.slots,
+                  std::log2(ct.scale));
+    throw InvalidArgument(buf);
+  }
+  Plaintext pt = decrypt(ct);
+  Wiped flood{nttOfSigned(
+      ctx_, sampleWideGaussian(prng, ctx_.n(), std::exp2(flooding_bits)),
+      pt.poly.basis)};
+  cpu::addInPlace(ctx_, pt.poly, flood.p);
   return pt;
 }
 

@@ -155,6 +155,26 @@ std::vector<int64_t> sampleGaussian(Prng &prng, size_t n, double sigma) {
   return out;
 }
 
+std::vector<int64_t> sampleWideGaussian(Prng &prng, size_t n, double sigma) {
+  if (!(sigma >= 1) || sigma > 0x1p59) // |values| < 9.5 * 2^59 < 2^63
+    throw InvalidArgument("sampleWideGaussian: sigma must be in [1, 2^59]");
+  // Box-Muller: u1 in (0, 1] and u2 in [0, 1) with 64 random bits each, so
+  // r = sqrt(-2 ln u1) <= sqrt(128 ln 2) = 9.42.
+  const long double two_pi = 6.283185307179586476925286766559L;
+  const long double scale = 0x1p-64L;
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; i += 2) {
+    const long double u1 =
+        (static_cast<long double>(prng.next64()) + 1) * scale;
+    const long double u2 = static_cast<long double>(prng.next64()) * scale;
+    const long double r = sigma * std::sqrt(-2 * std::log(u1));
+    out[i] = std::llround(r * std::cos(two_pi * u2));
+    if (i + 1 < n)
+      out[i + 1] = std::llround(r * std::sin(two_pi * u2));
+  }
+  return out;
+}
+
 template <typename Word>
 Poly<Word> polyFromSigned(const Context<Word> &ctx,
                           const std::vector<int64_t> &coeffs,

@@ -987,7 +987,33 @@ void bindCkks(py::module_ &m) {
   py::class_<Decryptor>(m, "Decryptor")
       .def(py::init<const Context64 &, const SecretKey &>(), py::arg("ctx"),
            py::arg("sk"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>())
-      .def("decrypt", &Decryptor::decrypt, py::arg("ct"), Release());
+      .def(
+          "decrypt",
+          [](const Decryptor &d, const Ciphertext &ct,
+             std::optional<double> flooding_bits, std::shared_ptr<Prng> prng) {
+            if (!flooding_bits) {
+              py::gil_scoped_release release;
+              return d.decrypt(ct);
+            }
+            prng = prngOrDefault(std::move(prng));
+            py::gil_scoped_release release;
+            return d.decrypt(ct, *flooding_bits, *prng);
+          },
+          py::arg("ct"), py::arg("flooding_bits") = py::none(),
+          py::arg("prng") = py::none(),
+          "Exact decryption, or with flooding_bits the noise-flooded one for "
+          "results that are shared: Gaussian noise of standard deviation "
+          "2^flooding_bits on every coefficient (from prng, default a new "
+          "OpenSSL-seeded one); choose it with flooding_bits(noise_bits). "
+          "See README.md, 'Shared decryptions'.");
+  m.def("flooding_bits", &floodingBits, py::arg("noise_bits"),
+        py::arg("statistical_security") = kFloodingStatisticalSecurity,
+        py::arg("queries") = 1.0,
+        "log2 of the flooding noise for a ciphertext error of "
+        "2^noise_bits: noise_bits + s/2 + log2 sqrt(12 queries) "
+        "(Li-Micciancio-Schultz-Sorrell 2022; OpenFHE's "
+        "NOISE_FLOODING_DECRYPT).");
+  m.attr("FLOODING_STATISTICAL_SECURITY") = kFloodingStatisticalSecurity;
 
   using E = Evaluator;
   using Ct = const Ciphertext &;
