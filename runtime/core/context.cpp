@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <sstream>
 
 namespace ember {
@@ -14,20 +15,65 @@ namespace ember {
 void checkSecurity(const ParamSpec &spec) {
   if (spec.security == Security::kInsecureTestOnly)
     return;
-  int bound = maxLogQP128(spec.log_n);
-  if (bound == 0)
-    throw SecurityError("no 128-bit security bound is known for N = 2^" +
-                        std::to_string(spec.log_n) +
+  const std::string n = "N = 2^" + std::to_string(spec.log_n);
+  const int log_qp = spec.logQP();
+  const std::string qp = "log2(QP) = " + std::to_string(log_qp);
+  const std::string what = "parameters '" + spec.name + "'";
+  const int dense = maxLogQP128(spec.log_n);
+  if (dense == 0)
+    throw SecurityError("no 128-bit security bound is known for " + n +
                         "; use log N in 10..17 or the insecure test mode");
-  if (spec.logQP() > bound)
-    throw SecurityError(
-        "parameters '" + spec.name + "' are not 128-bit secure: log2(QP) = " +
-        std::to_string(spec.logQP()) + " bits exceeds " +
-        std::to_string(bound) + " for N = 2^" + std::to_string(spec.log_n) +
-        " with a ternary secret (HomomorphicEncryption.org standard)");
+  if (spec.hamming_weight > 0) {
+    const int h = spec.hamming_weight;
+    const std::string weight =
+        "a sparse secret of Hamming weight h = " + std::to_string(h) + " at " +
+        n;
+    const int bound = maxLogQPSparse128(spec.log_n, h);
+    if (bound == 0) {
+      int smallest = 0; // the smallest weight with a figure at this N
+      for (const SparseBound &b : kSparseBounds128)
+        if (b.log_n <= spec.log_n && (smallest == 0 || b.h < smallest))
+          smallest = b.h;
+      throw SecurityError(
+          what + ": no published 128-bit bound covers " + weight + " (" + qp +
+          (smallest ? "; the smallest weight with one is h = " +
+                          std::to_string(smallest)
+                    : "; none is published for a sparse secret at this N") +
+          "): use a larger weight, the uniform ternary secret (hamming_weight "
+          "0) or the insecure test mode");
+    }
+    if (log_qp > bound)
+      throw SecurityError(
+          what + " are not 128-bit secure with " + weight + ": " + qp +
+          " bits exceeds " + std::to_string(bound) +
+          ", the largest log QP estimated at 128 bits for that weight "
+          "(lattice estimator, SparseLWEkit; see ember/security.h)");
+    return;
+  }
+  if (log_qp > dense)
+    throw SecurityError(what + " are not 128-bit secure: " + qp +
+                        " bits exceeds " + std::to_string(dense) + " for " + n +
+                        " with a ternary secret (HomomorphicEncryption.org "
+                        "standard)");
 }
 
 namespace {
+/// The bit sizes of a spec, as the primes have them (ember::primeBits), so
+/// that spec.logQP() is ember::logQP of the primes.
+void countPrimeBits(ParamSpec &spec, const std::vector<uint64_t> &q,
+                    const std::vector<uint64_t> &p,
+                    const std::vector<uint64_t> &t) {
+  auto bits = [](const std::vector<uint64_t> &primes) {
+    std::vector<int> out;
+    for (uint64_t prime : primes)
+      out.push_back(primeBits(prime));
+    return out;
+  };
+  spec.q_bits = bits(q);
+  spec.p_bits = bits(p);
+  spec.t_bits = bits(t);
+}
+
 void checkShape(const ParamSpec &spec, int max_prime_bits) {
   if (spec.log_n < 1 || spec.log_n > 17)
     throw InvalidArgument("log N = " + std::to_string(spec.log_n) +
@@ -52,6 +98,15 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
       throw InvalidArgument("a " + std::to_string(b) +
                             "-bit KLSS temporary prime does not fit the word "
                             "size");
+  if (spec.name.size() > kMaxParamNameLength)
+    throw InvalidArgument("a parameter-set name has at most " +
+                          std::to_string(kMaxParamNameLength) + " bytes");
+  for (char c : spec.name)
+    if (c < 0x20 || c > 0x7e)
+      throw InvalidArgument("a parameter-set name is printable ASCII");
+  if (!(spec.log_scale >= 1 && spec.log_scale <= 60))
+    throw InvalidArgument("log_scale = " + std::to_string(spec.log_scale) +
+                          " is outside 1..60");
   if (spec.hamming_weight < 0 || spec.hamming_weight > (1 << spec.log_n))
     throw InvalidArgument("Hamming weight " +
                           std::to_string(spec.hamming_weight) +
@@ -69,6 +124,10 @@ template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   std::vector<uint64_t> qp = q;
   qp.insert(qp.end(), p.begin(), p.end());
   std::vector<uint64_t> t = generateNttPrimes(spec.log_n, spec.t_bits, qp);
+  // A scale prime of generateQChain may lie just above 2^log_scale: the
+  // check above saw the nominal sizes, this one the primes' own bits.
+  countPrimeBits(spec_, q, p, t);
+  checkSecurity(spec_);
   init(q, p, t);
 }
 
@@ -78,17 +137,7 @@ Context<Word>::Context(const ParamSpec &spec,
                        const std::vector<uint64_t> &p_primes,
                        const std::vector<uint64_t> &t_primes) {
   spec_ = spec;
-  spec_.q_bits.clear();
-  spec_.p_bits.clear();
-  spec_.t_bits.clear();
-  // A prime counts as the nearest whole number of bits: the scale primes of
-  // generateQChain lie within 2^-17 bits of 2^log_scale on either side.
-  for (uint64_t q : q_primes)
-    spec_.q_bits.push_back(static_cast<int>(std::lround(std::log2(double(q)))));
-  for (uint64_t p : p_primes)
-    spec_.p_bits.push_back(static_cast<int>(std::lround(std::log2(double(p)))));
-  for (uint64_t t : t_primes)
-    spec_.t_bits.push_back(static_cast<int>(std::lround(std::log2(double(t)))));
+  countPrimeBits(spec_, q_primes, p_primes, t_primes);
   for (uint64_t prime : t_primes)
     if (prime >> WordTraits<Word>::kMaxPrimeBits)
       throw InvalidArgument("modulus " + std::to_string(prime) +
@@ -173,6 +222,9 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
           moduli_[i].inv(static_cast<Word>(primes_[l] % moduli_[i].value()));
 
   std::ostringstream canon;
+  // log_scale with every digit of its double: 6 digits (the default) would
+  // give 40 and 40.0000001 the same hash. Integral scales print as before.
+  canon << std::setprecision(17);
   canon << "ember-ckks-v1;logn=" << spec_.log_n
         << ";word=" << WordTraits<Word>::kBits << ";dnum=" << spec_.dnum
         << ";logscale=" << spec_.log_scale << ";h=" << spec_.hamming_weight

@@ -2,7 +2,11 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
+#include "ember/wipe.h"
 #include "internal.h"
+
+#include <cmath>
+#include <cstdio>
 
 namespace ember {
 
@@ -29,10 +33,39 @@ uint64_t galoisElementForConjugation(const Context64 &ctx) {
   return 2 * ctx.n() - 1;
 }
 
+SecretKey &SecretKey::operator=(const SecretKey &other) {
+  if (this != &other) {
+    secureWipe(s.data); // the old buffer may be freed or reused
+    s = other.s;
+  }
+  return *this;
+}
+
+SecretKey &SecretKey::operator=(SecretKey &&other) noexcept {
+  if (this != &other) {
+    secureWipe(s.data);
+    s = std::move(other.s);
+  }
+  return *this;
+}
+
+SecretKey::~SecretKey() { secureWipe(s.data); }
+
 namespace {
-Poly64 nttOfSigned(const Context64 &ctx, const std::vector<int64_t> &coeffs,
+/// A temporary that holds s-dependent data (s itself, s^2, s(X^g), a s):
+/// wiped when it goes out of scope.
+struct Wiped {
+  Poly64 p;
+  ~Wiped() { secureWipe(p.data); }
+};
+
+/// NTT form of small signed coefficients over `basis`. The coefficients
+/// (a secret, an error that with the public part gives the secret, the
+/// encryption randomness, flooding noise) are wiped once converted.
+Poly64 nttOfSigned(const Context64 &ctx, std::vector<int64_t> coeffs,
                    const std::vector<int> &basis) {
   Poly64 p = polyFromSigned(ctx, coeffs, basis);
+  secureWipe(coeffs);
   cpu::ntt(ctx, p);
   return p;
 }
@@ -43,7 +76,7 @@ KeyGenerator::KeyGenerator(const Context64 &ctx, Prng &prng)
   const int h = ctx.spec().hamming_weight;
   std::vector<int64_t> s = h > 0 ? sampleTernaryHamming(prng, ctx.n(), h)
                                  : sampleTernary(prng, ctx.n());
-  sk_.s = nttOfSigned(ctx, s, ctx.qpBasis(ctx.maxLevel()));
+  sk_.s = nttOfSigned(ctx, std::move(s), ctx.qpBasis(ctx.maxLevel()));
 }
 
 PublicKey KeyGenerator::publicKey() {
@@ -51,9 +84,9 @@ PublicKey KeyGenerator::publicKey() {
   PublicKey pk;
   pk.a = sampleUniformPoly(ctx_, prng_, basis, true);
   pk.b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
-  Poly64 as = pk.a;
-  cpu::mulInPlace(ctx_, as, cpu::selectLimbs(sk_.s, basis));
-  cpu::subInPlace(ctx_, pk.b, as); // b = e - a s
+  Wiped s{cpu::selectLimbs(sk_.s, basis)}, as{pk.a};
+  cpu::mulInPlace(ctx_, as.p, s.p);
+  cpu::subInPlace(ctx_, pk.b, as.p); // b = e - a s
   return pk;
 }
 
@@ -73,9 +106,9 @@ SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
   for (int j = 0; j < ctx_.digitCount(top); ++j) {
     Poly64 a = sampleUniformPoly(ctx_, prng_, qp, true);
     Poly64 b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), qp);
-    Poly64 as = a;
-    cpu::mulInPlace(ctx_, as, sk_.s);
-    cpu::subInPlace(ctx_, b, as);
+    Wiped as{a};
+    cpu::mulInPlace(ctx_, as.p, sk_.s);
+    cpu::subInPlace(ctx_, b, as.p);
     for (int i : ctx_.digitLimbs(j, top)) {
       const Modulus<Word64> &q = ctx_.modulus(i);
       const Word64 w = p_mod[i], w_shoup = q.shoup(w);
@@ -91,13 +124,14 @@ SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
 }
 
 RelinKey KeyGenerator::relinKey() {
-  Poly64 s2 = sk_.s;
-  cpu::mulInPlace(ctx_, s2, sk_.s);
-  return RelinKey{switchingKey(s2)};
+  Wiped s2{sk_.s};
+  cpu::mulInPlace(ctx_, s2.p, sk_.s);
+  return RelinKey{switchingKey(s2.p)};
 }
 
 SwitchingKey KeyGenerator::galoisKey(uint64_t galois) {
-  return switchingKey(cpu::automorphism(ctx_, sk_.s, galois));
+  Wiped sg{cpu::automorphism(ctx_, sk_.s, galois)};
+  return switchingKey(sg.p);
 }
 
 GaloisKeys KeyGenerator::galoisKeys(const std::vector<uint64_t> &elements) {
@@ -197,9 +231,9 @@ Ciphertext Encryptor::encryptSymmetric(const Plaintext &pt,
     throw InvalidArgument("encrypt: malformed plaintext");
   Poly64 a = sampleUniformPoly(ctx_, prng_, basis, true);
   Poly64 c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
-  Poly64 as = a;
-  cpu::mulInPlace(ctx_, as, cpu::selectLimbs(sk.s, basis));
-  cpu::subInPlace(ctx_, c0, as);
+  Wiped s{cpu::selectLimbs(sk.s, basis)}, as{a};
+  cpu::mulInPlace(ctx_, as.p, s.p);
+  cpu::subInPlace(ctx_, c0, as.p);
   cpu::addInPlace(ctx_, c0, pt.poly);
   Ciphertext ct;
   ct.level = pt.level;
@@ -214,18 +248,55 @@ Plaintext Decryptor::decrypt(const Ciphertext &ct) const {
     throw InvalidArgument("decrypt: a ciphertext has 2 or 3 polynomials, got " +
                           std::to_string(ct.c.size()));
   const std::vector<int> basis = ctx_.qBasis(ct.level);
-  const Poly64 s = cpu::selectLimbs(sk_.s, basis);
+  Wiped s{cpu::selectLimbs(sk_.s, basis)};
   Plaintext pt;
   pt.level = ct.level;
   pt.scale = ct.scale;
   pt.slots = ct.slots;
   pt.poly = ct.c[0];
-  Poly64 power = s;
+  Wiped power{s.p};
   for (size_t i = 1; i < ct.c.size(); ++i) {
-    cpu::mulAddInPlace(ctx_, pt.poly, ct.c[i], power);
+    cpu::mulAddInPlace(ctx_, pt.poly, ct.c[i], power.p);
     if (i + 1 < ct.c.size())
-      cpu::mulInPlace(ctx_, power, s);
+      cpu::mulInPlace(ctx_, power.p, s.p);
   }
+  return pt;
+}
+
+double floodingBits(double noise_bits, double statistical_security,
+                    double queries) {
+  if (!std::isfinite(noise_bits) || !(statistical_security > 0) ||
+      !std::isfinite(statistical_security) || !(queries >= 1) ||
+      !std::isfinite(queries))
+    throw InvalidArgument("floodingBits: the noise bits must be finite, the "
+                          "statistical security positive and the number of "
+                          "queries at least 1");
+  return noise_bits + statistical_security / 2 +
+         std::log2(std::sqrt(12 * queries));
+}
+
+Plaintext Decryptor::decrypt(const Ciphertext &ct, double flooding_bits,
+                             Prng &prng) const {
+  const double slot_error_bits =
+      flooding_bits + 0.5 * std::log2(static_cast<double>(ct.slots)) -
+      std::log2(ct.scale);
+  if (!std::isfinite(flooding_bits) || flooding_bits < 0 ||
+      flooding_bits > 59 || !(slot_error_bits < 0)) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "decrypt: %g flooding bits is outside 0..59 or leaves no "
+                  "precision: each slot would get an error of 2^%.1f "
+                  "(2^flooding_bits sqrt(slots) / scale, %zu slots at scale "
+                  "2^%.1f); lower the flooding bits or raise the scale",
+                  flooding_bits, slot_error_bits, ct.slots,
+                  std::log2(ct.scale));
+    throw InvalidArgument(buf);
+  }
+  Plaintext pt = decrypt(ct);
+  Wiped flood{nttOfSigned(
+      ctx_, sampleWideGaussian(prng, ctx_.n(), std::exp2(flooding_bits)),
+      pt.poly.basis)};
+  cpu::addInPlace(ctx_, pt.poly, flood.p);
   return pt;
 }
 

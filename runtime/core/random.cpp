@@ -2,6 +2,7 @@
 // RAND_bytes, or from an explicit seed for reproducible tests.
 #include "ember/random.h"
 #include "ember/errors.h"
+#include "ember/wipe.h"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -23,7 +24,10 @@ struct Prng::Impl {
                                    iv) != 1)
       throw Error("OpenSSL: cannot initialise AES-256-CTR");
   }
-  ~Impl() { EVP_CIPHER_CTX_free(ctx); }
+  ~Impl() {
+    EVP_CIPHER_CTX_free(ctx);
+    secureWipe(buffer, sizeof(buffer)); // keystream that made secrets
+  }
 
   void refill() {
     static const uint8_t zeros[sizeof(buffer)] = {0};
@@ -44,7 +48,11 @@ Prng::Seed osSeed() {
 }
 } // namespace
 
-Prng::Prng() : impl_(std::make_unique<Impl>(osSeed())) {}
+Prng::Prng() {
+  Seed seed = osSeed();
+  impl_ = std::make_unique<Impl>(seed);
+  secureWipe(seed.data(), seed.size());
+}
 Prng::Prng(const Seed &seed) : impl_(std::make_unique<Impl>(seed)) {}
 Prng::~Prng() = default;
 
@@ -91,6 +99,7 @@ std::vector<int64_t> sampleTernary(Prng &prng, size_t n) {
         continue;
       out[i++] = static_cast<int64_t>(bytes[k] % 3) - 1;
     }
+    secureWipe(bytes, sizeof(bytes));
   }
   return out;
 }
@@ -110,6 +119,7 @@ std::vector<int64_t> sampleTernaryHamming(Prng &prng, size_t n, int weight) {
     std::swap(positions[i], positions[j]);
     out[positions[i]] = (prng.next64() & 1) ? 1 : -1;
   }
+  secureWipe(positions); // the first `weight` entries are the support of s
   return out;
 }
 
@@ -141,6 +151,26 @@ std::vector<int64_t> sampleGaussian(Prng &prng, size_t n, double sigma) {
     for (size_t k = 0; k + 1 < cdf.size(); ++k)
       value += u >= cdf[k];
     out[i] = value;
+  }
+  return out;
+}
+
+std::vector<int64_t> sampleWideGaussian(Prng &prng, size_t n, double sigma) {
+  if (!(sigma >= 1) || sigma > 0x1p59) // |values| < 9.5 * 2^59 < 2^63
+    throw InvalidArgument("sampleWideGaussian: sigma must be in [1, 2^59]");
+  // Box-Muller: u1 in (0, 1] and u2 in [0, 1) with 64 random bits each, so
+  // r = sqrt(-2 ln u1) <= sqrt(128 ln 2) = 9.42.
+  const long double two_pi = 6.283185307179586476925286766559L;
+  const long double scale = 0x1p-64L;
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; i += 2) {
+    const long double u1 =
+        (static_cast<long double>(prng.next64()) + 1) * scale;
+    const long double u2 = static_cast<long double>(prng.next64()) * scale;
+    const long double r = sigma * std::sqrt(-2 * std::log(u1));
+    out[i] = std::llround(r * std::cos(two_pi * u2));
+    if (i + 1 < n)
+      out[i + 1] = std::llround(r * std::sin(two_pi * u2));
   }
   return out;
 }

@@ -2,13 +2,20 @@
 // checksum; every field is validated on load (see serialize.h).
 #include "ember/serialize.h"
 #include "ember/errors.h"
+#include "ember/wipe.h"
+#include "internal.h"
 
 #include <openssl/evp.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace ember {
 
@@ -91,6 +98,9 @@ public:
       fail("a polynomial of degree " + std::to_string(n) + ", expected " +
            std::to_string(ctx.n()));
     uint8_t ntt = get<uint8_t>();
+    if (ntt > 1)
+      fail("a polynomial with form flag " + std::to_string(ntt) +
+           " (0: coefficients, 1: NTT)");
     uint32_t limbs = get<uint32_t>();
     if (limbs == 0 || limbs > static_cast<uint32_t>(ctx.allModuliCount()))
       fail("a polynomial with " + std::to_string(limbs) + " limbs");
@@ -112,6 +122,14 @@ public:
           fail("a residue not reduced modulo its prime");
     }
     return p;
+  }
+  /// A flag byte: 0 or 1, anything else names `field`.
+  bool getFlag(const char *field) {
+    uint8_t v = get<uint8_t>();
+    if (v > 1)
+      fail(std::string(field) + " flag " + std::to_string(v) +
+           " (expected 0 or 1)");
+    return v != 0;
   }
   void expectEnd() {
     if (pos_ != size_)
@@ -135,6 +153,9 @@ private:
 Bytes wrap(ObjectKind kind, const std::array<uint8_t, 32> &param_hash,
            const Bytes &payload) {
   Writer w;
+  // One allocation: a growing vector would leave copies of a secret key's
+  // residues in freed memory.
+  w.bytes.reserve(kHeaderSize + payload.size() + kHashSize);
   w.bytes.insert(w.bytes.end(), kMagic, kMagic + 4);
   w.put<uint32_t>(kFormatVersion);
   w.put<uint32_t>(static_cast<uint32_t>(kind));
@@ -258,7 +279,31 @@ KlssKey getKlssKey(Reader &r, const Context64 &ctx) {
 
 void checkSlots(Reader &r, const Context64 &ctx, uint64_t slots) {
   if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
-    r.fail("slot count " + std::to_string(slots));
+    r.fail("slot count " + std::to_string(slots) +
+           " is not a power of two in 1.." + std::to_string(ctx.slotsMax()) +
+           " (N/2)");
+}
+
+void checkLevel(Reader &r, const Context64 &ctx, int level) {
+  if (level < 0 || level > ctx.maxLevel())
+    r.fail("level " + std::to_string(level) + " is outside 0.." +
+           std::to_string(ctx.maxLevel()));
+}
+
+/// The scale of a ciphertext or plaintext at `level`: at least 1 and below
+/// Q_level / 2, so that a message of magnitude 1 fits (|m| scale < Q_l / 2).
+/// A degree-2 product before its rescale carries about q_l times the scale
+/// of its factors, which Q_level holds with q_0 to spare; a scale of 1e300
+/// does not fit any chain.
+void checkScale(Reader &r, const Context64 &ctx, int level, double scale) {
+  const double limit = internal::logQ(ctx, level) - 1;
+  if (!(scale >= 1) || !std::isfinite(scale) || !(std::log2(scale) < limit)) {
+    char buf[192];
+    std::snprintf(buf, sizeof buf,
+                  "scale %.17g (2^%.3f) is outside [1, Q_%d / 2 = 2^%.3f)",
+                  scale, std::log2(scale), level, limit);
+    r.fail(buf);
+  }
 }
 
 } // namespace
@@ -290,11 +335,29 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
   Reader r(u.payload, u.payload_size, "parameters");
   ParamSpec s;
   s.name = r.getString();
+  if (s.name.size() > kMaxParamNameLength)
+    r.fail("a name of " + std::to_string(s.name.size()) + " bytes (at most " +
+           std::to_string(kMaxParamNameLength) + ")");
+  for (char c : s.name)
+    if (c < 0x20 || c > 0x7e)
+      r.fail("a name with a byte outside printable ASCII");
   s.log_n = r.get<int32_t>();
+  if (s.log_n < 1 || s.log_n > 17)
+    r.fail("log N = " + std::to_string(s.log_n) + " is outside 1..17");
   s.dnum = r.get<int32_t>();
   s.log_scale = r.get<double>();
+  if (!(s.log_scale >= 1 && s.log_scale <= 60)) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "log_scale %.17g is outside 1..60",
+                  s.log_scale);
+    r.fail(buf);
+  }
   s.hamming_weight = r.get<int32_t>();
-  s.security = r.get<uint8_t>() ? Security::kInsecureTestOnly : Security::k128;
+  if (s.hamming_weight < 0 || s.hamming_weight > (1 << s.log_n))
+    r.fail("Hamming weight " + std::to_string(s.hamming_weight) +
+           " is outside 0..N = " + std::to_string(1 << s.log_n));
+  s.security =
+      r.getFlag("insecure") ? Security::kInsecureTestOnly : Security::k128;
   uint32_t q_count = r.get<uint32_t>(), p_count = r.get<uint32_t>();
   uint32_t t_count = r.get<uint32_t>();
   s.klss_gamma = r.get<int32_t>();
@@ -302,6 +365,15 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
     r.fail("a chain of " + std::to_string(q_count) + " + " +
            std::to_string(p_count) + " + " + std::to_string(t_count) +
            " primes");
+  if (s.dnum < 1 || s.dnum > static_cast<int>(q_count))
+    r.fail("dnum = " + std::to_string(s.dnum) + " is outside 1.." +
+           std::to_string(q_count) + " (the number of Q primes)");
+  if (t_count == 0 ? s.klss_gamma != 0
+                   : s.klss_gamma < 1 ||
+                         s.klss_gamma > static_cast<int>(q_count + p_count))
+    r.fail("KLSS gamma = " + std::to_string(s.klss_gamma) + " with " +
+           std::to_string(t_count) +
+           " T primes (0 without T, else 1..|Q| + |P|)");
   std::vector<uint64_t> q(q_count), p(p_count), t(t_count);
   for (auto &v : q)
     v = r.get<uint64_t>();
@@ -325,8 +397,11 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
 
 Bytes serialize(const Context64 &ctx, const SecretKey &sk) {
   Writer w;
+  w.bytes.reserve(8 + 1 + 4 + 4 * sk.s.basis.size() + 8 * sk.s.data.size());
   w.putPoly(sk.s);
-  return wrap(ObjectKind::kSecretKey, ctx.hash(), w.bytes);
+  Bytes out = wrap(ObjectKind::kSecretKey, ctx.hash(), w.bytes);
+  secureWipe(w.bytes);
+  return out;
 }
 
 Bytes serialize(const Context64 &ctx, const PublicKey &pk) {
@@ -380,7 +455,7 @@ Bytes serialize(const Context64 &ctx, const Plaintext &pt) {
 SecretKey deserializeSecretKey(const Context64 &ctx, const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kSecretKey);
   Reader r(u.payload, u.payload_size, "secret key");
-  SecretKey sk{r.getPoly(ctx)};
+  SecretKey sk(r.getPoly(ctx));
   if (sk.s.basis != ctx.qpBasis(ctx.maxLevel()) || !sk.s.ntt)
     r.fail("the key is not in NTT form over Q u P");
   r.expectEnd();
@@ -405,24 +480,40 @@ EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kEvaluationKeys);
   Reader r(u.payload, u.payload_size, "evaluation keys");
   EvaluationKeys keys;
-  keys.has_relin = r.get<uint8_t>() != 0;
+  // A Galois key count and element: odd, below 2N, each at most once.
+  auto galoisCount = [&](const char *what) {
+    uint32_t count = r.get<uint32_t>();
+    if (count > ctx.n())
+      r.fail(std::to_string(count) + " " + what +
+             " Galois keys (there are N = " + std::to_string(ctx.n()) +
+             " Galois elements)");
+    return count;
+  };
+  auto galoisElement = [&](const auto &map, const char *what) {
+    uint64_t g = r.get<uint64_t>();
+    if (g % 2 == 0 || g >= 2 * ctx.n())
+      r.fail(std::string(what) + "Galois element " + std::to_string(g) +
+             " (must be odd and below 2N = " + std::to_string(2 * ctx.n()) +
+             ")");
+    if (map.count(g))
+      r.fail(std::string("duplicate ") + what + "Galois element " +
+             std::to_string(g));
+    return g;
+  };
+  keys.has_relin = r.getFlag("relinearization key");
   if (keys.has_relin)
     keys.relin.key = getSwitchingKey(r, ctx);
-  uint32_t count = r.get<uint32_t>();
+  uint32_t count = galoisCount("hybrid");
   for (uint32_t i = 0; i < count; ++i) {
-    uint64_t g = r.get<uint64_t>();
-    if (g % 2 == 0 || g >= 2 * ctx.n())
-      r.fail("Galois element " + std::to_string(g));
+    uint64_t g = galoisElement(keys.galois.keys, "");
     keys.galois.keys.emplace(g, getSwitchingKey(r, ctx));
   }
-  keys.has_klss_relin = r.get<uint8_t>() != 0;
+  keys.has_klss_relin = r.getFlag("KLSS relinearization key");
   if (keys.has_klss_relin)
     keys.klss_relin.key = getKlssKey(r, ctx);
-  count = r.get<uint32_t>();
+  count = galoisCount("KLSS");
   for (uint32_t i = 0; i < count; ++i) {
-    uint64_t g = r.get<uint64_t>();
-    if (g % 2 == 0 || g >= 2 * ctx.n())
-      r.fail("Galois element " + std::to_string(g));
+    uint64_t g = galoisElement(keys.klss_galois.keys, "KLSS ");
     keys.klss_galois.keys.emplace(g, getKlssKey(r, ctx));
   }
   r.expectEnd();
@@ -436,14 +527,13 @@ Ciphertext deserializeCiphertext(const Context64 &ctx, const Bytes &bytes) {
   ct.level = r.get<int32_t>();
   ct.scale = r.get<double>();
   ct.slots = r.get<uint64_t>();
-  if (ct.level < 0 || ct.level > ctx.maxLevel())
-    r.fail("level " + std::to_string(ct.level));
-  if (!(ct.scale > 0) || !std::isfinite(ct.scale))
-    r.fail("scale");
+  checkLevel(r, ctx, ct.level);
+  checkScale(r, ctx, ct.level, ct.scale);
   checkSlots(r, ctx, ct.slots);
   uint32_t count = r.get<uint32_t>();
   if (count < 2 || count > 3)
-    r.fail(std::to_string(count) + " polynomials");
+    r.fail(std::to_string(count) + " polynomials (a ciphertext has 2, or 3 "
+                                   "before relinearization)");
   for (uint32_t i = 0; i < count; ++i) {
     ct.c.push_back(r.getPoly(ctx));
     if (ct.c.back().basis != ctx.qBasis(ct.level) || !ct.c.back().ntt)
@@ -460,10 +550,8 @@ Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes) {
   pt.level = r.get<int32_t>();
   pt.scale = r.get<double>();
   pt.slots = r.get<uint64_t>();
-  if (pt.level < 0 || pt.level > ctx.maxLevel())
-    r.fail("level " + std::to_string(pt.level));
-  if (!(pt.scale > 0) || !std::isfinite(pt.scale))
-    r.fail("scale");
+  checkLevel(r, ctx, pt.level);
+  checkScale(r, ctx, pt.level, pt.scale);
   checkSlots(r, ctx, pt.slots);
   pt.poly = r.getPoly(ctx);
   if (pt.poly.basis != ctx.qBasis(pt.level) || !pt.poly.ntt)
@@ -474,7 +562,65 @@ Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes) {
 
 ObjectKind peekKind(const Bytes &bytes) { return unwrap(bytes).kind; }
 
+bool holdsSecretKey(const Bytes &bytes) {
+  uint32_t kind = 0;
+  if (bytes.size() < 12 || std::memcmp(bytes.data(), kMagic, 4) != 0)
+    return false;
+  std::memcpy(&kind, bytes.data() + 8, 4);
+  return kind == static_cast<uint32_t>(ObjectKind::kSecretKey);
+}
+
+namespace {
+[[noreturn]] void fileError(const std::string &what, const std::string &path) {
+  throw SerializationError("cannot " + what + " '" + path +
+                           "': " + std::strerror(errno));
+}
+
+/// Writes a secret key so that no one else can read it at any moment: a
+/// fresh file (mkstemp, mode 0600, fchmod 0600 whatever the umask) in the
+/// target's directory, renamed over the target once written. A file already
+/// there, or a descriptor someone holds open on it, never sees the key; a
+/// symbolic link at `path` is replaced, not followed.
+void writeSecretFile(const std::string &path, const Bytes &bytes) {
+  std::string tmp = path + ".XXXXXX";
+  int fd = mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0)
+    fileError("create a temporary file next to", path);
+  auto fail = [&](const char *what) {
+    int saved = errno;
+    close(fd);
+    unlink(tmp.c_str());
+    errno = saved;
+    fileError(what, path);
+  };
+  if (fchmod(fd, S_IRUSR | S_IWUSR) != 0)
+    fail("set mode 0600 on the secret key file");
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      fail("write");
+    done += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0)
+    fail("flush");
+  if (close(fd) != 0) {
+    unlink(tmp.c_str());
+    fileError("write", path);
+  }
+  if (rename(tmp.c_str(), path.c_str()) != 0) {
+    int saved = errno;
+    unlink(tmp.c_str());
+    errno = saved;
+    fileError("write", path);
+  }
+}
+} // namespace
+
 void writeFile(const std::string &path, const Bytes &bytes) {
+  if (holdsSecretKey(bytes))
+    return writeSecretFile(path, bytes);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
     throw SerializationError("cannot open '" + path + "' for writing");
@@ -485,11 +631,34 @@ void writeFile(const std::string &path, const Bytes &bytes) {
 }
 
 Bytes readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw SerializationError("cannot open '" + path + "' for reading");
-  return Bytes(std::istreambuf_iterator<char>(in),
-               std::istreambuf_iterator<char>());
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    fileError("open for reading", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    throw SerializationError("cannot read '" + path + "': not a regular file");
+  }
+  // One allocation of the file's size: no stray copies of a secret key.
+  Bytes bytes(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      fileError("read", path);
+    }
+    if (n == 0)
+      break; // shrank while reading: the checks report a truncated file
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  bytes.resize(done);
+  return bytes;
 }
 
 } // namespace ember

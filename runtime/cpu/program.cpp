@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace ember::program {
@@ -24,9 +26,24 @@ std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
   return b;
 }
 
+void checkInputScale(const char *name, double got, double expected) {
+  if (got == expected)
+    return;
+  auto show = [](double scale) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "2^%.12g (%.17g)", std::log2(scale), scale);
+    return std::string(buf);
+  };
+  throw ScaleMismatch("program input '" + std::string(name) + "' has scale " +
+                      show(got) + ", the program expects exactly " +
+                      show(expected) +
+                      " (the manifest's scale): encode the input at that "
+                      "scale");
+}
+
 void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
                 size_t index, const char *name, int parts, int level,
-                size_t slots) {
+                size_t slots, double scale) {
   if (index >= inputs.size())
     throw InvalidArgument("program input '" + std::string(name) +
                           "' is missing: " + std::to_string(inputs.size()) +
@@ -43,6 +60,7 @@ void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
   if (ct.slots != slots)
     throw InvalidArgument(what + " has " + std::to_string(ct.slots) +
                           " slots, " + std::to_string(slots) + " expected");
+  checkInputScale(name, ct.scale, scale);
   for (const Poly64 &p : ct.c)
     if (!p.ntt || p.n != ctx.n() || p.basis != ctx.qBasis(level))
       throw InvalidArgument(what + " is not in NTT form over q_0..q_" +
@@ -247,8 +265,9 @@ struct CpuBackend {
     k(loop, io);
   }
   static void checkInput(const Args &a, size_t index, const char *name,
-                         int parts, int level, size_t slots, double) {
-    program::checkInput(*a.ctx, *a.inputs, index, name, parts, level, slots);
+                         int parts, int level, size_t slots, double scale) {
+    program::checkInput(*a.ctx, *a.inputs, index, name, parts, level, slots,
+                        scale);
   }
   static const Poly *inputPart(const Args &a, size_t index, int part, Poly &) {
     return &(*a.inputs)[index].c[part];

@@ -138,24 +138,8 @@ struct CudaBackend {
     k(loop, io, a.ctx->stream());
   }
   static void checkInput(const Args &a, size_t index, const char *name,
-                         int parts, int level, size_t slots, double) {
-    std::string what = "program input '" + std::string(name) + "'";
-    if (index >= a.inputs->size())
-      throw InvalidArgument(what +
-                            " is missing: " + std::to_string(a.inputs->size()) +
-                            " ciphertexts given");
-    const cuda::DeviceCiphertext &ct = (*a.inputs)[index];
-    if (ct.parts != parts)
-      throw InvalidArgument(what + " has " + std::to_string(ct.parts) +
-                            " polynomials, " + std::to_string(parts) +
-                            " expected");
-    if (ct.level != level)
-      throw LevelMismatch(what + " is at level " + std::to_string(ct.level) +
-                          ", the program expects level " +
-                          std::to_string(level));
-    if (ct.slots != slots)
-      throw InvalidArgument(what + " has " + std::to_string(ct.slots) +
-                            " slots, " + std::to_string(slots) + " expected");
+                         int parts, int level, size_t slots, double scale) {
+    cudaCheckInput(*a.inputs, index, name, parts, level, slots, scale);
   }
   /// A device ciphertext's parts share one buffer: each part is copied
   /// into its own (an arena-backed plan will point at them instead).
@@ -182,6 +166,27 @@ struct CudaBackend {
 };
 
 } // namespace
+
+void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in,
+                    size_t index, const char *name, int parts, int level,
+                    size_t slots, double scale) {
+  std::string what = "program input '" + std::string(name) + "'";
+  if (index >= in.size())
+    throw InvalidArgument(what + " is missing: " + std::to_string(in.size()) +
+                          " ciphertexts given");
+  const cuda::DeviceCiphertext &ct = in[index];
+  if (ct.parts != parts)
+    throw InvalidArgument(what + " has " + std::to_string(ct.parts) +
+                          " polynomials, " + std::to_string(parts) +
+                          " expected");
+  if (ct.level != level)
+    throw LevelMismatch(what + " is at level " + std::to_string(ct.level) +
+                        ", the program expects level " + std::to_string(level));
+  if (ct.slots != slots)
+    throw InvalidArgument(what + " has " + std::to_string(ct.slots) +
+                          " slots, " + std::to_string(slots) + " expected");
+  checkInputScale(name, ct.scale, scale);
+}
 
 void checkLaunch(cudaError_t e) { cudaCheck(e, "generated kernel launch"); }
 

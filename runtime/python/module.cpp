@@ -13,6 +13,7 @@
 #include "ember/rns.h"
 #include "ember/security.h"
 #include "ember/serialize.h"
+#include "ember/wipe.h"
 
 #include <pybind11/complex.h>
 #include <pybind11/numpy.h>
@@ -184,6 +185,20 @@ Bytes fromBytes(const py::bytes &b) {
   std::string_view view = b;
   return Bytes(view.begin(), view.end());
 }
+
+/// A serialized buffer that is wiped when it goes out of scope if it holds
+/// a secret key (the copies on the C++ side; Python's bytes are the
+/// caller's).
+struct SecretBytes {
+  Bytes bytes;
+  SecretBytes(Bytes b) : bytes(std::move(b)) {}
+  SecretBytes(const SecretBytes &) = delete;
+  SecretBytes &operator=(const SecretBytes &) = delete;
+  ~SecretBytes() {
+    if (holdsSecretKey(bytes))
+      secureWipe(bytes);
+  }
+};
 
 // --- Primitives -----------------------------------------------------------
 
@@ -536,6 +551,20 @@ void bindParams(py::module_ &m) {
   m.def("max_log_qp_128", &maxLogQP128, py::arg("log_n"),
         "Largest log2(QP) with 128-bit security for a ternary secret (0 "
         "outside the table).");
+  m.def("max_log_qp_sparse_128", &maxLogQPSparse128, py::arg("log_n"),
+        py::arg("h"),
+        "Largest log2(QP) with 128-bit security for a secret of fixed "
+        "Hamming weight h (0: no published figure covers it).");
+  m.def("prime_bits", &primeBits, py::arg("q"),
+        "Bits of a prime as the security checks count them (bit length).");
+  m.def(
+      "log_qp",
+      [](const std::vector<uint64_t> &q, const std::vector<uint64_t> &p) {
+        return logQP(q, p);
+      },
+      py::arg("q_primes"), py::arg("p_primes"),
+      "log2(QP) as the security checks count it: the sum of the primes' "
+      "bit lengths.");
   m.def("generate_ntt_primes", &generateNttPrimes, py::arg("log_n"),
         py::arg("bits"), py::arg("exclude") = std::vector<uint64_t>{},
         "Distinct primes = 1 mod 2N of the given bit sizes.");
@@ -958,7 +987,33 @@ void bindCkks(py::module_ &m) {
   py::class_<Decryptor>(m, "Decryptor")
       .def(py::init<const Context64 &, const SecretKey &>(), py::arg("ctx"),
            py::arg("sk"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>())
-      .def("decrypt", &Decryptor::decrypt, py::arg("ct"), Release());
+      .def(
+          "decrypt",
+          [](const Decryptor &d, const Ciphertext &ct,
+             std::optional<double> flooding_bits, std::shared_ptr<Prng> prng) {
+            if (!flooding_bits) {
+              py::gil_scoped_release release;
+              return d.decrypt(ct);
+            }
+            prng = prngOrDefault(std::move(prng));
+            py::gil_scoped_release release;
+            return d.decrypt(ct, *flooding_bits, *prng);
+          },
+          py::arg("ct"), py::arg("flooding_bits") = py::none(),
+          py::arg("prng") = py::none(),
+          "Exact decryption, or with flooding_bits the noise-flooded one for "
+          "results that are shared: Gaussian noise of standard deviation "
+          "2^flooding_bits on every coefficient (from prng, default a new "
+          "OpenSSL-seeded one); choose it with flooding_bits(noise_bits). "
+          "See README.md, 'Shared decryptions'.");
+  m.def("flooding_bits", &floodingBits, py::arg("noise_bits"),
+        py::arg("statistical_security") = kFloodingStatisticalSecurity,
+        py::arg("queries") = 1.0,
+        "log2 of the flooding noise for a ciphertext error of "
+        "2^noise_bits: noise_bits + s/2 + log2 sqrt(12 queries) "
+        "(Li-Micciancio-Schultz-Sorrell 2022; OpenFHE's "
+        "NOISE_FLOODING_DECRYPT).");
+  m.attr("FLOODING_STATISTICAL_SECURITY") = kFloodingStatisticalSecurity;
 
   using E = Evaluator;
   using Ct = const Ciphertext &;
@@ -1069,32 +1124,34 @@ void bindSerializeOf(py::module_ &m, const char *suffix,
   m.def(
       "serialize",
       [](const Context64 &ctx, const T &obj) {
-        Bytes b;
+        std::optional<SecretBytes> b;
         {
           py::gil_scoped_release release;
-          b = serialize(ctx, obj);
+          b.emplace(serialize(ctx, obj));
         }
-        return toBytes(b);
+        return toBytes(b->bytes);
       },
       py::arg("ctx"), py::arg("obj"));
   m.def((std::string("deserialize_") + suffix).c_str(),
         [load](const Context64 &ctx, const py::bytes &data) {
-          Bytes b = fromBytes(data);
+          SecretBytes b(fromBytes(data));
           py::gil_scoped_release release;
-          return load(ctx, b);
+          return load(ctx, b.bytes);
         },
         py::arg("ctx"), py::arg("data"));
   m.def(
       "save",
       [](const std::string &path, const Context64 &ctx, const T &obj) {
         py::gil_scoped_release release;
-        writeFile(path, serialize(ctx, obj));
+        SecretBytes b(serialize(ctx, obj));
+        writeFile(path, b.bytes); // a secret key: mode 0600
       },
       py::arg("path"), py::arg("ctx"), py::arg("obj"));
   m.def((std::string("load_") + suffix).c_str(),
         [load](const Context64 &ctx, const std::string &path) {
           py::gil_scoped_release release;
-          return load(ctx, readFile(path));
+          SecretBytes b(readFile(path));
+          return load(ctx, b.bytes);
         },
         py::arg("ctx"), py::arg("path"));
 }
@@ -1157,12 +1214,17 @@ void bindSerialize(py::module_ &m) {
   m.def(
       "write_file",
       [](const std::string &path, const py::bytes &data) {
-        writeFile(path, fromBytes(data));
+        SecretBytes b(fromBytes(data));
+        writeFile(path, b.bytes);
       },
-      py::arg("path"), py::arg("data"));
+      py::arg("path"), py::arg("data"),
+      "Writes data to path; a secret key file gets mode 0600.");
   m.def(
       "read_file",
-      [](const std::string &path) { return toBytes(readFile(path)); },
+      [](const std::string &path) {
+        SecretBytes b(readFile(path));
+        return toBytes(b.bytes);
+      },
       py::arg("path"));
 }
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
@@ -246,6 +247,57 @@ TEST(Params, SpecialModulusMustCoverEveryDigit) {
               std::string::npos);
   }
   EXPECT_NO_THROW(Context64(smallSpec(3, {60, 40, 40}, {60})));
+}
+
+// Noise-flooded decryption (Decryptor::decrypt with flooding bits).
+
+TEST(Flooding, FloodingBitsFollowTheStatedFormula) {
+  // sigma = sqrt(12 queries) 2^(s/2) t (OpenFHE, LMSS 2022).
+  EXPECT_NEAR(floodingBits(10), 10 + 15 + 0.5 * std::log2(12.0), 1e-12);
+  EXPECT_NEAR(floodingBits(10, 40, 1024), 10 + 20 + 0.5 * std::log2(12288.0),
+              1e-12);
+  EXPECT_THROW(floodingBits(10, 0), InvalidArgument);
+  EXPECT_THROW(floodingBits(10, 30, 0), InvalidArgument);
+}
+
+TEST(Flooding, FloodedDecryptionIsWithinTheStatedBoundAndFresh) {
+  Context64 ctx(smallSpec(2, {60, 50}, {60, 60}));
+  Prng prng;
+  KeyGenerator keygen(ctx, prng);
+  Encoder encoder(ctx);
+  Encryptor encryptor(ctx, prng);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  const size_t slots = ctx.slotsMax();
+  const double scale = std::ldexp(1.0, 50);
+  std::vector<double> x(slots);
+  for (size_t i = 0; i < slots; ++i)
+    x[i] = std::sin(0.01 * double(i));
+  Ciphertext ct =
+      encryptor.encrypt(encoder.encode(x, 1, scale, slots), keygen.publicKey());
+  const auto exact = encoder.decode(decryptor.decrypt(ct));
+  const double bits = 30;
+  // Per real and imaginary part of a slot: standard deviation
+  // 2^bits sqrt(slots) / scale (ckks.h).
+  const double sd = std::ldexp(std::sqrt(double(slots)), int(bits)) / scale;
+  const auto one = encoder.decode(decryptor.decrypt(ct, bits, prng));
+  const auto two = encoder.decode(decryptor.decrypt(ct, bits, prng));
+  double sum2 = 0, worst = 0;
+  size_t differ = 0;
+  for (size_t i = 0; i < slots; ++i) {
+    const Complex d = one[i] - exact[i];
+    worst = std::max({worst, std::abs(d.real()), std::abs(d.imag())});
+    sum2 += std::norm(d);
+    differ += one[i] != two[i];
+  }
+  EXPECT_LT(worst, 8 * sd); // 8 standard deviations: p < 2^-45 per part
+  const double measured = std::sqrt(sum2 / (2 * slots));
+  EXPECT_GT(measured, 0.8 * sd) << "the noise is not of the stated size";
+  EXPECT_LT(measured, 1.2 * sd);
+  EXPECT_GT(differ, slots - 2) << "two flooded decryptions agree";
+  // Out of range: negative, NaN, or a slot error of 1 or more.
+  EXPECT_THROW(decryptor.decrypt(ct, -1, prng), InvalidArgument);
+  EXPECT_THROW(decryptor.decrypt(ct, std::nan(""), prng), InvalidArgument);
+  EXPECT_THROW(decryptor.decrypt(ct, 45, prng), InvalidArgument);
 }
 
 } // namespace

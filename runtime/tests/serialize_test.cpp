@@ -2,8 +2,12 @@
 #include "ember/serialize.h"
 
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
 
 namespace ember {
 namespace {
@@ -91,6 +95,215 @@ TEST(Serialize, DamagedFilesAreNamedErrors) {
               std::string::npos);
   }
   EXPECT_THROW(readFile("/nonexistent/ember.key"), SerializationError);
+}
+
+// --- Forged files: valid checksum, field out of range ------------------------
+// The SHA-256 is unkeyed: anyone can change a field and re-seal the file.
+// Each case below does exactly that and expects the SerializationError to
+// name the field.
+
+constexpr size_t kHeader = 4 + 4 + 4 + 32 + 8;
+
+/// Recomputes the trailing checksum after a field was changed.
+Bytes reseal(Bytes b) {
+  unsigned int len = 0;
+  EVP_Digest(b.data(), b.size() - 32, b.data() + b.size() - 32, &len,
+             EVP_sha256(), nullptr);
+  return b;
+}
+
+template <typename T> Bytes patched(const Bytes &good, size_t at, T value) {
+  Bytes b = good;
+  std::memcpy(b.data() + at, &value, sizeof(T));
+  return reseal(b);
+}
+
+/// A complete file around `payload` (what serialize.cpp's wrap writes).
+Bytes sealed(ObjectKind kind, const std::array<uint8_t, 32> &hash,
+             const Bytes &payload) {
+  Bytes b = {'E', 'M', 'B', 'R'};
+  auto put = [&](auto v) {
+    const auto *p = reinterpret_cast<const uint8_t *>(&v);
+    b.insert(b.end(), p, p + sizeof(v));
+  };
+  put(kFormatVersion);
+  put(static_cast<uint32_t>(kind));
+  b.insert(b.end(), hash.begin(), hash.end());
+  put(static_cast<uint64_t>(payload.size()));
+  b.insert(b.end(), payload.begin(), payload.end());
+  b.resize(b.size() + 32);
+  return reseal(b);
+}
+
+template <typename F> std::string errorOf(F &&load) {
+  try {
+    load();
+  } catch (const SerializationError &e) {
+    return e.what();
+  }
+  return "(no SerializationError)";
+}
+
+#define EXPECT_FIELD(expr, field)                                              \
+  EXPECT_NE(errorOf([&] { (void)(expr); }).find(field), std::string::npos)     \
+      << errorOf([&] { (void)(expr); })
+
+TEST(ForgedFiles, CiphertextFields) {
+  Material m;
+  const Bytes good = serialize(m.ctx, m.ct); // level 2, scale 2^30, 8 slots
+  ASSERT_NO_THROW(deserializeCiphertext(m.ctx, good));
+  const size_t level = kHeader, scale = level + 4, slots = scale + 8,
+               count = slots + 8, n = count + 4, form = n + 8;
+  auto load = [&](const Bytes &b) { return deserializeCiphertext(m.ctx, b); };
+  // The case: a scale of 1e300 decrypted to nonsense.
+  EXPECT_FIELD(load(patched(good, scale, 1e300)),
+               "scale 1.0000000000000001e+300");
+  EXPECT_FIELD(load(patched(good, scale, 0.5)), "scale");
+  EXPECT_FIELD(load(patched(good, scale, -1.0)), "scale");
+  EXPECT_FIELD(load(patched(good, scale, std::nan(""))), "scale");
+  EXPECT_FIELD(load(patched(good, scale, std::ldexp(1.0, 120))), "scale");
+  EXPECT_NO_THROW(load(patched(good, scale, std::ldexp(1.0, 100)))); // < Q_2/2
+  EXPECT_FIELD(load(patched(good, level, int32_t{-1})), "level -1");
+  EXPECT_FIELD(load(patched(good, level, int32_t{3})), "level 3");
+  EXPECT_FIELD(load(patched(good, slots, uint64_t{3})), "slot count 3");
+  EXPECT_FIELD(load(patched(good, slots, uint64_t{1024})), "slot count 1024");
+  EXPECT_FIELD(load(patched(good, count, uint32_t{1})), "1 polynomials");
+  EXPECT_FIELD(load(patched(good, count, uint32_t{4})), "4 polynomials");
+  EXPECT_FIELD(load(patched(good, n, uint64_t{512})), "degree 512");
+  EXPECT_FIELD(load(patched(good, form, uint8_t{2})), "form flag 2");
+  EXPECT_FIELD(load(patched(good, form, uint8_t{0})), "NTT form");
+}
+
+TEST(ForgedFiles, ProductScaleBeforeRescaleIsAccepted) {
+  // A degree-2 product at the top level carries scale^2 = 2^60 over
+  // Q_2 = 2^120: legitimate, loaded as it was saved.
+  Material m;
+  Evaluator eval(m.ctx);
+  Encryptor enc(m.ctx, m.prng);
+  std::vector<double> v(8, 0.5);
+  Ciphertext a = enc.encryptSymmetric(
+      m.encoder.encode(v, 2, std::ldexp(1.0, 40), 8), m.keygen.secretKey());
+  Ciphertext prod = eval.multiply(a, a);
+  Ciphertext back = deserializeCiphertext(m.ctx, serialize(m.ctx, prod));
+  EXPECT_EQ(back.scale, std::ldexp(1.0, 80));
+  EXPECT_EQ(back.c.size(), 3u);
+}
+
+TEST(ForgedFiles, PlaintextFields) {
+  Material m;
+  const Bytes good =
+      serialize(m.ctx, m.encoder.encode(std::vector<double>(8, 0.25), 1,
+                                        std::ldexp(1.0, 30), 8));
+  ASSERT_NO_THROW(deserializePlaintext(m.ctx, good));
+  const size_t level = kHeader, scale = level + 4, slots = scale + 8;
+  auto load = [&](const Bytes &b) { return deserializePlaintext(m.ctx, b); };
+  EXPECT_FIELD(load(patched(good, scale, 1e300)), "scale");
+  EXPECT_FIELD(load(patched(good, scale, 0.0)), "scale");
+  EXPECT_FIELD(load(patched(good, level, int32_t{7})), "level 7");
+  EXPECT_FIELD(load(patched(good, slots, uint64_t{0})), "slot count 0");
+}
+
+/// A parameter payload with every field given (serializeParams's layout).
+struct ParamFields {
+  std::string name = "toy";
+  int32_t log_n = 10, dnum = 3;
+  double log_scale = 40;
+  int32_t h = 0;
+  uint8_t insecure = 1;
+  uint32_t q = 3, p = 1, t = 0;
+  int32_t gamma = 0;
+  std::vector<uint64_t> primes;
+
+  Bytes payload() const {
+    Bytes b;
+    auto put = [&](auto v) {
+      const auto *ptr = reinterpret_cast<const uint8_t *>(&v);
+      b.insert(b.end(), ptr, ptr + sizeof(v));
+    };
+    put(static_cast<uint32_t>(name.size()));
+    b.insert(b.end(), name.begin(), name.end());
+    put(log_n), put(dnum), put(log_scale), put(h), put(insecure);
+    put(q), put(p), put(t), put(gamma);
+    for (uint64_t prime : primes)
+      put(prime);
+    return b;
+  }
+};
+
+TEST(ForgedFiles, ParameterFields) {
+  Material m;
+  ParamFields f;
+  f.primes = m.ctx.primes();
+  auto load = [&](const ParamFields &g) {
+    return deserializeParams(
+        sealed(ObjectKind::kParams, m.ctx.hash(), g.payload()));
+  };
+  ASSERT_NO_THROW(load(f)); // the same file serializeParams writes
+  EXPECT_EQ(sealed(ObjectKind::kParams, m.ctx.hash(), f.payload()),
+            serializeParams(m.ctx));
+  auto with = [&](auto change) {
+    ParamFields g = f;
+    change(g);
+    return g;
+  };
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.name.assign(300, 'x'); })),
+               "a name of 300 bytes");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.name = "to\x1b[2Jy"; })),
+               "printable ASCII");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.log_n = 40; })), "log N = 40");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.log_n = 0; })), "log N = 0");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.log_scale = 1e300; })),
+               "log_scale");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.log_scale = 0.5; })),
+               "log_scale");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.log_scale = std::nan(""); })),
+               "log_scale");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.h = -1; })),
+               "Hamming weight -1");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.h = 1025; })),
+               "Hamming weight 1025");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.insecure = 2; })),
+               "insecure flag 2");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.dnum = 0; })), "dnum = 0");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.dnum = 4; })), "dnum = 4");
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.gamma = 2; })),
+               "KLSS gamma = 2");
+  EXPECT_FIELD(load(with([](ParamFields &g) {
+                 g.q = 300;
+                 g.primes.assign(301, 1);
+               })),
+               "a chain of 300");
+  // A log_scale that differs in the 8th digit is another parameter set.
+  EXPECT_FIELD(load(with([](ParamFields &g) { g.log_scale = 40.0000001; })),
+               "hash does not match");
+}
+
+TEST(ForgedFiles, EvaluationKeyFields) {
+  Material m;
+  EvaluationKeys keys;
+  keys.galois = m.keys.galois; // elements 5 and 25, no relinearization key
+  const Bytes good = serialize(m.ctx, keys);
+  ASSERT_NO_THROW(deserializeEvaluationKeys(m.ctx, good));
+  const size_t limbs = m.ctx.moduliCount(), n = m.ctx.n();
+  const size_t digits = m.ctx.digitCount(m.ctx.maxLevel());
+  const size_t key_bytes = 4 + digits * 2 * (13 + 4 * limbs + 8 * limbs * n);
+  const size_t relin = kHeader, count = relin + 1, first = count + 4,
+               first_digits = first + 8, second = first + 8 + key_bytes;
+  ASSERT_EQ(good.size(), second + 8 + key_bytes + 1 + 4 + 32);
+  auto load = [&](const Bytes &b) {
+    return deserializeEvaluationKeys(m.ctx, b);
+  };
+  EXPECT_FIELD(load(patched(good, relin, uint8_t{2})),
+               "relinearization key flag 2");
+  EXPECT_FIELD(load(patched(good, first, uint64_t{4})), "Galois element 4");
+  EXPECT_FIELD(load(patched(good, first, uint64_t{2049})),
+               "Galois element 2049");
+  EXPECT_FIELD(load(patched(good, second, uint64_t{5})),
+               "duplicate Galois element 5");
+  EXPECT_FIELD(load(patched(good, first_digits, uint32_t{2})),
+               "a switching key with 2 digits");
+  EXPECT_FIELD(load(patched(good, count, uint32_t{5000})),
+               "5000 hybrid Galois keys");
 }
 
 } // namespace

@@ -106,6 +106,36 @@ def test_missing_key_is_named(build_dir, tmp_path):
         er.Program(str(library)).run(client.ctx, er.EvaluationKeys(), cts)
 
 
+def test_input_scale_is_checked(build_dir, tmp_path):
+    """A 2^30-scale input to a program compiled for 2^40 used to run and
+    decrypt 2^10 too small; the program now refuses it by the manifest's
+    exact scale, naming the input and both scales."""
+    library = compile_and_build("poly_eval", build_dir, tmp_path)
+    client = Client(tmp_path / "poly_eval.manifest.json")
+    spec = client.manifest["inputs"][0]
+    assert spec["scale"] == 2.0**40
+    keys = client.evaluation_keys()
+    program = er.Program(str(library))
+
+    def encrypt_at(scale: float) -> er.Ciphertext:
+        pt = client.encoder.encode(
+            np.full(8, 0.5), level=spec["level"], scale=scale, slots=spec["slots"]
+        )
+        return client.encryptor.encrypt(pt, client.pk)
+
+    name = spec["name"]
+    with pytest.raises(
+        er.ScaleMismatch,
+        match=rf"input '{name}' has scale 2\^30 .*expects exactly 2\^40 ",
+    ):
+        program.run(client.ctx, keys, [encrypt_at(2.0**30)])
+    # One ulp off is another scale too.
+    with pytest.raises(er.ScaleMismatch, match=name):
+        program.run(client.ctx, keys, [encrypt_at(np.nextafter(2.0**40, 0))])
+    (out,) = client.decrypt(program.run(client.ctx, keys, [encrypt_at(2.0**40)]))
+    assert np.max(np.abs(out - poly(np.full(8, 0.5)))) < BOUND
+
+
 def _nvcc() -> str | None:
     found = shutil.which("nvcc")
     if found:

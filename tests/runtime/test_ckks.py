@@ -18,6 +18,8 @@ step (sigma = 3.2, ternary secret, N = 2^16, Delta = 2^40):
 
 from __future__ import annotations
 
+import math
+
 import ember_runtime as er
 import numpy as np
 import pytest
@@ -479,3 +481,38 @@ def test_set_c_uneven_digits(ckks_c, rng):
     low = ev.mod_drop_to(cy, 22)
     sq = ev.rescale(ev.multiply_relin(low, low, ck.relin))
     assert_bits(decrypt(ck, sq), y * y, 24, "set C: multiply at level 22")
+
+
+def test_flooding_bits_formula():
+    """sigma = sqrt(12 queries) 2^(s/2) t, OpenFHE's defaults s = 30, 1 query."""
+    assert er.FLOODING_STATISTICAL_SECURITY == 30
+    assert er.flooding_bits(10) == pytest.approx(10 + 15 + math.log2(math.sqrt(12)))
+    assert er.flooding_bits(10, statistical_security=40, queries=2**10) == (
+        pytest.approx(10 + 20 + math.log2(math.sqrt(12 * 2**10)))
+    )
+
+
+def test_flooded_decryption(ckks_small, rng):
+    """Two flooded decryptions differ from each other and from the exact one
+    by Gaussian noise of the stated size: 2^bits sqrt(slots) / scale per real
+    and imaginary part of a slot."""
+    c = ckks_small
+    x = rng.uniform(-1, 1, c.slots)
+    ct = c.encryptor.encrypt(c.encoder.encode(x), c.pk)
+    exact = c.encoder.decode(c.decryptor.decrypt(ct))
+    assert np.array_equal(exact, c.encoder.decode(c.decryptor.decrypt(ct)))
+    bits = 20.0
+    sd = 2**bits * math.sqrt(c.slots) / ct.scale
+    one = c.encoder.decode(c.decryptor.decrypt(ct, flooding_bits=bits))
+    two = c.encoder.decode(c.decryptor.decrypt(ct, flooding_bits=bits))
+    d = np.concatenate([(one - exact).real, (one - exact).imag])
+    assert np.max(np.abs(d)) < 8 * sd
+    assert 0.8 * sd < np.std(d) < 1.2 * sd
+    assert np.count_nonzero(one != two) >= c.slots - 1
+    with pytest.raises(er.InvalidArgument, match="flooding bits"):
+        c.decryptor.decrypt(ct, flooding_bits=40.0)  # 2^(40 + 5.5 - 40) >= 1
+    # A seeded Prng replays the same noise (tests and audits).
+    seed = bytes(range(32))
+    a = c.decryptor.decrypt(ct, flooding_bits=bits, prng=er.Prng(seed))
+    b = c.decryptor.decrypt(ct, flooding_bits=bits, prng=er.Prng(seed))
+    assert np.array_equal(a.residues(), b.residues())

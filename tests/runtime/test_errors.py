@@ -290,6 +290,34 @@ def test_checks_behind_the_checksum(ckks_small, small_files):
         er.deserialize_ciphertext(ctx, reseal(bad))
 
 
+def test_forged_scale_is_refused(ckks_small, small_files, tmp_path):
+    """The issue's case: a ciphertext file re-sealed with a scale of 1e300
+    (the checksum is unkeyed) decrypted to nonsense; now the load names the
+    scale. Payload: level i32, scale f64, slots u64, ..."""
+    ctx, data = ckks_small.ctx, small_files["ct_bytes"]
+    forged = bytearray(data)
+    assert struct.unpack_from("<d", forged, HEADER + 4)[0] == small_files["ct"].scale
+    struct.pack_into("<d", forged, HEADER + 4, 1e300)
+    with pytest.raises(er.SerializationError, match=r"scale 1\.0+1e\+300"):
+        er.deserialize_ciphertext(ctx, reseal(forged))
+    path = tmp_path / "forged.ct"
+    path.write_bytes(reseal(forged))
+    with pytest.raises(er.SerializationError, match="scale"):
+        er.load_ciphertext(ctx, str(path))
+    for fmt, at, value, field in [
+        ("<i", HEADER, -1, "level -1"),
+        ("<i", HEADER, ctx.max_level + 1, f"level {ctx.max_level + 1}"),
+        ("<d", HEADER + 4, 0.5, "scale"),
+        ("<Q", HEADER + 12, 3, "slot count 3"),
+        ("<Q", HEADER + 12, ctx.n, f"slot count {ctx.n}"),
+        ("<I", HEADER + 20, 4, "4 polynomials"),
+    ]:
+        bad = bytearray(data)
+        struct.pack_into(fmt, bad, at, value)
+        with pytest.raises(er.SerializationError, match=field):
+            er.deserialize_ciphertext(ctx, reseal(bad))
+
+
 def test_key_file_loaded_as_a_ciphertext(ckks_small, small_files, tmp_path):
     path = tmp_path / "public.key"
     er.save(str(path), ckks_small.ctx, ckks_small.pk)

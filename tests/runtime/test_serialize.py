@@ -3,6 +3,9 @@ loaded is bit-identical to what was saved, and works the same."""
 
 from __future__ import annotations
 
+import os
+import stat
+
 import ember_runtime as er
 import numpy as np
 import pytest
@@ -159,3 +162,32 @@ def test_evaluation_keys_without_relin(ckks_small):
     )
     assert not loaded.has_relin
     assert loaded.galois.elements == ckks_small.galois.elements
+
+
+@pytest.fixture
+def umask_022():
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_secret_key_files_are_owner_only(ckks_small, tmp_path, umask_022):
+    ctx, sk = ckks_small.ctx, ckks_small.sk
+    path = tmp_path / "secret.key"
+    er.save(str(path), ctx, sk)
+    assert mode(path) == 0o600
+    # Over an existing world-readable file, and through write_file.
+    path.write_bytes(b"old")
+    path.chmod(0o644)
+    er.write_file(str(path), er.serialize(ctx, sk))
+    assert mode(path) == 0o600
+    loaded = er.load_secret_key(ctx, str(path))
+    assert np.array_equal(loaded.residues(), sk.residues())
+    assert not [p for p in os.listdir(tmp_path) if p != "secret.key"]  # no temp
+    public = tmp_path / "public.key"
+    er.save(str(public), ctx, ckks_small.pk)
+    assert mode(public) == 0o644  # public material keeps the umask's mode

@@ -137,10 +137,24 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   // A dnum above the number of Q primes means one prime per digit.
   int first = dnum ? std::min(static_cast<int>(dnum), limbs) : 1;
   int last = dnum ? first : limbs;
+  // log QP counts the bits of the primes the set will get (ember::logQP): a
+  // scale prime may lie just above 2^scale-bits. Primes that cannot be
+  // generated are reported by runOnOperation; count the nominal sizes then.
+  std::vector<uint64_t> q;
+  auto logQP = [&] {
+    try {
+      if (q.empty())
+        q = ember::generateQChain(log_n, spec.q_bits,
+                                  static_cast<int>(spec.log_scale));
+      return ember::logQP(q, ember::generateNttPrimes(log_n, spec.p_bits, q));
+    } catch (const ember::Error &) {
+      return spec.logQP();
+    }
+  };
   for (int d = first; d <= last; ++d) {
     spec.dnum = d;
     spec.p_bits.assign(ember::digitSizes(limbs, d).front(), kSpecialPrimeBits);
-    if (!secure || spec.logQP() <= ember::maxLogQP128(log_n))
+    if (!secure || logQP() <= ember::maxLogQP128(log_n))
       return spec;
   }
   return std::nullopt;

@@ -141,8 +141,6 @@ LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
 // #ckks.params
 //===----------------------------------------------------------------------===//
 
-static int64_t bitLength(uint64_t v) { return 64 - llvm::countl_zero(v); }
-
 /// The largest prime the runtime's 64-bit words hold
 /// (WordTraits<uint64_t>::kMaxPrimeBits).
 constexpr int64_t kMaxPrimeBits = 61;
@@ -151,14 +149,7 @@ double ParamsAttr::getDefaultScale() const {
   return std::ldexp(1.0, getLogScale());
 }
 
-int64_t ParamsAttr::getLogQP() const {
-  int64_t total = 0;
-  for (uint64_t q : getQ())
-    total += bitLength(q);
-  for (uint64_t p : getP())
-    total += bitLength(p);
-  return total;
-}
+int64_t ParamsAttr::getLogQP() const { return ember::logQP(getQ(), getP()); }
 
 std::vector<int> ParamsAttr::getDigitSizes() const {
   return ember::digitSizes(getQ().size(), getDnum());
@@ -235,8 +226,8 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   const uint64_t twoN = uint64_t{2} << logN;
   for (ArrayRef<uint64_t> primes : {q, p, t})
     for (uint64_t prime : primes)
-      if (bitLength(prime) > kMaxPrimeBits)
-        return emitError() << "prime " << prime << " has " << bitLength(prime)
+      if (ember::primeBits(prime) > kMaxPrimeBits)
+        return emitError() << "prime " << prime << " has " << ember::primeBits(prime)
                            << " bits, more than the runtime's 64-bit words "
                               "hold ("
                            << kMaxPrimeBits << ")";
@@ -292,10 +283,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "security must be 128 or 0 (insecure test mode), got "
                        << security;
   if (security == 128) {
-    int64_t logQP = 0;
-    for (ArrayRef<uint64_t> primes : {q, p})
-      for (uint64_t prime : primes)
-        logQP += bitLength(prime);
+    int64_t logQP = ember::logQP(q, p);
     int64_t bound = ember::maxLogQP128(logN);
     if (logQP > bound)
       return emitError() << "log2(QP) = " << logQP << " exceeds " << bound

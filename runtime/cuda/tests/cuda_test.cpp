@@ -10,6 +10,7 @@
 #include "ember/ckks.h"
 #include "ember/cuda.h"
 #include "ember/errors.h"
+#include "ember/program_cuda.h"
 #include "ember/rns.h"
 
 #include <cuda_runtime_api.h>
@@ -365,6 +366,40 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
       geval.rotate(cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale)), 2,
                    dgk),
       MissingKey);
+}
+
+// --- Program ABI
+// ---------------------------------------------------------------
+
+TEST(CudaProgram, CheckInputComparesTheScaleExactly) {
+  // Generated .cu programs check each input against the manifest; a 2^30
+  // input to a 2^40 program decrypted 2^10 too small before the scale was
+  // part of the check. Same rule and message as the CPU's checkInput.
+  REQUIRE_GPU();
+  Context64 ctx = makeContext("");
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(21));
+  const int level = ctx.maxLevel();
+  const double s30 = std::ldexp(1.0, 30), s40 = std::ldexp(1.0, 40);
+  std::vector<cuda::DeviceCiphertext> in;
+  in.push_back(cuda::upload(dctx, randomCiphertext(ctx, prng, level, s30)));
+  const size_t slots = ctx.slotsMax();
+  EXPECT_NO_THROW(program::cudaCheckInput(in, 0, "x", 2, level, slots, s30));
+  try {
+    program::cudaCheckInput(in, 0, "x", 2, level, slots, s40);
+    FAIL() << "a 2^30 input passed as 2^40";
+  } catch (const ScaleMismatch &e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("input 'x' has scale 2^30"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("expects exactly 2^40"), std::string::npos) << msg;
+  }
+  EXPECT_THROW(program::cudaCheckInput(in, 0, "x", 2, level, slots,
+                                       std::nextafter(s30, 0.0)),
+               ScaleMismatch);
+  EXPECT_THROW(program::cudaCheckInput(in, 0, "x", 2, level - 1, slots, s30),
+               LevelMismatch);
+  EXPECT_THROW(program::cudaCheckInput(in, 1, "y", 2, level, slots, s30),
+               InvalidArgument);
 }
 
 TEST(CudaOperations, SmallN) {

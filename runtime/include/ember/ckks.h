@@ -40,8 +40,18 @@ struct Ciphertext {
 };
 
 /// Secret s (ternary), NTT form over all of Q u P. Stays with the client.
+/// Its residues are wiped (secureWipe) when the key is destroyed or
+/// overwritten, so no copy of s is left in freed memory.
 struct SecretKey {
   Poly64 s;
+
+  SecretKey() = default;
+  explicit SecretKey(Poly64 s_) : s(std::move(s_)) {}
+  SecretKey(const SecretKey &) = default;
+  SecretKey(SecretKey &&) noexcept = default;
+  SecretKey &operator=(const SecretKey &other);
+  SecretKey &operator=(SecretKey &&other) noexcept;
+  ~SecretKey();
 };
 /// (b, a) = (-a s + e, a) over Q, NTT form.
 struct PublicKey {
@@ -187,10 +197,42 @@ private:
   Prng &prng_;
 };
 
+/// Noise flooding for decryptions that are shared (IND-CPA^D, Li-Micciancio
+/// EUROCRYPT 2021): an exact CKKS decryption m + e reveals the error e, and
+/// with it the secret key. Adding fresh Gaussian noise of standard deviation
+///   sigma = sqrt(12 queries) 2^(s/2) t
+/// to the decrypted coefficients bounds any adversary's advantage by 2^-s
+/// over `queries` decryptions of ciphertexts whose coefficient error is at
+/// most t = 2^noise_bits (Li-Micciancio-Schultz-Sorrell, CRYPTO 2022,
+/// Corollary 2 with the sqrt(2n) factor removed, as OpenFHE's
+/// CKKS_NOISE_FLOODING.md states; the same sigma as OpenFHE's
+/// NOISE_FLOODING_DECRYPT). Returns log2(sigma), the flooding bits. The
+/// defaults are OpenFHE's: s = 30 bits (success probability 2^-30) and one
+/// query. Flooding costs log2(sigma / t) = s/2 + log2 sqrt(12 queries) bits
+/// of precision, 16.8 at the defaults.
+constexpr double kFloodingStatisticalSecurity = 30;
+double floodingBits(double noise_bits,
+                    double statistical_security = kFloodingStatisticalSecurity,
+                    double queries = 1);
+
 class Decryptor {
 public:
   Decryptor(const Context64 &ctx, const SecretKey &sk) : ctx_(ctx), sk_(sk) {}
+  /// Exact decryption: c_0 + c_1 s (+ c_2 s^2). Keep it with the key holder:
+  /// shared, it leaks the key (see floodingBits).
   Plaintext decrypt(const Ciphertext &ct) const;
+  /// Noise-flooded decryption, for results that leave the key holder: the
+  /// exact decryption plus z, each coefficient of z drawn independently from
+  /// a Gaussian of standard deviation 2^flooding_bits (rounded to an
+  /// integer; Box-Muller on 64-bit uniforms of `prng`, tail cut at 9.4
+  /// sigma). Choose flooding_bits with floodingBits(). Each decoded slot
+  /// then carries an extra error of standard deviation
+  /// 2^flooding_bits sqrt(slots) / scale in its real and in its imaginary
+  /// part. InvalidArgument when flooding_bits is negative, not finite, above
+  /// 59, or so large that this error reaches 1 (nothing of the message would
+  /// survive).
+  Plaintext decrypt(const Ciphertext &ct, double flooding_bits,
+                    Prng &prng) const;
 
 private:
   const Context64 &ctx_;

@@ -19,8 +19,12 @@
 
 namespace ember {
 
-/// Checks `spec` against the 128-bit table unless it names the insecure test
-/// mode; throws SecurityError naming log N, log QP and the bound.
+/// Checks `spec` against the 128-bit bounds unless it names the insecure
+/// test mode: the uniform-ternary table (maxLogQP128) or, for a fixed
+/// Hamming weight, the sparse-secret figures (maxLogQPSparse128). Throws
+/// SecurityError naming h (when sparse), log N, log QP and the bound. log QP
+/// is spec.logQP(): a Context checks the nominal sizes first, then the bit
+/// lengths of its primes (ember::primeBits).
 void checkSecurity(const ParamSpec &spec);
 
 /// Constants of the fast base conversion from basis B to basis T (rns.h).

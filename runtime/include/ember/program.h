@@ -55,11 +55,18 @@ using CpuEntry = void (*)(const CpuArgs &);
 /// Global modulus indices of q[qLo:qHi] u p[pLo:pHi].
 std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
                        int p_hi);
-/// Throws InvalidArgument unless input `index` has `parts` polynomials over
-/// q_0..q_level in NTT form and `slots` slots.
+/// Throws unless input `index` has `parts` polynomials over q_0..q_level in
+/// NTT form, `slots` slots (InvalidArgument), level `level` (LevelMismatch)
+/// and exactly the scale `scale` (ScaleMismatch): the manifest records the
+/// double the client encodes at, and the program's constants and rescales
+/// were planned for it, so any other scale decrypts to a wrong value.
 void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
                 size_t index, const char *name, int parts, int level,
-                size_t slots);
+                size_t slots, double scale);
+/// The scale half of checkInput, shared with cudaCheckInput: ScaleMismatch
+/// naming the input and both scales (as 2^x and as exact decimals) unless
+/// `got == expected`.
+void checkInputScale(const char *name, double got, double expected);
 /// The keys a program loads; MissingKey names the one absent.
 const SwitchingKey &relinKey(const EvaluationKeys &keys);
 const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);

@@ -40,4 +40,10 @@ inline void cudaCheck(cudaError_t e, const char *what) {
     throw Error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
+/// The CUDA form of checkInput: the input's parts, level and slots, then
+/// exactly the manifest's scale (ScaleMismatch, checkInputScale).
+void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in,
+                    size_t index, const char *name, int parts, int level,
+                    size_t slots, double scale);
+
 } // namespace ember::program

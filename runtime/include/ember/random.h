@@ -46,6 +46,11 @@ std::vector<int64_t> sampleTernaryHamming(Prng &prng, size_t n, int weight);
 std::vector<int64_t> sampleGaussian(Prng &prng, size_t n,
                                     double sigma = kErrorSigma);
 
+/// Integers round(sigma * g), g standard normal (Box-Muller in long double
+/// on 64-bit uniforms, so |g| <= 9.4), for the wide Gaussians of noise
+/// flooding (sigma in [1, 2^59]); sampleGaussian's table is for sigma = 3.2.
+std::vector<int64_t> sampleWideGaussian(Prng &prng, size_t n, double sigma);
+
 /// Small signed coefficients -> coefficient-form polynomial over `basis`.
 template <typename Word>
 Poly<Word> polyFromSigned(const Context<Word> &ctx,

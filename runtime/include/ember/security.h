@@ -1,12 +1,42 @@
-// The 128-bit security bound on log2(QP) for a ternary secret, and the named
-// parameter sets of BENCHMARKS.md. Header-only, so that the compiler picks
-// parameters from the same table the runtime checks them against.
+// The 128-bit security bounds on log2(QP) (uniform ternary and sparse
+// fixed-weight secrets), the one way a prime's bits are counted against them,
+// and the named parameter sets of BENCHMARKS.md. Header-only, so that the
+// compiler picks and verifies parameters with the same tables and the same
+// bit count as the runtime.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ember {
+
+/// Bits of a prime as every security check counts them: its bit length,
+/// floor(log2 q) + 1, SEAL's Modulus::bit_count. A prime just above 2^40
+/// counts 41 bits (rounding log2 q to the nearest integer would count 40 and
+/// under-state log QP at the bound).
+constexpr int primeBits(uint64_t q) {
+  int bits = 0;
+  for (; q != 0; q >>= 1)
+    ++bits;
+  return bits;
+}
+
+/// log2(QP) as the security checks count it: the sum of the primes' bit
+/// lengths. It is an upper bound on log2(QP) and never below SEAL's
+/// total_coeff_modulus_bit_count (the product's bit length), so a set that
+/// passes here passes SEAL's check too. Q and P are any ranges of uint64_t
+/// (std::vector, llvm::ArrayRef).
+template <typename QRange, typename PRange>
+int logQP(const QRange &q_primes, const PRange &p_primes) {
+  int total = 0;
+  for (uint64_t q : q_primes)
+    total += primeBits(q);
+  for (uint64_t p : p_primes)
+    total += primeBits(p);
+  return total;
+}
 
 /// Largest log2(QP) with 128-bit classical security for a uniform ternary
 /// secret, or 0 when log_n is outside the table. N = 2^10..2^15 come from the
@@ -36,9 +66,70 @@ inline int maxLogQP128(int log_n) {
   }
 }
 
+/// A published lattice-estimator figure for a fixed-Hamming-weight (sparse
+/// ternary) secret: at ring degree 2^log_n, weight h and log2(QP) <=
+/// max_log_qp, every attack the estimator models costs at least 2^128.
+struct SparseBound {
+  int log_n;
+  int h;
+  int max_log_qp;
+};
+
+/// Sparse-secret figures, each the smallest log QP that a library ships as
+/// 128-bit secure at that (N, h) and that the lattice estimator (commit
+/// 6019056, BDGL16 cost model, including the hybrid attacks on sparse
+/// secrets: bdd_mitm_hybrid of Howgrave-Graham 2007 / Son-Cheon WAHC 2019 and
+/// the hybrid dual of Cheon-Hhan-Hong-Son, IEEE Access 2019) puts at 128 bits
+/// or more. The estimates are those published by HomomorphicEncryption.org's
+/// SparseLWEkit (github.com/HomomorphicEncryption/SparseLWEkit,
+/// src/data/lattice_estimator_estimates.csv and lattice_estimator.csv; the
+/// smallest attack cost is given, sigma = 3.19 or 3.2):
+///   N = 2^14, h = 192, log QP  300: 166.7 bits (SparseLWEkit README, set 1)
+///   N = 2^15, h = 192, log QP  767: 134.1 bits (OpenFHE's sparse set); the
+///     same h at 768 is Lattigo's N15QP768H192H32 and 777 HEaaN's (132.1)
+///   N = 2^16, h =  32, log QP  117: 164.6 bits (HEaaN; Lattigo's h = 32
+///     ephemeral-key modulus of 121 bits: 171.9, Bossuat-Troncoso-Hubaux,
+///     ACNS 2022, eprint 2022/024)
+///   N = 2^16, h = 128, log QP  300: 322.0 bits (DESILO)
+///   N = 2^16, h = 192, log QP 1553: 134.0 bits (Lattigo N16QP1553H192H32,
+///     and "SET V" of Lattigo v2.1, Bossuat et al. EUROCRYPT 2021, and
+///     OpenFHE; HEaaN's 1555: 133.8)
+///   N = 2^17, h = 128, log QP 2341: 157.2 bits (HEaaN)
+///   N = 2^17, h = 192, log QP 3104: 135.3 bits (OpenFHE)
+/// OpenFHE itself checks its h = 192 SPARSE_TERNARY secret against the
+/// uniform-ternary table (1772 bits at N = 2^16), which the figures above do
+/// not support; Ember does not. SparseLWEkit warns that attacks outside the
+/// estimator (May 2021, the machine-learning attacks of 2023-24) may cost
+/// less: these are the best published figures, not a proof.
+inline constexpr SparseBound kSparseBounds128[] = {
+    {14, 192, 300},  {15, 192, 767},  {16, 32, 117},   {16, 128, 300},
+    {16, 192, 1553}, {17, 128, 2341}, {17, 192, 3104},
+};
+
+/// Largest log2(QP) with 128-bit security for a secret of fixed Hamming
+/// weight h at N = 2^log_n, or 0 when no published figure covers it. Only
+/// the safe direction is inferred: a figure for (N', h') with N' <= N and
+/// h' <= h also holds at (N, h), since a larger weight never makes the
+/// secret easier to find (every attack the estimator models gets dearer with
+/// h) and an instance of dimension N' embeds in one of dimension N with the
+/// same h and q (pad the secret with zeros). So a smaller h never gets more
+/// modulus than a larger one, nothing is interpolated upwards, and no
+/// fixed weight gets more than the uniform ternary bound.
+inline int maxLogQPSparse128(int log_n, int h) {
+  int best = 0;
+  for (const SparseBound &b : kSparseBounds128)
+    if (b.log_n <= log_n && b.h <= h)
+      best = std::max(best, b.max_log_qp);
+  return std::min(best, maxLogQP128(log_n));
+}
+
 /// Security a parameter set must meet. kInsecureTestOnly skips the check and
 /// must be named explicitly (only unit tests of primitives use it).
 enum class Security { k128, kInsecureTestOnly };
+
+/// Longest parameter-set name (printable ASCII only): it is shown in
+/// messages and stored in parameter files.
+constexpr size_t kMaxParamNameLength = 256;
 
 /// What a user asks for; Context turns it into primes and tables.
 struct ParamSpec {
@@ -54,10 +145,12 @@ struct ParamSpec {
   /// towards log QP or security.
   int klss_gamma = 0;
   std::vector<int> t_bits;
-  double log_scale = 40;  ///< default encoding scale 2^log_scale
+  double log_scale = 40;  ///< default encoding scale 2^log_scale, 1..60
   int hamming_weight = 0; ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 
+  /// The sum of q_bits and p_bits: a context built from primes stores their
+  /// primeBits here, so that this is ember::logQP of its primes.
   int logQP() const {
     int total = 0;
     for (int b : q_bits)

@@ -6,7 +6,12 @@
 // Loading checks each field and every residue against its modulus, so a
 // truncated, corrupt, other-version, other-kind or other-parameter file
 // raises SerializationError naming what is wrong; it never crashes or yields
-// a wrong answer.
+// a wrong answer. The SHA-256 is unkeyed (anyone can re-seal a file), so
+// every field is also checked against what the parameters allow: levels,
+// scales (1 <= scale < Q_level / 2), slot counts, polynomial counts, forms
+// and bases; parameter names, log N, log_scale, Hamming weight, dnum,
+// gamma and flags; key digit and group counts, Galois elements (odd, below
+// 2N, no duplicates).
 #pragma once
 
 #include "ember/ckks.h"
@@ -54,8 +59,14 @@ Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes);
 /// What kind of object a buffer holds (after checking header and checksum).
 ObjectKind peekKind(const Bytes &bytes);
 
+/// Writes `bytes` to `path`. A secret key (holdsSecretKey) is written
+/// readable by its owner only (mode 0600 whatever the umask, through a fresh
+/// file renamed over `path`); anything else as std::ofstream does.
 void writeFile(const std::string &path, const Bytes &bytes);
 /// Throws SerializationError when the file cannot be read.
 Bytes readFile(const std::string &path);
+/// Whether a buffer's header says it holds a secret key (the kind field
+/// only; no checksum: writeFile errs on the side of 0600).
+bool holdsSecretKey(const Bytes &bytes);
 
 } // namespace ember
