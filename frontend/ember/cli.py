@@ -252,8 +252,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return cmd_compile(args) if args.command == "compile" else cmd_run(args)
     except EmberError as err:
-        print(f"ember: error: {err}", file=sys.stderr)
+        print(f"ember: error: {_where(err)}{err.message}", file=sys.stderr)
         return 1
+
+
+def _where(err: EmberError) -> str:
+    """"file:line: " of an error, unless it is the command itself (an error
+    about a flag is located at the caller of ember.compile, which is the
+    `ember` launcher or runpy here)."""
+    if not err.filename or not Path(err.filename).is_file():
+        return ""
+    path = Path(err.filename).resolve()
+    for prefix in {sys.prefix, sys.base_prefix}:
+        if path.is_relative_to(Path(prefix).resolve()):
+            return ""
+    return f"{err.filename}:{err.lineno}: "
 
 
 if __name__ == "__main__":

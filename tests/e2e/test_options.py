@@ -11,7 +11,9 @@ is checked in the ckks or rns IR or in the manifest's parameters.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -292,3 +294,21 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
     assert "do not combine it with log_n" in capsys.readouterr().err
     assert cli.main(["run", str(prog), "--log-n=14", "--no-hoisting"]) == 0
     assert "N = 2^14" in capsys.readouterr().out
+
+
+def test_cli_errors_about_flags_name_no_launcher_line(build_dir, tmp_path):
+    """An error about a flag is not located in runpy or the `ember` script."""
+    prog = tmp_path / "prog.py"
+    prog.write_text(
+        "import ember\n\n@ember.program(slots=8)\ndef f(x):\n    return x\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.run(
+        [sys.executable, "-m", "ember", "compile", str(prog), "--target", "cuda"]
+        + ["-o", str(tmp_path / "o"), "--log-n", "12"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert run.returncode == 1
+    assert run.stderr == "ember: error: log_n = 12 is outside 13..17\n"
