@@ -239,6 +239,7 @@ def test_concurrent_builds_of_one_program(compiled, tmp_path, monkeypatch):
 def test_loaded_programs_use_the_cache(saved, rng, monkeypatch, tmp_path):
     """ember.load builds nothing when the cache holds the program."""
     c, folder = saved
+    assert not list(folder.glob("*.so"))  # nothing to load but the cache's
     g = ember.load(folder)
     _fake_compiler(tmp_path)
     monkeypatch.setenv(
