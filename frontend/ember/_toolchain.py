@@ -402,10 +402,13 @@ def runtime_identity() -> str:
     h = hashlib.sha256(b"ember build cache 1\n")
     command = er.program_build_command("SOURCE", "LIBRARY")
     h.update(command.encode() + b"\n")
-    version = subprocess.run(
-        [*shlex.split(command)[:1], "--version"], capture_output=True, text=True
-    )
-    h.update(version.stdout.encode())
+    try:
+        version = subprocess.run(
+            [*shlex.split(command)[:1], "--version"], capture_output=True, text=True
+        ).stdout
+    except OSError:  # no compiler: the build itself reports it
+        version = ""
+    h.update(version.encode())
     for path in (Path(er.runtime_library), Path(er.__file__)):
         h.update(_digest(path))
     include = Path(er.runtime_include_dir)

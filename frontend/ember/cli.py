@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _where(err: EmberError) -> str:
-    """"file:line: " of an error, unless it is the command itself (an error
+    """The "file:line: " of an error, unless it is the command itself (an error
     about a flag is located at the caller of ember.compile, which is the
     `ember` launcher or runpy here)."""
     if not err.filename or not Path(err.filename).is_file():

@@ -43,36 +43,26 @@ def params(c: ember.Compiled) -> dict:
     return c.manifest["params"]
 
 
+def more(stage: str, op: str):
+    """The changed program has more `op`s in `stage` than the default."""
+    return lambda a, b: count(b.ir(stage), op) > count(a.ir(stage), op)
+
+
+def dropped(stage: str, text: str):
+    """`text` is in the default program's `stage`, not in the changed one's."""
+    return lambda a, b: text in a.ir(stage) and text not in b.ir(stage)
+
+
 # option -> the difference it makes: f(default, changed) must hold.
 WITNESSES = {
-    "rescale": (
-        "eager",
-        lambda a, b: count(b.ir("ckks"), r"ckks\.rescale")
-        > count(a.ir("ckks"), r"ckks\.rescale"),
-    ),
-    "lazy_relin": (
-        False,
-        lambda a, b: count(b.ir("ckks"), r"ckks\.relinearize")
-        > count(a.ir("ckks"), r"ckks\.relinearize"),
-    ),
-    "hoisting": (
-        False,
-        lambda a, b: "hoisted" in a.ir("ckks") and "hoisted" not in b.ir("ckks"),
-    ),
-    "merge_moddown": (
-        False,
-        lambda a, b: count(b.ir("rns"), r"rns\.rescale")
-        > count(a.ir("rns"), r"rns\.rescale"),
-    ),
-    "fusion": (
-        False,
-        lambda a, b: "rns.fused" in a.ir("rns") and "rns.fused" not in b.ir("rns"),
-    ),
+    "rescale": ("eager", more("ckks", r"ckks\.rescale")),
+    "lazy_relin": (False, more("ckks", r"ckks\.relinearize")),
+    "hoisting": (False, dropped("ckks", "hoisted")),
+    "merge_moddown": (False, more("rns", r"rns\.rescale")),
+    "fusion": (False, dropped("rns", "rns.fused")),
     "expand_modswitch": (
         True,
-        lambda a, b: "rns.mod_up" in a.ir("rns")
-        and "rns.mod_up" not in b.ir("rns")
-        and "rns.bconv" in b.ir("rns"),
+        lambda a, b: dropped("rns", "rns.mod_up")(a, b) and "rns.bconv" in b.ir("rns"),
     ),
     "keyswitch": (
         "klss",
