@@ -10,7 +10,7 @@ def f(x: ember.Encrypted, y: ember.Encrypted):
     z = x * w + y.rotate(3) - 0.5
     return z * z, x.rotate(-1)
 
-c = ember.compile(f, target="cpu")
+c = ember.compile(f, target="cpu")       # options: ember.CompileOptions
 keys = c.keygen()
 cts = c.encrypt(keys, x=np.random.rand(4096), y=np.random.rand(4096))
 z, r = c.decrypt(keys, c.run(keys.evaluation, cts))
@@ -35,16 +35,19 @@ from ember.errors import (
     KeyMismatchError,
     MissingKeyError,
     NotAvailableError,
+    OptionError,
     SecurityError,
     SerializationError,
     TraceError,
 )
+from ember.options import CompileOptions
 from ember.tracing import Encrypted, Program, program, sum
 
 __all__ = [
     "ArgumentNameError",
     "Ciphertexts",
     "CompileError",
+    "CompileOptions",
     "Compiled",
     "DepthError",
     "EmberError",
@@ -55,6 +58,7 @@ __all__ = [
     "Keys",
     "MissingKeyError",
     "NotAvailableError",
+    "OptionError",
     "Program",
     "SecretKey",
     "SecurityError",

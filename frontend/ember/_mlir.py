@@ -9,6 +9,7 @@ Syntax: dialects/FHE/IR/FHEOps.td and tests/lit/Dialect/FHE/ops.mlir.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -41,10 +42,20 @@ def _symbol(name: str) -> str:
     return "@" + (name if _BARE_ID.match(name) else _string(name))
 
 
-def _f64(x: float) -> str:
-    # repr() is the shortest string that parses back to the same double.
-    s = repr(float(x))
-    return s if any(c in s for c in ".eEn") else s + ".0"
+def f64(x: float) -> str:
+    """A float literal that MLIR parses back to exactly ``x`` (any finite
+    double: subnormal, huge, -0.0).
+
+    repr() gives the shortest digits that round-trip, but MLIR's float
+    literal needs a '.' in the mantissa ("1e-05" lexes as the integer 1 and
+    the identifier e); the exponent loses its '+' and leading zeros to stay
+    compact: 1e-05 -> "1.0e-5", 1e+16 -> "1.0e16".
+    """
+    assert math.isfinite(x), "NaN and infinities are refused when tracing"
+    mantissa, e, exponent = repr(float(x)).partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + (e + str(int(exponent)) if e else "")
 
 
 @dataclass(frozen=True)
@@ -64,7 +75,7 @@ class FunctionEmitter:
         self.loc = loc
         self._args: list[tuple[Value, Location]] = []
         self._body: list[str] = []
-        self._constants: dict[bytes, Value] = {}
+        self._constants: dict[str, Value] = {}
         self._count = 0
 
     # --- types ---------------------------------------------------------------
@@ -84,22 +95,22 @@ class FunctionEmitter:
         return v
 
     def constant(self, values: np.ndarray | float, loc: Location) -> Value:
-        """A plaintext constant: a scalar (splat) or `slots` float64 values.
-        Equal constants are emitted once."""
-        data = np.asarray(values, dtype=np.float64)
-        key = data.tobytes() + bytes([data.ndim])
-        if key in self._constants:
-            return self._constants[key]
-        if data.ndim == 0:
-            dense = f"dense<{_f64(data)}>"
+        """A plaintext constant: a scalar or `slots` float64 values (a splat
+        when they are all equal, bit for bit). Equal constants are emitted
+        once."""
+        data = np.asarray(values, dtype=np.float64).reshape(-1)
+        if np.all(data.view(np.uint64) == data.view(np.uint64)[0]):
+            dense = f"dense<{f64(data[0])}>"
         else:
-            dense = "dense<[" + ", ".join(_f64(x) for x in data) + "]>"
+            dense = "dense<[" + ", ".join(f64(x) for x in data) + "]>"
+        if dense in self._constants:
+            return self._constants[dense]
         v = self._fresh(False)
         self._body.append(
             f"{v.name} = fhe.constant {dense} : tensor<{self.slots}xf64> -> "
             f"{self._type(v)} {_loc(loc)}"
         )
-        self._constants[key] = v
+        self._constants[dense] = v
         return v
 
     def binary(self, op: str, lhs: Value, rhs: Value, loc: Location) -> Value:
@@ -130,16 +141,20 @@ class FunctionEmitter:
         return v
 
     def finish(self, results: list[Value], loc: Location) -> str:
-        """The module text with ``return results``."""
+        """The module text with ``return results``. The module, too, is at
+        the program's definition: a diagnostic about the whole program (its
+        parameters) names the user's line, not the IR file."""
         ct = f"!fhe.ct<{self.slots}>"
         args = ", ".join(f"{v.name}: {ct} {_loc(a)}" for v, a in self._args)
         result_types = ", ".join(ct for _ in results)
         if len(results) != 1:
             result_types = f"({result_types})"
-        lines = [f"func.func {_symbol(self.name)}({args}) -> {result_types} {{"]
+        lines = ["module {"]
+        lines.append(f"func.func {_symbol(self.name)}({args}) -> {result_types} {{")
         lines += [f"  {line}" for line in self._body]
         names = ", ".join(v.name for v in results)
         types = ", ".join(ct for _ in results)
         lines.append(f"  return {names} : {types} {_loc(loc)}")
+        lines.append(f"}} {_loc(self.loc)}")
         lines.append(f"}} {_loc(self.loc)}")
         return "\n".join(lines) + "\n"

@@ -2,8 +2,15 @@
 
   ember compile FILE.py [--function NAME] --target cpu|cuda -o DIR
                 [--print-ir-after-all] [--emit fhe|ckks|rns|kernel|source]
+                [compiler options]
   ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
-                [--seed N] [--repeat N]
+                [--seed N] [--repeat N] [compiler options]
+
+Compiler options (both commands; each is a field of ember.CompileOptions):
+--security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
+--extra-levels N, --rescale lazy|eager, --[no-]lazy-relin, --[no-]hoisting,
+--[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch,
+--keyswitch auto|hybrid|klss, --key-memory-mib N, --klss-gamma N, --klss-t N.
 
 ``run`` compiles, generates keys, encrypts random inputs (uniform in [-1, 1],
 or the file's ``inputs(rng)`` function, or the arrays of ``--inputs``),
@@ -14,6 +21,7 @@ on plain numpy, with the time of each step.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import sys
 import threading
@@ -29,6 +37,7 @@ import numpy as np
 import ember
 from ember.compiled import STAGES, Compiled
 from ember.errors import EmberError
+from ember.options import CompileOptions, cli_flags
 from ember.tracing import Program
 
 
@@ -109,6 +118,16 @@ class _Steps:
             print(f"  {label:<22} {t * 1e3:10.1f} ms", flush=True)
 
 
+def _options(args: argparse.Namespace) -> CompileOptions:
+    """The compiler options given as flags (the others at their defaults)."""
+    given = {
+        f.name: getattr(args, f.name)
+        for f in dataclasses.fields(CompileOptions)
+        if getattr(args, f.name) is not None
+    }
+    return CompileOptions.from_kwargs(**given)
+
+
 def _describe(c: Compiled) -> str:
     p = c.manifest["params"]
     keys = c.manifest["keys"]
@@ -130,10 +149,9 @@ def cmd_compile(args: argparse.Namespace) -> int:
     prog = _find_program(_load_module(path), path, args.function)
     c = ember.compile(
         prog,
-        target=args.target,
+        args.target,
+        _options(args),
         print_ir_after_all=args.print_ir_after_all,
-        keyswitch=args.keyswitch,
-        key_memory_mib=args.key_memory_mib,
     )
     out = c.save(args.output)
     if args.emit == "source":
@@ -165,7 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     steps = _Steps()
     print(f"ember run {path} ({prog.name}, target {args.target})")
     with steps.step("compile"):
-        c = ember.compile(prog, target=args.target)
+        c = ember.compile(prog, args.target, _options(args))
     print(f"  {_describe(c)}")
     with steps.step("key generation") as progress:
         keys = c.keygen(progress)
@@ -217,21 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     for p in (comp, run):
         p.add_argument("file", help="a Python file defining an @ember.program")
         p.add_argument("--function", help="which program, when the file has several")
+        group = p.add_argument_group("compiler options (ember.CompileOptions)")
+        for flag, kwargs in cli_flags():
+            group.add_argument(flag, **kwargs)
     comp.add_argument("--target", choices=["cpu", "cuda"], required=True)
     comp.add_argument("-o", "--output", required=True, help="artifact folder")
     comp.add_argument("--print-ir-after-all", action="store_true")
-    comp.add_argument(
-        "--keyswitch",
-        choices=["auto", "hybrid", "klss"],
-        default="auto",
-        help="key switching: chosen per key switch by the cost model, or forced",
-    )
-    comp.add_argument(
-        "--key-memory-mib",
-        type=int,
-        default=0,
-        help="device-memory budget for evaluation keys in MiB (0: none)",
-    )
     comp.add_argument("--emit", choices=[*STAGES, "source"], help="print this stage")
     run.add_argument("--target", choices=["cpu", "cuda"], default="cpu")
     run.add_argument("--inputs", help="an .npz file with one array per input name")
@@ -243,8 +252,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return cmd_compile(args) if args.command == "compile" else cmd_run(args)
     except EmberError as err:
-        print(f"ember: error: {err}", file=sys.stderr)
+        print(f"ember: error: {_where(err)}{err.message}", file=sys.stderr)
         return 1
+
+
+def _where(err: EmberError) -> str:
+    """The "file:line: " of an error, unless it is the command itself (an error
+    about a flag is located at the caller of ember.compile, which is the
+    `ember` launcher or runpy here)."""
+    if not err.filename or not Path(err.filename).is_file():
+        return ""
+    path = Path(err.filename).resolve()
+    for prefix in {sys.prefix, sys.base_prefix}:
+        if path.is_relative_to(Path(prefix).resolve()):
+            return ""
+    return f"{err.filename}:{err.lineno}: "
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 A compiled program is a folder (the artifact of compiler/tools/ember-compile
 plus ``ember.json``, the frontend's interface: input names, outputs, target,
-options and the program hash). Running it needs only the runtime module:
-:func:`load` rebuilds nothing but the shared library of the emitted .cpp.
+options, the SHA-256 of every file and the program hash over all of it).
+Running it needs only the runtime module: the shared library is built from
+the checked source into a cache keyed by content (``_toolchain.build_library``),
+never taken from the folder.
 
 Client and server: :meth:`Compiled.keygen` makes the secret key, the public
 key and exactly the evaluation keys of the manifest; the server runs
@@ -15,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -32,15 +33,20 @@ from ember.errors import (
     InputError,
     KeyMismatchError,
     NotAvailableError,
+    OptionError,
     SerializationError,
     runtime_errors,
 )
+from ember.options import CompileOptions
 from ember.tracing import Program, bind_inputs
 
-FORMAT = 1
+FORMAT = 3  # 2: checksums of every file, no library; 3: the data file
 STAGES = ("fhe", "ckks", "rns", "kernel")
 TARGETS = ("cpu", "cuda")
-KEYSWITCH = ("auto", "hybrid", "klss")
+# What the program hash covers: the traced program, the kernel IR, the
+# emitted source, the manifest and the data file (constants' values).
+FILES = ("fhe", "kernel", "source", "manifest", "data")
+SAVED_STAGES = ("ckks", "rns", "cost")  # written by save(), checked by load()
 
 Progress = Callable[[int, int], None]
 
@@ -105,9 +111,20 @@ class Ciphertexts(Sequence[Any]):
 
 # --- the compiled program --------------------------------------------------------
 class Compiled:
-    """A compiled Ember program (see the module docstring)."""
+    """A compiled Ember program (see the module docstring).
 
-    def __init__(self, folder: Path, meta: dict[str, Any], keep: Any = None) -> None:
+    ``security`` is the security its contexts are built with: what
+    ``ember.compile`` or ``ember.load`` was asked for, never what the
+    manifest says.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        meta: dict[str, Any],
+        keep: Any = None,
+        security: int | str = 128,
+    ) -> None:
         self._folder = folder
         self._keep = keep  # a TemporaryDirectory that owns `folder`
         self.meta = meta
@@ -116,7 +133,9 @@ class Compiled:
         self.slots: int = meta["slots"]
         self.inputs: tuple[str, ...] = tuple(meta["inputs"])
         self.program_hash: str = meta["hash"]
-        self.manifest: dict[str, Any] = json.loads(self._path("manifest").read_text())
+        self.options = CompileOptions(**meta["options"])
+        self.security = security
+        self.manifest: dict[str, Any] = json.loads(self._read("manifest"))
         self._ir: dict[str, str] = {}
         self._ctx: Any = None
         self._library: Any = None
@@ -133,11 +152,25 @@ class Compiled:
     def _path(self, kind: str) -> Path:
         return self._folder / self.meta["files"][kind]
 
+    def _read(self, kind: str) -> bytes:
+        """A file of the program, checked against its SHA-256 in ember.json
+        (read once and used as read, so it cannot change after the check)."""
+        path = self._path(kind)
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise SerializationError(f"{path}: cannot read it ({err})") from err
+        if hashlib.sha256(data).hexdigest() != self.meta["sha256"][kind]:
+            raise SerializationError(
+                f"{path} does not match its SHA-256 in ember.json (modified?)"
+            )
+        return data
+
     # --- what the compiler made -----------------------------------------------------
     @property
     def source(self) -> str:
         """The emitted server code (.cpp for cpu, .cu for cuda)."""
-        return self._path("source").read_text()
+        return self._read("source").decode()
 
     def ir(self, stage: str = "fhe") -> str:
         """The program's IR after a stage: "fhe" (traced), "ckks" (parameters
@@ -147,7 +180,7 @@ class Compiled:
         if stage not in STAGES:
             raise EmberError(f"unknown stage {stage!r} (expected one of {STAGES})")
         if stage in ("fhe", "kernel"):
-            return self._path(stage).read_text()
+            return self._read(stage).decode()
         self._lower()
         return self._ir[stage]
 
@@ -163,25 +196,26 @@ class Compiled:
         read from the artifact when it was saved with them."""
         if self._ir:
             return
-        saved = {
-            k: self._folder / f"{self.name}.{k}.txt" for k in ("ckks", "rns", "cost")
-        }
-        if all(p.exists() for p in saved.values()):
-            self._ir = {k: p.read_text() for k, p in saved.items()}
+        saved = self.meta.get("stages", {})
+        if all(k in saved for k in SAVED_STAGES):
+            self._ir = {k: self._read_stage(k) for k in SAVED_STAGES}
             return
         fhe = self._path("fhe")
-        opts = self.meta["options"]["pipeline"]
+        self._read("fhe")  # checked
         with tempfile.TemporaryDirectory() as tmp:
             rns = Path(tmp) / "rns.mlir"
             run = _toolchain.run_opt(
                 [
-                    f"--ember-pipeline=fhe-to-rns{{{opts}}}",
+                    f"--ember-pipeline=fhe-to-rns{{{self.meta['pipeline']}}}",
                     "--ember-cost-report",
                     "--mlir-print-ir-after=ckks-record-interface",
                     str(fhe),
                     "-o",
                     str(rns),
                 ],
+                fhe.parent,
+                self.name,
+                self.options,
                 (self.meta["file"], self.meta["line"]),
             )
             rns_text = rns.read_text()
@@ -189,11 +223,23 @@ class Compiled:
         start = dump.find("\n", dump.find("IR Dump After")) + 1
         self._ir = {"ckks": dump[start:], "rns": rns_text, "cost": run.stdout}
 
+    def _read_stage(self, kind: str) -> str:
+        name, digest = self.meta["stages"][kind]
+        path = self._folder / name
+        data = path.read_bytes() if path.exists() else b""
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise SerializationError(
+                f"{path} does not match its SHA-256 in ember.json (modified?)"
+            )
+        return data.decode()
+
     # --- runtime objects ------------------------------------------------------
     def _context(self) -> Any:
         if self._ctx is None:
             with runtime_errors("parameters"):
-                self._ctx = _toolchain.context_from_params(self.manifest["params"])
+                self._ctx = _toolchain.context_from_params(
+                    self.manifest["params"], self.security
+                )
         return self._ctx
 
     def _program(self) -> Any:
@@ -205,15 +251,12 @@ class Compiled:
                 "runtime runs target='cpu' programs"
             )
         if self._library is None:
-            er = _toolchain.runtime()
-            lib = self._path("library")
-            data = str(self._path("data")) if "data" in self.meta["files"] else ""
-            try:
-                self._library = er.Program(str(lib), data)
-            except er.EmberError:  # missing, or built for another runtime
-                _toolchain.build_library(self._path("source"), lib)
-                with runtime_errors("loading the program"):
-                    self._library = er.Program(str(lib), data)
+            # Built from the checked bytes (cached by content), never a
+            # library found in the folder.
+            library = _toolchain.build_library(self._read("source"))
+            data = _toolchain.cached_data(self._read("data"))
+            with runtime_errors("loading the program"):
+                self._library = _toolchain.runtime().Program(str(library), str(data))
         return self._library
 
     def _check_hash(self, obj: Any, what: str) -> None:
@@ -391,73 +434,77 @@ class Compiled:
     # --- saving ----------------------------------------------------------------------
     def save(self, folder: str | Path) -> Path:
         """Writes the artifact into ``folder`` (created): the emitted code,
-        the manifest, the IR of every stage, the cost report and the built
-        library; :func:`load` reads it back with the runtime alone."""
+        the manifest, the IR of every stage, the cost report and ember.json
+        with the SHA-256 of each; :func:`load` reads it back with the runtime
+        alone. No library: the loader builds one from the checked source."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         try:
             self._lower()
         except NotAvailableError:
             pass  # loaded without the compiler and saved without stages
-        for kind in self.meta["files"]:
-            src = self._path(kind)
-            if src.exists() and src.resolve() != (folder / src.name).resolve():
-                shutil.copyfile(src, folder / src.name)
-        for k, text in self._ir.items():
-            (folder / f"{self.name}.{k}.txt").write_text(text)
-        (folder / "ember.json").write_text(json.dumps(self.meta, indent=2) + "\n")
+        for kind in FILES:
+            data = self._read(kind)
+            target = folder / self.meta["files"][kind]
+            if not (target.exists() and target.samefile(self._path(kind))):
+                target.write_bytes(data)
+        meta = dict(self.meta)
+        if self._ir:
+            meta["stages"] = {}
+            for kind, text in self._ir.items():
+                data = text.encode()
+                (folder / f"{self.name}.{kind}.txt").write_bytes(data)
+                meta["stages"][kind] = [
+                    f"{self.name}.{kind}.txt",
+                    hashlib.sha256(data).hexdigest(),
+                ]
+        (folder / "ember.json").write_text(json.dumps(meta, indent=2) + "\n")
         return folder
 
 
-def program_hash(manifest_text: str, fhe_text: str) -> str:
-    """SHA-256 of the manifest and the traced program: keys and ciphertexts
-    carry it, so those of another program are refused."""
-    h = hashlib.sha256()
-    h.update(json.dumps(json.loads(manifest_text), sort_keys=True).encode())
-    h.update(fhe_text.encode())
-    return h.hexdigest()
+def program_hash(meta: dict[str, Any]) -> str:
+    """SHA-256 of ember.json without its hash and saved stages: the
+    interface, the options and the SHA-256 of the traced program, the kernel
+    IR, the emitted source and the manifest. Keys and ciphertexts carry it,
+    so those of another program (or another target) are refused, and
+    :func:`load` refuses a folder whose files do not match it."""
+    core = {k: v for k, v in meta.items() if k not in ("hash", "stages")}
+    return hashlib.sha256(json.dumps(core, sort_keys=True).encode()).hexdigest()
 
 
 def compile(  # noqa: A001 - the API's name
     program: Program,
     target: str = "cpu",
-    security: int | str = 128,
-    keyswitch: str = "auto",
-    hoisting: bool = True,
+    options: CompileOptions | None = None,
+    *,
     print_ir_after_all: bool = False,
-    key_memory_mib: int = 0,
+    **overrides: Any,
 ) -> Compiled:
     """Traces ``program`` and compiles it ahead of time.
 
     ``target``: "cpu" (C++ for the CPU runtime, built into a shared library
-    here) or "cuda" (CUDA for the GPU runtime). ``security``: 128, or "none"
-    for the insecure test mode. ``keyswitch``: "auto" (rns-select-keyswitch
-    picks hybrid or KLSS for each key switch with its cost model), "hybrid"
-    or "klss" (forced); the manifest lists which keys, in which form, the
-    client must generate. ``key_memory_mib``: device-memory budget for the
-    evaluation keys in MiB (0: none); "auto" falls back to hybrid where KLSS
-    keys would not fit. ``hoisting``: rotation hoisting on/off.
+    here, cached by content) or "cuda" (CUDA for the GPU runtime).
+    ``options`` and the keyword arguments are the compiler's options
+    (:class:`ember.CompileOptions`: ``security``, ``params``, ``log_n``,
+    ``scale_bits``, ``dnum``, ``extra_levels``, ``rescale``, ``lazy_relin``,
+    ``hoisting``, ``merge_moddown``, ``fusion``, ``expand_modswitch``,
+    ``keyswitch``, ``key_memory_mib``, ``klss_gamma``, ``klss_t``), e.g.
+    ``ember.compile(f, log_n=14, scale_bits=45, hoisting=False)``.
     ``print_ir_after_all``: print the IR after every pass to stderr.
+
+    Raises OptionError (a wrong type or choice, before compiling),
+    CompileError, DepthError (too deep for secure parameters) or
+    SecurityError (the parameters asked for would be insecure), at the
+    user's line.
     """
     if not isinstance(program, Program):
-        raise EmberError(
+        raise OptionError(
             "ember.compile takes an @ember.program function, got "
             + type(program).__name__
         )
     if target not in TARGETS:
-        raise EmberError(f"unknown target {target!r} (expected 'cpu' or 'cuda')")
-    if keyswitch not in KEYSWITCH:
-        raise EmberError(
-            f"unknown keyswitch {keyswitch!r} (expected one of {KEYSWITCH})"
-        )
-    if not isinstance(key_memory_mib, int) or key_memory_mib < 0:
-        raise EmberError(
-            f"key_memory_mib must be a non-negative int, got {key_memory_mib!r}"
-        )
-    if security not in (128, "128", "none"):
-        raise EmberError(
-            f"security must be 128 or 'none' (insecure test mode), got {security!r}"
-        )
+        raise OptionError(f"unknown target {target!r} (expected 'cpu' or 'cuda')")
+    opts = CompileOptions.from_kwargs(options, **overrides)
     fallback = (program.filename, program.lineno)
     trace = program.trace()
     keep = tempfile.TemporaryDirectory(prefix=f"ember-{program.name}-")
@@ -465,23 +512,26 @@ def compile(  # noqa: A001 - the API's name
     name = program.name
     fhe = folder / f"{name}.fhe.mlir"
     fhe.write_text(trace.mlir)
-    options = _toolchain.pipeline_options(security, hoisting, keyswitch, key_memory_mib)
+    pipeline = _toolchain.pipeline_options(opts)
     ir_after_all = None
     if print_ir_after_all:
         run = _toolchain.run_opt(
             [
-                f"--ember-pipeline=fhe-to-kernel{{{options}}}",
+                f"--ember-pipeline=fhe-to-kernel{{{pipeline}}}",
                 "--mlir-print-ir-after-all",
                 str(fhe),
                 "-o",
                 "/dev/null",
             ],
+            folder,
+            name,
+            opts,
             fallback,
         )
         ir_after_all = run.stderr
         sys.stderr.write(ir_after_all)
     targets = ("cpp",) if target == "cpu" else ("cuda",)
-    out = _toolchain.compile_artifact(fhe, folder, name, targets, options, fallback)
+    out = _toolchain.compile_artifact(fhe, folder, name, targets, opts, fallback)
     source = out["cpp" if target == "cpu" else "cuda"]
     files = {
         "fhe": fhe.name,
@@ -490,10 +540,6 @@ def compile(  # noqa: A001 - the API's name
         "manifest": out["manifest"].name,
         "data": out["data"].name,
     }
-    if target == "cpu":
-        library = folder / f"{name}.so"
-        _toolchain.build_library(source, library)
-        files["library"] = library.name
     meta = {
         "format": FORMAT,
         "name": name,
@@ -502,29 +548,40 @@ def compile(  # noqa: A001 - the API's name
         "outputs": trace.outputs,
         "single_output": trace.single_output,
         "target": target,
-        "options": {
-            "security": security,
-            "keyswitch": keyswitch,
-            "key_memory_mib": key_memory_mib,
-            "hoisting": hoisting,
-            "pipeline": options,
-        },
+        "options": opts.to_json(),
+        "pipeline": pipeline,
         "memory": out["memory"],
         "file": program.filename,
         "line": program.lineno,
         "files": files,
-        "hash": program_hash(out["manifest"].read_text(), trace.mlir),
+        "sha256": {
+            kind: hashlib.sha256((folder / f).read_bytes()).hexdigest()
+            for kind, f in files.items()
+        },
     }
-    compiled = Compiled(folder, meta, keep)
+    meta["hash"] = program_hash(meta)
+    compiled = Compiled(folder, meta, keep, security=opts.security)
+    if target == "cpu":  # ahead of time: build the library (or find it cached)
+        _toolchain.build_library(compiled._read("source"))
     compiled.ir_after_all = ir_after_all
     return compiled
 
 
-def load(folder: str | Path) -> Compiled:
+def load(
+    folder: str | Path,
+    *,
+    security: int | str = 128,
+    expect_hash: str | None = None,
+) -> Compiled:
     """A program saved by :meth:`Compiled.save`; needs only the runtime.
 
-    ``ember.json`` and the manifest are untrusted: anything malformed raises
-    SerializationError (fuzz/fuzz_manifest.py checks it)."""
+    Every file is checked against its SHA-256 in ember.json and those
+    against the program hash (SerializationError on any difference); with
+    ``expect_hash`` the program hash must be that one (the hash of the
+    program you compiled: ``Compiled.program_hash``). ``security``: 128
+    refuses a program whose manifest is below 128 bits (SecurityError);
+    "none" (the insecure test mode) is the only way to load one.
+    """
     folder = Path(folder)
     meta_path = folder / "ember.json"
     if not meta_path.exists():
@@ -536,46 +593,30 @@ def load(folder: str | Path) -> Compiled:
             raise SerializationError(
                 f"{meta_path}: format {found}, this Ember reads {FORMAT}"
             )
-        files = meta["files"]
-        for kind in ("manifest", "fhe", "source", "kernel"):
-            name = files[kind]
-            # A plain name inside the folder: never another path to read.
-            if (
-                not isinstance(name, str)
-                or name in ("", ".", "..")
-                or (Path(name).name != name)
-            ):
-                raise SerializationError(
-                    f"{meta_path}: {kind} file {name!r} is not a file name in {folder}"
-                )
-        manifest = (folder / files["manifest"]).read_text()
-        fhe = (folder / files["fhe"]).read_text()
-        for kind in ("source", "kernel"):
-            if not (folder / files[kind]).exists():
-                raise SerializationError(f"{folder}: {files[kind]} is missing")
-        if program_hash(manifest, fhe) != meta["hash"]:
+        names = [meta["files"][k] for k in FILES]
+        names += [v[0] for v in meta.get("stages", {}).values()]
+        for n in names:
+            if not isinstance(n, str) or Path(n).name != n or n.startswith("."):
+                raise SerializationError(f"{meta_path}: {n!r} is not a file name")
+        if program_hash(meta) != meta["hash"]:
             raise SerializationError(
-                f"{folder}: the manifest or program does not match its hash (modified?)"
+                f"{meta_path} does not match its program hash (modified?)"
             )
-        parsed = json.loads(manifest)
-        if not isinstance(parsed, dict) or not isinstance(parsed.get("params"), dict):
-            raise SerializationError(f"{folder}: the manifest has no params object")
-        params = parsed["params"]
-        if not isinstance(params.get("log_n"), int) or not isinstance(
-            params.get("q"), list
-        ):
-            raise SerializationError(f"{folder}: the manifest's params lack log_n or q")
-        return Compiled(folder, meta)
-    except SerializationError:
-        raise
-    except (
-        OSError,
-        KeyError,
-        ValueError,
-        TypeError,
-        AttributeError,
-        RecursionError,
-    ) as err:
+        compiled = Compiled(folder, meta, security=security)
+        for kind in FILES:
+            compiled._read(kind)
+        for kind in meta.get("stages", {}):
+            compiled._read_stage(kind)
+    except (OSError, KeyError, TypeError, ValueError) as err:
         raise SerializationError(
-            f"{folder}: not a valid Ember program ({type(err).__name__}: {err})"
+            f"{folder}: not a valid Ember program ({err})"
         ) from err
+    if expect_hash is not None and expect_hash != compiled.program_hash:
+        raise SerializationError(
+            f"{folder} holds program {compiled.program_hash[:16]}, not the "
+            f"expected {expect_hash[:16]}"
+        )
+    _toolchain.check_security(
+        compiled.manifest["params"], security, f"the program in {folder}"
+    )
+    return compiled

@@ -10,15 +10,16 @@ hierarchy by :func:`runtime_errors`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
-# Frames that are never the user's code: ours, and contextlib's (our
-# context managers run inside it).
-_SKIPPED_FILES = {contextlib.__file__}
+# Frames that are never the user's code: ours, contextlib's (our context
+# managers run inside it) and dataclasses' (CompileOptions is built there).
+_SKIPPED_FILES = {contextlib.__file__, dataclasses.__file__}
 
 
 class EmberError(Exception):
@@ -53,8 +54,14 @@ class ArgumentNameError(EmberError, TypeError):
     """An unknown or missing input name."""
 
 
+class OptionError(EmberError, ValueError):
+    """An argument of ``ember.compile``/``ember.load`` of the wrong type, an
+    unknown option or choice (checked before the compiler runs)."""
+
+
 class CompileError(EmberError):
-    """The compiler rejected the program; the message is its diagnostic."""
+    """The compiler rejected the program; the message is its diagnostic,
+    at the user's line it names (or at a kept copy of the failing IR)."""
 
 
 class DepthError(CompileError):
@@ -76,7 +83,10 @@ class MissingKeyError(EmberError):
 
 
 class SecurityError(EmberError):
-    """Parameters below the requested security level."""
+    """Parameters below the requested security level: parameters chosen in
+    ``ember.compile`` (log_n, scale_bits, dnum) that cannot hold the program
+    securely, or an artifact whose manifest is below the security its
+    loader asked for."""
 
 
 class SerializationError(EmberError):
@@ -86,7 +96,10 @@ class SerializationError(EmberError):
 def _outside_package(frame: FrameType | None) -> FrameType | None:
     while frame is not None:
         path = Path(frame.f_code.co_filename)
-        if frame.f_code.co_filename in _SKIPPED_FILES:
+        code = frame.f_code
+        if code.co_filename in _SKIPPED_FILES or (
+            code.co_filename == "<string>" and code.co_name == "__init__"
+        ):  # the __init__ that dataclasses generate (CompileOptions)
             frame = frame.f_back
             continue
         try:

@@ -2,18 +2,25 @@
 
 A program is an ordinary Python function over :class:`Encrypted` values.
 Calling the compiler traces it once by operator overloading: every ``+``,
-``-``, ``*``, unary ``-``, ``rotate`` and ``conjugate`` on an Encrypted
-value appends one fhe-dialect operation (through :mod:`ember._mlir`, at the
-user's line); Python control flow runs at trace time. The same function
-also runs on plain numpy arrays (``program(x=..., y=...)``), with the same
-semantics: ``x.rotate(k)`` is ``np.roll(x, -k)``, ``x.conjugate()`` is
-``np.conj(x)`` and ``ember.sum(x)`` puts the total in every slot.
+``-``, ``*``, ``/`` (by a plaintext: a multiplication by its reciprocal),
+unary ``-``, ``rotate`` and ``conjugate`` on an Encrypted value appends one
+fhe-dialect operation (through :mod:`ember._mlir`, at the user's line);
+Python control flow runs at trace time. The same function also runs on
+plain numpy arrays (``program(x=..., y=...)``), with the same semantics:
+``x.rotate(k)`` is ``np.roll(x, -k)``, ``x.conjugate()`` is ``np.conj(x)``
+and ``ember.sum(x)`` puts the total in every slot.
+
+Inputs and plaintext operands shorter than ``slots`` are zero-padded to
+``slots`` values (in both interpretations), so a rotation moves the
+padding's zeros in: with 8 slots, ``[1, 2, 3]`` rotated by 1 is
+``[2, 3, 0, 0, 0, 0, 0, 1]``.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,7 +50,8 @@ class Encrypted:
     Inside a traced program each operation records one fhe operation; when
     the program runs on numpy arrays (``program(...)``) the same methods
     compute on the plain values. Operands of ``+ - *`` are Encrypted values,
-    numpy arrays of length ``slots`` or scalars, on either side.
+    numpy arrays of at most ``slots`` values (zero-padded) or scalars, on
+    either side; ``x / d`` divides by a nonzero scalar or array ``d``.
     """
 
     __array_ufunc__ = None  # numpy defers to our reflected operators
@@ -61,7 +69,9 @@ class Encrypted:
         return self._slots
 
     # --- operands --------------------------------------------------------------
-    def _coerce(self, other: object, op: str) -> Encrypted | np.ndarray | float:
+    def _coerce(
+        self, other: object, op: str, pad: bool = True
+    ) -> Encrypted | np.ndarray | float:
         if isinstance(other, Encrypted):
             if other._tracer is not self._tracer:
                 raise TraceError(
@@ -74,13 +84,16 @@ class Encrypted:
                 )
             return other
         if isinstance(other, numbers.Real):
+            if not math.isfinite(other):
+                raise TraceError(f"operand of '{op}' is a NaN or infinite value")
             return float(other)
         if isinstance(other, np.ndarray | list | tuple):
-            return _check_plain(np.asarray(other), self._slots, f"operand of '{op}'")
+            a = _check_plain(np.asarray(other), self._slots, f"operand of '{op}'")
+            return _pad(a, self._slots) if pad else a
         raise TraceError(
             f"unsupported operand type for '{op}': {type(other).__name__} (expected "
-            "an Encrypted value, a numpy array of length "
-            f"{self._slots} or a real scalar)"
+            f"an Encrypted value, a numpy array of at most {self._slots} values "
+            "or a real scalar)"
         )
 
     def _wrap(self, value: _mlir.Value | np.ndarray) -> Encrypted:
@@ -131,6 +144,39 @@ class Encrypted:
 
     def __rmul__(self, other: object) -> Encrypted:
         return self._binary("mul", other, reflected=True)
+
+    def __truediv__(self, other: object) -> Encrypted:
+        """``x / d`` for a plaintext ``d``, a scalar or a vector (elementwise):
+        the multiplication by ``1 / d``, which costs one level. A vector
+        shorter than ``slots`` gives a reciprocal zero-padded like any other
+        plaintext. Division by an Encrypted value or by zero is a
+        TraceError."""
+        if isinstance(other, Encrypted):
+            raise TraceError(
+                "division by an encrypted value: CKKS has no division (multiply "
+                "by a polynomial approximation of 1/y instead)"
+            )
+        divisor = self._coerce(other, "div", pad=False)
+        assert not isinstance(divisor, Encrypted)
+        if np.any(np.asarray(divisor) == 0.0):
+            where = "" if isinstance(divisor, float) else " (in some slots)"
+            raise TraceError(f"division by zero{where}")
+        with np.errstate(over="ignore"):
+            reciprocal = np.reciprocal(divisor)
+        if not np.all(np.isfinite(reciprocal)):
+            raise TraceError(
+                f"division by {other!r}: the reciprocal is too large for a double"
+            )
+        if isinstance(reciprocal, np.ndarray) and reciprocal.ndim == 1:
+            reciprocal = _pad(reciprocal, self._slots)
+        return self._binary("mul", reciprocal)
+
+    def __rtruediv__(self, other: object) -> Encrypted:
+        raise TraceError(
+            f"division of a {type(other).__name__} by an encrypted value: CKKS "
+            "has no division (multiply by a polynomial approximation of 1/x "
+            "instead)"
+        )
 
     def __neg__(self) -> Encrypted:
         if self._tracer is None:
@@ -202,16 +248,28 @@ class Encrypted:
 
 
 def _check_plain(a: np.ndarray, slots: int, what: str) -> np.ndarray:
-    """A real vector of `slots` finite values, or an InputError/TraceError."""
+    """A real vector of 1..`slots` finite values (as float64), or an
+    InputError/TraceError."""
     error = TraceError if what.startswith("operand") else InputError
     if a.dtype.kind not in "biuf":
         raise error(f"{what} must hold real numbers, got an array of dtype {a.dtype}")
-    if a.shape != (slots,):
-        raise error(f"{what} must have shape ({slots},), got shape {a.shape}")
+    if a.ndim != 1 or a.size == 0:
+        raise error(
+            f"{what} must be a vector of 1 to {slots} values, got shape {a.shape}"
+        )
+    if a.size > slots:
+        raise error(
+            f"{what} has {a.size} values, more than the program's {slots} slots"
+        )
     a = a.astype(np.float64)
     if not np.all(np.isfinite(a)):
         raise error(f"{what} holds NaN or infinite values")
     return a
+
+
+def _pad(a: np.ndarray, slots: int) -> np.ndarray:
+    """`a` zero-padded to `slots` values."""
+    return np.concatenate([a, np.zeros(slots - a.size)]) if a.size < slots else a
 
 
 def sum(x: Encrypted | np.ndarray) -> Encrypted | np.ndarray:  # noqa: A001
@@ -237,7 +295,8 @@ def bind_inputs(
     defined_at: str,
 ) -> list[np.ndarray]:
     """Input values in parameter order, checked: every name known and
-    present, every value a real vector of ``slots`` finite numbers."""
+    present, every value a real vector of at most ``slots`` finite numbers
+    (zero-padded to ``slots``)."""
     where = f"program {program} (defined at {defined_at})"
     if len(args) > len(names):
         raise ArgumentNameError(
@@ -266,10 +325,10 @@ def bind_inputs(
             v, np.ndarray | list | tuple | numbers.Real
         ):
             raise InputError(
-                f"input '{name}' of {program} must be a numpy array of {slots} "
-                f"real numbers, got {type(v).__name__}"
+                f"input '{name}' of {program} must be a numpy array of at most "
+                f"{slots} real numbers, got {type(v).__name__}"
             )
-        out.append(_check_plain(np.asarray(v), slots, f"input '{name}'"))
+        out.append(_pad(_check_plain(np.asarray(v), slots, f"input '{name}'"), slots))
     return out
 
 
@@ -376,8 +435,9 @@ class Program:
 def program(*, slots: int) -> Callable[[Callable[..., Any]], Program]:
     """Marks a function over :class:`Encrypted` values as an Ember program.
 
-    ``slots`` (a power of two, at most 2^16) is the length of every input,
-    output and plaintext vector; the compiler picks N >= 2 * slots.
+    ``slots`` (a power of two, at most 2^16) is the length of every output
+    and the most values an input or plaintext vector may hold (shorter ones
+    are zero-padded); the compiler picks N >= 2 * slots.
     """
     if (
         not isinstance(slots, numbers.Integral)

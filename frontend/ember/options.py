@@ -1,0 +1,235 @@
+"""Compiler options: :class:`CompileOptions`, what ``ember.compile``, ``ember
+compile`` and ``ember run`` take.
+
+Each field is one option of the compiler's ``fhe-to-kernel`` pipeline
+(compiler/Pipelines/Pipelines.h). This dataclass is the one list of them:
+``ember.compile`` takes its fields as keyword arguments, the CLI makes one
+flag per field (``--log-n``, ``--no-hoisting``...),
+``_toolchain.pipeline_options`` writes the pipeline's option string from
+it, and the artifact's ``ember.json`` records it.
+
+Python checks the types and the choices; the compiler (fhe-to-ckks) checks
+what needs the program: ranges, whether the parameters are secure and deep
+enough, combinations such as a named set with ``log_n``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import numbers
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ember.errors import OptionError
+
+SECURITY = (128, "none")
+
+
+def _option(
+    default: Any,
+    pipeline: str,
+    help: str,  # noqa: A002 - argparse's word
+    choices: tuple[Any, ...] = (),
+    minimum: int | None = None,
+    aliases: tuple[str, ...] = (),
+) -> Any:
+    """A field: its default, its pipeline option's name, its help line, its
+    choices (a name option) or its minimum (an int option), and other names
+    the compiler's messages use for it (a pass's own option name)."""
+    if isinstance(default, bool):
+        kind = "bool"
+    elif choices or (default is None and minimum is None):
+        kind = "name"
+    else:
+        kind = "int"
+    meta = {
+        "pipeline": pipeline,
+        "help": help,
+        "kind": kind,
+        "choices": choices,
+        "min": minimum,
+        "names": (pipeline, *aliases),
+    }
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How the compiler chooses parameters and which optimisations it runs.
+
+    Parameters (as an OpenFHE user chooses them; None: chosen from the
+    program's depth and slots):
+
+    - ``security``: 128 (the parameters must meet the 128-bit bound) or
+      "none", the insecure test mode, named explicitly.
+    - ``params``: a named parameter set ("A", "B", "C", "athena40",
+      "athena24"); it fixes log N, the scale and dnum, so it cannot be
+      combined with ``log_n``, ``scale_bits`` or ``dnum``.
+    - ``log_n``: ring degree N = 2^log_n (13..17).
+    - ``scale_bits``: bits of the scale and of each scale prime (15..60).
+    - ``dnum``: key-switching digits.
+    - ``extra_levels``: levels left at the outputs beyond the program's
+      depth.
+
+    Optimisations (each has an off switch so its gain can be measured):
+
+    - ``rescale``: "lazy" (rescale as late as possible) or "eager".
+    - ``lazy_relin``: relinearize lazily (Cheddar 5.2).
+    - ``hoisting``: one ModUp shared by rotations of one input, one ModDown
+      for sums of rotations.
+    - ``merge_moddown``: ModDown merged with the following rescale, sums
+      before ModDown.
+    - ``fusion``: elementwise chains fused into one kernel.
+    - ``expand_modswitch``: ModUp/ModDown expanded before fusion.
+    - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
+      model), "hybrid" or "klss".
+    - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
+      none).
+    - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
+      temporary primes for parameters chosen from the program.
+    """
+
+    security: int | str = _option(
+        128, "security", "128, or 'none' (insecure test mode)", SECURITY
+    )
+    params: str | None = _option(
+        None, "params", "named parameter set (A, B, C, athena40, athena24)"
+    )
+    log_n: int | None = _option(None, "log-n", "ring degree N = 2^LOG_N", minimum=1)
+    scale_bits: int | None = _option(
+        None, "scale-bits", "bits of the scale and of each scale prime", minimum=1
+    )
+    dnum: int | None = _option(None, "dnum", "key-switching digits", minimum=1)
+    extra_levels: int = _option(
+        0, "extra-levels", "levels beyond the program's depth", minimum=0
+    )
+    rescale: str = _option("lazy", "rescale", "rescale strategy", ("lazy", "eager"))
+    lazy_relin: bool = _option(True, "lazy-relin", "relinearize lazily")
+    hoisting: bool = _option(True, "hoisting", "hoist rotations")
+    merge_moddown: bool = _option(
+        True, "merge-moddown", "merge ModDown with rescale, sum before ModDown"
+    )
+    fusion: bool = _option(True, "fusion", "fuse elementwise kernels")
+    expand_modswitch: bool = _option(
+        False, "expand-modswitch", "expand ModUp/ModDown before fusion"
+    )
+    keyswitch: str = _option(
+        "auto",
+        "keyswitch",
+        "key switching: per key switch by the cost model, or forced",
+        ("auto", "hybrid", "klss"),
+    )
+    key_memory_mib: int = _option(
+        0,
+        "key-memory-budget-mib",
+        "device memory for evaluation keys in MiB (0: none)",
+        minimum=0,
+        aliases=("memory-budget-mib",),
+    )
+    klss_gamma: int | None = _option(
+        None, "klss-gamma", "KLSS key-group size", minimum=1
+    )
+    klss_t: int | None = _option(None, "klss-t", "KLSS temporary primes r'", minimum=1)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            object.__setattr__(self, f.name, _check(f, getattr(self, f.name)))
+
+    @classmethod
+    def from_kwargs(
+        cls, base: CompileOptions | None = None, **kwargs: Any
+    ) -> CompileOptions:
+        """``base`` (default: the defaults) with the keyword arguments
+        replaced; an unknown name is an OptionError that lists the options."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        for name in kwargs:
+            if name not in names:
+                close = difflib.get_close_matches(name, names, 1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise OptionError(
+                    f"unknown compile option {name!r}{hint}; the options are "
+                    + ", ".join(names)
+                )
+        if base is not None and not isinstance(base, CompileOptions):
+            raise OptionError(
+                f"options must be an ember.CompileOptions, got {type(base).__name__}"
+            )
+        return dataclasses.replace(base or cls(), **kwargs)
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from their defaults."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option by its Python name (for ember.json)."""
+        return dataclasses.asdict(self)
+
+
+def _check(f: dataclasses.Field, value: Any) -> Any:
+    """The value of option ``f``, checked and normalised, or an OptionError."""
+    name, kind = f.name, f.metadata["kind"]
+    choices, minimum = f.metadata["choices"], f.metadata["min"]
+    if name == "security":
+        if value in (128, "128"):
+            return 128
+        if value == "none":
+            return "none"
+        raise OptionError(
+            f"security must be 128 or 'none' (insecure test mode), got {value!r}"
+        )
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise OptionError(f"{name} must be True or False, got {value!r}")
+        return value
+    if value is None and f.default is None:
+        return None
+    if kind == "name":
+        if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_]+", value):
+            raise OptionError(f"{name} must be a name, got {value!r}")
+        if choices and value not in choices:
+            raise OptionError(
+                f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}"
+            )
+        return value
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise OptionError(f"{name} must be an int, got {value!r}")
+    if minimum is not None and value < minimum:
+        kind = "positive" if minimum == 1 else "non-negative"
+        raise OptionError(f"{name} must be a {kind} int, got {value!r}")
+    return int(value)
+
+
+def python_names(message: str) -> str:
+    """A compiler message with pipeline option names (``log-n``) replaced by
+    the Python names of ``ember.compile`` (``log_n``)."""
+    for f in dataclasses.fields(CompileOptions):
+        for name in f.metadata["names"]:
+            if name != f.name:
+                message = re.sub(
+                    rf"(?<![\w-]){re.escape(name)}(?![\w-])", f.name, message
+                )
+    return message
+
+
+def cli_flags() -> list[tuple[str, dict[str, Any]]]:
+    """(flag, argparse keyword arguments) for each option; every default is
+    None so that only the flags given override the defaults."""
+    flags = []
+    for f in dataclasses.fields(CompileOptions):
+        flag = "--" + f.name.replace("_", "-")
+        kwargs: dict[str, Any] = {"default": None, "help": f.metadata["help"]}
+        if f.metadata["kind"] == "bool":
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif f.metadata["choices"]:
+            kwargs["choices"] = [str(c) for c in f.metadata["choices"]]
+        elif f.metadata["kind"] == "int":
+            kwargs["type"] = int
+        flags.append((flag, kwargs))
+    return flags
