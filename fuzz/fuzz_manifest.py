@@ -8,10 +8,11 @@ artifact must raise an ember EmberError (SerializationError, SecurityError,
 ...), never KeyError, TypeError, a hang or a crash.
 
 Input: one mode byte, then ``ember.json``, a NUL byte, the manifest. The
-other files (fhe, kernel, source) are fixed. Mode bit 0 set: re-seal, i.e.
-recompute ``ember.json``'s "hash" over the mutated manifest (as
-``program_hash`` does), so that the fuzzer gets past the hash check into
-what ``load`` and ``context_from_params`` do with the fields.
+other files (fhe, kernel, source, data) are fixed. Mode bit 0 set: re-seal,
+i.e. recompute ``ember.json``'s file digests and program hash over the
+mutated manifest (as ``compile`` does), so that the fuzzer gets past the
+hash checks into what ``load`` and ``context_from_params`` do with the
+fields.
 
 Run: ``python fuzz/fuzz_manifest.py [libFuzzer flags] CORPUS...`` (needs
 atheris and the runtime module on PYTHONPATH; bench/fuzz.sh does it).
@@ -20,6 +21,7 @@ atheris and the runtime module on PYTHONPATH; bench/fuzz.sh does it).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import tempfile
@@ -30,26 +32,39 @@ FILES = {
     "kernel": "p.kernel.mlir",
     "source": "p.cpp",
     "manifest": "p.manifest.json",
+    "data": "p.data",
 }
 FHE = (
     "func.func @p(%x: !fhe.ct<8>) -> !fhe.ct<8> {\n"
     "  %y = fhe.add %x, %x : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>\n"
     "  return %y : !fhe.ct<8>\n}\n"
 )
+FIXED = {
+    "fhe": FHE.encode(),
+    "kernel": b"module {}\n",
+    "source": b"// server code\n",
+    "data": b"EMBD",
+}
 
 
 def _reseal(meta_text: bytes, manifest_text: bytes) -> bytes:
-    """ember.json with "hash" recomputed over the manifest, when both parse."""
+    """ember.json with the files' SHA-256 and the program hash recomputed
+    over the mutated manifest, when it parses as an object."""
     from ember import compiled
 
     try:
         meta = json.loads(meta_text)
-        digest = compiled.program_hash(manifest_text.decode(), FHE)
     except (ValueError, RecursionError):
         return meta_text
     if not isinstance(meta, dict):
         return meta_text
-    meta["hash"] = digest
+    digests = {k: hashlib.sha256(v).hexdigest() for k, v in FIXED.items()}
+    digests["manifest"] = hashlib.sha256(manifest_text).hexdigest()
+    meta["sha256"] = digests
+    try:
+        meta["hash"] = compiled.program_hash(meta)
+    except (TypeError, ValueError, RecursionError):
+        return meta_text
     return json.dumps(meta).encode()
 
 
@@ -59,9 +74,8 @@ def write_artifact(folder: Path, data: bytes) -> None:
     meta_text, _, manifest_text = rest.partition(b"\0")
     if mode and mode[0] & 1:
         meta_text = _reseal(meta_text, manifest_text)
-    (folder / FILES["fhe"]).write_text(FHE)
-    (folder / FILES["kernel"]).write_text("module {}\n")
-    (folder / FILES["source"]).write_text("// server code\n")
+    for kind, content in FIXED.items():
+        (folder / FILES[kind]).write_bytes(content)
     (folder / FILES["manifest"]).write_bytes(manifest_text)
     (folder / "ember.json").write_bytes(meta_text)
 
@@ -85,14 +99,12 @@ def test_one_input(data: bytes) -> None:
 
 def make_seed(artifact: Path) -> bytes:
     """A seed (re-seal mode) from a program saved by Compiled.save."""
-    from ember import compiled
-
     meta = json.loads((artifact / "ember.json").read_text())
-    manifest = (artifact / meta["files"]["manifest"]).read_text()
-    meta["files"] = {**{k: v for k, v in meta["files"].items()}, **FILES}
-    meta["files"].pop("library", None)
-    meta["hash"] = compiled.program_hash(manifest, FHE)
-    return b"\x01" + json.dumps(meta).encode() + b"\0" + manifest.encode()
+    manifest = (artifact / meta["files"]["manifest"]).read_bytes()
+    meta["files"] = dict(FILES)
+    meta.pop("stages", None)
+    sealed = _reseal(json.dumps(meta).encode(), manifest)
+    return b"\x01" + sealed + b"\0" + manifest
 
 
 def main() -> None:

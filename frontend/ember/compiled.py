@@ -607,9 +607,26 @@ def load(
             compiled._read(kind)
         for kind in meta.get("stages", {}):
             compiled._read_stage(kind)
-    except (OSError, KeyError, TypeError, ValueError) as err:
+        params = compiled.manifest.get("params")
+        if not isinstance(params, dict):
+            raise SerializationError(f"{folder}: the manifest has no params object")
+        if not isinstance(params.get("log_n"), int) or not isinstance(
+            params.get("q"), list
+        ):
+            raise SerializationError(f"{folder}: the manifest's params lack log_n or q")
+    except SerializationError:
+        raise
+    except (
+        OSError,
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        RecursionError,
+    ) as err:
+        # ember.json and the manifest are untrusted input (fuzz/fuzz_manifest.py).
         raise SerializationError(
-            f"{folder}: not a valid Ember program ({err})"
+            f"{folder}: not a valid Ember program ({type(err).__name__}: {err})"
         ) from err
     if expect_hash is not None and expect_hash != compiled.program_hash:
         raise SerializationError(

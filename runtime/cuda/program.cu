@@ -167,9 +167,9 @@ struct CudaBackend {
 
 } // namespace
 
-void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in,
-                    size_t index, const char *name, int parts, int level,
-                    size_t slots, double scale) {
+void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in, size_t index,
+                    const char *name, int parts, int level, size_t slots,
+                    double scale) {
   std::string what = "program input '" + std::string(name) + "'";
   if (index >= in.size())
     throw InvalidArgument(what + " is missing: " + std::to_string(in.size()) +

@@ -54,6 +54,7 @@ FILES = [
     "prog.kernel.mlir",
     "prog.cpp",
     "prog.manifest.json",
+    "prog.data",
     "prog.ckks.txt",
     "prog.rns.txt",
     "prog.cost.txt",
@@ -75,6 +76,10 @@ def test_every_modified_file_is_refused(saved, tmp_path, name):
         else:
             data["keys"]["galois"] = []
         path.write_text(json.dumps(data, indent=2))
+    elif name.endswith(".data"):  # one byte of the constants' values
+        data = bytearray(path.read_bytes())
+        data[-1] ^= 1
+        path.write_bytes(bytes(data))
     else:
         path.write_text(path.read_text().replace("\n", "\n ", 1))
     with pytest.raises(ember.SerializationError, match="does not match its"):

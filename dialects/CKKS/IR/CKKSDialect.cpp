@@ -227,7 +227,8 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (ArrayRef<uint64_t> primes : {q, p, t})
     for (uint64_t prime : primes)
       if (ember::primeBits(prime) > kMaxPrimeBits)
-        return emitError() << "prime " << prime << " has " << ember::primeBits(prime)
+        return emitError() << "prime " << prime << " has "
+                           << ember::primeBits(prime)
                            << " bits, more than the runtime's 64-bit words "
                               "hold ("
                            << kMaxPrimeBits << ")";

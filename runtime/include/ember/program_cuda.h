@@ -42,8 +42,8 @@ inline void cudaCheck(cudaError_t e, const char *what) {
 
 /// The CUDA form of checkInput: the input's parts, level and slots, then
 /// exactly the manifest's scale (ScaleMismatch, checkInputScale).
-void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in,
-                    size_t index, const char *name, int parts, int level,
-                    size_t slots, double scale);
+void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in, size_t index,
+                    const char *name, int parts, int level, size_t slots,
+                    double scale);
 
 } // namespace ember::program
