@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Target/KernelEmitter.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/Common/SlotVectors.h"
 #include "dialects/Kernel/IR/KernelDialect.h"
 #include "dialects/Kernel/IR/KernelLiveness.h"
 #include "dialects/RNS/IR/RNSOps.h"
@@ -49,31 +50,36 @@ rns::PolyType polyTy(Value v) { return dyn_cast<rns::PolyType>(v.getType()); }
 
 /// The slot values of the program's `encode` calls, each distinct vector
 /// stored once, in body order: what --emit-data writes into `<name>.data`
-/// and where the emitted code reads each constant (offset, count).
+/// and where the emitted code reads each constant (offset, count, complex).
+/// A complex constant's values are stored as (real, imaginary) pairs.
 struct ConstantData {
+  struct Entry {
+    uint64_t offset = 0, count = 0;
+    bool complex = false;
+  };
   std::vector<double> values;
-  DenseMap<Operation *, std::pair<uint64_t, uint64_t>> at;
+  DenseMap<Operation *, Entry> at;
 };
 
 ConstantData collectConstantData(func::FuncOp f) {
   ConstantData data;
-  std::map<std::vector<double>, uint64_t> seen;
+  std::map<std::pair<bool, std::vector<double>>, uint64_t> seen;
   f.walk([&](kernel::CallOp c) {
     if (c.getCallee() != "encode")
       return;
     auto value = c->getAttrOfType<DenseElementsAttr>("value");
     int64_t slots = cast<ShapedType>(value.getType()).getNumElements();
+    const bool complex = ember::isComplexValues(value);
     std::vector<double> v;
-    v.reserve(slots);
-    if (value.isSplat())
-      v.assign(slots, value.getSplatValue<APFloat>().convertToDouble());
-    else
-      for (APFloat x : value.getValues<APFloat>())
-        v.push_back(x.convertToDouble());
-    auto [it, fresh] = seen.try_emplace(v, data.values.size());
+    for (std::complex<double> x : ember::slotValues(value, slots)) {
+      v.push_back(x.real());
+      if (complex)
+        v.push_back(x.imag());
+    }
+    auto [it, fresh] = seen.try_emplace({complex, v}, data.values.size());
     if (fresh)
       data.values.insert(data.values.end(), v.begin(), v.end());
-    data.at[c] = {it->second, v.size()};
+    data.at[c] = {it->second, static_cast<uint64_t>(slots), complex};
   });
   return data;
 }
@@ -214,7 +220,9 @@ private:
   std::vector<std::string> specs_;      // buffer index -> BufferSpec
   SmallVector<int32_t> args_;           // the argument table
   std::vector<PlanStep> steps_;         // the plan
-  std::vector<std::string> inputNames_; // interface order
+  std::vector<std::string> inputNames_; // ciphertext inputs, in order
+  std::vector<std::string> plainNames_; // plaintext inputs, in order
+  DenseMap<Value, int64_t> plainIndex_; // plaintext argument -> index
   std::vector<std::vector<uint64_t>> tables_;
   ConstantData data_;                          // the constants' data file
   int64_t constants_ = 0;                      // kConstant steps
@@ -570,11 +578,17 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
   } else if (callee == "encode") {
     // The values live in the program's data file (--emit-data); the
     // runtime encodes each constant once per context.
-    auto [offset, count] = data_.at.lookup(c);
+    ConstantData::Entry e = data_.at.lookup(c);
     PlanStep &s = step("kConstant", out, in, comment);
     s.imm[0] = constants_++;
-    s.imm[1] = static_cast<int64_t>(offset);
-    s.imm[2] = static_cast<int64_t>(count);
+    s.imm[1] = static_cast<int64_t>(e.offset);
+    s.imm[2] = static_cast<int64_t>(e.count);
+    s.imm[3] = e.complex ? 1 : 0;
+    s.scale = c->getAttrOfType<FloatAttr>("scale").getValueAsDouble();
+  } else if (callee == "encode_values") {
+    // A plaintext argument's values, encoded when the program runs.
+    PlanStep &s = step("kEncodeValues", out, {}, comment);
+    s.imm[0] = plainIndex_.lookup(c.getInputs().front());
     s.scale = c->getAttrOfType<FloatAttr>("scale").getValueAsDouble();
   } else if (callee == "zero") {
     step("kZero", out, in, comment);
@@ -719,15 +733,19 @@ void Emitter::emitTables(raw_ostream &os) {
     os << "\n";
   }
   os << "};\n";
-  os << "const char *const kInputNames["
-     << std::max<size_t>(1, inputNames_.size()) << "] = {";
-  for (auto [i, n] : llvm::enumerate(inputNames_)) {
-    os << (i ? ", " : "") << "\"";
-    for (char ch : n)
-      os << (isalnum(static_cast<unsigned char>(ch)) || ch == '_' ? ch : '_');
-    os << "\"";
-  }
-  os << "};\n";
+  auto names = [&](const char *array, const std::vector<std::string> &list) {
+    os << "const char *const " << array << "["
+       << std::max<size_t>(1, list.size()) << "] = {";
+    for (auto [i, n] : llvm::enumerate(list)) {
+      os << (i ? ", " : "") << "\"";
+      for (char ch : n)
+        os << (isalnum(static_cast<unsigned char>(ch)) || ch == '_' ? ch : '_');
+      os << "\"";
+    }
+    os << "};\n";
+  };
+  names("kInputNames", inputNames_);
+  names("kPlainNames", plainNames_);
   std::string kernelT = cpp ? "CpuKernel" : "CudaKernel";
   os << "const " << kernelT << " kKernels["
      << std::max<size_t>(1, kernelIds_.size()) << "] = {";
@@ -736,7 +754,7 @@ void Emitter::emitTables(raw_ostream &os) {
   os << "};\n";
   os << "const Plan<" << kernelT << "> kPlan{kBuffers, " << specs_.size()
      << ", kArgs, kSteps, " << steps_.size() << ", kKernels, " << constants_
-     << ", kInputNames};\n";
+     << ", kInputNames, kPlainNames};\n";
 }
 
 LogicalResult Emitter::run() {
@@ -755,12 +773,27 @@ LogicalResult Emitter::run() {
   auto outputs = iface.getAs<ArrayAttr>("outputs");
   bool cpp = be_ == Backend::Cpp;
 
-  // Inputs: the polynomials of each ciphertext, in order.
+  // Inputs: the polynomials of each ciphertext, in order, and the values
+  // of each plaintext argument.
   unsigned arg = 0;
-  for (auto [i, a] : llvm::enumerate(inputs)) {
+  int64_t ciphertexts = 0;
+  for (auto a : inputs) {
     auto d = cast<DictionaryAttr>(a);
-    int64_t parts = d.getAs<IntegerAttr>("degree").getInt();
     std::string nm = d.getAs<StringAttr>("name").str();
+    if (d.get("plain")) {
+      if (arg >= f.getNumArguments())
+        return f.emitError("the interface has more inputs than the function "
+                           "has arguments");
+      int64_t index = static_cast<int64_t>(plainNames_.size());
+      plainIndex_[f.getArgument(arg++)] = index;
+      plainNames_.push_back(nm);
+      PlanStep &s = step("kPlainInput", {}, {}, "plain input '" + nm + "'");
+      s.imm[0] = index;
+      s.imm[1] = d.getAs<IntegerAttr>("slots").getInt();
+      continue;
+    }
+    const int64_t i = ciphertexts++;
+    int64_t parts = d.getAs<IntegerAttr>("degree").getInt();
     inputNames_.push_back(nm);
     SmallVector<int> polys;
     for (int64_t p = 0; p < parts; ++p, ++arg) {
@@ -956,6 +989,13 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
     llvm::json::Array out;
     for (Attribute a : list) {
       auto d = cast<DictionaryAttr>(a);
+      if (d.get("plain")) { // values the server gets at run time
+        out.push_back(llvm::json::Object{
+            {"name", d.getAs<StringAttr>("name").str()},
+            {"slots", d.getAs<IntegerAttr>("slots").getInt()},
+            {"plain", true}});
+        continue;
+      }
       out.push_back(llvm::json::Object{
           {"name", d.getAs<StringAttr>("name").str()},
           {"slots", d.getAs<IntegerAttr>("slots").getInt()},

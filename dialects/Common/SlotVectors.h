@@ -7,10 +7,15 @@
 #pragma once
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <complex>
+#include <optional>
+#include <vector>
 
 namespace ember {
 
@@ -35,9 +40,52 @@ verifySlotCount(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
   return mlir::success();
 }
 
+/// The element types of slot values: f64 (real slots) or complex<f64>.
+inline bool isSlotValueType(mlir::Type t) {
+  if (t.isF64())
+    return true;
+  auto c = mlir::dyn_cast<mlir::ComplexType>(t);
+  return c && c.getElementType().isF64();
+}
+/// A dense attribute of slot values (what Ember_SlotValuesAttr accepts).
+inline bool isSlotValuesAttr(mlir::Attribute a) {
+  auto d = mlir::dyn_cast_or_null<mlir::DenseElementsAttr>(a);
+  return d && isSlotValueType(d.getElementType());
+}
+/// Whether slot values are complex (complex<f64> elements).
+inline bool isComplexValues(mlir::DenseElementsAttr value) {
+  return mlir::isa<mlir::ComplexType>(value.getElementType());
+}
+/// The `slots` values of a constant (a splat repeated), as complex numbers.
+inline std::vector<std::complex<double>>
+slotValues(mlir::DenseElementsAttr value, int64_t slots) {
+  std::vector<std::complex<double>> out;
+  if (isComplexValues(value)) {
+    for (std::complex<llvm::APFloat> c :
+         value.getValues<std::complex<llvm::APFloat>>())
+      out.emplace_back(c.real().convertToDouble(), c.imag().convertToDouble());
+  } else {
+    for (llvm::APFloat f : value.getValues<llvm::APFloat>())
+      out.emplace_back(f.convertToDouble(), 0.0);
+  }
+  if (value.isSplat())
+    out.assign(static_cast<size_t>(slots), out.front());
+  return out;
+}
+/// The real value of a splat constant whose imaginary part is zero (one
+/// real number in every slot), or nullopt.
+inline std::optional<double> realSplat(mlir::DenseElementsAttr value) {
+  if (!value || !value.isSplat())
+    return std::nullopt;
+  std::complex<double> v = slotValues(value, 1).front();
+  if (v.imag() != 0)
+    return std::nullopt;
+  return v.real();
+}
+
 /// A constant of `slots` values: a 1-d tensor of that length, or a splat.
 inline mlir::LogicalResult verifySlotValues(mlir::Operation *op,
-                                            mlir::DenseFPElementsAttr value,
+                                            mlir::DenseElementsAttr value,
                                             int64_t slots) {
   auto tensor = mlir::cast<mlir::ShapedType>(value.getType());
   if (tensor.getRank() != 1)
@@ -53,11 +101,14 @@ inline mlir::LogicalResult verifySlotValues(mlir::Operation *op,
 /// True when `value` is a constant (fhe.constant, ckks.encode) whose every
 /// slot is zero.
 inline bool isZeroSlotConstant(mlir::Value value) {
-  mlir::DenseFPElementsAttr dense;
-  if (!mlir::matchPattern(value, mlir::m_Constant(&dense)))
+  mlir::DenseElementsAttr dense;
+  if (!mlir::matchPattern(value, mlir::m_Constant(&dense)) ||
+      !isSlotValueType(dense.getElementType()))
     return false;
-  return llvm::all_of(dense.getValues<llvm::APFloat>(),
-                      [](const llvm::APFloat &v) { return v.isZero(); });
+  for (std::complex<double> v : slotValues(dense, 1))
+    if (v != std::complex<double>(0.0, 0.0))
+      return false;
+  return true;
 }
 
 /// A rotation offset satisfies -slots < offset < slots.

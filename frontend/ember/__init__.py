@@ -41,7 +41,7 @@ from ember.errors import (
     TraceError,
 )
 from ember.options import CompileOptions
-from ember.tracing import Encrypted, Program, program, sum
+from ember.tracing import Encrypted, Plain, Program, program, sum
 
 __all__ = [
     "ArgumentNameError",
@@ -59,6 +59,7 @@ __all__ = [
     "MissingKeyError",
     "NotAvailableError",
     "OptionError",
+    "Plain",
     "Program",
     "SecretKey",
     "SecurityError",

@@ -58,65 +58,91 @@ def f64(x: float) -> str:
     return mantissa + (e + str(int(exponent)) if e else "")
 
 
+def _element(x: complex, is_complex: bool) -> str:
+    """One slot value: ``1.5`` or, in a complex constant, ``(1.5,-2.0)``."""
+    if not is_complex:
+        return f64(x.real)
+    return f"({f64(x.real)},{f64(x.imag)})"
+
+
 @dataclass(frozen=True)
 class Value:
-    """An SSA value of the function: its name and whether it is encrypted."""
+    """An SSA value of the function: its name, whether it is encrypted and
+    its slot count."""
 
     name: str
     encrypted: bool
+    slots: int
 
 
 class FunctionEmitter:
-    """Builds one ``func.func`` over ``!fhe.ct<slots>`` values."""
+    """Builds one ``func.func`` over ``!fhe.ct<n>`` / ``!fhe.pt<n>`` values
+    (each value has its own slot count)."""
 
-    def __init__(self, name: str, slots: int, loc: Location) -> None:
+    def __init__(self, name: str, loc: Location) -> None:
         self.name = name
-        self.slots = slots
         self.loc = loc
-        self._args: list[tuple[Value, Location]] = []
+        self._args: list[tuple[Value, Location, str]] = []
         self._body: list[str] = []
         self._constants: dict[str, Value] = {}
         self._count = 0
 
     # --- types ---------------------------------------------------------------
-    def _type(self, v: Value) -> str:
-        return f"!fhe.{'ct' if v.encrypted else 'pt'}<{self.slots}>"
+    @staticmethod
+    def _type(v: Value) -> str:
+        return f"!fhe.{'ct' if v.encrypted else 'pt'}<{v.slots}>"
 
-    def _fresh(self, encrypted: bool) -> Value:
-        v = Value(f"%{self._count}", encrypted)
+    def _fresh(self, encrypted: bool, slots: int) -> Value:
+        v = Value(f"%{self._count}", encrypted, slots)
         self._count += 1
         return v
 
     # --- building ------------------------------------------------------------
-    def argument(self, index: int, loc: Location) -> Value:
-        """The next encrypted function argument (``%argN``)."""
-        v = Value(f"%arg{index}", True)
-        self._args.append((v, loc))
+    def argument(
+        self, index: int, slots: int, encrypted: bool, loc: Location, name: str = ""
+    ) -> Value:
+        """Function argument ``%argN``: an encrypted input (``!fhe.ct``) or a
+        plaintext input (``!fhe.pt``, values the server gets at run time),
+        named in the interface (``ember.name``) when `name` is given."""
+        v = Value(f"%arg{index}", encrypted, slots)
+        self._args.append((v, loc, name))
         return v
 
-    def constant(self, values: np.ndarray | float, loc: Location) -> Value:
-        """A plaintext constant: a scalar or `slots` float64 values (a splat
-        when they are all equal, bit for bit). Equal constants are emitted
-        once."""
-        data = np.asarray(values, dtype=np.float64).reshape(-1)
-        if np.all(data.view(np.uint64) == data.view(np.uint64)[0]):
-            dense = f"dense<{f64(data[0])}>"
+    def constant(
+        self, values: np.ndarray | complex, slots: int, loc: Location
+    ) -> Value:
+        """A plaintext constant of `slots` values (a splat when they are all
+        equal, bit for bit): f64, or complex<f64> when `values` is complex.
+        Equal constants are emitted once."""
+        data = np.asarray(values).reshape(-1)
+        is_complex = np.iscomplexobj(data)
+        data = data.astype(np.complex128 if is_complex else np.float64)
+        words = data.view(np.uint64).reshape(data.size, -1)
+        if np.all(words == words[0]):
+            dense = f"dense<{_element(complex(data[0]), is_complex)}>"
         else:
-            dense = "dense<[" + ", ".join(f64(x) for x in data) + "]>"
-        if dense in self._constants:
-            return self._constants[dense]
-        v = self._fresh(False)
+            dense = (
+                "dense<["
+                + ", ".join(_element(complex(x), is_complex) for x in data)
+                + "]>"
+            )
+        element = "complex<f64>" if is_complex else "f64"
+        key = f"{dense} {slots} {element}"
+        if key in self._constants:
+            return self._constants[key]
+        v = self._fresh(False, slots)
         self._body.append(
-            f"{v.name} = fhe.constant {dense} : tensor<{self.slots}xf64> -> "
+            f"{v.name} = fhe.constant {dense} : tensor<{slots}x{element}> -> "
             f"{self._type(v)} {_loc(loc)}"
         )
-        self._constants[dense] = v
+        self._constants[key] = v
         return v
 
     def binary(self, op: str, lhs: Value, rhs: Value, loc: Location) -> Value:
         """``fhe.add``/``fhe.sub``/``fhe.mul`` of any encrypted/plain mix."""
         assert op in ("add", "sub", "mul") and (lhs.encrypted or rhs.encrypted)
-        v = self._fresh(True)
+        assert lhs.slots == rhs.slots
+        v = self._fresh(True, lhs.slots)
         self._body.append(
             f"{v.name} = fhe.{op} {lhs.name}, {rhs.name} : ({self._type(lhs)}, "
             f"{self._type(rhs)}) -> {self._type(v)} {_loc(loc)}"
@@ -126,16 +152,26 @@ class FunctionEmitter:
     def unary(self, op: str, x: Value, loc: Location) -> Value:
         """``fhe.neg`` / ``fhe.conjugate``."""
         assert op in ("neg", "conjugate") and x.encrypted
-        v = self._fresh(True)
+        v = self._fresh(True, x.slots)
         self._body.append(f"{v.name} = fhe.{op} {x.name} : {self._type(x)} {_loc(loc)}")
         return v
 
     def rotate(self, x: Value, offset: int, loc: Location) -> Value:
         """``fhe.rotate`` (cyclic left), ``-slots < offset < slots``."""
-        assert x.encrypted and -self.slots < offset < self.slots
-        v = self._fresh(True)
+        assert x.encrypted and -x.slots < offset < x.slots
+        v = self._fresh(True, x.slots)
         self._body.append(
             f"{v.name} = fhe.rotate {x.name} by {offset} : {self._type(x)} "
+            f"{_loc(loc)}"
+        )
+        return v
+
+    def tile(self, x: Value, slots: int, loc: Location) -> Value:
+        """``fhe.tile``: the vector repeated to `slots` slots (free)."""
+        assert x.encrypted and slots % x.slots == 0
+        v = self._fresh(True, slots)
+        self._body.append(
+            f"{v.name} = fhe.tile {x.name} : {self._type(x)} -> {self._type(v)} "
             f"{_loc(loc)}"
         )
         return v
@@ -144,16 +180,18 @@ class FunctionEmitter:
         """The module text with ``return results``. The module, too, is at
         the program's definition: a diagnostic about the whole program (its
         parameters) names the user's line, not the IR file."""
-        ct = f"!fhe.ct<{self.slots}>"
-        args = ", ".join(f"{v.name}: {ct} {_loc(a)}" for v, a in self._args)
-        result_types = ", ".join(ct for _ in results)
-        if len(results) != 1:
-            result_types = f"({result_types})"
+        args = ", ".join(
+            f"{v.name}: {self._type(v)}"
+            + (f" {{ember.name = {_string(n)}}}" if n else "")
+            + f" {_loc(a)}"
+            for v, a, n in self._args
+        )
+        types = ", ".join(self._type(v) for v in results)
+        result_types = types if len(results) == 1 else f"({types})"
         lines = ["module {"]
         lines.append(f"func.func {_symbol(self.name)}({args}) -> {result_types} {{")
         lines += [f"  {line}" for line in self._body]
         names = ", ".join(v.name for v in results)
-        types = ", ".join(ct for _ in results)
         lines.append(f"  return {names} : {types} {_loc(loc)}")
         lines.append(f"}} {_loc(self.loc)}")
         lines.append(f"}} {_loc(self.loc)}")

@@ -171,7 +171,13 @@ def _inputs(
     sampler = getattr(module, "inputs", None)
     if callable(sampler):
         return dict(sampler(rng))
-    return {name: rng.uniform(-1, 1, prog.slots) for name in prog.inputs}
+    out = {}
+    for name, spec in zip(prog.inputs, prog.specs, strict=True):
+        v = rng.uniform(-1, 1, spec.slots)
+        if prog.dtype is complex:
+            v = v + 1j * rng.uniform(-1, 1, spec.slots)
+        out[name] = v
+    return out
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -187,15 +193,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"  {_describe(c)}")
     with steps.step("key generation") as progress:
         keys = c.keygen(progress)
+    plain = {k: v for k, v in inputs.items() if k in c.plain_inputs}
     with steps.step("encrypt"):
-        cts = c.encrypt(keys, **inputs)
+        cts = c.encrypt(keys, **{k: v for k, v in inputs.items() if k not in plain})
     with steps.step("run (server)"):
-        out = c.run(keys.evaluation, cts)
+        out = c.run(keys.evaluation, cts, **plain)
     if args.repeat > 1:
         times = []
         for _ in range(args.repeat):
             t = time.perf_counter()
-            c.run(keys.evaluation, cts)
+            c.run(keys.evaluation, cts, **plain)
             times.append(time.perf_counter() - t)
         print(
             f"  run x{args.repeat}: median {np.median(times) * 1e3:.1f} ms,"
@@ -209,7 +216,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     want_t = want if isinstance(want, tuple) else (want,)
     worst = 0.0
     for i, (g, w) in enumerate(zip(got_t, want_t, strict=True)):
-        err = float(np.max(np.abs(g - np.real(w))))
+        err = float(np.max(np.abs(g - (w if c.is_complex else np.real(w)))))
         scale = float(np.max(np.abs(w)))
         worst = max(worst, err)
         bits = np.log2(max(err, 1e-300))

@@ -337,20 +337,55 @@ class Compiled:
             keys = er.deserialize_evaluation_keys(self._context(), data)
         return EvaluationKeys(keys, self.program_hash, self._context())
 
-    def encrypt(self, keys: Keys, *args: Any, **inputs: Any) -> Ciphertexts:
-        """Encrypts the inputs (by name or in parameter order) with the public
-        key, at the level and scale the manifest asks for."""
-        self._check_keys(keys)
-        values = bind_inputs(
-            self.name, self.inputs, self.slots, args, inputs, self._defined_at()
+    # --- inputs: encrypted and plaintext --------------------------------------------
+    def _input_specs(self, plain: bool) -> list[tuple[str, dict[str, Any]]]:
+        """(name, manifest entry) of the encrypted (or plaintext) inputs, in
+        parameter order."""
+        return [
+            (name, spec)
+            for name, spec in zip(self.inputs, self.manifest["inputs"], strict=True)
+            if bool(spec.get("plain")) == plain
+        ]
+
+    @property
+    def encrypted_inputs(self) -> tuple[str, ...]:
+        """Names of the inputs the client encrypts."""
+        return tuple(n for n, _ in self._input_specs(False))
+
+    @property
+    def plain_inputs(self) -> tuple[str, ...]:
+        """Names of the plaintext inputs the server is given at run time."""
+        return tuple(n for n, _ in self._input_specs(True))
+
+    @property
+    def is_complex(self) -> bool:
+        """Whether the program takes and returns complex slot values."""
+        return self.meta.get("dtype", "float") == "complex"
+
+    def _bind(self, plain: bool, args: Sequence[Any], kwargs: dict[str, Any]):
+        specs = self._input_specs(plain)
+        return bind_inputs(
+            self.name,
+            [n for n, _ in specs],
+            [s["slots"] for _, s in specs],
+            args,
+            kwargs,
+            self._defined_at(),
+            self.is_complex,
         )
+
+    def encrypt(self, keys: Keys, *args: Any, **inputs: Any) -> Ciphertexts:
+        """Encrypts the encrypted inputs (by name or in parameter order) with
+        the public key, at the level and scale the manifest asks for."""
+        self._check_keys(keys)
+        values = self._bind(False, args, inputs)
         er = _toolchain.runtime()
         ctx = self._context()
         encoder = er.Encoder(ctx)
         encryptor = er.Encryptor(ctx)
         out = []
         with runtime_errors("encrypt"):
-            for spec, v in zip(self.manifest["inputs"], values, strict=True):
+            for (_, spec), v in zip(self._input_specs(False), values, strict=True):
                 pt = encoder.encode(
                     v, level=spec["level"], scale=spec["scale"], slots=spec["slots"]
                 )
@@ -358,10 +393,16 @@ class Compiled:
         return Ciphertexts(out, self.program_hash, "inputs")
 
     def run(
-        self, evaluation_keys: EvaluationKeys | Any, cts: Sequence[Any]
+        self,
+        evaluation_keys: EvaluationKeys | Any,
+        cts: Sequence[Any],
+        *plain_args: Any,
+        **plain: Any,
     ) -> Ciphertexts:
-        """Runs the program (server side): evaluation keys and encrypted
-        inputs in, encrypted outputs out."""
+        """Runs the program (server side): evaluation keys, the encrypted
+        inputs and the values of the plaintext inputs (by name or in
+        parameter order: ``c.run(evk, cts, w=weights)``) in, encrypted
+        outputs out."""
         if isinstance(evaluation_keys, Keys):
             raise KeyMismatchError(
                 "run() takes keys.evaluation, not the client's Keys (the server "
@@ -371,29 +412,46 @@ class Compiled:
         self._check_hash(cts, "these ciphertexts")
         if getattr(cts, "role", "inputs") != "inputs":
             raise InputError("run() takes encrypted inputs, got encrypted outputs")
-        specs = self.manifest["inputs"]
+        specs = self._input_specs(False)
         if len(cts) != len(specs):
             raise ArgumentNameError(
                 f"{self.name} takes {len(specs)} encrypted inputs, got {len(cts)}"
             )
-        for i, (spec, ct) in enumerate(zip(specs, cts, strict=True)):
-            if ct.level != spec["level"] or not math.isclose(ct.scale, spec["scale"]):
+        for (name, spec), ct in zip(specs, cts, strict=True):
+            # Exactly the manifest's scale: the program was planned for it.
+            if ct.level != spec["level"] or ct.scale != spec["scale"]:
                 raise InputError(
-                    f"encrypted input {i} ({self.inputs[i]}) is at level {ct.level}, "
-                    f"scale 2^{math.log2(ct.scale):.2f}; {self.name} expects level "
-                    f"{spec['level']}, scale 2^{math.log2(spec['scale']):.2f}"
+                    f"encrypted input '{name}' is at level {ct.level}, scale "
+                    f"2^{math.log2(ct.scale):.6f}; {self.name} expects level "
+                    f"{spec['level']}, scale 2^{math.log2(spec['scale']):.6f}"
                 )
+        values = [
+            np.asarray(v, dtype=np.complex128)
+            for v in self._bind(True, plain_args, plain)
+        ]
         keys = getattr(evaluation_keys, "keys", evaluation_keys)
         program = self._program()
         with runtime_errors("run"):
-            outs = program.run(self._context(), keys, list(cts))
+            outs = program.run(self._context(), keys, list(cts), values)
         return Ciphertexts(outs, self.program_hash, "outputs")
 
     def decrypt(
-        self, keys: Keys, outputs: Sequence[Any]
+        self,
+        keys: Keys,
+        outputs: Sequence[Any],
+        flooding_bits: float | None = None,
     ) -> np.ndarray | tuple[np.ndarray, ...]:
-        """Decrypts the outputs: one float64 array (real parts) for a program
-        with one output, a tuple in return order for several."""
+        """Decrypts the outputs: one array for a program with one output, a
+        tuple in return order for several; float64 (real parts), or
+        complex128 for a program declared ``dtype=complex``.
+
+        ``flooding_bits``: add fresh Gaussian noise of standard deviation
+        2^flooding_bits to the decryption before decoding (Li-Micciancio:
+        exact CKKS decryptions that are shared reveal the secret key; see
+        README "Shared decryptions" and ``ember_runtime.flooding_bits`` for
+        the size that a given ciphertext noise needs). It costs that many
+        bits of precision at the output's scale.
+        """
         self._check_keys(keys)
         self._check_hash(outputs, "these ciphertexts")
         specs = self.manifest["outputs"]
@@ -401,25 +459,52 @@ class Compiled:
             raise InputError(
                 f"{self.name} has {len(specs)} outputs, got {len(outputs)}"
             )
+        if flooding_bits is not None and not isinstance(flooding_bits, int | float):
+            raise InputError(
+                f"flooding_bits must be a number of bits, got {flooding_bits!r}"
+            )
         er = _toolchain.runtime()
         ctx = self._context()
         encoder = er.Encoder(ctx)
         decryptor = er.Decryptor(ctx, keys.secret.key)
+        values = []
         with runtime_errors("decrypt"):
-            values = tuple(
-                np.real(encoder.decode(decryptor.decrypt(ct))).astype(np.float64)
-                for ct in outputs
-            )
-        return values[0] if self.meta["single_output"] else values
+            for ct in outputs:
+                pt = (
+                    decryptor.decrypt(ct)
+                    if flooding_bits is None
+                    else decryptor.decrypt(ct, flooding_bits=float(flooding_bits))
+                )
+                v = np.asarray(encoder.decode(pt))
+                values.append(
+                    v.astype(np.complex128)
+                    if self.is_complex
+                    else np.real(v).astype(np.float64)
+                )
+        return values[0] if self.meta["single_output"] else tuple(values)
 
     def __call__(
         self, *args: Any, **inputs: Any
     ) -> np.ndarray | tuple[np.ndarray, ...]:
-        """Encrypt, run and decrypt in one call, with keys generated once."""
+        """Encrypt, run and decrypt in one call, with keys generated once;
+        the inputs, encrypted and plaintext, by name or in parameter order."""
         if self._keys is None:
             self._keys = self.keygen()
-        cts = self.encrypt(self._keys, *args, **inputs)
-        return self.decrypt(self._keys, self.run(self._keys.evaluation, cts))
+        if len(args) > len(self.inputs):
+            raise ArgumentNameError(
+                f"program {self.name} takes {len(self.inputs)} inputs, got "
+                f"{len(args)} positional"
+            )
+        named = dict(zip(self.inputs, args, strict=False))
+        for k, v in inputs.items():
+            if k in named:
+                raise ArgumentNameError(f"program {self.name}: input '{k}' given twice")
+            named[k] = v
+        plain_names = set(self.plain_inputs)
+        enc = {k: v for k, v in named.items() if k not in plain_names}
+        plain = {k: v for k, v in named.items() if k in plain_names}
+        cts = self.encrypt(self._keys, **enc)
+        return self.decrypt(self._keys, self.run(self._keys.evaluation, cts, **plain))
 
     def _check_keys(self, keys: Any) -> None:
         if not isinstance(keys, Keys):
@@ -547,6 +632,7 @@ def compile(  # noqa: A001 - the API's name
         "inputs": list(trace.inputs),
         "outputs": trace.outputs,
         "single_output": trace.single_output,
+        "dtype": "complex" if program.dtype is complex else "float",
         "target": target,
         "options": opts.to_json(),
         "pipeline": pipeline,

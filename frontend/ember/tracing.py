@@ -10,17 +10,25 @@ plain numpy arrays (``program(x=..., y=...)``), with the same semantics:
 ``x.rotate(k)`` is ``np.roll(x, -k)``, ``x.conjugate()`` is ``np.conj(x)``
 and ``ember.sum(x)`` puts the total in every slot.
 
-Inputs and plaintext operands shorter than ``slots`` are zero-padded to
-``slots`` values (in both interpretations), so a rotation moves the
-padding's zeros in: with 8 slots, ``[1, 2, 3]`` rotated by 1 is
+Inputs and plaintext operands shorter than their slot count are
+zero-padded (in both interpretations), so a rotation moves the padding's
+zeros in: with 8 slots, ``[1, 2, 3]`` rotated by 1 is
 ``[2, 3, 0, 0, 0, 0, 0, 1]``.
+
+Parameters are encrypted inputs (no annotation, ``ember.Encrypted`` or
+``ember.Encrypted[n]`` for n slots instead of the program's) or plaintext
+inputs (``ember.Plain`` / ``ember.Plain[n]``: values the server knows, given
+when the program runs, so new weights need no new compilation). A program
+declared ``dtype=complex`` takes and returns complex slot values (CKKS slots
+are complex; ``conjugate`` acts on them); a real program refuses complex
+values. ``x.tile(n)`` repeats a vector of s slots to n (a multiple of s;
+free), so values of different slot counts can meet.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,22 +47,53 @@ class _Tracer:
 
     def __init__(self, program: Program) -> None:
         self.program = program
-        self.emitter = _mlir.FunctionEmitter(
-            program.name, program.slots, program.location
-        )
+        self.emitter = _mlir.FunctionEmitter(program.name, program.location)
+
+
+def _check_slots(slots: object, what: str = "slots") -> int:
+    if (
+        not isinstance(slots, numbers.Integral)
+        or isinstance(slots, bool)
+        or slots < 1
+        or slots > MAX_SLOTS
+        or slots & (slots - 1)
+    ):
+        raise TraceError(f"{what} must be a power of two <= {MAX_SLOTS}, got {slots!r}")
+    return int(slots)
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """How a program parameter is passed (its annotation): encrypted or a
+    plaintext input, with its slot count (None: the program's)."""
+
+    plain: bool
+    slots: int | None = None
+
+    def __repr__(self) -> str:
+        kind = "ember.Plain" if self.plain else "ember.Encrypted"
+        return kind if self.slots is None else f"{kind}[{self.slots}]"
 
 
 class Encrypted:
-    """An encrypted vector of ``slots`` real numbers (one per slot).
+    """An encrypted vector of ``slots`` numbers (real, or complex in a
+    program declared ``dtype=complex``).
 
     Inside a traced program each operation records one fhe operation; when
     the program runs on numpy arrays (``program(...)``) the same methods
-    compute on the plain values. Operands of ``+ - *`` are Encrypted values,
-    numpy arrays of at most ``slots`` values (zero-padded) or scalars, on
-    either side; ``x / d`` divides by a nonzero scalar or array ``d``.
+    compute on the plain values. Operands of ``+ - *`` are Encrypted values
+    of the same slot count, plaintext inputs (:class:`Plain`), numpy arrays
+    of at most ``slots`` values (zero-padded) or scalars, on either side;
+    ``x / d`` divides by a nonzero scalar or array ``d``.
+
+    As an annotation, ``x: ember.Encrypted`` (the default) or
+    ``x: ember.Encrypted[8]`` (8 slots instead of the program's).
     """
 
     __array_ufunc__ = None  # numpy defers to our reflected operators
+
+    def __class_getitem__(cls, slots: int) -> InputSpec:
+        return InputSpec(False, _check_slots(slots, "ember.Encrypted[slots]"))
 
     def __init__(
         self, value: _mlir.Value | np.ndarray, slots: int, tracer: _Tracer | None
@@ -68,32 +107,49 @@ class Encrypted:
         """Number of slots of the vector."""
         return self._slots
 
+    @property
+    def _complex(self) -> bool:
+        return _program_is_complex(self._tracer)
+
     # --- operands --------------------------------------------------------------
     def _coerce(
         self, other: object, op: str, pad: bool = True
-    ) -> Encrypted | np.ndarray | float:
-        if isinstance(other, Encrypted):
+    ) -> Encrypted | Plain | np.ndarray | float | complex:
+        if isinstance(other, Encrypted | Plain):
             if other._tracer is not self._tracer:
                 raise TraceError(
                     f"'{op}' mixes values of different programs (or a traced "
                     "value with a plain one)"
                 )
             if other._slots != self._slots:
+                small, big = sorted((self._slots, other._slots))
                 raise TraceError(
-                    f"'{op}' of vectors with {self._slots} and {other._slots} slots"
+                    f"'{op}' of vectors with {self._slots} and {other._slots} "
+                    f"slots (x.tile({big}) repeats a {small}-slot vector to "
+                    f"{big} slots)"
                 )
             return other
-        if isinstance(other, numbers.Real):
-            if not math.isfinite(other):
+        if isinstance(other, numbers.Number) and not isinstance(other, bool):
+            if not np.isfinite(other):
                 raise TraceError(f"operand of '{op}' is a NaN or infinite value")
-            return float(other)
+            value = complex(other)
+            if value.imag == 0:
+                return value.real
+            if not self._complex:
+                raise TraceError(
+                    f"operand of '{op}' is the complex number {other!r}, in a "
+                    "real program: declare @ember.program(..., dtype=complex)"
+                )
+            return value
         if isinstance(other, np.ndarray | list | tuple):
-            a = _check_plain(np.asarray(other), self._slots, f"operand of '{op}'")
+            a = _check_values(
+                np.asarray(other), self._slots, f"operand of '{op}'", self._complex
+            )
             return _pad(a, self._slots) if pad else a
         raise TraceError(
             f"unsupported operand type for '{op}': {type(other).__name__} (expected "
-            f"an Encrypted value, a numpy array of at most {self._slots} values "
-            "or a real scalar)"
+            f"an Encrypted value, a plaintext input, a numpy array of at most "
+            f"{self._slots} values or a scalar)"
         )
 
     def _wrap(self, value: _mlir.Value | np.ndarray) -> Encrypted:
@@ -102,7 +158,7 @@ class Encrypted:
     def _binary(self, op: str, other: object, reflected: bool = False) -> Encrypted:
         rhs = self._coerce(other, op)
         # Identities that cost nothing: x * 1, x * -1 (a negation), x +- 0.
-        if isinstance(rhs, float):
+        if isinstance(rhs, float) and not isinstance(rhs, complex):
             if op == "mul" and rhs == 1.0:
                 return self
             if op == "mul" and rhs == -1.0:
@@ -111,17 +167,17 @@ class Encrypted:
                 return -self if (op == "sub" and reflected) else self
         if self._tracer is None:
             a = self._value
-            b = rhs._value if isinstance(rhs, Encrypted) else rhs
+            b = rhs._value if isinstance(rhs, Encrypted | Plain) else rhs
             if reflected:
                 a, b = b, a
             fn = {"add": np.add, "sub": np.subtract, "mul": np.multiply}[op]
             return self._wrap(np.asarray(fn(a, b), dtype=np.result_type(a, b)))
         emitter = self._tracer.emitter
         loc = user_position()
-        if isinstance(rhs, Encrypted):
+        if isinstance(rhs, Encrypted | Plain):
             b = rhs._value
         else:
-            b = emitter.constant(rhs, loc)
+            b = emitter.constant(rhs, self._slots, loc)
         a = self._value
         if reflected:
             a, b = b, a
@@ -221,6 +277,26 @@ class Encrypted:
             self._tracer.emitter.rotate(self._value, offset, user_position())
         )
 
+    def tile(self, slots: int) -> Encrypted:
+        """The vector repeated to ``slots`` slots (``np.tile``), a multiple
+        of its own: free in CKKS (a vector of s slots is encoded in the
+        subring that repeats it every s slots)."""
+        n = _check_slots(slots, "tile's slots")
+        if n % self._slots != 0:
+            raise TraceError(
+                f"tile({n}) of a {self._slots}-slot vector: the slot count must "
+                f"be a multiple of {self._slots}"
+            )
+        if n == self._slots:
+            return self
+        if self._tracer is None:
+            return Encrypted(np.tile(self._value, n // self._slots), n, None)
+        return Encrypted(
+            self._tracer.emitter.tile(self._value, n, user_position()),
+            n,
+            self._tracer,
+        )
+
     def conjugate(self) -> Encrypted:
         """Complex conjugation of every slot (``np.conj``)."""
         if self._tracer is None:
@@ -247,12 +323,93 @@ class Encrypted:
         return f"<ember.Encrypted {mode}, {self._slots} slots>"
 
 
-def _check_plain(a: np.ndarray, slots: int, what: str) -> np.ndarray:
-    """A real vector of 1..`slots` finite values (as float64), or an
-    InputError/TraceError."""
+class Plain:
+    """A plaintext input of a program: ``slots`` values the server knows,
+    given when the program runs (``Compiled.run(..., w=...)``), so that
+    new values (model weights) need no new compilation.
+
+    As an annotation, ``w: ember.Plain`` or ``w: ember.Plain[8]``. It
+    combines with encrypted values only (``x * w``, ``x + w``, ``w - x``):
+    arithmetic between plaintext inputs or with constants would run on the
+    server's plaintexts, which Ember does not compile; scale the product
+    instead (``(x * w) * 2``).
+    """
+
+    __array_ufunc__ = None
+
+    def __class_getitem__(cls, slots: int) -> InputSpec:
+        return InputSpec(True, _check_slots(slots, "ember.Plain[slots]"))
+
+    def __init__(
+        self, value: _mlir.Value | np.ndarray, slots: int, tracer: _Tracer | None
+    ) -> None:
+        self._value = value
+        self._slots = slots
+        self._tracer = tracer
+
+    @property
+    def slots(self) -> int:
+        """Number of slots of the vector."""
+        return self._slots
+
+    def _refuse(self, op: str, other: object) -> Any:
+        if isinstance(other, Encrypted):
+            return NotImplemented  # Encrypted's reflected operator runs
+        raise TraceError(
+            f"'{op}' of a plaintext input with a {type(other).__name__}: a "
+            "plaintext input combines with encrypted values only (scale the "
+            "product instead, e.g. (x * w) * 2)"
+        )
+
+    def __add__(self, other: object) -> Any:
+        return self._refuse("add", other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: object) -> Any:
+        return self._refuse("sub", other)
+
+    __rsub__ = __sub__
+
+    def __mul__(self, other: object) -> Any:
+        return self._refuse("mul", other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> Any:
+        return self._refuse("div", other)
+
+    def __neg__(self) -> Any:
+        return self._refuse("neg", None)
+
+    def __bool__(self) -> bool:
+        raise TraceError("cannot branch on a plaintext input at trace time")
+
+    def __repr__(self) -> str:
+        mode = "traced" if self._tracer is not None else "plain"
+        return f"<ember.Plain {mode}, {self._slots} slots>"
+
+
+def _program_is_complex(tracer: _Tracer | None) -> bool:
+    """Whether the program being traced (or run on numpy) takes complex
+    values; on numpy the values themselves say."""
+    return tracer is None or tracer.program.dtype is complex
+
+
+def _check_values(
+    a: np.ndarray, slots: int, what: str, allow_complex: bool
+) -> np.ndarray:
+    """A vector of 1..`slots` finite values (float64, or complex128 when
+    `allow_complex` and the values are complex), or an InputError /
+    TraceError."""
     error = TraceError if what.startswith("operand") else InputError
-    if a.dtype.kind not in "biuf":
-        raise error(f"{what} must hold real numbers, got an array of dtype {a.dtype}")
+    if a.dtype.kind == "c" and not allow_complex:
+        raise error(
+            f"{what} holds complex values, in a real program: declare "
+            "@ember.program(..., dtype=complex)"
+        )
+    if a.dtype.kind not in "biufc":
+        raise error(f"{what} must hold numbers, got an array of dtype {a.dtype}")
     if a.ndim != 1 or a.size == 0:
         raise error(
             f"{what} must be a vector of 1 to {slots} values, got shape {a.shape}"
@@ -261,7 +418,7 @@ def _check_plain(a: np.ndarray, slots: int, what: str) -> np.ndarray:
         raise error(
             f"{what} has {a.size} values, more than the program's {slots} slots"
         )
-    a = a.astype(np.float64)
+    a = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
     if not np.all(np.isfinite(a)):
         raise error(f"{what} holds NaN or infinite values")
     return a
@@ -269,7 +426,9 @@ def _check_plain(a: np.ndarray, slots: int, what: str) -> np.ndarray:
 
 def _pad(a: np.ndarray, slots: int) -> np.ndarray:
     """`a` zero-padded to `slots` values."""
-    return np.concatenate([a, np.zeros(slots - a.size)]) if a.size < slots else a
+    if a.size >= slots:
+        return a
+    return np.concatenate([a, np.zeros(slots - a.size, dtype=a.dtype)])
 
 
 def sum(x: Encrypted | np.ndarray) -> Encrypted | np.ndarray:  # noqa: A001
@@ -289,14 +448,15 @@ def sum(x: Encrypted | np.ndarray) -> Encrypted | np.ndarray:  # noqa: A001
 def bind_inputs(
     program: str,
     names: Sequence[str],
-    slots: int,
+    slots: Sequence[int],
     args: Sequence[Any],
     kwargs: dict[str, Any],
     defined_at: str,
+    allow_complex: bool = False,
 ) -> list[np.ndarray]:
     """Input values in parameter order, checked: every name known and
-    present, every value a real vector of at most ``slots`` finite numbers
-    (zero-padded to ``slots``)."""
+    present, every value a vector of at most its ``slots`` finite numbers
+    (zero-padded to them; complex only when ``allow_complex``)."""
     where = f"program {program} (defined at {defined_at})"
     if len(args) > len(names):
         raise ArgumentNameError(
@@ -319,16 +479,17 @@ def bind_inputs(
             + ", ".join(f"'{n}'" for n in missing)
         )
     out = []
-    for name in names:
+    for name, n in zip(names, slots, strict=True):
         v = values[name]
-        if isinstance(v, Encrypted) or not isinstance(
-            v, np.ndarray | list | tuple | numbers.Real
+        if isinstance(v, Encrypted | Plain) or not isinstance(
+            v, np.ndarray | list | tuple | numbers.Number
         ):
             raise InputError(
                 f"input '{name}' of {program} must be a numpy array of at most "
-                f"{slots} real numbers, got {type(v).__name__}"
+                f"{n} numbers, got {type(v).__name__}"
             )
-        out.append(_pad(_check_plain(np.asarray(v), slots, f"input '{name}'"), slots))
+        a = _check_values(np.asarray(v), n, f"input '{name}'", allow_complex)
+        out.append(_pad(a, n))
     return out
 
 
@@ -350,32 +511,66 @@ class Program:
     compiled program is checked against.
     """
 
-    def __init__(self, fn: Callable[..., Any], slots: int) -> None:
+    def __init__(self, fn: Callable[..., Any], slots: int, dtype: type = float) -> None:
         self.fn = fn
         self.slots = slots
+        self.dtype = dtype
         self.name = fn.__name__
         self.filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
         self.lineno = fn.__code__.co_firstlineno
         self.location: _mlir.Location = (self.filename, self.lineno, 1)
-        params = inspect.signature(fn).parameters.values()
+        try:
+            params = inspect.signature(fn, eval_str=True).parameters.values()
+        except (NameError, SyntaxError) as err:
+            raise TraceError(
+                f"program {self.name}: cannot read its annotations ({err})",
+                self.filename,
+                self.lineno,
+            ) from err
         ok = (
             inspect.Parameter.POSITIONAL_ONLY,
             inspect.Parameter.POSITIONAL_OR_KEYWORD,
         )
+        specs = []
         for p in params:
             if p.kind not in ok or p.default is not inspect.Parameter.empty:
                 raise TraceError(
                     f"program {self.name}: parameter '{p.name}' must be a plain "
-                    "positional parameter (each one is an encrypted input)",
+                    "positional parameter (each one is an input)",
                     self.filename,
                     self.lineno,
                 )
+            specs.append(self._spec(p))
         self.inputs: tuple[str, ...] = tuple(p.name for p in params)
+        self.specs: tuple[InputSpec, ...] = tuple(specs)
         if not self.inputs:
             raise TraceError(
                 f"program {self.name} has no inputs", self.filename, self.lineno
             )
+        if all(s.plain for s in self.specs):
+            raise TraceError(
+                f"program {self.name} has no encrypted input",
+                self.filename,
+                self.lineno,
+            )
         functools.update_wrapper(self, fn)
+
+    def _spec(self, p: inspect.Parameter) -> InputSpec:
+        """The parameter's InputSpec, with its slot count resolved."""
+        a = p.annotation
+        if a is inspect.Parameter.empty or a is Encrypted:
+            return InputSpec(False, self.slots)
+        if a is Plain:
+            return InputSpec(True, self.slots)
+        if isinstance(a, InputSpec):
+            return InputSpec(a.plain, a.slots or self.slots)
+        raise TraceError(
+            f"program {self.name}: parameter '{p.name}' is annotated {a!r}; use "
+            "ember.Encrypted, ember.Encrypted[slots], ember.Plain or "
+            "ember.Plain[slots]",
+            self.filename,
+            self.lineno,
+        )
 
     def __repr__(self) -> str:
         return (
@@ -386,16 +581,26 @@ class Program:
     def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> list[np.ndarray]:
         """Input values in parameter order (see :func:`bind_inputs`)."""
         where = f"{self.filename}:{self.lineno}"
-        return bind_inputs(self.name, self.inputs, self.slots, args, kwargs, where)
+        return bind_inputs(
+            self.name,
+            self.inputs,
+            [s.slots for s in self.specs],
+            args,
+            kwargs,
+            where,
+            self.dtype is complex,
+        )
 
     # --- the two interpretations --------------------------------------------------
     def trace(self) -> Trace:
-        """Runs the function on traced Encrypted values: the fhe module."""
+        """Runs the function on traced values: the fhe module."""
         tracer = _Tracer(self)
-        args = [
-            Encrypted(tracer.emitter.argument(i, self.location), self.slots, tracer)
-            for i in range(len(self.inputs))
-        ]
+        args = []
+        for i, (name, spec) in enumerate(zip(self.inputs, self.specs, strict=True)):
+            v = tracer.emitter.argument(
+                i, spec.slots, not spec.plain, self.location, name
+            )
+            args.append((Plain if spec.plain else Encrypted)(v, spec.slots, tracer))
         result = self.fn(*args)
         outputs = self._outputs(result, tracer)
         text = tracer.emitter.finish([o._value for o in outputs], self.location)
@@ -408,7 +613,12 @@ class Program:
     ) -> np.ndarray | tuple[np.ndarray, ...]:
         """Runs the function on plain numpy values (the reference)."""
         values = self.bind(args, kwargs)
-        result = self.fn(*(Encrypted(v, self.slots, None) for v in values))
+        result = self.fn(
+            *(
+                (Plain if spec.plain else Encrypted)(v, spec.slots, None)
+                for spec, v in zip(self.specs, values, strict=True)
+            )
+        )
         outputs = [o._value for o in self._outputs(result, None)]
         if isinstance(result, tuple | list):
             return tuple(outputs)
@@ -432,22 +642,24 @@ class Program:
         return items
 
 
-def program(*, slots: int) -> Callable[[Callable[..., Any]], Program]:
+def program(
+    *, slots: int, dtype: type = float
+) -> Callable[[Callable[..., Any]], Program]:
     """Marks a function over :class:`Encrypted` values as an Ember program.
 
-    ``slots`` (a power of two, at most 2^16) is the length of every output
-    and the most values an input or plaintext vector may hold (shorter ones
-    are zero-padded); the compiler picks N >= 2 * slots.
+    ``slots`` (a power of two, at most 2^16) is the slot count of every
+    input not annotated otherwise (``ember.Encrypted[n]``,
+    ``ember.Plain[n]``) and the most values such an input or a plaintext
+    vector may hold (shorter ones are zero-padded); the compiler picks
+    N >= 2 * the largest slot count. ``dtype``: ``float`` (real slots; the
+    outputs decrypt to their real parts) or ``complex`` (complex inputs,
+    constants and outputs).
     """
-    if (
-        not isinstance(slots, numbers.Integral)
-        or slots < 1
-        or slots > MAX_SLOTS
-        or slots & (slots - 1)
-    ):
-        raise TraceError(f"slots must be a power of two <= {MAX_SLOTS}, got {slots!r}")
+    n = _check_slots(slots)
+    if dtype not in (float, complex):
+        raise TraceError(f"dtype must be float or complex, got {dtype!r}")
 
     def decorate(fn: Callable[..., Any]) -> Program:
-        return Program(fn, int(slots))
+        return Program(fn, n, dtype)
 
     return decorate

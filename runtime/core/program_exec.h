@@ -13,7 +13,9 @@
 //   Poly modSwitchDown(args, p, keep)         Poly automorphism(args, p, g)
 //   Poly view(args, p, first, count)          Poly concat(args, parts)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
-//   Poly constant(args, data offset, count, scale, basis, ntt)
+//   Poly constant(args, data offset, count, complex, scale, basis, ntt)
+//   Poly encodeValues(args, values, scale, basis, ntt)
+//   const std::vector<std::vector<std::complex<double>>> *plain(args)
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
 //   const Poly *inputPart(args, index, part, storage)
@@ -107,8 +109,9 @@ private:
       if (static_cast<size_t>(s.imm[0]) != cache_->polys.size())
         throw Error("program plan: constants out of order");
       const BufferSpec &b = spec(arg(s.out, 0));
-      cache_->polys.push_back(B::constant(args_, s.imm[1], s.imm[2], s.scale,
-                                          basis(b), b.ntt != 0));
+      cache_->polys.push_back(B::constant(args_, s.imm[1], s.imm[2],
+                                          s.imm[3] != 0, s.scale, basis(b),
+                                          b.ntt != 0));
     }
   }
 
@@ -137,6 +140,17 @@ private:
     case StepKind::kConstant:
       at_[arg(s.out, 0)] = &cache_->polys[s.imm[0]];
       return;
+    case StepKind::kPlainInput:
+      plainInput(B::plain(args_), static_cast<size_t>(s.imm[0]),
+                 plan_.plain_names[s.imm[0]], static_cast<size_t>(s.imm[1]));
+      return;
+    case StepKind::kEncodeValues: {
+      const BufferSpec &b = spec(arg(s.out, 0));
+      const auto &values = (*B::plain(args_))[s.imm[0]];
+      setOut(s, 0,
+             B::encodeValues(args_, values, s.scale, basis(b), b.ntt != 0));
+      return;
+    }
     case StepKind::kZero: {
       const BufferSpec &b = spec(arg(s.out, 0));
       setOut(s, 0, B::alloc(args_, basis(b), b.ntt != 0, true));

@@ -182,19 +182,57 @@ ConstantData readConstantData(const std::string &path) {
   return data;
 }
 Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
-                      uint64_t offset, uint64_t count, double scale,
-                      const std::vector<int> &basis, bool ntt) {
+                      uint64_t offset, uint64_t count, bool complex,
+                      double scale, const std::vector<int> &basis, bool ntt) {
   if (!data)
     throw InvalidArgument("the program needs its data file (<name>.data) "
                           "for its plaintext constants");
-  if (offset > data->values.size() || count > data->values.size() - offset)
+  const uint64_t words = complex ? 2 * count : count;
+  if (offset > data->values.size() || words > data->values.size() - offset)
     throw InvalidArgument(
         "the program's data file holds " + std::to_string(data->values.size()) +
         " values; a constant reads [" + std::to_string(offset) + ", " +
-        std::to_string(offset + count) + ") (a data file of another program?)");
-  std::vector<double> values(data->values.begin() + offset,
-                             data->values.begin() + offset + count);
-  return encodeConstant(ctx, values, scale, basis, ntt);
+        std::to_string(offset + words) + ") (a data file of another program?)");
+  const double *v = data->values.data() + offset;
+  if (!complex)
+    return encodeConstant(ctx, std::vector<double>(v, v + count), scale, basis,
+                          ntt);
+  std::vector<std::complex<double>> values(count);
+  for (uint64_t i = 0; i < count; ++i)
+    values[i] = {v[2 * i], v[2 * i + 1]};
+  return encodeValues(ctx, values, scale, basis, ntt);
+}
+
+Poly64 encodeValues(const Context64 &ctx,
+                    const std::vector<std::complex<double>> &values,
+                    double scale, const std::vector<int> &basis, bool ntt) {
+  int level = -1;
+  for (size_t i = 0; i < basis.size(); ++i) {
+    if (basis[i] != static_cast<int>(i) || basis[i] >= ctx.qCount())
+      throw InvalidArgument("encode: values are encoded over a prefix of Q "
+                            "only");
+    level = basis[i];
+  }
+  Encoder encoder(ctx);
+  Plaintext pt = encoder.encode(values, level, scale, values.size());
+  if (!ntt)
+    cpu::intt(ctx, pt.poly);
+  return std::move(pt.poly);
+}
+
+const std::vector<std::complex<double>> &
+plainInput(const std::vector<std::vector<std::complex<double>>> *plain,
+           size_t index, const char *name, size_t slots) {
+  std::string what = "plaintext input '" + std::string(name) + "'";
+  if (!plain || index >= plain->size())
+    throw InvalidArgument(
+        what + " is missing: " + std::to_string(plain ? plain->size() : 0) +
+        " plaintext inputs given");
+  if ((*plain)[index].size() != slots)
+    throw InvalidArgument(what + " has " +
+                          std::to_string((*plain)[index].size()) + " values, " +
+                          std::to_string(slots) + " expected");
+  return (*plain)[index];
 }
 
 namespace {
@@ -257,8 +295,20 @@ struct CpuBackend {
     return g ? &klssGaloisKey(*a.keys, g) : &klssRelinKey(*a.keys);
   }
   static Poly constant(const Args &a, int64_t offset, int64_t count,
-                       double scale, const std::vector<int> &basis, bool ntt) {
-    return encodeConstant(*a.ctx, a.data, offset, count, scale, basis, ntt);
+                       bool complex, double scale,
+                       const std::vector<int> &basis, bool ntt) {
+    return encodeConstant(*a.ctx, a.data, offset, count, complex, scale, basis,
+                          ntt);
+  }
+  static Poly encodeValues(const Args &a,
+                           const std::vector<std::complex<double>> &values,
+                           double scale, const std::vector<int> &basis,
+                           bool ntt) {
+    return program::encodeValues(*a.ctx, values, scale, basis, ntt);
+  }
+  static const std::vector<std::vector<std::complex<double>>> *
+  plain(const Args &a) {
+    return a.plain;
   }
   static void launch(const Args &, CpuKernel k, const KernelLoop &loop,
                      const KernelIO &io) {

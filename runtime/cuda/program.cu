@@ -129,9 +129,23 @@ struct CudaBackend {
     return &a.klss_galois->keys.at(g);
   }
   static Poly constant(const Args &a, int64_t offset, int64_t count,
-                       double scale, const std::vector<int> &basis, bool ntt) {
-    return cuda::upload(*a.ctx, encodeConstant(a.ctx->host(), a.data, offset,
-                                               count, scale, basis, ntt));
+                       bool complex, double scale,
+                       const std::vector<int> &basis, bool ntt) {
+    return cuda::upload(*a.ctx,
+                        encodeConstant(a.ctx->host(), a.data, offset, count,
+                                       complex, scale, basis, ntt));
+  }
+  /// Encoded on the host (the canonical embedding's FFT), then uploaded.
+  static Poly encodeValues(const Args &a,
+                           const std::vector<std::complex<double>> &values,
+                           double scale, const std::vector<int> &basis,
+                           bool ntt) {
+    return cuda::upload(*a.ctx, program::encodeValues(a.ctx->host(), values,
+                                                      scale, basis, ntt));
+  }
+  static const std::vector<std::vector<std::complex<double>>> *
+  plain(const Args &a) {
+    return a.plain;
   }
   static void launch(const Args &a, CudaKernel k, const KernelLoop &loop,
                      const KernelIO &io) {

@@ -6,6 +6,7 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 
+#include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -51,8 +52,10 @@ public:
   LoadedProgram(const LoadedProgram &) = delete;
   LoadedProgram &operator=(const LoadedProgram &) = delete;
 
-  std::vector<Ciphertext> run(const Context64 &ctx, const EvaluationKeys &keys,
-                              const std::vector<Ciphertext> &inputs) {
+  std::vector<Ciphertext>
+  run(const Context64 &ctx, const EvaluationKeys &keys,
+      const std::vector<Ciphertext> &inputs,
+      const std::vector<std::vector<std::complex<double>>> &plain) {
     std::lock_guard<std::mutex> lock(mutex_); // the constant cache
     std::vector<Ciphertext> outputs;
     program::CpuArgs args;
@@ -62,6 +65,7 @@ public:
     args.outputs = &outputs;
     args.constants = &constants_;
     args.data = data_.get();
+    args.plain = &plain;
     entry_(args);
     return outputs;
   }
@@ -136,11 +140,14 @@ void bindProgram(py::module_ &m) {
       .def(
           "run",
           [](LoadedProgram &p, const Context64 &ctx, const EvaluationKeys &keys,
-             const std::vector<Ciphertext> &in) {
+             const std::vector<Ciphertext> &in,
+             const std::vector<std::vector<std::complex<double>>> &plain) {
             py::gil_scoped_release release;
-            return p.run(ctx, keys, in);
+            return p.run(ctx, keys, in, plain);
           },
           py::arg("ctx"), py::arg("keys"), py::arg("inputs"),
-          "Runs the program; returns the output ciphertexts in manifest "
-          "order.");
+          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
+          "Runs the program; `plain` holds the values of its plaintext "
+          "inputs (complex slot values, interface order). Returns the "
+          "output ciphertexts in manifest order.");
 }

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 
 def _log2ceil(n: int) -> int:
     return max(0, math.ceil(math.log2(n))) if n > 1 else 0

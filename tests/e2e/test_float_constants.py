@@ -82,11 +82,11 @@ def test_f64_literals_parse_back_exactly(build_dir, rng):
     slots = 1024
     values = finite_doubles(rng, 40 * slots)
     values = np.concatenate([values, np.zeros(-len(values) % slots)])
-    emitter = _mlir.FunctionEmitter("f", slots, LOC)
-    acc = emitter.argument(0, LOC)
+    emitter = _mlir.FunctionEmitter("f", LOC)
+    acc = emitter.argument(0, slots, True, LOC)
     chunks = list(values.reshape(-1, slots)) + [np.full(slots, x) for x in EDGES]
     for chunk in chunks:
-        acc = emitter.binary("add", acc, emitter.constant(chunk, LOC), LOC)
+        acc = emitter.binary("add", acc, emitter.constant(chunk, slots, LOC), LOC)
     parsed = parse_back(emitter.finish([acc], LOC), build_dir / "bin" / "ember-opt")
     assert len(parsed) == len(chunks)
     for want, got in zip(chunks, parsed, strict=True):
@@ -101,11 +101,11 @@ def test_f64_literals_are_compact():
     assert _mlir.f64(-0.0) == "-0.0"
     assert _mlir.f64(0.1) == "0.1"
     assert _mlir.f64(5e-324) == "5.0e-324"
-    emitter = _mlir.FunctionEmitter("f", 8, LOC)
-    x = emitter.argument(0, LOC)
-    emitter.binary("add", x, emitter.constant(np.full(8, 0.25), LOC), LOC)
-    emitter.binary("add", x, emitter.constant(0.25, LOC), LOC)  # the same constant
-    emitter.binary("add", x, emitter.constant(np.full(8, -0.0), LOC), LOC)
+    emitter = _mlir.FunctionEmitter("f", LOC)
+    x = emitter.argument(0, 8, True, LOC)
+    emitter.binary("add", x, emitter.constant(np.full(8, 0.25), 8, LOC), LOC)
+    emitter.binary("add", x, emitter.constant(0.25, 8, LOC), LOC)  # the same constant
+    emitter.binary("add", x, emitter.constant(np.full(8, -0.0), 8, LOC), LOC)
     text = emitter.finish([x], LOC)
     assert text.count("fhe.constant dense<0.25>") == 1
     assert "dense<-0.0>" in text

@@ -10,6 +10,7 @@
 #include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
 
 #include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/Common/SlotVectors.h"
 #include "dialects/RNS/IR/RNSOps.h"
 #include "ember/security.h"
 
@@ -196,11 +197,11 @@ std::optional<APInt> scalarPlaintext(Value plaintext) {
   auto encode = plaintext.getDefiningOp<ckks::EncodeOp>();
   if (!encode)
     return std::nullopt;
-  auto dense = cast<DenseFPElementsAttr>(encode.getValue());
-  if (!dense.isSplat())
+  std::optional<double> c = ember::realSplat(encode.getValue());
+  if (!c)
     return std::nullopt;
   double scale = cast<ckks::PlaintextType>(encode.getType()).getScale();
-  double v = dense.getSplatValue<APFloat>().convertToDouble() * scale;
+  double v = *c * scale;
   if (!std::isfinite(v))
     return std::nullopt;
   // Wide enough for any double's integer part, plus a sign bit.
@@ -214,6 +215,12 @@ std::optional<APInt> scalarPlaintext(Value plaintext) {
 
 IntegerAttr integerAttr(Builder &b, const APInt &v) {
   return b.getIntegerAttr(b.getIntegerType(v.getBitWidth()), v);
+}
+
+LOWERING(TileOp) {
+  // The same polynomials, read with more slots.
+  rewriter.replaceOpWithMultiple(op, Replacement{adaptor.getInput()});
+  return success();
 }
 
 LOWERING(MulIntOp) {
@@ -288,6 +295,15 @@ LOWERING(EncodeOp) {
   Value v = rns::EncodeOp::create(rewriter, op.getLoc(), basis.q(pt.getLevel()),
                                   op.getValue(),
                                   rewriter.getF64FloatAttr(pt.getScale()));
+  rewriter.replaceOpWithMultiple(op, Replacement{{v}});
+  return success();
+}
+
+LOWERING(EncodeValuesOp) {
+  auto pt = cast<ckks::PlaintextType>(op.getType());
+  Value v = rns::EncodeValuesOp::create(
+      rewriter, op.getLoc(), basis.q(pt.getLevel()), op.getValues(),
+      rewriter.getF64FloatAttr(pt.getScale()));
   rewriter.replaceOpWithMultiple(op, Replacement{{v}});
   return success();
 }
@@ -459,14 +475,16 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
         [&](ckks::PlaintextType t) -> Type { return basis.q(t.getLevel()); });
 
     RewritePatternSet patterns(ctx);
-    patterns.add<LowerAddSub<ckks::AddOp, rns::AddOp, false>,
-                 LowerAddSub<ckks::SubOp, rns::SubOp, true>,
-                 LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
-                 LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>, LowerNegOp,
-                 LowerMulIntOp, LowerMulOp, LowerMulPlainOp, LowerEncodeOp,
-                 LowerRescaleOp, LowerModDropOp, LowerRelinearizeOp,
-                 LowerRotateOp, LowerConjugateOp, LowerKeySwitchOp,
-                 LowerHoistedRotateOp, LowerHoistedRotateSumOp>(tc, ctx, basis);
+    patterns
+        .add<LowerAddSub<ckks::AddOp, rns::AddOp, false>,
+             LowerAddSub<ckks::SubOp, rns::SubOp, true>,
+             LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
+             LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>, LowerNegOp,
+             LowerMulIntOp, LowerMulOp, LowerMulPlainOp, LowerEncodeOp,
+             LowerEncodeValuesOp, LowerTileOp, LowerRescaleOp, LowerModDropOp,
+             LowerRelinearizeOp, LowerRotateOp, LowerConjugateOp,
+             LowerKeySwitchOp, LowerHoistedRotateOp, LowerHoistedRotateSumOp>(
+            tc, ctx, basis);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);
@@ -489,6 +507,11 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
       if (encode->use_empty())
         encode->erase();
     });
+    // A ciphertext argument became several polynomials: the argument
+    // attributes (ember.name) no longer line up; the names live on in
+    // ember.interface.
+    for (auto f : module.getOps<func::FuncOp>())
+      f.removeArgAttrsAttr();
   }
 };
 

@@ -11,6 +11,7 @@
 #include "compiler/Transforms/ManageLevels/LevelManagement.h"
 #include "compiler/Transforms/Utils/TypeUpdate.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/Common/SlotVectors.h"
 #include "dialects/FHE/IR/FHEDialect.h"
 
 #include "ember/primes.h"
@@ -58,13 +59,11 @@ std::optional<int64_t> integerSplat(Value v) {
   Operation *def = v.getDefiningOp();
   if (!def || !isa<fhe::ConstantOp, ckks::EncodeOp>(def))
     return std::nullopt;
-  auto dense = def->getAttrOfType<DenseFPElementsAttr>("value");
-  if (!dense || !dense.isSplat())
+  std::optional<double> x =
+      ember::realSplat(def->getAttrOfType<DenseElementsAttr>("value"));
+  if (!x || *x != std::nearbyint(*x) || std::fabs(*x) > 1 << 30)
     return std::nullopt;
-  double x = dense.getSplatValue<APFloat>().convertToDouble();
-  if (x != std::nearbyint(x) || std::fabs(x) > 1 << 30)
-    return std::nullopt;
-  return static_cast<int64_t>(x);
+  return static_cast<int64_t>(*x);
 }
 
 /// The integer of `fhe.mul x, c` when c is an integer splat constant.
@@ -243,17 +242,34 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
       return ckks::PlaintextType::get(ctx, pt.getSlots(), level, scale);
     return type;
   };
+  // A plaintext argument is the program's run-time slot values (complex:
+  // real programs pass zero imaginary parts), encoded on the server when the
+  // program runs (ckks.encode_values).
+  auto argType = [&](Type type) -> Type {
+    if (auto pt = dyn_cast<fhe::PlaintextType>(type))
+      return RankedTensorType::get({pt.getSlots()},
+                                   ComplexType::get(Float64Type::get(ctx)));
+    return convertType(type);
+  };
   if (func.isExternal()) {
     SmallVector<Type> in, out;
     for (Type t : func.getArgumentTypes())
-      in.push_back(convertType(t));
+      in.push_back(argType(t));
     for (Type t : func.getResultTypes())
       out.push_back(convertType(t));
     func.setType(FunctionType::get(ctx, in, out));
     return success();
   }
-  for (BlockArgument arg : func.getArguments())
-    arg.setType(convertType(arg.getType()));
+  OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+  for (BlockArgument arg : func.getArguments()) {
+    Type pt = convertType(arg.getType());
+    arg.setType(argType(arg.getType()));
+    if (isa<ckks::PlaintextType>(pt)) {
+      // One encoding for now; ckks-manage-levels re-encodes per use.
+      Value enc = ckks::EncodeValuesOp::create(entry, arg.getLoc(), pt, arg);
+      arg.replaceAllUsesExcept(enc, enc.getDefiningOp());
+    }
+  }
 
   // Provisional result types: the level manager recomputes all of them.
   auto isCt = [](Value v) { return isa<ckks::CiphertextType>(v.getType()); };
@@ -274,8 +290,7 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
     Value replacement =
         TypeSwitch<Operation *, Value>(op)
             .Case<fhe::ConstantOp>([&](fhe::ConstantOp c) -> Value {
-              return ckks::EncodeOp::create(
-                  b, loc, resultType, cast<DenseFPElementsAttr>(c.getValue()));
+              return ckks::EncodeOp::create(b, loc, resultType, c.getValue());
             })
             .Case<fhe::AddOp>([&](fhe::AddOp add) -> Value {
               Value x = add.getLhs(), y = add.getRhs();
@@ -307,6 +322,10 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
             })
             .Case<fhe::NegOp>([&](fhe::NegOp neg) -> Value {
               return ckks::NegOp::create(b, loc, resultType, neg.getInput());
+            })
+            .Case<fhe::TileOp>([&](fhe::TileOp tile) -> Value {
+              return ckks::TileOp::create(b, loc, tile.getInput(),
+                                          tile.getType().getSlots());
             })
             .Case<fhe::RotateOp>([&](fhe::RotateOp rot) -> Value {
               return ckks::RotateOp::create(b, loc, resultType, rot.getInput(),

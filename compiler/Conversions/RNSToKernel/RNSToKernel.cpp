@@ -151,7 +151,7 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       repl.append(c->result_begin(), c->result_end());
     } else if (isa<rns::NTTOp, rns::INTTOp, rns::BConvOp, rns::ConcatOp,
                    rns::AutomorphismOp, rns::LoadKeyOp, rns::EncodeOp,
-                   rns::ZeroOp>(op)) {
+                   rns::EncodeValuesOp, rns::ZeroOp>(op)) {
       auto c = call(b, op, op->getName().stripDialect(), op->getOperands());
       if (auto a = dyn_cast<rns::AutomorphismOp>(op))
         c->setAttr("galois", a.getGaloisAttr());
@@ -161,6 +161,8 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
         c->setAttr("value", e.getValueAttr());
         c->setAttr("scale", e.getScaleAttr());
       }
+      if (auto e = dyn_cast<rns::EncodeValuesOp>(op))
+        c->setAttr("scale", e.getScaleAttr());
       repl.append(c->result_begin(), c->result_end());
     } else if (auto f = dyn_cast<rns::FusedOp>(op)) {
       auto l = launch(b, op, f.getInputs(), &f.getBody());

@@ -271,17 +271,22 @@ LogicalResult LevelManager::retypePlaintext(OpBuilder &b, Operation *op,
   auto type = cast<PlaintextType>(pt.getType());
   if (type.getLevel() == level && scalesMatch(type.getScale(), scale))
     return success();
-  auto encode = pt.getDefiningOp<EncodeOp>();
-  if (!encode)
-    return op->emitError("plaintext operand is at level ")
-           << type.getLevel() << ", scale " << formatScale(type.getScale())
-           << " but this use needs level " << level << ", scale "
-           << formatScale(scale)
-           << "; only ckks.encode constants can be re-encoded";
-  op->setOperand(1, EncodeOp::create(b, encode.getLoc(),
-                                     type.withLevelAndScale(level, scale),
-                                     encode.getValue()));
-  return success();
+  auto retyped = type.withLevelAndScale(level, scale);
+  if (auto encode = pt.getDefiningOp<EncodeOp>()) {
+    op->setOperand(
+        1, EncodeOp::create(b, encode.getLoc(), retyped, encode.getValue()));
+    return success();
+  }
+  if (auto encode = pt.getDefiningOp<EncodeValuesOp>()) {
+    op->setOperand(1, EncodeValuesOp::create(b, encode.getLoc(), retyped,
+                                             encode.getValues()));
+    return success();
+  }
+  return op->emitError("plaintext operand is at level ")
+         << type.getLevel() << ", scale " << formatScale(type.getScale())
+         << " but this use needs level " << level << ", scale "
+         << formatScale(scale)
+         << "; only ckks.encode and ckks.encode_values can be re-encoded";
 }
 
 LogicalResult LevelManager::run(func::FuncOp func) {
@@ -322,7 +327,7 @@ LogicalResult LevelManager::run(func::FuncOp func) {
     b.setInsertionPoint(op);
     LogicalResult ok =
         TypeSwitch<Operation *, LogicalResult>(op)
-            .Case<EncodeOp>([](auto) { return success(); })
+            .Case<EncodeOp, EncodeValuesOp>([](auto) { return success(); })
             .Case<MulOp>([&](auto) { return matchMul(b, op); })
             .Case<MulPlainOp>([&](MulPlainOp mul) {
               if (failed(rescaleAboveWaterline(b, op, 0)))
@@ -373,7 +378,7 @@ LogicalResult LevelManager::run(func::FuncOp func) {
 
   // 4. Plaintexts re-encoded at their uses leave the originals dead.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-    if (isa<EncodeOp>(op) && op.use_empty())
+    if (isa<EncodeOp, EncodeValuesOp>(op) && op.use_empty())
       op.erase();
   syncFunctionType(func);
   LLVM_DEBUG(llvm::dbgs() << "managed levels of @" << func.getSymName()

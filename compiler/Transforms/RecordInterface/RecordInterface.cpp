@@ -22,10 +22,18 @@ struct RecordInterfacePass
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       Builder b(f.getContext());
       auto entry = [&](StringRef name, Type t) -> FailureOr<Attribute> {
+        // A plaintext argument: slot values the server gets at run time.
+        if (auto v = dyn_cast<RankedTensorType>(t);
+            v && v.getRank() == 1 && isa<ComplexType>(v.getElementType()))
+          return Attribute(b.getDictionaryAttr(
+              {b.getNamedAttr("name", b.getStringAttr(name)),
+               b.getNamedAttr("slots", b.getI64IntegerAttr(v.getDimSize(0))),
+               b.getNamedAttr("plain", b.getUnitAttr())}));
         auto ct = dyn_cast<ckks::CiphertextType>(t);
         if (!ct)
           return f.emitError("the interface supports ciphertext arguments "
-                             "and results only, not ")
+                             "and results and plaintext arguments only, "
+                             "not ")
                  << t;
         return Attribute(b.getDictionaryAttr(
             {b.getNamedAttr("name", b.getStringAttr(name)),

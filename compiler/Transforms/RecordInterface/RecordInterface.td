@@ -15,7 +15,8 @@ def CKKSRecordInterface : Pass<"ckks-record-interface", "::mlir::ModuleOp"> {
 
     `ember.interface`, a dictionary with `inputs` and `outputs`: lists of
     dictionaries `{name, slots, level, scale, degree}` (degree = number of
-    polynomials),
+    polynomials); a plaintext argument (a tensor of slot values, encoded at
+    run time) is `{name, slots, plain}`,
 
     which survives `ckks-to-rns` and `rns-to-kernel` and which
     `ember-translate --emit-manifest` and the emitters read. An argument's

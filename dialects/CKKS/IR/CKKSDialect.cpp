@@ -46,8 +46,8 @@ bool ember::ckks::scalesMatch(double a, double b) {
 
 Operation *CKKSDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
-  auto dense = dyn_cast<DenseFPElementsAttr>(value);
-  if (!dense || !isa<PlaintextType>(type))
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || !ember::isSlotValuesAttr(dense) || !isa<PlaintextType>(type))
     return nullptr;
   return EncodeOp::create(builder, loc, type, dense);
 }

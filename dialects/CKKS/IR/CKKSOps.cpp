@@ -148,6 +148,23 @@ LogicalResult MulIntOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   return success();
 }
 
+LogicalResult
+TileOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                         ValueRange operands, DictionaryAttr attributes,
+                         OpaqueProperties properties, RegionRange regions,
+                         SmallVectorImpl<Type> &results) {
+  TileOp::Adaptor adaptor(operands, attributes, properties, regions);
+  auto in = cast<CiphertextType>(operands[0].getType());
+  int64_t slots = adaptor.getSlots();
+  if (slots < in.getSlots() || slots % in.getSlots() != 0)
+    return emitOptionalError(loc, "'ckks.tile' tiles ", in.getSlots(),
+                             " slots to ", slots,
+                             "; the result must be a multiple");
+  results.push_back(CiphertextType::get(ctx, slots, in.getLevel(),
+                                        in.getScale(), in.getDegree()));
+  return success();
+}
+
 LogicalResult RelinearizeOp::inferReturnTypes(MLIRContext *,
                                               std::optional<Location> loc,
                                               ValueRange operands,
@@ -168,11 +185,18 @@ LogicalResult RelinearizeOp::inferReturnTypes(MLIRContext *,
 //===----------------------------------------------------------------------===//
 
 LogicalResult EncodeOp::verify() {
-  return ember::verifySlotValues(*this, cast<DenseFPElementsAttr>(getValue()),
-                                 getType().getSlots());
+  return ember::verifySlotValues(*this, getValue(), getType().getSlots());
 }
 
 OpFoldResult EncodeOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult EncodeValuesOp::verify() {
+  int64_t n = getValues().getType().getDimSize(0);
+  if (n != getType().getSlots())
+    return emitOpError("has ") << n << " slot values for a plaintext of "
+                               << getType().getSlots() << " slots";
+  return success();
+}
 
 OpFoldResult AddPlainOp::fold(FoldAdaptor) {
   if (ember::isZeroSlotConstant(getPlaintext()))

@@ -4,6 +4,7 @@
 
 include "dialects/CKKS/IR/CKKSAttributes.td"
 include "dialects/CKKS/IR/CKKSTypes.td"
+include "dialects/Common/SlotValues.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -30,14 +31,34 @@ def CKKS_EncodeOp : CKKS_Op<"encode", [ConstantLike, Pure]> {
     %p = ckks.encode dense<0.5> : tensor<8xf64>
            -> !ckks.pt<8, level = 3, scale = 1099511627776.0>
     ```
-    Values are one per slot, or a splat. `ckks-manage-levels` retypes
-    (re-encodes) plaintexts to the level and scale each use needs.
+    Values are one per slot (f64, or complex<f64>: CKKS slots are complex),
+    or a splat. `ckks-manage-levels` retypes (re-encodes) plaintexts to the
+    level and scale each use needs.
   }];
-  let arguments = (ins F64ElementsAttr:$value);
+  let arguments = (ins Ember_SlotValuesAttr:$value);
   let results = (outs CKKS_Pt:$result);
   let assemblyFormat = "$value attr-dict `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+}
+
+def CKKS_EncodeValuesOp : CKKS_Op<"encode_values", [Pure]> {
+  let summary = "run-time slot values encoded at the result's level and scale";
+  let description = [{
+    ```mlir
+    %p = ckks.encode_values %w : tensor<8xcomplex<f64>>
+           -> !ckks.pt<8, level = 3, scale = 1099511627776.0>
+    ```
+    A plaintext argument of the program (`!fhe.pt<n>` in the fhe dialect,
+    a tensor of complex<f64> slot values here) encoded when the program
+    runs, on the server: new weights need no new compilation. Like
+    `ckks.encode`, `ckks-manage-levels` re-encodes it at the level and
+    scale each use needs.
+  }];
+  let arguments = (ins Ember_SlotValuesTensor:$values);
+  let results = (outs CKKS_Pt:$result);
+  let assemblyFormat = "$values attr-dict `:` type($values) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,6 +131,19 @@ def CKKS_NegOp : CKKS_InferredOp<"neg"> {
   let arguments = (ins CKKS_Ct:$input);
   let results = (outs CKKS_Ct:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def CKKS_TileOp : CKKS_InferredOp<"tile"> {
+  let summary = "the same ciphertext read with more slots (free)";
+  let description = [{
+    `%y = ckks.tile %x to 16 : !ckks.ct<4, ...>`: a ciphertext of s slots
+    (in the subring that repeats its vector every s slots) read as one of
+    `slots` slots, a multiple of s. Level, scale and degree stay; it lowers
+    to nothing.
+  }];
+  let arguments = (ins CKKS_Ct:$input, I64Attr:$slots);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input `to` $slots attr-dict `:` type($input)";
 }
 
 def CKKS_MulIntOp : CKKS_InferredOp<"mul_int"> {

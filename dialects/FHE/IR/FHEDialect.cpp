@@ -31,8 +31,8 @@ void FHEDialect::initialize() {
 
 Operation *FHEDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                            Type type, Location loc) {
-  auto dense = dyn_cast<DenseFPElementsAttr>(value);
-  if (!dense || !isa<PlaintextType>(type))
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || !ember::isSlotValuesAttr(dense) || !isa<PlaintextType>(type))
     return nullptr;
   return ConstantOp::create(builder, loc, type, dense);
 }
@@ -64,8 +64,7 @@ static int64_t getSlots(Type type) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ConstantOp::verify() {
-  return ember::verifySlotValues(*this, cast<DenseFPElementsAttr>(getValue()),
-                                 getType().getSlots());
+  return ember::verifySlotValues(*this, getValue(), getType().getSlots());
 }
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
@@ -107,4 +106,18 @@ LogicalResult RotateOp::verify() {
 
 OpFoldResult RotateOp::fold(FoldAdaptor) {
   return ember::foldRotation(*this, getType().getSlots());
+}
+
+LogicalResult TileOp::verify() {
+  int64_t in = getInput().getType().getSlots(), out = getType().getSlots();
+  if (out < in || out % in != 0)
+    return emitOpError("tiles ")
+           << in << " slots to " << out << "; the result must be a multiple";
+  return success();
+}
+
+OpFoldResult TileOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
 }

@@ -3,6 +3,7 @@
 #define EMBER_FHE_OPS_TD
 
 include "dialects/FHE/IR/FHETypes.td"
+include "dialects/Common/SlotValues.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -10,15 +11,17 @@ include "mlir/IR/CommonAttrConstraints.td"
 def FHE_ConstantOp : FHE_Op<"constant", [ConstantLike, Pure]> {
   let summary = "a plaintext vector constant";
   let description = [{
-    A dense vector of f64 slot values, or a splat (one scalar broadcast to
-    every slot). The tensor length must equal the slot count, or be a splat.
+    A dense vector of slot values, f64 (real) or complex<f64>, or a splat
+    (one value broadcast to every slot). The tensor length must equal the
+    slot count, or be a splat.
 
     ```mlir
     %w = fhe.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf64> -> !fhe.pt<4>
     %half = fhe.constant dense<0.5> : tensor<4xf64> -> !fhe.pt<4>
+    %i = fhe.constant dense<(0.0, 1.0)> : tensor<4xcomplex<f64>> -> !fhe.pt<4>
     ```
   }];
-  let arguments = (ins F64ElementsAttr:$value);
+  let arguments = (ins Ember_SlotValuesAttr:$value);
   let results = (outs FHE_PlaintextType:$result);
   let assemblyFormat = "$value attr-dict `->` qualified(type($result))";
   let hasVerifier = 1;
@@ -79,6 +82,24 @@ def FHE_NegOp : FHE_UnaryOp<"neg"> {
 def FHE_ConjugateOp : FHE_UnaryOp<"conjugate"> {
   let summary = "complex conjugation of every slot";
   let description = "`%b = fhe.conjugate %a : !fhe.ct<8>`";
+}
+
+def FHE_TileOp : FHE_Op<"tile", [Pure]> {
+  let summary = "the slots repeated to a larger slot count (free)";
+  let description = [{
+    `%y = fhe.tile %x : !fhe.ct<4> -> !fhe.ct<16>` gives
+    `y[i] = x[i mod 4]`. The result's slot count is a multiple of the
+    input's. In CKKS a vector of s slots is encoded in the subring that
+    repeats it every s slots, so it already is its tiling: the op only
+    changes the slot count (no level, no work). It lets values of
+    different slot counts meet.
+  }];
+  let arguments = (ins FHE_CiphertextType:$input);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def FHE_RotateOp : FHE_Op<"rotate", [Pure, SameOperandsAndResultType]> {

@@ -68,7 +68,7 @@ LogicalResult CallOp::verify() {
                    .Cases({"ntt", "intt", "bconv", "mod_up"}, true)
                    .Cases({"ks_inner_product", "mod_switch_down"}, true)
                    .Cases({"automorphism", "load_key", "concat"}, true)
-                   .Cases({"encode", "zero"}, true)
+                   .Cases({"encode", "encode_values", "zero"}, true)
                    .Cases({"klss_mod_up", "klss_inner_product"}, true)
                    .Default(false);
   if (!known)
@@ -135,11 +135,21 @@ LogicalResult CallOp::verifyCallAttributes() {
       return emitOpError("level ")
              << level.getInt() << " is outside 0.." << maxLevel;
   }
-  if (c == "encode") {
-    auto value =
-        dyn_cast_or_null<DenseFPElementsAttr>((*this)->getAttr("value"));
+  if (c == "encode_values") {
     auto scale = dyn_cast_or_null<FloatAttr>((*this)->getAttr("scale"));
-    if (!value || !scale || getResults().size() != 1)
+    if (!scale || getResults().size() != 1 || getInputs().size() != 1 ||
+        !isa<RankedTensorType>(getInputs().front().getType()))
+      return emitOpError("encode_values takes a tensor of slot values and a "
+                         "float 'scale', and gives one polynomial");
+    double s = scale.getValueAsDouble();
+    if (!std::isfinite(s) || s <= 0)
+      return emitOpError("'scale' must be positive and finite, got ") << s;
+  }
+  if (c == "encode") {
+    auto value = dyn_cast_or_null<DenseElementsAttr>((*this)->getAttr("value"));
+    auto scale = dyn_cast_or_null<FloatAttr>((*this)->getAttr("scale"));
+    if (!value || !ember::isSlotValuesAttr(value) || !scale ||
+        getResults().size() != 1)
       return emitOpError("encode needs a dense 'value' of slot values and a "
                          "float 'scale', and gives one polynomial");
     auto tensor = cast<ShapedType>(value.getType());

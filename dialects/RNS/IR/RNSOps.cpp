@@ -244,6 +244,17 @@ LogicalResult EncodeOp::verify() {
                                 tensor.getDimSize(0));
 }
 
+LogicalResult EncodeValuesOp::verify() {
+  double scale = getScale().convertToDouble();
+  if (!std::isfinite(scale) || scale <= 0)
+    return emitOpError("scale must be positive and finite, got ") << scale;
+  PolyType t = polyTy(getResult());
+  if (t.hasP() || t.hasT() || t.getQLo() != 0)
+    return emitOpError("encodes over a prefix of Q only, got ") << t;
+  return ember::verifySlotCount([&] { return emitOpError(); },
+                                getValues().getType().getDimSize(0));
+}
+
 //===----------------------------------------------------------------------===//
 // Transforms and basis changes
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 
 include "RNSDialect.td"
 include "RNSTypes.td"
+include "dialects/Common/SlotValues.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -47,9 +48,26 @@ def RNS_EncodeOp : RNS_Op<"encode", [Pure]> {
     given scale, reduced mod the result's primes, in the result's form.
     Lowered from `ckks.encode`; the code generator precomputes it.
   }];
-  let arguments = (ins F64ElementsAttr:$value, F64Attr:$scale);
+  let arguments = (ins Ember_SlotValuesAttr:$value, F64Attr:$scale);
   let results = (outs RNS_AnyPoly:$result);
   let assemblyFormat = "$value `,` $scale attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def RNS_EncodeValuesOp : RNS_Op<"encode_values", [Pure]> {
+  let summary = "run-time slot values encoded as a polynomial";
+  let description = [{
+    `%p = rns.encode_values %w, 1099511627776.0 : tensor<8xcomplex<f64>> ->
+    !rns.poly<ntt, q[0:4]>` is the CKKS encoding of a plaintext argument's
+    slot values at the given scale, over the result's primes (a prefix of
+    Q), in the result's form. Lowered from `ckks.encode_values`; encoded
+    when the program runs.
+  }];
+  let arguments = (ins Ember_SlotValuesTensor:$values, F64Attr:$scale);
+  let results = (outs RNS_AnyPoly:$result);
+  let assemblyFormat = [{
+    $values `,` $scale attr-dict `:` type($values) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 

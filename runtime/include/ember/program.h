@@ -10,6 +10,7 @@
 #include "ember/program_data.h"
 #include "ember/rns.h"
 
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,6 +46,9 @@ struct CpuArgs {
   ConstantCache<Poly64> *constants = nullptr;
   /// The program's data file (null: the program has no vector constants).
   const ConstantData *data = nullptr;
+  /// The values of the plaintext inputs, in interface order (complex slot
+  /// values; real programs pass zero imaginary parts).
+  const std::vector<std::vector<std::complex<double>>> *plain = nullptr;
 };
 
 /// Every generated .cpp exports `extern "C" void ember_program_run(const
@@ -80,11 +84,22 @@ Poly64 concat(const std::vector<const Poly64 *> &parts);
 /// NTT form unless `ntt` is false.
 Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
                       double scale, const std::vector<int> &basis, bool ntt);
-/// The same for values[offset, offset + count) of the program's data;
-/// InvalidArgument when there is no data or the range is outside it.
+/// The same for the `count` slot values at values[offset] of the program's
+/// data (complex: `count` (real, imaginary) pairs); InvalidArgument when
+/// there is no data or the range is outside it.
 Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
-                      uint64_t offset, uint64_t count, double scale,
-                      const std::vector<int> &basis, bool ntt);
+                      uint64_t offset, uint64_t count, bool complex,
+                      double scale, const std::vector<int> &basis, bool ntt);
+/// The encoding of complex slot values (a plaintext input's), as
+/// encodeConstant.
+Poly64 encodeValues(const Context64 &ctx,
+                    const std::vector<std::complex<double>> &values,
+                    double scale, const std::vector<int> &basis, bool ntt);
+/// Plaintext input `index` of a run, checked: InvalidArgument unless it is
+/// given with `slots` values.
+const std::vector<std::complex<double>> &
+plainInput(const std::vector<std::vector<std::complex<double>>> *plain,
+           size_t index, const char *name, size_t slots);
 /// The polynomials of an output, moved or copied as the arguments say (a
 /// braced list would copy them all and leave moved-from repeats empty).
 template <typename... P> std::vector<Poly64> polys(P &&...p) {

@@ -29,6 +29,9 @@ struct CudaArgs {
   ConstantCache<cuda::DevicePoly> *constants = nullptr;
   /// The program's data file (null: the program has no vector constants).
   const ConstantData *data = nullptr;
+  /// The values of the plaintext inputs, in interface order (host memory;
+  /// encoded on the host and uploaded each run).
+  const std::vector<std::vector<std::complex<double>>> *plain = nullptr;
 };
 /// Every generated .cu exports `extern "C" void ember_program_run_cuda(const
 /// CudaArgs &)`; all work is queued on the context's stream.

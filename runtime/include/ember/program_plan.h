@@ -46,7 +46,11 @@ enum class StepKind : uint8_t {
   kInput,            ///< out = the polys of input imm[0] (level imm[1], slots
                      ///< imm[2], scale), checked against the ciphertext given
   kConstant,         ///< out[0] = constant imm[0] (encoded once per context:
-                     ///< data values [imm[1], imm[1] + imm[2]) at scale)
+                     ///< imm[2] slot values from data value imm[1] at
+                     ///< scale; imm[3] != 0: complex, (re, im) pairs)
+  kPlainInput,       ///< plaintext input imm[0] (imm[1] slot values) given
+  kEncodeValues,     ///< out[0] = the values of plaintext input imm[0]
+                     ///< encoded at scale (every run)
   kZero,             ///< out[0] = 0
   kNtt,              ///< out[0] = NTT(in[0])
   kIntt,             ///< out[0] = INTT(in[0])
@@ -89,7 +93,8 @@ template <typename Kernel> struct Plan {
   size_t step_count;
   const Kernel *kernels;
   size_t constant_count;
-  const char *const *input_names;
+  const char *const *input_names; ///< ciphertext inputs
+  const char *const *plain_names; ///< plaintext inputs
 };
 
 } // namespace ember::program

@@ -457,3 +457,27 @@ module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289, 18433], P =
   }
 }
 
+
+// -----
+
+func.func @encode_values_slots(%w: tensor<4xcomplex<f64>>) {
+  // expected-error @+1 {{has 4 slot values for a plaintext of 8 slots}}
+  %p = ckks.encode_values %w : tensor<4xcomplex<f64>> -> !ckks.pt<8, level = 1, scale = 1099511627776.0>
+  return
+}
+
+// -----
+
+func.func @encode_values_real(%w: tensor<8xf64>) {
+  // expected-error @+1 {{operand #0 must be 1D tensor of complex type with 64-bit float elements values}}
+  %p = ckks.encode_values %w : tensor<8xf64> -> !ckks.pt<8, level = 1, scale = 1099511627776.0>
+  return
+}
+
+// -----
+
+func.func @tile_not_a_multiple(%x: !ckks.ct<8, level = 1, scale = 4.0>) {
+  // expected-error @+1 {{'ckks.tile' tiles 8 slots to 12; the result must be a multiple}}
+  %t = ckks.tile %x to 12 : !ckks.ct<8, level = 1, scale = 4.0>
+  return
+}

@@ -76,3 +76,19 @@ func.func @plain_slots(%x: !fhe.pt<12>) {
 func.func @too_many_slots(%x: !fhe.ct<131072>) {
   return
 }
+
+// -----
+
+func.func @tile_not_a_multiple(%x: !fhe.ct<8>) {
+  // expected-error @+1 {{tiles 8 slots to 4; the result must be a multiple}}
+  %t = fhe.tile %x : !fhe.ct<8> -> !fhe.ct<4>
+  return
+}
+
+// -----
+
+func.func @constant_of_integers() {
+  // expected-error @+1 {{attribute 'value' failed to satisfy constraint: dense f64 or complex<f64> slot values}}
+  %c = fhe.constant dense<1> : tensor<8xi64> -> !fhe.pt<8>
+  return
+}

@@ -28,3 +28,17 @@ func.func @all_ops(%x: !fhe.ct<4>, %y: !fhe.ct<4>, %p: !fhe.pt<4>) -> !fhe.ct<4>
   // CHECK: return %[[R]] : !fhe.ct<4>
   return %r : !fhe.ct<4>
 }
+
+// Complex constants, plaintext arguments and tile round-trip.
+// CHECK-LABEL: func.func @complex_plain_tile
+// CHECK-SAME: (%{{.*}}: !fhe.ct<4>, %[[W:.*]]: !fhe.pt<16>)
+// CHECK: fhe.constant dense<(1.000000e+00,-2.000000e+00)> : tensor<16xcomplex<f64>> -> !fhe.pt<16>
+// CHECK: fhe.tile %{{.*}} : !fhe.ct<4> -> !fhe.ct<16>
+// CHECK: fhe.mul %{{.*}}, %[[W]] : (!fhe.ct<16>, !fhe.pt<16>) -> !fhe.ct<16>
+func.func @complex_plain_tile(%x: !fhe.ct<4>, %w: !fhe.pt<16>) -> !fhe.ct<16> {
+  %c = fhe.constant dense<(1.0, -2.0)> : tensor<16xcomplex<f64>> -> !fhe.pt<16>
+  %t = fhe.tile %x : !fhe.ct<4> -> !fhe.ct<16>
+  %m = fhe.mul %t, %w : (!fhe.ct<16>, !fhe.pt<16>) -> !fhe.ct<16>
+  %a = fhe.add %m, %c : (!fhe.ct<16>, !fhe.pt<16>) -> !fhe.ct<16>
+  return %a : !fhe.ct<16>
+}

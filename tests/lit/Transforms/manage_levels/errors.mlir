@@ -15,13 +15,14 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
 
 // -----
 
-// A plaintext argument cannot be re-encoded: after the (eager) rescale the
+// An encoded plaintext argument cannot be re-encoded (run-time values are
+// ckks.encode_values of a tensor argument): after the (eager) rescale the
 // addition needs it at level 1 and scale 2^80 / q_2.
 module attributes {ckks.params = #ckks.params<logN = 13, Q = [1152921504606830593, 1099511480321, 1099510890497], P = [1152921504606748673], logScale = 40, dnum = 3, security = 128>} {
   func.func @plain_argument(%x: !ckks.ct<8, level = 2, scale = 1099511627776.0>, %p: !ckks.pt<8, level = 2, scale = 1.2089258196146292e+24>) -> !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24> {
     %w = ckks.encode dense<2.0> : tensor<8xf64> -> !ckks.pt<8, level = 2, scale = 1099511627776.0>
     %m = ckks.mul_plain %x, %w : !ckks.ct<8, level = 2, scale = 1099511627776.0>, !ckks.pt<8, level = 2, scale = 1099511627776.0>
-    // expected-error @+1 {{plaintext operand is at level 2, scale 1.2089258196146292e+24 but this use needs level 1, scale 1099512365055.4944; only ckks.encode constants can be re-encoded}}
+    // expected-error @+1 {{plaintext operand is at level 2, scale 1.2089258196146292e+24 but this use needs level 1, scale 1099512365055.4944; only ckks.encode and ckks.encode_values can be re-encoded}}
     %a = ckks.add_plain %m, %p : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24>, !ckks.pt<8, level = 2, scale = 1.2089258196146292e+24>
     return %a : !ckks.ct<8, level = 2, scale = 1.2089258196146292e+24>
   }
