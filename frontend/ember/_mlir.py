@@ -58,6 +58,14 @@ def f64(x: float) -> str:
     return mantissa + (e + str(int(exponent)) if e else "")
 
 
+def _range_attr(value_range: tuple[float, float] | None) -> str:
+    """`` {fhe.range = [lo, hi]}`` (an argument's declared range), or ""."""
+    if value_range is None:
+        return ""
+    lo, hi = value_range
+    return f" {{fhe.range = [{f64(lo)}, {f64(hi)}]}}"
+
+
 @dataclass(frozen=True)
 class Value:
     """An SSA value of the function: its name and whether it is encrypted."""
@@ -73,7 +81,7 @@ class FunctionEmitter:
         self.name = name
         self.slots = slots
         self.loc = loc
-        self._args: list[tuple[Value, Location]] = []
+        self._args: list[tuple[Value, Location, tuple[float, float] | None]] = []
         self._body: list[str] = []
         self._constants: dict[str, Value] = {}
         self._count = 0
@@ -88,10 +96,13 @@ class FunctionEmitter:
         return v
 
     # --- building ------------------------------------------------------------
-    def argument(self, index: int, loc: Location) -> Value:
-        """The next encrypted function argument (``%argN``)."""
+    def argument(
+        self, index: int, loc: Location, value_range: tuple[float, float] | None = None
+    ) -> Value:
+        """The next encrypted function argument (``%argN``), with its range
+        as the attribute ``fhe.range = [lo, hi]`` when one is given."""
         v = Value(f"%arg{index}", True)
-        self._args.append((v, loc))
+        self._args.append((v, loc, value_range))
         return v
 
     def constant(self, values: np.ndarray | float, loc: Location) -> Value:
@@ -145,7 +156,9 @@ class FunctionEmitter:
         the program's definition: a diagnostic about the whole program (its
         parameters) names the user's line, not the IR file."""
         ct = f"!fhe.ct<{self.slots}>"
-        args = ", ".join(f"{v.name}: {ct} {_loc(a)}" for v, a in self._args)
+        args = ", ".join(
+            f"{v.name}: {ct}{_range_attr(r)} {_loc(a)}" for v, a, r in self._args
+        )
         result_types = ", ".join(ct for _ in results)
         if len(results) != 1:
             result_types = f"({result_types})"

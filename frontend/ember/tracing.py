@@ -30,6 +30,7 @@ import numpy as np
 
 from ember import _mlir
 from ember.errors import ArgumentNameError, InputError, TraceError, user_position
+from ember.ranges import check_declared
 
 MAX_SLOTS = 1 << 16  # N/2 at N = 2^17, the largest ring Ember supports
 
@@ -350,7 +351,12 @@ class Program:
     compiled program is checked against.
     """
 
-    def __init__(self, fn: Callable[..., Any], slots: int) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        slots: int,
+        declared: dict[str, tuple[float, float]] | None = None,
+    ) -> None:
         self.fn = fn
         self.slots = slots
         self.name = fn.__name__
@@ -375,6 +381,10 @@ class Program:
             raise TraceError(
                 f"program {self.name} has no inputs", self.filename, self.lineno
             )
+        # The declared ranges (ember.ranges); the others are DEFAULT_RANGE.
+        self.ranges: dict[str, tuple[float, float]] = check_declared(
+            declared, self.inputs, (self.filename, self.lineno)
+        )
         functools.update_wrapper(self, fn)
 
     def __repr__(self) -> str:
@@ -389,12 +399,19 @@ class Program:
         return bind_inputs(self.name, self.inputs, self.slots, args, kwargs, where)
 
     # --- the two interpretations --------------------------------------------------
-    def trace(self) -> Trace:
-        """Runs the function on traced Encrypted values: the fhe module."""
+    def trace(self, ranges: dict[str, tuple[float, float]] | None = None) -> Trace:
+        """Runs the function on traced Encrypted values: the fhe module.
+        Each input with a range (``ranges``, by default the declared ones)
+        carries it as its ``fhe.range``."""
+        ranges = self.ranges if ranges is None else ranges
         tracer = _Tracer(self)
         args = [
-            Encrypted(tracer.emitter.argument(i, self.location), self.slots, tracer)
-            for i in range(len(self.inputs))
+            Encrypted(
+                tracer.emitter.argument(i, self.location, ranges.get(name)),
+                self.slots,
+                tracer,
+            )
+            for i, name in enumerate(self.inputs)
         ]
         result = self.fn(*args)
         outputs = self._outputs(result, tracer)
@@ -432,12 +449,20 @@ class Program:
         return items
 
 
-def program(*, slots: int) -> Callable[[Callable[..., Any]], Program]:
+def program(
+    *, slots: int, ranges: dict[str, tuple[float, float]] | None = None
+) -> Callable[[Callable[..., Any]], Program]:
     """Marks a function over :class:`Encrypted` values as an Ember program.
 
     ``slots`` (a power of two, at most 2^16) is the length of every output
     and the most values an input or plaintext vector may hold (shorter ones
     are zero-padded); the compiler picks N >= 2 * slots.
+
+    ``ranges`` declares the interval ``(lo, hi)`` each named input's values
+    lie in (e.g. ``{"x": (-3000, 3000)}``); an input not named lies in
+    [-1, 1]. The compiler chooses the scale so that every value computed
+    from inputs in their ranges fits, and encrypting a value outside its
+    range is an InputError (see :mod:`ember.ranges`).
     """
     if (
         not isinstance(slots, numbers.Integral)
@@ -448,6 +473,6 @@ def program(*, slots: int) -> Callable[[Callable[..., Any]], Program]:
         raise TraceError(f"slots must be a power of two <= {MAX_SLOTS}, got {slots!r}")
 
     def decorate(fn: Callable[..., Any]) -> Program:
-        return Program(fn, int(slots))
+        return Program(fn, int(slots), ranges)
 
     return decorate
