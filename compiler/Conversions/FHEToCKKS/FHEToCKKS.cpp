@@ -23,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 
@@ -106,6 +107,15 @@ std::string oneDecimal(double x) {
   std::string s;
   llvm::raw_string_ostream(s) << llvm::format("%.1f", x);
   return s;
+}
+
+/// "the value at file:line", or "argument N (file:line)" for an argument.
+std::string describe(Value v) {
+  std::string where = fileLine(v.getLoc());
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return "argument " + std::to_string(arg.getArgNumber()) +
+           (where.empty() ? "" : " (" + where + ")");
+  return "the value at " + (where.empty() ? "this location" : where);
 }
 
 std::string formatBound(double bound) {
@@ -372,13 +382,13 @@ FailureOr<int64_t> FHEToCKKSPass::initialScaleBits(Value where, double bound) {
 }
 
 void FHEToCKKSPass::reportTooLarge(Value where, double bound) {
-  emitError(where.getLoc(), "this value can reach magnitude ")
-      << formatBound(bound)
+  emitError(where.getLoc(), describe(where))
+      << " can reach magnitude " << formatBound(bound)
       << " for inputs in their declared ranges; even at the smallest scale "
          "the compiler lowers to, 2^"
-      << kMinScaleBits << ", it needs a first prime of "
+      << kMinScaleBits << ", it needs q_0 > 2^"
       << oneDecimal(bitsNeeded(bound, kMinScaleBits))
-      << " bits (magnitude x scale x 2^" << kMarginBits
+      << " (magnitude x scale x 2^" << kMarginBits
       << " of noise margin < q_0 / 2), and q_0 has at most " << kFirstPrimeBits
       << " bits: declare smaller input ranges, or scale the values down "
          "before they grow";
@@ -399,23 +409,23 @@ bool FHEToCKKSPass::fits(Value where, double bound, ArrayRef<uint64_t> q,
   int64_t fitting = static_cast<int64_t>(std::ceil(q0Bits - 1 - kMarginBits -
                                                    std::log2(bound))) -
                     1;
-  std::string value = "the value at " + fileLine(where.getLoc());
+  std::string value = describe(where);
+  int q0Length = 64 - llvm::countl_zero(q[0]); // q_0 < 2^q0Length
   auto diag = emitError(where.getLoc());
   if (!paramSet.empty())
-    diag << "parameter set '" << paramSet << "' (a " << oneDecimal(q0Bits)
+    diag << "parameter set '" << paramSet << "' (a " << q0Length
          << "-bit q_0, scale 2^" << static_cast<int64_t>(spec.log_scale)
          << ") cannot hold " << value << ": it can reach magnitude "
-         << formatBound(bound) << " and needs a first prime of "
-         << oneDecimal(need) << " bits (magnitude x scale x 2^" << kMarginBits
+         << formatBound(bound) << " and needs q_0 > 2^" << oneDecimal(need)
+         << " (magnitude x scale x 2^" << kMarginBits
          << " of noise margin < q_0 / 2); declare smaller input ranges, or "
             "let the compiler choose the parameters";
   else
     diag << value << " can reach magnitude " << formatBound(bound)
          << "; at the scale 2^" << scaleBitsOrDefault()
-         << " that scale-bits fixes it needs a first prime of "
-         << oneDecimal(need) << " bits (magnitude x scale x 2^" << kMarginBits
-         << " of noise margin < q_0 / 2), and q_0 has " << oneDecimal(q0Bits)
-         << ": "
+         << " that scale-bits fixes it needs q_0 > 2^" << oneDecimal(need)
+         << " (magnitude x scale x 2^" << kMarginBits
+         << " of noise margin < q_0 / 2), and q_0 < 2^" << q0Length << ": "
          << (fitting >= kMinScaleBits
                  ? "use scale-bits <= " + std::to_string(fitting) + ", or "
                  : std::string())
