@@ -45,8 +45,9 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     modulus Q_l, needs the same) and the factor 2 is one bit of margin for
     the ciphertext error (justified at `kMarginBits` in FHEToCKKS.cpp). q_0
     is 60 bits, the most the runtime's words allow it, so the scale gives:
-    2^40 when the values fit (every [-1, 1] program keeps the parameters it
-    had), else the largest scale that fits, checked exactly with the
+    2^40 when the values fit (below about 2^18: programs on [-1, 1] inputs
+    whose values stay there keep the parameters they had), else the
+    largest scale that fits, checked exactly with the
     generated primes, down to 2^20; below that, or when `scale-bits` or a
     named set fixes a scale that cannot hold the values, the pass fails at
     the largest value's location, naming its bound, the bits it needs and
