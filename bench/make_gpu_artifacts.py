@@ -86,7 +86,9 @@ def main() -> None:
         client = Client(d / f"{name}.manifest.json")
         keys = client.evaluation_keys()
         inputs = [
-            rng.uniform(-1, 1, spec["slots"]) for spec in client.manifest["inputs"]
+            # uniform in each input's range (the client refuses values outside)
+            rng.uniform(*spec.get("range", (-1, 1))[:2], spec["slots"])
+            for spec in client.manifest["inputs"]
         ]
         cts = client.encrypt(inputs)
         outs = er.Program(lib, str(d / f"{name}.data")).run(client.ctx, keys, cts)

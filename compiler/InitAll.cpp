@@ -3,6 +3,7 @@
 // (The dialects are registered in InitDialects.cpp.)
 #include "compiler/InitAll.h"
 
+#include "compiler/Analysis/Range/RangeAnalysis.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Transforms/HoistRotations/HoistRotations.h"
@@ -24,6 +25,7 @@
 
 void ember::registerAllEmberPasses() {
   mlir::registerTransformsPasses(); // canonicalize, cse, symbol-dce, ...
+  registerRangeAnalysisPasses();
   registerFHEToCKKSPasses();
   registerManageLevelsPasses();
   registerInsertRelinPasses();

@@ -989,19 +989,33 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
     llvm::json::Array out;
     for (Attribute a : list) {
       auto d = cast<DictionaryAttr>(a);
+      // An input's declared range (ckks-record-interface): [lo, hi], or
+      // [re_lo, re_hi, im_lo, im_hi]; the client refuses values outside.
+      auto rangeOf = [&](llvm::json::Object &entry) {
+        if (auto range = d.getAs<ArrayAttr>("range")) {
+          llvm::json::Array bounds;
+          for (Attribute b : range)
+            bounds.push_back(cast<FloatAttr>(b).getValueAsDouble());
+          entry["range"] = std::move(bounds);
+        }
+      };
       if (d.get("plain")) { // values the server gets at run time
-        out.push_back(llvm::json::Object{
+        llvm::json::Object entry{
             {"name", d.getAs<StringAttr>("name").str()},
             {"slots", d.getAs<IntegerAttr>("slots").getInt()},
-            {"plain", true}});
+            {"plain", true}};
+        rangeOf(entry);
+        out.push_back(std::move(entry));
         continue;
       }
-      out.push_back(llvm::json::Object{
+      llvm::json::Object entry{
           {"name", d.getAs<StringAttr>("name").str()},
           {"slots", d.getAs<IntegerAttr>("slots").getInt()},
           {"level", d.getAs<IntegerAttr>("level").getInt()},
           {"scale", d.getAs<FloatAttr>("scale").getValueAsDouble()},
-          {"polys", d.getAs<IntegerAttr>("degree").getInt()}});
+          {"polys", d.getAs<IntegerAttr>("degree").getInt()}};
+      rangeOf(entry);
+      out.push_back(std::move(entry));
     }
     return out;
   };

@@ -65,6 +65,18 @@ def _element(x: complex, is_complex: bool) -> str:
     return f"({f64(x.real)},{f64(x.imag)})"
 
 
+def _arg_attrs(name: str, value_range: tuple[float, ...] | None) -> str:
+    """`` {ember.name = "x", fhe.range = [lo, hi]}``: an argument's name in
+    the interface and its declared range (``[lo, hi]``, or ``[re_lo, re_hi,
+    im_lo, im_hi]`` for complex slots), or ""."""
+    attrs = []
+    if name:
+        attrs.append(f"ember.name = {_string(name)}")
+    if value_range is not None:
+        attrs.append("fhe.range = [" + ", ".join(f64(b) for b in value_range) + "]")
+    return f" {{{', '.join(attrs)}}}" if attrs else ""
+
+
 @dataclass(frozen=True)
 class Value:
     """An SSA value of the function: its name, whether it is encrypted and
@@ -99,13 +111,20 @@ class FunctionEmitter:
 
     # --- building ------------------------------------------------------------
     def argument(
-        self, index: int, slots: int, encrypted: bool, loc: Location, name: str = ""
+        self,
+        index: int,
+        slots: int,
+        encrypted: bool,
+        loc: Location,
+        name: str = "",
+        value_range: tuple[float, ...] | None = None,
     ) -> Value:
         """Function argument ``%argN``: an encrypted input (``!fhe.ct``) or a
         plaintext input (``!fhe.pt``, values the server gets at run time),
-        named in the interface (``ember.name``) when `name` is given."""
+        named in the interface (``ember.name``) when `name` is given, with
+        its range as the attribute ``fhe.range`` when one is given."""
         v = Value(f"%arg{index}", encrypted, slots)
-        self._args.append((v, loc, name))
+        self._args.append((v, loc, _arg_attrs(name, value_range)))
         return v
 
     def constant(
@@ -181,10 +200,7 @@ class FunctionEmitter:
         the program's definition: a diagnostic about the whole program (its
         parameters) names the user's line, not the IR file."""
         args = ", ".join(
-            f"{v.name}: {self._type(v)}"
-            + (f" {{ember.name = {_string(n)}}}" if n else "")
-            + f" {_loc(a)}"
-            for v, a, n in self._args
+            f"{v.name}: {self._type(v)}{attrs} {_loc(a)}" for v, a, attrs in self._args
         )
         types = ", ".join(self._type(v) for v in results)
         result_types = types if len(results) == 1 else f"({types})"

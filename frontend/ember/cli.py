@@ -12,8 +12,9 @@ Compiler options (both commands; each is a field of ember.CompileOptions):
 --[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch,
 --keyswitch auto|hybrid|klss, --key-memory-mib N, --klss-gamma N, --klss-t N.
 
-``run`` compiles, generates keys, encrypts random inputs (uniform in [-1, 1],
-or the file's ``inputs(rng)`` function, or the arrays of ``--inputs``),
+``run`` compiles, generates keys, encrypts random inputs (uniform in each
+input's declared range, [-1, 1] by default, or the file's ``inputs(rng)``
+function, or the arrays of ``--inputs``),
 runs, decrypts and prints the largest error against the same function run
 on plain numpy, with the time of each step.
 """
@@ -38,6 +39,7 @@ import ember
 from ember.compiled import STAGES, Compiled
 from ember.errors import EmberError
 from ember.options import CompileOptions, cli_flags
+from ember.ranges import DEFAULT_RANGE
 from ember.tracing import Program
 
 
@@ -173,9 +175,10 @@ def _inputs(
         return dict(sampler(rng))
     out = {}
     for name, spec in zip(prog.inputs, prog.specs, strict=True):
-        v = rng.uniform(-1, 1, spec.slots)
+        lo, hi = prog.ranges.get(name, DEFAULT_RANGE)
+        v = rng.uniform(lo, hi, spec.slots)
         if prog.dtype is complex:
-            v = v + 1j * rng.uniform(-1, 1, spec.slots)
+            v = v + 1j * rng.uniform(lo, hi, spec.slots)
         out[name] = v
     return out
 

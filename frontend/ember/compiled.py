@@ -38,6 +38,7 @@ from ember.errors import (
     runtime_errors,
 )
 from ember.options import CompileOptions
+from ember.ranges import check_input, from_inputset
 from ember.tracing import Program, bind_inputs
 
 FORMAT = 3  # 2: checksums of every file, no library; 3: the data file
@@ -363,8 +364,10 @@ class Compiled:
         return self.meta.get("dtype", "float") == "complex"
 
     def _bind(self, plain: bool, args: Sequence[Any], kwargs: dict[str, Any]):
+        """The values of the encrypted (or plaintext) inputs, checked, each
+        within its range (the manifest's)."""
         specs = self._input_specs(plain)
-        return bind_inputs(
+        values = bind_inputs(
             self.name,
             [n for n, _ in specs],
             [s["slots"] for _, s in specs],
@@ -373,10 +376,15 @@ class Compiled:
             self._defined_at(),
             self.is_complex,
         )
+        for (name, spec), v in zip(specs, values, strict=True):
+            if "range" in spec:
+                check_input(name, v, spec["range"])
+        return values
 
     def encrypt(self, keys: Keys, *args: Any, **inputs: Any) -> Ciphertexts:
         """Encrypts the encrypted inputs (by name or in parameter order) with
-        the public key, at the level and scale the manifest asks for."""
+        the public key, at the level and scale the manifest asks for. A value
+        outside its input's range (declared, or [-1, 1]) is an InputError."""
         self._check_keys(keys)
         values = self._bind(False, args, inputs)
         er = _toolchain.runtime()
@@ -562,6 +570,7 @@ def compile(  # noqa: A001 - the API's name
     target: str = "cpu",
     options: CompileOptions | None = None,
     *,
+    inputset: Any = None,
     print_ir_after_all: bool = False,
     **overrides: Any,
 ) -> Compiled:
@@ -575,6 +584,10 @@ def compile(  # noqa: A001 - the API's name
     ``hoisting``, ``merge_moddown``, ``fusion``, ``expand_modswitch``,
     ``keyswitch``, ``key_memory_mib``, ``klss_gamma``, ``klss_t``), e.g.
     ``ember.compile(f, log_n=14, scale_bits=45, hoisting=False)``.
+    ``inputset``: sample inputs (a list of dicts by name, or of sequences
+    in parameter order); each input the program does not give a range gets
+    the interval of its sample values, widened by a tenth of its largest
+    magnitude on each side (:mod:`ember.ranges`).
     ``print_ir_after_all``: print the IR after every pass to stderr.
 
     Raises OptionError (a wrong type or choice, before compiling),
@@ -591,7 +604,12 @@ def compile(  # noqa: A001 - the API's name
         raise OptionError(f"unknown target {target!r} (expected 'cpu' or 'cuda')")
     opts = CompileOptions.from_kwargs(options, **overrides)
     fallback = (program.filename, program.lineno)
-    trace = program.trace()
+    value_ranges = None
+    if inputset is not None:
+        value_ranges = from_inputset(
+            program.bind, program.inputs, program.ranges, inputset
+        )
+    trace = program.trace(value_ranges)
     keep = tempfile.TemporaryDirectory(prefix=f"ember-{program.name}-")
     folder = Path(keep.name)
     name = program.name

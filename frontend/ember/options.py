@@ -69,7 +69,9 @@ class CompileOptions:
       "athena24"); it fixes log N, the scale and dnum, so it cannot be
       combined with ``log_n``, ``scale_bits`` or ``dnum``.
     - ``log_n``: ring degree N = 2^log_n (13..17).
-    - ``scale_bits``: bits of the scale and of each scale prime (15..60).
+    - ``scale_bits``: bits of the scale and of each scale prime (15..60);
+      None: 40, or less when the inputs' ranges need it (ember.ranges).
+      A scale you give is kept, and refused if the values do not fit.
     - ``dnum``: key-switching digits.
     - ``extra_levels``: levels left at the outputs beyond the program's
       depth.

@@ -38,6 +38,7 @@ import numpy as np
 
 from ember import _mlir
 from ember.errors import ArgumentNameError, InputError, TraceError, user_position
+from ember.ranges import DEFAULT_RANGE, check_declared
 
 MAX_SLOTS = 1 << 16  # N/2 at N = 2^17, the largest ring Ember supports
 
@@ -511,7 +512,13 @@ class Program:
     compiled program is checked against.
     """
 
-    def __init__(self, fn: Callable[..., Any], slots: int, dtype: type = float) -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        slots: int,
+        dtype: type = float,
+        declared: dict[str, tuple[float, float]] | None = None,
+    ) -> None:
         self.fn = fn
         self.slots = slots
         self.dtype = dtype
@@ -553,6 +560,10 @@ class Program:
                 self.filename,
                 self.lineno,
             )
+        # The declared ranges (ember.ranges); the others are DEFAULT_RANGE.
+        self.ranges: dict[str, tuple[float, float]] = check_declared(
+            declared, self.inputs, (self.filename, self.lineno)
+        )
         functools.update_wrapper(self, fn)
 
     def _spec(self, p: inspect.Parameter) -> InputSpec:
@@ -592,13 +603,21 @@ class Program:
         )
 
     # --- the two interpretations --------------------------------------------------
-    def trace(self) -> Trace:
-        """Runs the function on traced values: the fhe module."""
+    def trace(self, ranges: dict[str, tuple[float, float]] | None = None) -> Trace:
+        """Runs the function on traced values: the fhe module. Each input
+        with a range (``ranges``, by default the declared ones) carries it as
+        its ``fhe.range``; in a complex program every input does, for its
+        real and its imaginary parts ([-1, 1] unless declared)."""
+        ranges = self.ranges if ranges is None else ranges
         tracer = _Tracer(self)
         args = []
         for i, (name, spec) in enumerate(zip(self.inputs, self.specs, strict=True)):
+            r = ranges.get(name)
+            if self.dtype is complex:
+                lo, hi = r if r is not None else DEFAULT_RANGE
+                r = (lo, hi, lo, hi)
             v = tracer.emitter.argument(
-                i, spec.slots, not spec.plain, self.location, name
+                i, spec.slots, not spec.plain, self.location, name, r
             )
             args.append((Plain if spec.plain else Encrypted)(v, spec.slots, tracer))
         result = self.fn(*args)
@@ -643,7 +662,10 @@ class Program:
 
 
 def program(
-    *, slots: int, dtype: type = float
+    *,
+    slots: int,
+    dtype: type = float,
+    ranges: dict[str, tuple[float, float]] | None = None,
 ) -> Callable[[Callable[..., Any]], Program]:
     """Marks a function over :class:`Encrypted` values as an Ember program.
 
@@ -654,12 +676,20 @@ def program(
     N >= 2 * the largest slot count. ``dtype``: ``float`` (real slots; the
     outputs decrypt to their real parts) or ``complex`` (complex inputs,
     constants and outputs).
+
+    ``ranges`` declares the interval ``(lo, hi)`` each named input's values
+    lie in (e.g. ``{"x": (-3000, 3000)}``; in a complex program, the real
+    and the imaginary parts'); an input not named lies in [-1, 1]. The
+    compiler chooses the scale so that every value computed from inputs in
+    their ranges fits, and encrypting (or, for a plaintext input, running
+    with) a value outside its range is an InputError (see
+    :mod:`ember.ranges`).
     """
     n = _check_slots(slots)
     if dtype not in (float, complex):
         raise TraceError(f"dtype must be float or complex, got {dtype!r}")
 
     def decorate(fn: Callable[..., Any]) -> Program:
-        return Program(fn, n, dtype)
+        return Program(fn, n, dtype, ranges)
 
     return decorate

@@ -11,6 +11,7 @@ from pathlib import Path
 import ember_runtime as er
 import numpy as np
 from ember._toolchain import context_from_params
+from ember.ranges import check_input
 
 
 class Client:
@@ -44,8 +45,12 @@ class Client:
         )
 
     def encrypt(self, values: list[np.ndarray]) -> list[er.Ciphertext]:
+        """Each input at its level and scale; a value outside the input's
+        range in the manifest is refused (ember.InputError)."""
         out = []
         for spec, v in zip(self.manifest["inputs"], values, strict=True):
+            if "range" in spec:
+                check_input(spec["name"], v, spec["range"])
             pt = self.encoder.encode(
                 np.asarray(v, dtype=float),
                 level=spec["level"],

@@ -387,7 +387,7 @@ def test_option_errors(build_dir):
 def test_cli_compile_and_run(build_dir, tmp_path, capsys):
     prog = tmp_path / "prog.py"
     prog.write_text(
-        "import ember\n\n@ember.program(slots=8)\ndef f(x, y):\n"
+        'import ember\n\n@ember.program(slots=8, ranges={"y": (0, 7)})\ndef f(x, y):\n'
         "    return ember.sum(x * y), x.rotate(2) - 1\n"
     )
     assert (
@@ -415,6 +415,12 @@ def test_cli_compile_and_run(build_dir, tmp_path, capsys):
         assert step in out
     np.savez(tmp_path / "in.npz", x=np.ones(8), y=np.arange(8.0))
     assert cli.main(["run", str(prog), "--inputs", str(tmp_path / "in.npz")]) == 0
+    # y's declared range is [0, 7]: 8 is refused, naming the input.
+    np.savez(tmp_path / "out.npz", x=np.ones(8), y=np.arange(8.0) + 1)
+    assert cli.main(["run", str(prog), "--inputs", str(tmp_path / "out.npz")]) == 1
+    assert "input 'y' = 8.0 in slot 7 is outside its range [0.0, 7.0]" in (
+        capsys.readouterr().err
+    )
     assert cli.main(["run", str(prog), "--function", "g"]) == 1
     assert "no @ember.program named 'g'" in capsys.readouterr().err
 

@@ -1,13 +1,16 @@
 //===- FHEToCKKS.cpp - fhe-to-ckks ----------------------------------------===//
 //
-// 1. Analyse: slot count and multiplicative depth of the module.
-// 2. Choose parameters (or take them from the options) and attach them.
+// 1. Analyse: slot count, multiplicative depth and value ranges of the
+//    module.
+// 2. Choose parameters (or take them from the options) whose first prime
+//    holds every value, and attach them.
 // 3. Rewrite each function op by op into ckks with provisional types, then
 //    let the level manager (eager) place rescales/mod_drops and compute the
 //    final types.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
+#include "compiler/Analysis/Range/RangeAnalysis.h"
 #include "compiler/Transforms/ManageLevels/LevelManagement.h"
 #include "compiler/Transforms/Utils/TypeUpdate.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
@@ -21,7 +24,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <optional>
@@ -43,6 +48,84 @@ constexpr int kFirstPrimeBits = 60; // q_0: holds the output
 constexpr int kSpecialPrimeBits = 60;
 constexpr int kTempPrimeBits = 61; // KLSS T primes (as the named sets)
 constexpr int kMinLogN = 13, kMaxLogN = 17;
+constexpr int kDefaultScaleBits = 40;
+/// The smallest scale the compiler lowers to when values are large; below
+/// it a program is refused (the precision would be what 2^20 allows).
+constexpr int kMinScaleBits = 20;
+
+/// Margin between the largest value and q_0 / 2, in bits.
+///
+/// A slot vector z with |z_j| <= B encodes at scale S to a polynomial whose
+/// coefficients are at most B * S (decoding's inverse is an average of
+/// the slots times roots of unity), and decryption gives m + e mod q_0 at
+/// level 0: the result is right while |m + e| < q_0 / 2. Higher levels
+/// need nothing more: a value at level l has scale S_l <= S_max, and an
+/// unrescaled product (scale S_l^2 = S_{l-1} q_l, modulus Q_l =
+/// Q_{l-1} q_l) or a scale adjustment (S_{l-1} q_l) fits exactly when its
+/// rescaled value fits Q_{l-1} >= q_0. So B * S_max * 2^margin < q_0 / 2,
+/// and one bit leaves q_0 / 4 for e: a ciphertext's error is a few
+/// thousand (fresh encryption: sigma 3.2 times sqrt(N)-sized sums, under
+/// 2^15 at N = 2^17; rescaling and key switching add less) plus its
+/// relative precision, about 2^-20 of B * S; q_0 / 4 is at least 2^37 (the
+/// 40-bit q_0 of athena40): over 2^20 times more than e ever is. The
+/// interval bounds are exact worst cases of the exact values, rounded by
+/// doubles (2^-52 relative), which the same bit absorbs.
+constexpr int kMarginBits = 1;
+
+/// log2 of the largest scale a value can carry with the chain `q` whose top
+/// scale is 2^log_scale: S_L = 2^log_scale and S_{l-1} = S_l^2 / q_l (the
+/// scales ember::generateQChain tracks; a mod_drop keeps its scale).
+double log2MaxScale(ArrayRef<uint64_t> q, double logScale) {
+  double s = logScale, best = s;
+  for (size_t l = q.size(); l-- > 1;) {
+    s = 2 * s - std::log2(static_cast<double>(q[l]));
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+/// Bits of q_0 that a value of magnitude `bound` needs at scale
+/// 2^log2Scale: bound * scale * 2^margin < q_0 / 2.
+double bitsNeeded(double bound, double log2Scale) {
+  return std::log2(bound) + log2Scale + kMarginBits + 1;
+}
+
+/// "file:line" of the first file location in `loc`, or "".
+std::string fileLine(Location loc) {
+  std::string out;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      out = (f.getFilename().str() + ":" + std::to_string(f.getLine()));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return out;
+}
+
+/// `x` printed with one decimal.
+std::string oneDecimal(double x) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%.1f", x);
+  return s;
+}
+
+/// "the value at file:line", or "argument N (file:line)" for an argument.
+std::string describe(Value v) {
+  std::string where = fileLine(v.getLoc());
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return "argument " + std::to_string(arg.getArgNumber()) +
+           (where.empty() ? "" : " (" + where + ")");
+  return "the value at " + (where.empty() ? "this location" : where);
+}
+
+std::string formatBound(double bound) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.6g", bound) << " (2^"
+     << llvm::format("%.2f", std::log2(bound)) << ")";
+  return s;
+}
 
 int64_t slotsOf(Type type) {
   if (auto ct = dyn_cast<fhe::CiphertextType>(type))
@@ -119,8 +202,29 @@ private:
   /// (0: the smallest count that is secure), or nullopt when none is.
   std::optional<ember::ParamSpec> fit(int log_n, int64_t depth, bool secure);
   LogicalResult convert(func::FuncOp func, ckks::ParamsAttr params);
-  /// The scale-bits option, 0 meaning the default 40.
-  int64_t scaleBitsOrDefault() const { return scaleBits ? scaleBits : 40; }
+  /// The primes of `spec` (Q chain, P, and T for a KLSS form), or failure
+  /// after a diagnostic.
+  LogicalResult generatePrimes(ModuleOp module, const ember::ParamSpec &spec,
+                               std::vector<uint64_t> &q,
+                               std::vector<uint64_t> &p,
+                               std::vector<uint64_t> &t);
+  /// The largest scale at most the default 2^40 at which `bound` fits a
+  /// 60-bit q_0 (before the exact check with the chosen primes); failure
+  /// after a diagnostic at `where` when even 2^kMinScaleBits is too large.
+  FailureOr<int64_t> initialScaleBits(Value where, double bound);
+  /// The error for a value too large for any scale >= 2^kMinScaleBits.
+  void reportTooLarge(Value where, double bound);
+  /// Whether `bound` fits the first prime of `q` at the scales of the
+  /// chain (kMarginBits); with `report`, the diagnostic for parameters the
+  /// user fixed (scale-bits or a named set).
+  bool fits(Value where, double bound, ArrayRef<uint64_t> q,
+            const ember::ParamSpec &spec, bool report);
+  /// The scale-bits option, 0 meaning the scale the value ranges allow (at
+  /// most the default 40).
+  int64_t scaleBitsOrDefault() const {
+    return scaleBits ? scaleBits : fittedScaleBits;
+  }
+  int64_t fittedScaleBits = kDefaultScaleBits;
 };
 } // namespace
 
@@ -228,6 +332,104 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
                : std::string())
       << ") is " << best;
   return std::nullopt;
+}
+
+LogicalResult FHEToCKKSPass::generatePrimes(ModuleOp module,
+                                            const ember::ParamSpec &spec,
+                                            std::vector<uint64_t> &q,
+                                            std::vector<uint64_t> &p,
+                                            std::vector<uint64_t> &t) {
+  t.clear();
+  try {
+    q = ember::generateQChain(spec.log_n, spec.q_bits,
+                              static_cast<int>(spec.log_scale));
+    p = ember::generateNttPrimes(spec.log_n, spec.p_bits, q);
+    if (spec.klss_gamma > 0) {
+      std::vector<uint64_t> exclude(q);
+      exclude.insert(exclude.end(), p.begin(), p.end());
+      if (spec.t_bits.empty()) {
+        // The fewest 61-bit primes whose product meets the bound.
+        double need =
+            ckks::klssTBitsNeeded(spec.log_n, q, p, spec.dnum, spec.klss_gamma);
+        int count = static_cast<int>(std::ceil(need / kTempPrimeBits));
+        for (;; ++count) {
+          t = ember::generateNttPrimes(
+              spec.log_n, std::vector<int>(count, kTempPrimeBits), exclude);
+          if (ckks::log2Product(t) >= need)
+            break;
+        }
+      } else {
+        t = ember::generateNttPrimes(spec.log_n, spec.t_bits, exclude);
+      }
+    }
+  } catch (const ember::Error &e) {
+    module.emitError("cannot generate the primes: ") << e.what();
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<int64_t> FHEToCKKSPass::initialScaleBits(Value where, double bound) {
+  // A 60-bit q_0 lies just below 2^60; the exact check (fits) follows.
+  double room = kFirstPrimeBits - 1 - kMarginBits - std::log2(bound);
+  int64_t bits = std::min<int64_t>(kDefaultScaleBits,
+                                   static_cast<int64_t>(std::ceil(room)) - 1);
+  if (bits >= kMinScaleBits)
+    return bits;
+  reportTooLarge(where, bound);
+  return failure();
+}
+
+void FHEToCKKSPass::reportTooLarge(Value where, double bound) {
+  emitError(where.getLoc(), describe(where))
+      << " can reach magnitude " << formatBound(bound)
+      << " for inputs in their declared ranges; even at the smallest scale "
+         "the compiler lowers to, 2^"
+      << kMinScaleBits << ", it needs q_0 > 2^"
+      << oneDecimal(bitsNeeded(bound, kMinScaleBits))
+      << " (magnitude x scale x 2^" << kMarginBits
+      << " of noise margin < q_0 / 2), and q_0 has at most " << kFirstPrimeBits
+      << " bits: declare smaller input ranges, or scale the values down "
+         "before they grow";
+}
+
+bool FHEToCKKSPass::fits(Value where, double bound, ArrayRef<uint64_t> q,
+                         const ember::ParamSpec &spec, bool report) {
+  double q0Bits = std::log2(static_cast<double>(q[0]));
+  double scaleBits = log2MaxScale(q, spec.log_scale);
+  double need = bitsNeeded(bound, scaleBits);
+  LLVM_DEBUG(llvm::dbgs() << "scale 2^" << scaleBits << ": needs " << need
+                          << " bits, q_0 has " << q0Bits << "\n");
+  if (need < q0Bits)
+    return true;
+  if (!report)
+    return false;
+  // The largest whole scale that would fit this q_0.
+  int64_t fitting = static_cast<int64_t>(std::ceil(q0Bits - 1 - kMarginBits -
+                                                   std::log2(bound))) -
+                    1;
+  std::string value = describe(where);
+  int q0Length = 64 - llvm::countl_zero(q[0]); // q_0 < 2^q0Length
+  auto diag = emitError(where.getLoc());
+  if (!paramSet.empty())
+    diag << "parameter set '" << paramSet << "' (a " << q0Length
+         << "-bit q_0, scale 2^" << static_cast<int64_t>(spec.log_scale)
+         << ") cannot hold " << value << ": it can reach magnitude "
+         << formatBound(bound) << " and needs q_0 > 2^" << oneDecimal(need)
+         << " (magnitude x scale x 2^" << kMarginBits
+         << " of noise margin < q_0 / 2); declare smaller input ranges, or "
+            "let the compiler choose the parameters";
+  else
+    diag << value << " can reach magnitude " << formatBound(bound)
+         << "; at the scale 2^" << scaleBitsOrDefault()
+         << " that scale-bits fixes it needs q_0 > 2^" << oneDecimal(need)
+         << " (magnitude x scale x 2^" << kMarginBits
+         << " of noise margin < q_0 / 2), and q_0 < 2^" << q0Length << ": "
+         << (fitting >= kMinScaleBits
+                 ? "use scale-bits <= " + std::to_string(fitting) + ", or "
+                 : std::string())
+         << "declare smaller input ranges";
+  return false;
 }
 
 LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
@@ -363,53 +565,57 @@ void FHEToCKKSPass::runOnOperation() {
   }
   depth += extraLevels;
   LLVM_DEBUG(llvm::dbgs() << "slots " << slots << ", depth " << depth << "\n");
-  std::optional<ember::ParamSpec> spec = choose(deepest, slots, depth, secure);
-  if (!spec)
+  // The value that must fit the first prime with the largest bound.
+  FailureOr<ember::RangeAnalysis> ranges = ember::RangeAnalysis::run(module);
+  if (failed(ranges))
     return signalPassFailure();
+  Value largest = ranges->largest();
+  double bound = largest ? ranges->lookup(largest)->bound : 0;
+  LLVM_DEBUG(llvm::dbgs() << "largest magnitude " << bound << "\n");
+  bool scaleFixed = scaleBits || !paramSet.empty();
+  if (!scaleFixed && largest) {
+    FailureOr<int64_t> start = initialScaleBits(largest, bound);
+    if (failed(start))
+      return signalPassFailure();
+    fittedScaleBits = *start;
+  }
 
   // KLSS shape: the options override the named set's.
   if (klssGamma < 0 || klssT < 0) {
     module.emitError("klss-gamma and klss-t must be non-negative");
     return signalPassFailure();
   }
-  if (klssGamma)
-    spec->klss_gamma = static_cast<int>(klssGamma);
-  if (klssT)
-    spec->t_bits.assign(klssT, kTempPrimeBits);
-  if (spec->klss_gamma == 0 && !spec->t_bits.empty() && klssT) {
-    module.emitError("klss-t needs klss-gamma (the key-group size) on the "
-                     "automatic parameter path");
-    return signalPassFailure();
-  }
-  if (spec->klss_gamma == 0)
-    spec->t_bits.clear();
-
+  std::optional<ember::ParamSpec> spec;
   std::vector<uint64_t> q, p, t;
-  try {
-    q = ember::generateQChain(spec->log_n, spec->q_bits,
-                              static_cast<int>(spec->log_scale));
-    p = ember::generateNttPrimes(spec->log_n, spec->p_bits, q);
-    if (spec->klss_gamma > 0) {
-      std::vector<uint64_t> exclude(q);
-      exclude.insert(exclude.end(), p.begin(), p.end());
-      if (spec->t_bits.empty()) {
-        // The fewest 61-bit primes whose product meets the bound.
-        double need = ckks::klssTBitsNeeded(spec->log_n, q, p, spec->dnum,
-                                            spec->klss_gamma);
-        int count = static_cast<int>(std::ceil(need / kTempPrimeBits));
-        for (;; ++count) {
-          t = ember::generateNttPrimes(
-              spec->log_n, std::vector<int>(count, kTempPrimeBits), exclude);
-          if (ckks::log2Product(t) >= need)
-            break;
-        }
-      } else {
-        t = ember::generateNttPrimes(spec->log_n, spec->t_bits, exclude);
-      }
+  // Parameters for the program's depth, then the exact check that the
+  // first prime holds every value at the chain's scales; a scale the ranges
+  // chose comes down a bit at a time until it does.
+  for (;;) {
+    spec = choose(deepest, slots, depth, secure);
+    if (!spec)
+      return signalPassFailure();
+    if (klssGamma)
+      spec->klss_gamma = static_cast<int>(klssGamma);
+    if (klssT)
+      spec->t_bits.assign(klssT, kTempPrimeBits);
+    if (spec->klss_gamma == 0 && !spec->t_bits.empty() && klssT) {
+      module.emitError("klss-t needs klss-gamma (the key-group size) on the "
+                       "automatic parameter path");
+      return signalPassFailure();
     }
-  } catch (const ember::Error &e) {
-    module.emitError("cannot generate the primes: ") << e.what();
-    return signalPassFailure();
+    if (spec->klss_gamma == 0)
+      spec->t_bits.clear();
+    if (failed(generatePrimes(module, *spec, q, p, t)))
+      return signalPassFailure();
+    if (!largest || fits(largest, bound, q, *spec, scaleFixed))
+      break;
+    if (scaleFixed)
+      return signalPassFailure();
+    if (fittedScaleBits <= kMinScaleBits) {
+      reportTooLarge(largest, bound);
+      return signalPassFailure();
+    }
+    --fittedScaleBits;
   }
   auto params = ckks::ParamsAttr::getChecked(
       [&] { return module.emitError("invalid parameters: "); }, &getContext(),

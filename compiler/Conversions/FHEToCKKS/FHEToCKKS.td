@@ -22,7 +22,7 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     these lazy.
 
     **Parameters.** Q = [60] + D x [scale-bits]: q_0 (60 bits) holds the
-    output, one scale-sized prime per level. P has as many 60-bit primes as
+    output (see Ranges), one scale-sized prime per level. P has as many 60-bit primes as
     a key-switching digit has Q primes (ceil((L+1)/dnum), hybrid key
     switching as in Phantom III-D). The ring degree is the smallest
     N = 2^13..2^17 with N/2 >= slots whose log2(QP) meets
@@ -31,6 +31,28 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     fastest key switching). When nothing fits the pass fails with a
     diagnostic naming the depth found and the largest depth any secure
     parameters allow.
+
+    **Ranges: the first prime holds every value.** A value of magnitude up
+    to B at scale S is a polynomial with coefficients up to B * S; past
+    q_0 / 2 its decryption wraps around with no error (issue 12: `x * x`
+    at x = 3000 decrypted to -437182). The range analysis
+    (`compiler/Analysis/Range`, printed by `fhe-annotate-ranges`) bounds
+    every value from the arguments' `fhe.range` (declared by the frontend;
+    without one an argument lies in [-1, 1]), and the pass requires
+    B * S_max * 2 < q_0 / 2 for every ciphertext and every plaintext added
+    to one, where S_max is the largest scale of the chain (S_L = 2^logScale,
+    S_{l-1} = S_l^2 / q_l: an unrescaled product, at scale S_l^2 and
+    modulus Q_l, needs the same) and the factor 2 is one bit of margin for
+    the ciphertext error (justified at `kMarginBits` in FHEToCKKS.cpp). q_0
+    is 60 bits, the most the runtime's words allow it, so the scale gives:
+    2^40 when the values fit (below about 2^18: programs on [-1, 1] inputs
+    whose values stay there keep the parameters they had), else the
+    largest scale that fits, checked exactly with the
+    generated primes, down to 2^20; below that, or when `scale-bits` or a
+    named set fixes a scale that cannot hold the values, the pass fails at
+    the largest value's location, naming its bound, the bits it needs and
+    what helps (smaller ranges, a smaller `scale-bits`). A smaller scale
+    costs precision (errors grow as 2^-scale-bits) but never correctness.
 
     **KLSS form.** A named set carries its KLSS shape
     (`ember::namedParamSpec`: gamma and the bit sizes of the temporary
@@ -57,7 +79,8 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     Option<"logN", "log-n", "int64_t", /*default=*/"0",
            "Ring degree N = 2^log-n (13..17); 0 picks the smallest that fits">,
     Option<"scaleBits", "scale-bits", "int64_t", /*default=*/"0",
-           "Bits of the default scale and of each Q prime after q_0 (0: 40)">,
+           "Bits of the default scale and of each Q prime after q_0 (0: 40, "
+           "or the largest scale below at which the values' ranges fit q_0)">,
     Option<"extraLevels", "extra-levels", "int64_t", /*default=*/"0",
            "Levels beyond the program's multiplicative depth (the outputs "
            "keep them)">,

@@ -1,6 +1,7 @@
 //===- RecordInterface.cpp - ckks-record-interface ------------------------===//
 #include "compiler/Transforms/RecordInterface/RecordInterface.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/FHE/IR/FHEDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -21,32 +22,48 @@ struct RecordInterfacePass
   void runOnOperation() override {
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       Builder b(f.getContext());
-      auto entry = [&](StringRef name, Type t) -> FailureOr<Attribute> {
+      auto entry = [&](StringRef name, Type t,
+                       Attribute range = {}) -> FailureOr<Attribute> {
         // A plaintext argument: slot values the server gets at run time.
         if (auto v = dyn_cast<RankedTensorType>(t);
-            v && v.getRank() == 1 && isa<ComplexType>(v.getElementType()))
-          return Attribute(b.getDictionaryAttr(
-              {b.getNamedAttr("name", b.getStringAttr(name)),
-               b.getNamedAttr("slots", b.getI64IntegerAttr(v.getDimSize(0))),
-               b.getNamedAttr("plain", b.getUnitAttr())}));
+            v && v.getRank() == 1 && isa<ComplexType>(v.getElementType())) {
+          SmallVector<NamedAttribute> fields{
+              b.getNamedAttr("name", b.getStringAttr(name)),
+              b.getNamedAttr("slots", b.getI64IntegerAttr(v.getDimSize(0))),
+              b.getNamedAttr("plain", b.getUnitAttr())};
+          if (range)
+            fields.push_back(b.getNamedAttr("range", range));
+          return Attribute(b.getDictionaryAttr(fields));
+        }
         auto ct = dyn_cast<ckks::CiphertextType>(t);
         if (!ct)
           return f.emitError("the interface supports ciphertext arguments "
                              "and results and plaintext arguments only, "
                              "not ")
                  << t;
-        return Attribute(b.getDictionaryAttr(
-            {b.getNamedAttr("name", b.getStringAttr(name)),
-             b.getNamedAttr("slots", b.getI64IntegerAttr(ct.getSlots())),
-             b.getNamedAttr("level", b.getI64IntegerAttr(ct.getLevel())),
-             b.getNamedAttr("scale", b.getF64FloatAttr(ct.getScale())),
-             b.getNamedAttr("degree", b.getI64IntegerAttr(ct.getDegree()))}));
+        SmallVector<NamedAttribute> fields{
+            b.getNamedAttr("name", b.getStringAttr(name)),
+            b.getNamedAttr("slots", b.getI64IntegerAttr(ct.getSlots())),
+            b.getNamedAttr("level", b.getI64IntegerAttr(ct.getLevel())),
+            b.getNamedAttr("scale", b.getF64FloatAttr(ct.getScale())),
+            b.getNamedAttr("degree", b.getI64IntegerAttr(ct.getDegree()))};
+        if (range)
+          fields.push_back(b.getNamedAttr("range", range));
+        return Attribute(b.getDictionaryAttr(fields));
       };
       SmallVector<Attribute> ins, outs;
       for (auto [i, t] : llvm::enumerate(f.getArgumentTypes())) {
         auto name = f.getArgAttrOfType<StringAttr>(i, "ember.name");
-        FailureOr<Attribute> e =
-            entry(name ? name.getValue().str() : "in" + std::to_string(i), t);
+        // The range the parameters were chosen for (fhe-to-ckks): the
+        // declared one, else the default; the client refuses values
+        // outside it.
+        Attribute range = f.getArgAttr(i, fhe::kRangeAttrName);
+        if (!range)
+          range = fhe::getRangeAttr(f.getContext(), fhe::defaultRange());
+        if (failed(fhe::parseRange(range, [&] { return f.emitError(); })))
+          return signalPassFailure();
+        FailureOr<Attribute> e = entry(
+            name ? name.getValue().str() : "in" + std::to_string(i), t, range);
         if (failed(e))
           return signalPassFailure();
         ins.push_back(*e);

@@ -15,8 +15,11 @@ def CKKSRecordInterface : Pass<"ckks-record-interface", "::mlir::ModuleOp"> {
 
     `ember.interface`, a dictionary with `inputs` and `outputs`: lists of
     dictionaries `{name, slots, level, scale, degree}` (degree = number of
-    polynomials); a plaintext argument (a tensor of slot values, encoded at
-    run time) is `{name, slots, plain}`,
+    polynomials), inputs also with `range`: the argument's `fhe.range`
+    (what fhe-to-ckks chose the first prime and the scale for), else the
+    default `[-1.0, 1.0]`; the client refuses values outside it. A
+    plaintext argument (a tensor of slot values, encoded at run time) is
+    `{name, slots, plain, range}`,
 
     which survives `ckks-to-rns` and `rns-to-kernel` and which
     `ember-translate --emit-manifest` and the emitters read. An argument's

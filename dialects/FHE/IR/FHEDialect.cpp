@@ -7,6 +7,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace ember::fhe;
 
@@ -35,6 +37,63 @@ Operation *FHEDialect::materializeConstant(OpBuilder &builder, Attribute value,
   if (!dense || !ember::isSlotValuesAttr(dense) || !isa<PlaintextType>(type))
     return nullptr;
   return ConstantOp::create(builder, loc, type, dense);
+}
+
+//===----------------------------------------------------------------------===//
+// The fhe.range attribute
+//===----------------------------------------------------------------------===//
+
+FailureOr<ember::fhe::SlotRange>
+ember::fhe::parseRange(Attribute attr,
+                       function_ref<InFlightDiagnostic()> emitError) {
+  auto array = dyn_cast<ArrayAttr>(attr);
+  SmallVector<double, 4> v;
+  if (array)
+    for (Attribute a : array)
+      if (auto f = dyn_cast<FloatAttr>(a))
+        v.push_back(f.getValueAsDouble());
+  if (!array || v.size() != array.size() || (v.size() != 2 && v.size() != 4))
+    return emitError() << "'" << kRangeAttrName
+                       << "' must be [lo, hi] or [re_lo, re_hi, im_lo, "
+                          "im_hi] (floats), got "
+                       << attr;
+  for (size_t i = 0; i < v.size(); i += 2)
+    if (!std::isfinite(v[i]) || !std::isfinite(v[i + 1]) || v[i] > v[i + 1])
+      return emitError() << "'" << kRangeAttrName
+                         << "' needs finite bounds with lo <= hi, got " << attr;
+  SlotRange r;
+  r.re = {v[0], v[1]};
+  if (v.size() == 4)
+    r.im = {v[2], v[3]};
+  return r;
+}
+
+ArrayAttr ember::fhe::getRangeAttr(MLIRContext *ctx, const SlotRange &range) {
+  Builder b(ctx);
+  SmallVector<Attribute, 4> v{b.getF64FloatAttr(range.re.lo),
+                              b.getF64FloatAttr(range.re.hi)};
+  if (range.im.lo != 0 || range.im.hi != 0) {
+    v.push_back(b.getF64FloatAttr(range.im.lo));
+    v.push_back(b.getF64FloatAttr(range.im.hi));
+  }
+  return b.getArrayAttr(v);
+}
+
+LogicalResult FHEDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != kRangeAttrName)
+    return success();
+  return parseRange(attr.getValue(), [&] { return op->emitOpError(); });
+}
+
+LogicalResult FHEDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                   unsigned arg,
+                                                   NamedAttribute attr) {
+  if (attr.getName() != kRangeAttrName)
+    return success();
+  return parseRange(attr.getValue(), [&] {
+    return op->emitOpError("argument ") << arg << ": ";
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -20,3 +20,42 @@
 
 #define GET_OP_CLASSES
 #include "dialects/FHE/IR/FHEOps.h.inc"
+
+namespace ember::fhe {
+
+/// `fhe.range`: on a function argument, the range its slots lie in, as the
+/// program declares it (the frontend's `ranges=` or `inputset=`); on an op
+/// (`fhe-annotate-ranges`), the range the analysis computed for its result.
+/// `[lo, hi]`: real slots in [lo, hi] (imaginary parts 0);
+/// `[re_lo, re_hi, im_lo, im_hi]`: complex slots, both parts bounded.
+inline constexpr llvm::StringLiteral kRangeAttrName = "fhe.range";
+/// An argument without `fhe.range` lies in [-kDefaultBound, kDefaultBound]
+/// (real slots): the usual CKKS convention of values in [-1, 1].
+inline constexpr double kDefaultBound = 1.0;
+
+/// A closed interval of doubles.
+struct Interval {
+  double lo = 0, hi = 0;
+};
+
+/// The range of one slot: its real and imaginary parts.
+struct SlotRange {
+  Interval re, im;
+};
+
+/// The default range of an argument without `fhe.range`.
+inline SlotRange defaultRange() {
+  return {{-kDefaultBound, kDefaultBound}, {0, 0}};
+}
+
+/// Reads an `fhe.range` attribute (an array of 2 or 4 finite floats, each
+/// pair with lo <= hi), or emits an error through `emitError`.
+mlir::FailureOr<SlotRange>
+parseRange(mlir::Attribute attr,
+           llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// The `fhe.range` attribute of `range` (two floats when the imaginary part
+/// is exactly 0, else four).
+mlir::ArrayAttr getRangeAttr(mlir::MLIRContext *ctx, const SlotRange &range);
+
+} // namespace ember::fhe

@@ -23,6 +23,10 @@ def FHE_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // `fhe.range` on function arguments (and on ops, from
+  // fhe-annotate-ranges): see kRangeAttrName in FHEDialect.h.
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 class FHE_Op<string mnemonic, list<Trait> traits = []>

@@ -6,7 +6,7 @@
 // RUN: ember-opt --ember-pipeline=fhe-to-rns %s | ember-opt --rns-to-kernel | FileCheck %s --check-prefix=NORNS --implicit-check-not=rns.mod_up --implicit-check-not=rns.mod_down --implicit-check-not=rns.decompose --implicit-check-not=rns.ks_inner_product --implicit-check-not=rns.fused
 
 // CHECK-LABEL: func.func @mul_rot
-// CHECK-SAME: ember.interface = {inputs = [{degree = 2 : i64, level = 1 : i64, name = "in0", scale = {{.*}} : f64, slots = 8 : i64}
+// CHECK-SAME: ember.interface = {inputs = [{degree = 2 : i64, level = 1 : i64, name = "in0", range = [-1.000000e+00, 1.000000e+00], scale = {{.*}} : f64, slots = 8 : i64}
 // CHECK: kernel.launch "k0"({{.*}}) {bytes = 393216 : i64}
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: rns.mul
