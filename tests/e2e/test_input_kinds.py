@@ -55,6 +55,10 @@ def test_plaintext_inputs_are_checked(compiled, rng):
         c.run(keys.evaluation, cts, w=np.zeros(S))
     with pytest.raises(ember.InputError, match="17 values, more than"):
         c.run(keys.evaluation, cts, w=np.zeros(S + 1), b=np.zeros(S))
+    # A plaintext input has a range too ([-1, 1] unless declared): the
+    # scale was chosen for it.
+    with pytest.raises(ember.InputError, match="input 'w' = 2.0 .* outside its range"):
+        c.run(keys.evaluation, cts, w=np.full(S, 2.0), b=np.zeros(S))
     with pytest.raises(ember.ArgumentNameError, match="no input named 'x'"):
         c.run(keys.evaluation, cts, x=np.zeros(S), w=np.zeros(S), b=np.zeros(S))
     # The runtime refuses a missing or short plaintext input itself.

@@ -80,7 +80,7 @@ def test_square_of_3000(compiled, rng):
     s = p["log_scale"]
     assert s == 34 and math.log2(p["q"][0]) > 59.99
     assert c.manifest["inputs"][0]["range"] == [-3000, 3000]
-    assert "{fhe.range = [-3000.0, 3000.0]}" in c.ir("fhe")
+    assert "fhe.range = [-3000.0, 3000.0]}" in c.ir("fhe")
     x = rng.uniform(-3000, 3000, S)
     x[:3] = [3000.0, -3000.0, 0.0]
     got = c(x=x)

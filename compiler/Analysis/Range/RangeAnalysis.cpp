@@ -254,6 +254,16 @@ FailureOr<RangeAnalysis> RangeAnalysis::run(ModuleOp module) {
                   out[i] = in[(i + k) % n];
                 return out;
               })
+              .Case<fhe::TileOp>([&](fhe::TileOp o) -> FailureOr<Slots> {
+                // The vector repeated: the same ranges, slot i from i mod s.
+                const Slots &in = slotsOf(o.getInput());
+                if (in.size() == 1)
+                  return in;
+                Slots out(o.getType().getSlots());
+                for (size_t i = 0; i < out.size(); ++i)
+                  out[i] = in[i % in.size()];
+                return out;
+              })
               .Default([&](Operation *other) -> FailureOr<Slots> {
                 if (isa_and_nonnull<fhe::FHEDialect>(other->getDialect()) ||
                     llvm::any_of(other->getResults(), isFheValue))

@@ -34,3 +34,17 @@ func.func @conjugate(%x: !fhe.ct<4> {fhe.range = [-1.0, 2.0]},
   %b = fhe.conjugate %z : !fhe.ct<4>
   return %a, %b : !fhe.ct<4>, !fhe.ct<4>
 }
+
+// tile repeats the vector, and its ranges: slot i of the result is slot
+// i mod 2 of the input, so multiplying the tiled [x, 0] pattern by a
+// 4-slot vector keeps slot-wise bounds.
+// CHECK-LABEL: func.func @tile
+func.func @tile(%x: !fhe.ct<2> {fhe.range = [-3.0, 3.0]}, %y: !fhe.ct<4>) -> !fhe.ct<4> {
+  %e0 = fhe.constant dense<[1.0, 0.0]> : tensor<2xf64> -> !fhe.pt<2>
+  %m = fhe.mul %x, %e0 : (!fhe.ct<2>, !fhe.pt<2>) -> !fhe.ct<2>
+  // CHECK: fhe.tile {{.*}} {fhe.bound = 3.000000e+00 : f64, fhe.range = [-3.000000e+00, 3.000000e+00]}
+  %t = fhe.tile %m : !fhe.ct<2> -> !fhe.ct<4>
+  // CHECK: fhe.add {{.*}} {fhe.bound = 4.000000e+00 : f64, fhe.range = [-4.000000e+00, 4.000000e+00]}
+  %s = fhe.add %t, %y : (!fhe.ct<4>, !fhe.ct<4>) -> !fhe.ct<4>
+  return %s : !fhe.ct<4>
+}

@@ -13,7 +13,7 @@
 // RUN: ember-translate --emit-manifest %t.k.mlir | FileCheck %s --check-prefix=MANIFEST
 
 // CKKS: func.func @weighted(%[[X:.*]]: !ckks.ct<8, level = 1, scale = 1099511627776.0> {ember.name = "x"}, %[[W:.*]]: tensor<8xcomplex<f64>> {ember.name = "w"})
-// CKKS-SAME: ember.interface = {inputs = [{degree = 2 : i64, level = 1 : i64, name = "x", {{.*}}}, {name = "w", plain, slots = 8 : i64}]
+// CKKS-SAME: ember.interface = {inputs = [{degree = 2 : i64, level = 1 : i64, name = "x", {{.*}}}, {name = "w", plain, range = [-1.000000e+00, 1.000000e+00], slots = 8 : i64}]
 // CKKS-NEXT: %[[P1:.*]] = ckks.encode_values %[[W]] : tensor<8xcomplex<f64>> -> !ckks.pt<8, level = 1, scale = 1099511627776.0>
 // CKKS-NEXT: %[[M:.*]] = ckks.mul_plain %[[X]], %[[P1]]
 // CKKS-NEXT: %[[P2:.*]] = ckks.encode_values %[[W]] : tensor<8xcomplex<f64>> -> !ckks.pt<8, level = 1, scale = 1.2089258196146292e+24>
@@ -36,7 +36,8 @@
 // MANIFEST: "name": "x",
 // MANIFEST: "name": "w",
 // MANIFEST-NEXT: "plain": true,
-// MANIFEST-NEXT: "slots": 8
+// MANIFEST-NEXT: "range": [
+// MANIFEST: "slots": 8
 func.func @weighted(%x: !fhe.ct<8> {ember.name = "x"}, %w: !fhe.pt<8> {ember.name = "w"}) -> !fhe.ct<8> {
   %y = fhe.mul %x, %w : (!fhe.ct<8>, !fhe.pt<8>) -> !fhe.ct<8>
   %z = fhe.add %y, %w : (!fhe.ct<8>, !fhe.pt<8>) -> !fhe.ct<8>
