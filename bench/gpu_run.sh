@@ -9,7 +9,15 @@
 # KLSS_SETS (comma-separated, or none) are the sets of the hybrid-vs-KLSS
 # key-switching section; SETS=none runs only that section. Environment: TESTS=0 / BENCH=0 skip a part,
 # GTEST_FILTER picks tests (e.g. 'CudaKlss*'), TEST_TIMEOUT / BENCH_TIMEOUT
-# (seconds, default 330 / 240) bound them.
+# (seconds, default 330 / 240) bound them. E2E='out/artifacts ...' also runs
+# bench/gpu_e2e.sh on each carried artifact folder (results in
+# $OUT/e2e_<folder>/). SANITIZE=1 also runs compute-sanitizer (logs
+# $OUT/sanitize_*.log): memcheck over the tests SAN_MEMCHECK_FILTER picks
+# (default: the small sets) and over the emitted programs SAN_PROGRAMS names
+# (default poly_eval; check mode), racecheck and synccheck over
+# SAN_RACE_FILTER (default: the small-set primitives). PROFILE='name ...'
+# times the kernels of one run of those emitted programs with Nsight Compute
+# ($OUT/profile_<name>.txt).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -60,9 +68,9 @@ for line in open(sys.argv[1], errors="replace"):
     if m:
         name = m.group(1)
         continue
-    m = re.search(r"(\d+) bytes spill stores", line)
+    m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores", line)
     if m and name:
-        spill = m.group(1)
+        stack, spill = m.group(1), m.group(2)
     m = re.search(r"Used (\d+) registers.*?(?:(\d+) bytes smem)?", line)
     if m and name:
         smem = re.search(r"(\d+) bytes smem", line)
@@ -73,11 +81,18 @@ for line in open(sys.argv[1], errors="replace"):
             pretty = name
         pretty = re.sub(r"ember::cuda::\(anonymous namespace\)::", "", pretty)
         pretty = pretty.split("(")[0]
-        rows.append((pretty, m.group(1), smem.group(1) if smem else "0", spill))
+        rows.append((pretty, m.group(1), smem.group(1) if smem else "0",
+                     stack, spill))
         name = None
-print("kernel | registers | static smem bytes | spill store bytes")
+print("kernel | registers | static smem bytes | stack frame bytes | spill store bytes")
 for r in sorted(set(rows)):
     print(" | ".join(r))
+# A stack frame means local memory per thread (a dynamically indexed
+# parameter array, say): DRAM traffic no kernel of the runtime should have.
+for r in sorted(set(rows)):
+    if r[3] != "0" or r[4] != "0":
+        print(f"WARNING: {r[0]} has a {r[3]}-byte stack frame, {r[4]} bytes of spills",
+              file=sys.stderr)
 PY
 cat "$OUT/ptxas.txt"
 
@@ -124,4 +139,86 @@ if [ "$BENCH" != 0 ]; then
     "$OUT/gpu_results.json" "$KLSS_SETS" 2>&1 | tee "$OUT/bench.log"
   bench_rc=${PIPESTATUS[0]}
 fi
-echo "tests exit code: $test_rc, bench exit code: $bench_rc"
+
+e2e_rc=skipped
+for art in ${E2E:-}; do
+  echo "== emitted programs of $art =="
+  OUT="$OUT/e2e_$(basename "$art")" EMBER_GPU_BUILD="$BUILD" \
+    bash bench/gpu_e2e.sh "$art" "${E2E_RUNS:-21}"
+  rc=$?
+  [ "$e2e_rc" = skipped ] || [ "$e2e_rc" = 0 ] && e2e_rc=$rc
+done
+
+san_rc=skipped
+if [ "${SANITIZE:-0}" != 0 ]; then
+  san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  tests="$BUILD/runtime/cuda/tests/ember_cuda_tests"
+  small='CudaPrimitives.SmallN*:CudaProgram.*:CudaOperations.SmallN:CudaDecrypt.SmallN:CudaKlss.*Small*'
+  san_rc=0
+  run_san() { # log-name tool command...
+    local name=$1 tool=$2
+    shift 2
+    echo "== compute-sanitizer --tool $tool ($name) =="
+    timeout "${SANITIZE_TIMEOUT:-240}" "$san" --tool "$tool" --error-exitcode 3 \
+      "$@" >"$OUT/sanitize_$name.log" 2>&1
+    local rc=$?
+    grep -E "SUMMARY|PASSED|FAILED|identical" "$OUT/sanitize_$name.log" | tail -n 4
+    echo "exit code: $rc"
+    [ $rc = 0 ] || san_rc=$rc
+  }
+  run_san memcheck memcheck "$tests" --gtest_brief=1 \
+    --gtest_filter="${SAN_MEMCHECK_FILTER:-$small}"
+  run_san racecheck racecheck "$tests" --gtest_brief=1 \
+    --gtest_filter="${SAN_RACE_FILTER:-CudaPrimitives.SmallN*}"
+  run_san synccheck synccheck "$tests" --gtest_brief=1 \
+    --gtest_filter="${SAN_RACE_FILTER:-CudaPrimitives.SmallN*}"
+  # Emitted programs through the plan executor (check mode, 2 runs):
+  # SAN_PROGRAMS names folders of the E2E artifact folders.
+  for p in ${SAN_PROGRAMS:-poly_eval}; do
+    for art in ${E2E:-}; do
+      [ -x "$BUILD/gpu_e2e_$p" ] && [ -d "$art/$p" ] &&
+        run_san "program_$p" memcheck "$BUILD/gpu_e2e_$p" check "$art/$p" 2
+    done
+  done
+fi
+# Kernel times of one run of emitted programs (Nsight Compute): PROFILE names
+# folders of the E2E artifact folders; $OUT/profile_<name>.txt lists the
+# kernels of the last run (the driver runs warm-up + 2) with their durations.
+for p in ${PROFILE:-}; do
+  for art in ${E2E:-}; do
+    [ -x "$BUILD/gpu_e2e_$p" ] && [ -d "$art/$p" ] || continue
+    mode=bench
+    [ -f "$art/$p/keys.bin" ] && mode=check
+    echo "== ncu: $p =="
+    timeout 300 ncu --metrics gpu__time_duration.sum --csv \
+      "$BUILD/gpu_e2e_$p" "$mode" "$art/$p" 2 >"$OUT/profile_$p.csv" 2>&1
+    python3 - "$OUT/profile_$p.csv" >"$OUT/profile_$p.txt" <<'PY'
+import collections, csv, sys
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+head, rows = rows[0], rows[1:]
+ki, vi = head.index("Kernel Name"), head.index("Metric Value")
+ks = [(r[ki].split("(")[0], float(r[vi].replace(",", ""))) for r in rows]
+names = [k for k, _ in ks]
+# The two timed runs launch the same kernels (the warm-up may launch more:
+# it encodes the constants): the last run is the longest tail that repeats
+# just before itself.
+n = max((m for m in range(1, len(ks) // 2 + 1)
+         if names[-m:] == names[-2 * m:-m]), default=len(ks))
+last = ks[-n:]
+total = sum(v for _, v in last) / 1e3
+print(f"{n} kernels in the last run, {total:.1f} us of kernel time")
+by = collections.defaultdict(lambda: [0, 0.0])
+for k, v in last:
+    by[k][0] += 1
+    by[k][1] += v / 1e3
+for k, (c, t) in sorted(by.items(), key=lambda x: -x[1][1]):
+    print(f"{t:9.1f} us  {c:4d} x  {k}")
+print("\nin order:")
+for k, v in last:
+    print(f"{v / 1e3:8.1f} us  {k}")
+PY
+    head -n 25 "$OUT/profile_$p.txt"
+  done
+done
+
+echo "tests exit code: $test_rc, bench exit code: $bench_rc, e2e exit code: $e2e_rc, sanitizer exit code: $san_rc"

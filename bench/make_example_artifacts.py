@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "frontend"))
 import ember  # noqa: E402
 from ember import _toolchain, cli  # noqa: E402
 
-EXAMPLES = ["logistic_regression", "dense_layer", "variance", "polynomial"]
+EXAMPLES = ["logistic_regression", "dense_layer", "variance", "polynomial", "mlp"]
 
 
 def main() -> None:
@@ -56,7 +56,12 @@ def main() -> None:
         if d.exists():
             shutil.rmtree(d)
         cuda.save(d)
-        (d / f"{prog.name}.cu").rename(d / f"{name}.cu")  # what gpu_e2e.sh builds
+        # What gpu_e2e.sh builds and reads: ex_<example>.cu / .data.
+        (d / f"{prog.name}.cu").rename(d / f"{name}.cu")
+        (d / f"{prog.name}.data").rename(d / f"{name}.data")
+        # The IR texts stay here (the device tool carries 64 MiB at most).
+        for ir in [*d.glob("*.mlir"), *d.glob(f"{prog.name}.*.txt")]:
+            ir.unlink()
         keys = cpu.keygen()
         cts = cpu.encrypt(keys, **inputs)
         outs = cpu.run(keys.evaluation, cts)

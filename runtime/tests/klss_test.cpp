@@ -7,6 +7,7 @@
 #include "ember/errors.h"
 #include "ember/primes.h"
 #include "ember/rns.h"
+#include "ember/serialize.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,11 @@ TEST(Klss, GammaLargerThanPuQIsOneGroup) {
     EXPECT_EQ(ctx.klssGroupCount(ctx.maxLevel()), 1) << gamma;
     EXPECT_EQ(ctx.klssGroupLimbs(0, ctx.maxLevel()).size(), 10u) << gamma;
     EXPECT_EQ(ctx.klssGroupLimbs(0, 2).size(), 6u) << gamma;
+    // The parameter file of such a context loads (a server reads params.bin;
+    // fhe-to-ckks picks gamma >= |Q| + |P| for short chains).
+    auto loaded = deserializeParams(serializeParams(ctx));
+    EXPECT_EQ(loaded->hash(), ctx.hash()) << gamma;
+    EXPECT_EQ(loaded->klssGroupCount(loaded->maxLevel()), 1) << gamma;
   }
 }
 

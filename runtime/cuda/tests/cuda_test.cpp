@@ -274,6 +274,28 @@ void checkPrimitives(const std::string &set, int level) {
         << "keySwitch k0";
     EXPECT_EQ(diff(want.second, cuda::download(dctx, got.second)), "")
         << "keySwitch k1";
+    // The inner product alone, over raised digits (what emitted programs
+    // call between their mod_up and mod_down steps).
+    std::vector<Poly64> raised;
+    std::vector<cuda::DevicePoly> draised;
+    std::vector<const Poly64 *> digits;
+    std::vector<const cuda::DevicePoly *> ddigits;
+    for (int j = 0; j < ctx.digitCount(level); ++j) {
+      raised.push_back(cpu::modUp(ctx, d, j));
+      draised.push_back(cuda::upload(dctx, raised.back()));
+    }
+    for (size_t j = 0; j < raised.size(); ++j) {
+      digits.push_back(&raised[j]);
+      ddigits.push_back(&draised[j]);
+    }
+    Poly64 acc0, acc1;
+    keySwitchInnerProduct(ctx, key, digits, acc0, acc1);
+    cuda::DevicePoly dacc0, dacc1;
+    cuda::keySwitchInnerProduct(dctx, dkey, ddigits, dacc0, dacc1);
+    EXPECT_EQ(diff(acc0, cuda::download(dctx, dacc0)), "")
+        << "keySwitchInnerProduct acc0";
+    EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
+        << "keySwitchInnerProduct acc1";
   }
 }
 
