@@ -383,6 +383,23 @@ class Plain:
     def __neg__(self) -> Any:
         return self._refuse("neg", None)
 
+    def _unsupported(self, what: str) -> Any:
+        raise TraceError(
+            f"{what} of a plaintext input: the server would compute it on the "
+            "plaintext, which Ember does not compile; declare the input at the "
+            "slot count and order it is used at (ember.Plain[n]) and pass the "
+            "values prepared (np.tile, np.roll, np.conj)"
+        )
+
+    def tile(self, slots: int) -> Any:
+        return self._unsupported(f"tile({slots})")
+
+    def rotate(self, offset: int) -> Any:
+        return self._unsupported(f"rotate({offset})")
+
+    def conjugate(self) -> Any:
+        return self._unsupported("conjugate()")
+
     def __bool__(self) -> bool:
         raise TraceError("cannot branch on a plaintext input at trace time")
 
