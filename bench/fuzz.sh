@@ -17,6 +17,8 @@
 #   EMBER_FUZZ_MERGE=1      afterwards, merge what raised coverage into the
 #                           committed corpus (libFuzzer -merge=1: minimal)
 #   EMBER_FUZZ_JOBS=2       ninja jobs for the build
+#   EMBER_FUZZ_NO_BUILD=1   use the harnesses already built (e.g. while
+#                           another target builds in the same folder)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -48,8 +50,10 @@ if [ ${#cxx_targets[@]} -gt 0 ]; then
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DEMBER_FUZZ=ON \
       -DEMBER_ENABLE_CUDA=OFF -DEMBER_BUILD_PYTHON=OFF -DEMBER_BUILD_TESTS=OFF >/dev/null
   fi
-  echo "== building ${cxx_targets[*]}"
-  ninja -C "$build" -j"${EMBER_FUZZ_JOBS:-2}" "${cxx_targets[@]}" ember_fuzz_seeds >/dev/null
+  if [ "${EMBER_FUZZ_NO_BUILD:-0}" != 1 ]; then
+    echo "== building ${cxx_targets[*]}"
+    ninja -C "$build" -j"${EMBER_FUZZ_JOBS:-2}" "${cxx_targets[@]}" ember_fuzz_seeds >/dev/null
+  fi
   "$(fuzz_bin ember_fuzz_seeds)" "$work/seeds" >/dev/null
 fi
 # MLIR seeds: every case of the dialect tests.
