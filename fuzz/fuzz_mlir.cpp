@@ -45,7 +45,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::MLIRContext ctx(registry(), mlir::MLIRContext::Threading::DISABLED);
   mlir::ScopedDiagnosticHandler quiet(
       &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer stops at the NUL byte after the buffer (what a
+  // MemoryBuffer read from a file has, as in ember-opt): libFuzzer's data
+  // has none, so parse a std::string copy, NUL-terminated.
+  const std::string text(reinterpret_cast<const char *>(data), size);
   mlir::OwningOpRef<mlir::ModuleOp> module = parse(ctx, text); // verifies
   if (!module)
     return 0;
