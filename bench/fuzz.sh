@@ -15,7 +15,11 @@
 #   EMBER_FUZZ_PARALLEL=2   harnesses run at once (default 1; the machine
 #                           has few cores)
 #   EMBER_FUZZ_MERGE=1      afterwards, merge what raised coverage into the
-#                           committed corpus (libFuzzer -merge=1: minimal)
+#                           committed corpus: inputs of at most
+#                           EMBER_FUZZ_MERGE_MAX_BYTES (default 6144), a
+#                           greedy set cover of the new edges (libFuzzer
+#                           -set_cover_merge=1 -use_counters=0; atheris:
+#                           -merge=1), so that the corpus stays small
 #   EMBER_FUZZ_JOBS=2       ninja jobs for the build
 #   EMBER_FUZZ_NO_BUILD=1   use the harnesses already built (e.g. while
 #                           another target builds in the same folder)
@@ -90,7 +94,13 @@ run_one() {
       env PYTHONPATH="$root/${EMBER_BUILD_DIR:-build}/python:$root/frontend" \
         python fuzz/fuzz_manifest.py -merge=1 "fuzz/corpus/$h" "$corpus" "${seeds[@]}" >>"$log" 2>&1
     else
-      "$(fuzz_bin "$h")" -merge=1 "fuzz/corpus/$h" "$corpus" "${seeds[@]}" >>"$log" 2>&1
+      local small="$work/merge-candidates/$h"
+      rm -rf "$small"
+      mkdir -p "$small"
+      find "$corpus" "${seeds[@]}" -type f \
+        -size -"$((${EMBER_FUZZ_MERGE_MAX_BYTES:-6144} + 1))"c -exec cp {} "$small/" \;
+      "$(fuzz_bin "$h")" -set_cover_merge=1 -use_counters=0 "fuzz/corpus/$h" \
+        "$small" >>"$log" 2>&1
     fi
   fi
   local execs rate units last
