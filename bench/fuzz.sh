@@ -106,8 +106,8 @@ run_one() {
   local execs rate units last
   # In-process runs end with stat:: lines, fork-mode runs with a last
   # "#EXECS: cov: ... exec/s RATE ..." line.
-  execs="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
-  rate="$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
+  execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
+  rate="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   last="$(grep -E '^#[0-9]+: cov' "$log" | tail -1 || true)"
   # atheris exits at the time limit without stat:: lines: its last status line.
   [ -n "$execs" ] || [ -n "$last" ] ||
