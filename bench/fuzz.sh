@@ -15,8 +15,14 @@
 #   EMBER_FUZZ_PARALLEL=2   harnesses run at once (default 1; the machine
 #                           has few cores)
 #   EMBER_FUZZ_MERGE=1      afterwards, merge what raised coverage into the
-#                           committed corpus (libFuzzer -merge=1: minimal)
+#                           committed corpus: inputs of at most
+#                           EMBER_FUZZ_MERGE_MAX_BYTES (default 6144), a
+#                           greedy set cover of the new edges (libFuzzer
+#                           -set_cover_merge=1 -use_counters=0; atheris:
+#                           -merge=1), so that the corpus stays small
 #   EMBER_FUZZ_JOBS=2       ninja jobs for the build
+#   EMBER_FUZZ_NO_BUILD=1   use the harnesses already built (e.g. while
+#                           another target builds in the same folder)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -48,8 +54,10 @@ if [ ${#cxx_targets[@]} -gt 0 ]; then
       -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DEMBER_FUZZ=ON \
       -DEMBER_ENABLE_CUDA=OFF -DEMBER_BUILD_PYTHON=OFF -DEMBER_BUILD_TESTS=OFF >/dev/null
   fi
-  echo "== building ${cxx_targets[*]}"
-  ninja -C "$build" -j"${EMBER_FUZZ_JOBS:-2}" "${cxx_targets[@]}" ember_fuzz_seeds >/dev/null
+  if [ "${EMBER_FUZZ_NO_BUILD:-0}" != 1 ]; then
+    echo "== building ${cxx_targets[*]}"
+    ninja -C "$build" -j"${EMBER_FUZZ_JOBS:-2}" "${cxx_targets[@]}" ember_fuzz_seeds >/dev/null
+  fi
   "$(fuzz_bin ember_fuzz_seeds)" "$work/seeds" >/dev/null
 fi
 # MLIR seeds: every case of the dialect tests.
@@ -86,14 +94,20 @@ run_one() {
       env PYTHONPATH="$root/${EMBER_BUILD_DIR:-build}/python:$root/frontend" \
         python fuzz/fuzz_manifest.py -merge=1 "fuzz/corpus/$h" "$corpus" "${seeds[@]}" >>"$log" 2>&1
     else
-      "$(fuzz_bin "$h")" -merge=1 "fuzz/corpus/$h" "$corpus" "${seeds[@]}" >>"$log" 2>&1
+      local small="$work/merge-candidates/$h"
+      rm -rf "$small"
+      mkdir -p "$small"
+      find "$corpus" "${seeds[@]}" -type f \
+        -size -"$((${EMBER_FUZZ_MERGE_MAX_BYTES:-6144} + 1))"c -exec cp {} "$small/" \;
+      "$(fuzz_bin "$h")" -set_cover_merge=1 -use_counters=0 "fuzz/corpus/$h" \
+        "$small" >>"$log" 2>&1
     fi
   fi
   local execs rate units last
   # In-process runs end with stat:: lines, fork-mode runs with a last
   # "#EXECS: cov: ... exec/s RATE ..." line.
-  execs="$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
-  rate="$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
+  execs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
+  rate="$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)"
   last="$(grep -E '^#[0-9]+: cov' "$log" | tail -1 || true)"
   # atheris exits at the time limit without stat:: lines: its last status line.
   [ -n "$execs" ] || [ -n "$last" ] ||

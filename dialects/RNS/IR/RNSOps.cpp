@@ -179,10 +179,28 @@ OpFoldResult NegOp::fold(FoldAdaptor) {
   return {};
 }
 
+/// The constant of mul_const/add_const: a signless integer of at least 64
+/// bits, read as signed by the printer, the folders and the emitters. A
+/// narrower or unsigned one (`<{value = 1 : i1}>` in generic form, -1 when
+/// read as signed) would mean one thing to the folder and another to the
+/// emitted code.
+static LogicalResult verifyConstant(Operation *op, IntegerAttr value) {
+  auto type = dyn_cast<IntegerType>(value.getType());
+  if (!type || !type.isSignless() || type.getWidth() < 64)
+    return op->emitOpError("value must be a signless integer of at least 64 "
+                           "bits (read as signed), got type ")
+           << value.getType();
+  return success();
+}
+
 OpFoldResult MulConstOp::fold(FoldAdaptor) {
   if (getValue().isOne())
     return getInput();
   return {};
+}
+
+LogicalResult MulConstOp::verify() {
+  return verifyConstant(*this, getValueAttr());
 }
 
 OpFoldResult AddConstOp::fold(FoldAdaptor) {
@@ -192,6 +210,8 @@ OpFoldResult AddConstOp::fold(FoldAdaptor) {
 }
 
 LogicalResult AddConstOp::verify() {
+  if (failed(verifyConstant(*this, getValueAttr())))
+    return failure();
   if (!polyTy(getResult()).isNTT())
     return emitOpError("operand must be in NTT form (in coefficient form a "
                        "constant polynomial is not elementwise)");

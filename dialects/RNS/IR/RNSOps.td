@@ -126,7 +126,8 @@ def RNS_MulConstOp : RNS_Op<"mul_const", [Pure, SameOperandsAndResultType,
     i82`): a CKKS plaintext that is one real constant c in every slot,
     encoded at scale s, is the constant polynomial round(c s), so a
     multiplication by it is this op (no encoding, no buffer). A value of 1
-    folds away.
+    folds away. `value` is a signless integer of at least 64 bits, read as
+    signed (what the custom form and ckks-to-rns make).
   }];
   let arguments = (ins RNS_AnyPoly:$input, APIntAttr:$value);
   let results = (outs RNS_AnyPoly:$result);
@@ -134,6 +135,7 @@ def RNS_MulConstOp : RNS_Op<"mul_const", [Pure, SameOperandsAndResultType,
     $input `,` custom<SignedInteger>($value) attr-dict `:` type($result)
   }];
   let hasFolder = 1;
+  let hasVerifier = 1;
 }
 
 def RNS_AddConstOp : RNS_Op<"add_const", [Pure, SameOperandsAndResultType,
@@ -145,7 +147,7 @@ def RNS_AddConstOp : RNS_Op<"add_const", [Pure, SameOperandsAndResultType,
     point gets `value` mod its limb's prime. Adding a CKKS plaintext that
     is one real constant c in every slot at scale s adds round(c s). Only
     NTT form (in coefficient form the constant polynomial is not
-    elementwise). A value of 0 folds away.
+    elementwise). A value of 0 folds away. `value`: as in `mul_const`.
   }];
   let arguments = (ins RNS_AnyPoly:$input, APIntAttr:$value);
   let results = (outs RNS_AnyPoly:$result);

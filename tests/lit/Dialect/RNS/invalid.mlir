@@ -449,3 +449,37 @@ func.func @fused_empty(%x: !rns.poly<ntt, q[0:2]>) {
   }
   return
 }
+
+// -----
+
+// A 1-bit 1 is -1 read as signed (as printed and emitted), not the 1 that
+// folds away: the constant must be a signless integer of at least 64 bits.
+func.func @mul_const_i1(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{value must be a signless integer of at least 64 bits (read as signed), got type 'i1'}}
+  %y = "rns.mul_const"(%x) <{value = 1 : i1}> : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @add_const_unsigned(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{value must be a signless integer of at least 64 bits (read as signed), got type 'ui64'}}
+  %y = "rns.add_const"(%x) <{value = 7 : ui64}> : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @add_const_index(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{value must be a signless integer of at least 64 bits (read as signed), got type 'index'}}
+  %y = "rns.add_const"(%x) <{value = 7 : index}> : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @add_const_coeff(%x: !rns.poly<coeff, q[0:2]>) -> !rns.poly<coeff, q[0:2]> {
+  // expected-error @+1 {{operand must be in NTT form}}
+  %y = rns.add_const %x, 5 : !rns.poly<coeff, q[0:2]>
+  return %y : !rns.poly<coeff, q[0:2]>
+}
