@@ -84,18 +84,20 @@ def test_plaintext_inputs_combine_with_encrypted_values_only():
             return w
 
     # Slot moves of a plaintext input would run on the server's plaintext.
+    def moved_by(move):
+        @ember.program(slots=S)
+        def moved(x, w: ember.Plain):
+            return x * move(w)
+
+        return moved
+
     for move, what in [
         (lambda w: w.tile(2 * S), r"tile\(32\) of a plaintext input"),
         (lambda w: w.rotate(1), r"rotate\(1\) of a plaintext input"),
         (lambda w: w.conjugate(), r"conjugate\(\) of a plaintext input"),
     ]:
-
-        @ember.program(slots=S)
-        def moved(x, w: ember.Plain):
-            return x * move(w)
-
         with pytest.raises(ember.TraceError, match=what):
-            ember.compile(moved)
+            ember.compile(moved_by(move))
 
 
 @ember.program(slots=S, dtype=complex)
