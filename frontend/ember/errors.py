@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -93,20 +94,25 @@ class SerializationError(EmberError):
     """A saved artifact, key or ciphertext is damaged or of another kind."""
 
 
+@functools.lru_cache(maxsize=4096)
+def _in_package(filename: str) -> bool:
+    """Whether a code object's file is in the ember package (cached: a
+    trace asks for every operation, and resolving a path is a syscall)."""
+    try:
+        return Path(filename).resolve().is_relative_to(_PACKAGE_DIR)
+    except OSError:  # e.g. "<stdin>"
+        return False
+
+
 def _outside_package(frame: FrameType | None) -> FrameType | None:
     while frame is not None:
-        path = Path(frame.f_code.co_filename)
         code = frame.f_code
         if code.co_filename in _SKIPPED_FILES or (
             code.co_filename == "<string>" and code.co_name == "__init__"
         ):  # the __init__ that dataclasses generate (CompileOptions)
             frame = frame.f_back
             continue
-        try:
-            inside = path.resolve().is_relative_to(_PACKAGE_DIR)
-        except OSError:  # e.g. "<stdin>"
-            inside = False
-        if not inside:
+        if not _in_package(code.co_filename):
             return frame
         frame = frame.f_back
     return None

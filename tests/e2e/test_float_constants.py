@@ -6,7 +6,9 @@ runs (issue 12: ``x * x + 1e-05`` did not parse).
 The property test draws doubles from every part of the float64 range:
 uniformly random bit patterns (every exponent equally likely), subnormals,
 the extremes and signed zeros; ember-opt parses the module and prints every
-dense constant as hex, which is compared with the input bit for bit.
+dense constant as hex, which is compared with the input bit for bit. It runs
+through both forms the tracer writes: decimal literals (constants of up to
+64 values) and MLIR's hex bytes (longer ones, real and complex).
 """
 
 from __future__ import annotations
@@ -66,10 +68,12 @@ def parse_back(module: str, ember_opt: Path) -> list[np.ndarray]:
     )
     assert run.returncode == 0, run.stderr
     out = []
-    for m in re.finditer(r"dense<([^>]*)> : tensor<(\d+)xf64>", run.stdout):
+    pattern = r"dense<([^>]*)> : tensor<(\d+)x(f64|complex<f64>)>"
+    for m in re.finditer(pattern, run.stdout):
         body, n = m[1], int(m[2])
         if body.startswith('"0x'):  # the bytes, little-endian
-            data = np.frombuffer(bytes.fromhex(body[3:-1]), dtype="<f8")
+            dtype = "<f8" if m[3] == "f64" else "<c16"
+            data = np.frombuffer(bytes.fromhex(body[3:-1]), dtype=dtype)
         elif body.startswith("0x"):  # a splat printed as its bit pattern
             data = np.array([int(body, 16)], dtype=np.uint64).view(np.float64)
         else:  # a splat MLIR printed in decimal (it does only when exact)
@@ -78,9 +82,10 @@ def parse_back(module: str, ember_opt: Path) -> list[np.ndarray]:
     return out
 
 
-def test_f64_literals_parse_back_exactly(build_dir, rng):
-    slots = 1024
-    values = finite_doubles(rng, 40 * slots)
+@pytest.mark.parametrize("slots", [64, 1024])  # decimal, hex
+def test_f64_literals_parse_back_exactly(build_dir, rng, slots):
+    assert (slots > _mlir._HEX_ABOVE) == (slots == 1024)
+    values = finite_doubles(rng, 40 * 1024)
     values = np.concatenate([values, np.zeros(-len(values) % slots)])
     emitter = _mlir.FunctionEmitter("f", LOC)
     acc = emitter.argument(0, slots, True, LOC)
@@ -89,6 +94,23 @@ def test_f64_literals_parse_back_exactly(build_dir, rng):
         acc = emitter.binary("add", acc, emitter.constant(chunk, slots, LOC), LOC)
     parsed = parse_back(emitter.finish([acc], LOC), build_dir / "bin" / "ember-opt")
     assert len(parsed) == len(chunks)
+    for want, got in zip(chunks, parsed, strict=True):
+        np.testing.assert_array_equal(
+            np.asarray(got).view(np.uint64), want.view(np.uint64)
+        )
+
+
+def test_long_complex_constants_parse_back_exactly(build_dir, rng):
+    slots = 256
+    values = finite_doubles(rng, 4 * 2 * slots)[: 4 * 2 * slots]
+    chunks = list(values.view(np.complex128).reshape(-1, slots))
+    emitter = _mlir.FunctionEmitter("f", LOC)
+    acc = emitter.argument(0, slots, True, LOC)
+    for chunk in chunks:
+        acc = emitter.binary("add", acc, emitter.constant(chunk, slots, LOC), LOC)
+    text = emitter.finish([acc], LOC)
+    assert text.count('dense<"0x') == len(chunks)
+    parsed = parse_back(text, build_dir / "bin" / "ember-opt")
     for want, got in zip(chunks, parsed, strict=True):
         np.testing.assert_array_equal(
             np.asarray(got).view(np.uint64), want.view(np.uint64)
