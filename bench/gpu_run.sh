@@ -17,7 +17,10 @@
 # (default poly_eval; check mode), racecheck and synccheck over
 # SAN_RACE_FILTER (default: the small-set primitives). PROFILE='name ...'
 # times the kernels of one run of those emitted programs with Nsight Compute
-# ($OUT/profile_<name>.txt).
+# ($OUT/profile_<name>.txt). PY_GPU=out/py_gpu also builds the runtime's
+# Python module with the CUDA backend and runs bench/gpu_python.py on those
+# artifacts (bench/make_python_gpu_artifacts.py): programs loaded and run
+# from Python with graphs on and off ($OUT/gpu_python.log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -50,11 +53,18 @@ if ! ls /usr/lib/*/libgtest.* /usr/lib/libgtest.* /usr/local/lib/libgtest.* \
 fi
 
 start=$(date +%s)
+python_args=(-DEMBER_BUILD_PYTHON=OFF)
+targets=(ember_cuda_tests ember_gpu_bench)
+if [ -n "${PY_GPU:-}" ]; then
+  python_args=(-DEMBER_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
+    -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
+  targets+=(ember_runtime)
+fi
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DEMBER_BUILD_COMPILER=OFF -DEMBER_ENABLE_CUDA=ON -DEMBER_BUILD_PYTHON=OFF \
+  -DEMBER_BUILD_COMPILER=OFF -DEMBER_ENABLE_CUDA=ON "${python_args[@]}" \
   -DEMBER_CUDA_PTXAS_VERBOSE=ON "${extra[@]}" >"$OUT/configure.log" 2>&1 ||
   { tail -n 40 "$OUT/configure.log"; exit 1; }
-ninja -C "$BUILD" -j "$JOBS" ember_cuda_tests ember_gpu_bench \
+ninja -C "$BUILD" -j "$JOBS" "${targets[@]}" \
   >"$OUT/build.log" 2>&1 || { grep -B2 -A8 error "$OUT/build.log" | head -n 80; exit 1; }
 echo "build: $(( $(date +%s) - start )) s"
 
@@ -141,6 +151,15 @@ if [ "$BENCH" != 0 ]; then
 fi
 
 e2e_rc=skipped
+if [ -n "${PY_GPU:-}" ]; then
+  echo "== Python: bench/gpu_python.py $PY_GPU"
+  PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache \
+    PYTHONFAULTHANDLER=1 timeout "${PY_TIMEOUT:-400}" python3 bench/gpu_python.py "$PY_GPU" "$RUNS" \
+    >"$OUT/gpu_python.log" 2>&1
+  echo "gpu_python: exit $?"
+  tail -n 14 "$OUT/gpu_python.log"
+fi
+
 for art in ${E2E:-}; do
   echo "== emitted programs of $art =="
   OUT="$OUT/e2e_$(basename "$art")" EMBER_GPU_BUILD="$BUILD" \

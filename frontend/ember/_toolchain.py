@@ -424,7 +424,10 @@ def runtime_identity() -> str:
     except OSError:  # no compiler: the build itself reports it
         version = ""
     h.update(version.encode())
-    for path in (Path(er.runtime_library), Path(er.__file__)):
+    libraries = [Path(er.runtime_library), Path(er.__file__)]
+    if getattr(er, "cuda_built", False):
+        libraries.append(Path(er.cuda_library))
+    for path in libraries:
         h.update(_digest(path))
     include = Path(er.runtime_include_dir)
     for path in sorted(include.rglob("*")):
@@ -463,6 +466,89 @@ def cached_data(data: bytes) -> Path:
     finally:
         Path(tmp).unlink(missing_ok=True)
     return path
+
+
+def cuda_runtime() -> ModuleType:
+    """The runtime module, checked to have the CUDA backend
+    (NotAvailableError naming what is missing otherwise)."""
+    er = runtime()
+    if not getattr(er, "cuda_built", False):
+        raise NotAvailableError(
+            "this Ember runtime was built without the CUDA backend (nvcc was not "
+            "found when it was built, or EMBER_ENABLE_CUDA=OFF): target='cuda' "
+            "programs cannot run here; rebuild on a host with the CUDA toolkit"
+        )
+    return er
+
+
+def nvcc() -> str:
+    """nvcc: ``$EMBER_NVCC``, else the one the runtime was built with, else
+    the first on PATH (NotAvailableError when there is none)."""
+    er = cuda_runtime()
+    for candidate in (os.environ.get("EMBER_NVCC"), er.nvcc_found_at_build):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    raise NotAvailableError(
+        "nvcc not found (set EMBER_NVCC or put the CUDA toolkit's bin on PATH): "
+        "a target='cuda' program is built into a library with nvcc"
+    )
+
+
+def nvcc_available() -> bool:
+    """Whether CUDA programs can be built here (a CUDA runtime and nvcc)."""
+    try:
+        nvcc()
+    except NotAvailableError:
+        return False
+    return True
+
+
+def _cuda_library_path(source: bytes) -> Path:
+    er = cuda_runtime()
+    arch = os.environ.get("EMBER_CUDA_ARCH", er.cuda_arch)
+    h = hashlib.sha256(runtime_identity().encode() + b"\0cuda\0" + arch.encode())
+    h.update(b"\0" + source)
+    return cache_dir() / "lib" / f"{h.hexdigest()}.cuda.so"
+
+
+def build_cuda_library(source: bytes) -> Path:
+    """The loadable library of an emitted .cu: from the cache when it holds
+    one for this source, runtime and GPU architecture, else built by nvcc
+    (seconds) against the runtime's CUDA and host libraries, as
+    :func:`build_library` does for C++. The architecture is the runtime's
+    (``cuda_arch``, from CMAKE_CUDA_ARCHITECTURES) unless
+    ``$EMBER_CUDA_ARCH`` names another (e.g. 100)."""
+    er = cuda_runtime()
+    library = _cuda_library_path(source)
+    if library.exists():
+        return library
+    arch = os.environ.get("EMBER_CUDA_ARCH", er.cuda_arch)
+    library.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{library.stem[:16]}-", suffix=".cu", dir=library.parent
+    )
+    tmp_source = Path(tmp)
+    tmp_library = tmp_source.with_suffix(".so")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(source)
+        command = er.cuda_program_build_command(
+            str(tmp_source), str(tmp_library), nvcc(), arch
+        )
+        run = subprocess.run(command, shell=True, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise EmberError(
+                f"building the CUDA program failed (exit {run.returncode}): "
+                f"{command}\n" + (run.stdout + run.stderr).strip()
+            )
+        os.replace(tmp_library, library)
+    finally:
+        tmp_source.unlink(missing_ok=True)
+        tmp_library.unlink(missing_ok=True)
+    return library
 
 
 def build_library(source: bytes) -> Path:

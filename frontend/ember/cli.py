@@ -4,7 +4,7 @@
                 [--print-ir-after-all] [--emit fhe|ckks|rns|kernel|source]
                 [compiler options]
   ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
-                [--seed N] [--repeat N] [compiler options]
+                [--seed N] [--repeat N] [--no-graphs] [compiler options]
 
 Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
@@ -199,18 +199,38 @@ def cmd_run(args: argparse.Namespace) -> int:
     plain = {k: v for k, v in inputs.items() if k in c.plain_inputs}
     with steps.step("encrypt"):
         cts = c.encrypt(keys, **{k: v for k, v in inputs.items() if k not in plain})
+    gpu = args.target == "cuda"
+    if gpu:
+        c.graphs = not args.no_graphs
     with steps.step("run (server)"):
         out = c.run(keys.evaluation, cts, **plain)
+    if gpu:
+        t = c.last_run
+        print(
+            f"  on the GPU: upload {t['upload']:.2f} ms, run {t['run']:.3f} ms,"
+            f" download {t['download']:.2f} ms"
+        )
     if args.repeat > 1:
-        times = []
+        # On the GPU the inputs stay there: the runs chain without copies.
+        run_cts = c.to_device(cts) if gpu else cts
+        times, gpu_ms = [], []
         for _ in range(args.repeat):
             t = time.perf_counter()
-            c.run(keys.evaluation, cts, **plain)
+            c.run(keys.evaluation, run_cts, **plain)
             times.append(time.perf_counter() - t)
+            if gpu:
+                gpu_ms.append(c.last_run["run"])
         print(
             f"  run x{args.repeat}: median {np.median(times) * 1e3:.1f} ms,"
             f" min {min(times) * 1e3:.1f} ms"
         )
+        if gpu:
+            mode = "one CUDA Graph" if c.graphs else "step by step"
+            kernels = f", {c.last_run['kernels']:.0f} kernels" if c.graphs else ""
+            print(
+                f"  GPU time x{args.repeat} ({mode}{kernels}): median"
+                f" {np.median(gpu_ms):.3f} ms, min {min(gpu_ms):.3f} ms"
+            )
     with steps.step("decrypt"):
         got = c.decrypt(keys, out)
     with steps.step("numpy reference"):
@@ -257,6 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--seed", type=int, help="seed of the random inputs")
     run.add_argument(
         "--repeat", type=int, default=1, help="time the run step this many more times"
+    )
+    run.add_argument(
+        "--no-graphs",
+        action="store_true",
+        help="target cuda: enqueue the steps one by one instead of one CUDA Graph",
     )
     args = ap.parse_args(argv)
     try:

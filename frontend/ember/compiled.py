@@ -19,6 +19,7 @@ import json
 import math
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,7 +108,13 @@ class Ciphertexts(Sequence[Any]):
         return iter(self.cts)
 
     def __repr__(self) -> str:
-        return f"<ember.Ciphertexts {self.role}: {len(self.cts)}>"
+        where = " on the GPU" if self.on_device else ""
+        return f"<ember.Ciphertexts {self.role}{where}: {len(self.cts)}>"
+
+    @property
+    def on_device(self) -> bool:
+        """Whether these live in GPU memory (:meth:`Compiled.to_device`)."""
+        return bool(self.cts) and type(self.cts[0]).__name__ == "CudaCiphertext"
 
 
 # --- the compiled program --------------------------------------------------------
@@ -142,6 +149,16 @@ class Compiled:
         self._library: Any = None
         self._keys: Keys | None = None
         self.ir_after_all: str | None = None
+        # target="cuda": the GPU context, and the evaluation keys uploaded
+        # to it (with the EvaluationKeys object they came from).
+        self._device: Any = None
+        self._device_keys: tuple[Any, Any] | None = None
+        #: target="cuda": run as one CUDA Graph (captured on the first run,
+        #: replayed after); False enqueues the steps one by one.
+        self.graphs = True
+        #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
+        #: CUDA events), "download"; "kernels": launches of a graph replay.
+        self.last_run: dict[str, float] = {}
 
     def __repr__(self) -> str:
         p = self.manifest["params"]
@@ -244,21 +261,98 @@ class Compiled:
         return self._ctx
 
     def _program(self) -> Any:
-        if self.target == "cuda":
-            raise NotAvailableError(
-                f"{self.name} was compiled for target='cuda': running it needs a "
-                "GPU host (build the .cu against the CUDA runtime, see "
-                "bench/make_example_artifacts.sh and bench/gpu_e2e.sh); this Python "
-                "runtime runs target='cpu' programs"
-            )
         if self._library is None:
             # Built from the checked bytes (cached by content), never a
             # library found in the folder.
-            library = _toolchain.build_library(self._read("source"))
+            if self.target == "cuda":
+                library = _toolchain.build_cuda_library(self._read("source"))
+                make = _toolchain.cuda_runtime().CudaProgram
+            else:
+                library = _toolchain.build_library(self._read("source"))
+                make = _toolchain.runtime().Program
             data = _toolchain.cached_data(self._read("data"))
             with runtime_errors("loading the program"):
-                self._library = _toolchain.runtime().Program(str(library), str(data))
+                self._library = make(str(library), str(data))
         return self._library
+
+    # --- the GPU (target="cuda") ------------------------------------------------
+    def _gpu(self) -> Any:
+        """The CUDA device context of this program's parameters
+        (NotAvailableError without a CUDA runtime or a GPU)."""
+        if self.target != "cuda":
+            raise NotAvailableError(
+                f"{self.name} was compiled for target='cpu'; compile it with "
+                "target='cuda' to run it on the GPU"
+            )
+        if self._device is None:
+            er = _toolchain.cuda_runtime()
+            try:
+                self._device = er.CudaDevice(self._context())
+            except er.DeviceUnavailable as err:
+                raise NotAvailableError(
+                    f"{self.name} (target='cuda') cannot run here: {err}"
+                ) from None
+        return self._device
+
+    def _gpu_keys(self, evaluation_keys: Any) -> Any:
+        """The evaluation keys on the GPU, uploaded once per keys object."""
+        if self._device_keys is None or self._device_keys[0] is not evaluation_keys:
+            keys = getattr(evaluation_keys, "keys", evaluation_keys)
+            er = _toolchain.cuda_runtime()
+            with runtime_errors("uploading the evaluation keys"):
+                uploaded = er.CudaEvaluationKeys(self._gpu(), keys)
+            self._device_keys = (evaluation_keys, uploaded)
+        return self._device_keys[1]
+
+    def to_device(self, cts: Ciphertexts) -> Ciphertexts:
+        """Encrypted inputs copied to the GPU, so that runs on them (and on
+        the outputs of runs, which stay there) need no copies."""
+        self._check_hash(cts, "these ciphertexts")
+        if cts.on_device:
+            return cts
+        device = self._gpu()
+        with runtime_errors("copying to the GPU"):
+            moved = [device.upload(ct) for ct in cts]
+        return Ciphertexts(moved, cts.program_hash, cts.role)
+
+    def from_device(self, cts: Ciphertexts) -> Ciphertexts:
+        """Ciphertexts on the GPU copied back to the host (to decrypt or
+        serialize them)."""
+        self._check_hash(cts, "these ciphertexts")
+        if not cts.on_device:
+            return cts
+        device = self._gpu()
+        with runtime_errors("copying from the GPU"):
+            moved = [device.download(ct) for ct in cts]
+        return Ciphertexts(moved, cts.program_hash, cts.role)
+
+    def _run_cuda(
+        self, evaluation_keys: Any, cts: Sequence[Any], values: list[np.ndarray]
+    ) -> Ciphertexts:
+        """The GPU run: host inputs are uploaded and the outputs downloaded
+        (timed apart in ``last_run``); inputs already on the GPU give
+        outputs that stay there."""
+        keys = self._gpu_keys(evaluation_keys)
+        on_device = getattr(cts, "on_device", False)
+        start = time.perf_counter()
+        inputs = self.to_device(cts) if not on_device else cts
+        uploaded = time.perf_counter()
+        program = self._program()
+        with runtime_errors("run"):
+            outs = program.run(self._gpu(), keys, list(inputs), values, self.graphs)
+        ran = time.perf_counter()
+        result = Ciphertexts(outs, self.program_hash, "outputs")
+        if not on_device:
+            result = self.from_device(result)
+        done = time.perf_counter()
+        self.last_run = {
+            "upload": (uploaded - start) * 1e3 if not on_device else 0.0,
+            "run": program.last_ms,
+            "run_wall": (ran - uploaded) * 1e3,
+            "download": (done - ran) * 1e3 if not on_device else 0.0,
+            "kernels": float(program.graph_kernels),
+        }
+        return result
 
     def _check_hash(self, obj: Any, what: str) -> None:
         h = getattr(obj, "program_hash", None)
@@ -437,6 +531,13 @@ class Compiled:
             np.asarray(v, dtype=np.complex128)
             for v in self._bind(True, plain_args, plain)
         ]
+        if self.target == "cuda":
+            return self._run_cuda(evaluation_keys, cts, values)
+        if getattr(cts, "on_device", False):
+            raise InputError(
+                f"{self.name} was compiled for target='cpu': these ciphertexts "
+                "are on the GPU (from_device() them first)"
+            )
         keys = getattr(evaluation_keys, "keys", evaluation_keys)
         program = self._program()
         with runtime_errors("run"):
@@ -471,6 +572,8 @@ class Compiled:
             raise InputError(
                 f"flooding_bits must be a number of bits, got {flooding_bits!r}"
             )
+        if getattr(outputs, "on_device", False):
+            outputs = self.from_device(outputs)
         er = _toolchain.runtime()
         ctx = self._context()
         encoder = er.Encoder(ctx)
@@ -665,8 +768,12 @@ def compile(  # noqa: A001 - the API's name
     }
     meta["hash"] = program_hash(meta)
     compiled = Compiled(folder, meta, keep, security=opts.security)
-    if target == "cpu":  # ahead of time: build the library (or find it cached)
+    # Ahead of time: build the library (or find it cached); for the GPU
+    # where nvcc is here, else on the GPU host when the program first runs.
+    if target == "cpu":
         _toolchain.build_library(compiled._read("source"))
+    elif _toolchain.nvcc_available():
+        _toolchain.build_cuda_library(compiled._read("source"))
     compiled.ir_after_all = ir_after_all
     return compiled
 

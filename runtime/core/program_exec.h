@@ -14,7 +14,7 @@
 //   Poly view(args, p, first, count)          Poly concat(args, parts)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
 //   Poly constant(args, data offset, count, complex, scale, basis, ntt)
-//   Poly encodeValues(args, values, scale, basis, ntt)
+//   Poly encodeValues(args, plain index, values, scale, basis, ntt)
 //   const std::vector<std::vector<std::complex<double>>> *plain(args)
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
@@ -35,6 +35,18 @@
 #include <vector>
 
 namespace ember::program {
+
+/// Global modulus indices of a plan buffer.
+inline std::vector<int> bufferBasis(const Context64 &ctx, const BufferSpec &s) {
+  if (s.over_t)
+    return ctx.tBasis();
+  std::vector<int> b;
+  for (int i = s.q_lo; i < s.q_hi; ++i)
+    b.push_back(i);
+  for (int j = s.p_lo; j < s.p_hi; ++j)
+    b.push_back(ctx.qCount() + j);
+  return b;
+}
 
 template <typename B> class Executor {
 public:
@@ -66,14 +78,7 @@ private:
 
   /// Global modulus indices of a buffer spec.
   std::vector<int> basis(const BufferSpec &s) const {
-    if (s.over_t)
-      return ctx_.tBasis();
-    std::vector<int> b;
-    for (int i = s.q_lo; i < s.q_hi; ++i)
-      b.push_back(i);
-    for (int j = s.p_lo; j < s.p_hi; ++j)
-      b.push_back(ctx_.qCount() + j);
-    return b;
+    return bufferBasis(ctx_, s);
   }
   KernelBasis kernelBasis(const BufferSpec &s) const {
     return {s.q_lo, s.q_hi, ctx_.qCount() + s.p_lo, ctx_.qCount() + s.p_hi};
@@ -148,7 +153,8 @@ private:
       const BufferSpec &b = spec(arg(s.out, 0));
       const auto &values = (*B::plain(args_))[s.imm[0]];
       setOut(s, 0,
-             B::encodeValues(args_, values, s.scale, basis(b), b.ntt != 0));
+             B::encodeValues(args_, static_cast<size_t>(s.imm[0]), values,
+                             s.scale, basis(b), b.ntt != 0));
       return;
     }
     case StepKind::kZero: {

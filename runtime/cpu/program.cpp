@@ -300,7 +300,7 @@ struct CpuBackend {
     return encodeConstant(*a.ctx, a.data, offset, count, complex, scale, basis,
                           ntt);
   }
-  static Poly encodeValues(const Args &a,
+  static Poly encodeValues(const Args &a, size_t /*index*/,
                            const std::vector<std::complex<double>> &values,
                            double scale, const std::vector<int> &basis,
                            bool ntt) {

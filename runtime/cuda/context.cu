@@ -13,6 +13,14 @@ namespace ember::cuda {
 u64 *DeviceContext::Impl::allocate(size_t words) {
   if (words == 0)
     return nullptr;
+  if (capturing) { // the graph's own blocks first
+    auto it = capture_free.find(words);
+    if (it != capture_free.end()) {
+      u64 *p = it->second;
+      capture_free.erase(it);
+      return p;
+    }
+  }
   auto it = free_blocks.find(words);
   if (it != free_blocks.end()) {
     u64 *p = it->second;
@@ -31,7 +39,29 @@ void DeviceContext::Impl::release(u64 *p, size_t words) {
   // Work on the one stream is ordered, so a block can be reused by later
   // launches at once.
   if (p)
-    free_blocks.emplace(words, p);
+    (capturing ? capture_free : free_blocks).emplace(words, p);
+}
+
+void DeviceContext::beginCapture() const {
+  if (impl_->capturing)
+    throw InvalidArgument("beginCapture: a capture is already open");
+  impl_->capturing = true;
+}
+
+std::vector<std::pair<uint64_t *, size_t>> DeviceContext::endCapture() const {
+  Impl &I = *impl_;
+  I.capturing = false;
+  std::vector<std::pair<uint64_t *, size_t>> held;
+  for (auto &[words, p] : I.capture_free)
+    held.emplace_back(p, words);
+  I.capture_free.clear();
+  return held;
+}
+
+void DeviceContext::releaseBlocks(
+    const std::vector<std::pair<uint64_t *, size_t>> &blocks) const {
+  for (auto &[p, words] : blocks)
+    impl_->release(p, words);
 }
 
 DeviceBuffer::DeviceBuffer(const DeviceContext &ctx, size_t words)
@@ -159,6 +189,7 @@ DeviceContext::~DeviceContext() {
   I.switch_plans.clear();
   I.exact_plans.clear();
   I.klss_plans.clear();
+  I.bconv_plans.clear();
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
@@ -341,6 +372,27 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
   plan->hat_inv = uploadWords(dctx, hat_inv);
   plan->dmod = uploadInts(dctx, drop);
   return *(switch_plans[key] = std::move(plan));
+}
+
+const BConvPlan &DeviceContext::Impl::bconvPlan(const DeviceContext &dctx,
+                                                const std::vector<int> &from,
+                                                const std::vector<int> &to) {
+  auto key = std::make_pair(from, to);
+  auto it = bconv_plans.find(key);
+  if (it != bconv_plans.end())
+    return *it->second;
+  const BConvTable<u64> &table = host->bconvTable(from, to);
+  auto plan = std::make_unique<BConvPlan>();
+  plan->m = int(from.size());
+  plan->t_count = int(to.size());
+  plan->hat_inv = table.hat_inv;
+  plan->hat_words = table.hat_mod.size();
+  std::vector<u64> consts = table.hat_mod;
+  consts.insert(consts.end(), table.half.begin(), table.half.end());
+  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+  plan->consts = uploadWords(dctx, consts);
+  plan->tmod = uploadInts(dctx, to);
+  return *(bconv_plans[key] = std::move(plan));
 }
 
 const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,

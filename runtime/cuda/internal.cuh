@@ -160,6 +160,16 @@ struct KsPlan {
   DeviceBuffer tmod_down; ///< 0..l
   DeviceBuffer p_inv;     ///< [(l+1)][2]
 };
+/// Constants of a fast base conversion from `from` to `to` (rns.h bconv),
+/// cached per (from, to) so that a BConv uploads nothing and never waits
+/// for the host.
+struct BConvPlan {
+  int m = 0, t_count = 0;
+  size_t hat_words = 0;     ///< the hat table's size, [T][m]
+  std::vector<u64> hat_inv; ///< [m] (B/b_i)^-1 mod b_i (a kernel argument)
+  DeviceBuffer consts;      ///< hat [T][m], half [m], neg_b [T]
+  DeviceBuffer tmod;        ///< target moduli (int32)
+};
 /// Constants of a general modulus switch down from `in` to a prefix `keep`
 /// of its basis (rns.h modSwitchDown), cached per (basis, keep).
 struct SwitchPlan {
@@ -223,6 +233,12 @@ struct DeviceContext::Impl {
   std::multimap<size_t, u64 *> free_blocks;
   std::vector<std::pair<u64 *, size_t>> all_blocks;
   size_t pool_bytes = 0;
+  // While a CUDA Graph is captured (DeviceContext::beginCapture): blocks
+  // released go here, not to free_blocks, and are reused only by the
+  // capture; endCapture hands them to the graph, which holds them as long
+  // as it can be replayed.
+  bool capturing = false;
+  std::multimap<size_t, u64 *> capture_free;
   u64 *table_mem = nullptr;
   std::map<int, std::unique_ptr<KsPlan>> ks_plans;
   std::map<int, std::unique_ptr<RescalePlan>> rescale_plans;
@@ -234,6 +250,9 @@ struct DeviceContext::Impl {
            std::unique_ptr<ExactPlan>>
       exact_plans;
   std::map<int, std::unique_ptr<KlssPlan>> klss_plans;
+  std::map<std::pair<std::vector<int>, std::vector<int>>,
+           std::unique_ptr<BConvPlan>>
+      bconv_plans;
 
   u64 *allocate(size_t words);
   void release(u64 *p, size_t words);
@@ -242,6 +261,9 @@ struct DeviceContext::Impl {
   const SwitchPlan &switchPlan(const DeviceContext &ctx,
                                const std::vector<int> &basis,
                                const std::vector<int> &keep);
+  const BConvPlan &bconvPlan(const DeviceContext &ctx,
+                             const std::vector<int> &from,
+                             const std::vector<int> &to);
   const ExactPlan &exactPlan(const DeviceContext &ctx,
                              const std::vector<int> &from,
                              const std::vector<int> &to);

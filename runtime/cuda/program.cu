@@ -1,7 +1,8 @@
 // The CUDA backend of the plan executor (runtime/core/program_exec.h):
 // runCuda runs the tables of a program emitted by `ember-translate
 // --emit-cuda`. Buffers come from the context's pool, copies and kernels are
-// queued on the context's stream; nothing synchronises the host.
+// queued on the context's stream; nothing synchronises the host. With a
+// CudaGraph state, the steps are captured once and replayed as one graph.
 #include "ember/program_cuda.h"
 
 #include "../core/program_exec.h"
@@ -39,6 +40,17 @@ void copyWords(const cuda::DeviceContext &ctx, uint64_t *dst,
 
 struct CudaBackend {
   using Poly = cuda::DevicePoly;
+  static bool capturing(const CudaArgs &a) {
+    return a.graph && a.graph->capturing;
+  }
+  static Poly borrowed(const Poly &p) {
+    Poly v;
+    v.n = p.n;
+    v.ntt = p.ntt;
+    v.basis = p.basis;
+    v.buf = cuda::DeviceBuffer::borrow(p.data(), p.buf.words());
+    return v;
+  }
   using Args = CudaArgs;
   using Kernel = CudaKernel;
   using HybridKey = cuda::DeviceSwitchingKey;
@@ -135,11 +147,16 @@ struct CudaBackend {
                         encodeConstant(a.ctx->host(), a.data, offset, count,
                                        complex, scale, basis, ntt));
   }
-  /// Encoded on the host (the canonical embedding's FFT), then uploaded.
-  static Poly encodeValues(const Args &a,
+  /// Encoded on the host (the canonical embedding's FFT), then uploaded;
+  /// while a graph is captured, its plaintext slot (filled per run).
+  static Poly encodeValues(const Args &a, size_t index,
                            const std::vector<std::complex<double>> &values,
                            double scale, const std::vector<int> &basis,
                            bool ntt) {
+    if (capturing(a))
+      for (CudaGraph::PlainSlot &slot : a.graph->plains)
+        if (slot.plain == index)
+          return borrowed(slot.poly);
     return cuda::upload(*a.ctx, program::encodeValues(a.ctx->host(), values,
                                                       scale, basis, ntt));
   }
@@ -156,9 +173,14 @@ struct CudaBackend {
     cudaCheckInput(*a.inputs, index, name, parts, level, slots, scale);
   }
   /// A device ciphertext's parts share one buffer: each part is copied
-  /// into its own (an arena-backed plan will point at them instead).
+  /// into its own (an arena-backed plan will point at them instead); while
+  /// a graph is captured, the graph's input slot (filled per run).
   static const Poly *inputPart(const Args &a, size_t index, int part,
                                Poly &storage) {
+    if (capturing(a))
+      for (CudaGraph::InputSlot &slot : a.graph->inputs)
+        if (slot.input == index && slot.part == part)
+          return &slot.poly;
     const cuda::DeviceCiphertext &ct = (*a.inputs)[index];
     storage = alloc(a, a.ctx->host().qBasis(ct.level), true, false);
     copyWords(*a.ctx, storage.data(), ct.part(part), ct.limbs() * ct.n);
@@ -166,6 +188,10 @@ struct CudaBackend {
   }
   static void output(const Args &a, std::vector<Poly> polys, int level,
                      double scale, size_t slots) {
+    if (capturing(a)) { // copied out after every launch of the graph
+      a.graph->outputs.push_back({std::move(polys), level, scale, slots});
+      return;
+    }
     cuda::DeviceCiphertext ct;
     ct.parts = static_cast<int>(polys.size());
     ct.level = level;
@@ -204,9 +230,153 @@ void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in, size_t index,
 
 void checkLaunch(cudaError_t e) { cudaCheck(e, "generated kernel launch"); }
 
+void CudaGraph::reset() {
+  if (exec)
+    cudaGraphExecDestroy(exec);
+  if (graph)
+    cudaGraphDestroy(graph);
+  exec = nullptr;
+  graph = nullptr;
+  nodes = kernel_nodes = 0;
+  outputs.clear();
+  inputs.clear();
+  plains.clear();
+  if (ctx) {
+    ctx->synchronize(); // a launched graph may still use the blocks
+    ctx->releaseBlocks(blocks);
+  }
+  blocks.clear();
+  warmed = capturing = false;
+}
+
+namespace {
+
+/// The checks of the run's inputs that the captured steps no longer make.
+void checkInputs(const CudaArgs &args, const Plan<CudaKernel> &plan) {
+  for (size_t i = 0; i < plan.step_count; ++i) {
+    const Step &s = plan.steps[i];
+    if (s.kind == StepKind::kInput)
+      cudaCheckInput(*args.inputs, static_cast<size_t>(s.imm[0]),
+                     plan.input_names[s.imm[0]], s.nout,
+                     static_cast<int>(s.imm[1]), static_cast<size_t>(s.imm[2]),
+                     s.scale);
+    else if (s.kind == StepKind::kPlainInput)
+      plainInput(args.plain, static_cast<size_t>(s.imm[0]),
+                 plan.plain_names[s.imm[0]], static_cast<size_t>(s.imm[1]));
+  }
+}
+
+/// The graph's input and plaintext slots, one buffer each, allocated
+/// before the capture so that no captured step reuses them.
+void allocateSlots(const CudaArgs &args, const Plan<CudaKernel> &plan,
+                   CudaGraph &g) {
+  const Context64 &h = args.ctx->host();
+  for (size_t i = 0; i < plan.step_count; ++i) {
+    const Step &s = plan.steps[i];
+    if (s.kind == StepKind::kInput)
+      for (int32_t j = 0; j < s.nout; ++j)
+        g.inputs.push_back(
+            {static_cast<size_t>(s.imm[0]), j,
+             alloc(*args.ctx, h.qBasis(static_cast<int>(s.imm[1])), true,
+                   false)});
+    else if (s.kind == StepKind::kEncodeValues) {
+      const BufferSpec &b = plan.buffers[plan.args[s.out]];
+      g.plains.push_back(
+          {static_cast<size_t>(s.imm[0]), s.scale,
+           alloc(*args.ctx, bufferBasis(h, b), b.ntt != 0, false)});
+    }
+  }
+}
+
+void capture(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
+  const cuda::DeviceContext &ctx = *args.ctx;
+  allocateSlots(args, plan, g);
+  cudaStream_t stream = ctx.stream();
+  ctx.beginCapture();
+  g.capturing = true;
+  cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
+            "cudaStreamBeginCapture");
+  try {
+    Executor<CudaBackend>(args, plan).run(); // its buffers die in the capture
+  } catch (...) {
+    cudaGraph_t broken = nullptr;
+    cudaStreamEndCapture(stream, &broken);
+    if (broken)
+      cudaGraphDestroy(broken);
+    g.capturing = false;
+    g.blocks = ctx.endCapture();
+    g.reset();
+    throw;
+  }
+  g.capturing = false;
+  g.blocks = ctx.endCapture();
+  cudaCheck(cudaStreamEndCapture(stream, &g.graph), "cudaStreamEndCapture");
+  cudaCheck(cudaGraphInstantiate(&g.exec, g.graph, 0), "cudaGraphInstantiate");
+  cudaCheck(cudaGraphGetNodes(g.graph, nullptr, &g.nodes), "cudaGraphGetNodes");
+  std::vector<cudaGraphNode_t> nodes(g.nodes);
+  cudaCheck(cudaGraphGetNodes(g.graph, nodes.data(), &g.nodes),
+            "cudaGraphGetNodes");
+  g.kernel_nodes = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type;
+    cudaCheck(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
+    g.kernel_nodes += type == cudaGraphNodeTypeKernel;
+  }
+}
+
+/// One run of the captured graph: inputs in, launch, outputs out.
+void replay(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
+  const cuda::DeviceContext &ctx = *args.ctx;
+  checkInputs(args, plan);
+  for (CudaGraph::InputSlot &slot : g.inputs) {
+    const cuda::DeviceCiphertext &ct = (*args.inputs)[slot.input];
+    copyWords(ctx, slot.poly.data(), ct.part(slot.part), ct.limbs() * ct.n);
+  }
+  for (CudaGraph::PlainSlot &slot : g.plains) {
+    // Pageable host memory: the copy has read it when the call returns.
+    const Poly64 p = encodeValues(ctx.host(), (*args.plain)[slot.plain],
+                                  slot.scale, slot.poly.basis, slot.poly.ntt);
+    cudaCheck(cudaMemcpyAsync(slot.poly.data(), p.data.data(),
+                              p.data.size() * 8, cudaMemcpyHostToDevice,
+                              ctx.stream()),
+              "cudaMemcpyAsync");
+  }
+  cudaCheck(cudaGraphLaunch(g.exec, ctx.stream()), "cudaGraphLaunch");
+  for (const CudaGraph::Output &o : g.outputs) {
+    std::vector<cuda::DevicePoly> polys;
+    for (const cuda::DevicePoly &p : o.polys)
+      polys.push_back(CudaBackend::copy(args, p));
+    CudaBackend::output(args, std::move(polys), o.level, o.scale, o.slots);
+  }
+}
+
+} // namespace
+
 void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
   args.outputs->clear();
-  Executor<CudaBackend>(args, plan).run();
+  CudaGraph *g = args.graph;
+  if (!g) {
+    Executor<CudaBackend>(args, plan).run();
+    return;
+  }
+  const void *keys[4] = {args.relin, args.galois, args.klss_relin,
+                         args.klss_galois};
+  if (g->ctx != args.ctx || g->constants != args.constants ||
+      !std::equal(keys, keys + 4, g->keys)) {
+    g->reset();
+    g->ctx = args.ctx;
+    g->constants = args.constants;
+    std::copy(keys, keys + 4, g->keys);
+  }
+  if (!g->warmed) { // plans, pool and constants, then the capture
+    if (!args.constants)
+      throw InvalidArgument("runCuda: a graph needs a constant cache");
+    Executor<CudaBackend>(args, plan).run();
+    g->warmed = true;
+    capture(args, plan, *g);
+    return;
+  }
+  replay(args, plan, *g);
 }
 
 } // namespace ember::program

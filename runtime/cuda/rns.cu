@@ -941,33 +941,21 @@ DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
                  const std::vector<int> &to) {
   if (in.ntt)
     throw InvalidArgument("bconv needs a polynomial in coefficient form");
-  const Context64 &h = ctx.host();
   for (int t : to)
     if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
       throw InvalidArgument("bconv: source and target bases overlap");
   const int m = int(in.limbs());
-  const BConvTable<u64> &table = h.bconvTable(in.basis, to);
-  std::vector<u64> consts = table.hat_mod;
-  consts.insert(consts.end(), table.half.begin(), table.half.end());
-  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
-  std::vector<int> tmod(to.begin(), to.end());
+  const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
   DeviceBuffer scaled(ctx, in.buf.words());
-  launchConstOp(ctx, true, scaled.data(), in.data(), table.hat_inv, m, m,
+  launchConstOp(ctx, true, scaled.data(), in.data(), plan.hat_inv, m, m,
                 mapFor(ctx, in.basis));
-  DeviceBuffer consts_d(ctx, consts.size());
-  std::vector<u64> tmod_words((tmod.size() + 1) / 2 + 1, 0);
-  std::memcpy(tmod_words.data(), tmod.data(), tmod.size() * sizeof(int));
-  DeviceBuffer tmod_d(ctx, tmod_words.size());
-  copyToDevice(ctx, consts_d.data(), consts.data(), consts.size() * 8);
-  copyToDevice(ctx, tmod_d.data(), tmod_words.data(), tmod_words.size() * 8);
   DevicePoly out = makePoly(ctx, to, false);
-  const u64 *c = consts_d.data();
-  launchBConv(ctx,
-              {BConvJob{scaled.data(), out.data(), c, c + table.hat_mod.size(),
-                        c + table.hat_mod.size() + m, nullptr,
-                        reinterpret_cast<const int *>(tmod_d.data()), m,
-                        int(to.size())}});
-  ctx.synchronize(); // the host vectors above must outlive the copies
+  const u64 *c = plan.consts.data();
+  const size_t hat = plan.hat_words;
+  launchBConv(
+      ctx, {BConvJob{scaled.data(), out.data(), c, c + hat, c + hat + m,
+                     nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
+                     m, int(to.size())}});
   return out;
 }
 

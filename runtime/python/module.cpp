@@ -1231,6 +1231,9 @@ void bindSerialize(py::module_ &m) {
 } // namespace
 
 void bindProgram(py::module_ &m);
+#ifdef EMBER_HAVE_CUDA
+void bindCuda(py::module_ &m);
+#endif
 
 PYBIND11_MODULE(ember_runtime, m) {
   m.doc() = "The Ember runtime (CPU backend): RNS primitives and CKKS, numpy "
@@ -1243,4 +1246,9 @@ PYBIND11_MODULE(ember_runtime, m) {
   bindCkks(m);
   bindSerialize(m);
   bindProgram(m); // runtime/python/program.cpp: compiled programs
+#ifdef EMBER_HAVE_CUDA
+  bindCuda(m); // runtime/python/cuda.cpp: the GPU
+#else
+  m.attr("cuda_built") = false;
+#endif
 }

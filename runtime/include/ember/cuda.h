@@ -38,6 +38,14 @@ public:
 
   uint64_t *data() const { return ptr_; }
   size_t words() const { return words_; }
+  /// A non-owning buffer over memory someone else holds (nothing is given
+  /// back on destruction).
+  static DeviceBuffer borrow(uint64_t *p, size_t words) {
+    DeviceBuffer b;
+    b.ptr_ = p;
+    b.words_ = words;
+    return b;
+  }
 
 private:
   const DeviceContext *ctx_ = nullptr;
@@ -122,6 +130,18 @@ public:
   void synchronize() const;
   /// Bytes the pool holds (in use and free).
   size_t poolBytes() const;
+
+  /// CUDA Graph capture of work on the stream (program::runCuda): between
+  /// beginCapture and endCapture, blocks released to the pool are kept
+  /// apart and reused only by allocations of the capture, so that no
+  /// memory a captured graph touches goes to anyone else. endCapture
+  /// returns those blocks (the graph's temporaries, address and words);
+  /// their holder gives them back with releaseBlocks when the graph is
+  /// destroyed.
+  void beginCapture() const;
+  std::vector<std::pair<uint64_t *, size_t>> endCapture() const;
+  void
+  releaseBlocks(const std::vector<std::pair<uint64_t *, size_t>> &blocks) const;
 
   struct Impl;
   Impl &impl() const { return *impl_; }

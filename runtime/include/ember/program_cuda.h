@@ -15,6 +15,8 @@
 
 namespace ember::program {
 
+struct CudaGraph;
+
 /// What the host entry of a generated CUDA program receives.
 struct CudaArgs {
   const cuda::DeviceContext *ctx = nullptr;
@@ -32,6 +34,63 @@ struct CudaArgs {
   /// The values of the plaintext inputs, in interface order (host memory;
   /// encoded on the host and uploaded each run).
   const std::vector<std::vector<std::complex<double>>> *plain = nullptr;
+  /// Kept by the caller between runs (destroy it before the context and
+  /// the keys); null: every run enqueues its steps one by one.
+  CudaGraph *graph = nullptr;
+};
+
+/// A program's run as one CUDA Graph (runCuda with CudaArgs::graph). The
+/// first run with a fresh state runs the steps one by one (building the
+/// context's plans and filling the pool and the constant cache), then
+/// captures them into a graph without running them again; every later run
+/// copies the inputs into the graph's input buffers, encodes the plaintext
+/// inputs into theirs, launches the graph and copies the outputs out: a
+/// handful of calls instead of one per step, and nothing allocated. The
+/// graph is captured again when the context, the keys or the constant
+/// cache change. Memory the graph touches is held by it (the pool blocks
+/// of its temporaries and outputs) until it is destroyed.
+struct CudaGraph {
+  CudaGraph() = default;
+  ~CudaGraph() { reset(); }
+  CudaGraph(const CudaGraph &) = delete;
+  CudaGraph &operator=(const CudaGraph &) = delete;
+
+  /// Whether a graph is captured (runs replay it).
+  bool captured() const { return exec != nullptr; }
+  /// Nodes of the captured graph (kernels, copies, memsets), 0 if none.
+  size_t nodes = 0;
+  /// Kernel nodes of the captured graph: the launches of one run.
+  size_t kernel_nodes = 0;
+  /// Drops the graph and its memory (captured again by the next run).
+  void reset();
+
+  // --- state of runCuda ----------------------------------------------------
+  struct InputSlot { ///< a part of an encrypted input, copied in per run
+    size_t input;
+    int part;
+    cuda::DevicePoly poly;
+  };
+  struct PlainSlot { ///< a plaintext input, encoded per run
+    size_t plain;
+    double scale;
+    cuda::DevicePoly poly;
+  };
+  struct Output { ///< an output's polynomials, copied out per run
+    std::vector<cuda::DevicePoly> polys;
+    int level;
+    double scale;
+    size_t slots;
+  };
+  const cuda::DeviceContext *ctx = nullptr;
+  const void *keys[4] = {};
+  const void *constants = nullptr;
+  bool warmed = false, capturing = false;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  std::vector<InputSlot> inputs;
+  std::vector<PlainSlot> plains;
+  std::vector<Output> outputs;
+  std::vector<std::pair<uint64_t *, size_t>> blocks; ///< held temporaries
 };
 /// Every generated .cu exports `extern "C" void ember_program_run_cuda(const
 /// CudaArgs &)`; all work is queued on the context's stream.

@@ -1,0 +1,375 @@
+// The CUDA backend in the runtime's Python module (built when the runtime
+// is built with EMBER_ENABLE_CUDA): a GPU device context, ciphertexts that
+// live on the device (so that runs chain without copies), evaluation keys
+// uploaded once, and compiled CUDA programs (an emitted .cu built by nvcc
+// into a shared library against this runtime, loaded with dlopen) run from
+// Python one step at a time or as one CUDA Graph.
+//
+// Without a GPU the module still imports: `cuda_device_count()` says why
+// there is none and `CudaDevice(...)` raises DeviceUnavailable.
+#include "ember/cuda.h"
+#include "ember/ckks.h"
+#include "ember/errors.h"
+#include "ember/program.h"
+#include "ember/program_cuda.h"
+
+#include <pybind11/complex.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace ember;
+
+namespace ember {
+/// No GPU, no driver or no device of that index (ember_runtime raises
+/// DeviceUnavailable, the frontend NotAvailableError).
+class DeviceUnavailable : public Error {
+public:
+  using Error::Error;
+};
+} // namespace ember
+
+namespace {
+
+using ContextPtr = std::shared_ptr<Context64>;
+
+/// The number of CUDA devices, or DeviceUnavailable with the driver's
+/// reason (no device, no driver, a driver older than the runtime).
+int deviceCount() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError(); // clear it
+    throw DeviceUnavailable(std::string("no CUDA device: ") +
+                            cudaGetErrorString(e));
+  }
+  if (count == 0)
+    throw DeviceUnavailable("no CUDA device: the driver reports none");
+  return count;
+}
+
+/// A GPU context for one parameter set (keeps its host context alive).
+struct Device {
+  Device(ContextPtr h, int device) : host(std::move(h)) {
+    const int count = deviceCount();
+    if (device < 0 || device >= count)
+      throw DeviceUnavailable("no CUDA device " + std::to_string(device) +
+                              ": " + std::to_string(count) + " present");
+    ctx = std::make_unique<cuda::DeviceContext>(*host, device);
+  }
+  ContextPtr host;
+  std::unique_ptr<cuda::DeviceContext> ctx;
+};
+using DevicePtr = std::shared_ptr<Device>;
+
+/// A ciphertext on the device (the device outlives it: declared first).
+struct DeviceCt {
+  DevicePtr dev;
+  cuda::DeviceCiphertext ct;
+};
+using DeviceCtPtr = std::shared_ptr<DeviceCt>;
+
+/// Evaluation keys on the device, uploaded once.
+struct DeviceKeys {
+  DeviceKeys(DevicePtr d, const EvaluationKeys &keys) : dev(std::move(d)) {
+    const cuda::DeviceContext &c = *dev->ctx;
+    has_relin = keys.has_relin;
+    if (has_relin)
+      relin = cuda::upload(c, keys.relin);
+    galois = cuda::upload(c, keys.galois);
+    has_klss_relin = keys.has_klss_relin;
+    if (has_klss_relin)
+      klss_relin = cuda::upload(c, keys.klss_relin);
+    klss_galois = cuda::upload(c, keys.klss_galois);
+  }
+  DevicePtr dev;
+  bool has_relin = false, has_klss_relin = false;
+  cuda::DeviceRelinKey relin;
+  cuda::DeviceGaloisKeys galois;
+  cuda::DeviceKlssRelinKey klss_relin;
+  cuda::DeviceKlssGaloisKeys klss_galois;
+};
+
+/// A compiled CUDA program: its library, its constant cache and its graph,
+/// both bound to the device of the last run (rebuilt on another one).
+class CudaProgram {
+public:
+  CudaProgram(const std::string &path, const std::string &data) : path_(path) {
+    if (!data.empty())
+      data_ = std::make_unique<program::ConstantData>(
+          program::readConstantData(data));
+    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_)
+      throw InvalidArgument("cannot load program '" + path + "': " + dlerror());
+    auto abi = reinterpret_cast<int (*)()>(dlsym(handle_, "ember_program_abi"));
+    entry_ = reinterpret_cast<program::CudaEntry>(
+        dlsym(handle_, program::kCudaEntry));
+    if (!abi || !entry_)
+      throw InvalidArgument("'" + path + "' is not an Ember CUDA program (no " +
+                            program::kCudaEntry + ")");
+    if (abi() != program::kAbiVersion)
+      throw InvalidArgument("'" + path + "' was emitted for program ABI " +
+                            std::to_string(abi()) + ", this runtime has " +
+                            std::to_string(program::kAbiVersion));
+  }
+  ~CudaProgram() {
+    unbind(); // graph and constants before the library and the device
+    if (handle_)
+      dlclose(handle_);
+  }
+  CudaProgram(const CudaProgram &) = delete;
+  CudaProgram &operator=(const CudaProgram &) = delete;
+
+  std::vector<DeviceCtPtr>
+  run(const DevicePtr &dev, const DeviceKeys &keys,
+      const std::vector<DeviceCtPtr> &inputs,
+      const std::vector<std::vector<std::complex<double>>> &plain,
+      bool graphs) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (keys.dev != dev)
+      throw InvalidArgument("these keys were uploaded to another CudaDevice");
+    std::vector<cuda::DeviceCiphertext> in;
+    // The program reads the inputs; DeviceCiphertext owns its buffer, so
+    // borrow each one (the caller's handles keep them alive).
+    for (const DeviceCtPtr &p : inputs) {
+      if (!p || p->dev != dev)
+        throw InvalidArgument("an input lives on another CudaDevice");
+      cuda::DeviceCiphertext c;
+      c.buf = cuda::DeviceBuffer::borrow(p->ct.buf.data(), p->ct.buf.words());
+      c.parts = p->ct.parts;
+      c.level = p->ct.level;
+      c.scale = p->ct.scale;
+      c.slots = p->ct.slots;
+      c.n = p->ct.n;
+      in.push_back(std::move(c));
+    }
+    if (dev_ != dev) {
+      unbind();
+      dev_ = dev;
+      constants_ = std::make_unique<program::ConstantCache<cuda::DevicePoly>>();
+    }
+    if (graphs && !graph_)
+      graph_ = std::make_unique<program::CudaGraph>();
+    if (!graphs)
+      graph_.reset();
+    std::vector<cuda::DeviceCiphertext> out;
+    program::CudaArgs args;
+    args.ctx = dev->ctx.get();
+    args.relin = keys.has_relin ? &keys.relin : nullptr;
+    args.galois = &keys.galois;
+    args.klss_relin = keys.has_klss_relin ? &keys.klss_relin : nullptr;
+    args.klss_galois = &keys.klss_galois;
+    args.inputs = &in;
+    args.outputs = &out;
+    args.constants = constants_.get();
+    args.data = data_.get();
+    args.plain = &plain;
+    args.graph = graph_.get();
+    cudaStream_t stream = dev->ctx->stream();
+    cudaEvent_t start, stop;
+    program::cudaCheck(cudaEventCreate(&start), "cudaEventCreate");
+    program::cudaCheck(cudaEventCreate(&stop), "cudaEventCreate");
+    try {
+      program::cudaCheck(cudaEventRecord(start, stream), "cudaEventRecord");
+      entry_(args);
+      program::cudaCheck(cudaEventRecord(stop, stream), "cudaEventRecord");
+      program::cudaCheck(cudaEventSynchronize(stop), "the program's run");
+      float ms = 0;
+      program::cudaCheck(cudaEventElapsedTime(&ms, start, stop),
+                         "cudaEventElapsedTime");
+      last_ms_ = ms;
+    } catch (...) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+      throw;
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::vector<DeviceCtPtr> result;
+    for (cuda::DeviceCiphertext &c : out)
+      result.push_back(std::make_shared<DeviceCt>(DeviceCt{dev, std::move(c)}));
+    return result;
+  }
+
+  const std::string &path() const { return path_; }
+  double lastMs() const { return last_ms_; }
+  size_t graphNodes() const { return graph_ ? graph_->nodes : 0; }
+  size_t graphKernels() const { return graph_ ? graph_->kernel_nodes : 0; }
+  bool graphCaptured() const { return graph_ && graph_->captured(); }
+
+private:
+  void unbind() {
+    graph_.reset();
+    constants_.reset();
+    dev_.reset();
+  }
+  std::string path_;
+  void *handle_ = nullptr;
+  program::CudaEntry entry_ = nullptr;
+  std::unique_ptr<program::ConstantData> data_;
+  std::mutex mutex_;
+  DevicePtr dev_;
+  std::unique_ptr<program::ConstantCache<cuda::DevicePoly>> constants_;
+  std::unique_ptr<program::CudaGraph> graph_;
+  double last_ms_ = 0;
+};
+
+std::string quote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// The nvcc command that builds an emitted .cu into a loadable library
+/// against this runtime (its CUDA and host static libraries). -O3 as the
+/// runtime's kernels; the real architecture and its PTX, so that a newer
+/// GPU can JIT it; the shared CUDA runtime, the one this module loaded, so
+/// that the process has one.
+std::string buildCommand(const std::string &source, const std::string &output,
+                         const std::string &nvcc, const std::string &arch) {
+  return quote(nvcc) + " -std=c++17 -O3 -gencode " +
+         quote("arch=compute_" + arch + ",code=[sm_" + arch + ",compute_" +
+               arch + "]") +
+         " -Xcompiler -fPIC -shared -diag-suppress 177 -I" +
+         quote(EMBER_RUNTIME_INCLUDE_DIR) + " " + quote(source) + " -o " +
+         quote(output) + " " + quote(EMBER_CUDA_LIBRARY) + " " +
+         quote(EMBER_RUNTIME_LIBRARY) + " " + quote(EMBER_CRYPTO_LIBRARY) +
+         " -cudart shared -Xcompiler -fopenmp";
+}
+
+} // namespace
+
+void bindCuda(py::module_ &m) {
+  m.attr("cuda_built") = true;
+  m.attr("cuda_library") = EMBER_CUDA_LIBRARY;
+  m.attr("nvcc_found_at_build") = EMBER_NVCC;
+  m.attr("cuda_arch") = EMBER_CUDA_ARCH;
+  // Kept for the interpreter's lifetime, as module.cpp's exceptions are.
+  static PyObject *unavailable = nullptr;
+  py::object base = m.attr("EmberError");
+  unavailable = PyErr_NewExceptionWithDoc(
+      "ember_runtime.DeviceUnavailable",
+      "No CUDA device (no GPU, no driver, or no device of that index).",
+      base.ptr(), nullptr);
+  if (!unavailable)
+    throw py::error_already_set();
+  m.add_object("DeviceUnavailable", py::handle(unavailable));
+  // Registered after module.cpp's translator, so tried before it.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const DeviceUnavailable &e) {
+      PyErr_SetString(unavailable, e.what());
+    }
+  });
+  m.def("cuda_device_count", &deviceCount,
+        "The number of CUDA devices; DeviceUnavailable (with the driver's "
+        "reason) when there is none.");
+  m.def(
+      "cuda_device_name",
+      [](int device) {
+        deviceCount();
+        cudaDeviceProp prop;
+        program::cudaCheck(cudaGetDeviceProperties(&prop, device),
+                           "cudaGetDeviceProperties");
+        return std::string(prop.name);
+      },
+      py::arg("device") = 0);
+  m.def("cuda_program_build_command", &buildCommand, py::arg("source"),
+        py::arg("output"), py::arg("nvcc") = std::string(EMBER_NVCC),
+        py::arg("arch") = std::string(EMBER_CUDA_ARCH),
+        "The nvcc command that builds an emitted .cu into a library "
+        "CudaProgram loads.");
+
+  py::class_<Device, DevicePtr>(m, "CudaDevice",
+                                "A GPU context for one parameter set: device "
+                                "tables, memory pool and stream.")
+      .def(py::init([](ContextPtr ctx, int device) {
+             py::gil_scoped_release release;
+             return std::make_shared<Device>(std::move(ctx), device);
+           }),
+           py::arg("ctx"), py::arg("device") = 0)
+      .def("synchronize",
+           [](const Device &d) {
+             py::gil_scoped_release release;
+             d.ctx->synchronize();
+           })
+      .def_property_readonly(
+          "pool_bytes", [](const Device &d) { return d.ctx->poolBytes(); },
+          "Device memory the context's pool holds (in use and free).")
+      .def(
+          "upload",
+          [](const DevicePtr &d, const Ciphertext &ct) {
+            py::gil_scoped_release release;
+            return std::make_shared<DeviceCt>(
+                DeviceCt{d, cuda::upload(*d->ctx, ct)});
+          },
+          py::arg("ct"), "A host ciphertext copied to the device.")
+      .def(
+          "download",
+          [](const DevicePtr &d, const DeviceCt &ct) {
+            if (ct.dev != d)
+              throw InvalidArgument("the ciphertext lives on another device");
+            py::gil_scoped_release release;
+            return cuda::download(*d->ctx, ct.ct);
+          },
+          py::arg("ct"), "A device ciphertext copied to the host.");
+
+  py::class_<DeviceCt, DeviceCtPtr>(m, "CudaCiphertext",
+                                    "A ciphertext in device memory.")
+      .def_property_readonly("level",
+                             [](const DeviceCt &c) { return c.ct.level; })
+      .def_property_readonly("scale",
+                             [](const DeviceCt &c) { return c.ct.scale; })
+      .def_property_readonly("slots",
+                             [](const DeviceCt &c) { return c.ct.slots; })
+      .def_property_readonly("parts",
+                             [](const DeviceCt &c) { return c.ct.parts; });
+
+  py::class_<DeviceKeys, std::shared_ptr<DeviceKeys>>(
+      m, "CudaEvaluationKeys", "Evaluation keys uploaded to a CudaDevice.")
+      .def(py::init([](DevicePtr d, const EvaluationKeys &keys) {
+             py::gil_scoped_release release;
+             return std::make_shared<DeviceKeys>(std::move(d), keys);
+           }),
+           py::arg("device"), py::arg("keys"));
+
+  py::class_<CudaProgram, std::shared_ptr<CudaProgram>>(
+      m, "CudaProgram",
+      "A compiled CUDA program (an emitted .cu built by nvcc): runs on "
+      "device ciphertexts with device evaluation keys.")
+      .def(py::init<const std::string &, const std::string &>(),
+           py::arg("path"), py::arg("data") = "")
+      .def_property_readonly("path", &CudaProgram::path)
+      .def(
+          "run",
+          [](CudaProgram &p, const DevicePtr &dev, const DeviceKeys &keys,
+             const std::vector<DeviceCtPtr> &in,
+             const std::vector<std::vector<std::complex<double>>> &plain,
+             bool graphs) {
+            py::gil_scoped_release release;
+            return p.run(dev, keys, in, plain, graphs);
+          },
+          py::arg("device"), py::arg("keys"), py::arg("inputs"),
+          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
+          py::arg("graphs") = true,
+          "Runs the program on the device and waits for it. graphs=True: "
+          "the first run captures the steps as a CUDA Graph, later runs "
+          "replay it.")
+      .def_property_readonly("last_ms", &CudaProgram::lastMs,
+                             "GPU time of the last run (CUDA events), ms.")
+      .def_property_readonly("graph_nodes", &CudaProgram::graphNodes)
+      .def_property_readonly("graph_kernels", &CudaProgram::graphKernels,
+                             "Kernel launches in one replay of the graph.")
+      .def_property_readonly("graph_captured", &CudaProgram::graphCaptured);
+}
