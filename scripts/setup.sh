@@ -36,15 +36,18 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
-if ! python -c "import numpy, pytest, pybind11, lit" 2>/dev/null ||
+if ! python -c "import numpy, pytest, pybind11, lit, scikit_build_core" 2>/dev/null ||
   ! command -v ruff >/dev/null; then
   echo "== installing Python packages"
   python -m pip install -q --upgrade pip
   python -m pip install -q -r requirements-dev.txt
 fi
-# The frontend (package `ember`, command `ember`), editable: it finds the
-# compiler and the runtime module in the build folder.
-[ -x .venv/bin/ember ] || python -m pip install -q -e frontend
+# The package `ember` (pyproject.toml), editable and without CMake
+# (wheel.cmake=false): its Python files and the command `ember`; it finds the
+# compiler and the runtime module in the build folder that CMake builds below.
+# (`pip install .` builds and installs them into the package instead.)
+[ -x .venv/bin/ember ] ||
+  python -m pip install -q --no-build-isolation -Cwheel.cmake=false -e .
 
 echo "== configuring and building ($build_dir)"
 # shellcheck disable=SC2086

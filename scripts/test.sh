@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs every test: the C++ unit
 # tests (CTest/GoogleTest), the lit tests of the compiler, the Python tests
-# (pytest), and clang-format and ruff in check mode. Exits non-zero on the
-# first failing group.
+# (pytest), the runtime-only `pip install` in a fresh virtual environment
+# (scripts/check_install.sh, about a minute), and clang-format and ruff in
+# check mode. Exits non-zero on the first failing group.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -23,6 +24,9 @@ fi
 echo "== Python tests (pytest)"
 PYTHONPATH="$root/$build_dir/python:$root/frontend${PYTHONPATH:+:$PYTHONPATH}" \
   python -m pytest -q tests
+
+echo "== runtime-only install"
+"$root/scripts/check_install.sh"
 
 echo "== clang-format --dry-run"
 git ls-files -z '*.cpp' '*.h' '*.cu' '*.cuh' | xargs -0 -r clang-format --dry-run --Werror

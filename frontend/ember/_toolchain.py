@@ -1,11 +1,19 @@
 """Where the compiler and the runtime module are, and how they are called.
 
-The build folder holds ``bin/ember-opt``, ``bin/ember-translate`` (the
-compiler) and ``python/ember_runtime*.so`` (the runtime). It is, in order:
-``$EMBER_BUILD_DIR`` (default ``build``; a relative path is taken in the
-repository this package lives in, else in the working directory). The
-artifact itself is made by ``compiler/tools/ember-compile`` (issue 5's
-driver), which this module imports rather than re-implements.
+Each is looked for next to the package first, then in a build folder:
+
+- installed (``pip install .``; cmake/EmberInstall.cmake): the package holds
+  ``_bin/`` (ember-opt, ember-translate and the artifact driver
+  ember-compile, when the compiler was built), ``_runtime/`` (the headers and
+  libraries emitted programs are built against; the runtime module itself,
+  ``ember_runtime``, lies beside the package) and ``_install.json`` (which
+  optional parts were built, and why one was not);
+- the source tree (developer's path): the build folder holds
+  ``bin/ember-opt``, ``bin/ember-translate`` and ``python/ember_runtime*.so``,
+  and the driver is the repository's ``compiler/tools/ember-compile`` (issue
+  5), which this module imports rather than re-implements. The build folder
+  is ``$EMBER_BUILD_DIR`` (default ``build``; a relative path is taken in the
+  repository this package lives in, else in the working directory).
 
 Compiler errors become Python exceptions at the user's line
 (:func:`raise_compile_error`); built programs are cached by content
@@ -18,6 +26,7 @@ import dataclasses
 import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -43,7 +52,9 @@ from ember.errors import (
 )
 from ember.options import CompileOptions, python_names
 
-REPO_ROOT = Path(os.environ.get("EMBER_ROOT", Path(__file__).resolve().parents[2]))
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = Path(os.environ.get("EMBER_ROOT", PACKAGE_DIR.parents[1]))
+COMPILER_TOOLS = ("ember-opt", "ember-translate")
 
 
 def build_dir() -> Path:
@@ -57,17 +68,34 @@ def build_dir() -> Path:
     return path.resolve()
 
 
+def install_info() -> dict | None:
+    """The installed package's ``_install.json``: ``{"compiler": bool,
+    "cuda": bool}`` and, for a part not built, ``"<part>_missing"``: why
+    (e.g. "MLIR 22 was not found when it was built"). None in the source
+    tree."""
+    try:
+        return json.loads((PACKAGE_DIR / "_install.json").read_text())
+    except FileNotFoundError:
+        return None
+
+
 @cache
 def runtime() -> ModuleType:
-    """The ``ember_runtime`` module, from sys.path or the build folder."""
+    """The ``ember_runtime`` module, from sys.path (beside the installed
+    package) or the build folder."""
     try:
         import ember_runtime
     except ImportError:
         python_dir = build_dir() / "python"
         if not python_dir.is_dir():
+            where = (
+                "this installation of ember has no ember_runtime module "
+                "(reinstall it: pip install .)"
+                if install_info() is not None
+                else "build the runtime (scripts/setup.sh) or set EMBER_BUILD_DIR"
+            )
             raise NotAvailableError(
-                "cannot import ember_runtime: build the runtime "
-                f"(scripts/setup.sh) or set EMBER_BUILD_DIR (looked in {python_dir})"
+                f"cannot import ember_runtime: {where} (looked in {python_dir})"
             ) from None
         sys.path.insert(0, str(python_dir))
         import ember_runtime
@@ -137,21 +165,41 @@ def check_security(params: dict, security: int | str, what: str) -> bool:
 
 
 def bin_dir() -> Path:
-    """The folder holding ember-opt and ember-translate."""
-    d = build_dir() / "bin"
-    if not (d / "ember-opt").exists() or not (d / "ember-translate").exists():
+    """The folder holding ember-opt and ember-translate: the package's
+    ``_bin``, else the build folder's ``bin``. Neither: NotAvailableError,
+    saying why an installed package has no compiler."""
+    looked = [PACKAGE_DIR / "_bin", build_dir() / "bin"]
+    for d in looked:
+        if all((d / tool).exists() for tool in COMPILER_TOOLS):
+            return d
+    info = install_info()
+    if info is not None and not info.get("compiler"):
+        why = info.get("compiler_missing", "it was left out")
         raise NotAvailableError(
-            f"the compiler is not built: no ember-opt/ember-translate in {d} "
-            "(build with MLIR 22, scripts/setup.sh, or set EMBER_BUILD_DIR)"
+            "the compiler was not built: this installation of ember has the "
+            f"runtime only ({why}), so it loads and runs saved programs "
+            "(ember.load) but cannot compile; install it where MLIR 22 is "
+            "(pip install .) or set EMBER_BUILD_DIR to a build with the compiler"
         )
-    return d
+    raise NotAvailableError(
+        "the compiler is not built: no ember-opt/ember-translate in "
+        + " or ".join(str(d) for d in looked)
+        + " (build with MLIR 22: scripts/setup.sh, or set EMBER_BUILD_DIR)"
+    )
 
 
 @cache
-def _ember_compile() -> ModuleType:
-    path = REPO_ROOT / "compiler" / "tools" / "ember-compile"
+def _ember_compile(bins: Path) -> ModuleType:
+    """The artifact driver: beside the tools in ``bins`` (installed), else
+    the repository's."""
+    path = bins / "ember-compile"
     if not path.exists():
-        raise NotAvailableError(f"{path} not found (set EMBER_ROOT to the repository)")
+        path = REPO_ROOT / "compiler" / "tools" / "ember-compile"
+    if not path.exists():
+        raise NotAvailableError(
+            f"ember-compile not found in {bins} nor in {path.parent} "
+            "(set EMBER_ROOT to the repository)"
+        )
     loader = importlib.machinery.SourceFileLoader("ember_compile", str(path))
     spec = importlib.util.spec_from_loader("ember_compile", loader)
     assert spec is not None
@@ -364,10 +412,11 @@ def compile_artifact(
 ) -> dict[str, Path]:
     """ember-compile's compile_artifact, with its errors raised by
     :func:`raise_compile_error`."""
-    tool = _ember_compile()
+    bins = bin_dir()
+    tool = _ember_compile(bins)
     try:
         return tool.compile_artifact(
-            source, outdir, name, targets, pipeline_options(options), bin_dir()
+            source, outdir, name, targets, pipeline_options(options), bins
         )
     except tool.CompileFailure as err:
         failure = err  # raised below, outside this block: no chained traceback

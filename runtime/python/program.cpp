@@ -80,6 +80,32 @@ private:
   std::unique_ptr<program::ConstantData> data_;
 };
 
+/// A path of the runtime that programs are built against: as compiled in
+/// (absolute, into the source and build trees) or, in the installed package
+/// (EMBER_RUNTIME_RELATIVE), relative to the folder of this module's file.
+std::string runtimePath(const char *path) {
+#ifdef EMBER_RUNTIME_RELATIVE
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&runtimePath), &info) && info.dli_fname)
+    if (char *self = realpath(info.dli_fname, nullptr)) {
+      std::string dir(self);
+      free(self);
+      return dir.substr(0, dir.rfind('/') + 1) + path;
+    }
+#endif
+  return path;
+}
+
+/// Resolved once, when the module is imported (bindProgram).
+const std::string &runtimeIncludeDir() {
+  static const std::string path = runtimePath(EMBER_RUNTIME_INCLUDE_DIR);
+  return path;
+}
+const std::string &runtimeLibrary() {
+  static const std::string path = runtimePath(EMBER_RUNTIME_LIBRARY);
+  return path;
+}
+
 std::string quote(const std::string &s) {
   std::string out = "'";
   for (char c : s)
@@ -96,11 +122,11 @@ std::string quote(const std::string &s) {
 std::string buildCommand(const std::string &source, const std::string &output,
                          const std::string &compiler,
                          const std::vector<std::string> &flags) {
-  std::string cmd =
-      quote(compiler) + " -std=c++17 -O1 -fPIC -shared -fopenmp -I" +
-      quote(EMBER_RUNTIME_INCLUDE_DIR) + " " + quote(source) + " -o " +
-      quote(output) + " " + quote(EMBER_RUNTIME_LIBRARY) + " " +
-      quote(EMBER_CRYPTO_LIBRARY);
+  std::string cmd = quote(compiler) +
+                    " -std=c++17 -O1 -fPIC -shared -fopenmp -I" +
+                    quote(runtimeIncludeDir()) + " " + quote(source) + " -o " +
+                    quote(output) + " " + quote(runtimeLibrary()) + " " +
+                    quote(EMBER_CRYPTO_LIBRARY);
   for (const std::string &f : flags)
     cmd += " " + quote(f);
   return cmd;
@@ -109,8 +135,8 @@ std::string buildCommand(const std::string &source, const std::string &output,
 } // namespace
 
 void bindProgram(py::module_ &m) {
-  m.attr("runtime_include_dir") = EMBER_RUNTIME_INCLUDE_DIR;
-  m.attr("runtime_library") = EMBER_RUNTIME_LIBRARY;
+  m.attr("runtime_include_dir") = runtimeIncludeDir();
+  m.attr("runtime_library") = runtimeLibrary();
   m.def("program_build_command", &buildCommand, py::arg("source"),
         py::arg("output"), py::arg("compiler") = "g++",
         py::arg("flags") = std::vector<std::string>{},
