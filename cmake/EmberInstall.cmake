@@ -20,6 +20,9 @@ if(NOT EMBER_BUILD_RUNTIME OR NOT EMBER_BUILD_PYTHON)
                       "(EMBER_BUILD_RUNTIME, EMBER_BUILD_PYTHON)")
 endif()
 
+# With CUDA the module links the shared CUDA runtime: keep its folder in the
+# module's run path once installed.
+set_target_properties(ember_runtime PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ember_runtime LIBRARY DESTINATION .)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
         DESTINATION ${EMBER_PACKAGE_RUNTIME_DIR}/include)

@@ -12,6 +12,7 @@
 #include "ember/errors.h"
 #include "ember/program.h"
 #include "ember/program_cuda.h"
+#include "paths.h"
 
 #include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
@@ -222,6 +223,11 @@ private:
   double last_ms_ = 0;
 };
 
+const std::string &cudaLibrary() {
+  static const std::string path = runtimePath(EMBER_CUDA_LIBRARY);
+  return path;
+}
+
 std::string quote(const std::string &s) {
   std::string out = "'";
   for (char c : s)
@@ -240,9 +246,9 @@ std::string buildCommand(const std::string &source, const std::string &output,
          quote("arch=compute_" + arch + ",code=[sm_" + arch + ",compute_" +
                arch + "]") +
          " -Xcompiler -fPIC -shared -diag-suppress 177 -I" +
-         quote(EMBER_RUNTIME_INCLUDE_DIR) + " " + quote(source) + " -o " +
-         quote(output) + " " + quote(EMBER_CUDA_LIBRARY) + " " +
-         quote(EMBER_RUNTIME_LIBRARY) + " " + quote(EMBER_CRYPTO_LIBRARY) +
+         quote(runtimeIncludeDir()) + " " + quote(source) + " -o " +
+         quote(output) + " " + quote(cudaLibrary()) + " " +
+         quote(runtimeLibrary()) + " " + quote(EMBER_CRYPTO_LIBRARY) +
          " -cudart shared -Xcompiler -fopenmp";
 }
 
@@ -250,7 +256,7 @@ std::string buildCommand(const std::string &source, const std::string &output,
 
 void bindCuda(py::module_ &m) {
   m.attr("cuda_built") = true;
-  m.attr("cuda_library") = EMBER_CUDA_LIBRARY;
+  m.attr("cuda_library") = cudaLibrary();
   m.attr("nvcc_found_at_build") = EMBER_NVCC;
   m.attr("cuda_arch") = EMBER_CUDA_ARCH;
   // Kept for the interpreter's lifetime, as module.cpp's exceptions are.

@@ -5,6 +5,7 @@
 #include "ember/program.h"
 #include "ember/ckks.h"
 #include "ember/errors.h"
+#include "paths.h"
 
 #include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
@@ -20,6 +21,29 @@
 
 namespace py = pybind11;
 using namespace ember;
+
+std::string ember::runtimePath(const char *path) {
+#ifdef EMBER_RUNTIME_RELATIVE
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&runtimePath), &info) && info.dli_fname)
+    if (char *self = realpath(info.dli_fname, nullptr)) {
+      std::string dir(self);
+      free(self);
+      return dir.substr(0, dir.rfind('/') + 1) + path;
+    }
+#endif
+  return path;
+}
+
+const std::string &ember::runtimeIncludeDir() {
+  static const std::string path = runtimePath(EMBER_RUNTIME_INCLUDE_DIR);
+  return path;
+}
+
+const std::string &ember::runtimeLibrary() {
+  static const std::string path = runtimePath(EMBER_RUNTIME_LIBRARY);
+  return path;
+}
 
 namespace {
 
@@ -79,32 +103,6 @@ private:
   program::ConstantCache<Poly64> constants_;
   std::unique_ptr<program::ConstantData> data_;
 };
-
-/// A path of the runtime that programs are built against: as compiled in
-/// (absolute, into the source and build trees) or, in the installed package
-/// (EMBER_RUNTIME_RELATIVE), relative to the folder of this module's file.
-std::string runtimePath(const char *path) {
-#ifdef EMBER_RUNTIME_RELATIVE
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&runtimePath), &info) && info.dli_fname)
-    if (char *self = realpath(info.dli_fname, nullptr)) {
-      std::string dir(self);
-      free(self);
-      return dir.substr(0, dir.rfind('/') + 1) + path;
-    }
-#endif
-  return path;
-}
-
-/// Resolved once, when the module is imported (bindProgram).
-const std::string &runtimeIncludeDir() {
-  static const std::string path = runtimePath(EMBER_RUNTIME_INCLUDE_DIR);
-  return path;
-}
-const std::string &runtimeLibrary() {
-  static const std::string path = runtimePath(EMBER_RUNTIME_LIBRARY);
-  return path;
-}
 
 std::string quote(const std::string &s) {
   std::string out = "'";
