@@ -41,26 +41,37 @@ void checkInputScale(const char *name, double got, double expected) {
                       "scale");
 }
 
+void checkInputMetadata(const char *name, size_t index, size_t given,
+                        int parts_got, int level_got, size_t slots_got,
+                        double scale_got, int parts, int level, size_t slots,
+                        double scale) {
+  const std::string what = "program input '" + std::string(name) + "'";
+  if (index >= given)
+    throw InvalidArgument(what + " is missing: " + std::to_string(given) +
+                          " ciphertexts given");
+  if (parts_got != parts)
+    throw InvalidArgument(what + " has " + std::to_string(parts_got) +
+                          " polynomials, " + std::to_string(parts) +
+                          " expected");
+  if (level_got != level)
+    throw LevelMismatch(what + " is at level " + std::to_string(level_got) +
+                        ", the program expects level " + std::to_string(level));
+  if (slots_got != slots)
+    throw InvalidArgument(what + " has " + std::to_string(slots_got) +
+                          " slots, " + std::to_string(slots) + " expected");
+  checkInputScale(name, scale_got, scale);
+}
+
 void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
                 size_t index, const char *name, int parts, int level,
                 size_t slots, double scale) {
   if (index >= inputs.size())
-    throw InvalidArgument("program input '" + std::string(name) +
-                          "' is missing: " + std::to_string(inputs.size()) +
-                          " ciphertexts given");
+    checkInputMetadata(name, index, inputs.size(), 0, 0, 0, 0, parts, level,
+                       slots, scale);
   const Ciphertext &ct = inputs[index];
-  std::string what = "program input '" + std::string(name) + "'";
-  if (static_cast<int>(ct.c.size()) != parts)
-    throw InvalidArgument(what + " has " + std::to_string(ct.c.size()) +
-                          " polynomials, " + std::to_string(parts) +
-                          " expected");
-  if (ct.level != level)
-    throw LevelMismatch(what + " is at level " + std::to_string(ct.level) +
-                        ", the program expects level " + std::to_string(level));
-  if (ct.slots != slots)
-    throw InvalidArgument(what + " has " + std::to_string(ct.slots) +
-                          " slots, " + std::to_string(slots) + " expected");
-  checkInputScale(name, ct.scale, scale);
+  checkInputMetadata(name, index, inputs.size(), static_cast<int>(ct.c.size()),
+                     ct.level, ct.slots, ct.scale, parts, level, slots, scale);
+  const std::string what = "program input '" + std::string(name) + "'";
   for (const Poly64 &p : ct.c)
     if (!p.ntt || p.n != ctx.n() || p.basis != ctx.qBasis(level))
       throw InvalidArgument(what + " is not in NTT form over q_0..q_" +
@@ -129,13 +140,18 @@ Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
   return ct;
 }
 
-Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
-                      double scale, const std::vector<int> &basis, bool ntt) {
+namespace {
+/// Slot values (real or complex) encoded at `scale` over `basis`, a prefix
+/// of Q, in NTT or coefficient form; `what` names them in the error.
+template <typename V>
+Poly64 encodeOver(const Context64 &ctx, const std::vector<V> &values,
+                  double scale, const std::vector<int> &basis, bool ntt,
+                  const char *what) {
   int level = -1;
   for (size_t i = 0; i < basis.size(); ++i) {
     if (basis[i] != static_cast<int>(i) || basis[i] >= ctx.qCount())
-      throw InvalidArgument("encode: constants are encoded over a prefix of "
-                            "Q only");
+      throw InvalidArgument(std::string("encode: ") + what +
+                            " are encoded over a prefix of Q only");
     level = basis[i];
   }
   Encoder encoder(ctx);
@@ -143,6 +159,12 @@ Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
   if (!ntt)
     cpu::intt(ctx, pt.poly);
   return std::move(pt.poly);
+}
+} // namespace
+
+Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
+                      double scale, const std::vector<int> &basis, bool ntt) {
+  return encodeOver(ctx, values, scale, basis, ntt, "constants");
 }
 
 ConstantData readConstantData(const std::string &path) {
@@ -206,18 +228,7 @@ Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
 Poly64 encodeValues(const Context64 &ctx,
                     const std::vector<std::complex<double>> &values,
                     double scale, const std::vector<int> &basis, bool ntt) {
-  int level = -1;
-  for (size_t i = 0; i < basis.size(); ++i) {
-    if (basis[i] != static_cast<int>(i) || basis[i] >= ctx.qCount())
-      throw InvalidArgument("encode: values are encoded over a prefix of Q "
-                            "only");
-    level = basis[i];
-  }
-  Encoder encoder(ctx);
-  Plaintext pt = encoder.encode(values, level, scale, values.size());
-  if (!ntt)
-    cpu::intt(ctx, pt.poly);
-  return std::move(pt.poly);
+  return encodeOver(ctx, values, scale, basis, ntt, "values");
 }
 
 const std::vector<std::complex<double>> &

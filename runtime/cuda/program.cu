@@ -210,22 +210,12 @@ struct CudaBackend {
 void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in, size_t index,
                     const char *name, int parts, int level, size_t slots,
                     double scale) {
-  std::string what = "program input '" + std::string(name) + "'";
   if (index >= in.size())
-    throw InvalidArgument(what + " is missing: " + std::to_string(in.size()) +
-                          " ciphertexts given");
+    checkInputMetadata(name, index, in.size(), 0, 0, 0, 0, parts, level, slots,
+                       scale);
   const cuda::DeviceCiphertext &ct = in[index];
-  if (ct.parts != parts)
-    throw InvalidArgument(what + " has " + std::to_string(ct.parts) +
-                          " polynomials, " + std::to_string(parts) +
-                          " expected");
-  if (ct.level != level)
-    throw LevelMismatch(what + " is at level " + std::to_string(ct.level) +
-                        ", the program expects level " + std::to_string(level));
-  if (ct.slots != slots)
-    throw InvalidArgument(what + " has " + std::to_string(ct.slots) +
-                          " slots, " + std::to_string(slots) + " expected");
-  checkInputScale(name, ct.scale, scale);
+  checkInputMetadata(name, index, in.size(), ct.parts, ct.level, ct.slots,
+                     ct.scale, parts, level, slots, scale);
 }
 
 void checkLaunch(cudaError_t e) { cudaCheck(e, "generated kernel launch"); }
@@ -299,13 +289,11 @@ void capture(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
   try {
     Executor<CudaBackend>(args, plan).run(); // its buffers die in the capture
   } catch (...) {
-    cudaGraph_t broken = nullptr;
-    cudaStreamEndCapture(stream, &broken);
-    if (broken)
-      cudaGraphDestroy(broken);
     g.capturing = false;
     g.blocks = ctx.endCapture();
-    g.reset();
+    if (cudaStreamEndCapture(stream, &g.graph) != cudaSuccess)
+      g.graph = nullptr;
+    g.reset(); // destroys the partial graph, gives the blocks back
     throw;
   }
   g.capturing = false;
@@ -342,10 +330,10 @@ void replay(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
               "cudaMemcpyAsync");
   }
   cudaCheck(cudaGraphLaunch(g.exec, ctx.stream()), "cudaGraphLaunch");
-  for (const CudaGraph::Output &o : g.outputs) {
+  for (const CudaGraph::Output &o : g.outputs) { // output() copies them
     std::vector<cuda::DevicePoly> polys;
     for (const cuda::DevicePoly &p : o.polys)
-      polys.push_back(CudaBackend::copy(args, p));
+      polys.push_back(CudaBackend::borrowed(p));
     CudaBackend::output(args, std::move(polys), o.level, o.scale, o.slots);
   }
 }

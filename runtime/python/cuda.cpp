@@ -228,13 +228,6 @@ const std::string &cudaLibrary() {
   return path;
 }
 
-std::string quote(const std::string &s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 /// The nvcc command that builds an emitted .cu into a loadable library
 /// against this runtime (its CUDA and host static libraries). -O3 as the
 /// runtime's kernels; the real architecture and its PTX, so that a newer
@@ -242,13 +235,13 @@ std::string quote(const std::string &s) {
 /// that the process has one.
 std::string buildCommand(const std::string &source, const std::string &output,
                          const std::string &nvcc, const std::string &arch) {
-  return quote(nvcc) + " -std=c++17 -O3 -gencode " +
-         quote("arch=compute_" + arch + ",code=[sm_" + arch + ",compute_" +
-               arch + "]") +
+  return shellQuote(nvcc) + " -std=c++17 -O3 -gencode " +
+         shellQuote("arch=compute_" + arch + ",code=[sm_" + arch + ",compute_" +
+                    arch + "]") +
          " -Xcompiler -fPIC -shared -diag-suppress 177 -I" +
-         quote(runtimeIncludeDir()) + " " + quote(source) + " -o " +
-         quote(output) + " " + quote(cudaLibrary()) + " " +
-         quote(runtimeLibrary()) + " " + quote(EMBER_CRYPTO_LIBRARY) +
+         shellQuote(runtimeIncludeDir()) + " " + shellQuote(source) + " -o " +
+         shellQuote(output) + " " + shellQuote(cudaLibrary()) + " " +
+         shellQuote(runtimeLibrary()) + " " + shellQuote(EMBER_CRYPTO_LIBRARY) +
          " -cudart shared -Xcompiler -fopenmp";
 }
 

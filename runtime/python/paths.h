@@ -15,5 +15,7 @@ std::string runtimePath(const char *path);
 /// module resolves them when it is imported).
 const std::string &runtimeIncludeDir();
 const std::string &runtimeLibrary();
+/// `s` quoted for the shell of the build commands.
+std::string shellQuote(const std::string &s);
 
 } // namespace ember

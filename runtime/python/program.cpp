@@ -104,12 +104,16 @@ private:
   std::unique_ptr<program::ConstantData> data_;
 };
 
-std::string quote(const std::string &s) {
+} // namespace
+
+std::string ember::shellQuote(const std::string &s) {
   std::string out = "'";
   for (char c : s)
     out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
+
+namespace {
 
 /// The g++ command that builds `source` into the shared library `output`.
 /// -O1: the emitted kernels are elementwise loops over limbs whose 64-bit
@@ -120,13 +124,13 @@ std::string quote(const std::string &s) {
 std::string buildCommand(const std::string &source, const std::string &output,
                          const std::string &compiler,
                          const std::vector<std::string> &flags) {
-  std::string cmd = quote(compiler) +
-                    " -std=c++17 -O1 -fPIC -shared -fopenmp -I" +
-                    quote(runtimeIncludeDir()) + " " + quote(source) + " -o " +
-                    quote(output) + " " + quote(runtimeLibrary()) + " " +
-                    quote(EMBER_CRYPTO_LIBRARY);
+  std::string cmd =
+      shellQuote(compiler) + " -std=c++17 -O1 -fPIC -shared -fopenmp -I" +
+      shellQuote(runtimeIncludeDir()) + " " + shellQuote(source) + " -o " +
+      shellQuote(output) + " " + shellQuote(runtimeLibrary()) + " " +
+      shellQuote(EMBER_CRYPTO_LIBRARY);
   for (const std::string &f : flags)
-    cmd += " " + quote(f);
+    cmd += " " + shellQuote(f);
   return cmd;
 }
 

@@ -67,10 +67,16 @@ std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
 void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
                 size_t index, const char *name, int parts, int level,
                 size_t slots, double scale);
-/// The scale half of checkInput, shared with cudaCheckInput: ScaleMismatch
-/// naming the input and both scales (as 2^x and as exact decimals) unless
-/// `got == expected`.
+/// The scale half of checkInput: ScaleMismatch naming the input and both
+/// scales (as 2^x and as exact decimals) unless `got == expected`.
 void checkInputScale(const char *name, double got, double expected);
+/// The checks checkInput and cudaCheckInput share, on what a ciphertext of
+/// either backend says of itself: `given` ciphertexts hold input `index`,
+/// which has `parts` polynomials, `level`, `slots` and exactly `scale`.
+void checkInputMetadata(const char *name, size_t index, size_t given,
+                        int parts_got, int level_got, size_t slots_got,
+                        double scale_got, int parts, int level, size_t slots,
+                        double scale);
 /// The keys a program loads; MissingKey names the one absent.
 const SwitchingKey &relinKey(const EvaluationKeys &keys);
 const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
