@@ -4,13 +4,15 @@ compiler needed): for every program, fresh keys and the inputs of
 inputs.npz encrypted once, then
 
 - the CPU artifact's run (the reference residues),
-- the CUDA artifact's run with graphs on (the first run captures the
-  graph) and with graphs off: output residues compared with the CPU's,
-  every residue; decrypted outputs compared with numpy;
+- the CUDA artifact's run with everything on (graph and arena; the first
+  run captures the graph), with graphs off and with the arena off (pool
+  buffers): output residues compared with the CPU's, every residue;
+  decrypted outputs compared with numpy;
 - RUNS timed runs of each mode on inputs already on the GPU (CUDA events
   around the run, ``Compiled.last_run["run"]``): median and minimum;
-- kernel launches per graph replay, the device pool's bytes against the
-  plan's arena.
+- kernel launches per graph replay; the run's device memory (the pool's
+  growth over the first two runs, less the constants and the outputs)
+  against the plan's arena.
 
 Prints one JSON object per program and a markdown table at the end.
 
@@ -59,8 +61,8 @@ def same(a, b) -> bool:
     return True
 
 
-def timed(c, keys, cts, runs: int, graphs: bool) -> list[float]:
-    c.graphs = graphs
+def timed(c, keys, cts, runs: int, graphs: bool, arena: bool = True) -> list[float]:
+    c.graphs, c.arena = graphs, arena
     c.run(keys.evaluation, cts)  # warm-up (captures the graph)
     out = []
     for _ in range(runs):
@@ -99,26 +101,52 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     # the programs' hashes differ, so through the runtime).
     ref = cpu._program().run(cuda._context(), keys.evaluation.keys, list(cts), [])
     step("CPU run")
-    cuda.graphs = True
-    first = cuda.run(keys.evaluation, cts)  # eager run + capture
-    step("GPU run 1 (captures the graph)")
-    second = cuda.run(keys.evaluation, cts)  # graph replay
-    step("GPU run 2 (replay)")
-    upload, download = cuda.last_run["upload"], cuda.last_run["download"]
-    cuda.graphs = False
-    eager = cuda.run(keys.evaluation, cts)
-    step("GPU run, step by step")
-    identical = (
-        same(ref, list(first)) and same(ref, list(second)) and same(ref, list(eager))
-    )
-    got = cuda.decrypt(keys, second)
-    err = max_error(got, cuda_reference(name, inputs))
+    # Device memory of a run: the pool's growth over the first runs (keys
+    # and inputs already there), less the encoded constants (loaded once,
+    # like keys) and the outputs handed back.
+    device = cuda._gpu()
+    cuda._gpu_keys(keys.evaluation)
     on_gpu = cuda.to_device(cts)
+    pool0 = device.pool_bytes
+    cuda.graphs, cuda.arena = True, True
+    first = cuda.run(keys.evaluation, on_gpu)  # eager run + capture
+    step("GPU run 1 (captures the graph)")
+    second = cuda.run(keys.evaluation, on_gpu)  # graph replay
+    step("GPU run 2 (replay)")
+    program = cuda._program()
+    out_bytes = sum(
+        ct.parts * (ct.level + 1) * (1 << cuda.manifest["params"]["log_n"]) * 8
+        for ct in list(first) + list(second)
+    )
+    run_bytes = device.pool_bytes - pool0 - program.constant_bytes - out_bytes
+    arena_bytes = program.arena_bytes
+    second_host = cuda.from_device(second)
+    upload_t = time.perf_counter()
+    cuda.to_device(cts)
+    upload = (time.perf_counter() - upload_t) * 1e3
+    down_t = time.perf_counter()
+    cuda.from_device(second)
+    download = (time.perf_counter() - down_t) * 1e3
+    cuda.graphs = False
+    eager = cuda.run(keys.evaluation, on_gpu)
+    step("GPU run, step by step")
+    cuda.graphs, cuda.arena = True, False
+    pooled = cuda.run(keys.evaluation, on_gpu)
+    step("GPU run, pool buffers")
+    identical = all(
+        same(ref, list(cuda.from_device(x))) for x in (first, second, eager, pooled)
+    )
+    got = cuda.decrypt(keys, second_host)
+    err = max_error(got, cuda_reference(name, inputs))
     graph_ms = timed(cuda, keys, on_gpu, runs, True)
     kernels = int(cuda.last_run["kernels"])
     eager_ms = timed(cuda, keys, on_gpu, runs, False)
+    pool_ms = timed(cuda, keys, on_gpu, runs, True, arena=False)
     step("timed runs")
     return {
+        "pool_ms": float(np.median(pool_ms)),
+        "run_bytes": int(run_bytes),
+        "arena_bytes": int(arena_bytes),
         "program": name,
         "identical": identical,
         "max_error": err,
@@ -185,19 +213,21 @@ def main() -> None:
     print()
     print(
         "| program | residues identical to CPU | max error vs numpy"
-        " | graph ms (median / min) | step by step ms (median / min)"
-        " | kernels per run | upload / download ms | pool bytes / planned arena |"
+        " | everything on ms (median / min) | graphs off ms | arena off ms"
+        " | kernels per run | upload / download ms"
+        " | run memory / planned arena (bytes, ratio) |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         same_cpu = "yes" if r["identical"] else "NO"
         print(
             f"| {r['program']} | {same_cpu} | {r['max_error']:.2e} |"
             f" {r['graph_ms']:.3f} / {r['graph_min_ms']:.3f} |"
-            f" {r['eager_ms']:.3f} / {r['eager_min_ms']:.3f} |"
+            f" {r['eager_ms']:.3f} | {r['pool_ms']:.3f} |"
             f" {r['kernels_per_run']} |"
             f" {r['upload_ms']:.2f} / {r['download_ms']:.2f} |"
-            f" {r['pool_bytes']} / {r['plan_bytes']} |"
+            f" {r['run_bytes']} / {r['plan_bytes']}"
+            f" ({r['run_bytes'] / r['plan_bytes']:.3f}) |"
         )
     if failed or not all(r["identical"] for r in rows):
         sys.exit(1)

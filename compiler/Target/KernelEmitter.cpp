@@ -105,6 +105,7 @@ struct PlanStep {
   SmallVector<int, 4> out, in;
   int64_t imm[4] = {0, 0, 0, 0};
   double scale = 0;
+  int scratch = -1; ///< buffer spec of the step's scratch, or -1
   std::string comment;
 };
 
@@ -151,30 +152,44 @@ private:
   }
 
   // --- the plan ------------------------------------------------------------
-  /// A buffer spec (BufferSpec initializer) for a value's type.
-  std::string specText(Type t) const {
+  /// A buffer spec (BufferSpec initializer) for a value's type at an
+  /// arena offset (-1: none).
+  std::string specText(Type t, int64_t offset) const {
     if (auto p = dyn_cast<rns::PolyType>(t)) {
       if (p.hasT())
-        return llvm::formatv("{{0, 0, 0, 0, {0}, 1, 0}", p.isNTT() ? 1 : 0);
-      return llvm::formatv("{{{0}, {1}, {2}, {3}, {4}, 0, 0}", p.getQLo(),
+        return llvm::formatv("{{0, 0, 0, 0, {0}, 1, 0, {1}}", p.isNTT() ? 1 : 0,
+                             offset);
+      return llvm::formatv("{{{0}, {1}, {2}, {3}, {4}, 0, 0, {5}}", p.getQLo(),
                            p.getQHi(), p.getPLo(), p.getPHi(),
-                           p.isNTT() ? 1 : 0);
+                           p.isNTT() ? 1 : 0, offset);
     }
-    return llvm::formatv("{{0, 0, 0, 0, 0, 0, {0}}",
+    return llvm::formatv("{{0, 0, 0, 0, 0, 0, {0}, -1}",
                          isa<rns::KlssKeyType>(t) ? 2 : 1);
   }
-  /// The buffer of a value (allocated an index on first sight).
+  /// The buffer of a value (allocated an index on first sight), at its
+  /// planned arena offset if it has one.
   int buffer(Value v) {
     auto [it, fresh] = ids_.try_emplace(v, static_cast<int>(specs_.size()));
-    if (fresh)
-      specs_.push_back(specText(v.getType()));
+    if (fresh) {
+      auto o = offsets_.find(v);
+      specs_.push_back(
+          specText(v.getType(), o == offsets_.end() ? -1 : o->second));
+    }
     return it->second;
   }
   /// A spec that only describes a kernel's loop basis (no buffer).
   int loopSpec(rns::PolyType t) {
-    specs_.push_back(specText(t));
+    specs_.push_back(specText(t, -1));
     return static_cast<int>(specs_.size()) - 1;
   }
+  /// A spec of `limbs` limbs of scratch at arena offset `at`.
+  int scratchSpec(int64_t limbs, int64_t at) {
+    specs_.push_back(llvm::formatv("{{0, {0}, 0, 0, 0, 0, 0, {1}}", limbs, at));
+    return static_cast<int>(specs_.size()) - 1;
+  }
+  /// The arena offsets kernel-plan-memory gave the values of `f` (views:
+  /// their source's, moved by the first limb).
+  void collectOffsets(func::FuncOp f);
   /// Appends a list to the argument table; returns its offset.
   int32_t list(ArrayRef<int> ids) {
     int32_t at = static_cast<int32_t>(args_.size());
@@ -216,7 +231,10 @@ private:
   std::vector<uint64_t> primes_;
   int qCount_ = 0, pCount_ = 0;
   uint64_t n_ = 0;
-  DenseMap<Value, int> ids_;            // value -> buffer index
+  DenseMap<Value, int> ids_;         // value -> buffer index
+  DenseMap<Value, int64_t> offsets_; // value -> arena offset (planned)
+  int64_t limbBytes_ = 0;
+  int64_t arenaBytes_ = 0;              // kernel.arena_bytes (0: not planned)
   std::vector<std::string> specs_;      // buffer index -> BufferSpec
   SmallVector<int32_t> args_;           // the argument table
   std::vector<PlanStep> steps_;         // the plan
@@ -243,7 +261,33 @@ LogicalResult Emitter::init() {
   qCount_ = params_.getQ().size();
   pCount_ = params_.getP().size();
   n_ = uint64_t{1} << params_.getLogN();
+  limbBytes_ = static_cast<int64_t>(n_) * 8;
   return success();
+}
+
+void Emitter::collectOffsets(func::FuncOp f) {
+  if (auto args = f->getAttrOfType<DenseI64ArrayAttr>(
+          kernel::KernelDialect::kArgOffsetsAttrName)) {
+    size_t i = 0;
+    for (BlockArgument a : f.getArguments())
+      if (isa<rns::PolyType>(a.getType()) && i < args.size())
+        offsets_[a] = args[i++];
+  }
+  for (Operation &op : f.getBody().front()) {
+    if (auto v = dyn_cast<kernel::ViewOp>(op)) {
+      auto src = offsets_.find(v.getSource());
+      if (src != offsets_.end())
+        offsets_[v] = src->second + v.getFirst() * limbBytes_;
+      continue;
+    }
+    auto offs = op.getAttrOfType<DenseI64ArrayAttr>("offsets");
+    if (!offs)
+      continue;
+    size_t i = 0;
+    for (Value r : op.getResults())
+      if (isa<rns::PolyType>(r.getType()) && i < offs.size())
+        offsets_[r] = offs[i++];
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,6 +505,15 @@ LogicalResult Emitter::emitLaunch(kernel::LaunchOp l) {
   DenseMap<Value, int> mem;
   for (auto [arg, in] : llvm::zip(body.getArguments(), l.getInputs()))
     mem[arg] = buffer(in);
+  // The temporaries between segments go to the launch's planned scratch,
+  // one after the other (LaunchOp::temporaries' order).
+  if (auto at = l->getAttrOfType<IntegerAttr>("scratch")) {
+    int64_t next = at.getInt();
+    for (Value v : l.temporaries()) {
+      offsets_[v] = next;
+      next += cast<rns::PolyType>(v.getType()).getNumLimbs() * limbBytes_;
+    }
+  }
   auto yield = cast<kernel::YieldOp>(body.getTerminator());
   // Split at the transform (at most one).
   SmallVector<Operation *> pre, post;
@@ -595,6 +648,10 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
   } else {
     return c.emitOpError("no emitter for runtime primitive ") << callee;
   }
+  // Every primitive above is one step; its temporaries at the planned
+  // scratch.
+  if (auto at = c->getAttrOfType<IntegerAttr>("scratch"))
+    steps_.back().scratch = scratchSpec(c.scratchLimbs(), at.getInt());
   return success();
 }
 
@@ -727,7 +784,8 @@ void Emitter::emitTables(raw_ostream &os) {
     os << "    {StepKind::" << s.kind << ", " << outs[i].first << ", "
        << outs[i].second << ", " << ins[i].first << ", " << ins[i].second
        << ", {" << s.imm[0] << ", " << s.imm[1] << ", " << s.imm[2] << ", "
-       << s.imm[3] << "}, " << llvm::formatv("{0:e17}", s.scale).str() << "},";
+       << s.imm[3] << "}, " << llvm::formatv("{0:e17}", s.scale).str() << ", "
+       << s.scratch << "},";
     if (!s.comment.empty())
       os << " // " << s.comment;
     os << "\n";
@@ -754,7 +812,7 @@ void Emitter::emitTables(raw_ostream &os) {
   os << "};\n";
   os << "const Plan<" << kernelT << "> kPlan{kBuffers, " << specs_.size()
      << ", kArgs, kSteps, " << steps_.size() << ", kKernels, " << constants_
-     << ", kInputNames, kPlainNames};\n";
+     << ", kInputNames, kPlainNames, " << arenaBytes_ << "};\n";
 }
 
 LogicalResult Emitter::run() {
@@ -765,6 +823,10 @@ LogicalResult Emitter::run() {
     return failure();
   func::FuncOp f = *program;
   data_ = collectConstantData(f);
+  collectOffsets(f);
+  if (auto a = f->getAttrOfType<IntegerAttr>(
+          kernel::KernelDialect::kArenaBytesAttrName))
+    arenaBytes_ = a.getInt();
   auto iface = f->getAttrOfType<DictionaryAttr>("ember.interface");
   if (!iface)
     return f.emitError("no ember.interface (compile with the fhe-to-kernel "

@@ -4,7 +4,8 @@
                 [--print-ir-after-all] [--emit fhe|ckks|rns|kernel|source]
                 [compiler options]
   ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
-                [--seed N] [--repeat N] [--no-graphs] [compiler options]
+                [--seed N] [--repeat N] [--no-graphs] [--no-arena]
+                [compiler options]
 
 Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
@@ -202,6 +203,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     gpu = args.target == "cuda"
     if gpu:
         c.graphs = not args.no_graphs
+        c.arena = not args.no_arena
     with steps.step("run (server)"):
         out = c.run(keys.evaluation, cts, **plain)
     if gpu:
@@ -282,6 +284,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-graphs",
         action="store_true",
         help="target cuda: enqueue the steps one by one instead of one CUDA Graph",
+    )
+    run.add_argument(
+        "--no-arena",
+        action="store_true",
+        help="target cuda: take each buffer from the device's pool instead of "
+        "the planned arena",
     )
     args = ap.parse_args(argv)
     try:

@@ -156,6 +156,10 @@ class Compiled:
         #: target="cuda": run as one CUDA Graph (captured on the first run,
         #: replayed after); False enqueues the steps one by one.
         self.graphs = True
+        #: target="cuda": every buffer of the memory plan a view of one
+        #: arena of the plan's size (allocated by the first run); False
+        #: takes each buffer from the device's pool.
+        self.arena = True
         #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
         #: CUDA events), "download"; "kernels": launches of a graph replay.
         self.last_run: dict[str, float] = {}
@@ -339,7 +343,9 @@ class Compiled:
         uploaded = time.perf_counter()
         program = self._program()
         with runtime_errors("run"):
-            outs = program.run(self._gpu(), keys, list(inputs), values, self.graphs)
+            outs = program.run(
+                self._gpu(), keys, list(inputs), values, self.graphs, self.arena
+            )
         ran = time.perf_counter()
         result = Ciphertexts(outs, self.program_hash, "outputs")
         if not on_device:
@@ -351,6 +357,7 @@ class Compiled:
             "run_wall": (ran - uploaded) * 1e3,
             "download": (done - ran) * 1e3 if not on_device else 0.0,
             "kernels": float(program.graph_kernels),
+            "arena_bytes": float(program.arena_bytes),
         }
         return result
 

@@ -2,29 +2,40 @@
 // template for both backends: runtime/cpu/program.cpp instantiates it over
 // Poly64 and the CPU primitives, runtime/cuda/program.cu over DevicePoly and
 // the CUDA primitives. A backend B provides
-//   using Poly, Args, Kernel, HybridKey, KlssKey, Ciphertext
+//   using Poly, Args, Kernel, HybridKey, KlssKey, Scratch
 //   const Context64 &host(const Args &)
-//   Poly alloc(args, basis, ntt, zero)        Poly copy(args, p)
-//   void ntt(args, p), intt(args, p)
-//   Poly bconv(args, p, to)                   Poly modUp(args, p, digit)
+//   Poly place(args, basis, ntt, offset, written_in_place)
+//                                          a result's memory: its planned
+//                                          place in the arena (offset >= 0
+//                                          and an arena) or an allocation
+//                                          (or, on the CPU, an empty poly
+//                                          the primitive assigns, unless a
+//                                          kernel writes it in place)
+//   Scratch scratch(args, const BufferSpec *)  a step's planned scratch
+//   void zero(args, out)                   void copy(args, p, out)
+//   void ntt(args, p, out), intt(args, p, out)
+//   void bconv(args, p, out, scratch)
+//   void modUp(args, p, digits, outs, scratch)
 //   void ksInnerProduct(args, key, digits, acc0, acc1)
-//   Poly klssModUp(args, p)
+//   void klssModUp(args, p, out, scratch)
 //   void klssInnerProduct(args, key, digits, level, acc0, acc1)
-//   Poly modSwitchDown(args, p, keep)         Poly automorphism(args, p, g)
-//   Poly view(args, p, first, count)          Poly concat(args, parts)
+//   void modSwitchDown(args, p, out, scratch)
+//   void automorphism(args, p, g, out)
+//   Poly view(args, p, first, count)       void concat(args, parts, out)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
 //   Poly constant(args, data offset, count, complex, scale, basis, ntt)
-//   Poly encodeValues(args, plain index, values, scale, basis, ntt)
+//   void encodeValues(args, plain index, values, scale, out)
 //   const std::vector<std::vector<std::complex<double>>> *plain(args)
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
-//   const Poly *inputPart(args, index, part, storage)
+//   const Poly *inputPart(args, index, part, offset, storage)
 //   uint64_t *words(poly)
 //   void output(args, polys, level, scale, slots)
 //   ConstantCache<Poly> *cache(args)
-// and the executor does the bookkeeping: buffers by index, inputs bound
-// without copies where the backend allows, dead buffers freed where the
-// plan says, outputs moved at their last use.
+// and the executor does the bookkeeping: buffers by index, results written
+// where the memory plan put them, inputs bound without copies where the
+// backend allows, dead buffers freed where the plan says, outputs moved at
+// their last use.
 #pragma once
 
 #include "ember/errors.h"
@@ -98,6 +109,16 @@ private:
   void setOut(const Step &s, int32_t i, Poly p) {
     set(arg(s.out, i), std::move(p));
   }
+  /// Result i of a step, placed where the plan put it.
+  Poly &placeOut(const Step &s, int32_t i, bool written_in_place = false) {
+    const int32_t b = arg(s.out, i);
+    const BufferSpec &o = spec(b);
+    set(b, B::place(args_, basis(o), o.ntt != 0, o.offset, written_in_place));
+    return owned_[b];
+  }
+  typename B::Scratch scratch(const Step &s) const {
+    return B::scratch(args_, s.scratch >= 0 ? &spec(s.scratch) : nullptr);
+  }
 
   void prepareConstants() {
     cache_ = B::cache(args_);
@@ -138,7 +159,7 @@ private:
       // (CPU), else a copy into the buffer (CUDA).
       for (int32_t j = 0; j < s.nout; ++j) {
         int32_t b = arg(s.out, j);
-        at_[b] = B::inputPart(args_, index, j, owned_[b]);
+        at_[b] = B::inputPart(args_, index, j, spec(b).offset, owned_[b]);
       }
       return;
     }
@@ -150,66 +171,72 @@ private:
                  plan_.plain_names[s.imm[0]], static_cast<size_t>(s.imm[1]));
       return;
     case StepKind::kEncodeValues: {
-      const BufferSpec &b = spec(arg(s.out, 0));
       const auto &values = (*B::plain(args_))[s.imm[0]];
-      setOut(s, 0,
-             B::encodeValues(args_, static_cast<size_t>(s.imm[0]), values,
-                             s.scale, basis(b), b.ntt != 0));
+      B::encodeValues(args_, static_cast<size_t>(s.imm[0]), values, s.scale,
+                      placeOut(s, 0));
       return;
     }
-    case StepKind::kZero: {
-      const BufferSpec &b = spec(arg(s.out, 0));
-      setOut(s, 0, B::alloc(args_, basis(b), b.ntt != 0, true));
+    case StepKind::kZero:
+      B::zero(args_, placeOut(s, 0, true));
       return;
-    }
     case StepKind::kNtt:
     case StepKind::kIntt: {
-      Poly p = B::copy(args_, in(s, 0));
+      const Poly &x = in(s, 0);
       if (s.kind == StepKind::kNtt)
-        B::ntt(args_, p);
+        B::ntt(args_, x, placeOut(s, 0));
       else
-        B::intt(args_, p);
-      setOut(s, 0, std::move(p));
+        B::intt(args_, x, placeOut(s, 0));
       return;
     }
-    case StepKind::kBConv:
-      setOut(s, 0, B::bconv(args_, in(s, 0), basis(spec(arg(s.out, 0)))));
+    case StepKind::kBConv: {
+      const Poly &x = in(s, 0);
+      B::bconv(args_, x, placeOut(s, 0), scratch(s));
       return;
-    case StepKind::kModUp:
-      for (int32_t j = 0; j < s.nout; ++j)
-        setOut(
-            s, j,
-            B::modUp(args_, in(s, 0), arg(static_cast<int32_t>(s.imm[0]), j)));
+    }
+    case StepKind::kModUp: {
+      const Poly &x = in(s, 0);
+      std::vector<int> digits;
+      std::vector<Poly *> outs;
+      for (int32_t j = 0; j < s.nout; ++j) {
+        digits.push_back(arg(static_cast<int32_t>(s.imm[0]), j));
+        outs.push_back(&placeOut(s, j));
+      }
+      B::modUp(args_, x, digits, outs, scratch(s));
       return;
+    }
     case StepKind::kKsInnerProduct:
     case StepKind::kKlssInnerProduct: {
       std::vector<const Poly *> digits;
       for (int32_t j = 1; j < s.nin; ++j)
         digits.push_back(&in(s, j));
-      Poly acc0, acc1;
+      Poly &acc0 = placeOut(s, 0);
+      Poly &acc1 = placeOut(s, 1);
       if (s.kind == StepKind::kKsInnerProduct)
         B::ksInnerProduct(args_, key<typename B::HybridKey>(s, 0), digits, acc0,
                           acc1);
       else
         B::klssInnerProduct(args_, key<typename B::KlssKey>(s, 0), digits,
                             static_cast<int>(s.imm[0]), acc0, acc1);
-      setOut(s, 0, std::move(acc0));
-      setOut(s, 1, std::move(acc1));
       return;
     }
     case StepKind::kKlssModUp:
-      for (int32_t j = 0; j < s.nout; ++j)
-        setOut(s, j, B::klssModUp(args_, in(s, j)));
+      for (int32_t j = 0; j < s.nout; ++j) {
+        const Poly &x = in(s, j);
+        B::klssModUp(args_, x, placeOut(s, j), scratch(s));
+      }
       return;
     case StepKind::kModSwitchDown:
-      for (int32_t j = 0; j < s.nout; ++j)
-        setOut(s, j,
-               B::modSwitchDown(args_, in(s, j), basis(spec(arg(s.out, j)))));
+      for (int32_t j = 0; j < s.nout; ++j) {
+        const Poly &x = in(s, j);
+        B::modSwitchDown(args_, x, placeOut(s, j), scratch(s));
+      }
       return;
-    case StepKind::kAutomorphism:
-      setOut(s, 0,
-             B::automorphism(args_, in(s, 0), static_cast<uint64_t>(s.imm[0])));
+    case StepKind::kAutomorphism: {
+      const Poly &x = in(s, 0);
+      B::automorphism(args_, x, static_cast<uint64_t>(s.imm[0]),
+                      placeOut(s, 0));
       return;
+    }
     case StepKind::kLoadKey: {
       int32_t b = arg(s.out, 0);
       const uint64_t g = static_cast<uint64_t>(s.imm[0]);
@@ -222,7 +249,7 @@ private:
       std::vector<const Poly *> parts;
       for (int32_t j = 0; j < s.nin; ++j)
         parts.push_back(&in(s, j));
-      setOut(s, 0, B::concat(args_, parts));
+      B::concat(args_, parts, placeOut(s, 0));
       return;
     }
     case StepKind::kView:
@@ -230,9 +257,11 @@ private:
              B::view(args_, in(s, 0), static_cast<size_t>(s.imm[0]),
                      static_cast<size_t>(s.imm[1])));
       return;
-    case StepKind::kCopy:
-      setOut(s, 0, B::copy(args_, in(s, 0)));
+    case StepKind::kCopy: {
+      const Poly &x = in(s, 0);
+      B::copy(args_, x, placeOut(s, 0));
       return;
+    }
     case StepKind::kLaunch:
       launch(s);
       return;
@@ -253,7 +282,10 @@ private:
           polys.push_back(std::move(owned_[b]));
           at_[b] = nullptr;
         } else {
-          polys.push_back(B::copy(args_, in(s, j)));
+          const Poly &x = in(s, j);
+          Poly copy = B::place(args_, x.basis, x.ntt, -1, false);
+          B::copy(args_, x, copy);
+          polys.push_back(std::move(copy));
         }
       }
       B::output(args_, std::move(polys), static_cast<int>(s.imm[0]), s.scale,
@@ -278,11 +310,8 @@ private:
     std::vector<uint64_t *> outs(s.nout);
     std::vector<KernelBasis> outb(s.nout);
     for (int32_t j = 0; j < s.nout; ++j) {
-      int32_t b = arg(s.out, j);
-      const BufferSpec &o = spec(b);
-      set(b, B::alloc(args_, basis(o), o.ntt != 0, false));
-      outs[j] = B::words(owned_[b]);
-      outb[j] = kernelBasis(o);
+      outs[j] = B::words(placeOut(s, j, true));
+      outb[j] = kernelBasis(spec(arg(s.out, j)));
     }
     std::vector<int> tabs(s.imm[3]);
     for (int64_t j = 0; j < s.imm[3]; ++j)

@@ -261,43 +261,67 @@ struct CpuBackend {
   static uint64_t *words(const Poly &p) {
     return const_cast<uint64_t *>(p.data.data());
   }
-  static Poly alloc(const Args &a, std::vector<int> b, bool ntt, bool) {
-    return Poly64(std::move(b), a.ctx->n(), ntt); // zeroed by the vector
+  /// No arena on the CPU: results are vectors. A result the primitive
+  /// assigns is not allocated first; one a kernel writes in place is.
+  struct Scratch {};
+  static Scratch scratch(const Args &, const BufferSpec *) { return {}; }
+  static Poly place(const Args &a, std::vector<int> b, bool ntt, int64_t,
+                    bool written_in_place) {
+    if (written_in_place)
+      return Poly64(std::move(b), a.ctx->n(), ntt); // zeroed by the vector
+    Poly64 p;
+    p.basis = std::move(b);
+    p.n = a.ctx->n();
+    p.ntt = ntt;
+    return p;
   }
-  static Poly copy(const Args &, const Poly &p) { return p; }
-  static void ntt(const Args &a, Poly &p) { cpu::ntt(*a.ctx, p); }
-  static void intt(const Args &a, Poly &p) { cpu::intt(*a.ctx, p); }
-  static Poly bconv(const Args &a, const Poly &p, const std::vector<int> &to) {
-    return cpu::bconv(*a.ctx, p, to);
+  static void zero(const Args &, Poly &out) {
+    out.data.assign(out.limbs() * out.n, 0);
   }
-  static Poly modUp(const Args &a, const Poly &p, int digit) {
-    return cpu::modUp(*a.ctx, p, digit);
+  static void copy(const Args &, const Poly &p, Poly &out) { out = p; }
+  static void ntt(const Args &a, const Poly &p, Poly &out) {
+    out = p;
+    cpu::ntt(*a.ctx, out);
+  }
+  static void intt(const Args &a, const Poly &p, Poly &out) {
+    out = p;
+    cpu::intt(*a.ctx, out);
+  }
+  static void bconv(const Args &a, const Poly &p, Poly &out, Scratch) {
+    out = cpu::bconv(*a.ctx, p, out.basis);
+  }
+  static void modUp(const Args &a, const Poly &p,
+                    const std::vector<int> &digits,
+                    const std::vector<Poly *> &outs, Scratch) {
+    for (size_t j = 0; j < digits.size(); ++j)
+      *outs[j] = cpu::modUp(*a.ctx, p, digits[j]);
   }
   static void ksInnerProduct(const Args &a, const SwitchingKey &key,
                              const std::vector<const Poly *> &digits,
                              Poly &acc0, Poly &acc1) {
     keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1);
   }
-  static Poly klssModUp(const Args &a, const Poly &p) {
-    return cpu::klssModUp(*a.ctx, p);
+  static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch) {
+    out = cpu::klssModUp(*a.ctx, p);
   }
   static void klssInnerProduct(const Args &a, const ember::KlssKey &key,
                                const std::vector<const Poly *> &digits,
                                int level, Poly &acc0, Poly &acc1) {
     ember::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
   }
-  static Poly modSwitchDown(const Args &a, const Poly &p,
-                            const std::vector<int> &keep) {
-    return cpu::modSwitchDown(*a.ctx, p, keep);
+  static void modSwitchDown(const Args &a, const Poly &p, Poly &out, Scratch) {
+    out = cpu::modSwitchDown(*a.ctx, p, out.basis);
   }
-  static Poly automorphism(const Args &a, const Poly &p, uint64_t g) {
-    return cpu::automorphism(*a.ctx, p, g);
+  static void automorphism(const Args &a, const Poly &p, uint64_t g,
+                           Poly &out) {
+    out = cpu::automorphism(*a.ctx, p, g);
   }
   static Poly view(const Args &, const Poly &p, size_t first, size_t count) {
     return program::view(p, first, count);
   }
-  static Poly concat(const Args &, const std::vector<const Poly *> &parts) {
-    return program::concat(parts);
+  static void concat(const Args &, const std::vector<const Poly *> &parts,
+                     Poly &out) {
+    out = program::concat(parts);
   }
   static const SwitchingKey *hybridKey(const Args &a, uint64_t g) {
     return g ? &galoisKey(*a.keys, g) : &relinKey(*a.keys);
@@ -311,11 +335,10 @@ struct CpuBackend {
     return encodeConstant(*a.ctx, a.data, offset, count, complex, scale, basis,
                           ntt);
   }
-  static Poly encodeValues(const Args &a, size_t /*index*/,
+  static void encodeValues(const Args &a, size_t /*index*/,
                            const std::vector<std::complex<double>> &values,
-                           double scale, const std::vector<int> &basis,
-                           bool ntt) {
-    return program::encodeValues(*a.ctx, values, scale, basis, ntt);
+                           double scale, Poly &out) {
+    out = program::encodeValues(*a.ctx, values, scale, out.basis, out.ntt);
   }
   static const std::vector<std::vector<std::complex<double>>> *
   plain(const Args &a) {
@@ -330,7 +353,8 @@ struct CpuBackend {
     program::checkInput(*a.ctx, *a.inputs, index, name, parts, level, slots,
                         scale);
   }
-  static const Poly *inputPart(const Args &a, size_t index, int part, Poly &) {
+  static const Poly *inputPart(const Args &a, size_t index, int part, int64_t,
+                               Poly &) {
     return &(*a.inputs)[index].c[part];
   }
   static void output(const Args &a, std::vector<Poly> polys, int level,

@@ -4,8 +4,13 @@
 // shared-memory kernels, one stage per barrier:
 //  - the column phase does the s1 stages whose butterfly distance is a
 //    multiple of 2^s2: each block holds 2^s1 points of C adjacent columns
-//    (x = column + 2^s2 k) in 32 KB of shared memory, loads coalesced;
+//    (x = column + 2^s2 k) in shared memory, loads coalesced (C >= 4: a
+//    32-byte sector per run);
 //  - the row phase does the s2 stages inside contiguous chunks of 2^s2.
+// A block holds about 512 points (one butterfly per thread and stage, 256
+// threads, 4 KB of shared memory): at N = 2^13..2^15 a limb is 16-64
+// blocks, so that the few limbs of a small program still fill the GPU
+// (tiles of 4096 points gave 2-4 blocks per limb and 30 us per phase).
 // Forward: column then row phase (Cooley-Tukey, twiddles psi^brev); inverse:
 // row then column phase (Gentleman-Sande). Harvey's lazy butterflies with
 // Shoup twiddles, the CPU's tables, so outputs equal the CPU's bit for bit
@@ -33,7 +38,7 @@ namespace ember::cuda {
 
 namespace {
 
-constexpr int kTileWords = 4096; // 32 KB of shared memory per block
+constexpr int kLogTile = 9; // points per block of the generic kernels
 constexpr int kThreads = 256;
 
 /// One row's view of an Epilogue (ModDown fused into the last NTT): the
@@ -73,7 +78,7 @@ template <bool kReduceIn>
 __global__ void __launch_bounds__(kThreads)
     nttFwdCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1, int log_c,
               int in_mod) {
-  __shared__ u64 s[kTileWords];
+  extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
   const u64 q = T.q[mod], two_q = 2 * q;
@@ -127,7 +132,7 @@ template <bool kEpi>
 __global__ void __launch_bounds__(kThreads)
     nttFwdRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2, int log_c,
               int row_base, Epilogue e) {
-  __shared__ u64 s[kTileWords];
+  extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
   const u64 q = T.q[mod], two_q = 2 * q;
@@ -173,7 +178,7 @@ __global__ void __launch_bounds__(kThreads)
 __global__ void __launch_bounds__(kThreads)
     nttInvRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2,
               int log_c) {
-  __shared__ u64 s[kTileWords];
+  extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
   const u64 q = T.q[mod], two_q = 2 * q;
@@ -214,7 +219,7 @@ __global__ void __launch_bounds__(kThreads)
 __global__ void __launch_bounds__(kThreads)
     nttInvCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1, int log_c,
               int row_base, const u64 *scale, bool by_mod) {
-  __shared__ u64 s[kTileWords];
+  extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
   const u64 q = T.q[mod], two_q = 2 * q;
@@ -589,10 +594,18 @@ Split split(int log_n) {
   Split sp;
   sp.s1 = log_n / 2;
   sp.s2 = log_n - sp.s1;
-  const int log_tile = 12; // kTileWords
-  sp.log_c_col = std::min(sp.s2, log_tile - sp.s1);
-  sp.log_c_row = std::min(sp.s1, log_tile - sp.s2);
+  sp.log_c_col = std::min(sp.s2, std::max(2, kLogTile - sp.s1));
+  sp.log_c_row = std::min(sp.s1, std::max(0, kLogTile - sp.s2));
   return sp;
+}
+/// Threads and dynamic shared memory of a generic block of 2^log_points.
+struct Block {
+  unsigned threads;
+  size_t bytes;
+};
+Block block(int log_points) {
+  return {unsigned(std::min(kThreads, std::max(1, (1 << log_points) / 2))),
+          (size_t(1) << log_points) * sizeof(u64)};
 }
 
 RowTable makeTable(const std::vector<int> &mods, const std::vector<int> &in,
@@ -647,20 +660,22 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
       continue;
     }
     dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
+    const Block bc = block(sp.s1 + sp.log_c_col);
     if (in_mod >= 0)
-      nttFwdCol<true><<<grid_col, kThreads, 0, I.stream>>>(
+      nttFwdCol<true><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
           I.tables, src, mid, col, sp.s1, sp.log_c_col, in_mod);
     else
-      nttFwdCol<false><<<grid_col, kThreads, 0, I.stream>>>(
+      nttFwdCol<false><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
           I.tables, src, mid, col, sp.s1, sp.log_c_col, 0);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
     const RowTable row = makeTable(mods, mid_rows, dst_rows, first, count);
     dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
+    const Block br = block(sp.s2 + sp.log_c_row);
     if (epi)
-      nttFwdRow<true><<<grid_row, kThreads, 0, I.stream>>>(
+      nttFwdRow<true><<<grid_row, br.threads, br.bytes, I.stream>>>(
           I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), *epi);
     else
-      nttFwdRow<false><<<grid_row, kThreads, 0, I.stream>>>(
+      nttFwdRow<false><<<grid_row, br.threads, br.bytes, I.stream>>>(
           I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), Epilogue{});
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
@@ -689,14 +704,16 @@ void launchNttInverse(const DeviceContext &ctx, const u64 *src,
       continue;
     }
     dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
-    nttInvRow<<<grid_row, kThreads, 0, I.stream>>>(I.tables, src, mid, row,
-                                                   sp.s2, sp.log_c_row);
+    const Block br = block(sp.s2 + sp.log_c_row);
+    nttInvRow<<<grid_row, br.threads, br.bytes, I.stream>>>(
+        I.tables, src, mid, row, sp.s2, sp.log_c_row);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
     const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
     dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
-    nttInvCol<<<grid_col, kThreads, 0, I.stream>>>(I.tables, mid, dst, col,
-                                                   sp.s1, sp.log_c_col,
-                                                   int(first), scale, by_mod);
+    const Block bc = block(sp.s1 + sp.log_c_col);
+    nttInvCol<<<grid_col, bc.threads, bc.bytes, I.stream>>>(
+        I.tables, mid, dst, col, sp.s1, sp.log_c_col, int(first), scale,
+        by_mod);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }

@@ -55,66 +55,106 @@ struct CudaBackend {
   using Kernel = CudaKernel;
   using HybridKey = cuda::DeviceSwitchingKey;
   using KlssKey = cuda::DeviceKlssKey;
+  using Scratch = cuda::Scratch;
 
   static const Context64 &host(const Args &a) { return a.ctx->host(); }
   static ConstantCache<Poly> *cache(const Args &a) { return a.constants; }
   static uint64_t *words(const Poly &p) { return p.data(); }
-  static Poly alloc(const Args &a, std::vector<int> b, bool ntt, bool zero) {
-    return program::alloc(*a.ctx, std::move(b), ntt, zero);
+  /// Bytes [offset, offset + bytes) of the arena, or null without one.
+  static uint64_t *inArena(const Args &a, int64_t offset, size_t bytes) {
+    if (!a.arena || offset < 0)
+      return nullptr;
+    if (offset % 8 || size_t(offset) + bytes > a.arena->bytes())
+      throw Error("program plan: a buffer at arena offset " +
+                  std::to_string(offset) + " (" + std::to_string(bytes) +
+                  " bytes) lies outside the arena of " +
+                  std::to_string(a.arena->bytes()) + " bytes");
+    return a.arena->buf.data() + offset / 8;
   }
-  static Poly copy(const Args &a, const Poly &p) {
-    Poly out = alloc(a, p.basis, p.ntt, false);
+  /// A view at the buffer's planned offset, or a pool buffer.
+  static Poly place(const Args &a, std::vector<int> b, bool ntt, int64_t offset,
+                    bool) {
+    const size_t words = b.size() * a.ctx->host().n();
+    if (uint64_t *at = inArena(a, offset, words * 8)) {
+      Poly v;
+      v.n = a.ctx->host().n();
+      v.ntt = ntt;
+      v.basis = std::move(b);
+      v.buf = cuda::DeviceBuffer::borrow(at, words);
+      return v;
+    }
+    return program::alloc(*a.ctx, std::move(b), ntt, false);
+  }
+  static Scratch scratch(const Args &a, const BufferSpec *s) {
+    if (!s)
+      return {};
+    const size_t words = size_t(s->q_hi) * a.ctx->host().n();
+    uint64_t *at = inArena(a, s->offset, words * 8);
+    return at ? Scratch{at, words} : Scratch{};
+  }
+  static void zero(const Args &a, Poly &out) {
+    cudaCheck(cudaMemsetAsync(out.data(), 0, out.basis.size() * out.n * 8,
+                              a.ctx->stream()),
+              "cudaMemsetAsync");
+  }
+  static void copy(const Args &a, const Poly &p, Poly &out) {
     copyWords(*a.ctx, out.data(), p.data(), p.basis.size() * p.n);
-    return out;
+    out.ntt = p.ntt;
   }
-  static void ntt(const Args &a, Poly &p) { cuda::ntt(*a.ctx, p); }
-  static void intt(const Args &a, Poly &p) { cuda::intt(*a.ctx, p); }
-  static Poly bconv(const Args &a, const Poly &p, const std::vector<int> &to) {
-    return cuda::bconv(*a.ctx, p, to);
+  static void ntt(const Args &a, const Poly &p, Poly &out) {
+    cuda::ntt(*a.ctx, p, out);
   }
-  static Poly modUp(const Args &a, const Poly &p, int digit) {
-    return cuda::modUp(*a.ctx, p, digit);
+  static void intt(const Args &a, const Poly &p, Poly &out) {
+    cuda::intt(*a.ctx, p, out);
+  }
+  static void bconv(const Args &a, const Poly &p, Poly &out, Scratch s) {
+    cuda::bconv(*a.ctx, p, out, s);
+  }
+  /// Every digit of the step at once (one launch per stage).
+  static void modUp(const Args &a, const Poly &p,
+                    const std::vector<int> &digits,
+                    const std::vector<Poly *> &outs, Scratch s) {
+    cuda::modUp(*a.ctx, p, digits, outs, s);
   }
   static void ksInnerProduct(const Args &a, const HybridKey &key,
                              const std::vector<const Poly *> &digits,
                              Poly &acc0, Poly &acc1) {
     cuda::keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1);
   }
-  static Poly klssModUp(const Args &a, const Poly &p) {
-    return cuda::klssModUp(*a.ctx, p);
+  static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch s) {
+    cuda::klssModUp(*a.ctx, p, out, s);
   }
   static void klssInnerProduct(const Args &a, const KlssKey &key,
                                const std::vector<const Poly *> &digits,
                                int level, Poly &acc0, Poly &acc1) {
     cuda::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
   }
-  static Poly modSwitchDown(const Args &a, const Poly &p,
-                            const std::vector<int> &keep) {
-    return cuda::modSwitchDown(*a.ctx, p, keep);
+  static void modSwitchDown(const Args &a, const Poly &p, Poly &out,
+                            Scratch s) {
+    cuda::modSwitchDown(*a.ctx, p, out, s);
   }
-  static Poly automorphism(const Args &a, const Poly &p, uint64_t g) {
-    return cuda::automorphism(*a.ctx, p, g);
+  static void automorphism(const Args &a, const Poly &p, uint64_t g,
+                           Poly &out) {
+    cuda::automorphism(*a.ctx, p, g, out);
   }
-  /// Limbs first..first+count-1 (a copy).
-  static Poly view(const Args &a, const Poly &p, size_t first, size_t count) {
-    Poly out = alloc(a,
-                     std::vector<int>(p.basis.begin() + first,
-                                      p.basis.begin() + first + count),
-                     p.ntt, false);
-    copyWords(*a.ctx, out.data(), p.limb(first), count * p.n);
-    return out;
+  /// Limbs first..first+count-1: an alias of them (the memory plan keeps
+  /// the source alive while the view is used).
+  static Poly view(const Args &, const Poly &p, size_t first, size_t count) {
+    Poly v;
+    v.n = p.n;
+    v.ntt = p.ntt;
+    v.basis.assign(p.basis.begin() + first, p.basis.begin() + first + count);
+    v.buf = cuda::DeviceBuffer::borrow(p.limb(first), count * p.n);
+    return v;
   }
-  static Poly concat(const Args &a, const std::vector<const Poly *> &parts) {
-    std::vector<int> basis;
-    for (const Poly *p : parts)
-      basis.insert(basis.end(), p->basis.begin(), p->basis.end());
-    Poly out = alloc(a, basis, parts.front()->ntt, false);
+  static void concat(const Args &a, const std::vector<const Poly *> &parts,
+                     Poly &out) {
     size_t at = 0;
     for (const Poly *p : parts) {
       copyWords(*a.ctx, out.data() + at, p->data(), p->basis.size() * p->n);
       at += p->basis.size() * p->n;
     }
-    return out;
+    out.ntt = parts.front()->ntt;
   }
   static const HybridKey *hybridKey(const Args &a, uint64_t g) {
     if (!g) {
@@ -147,18 +187,26 @@ struct CudaBackend {
                         encodeConstant(a.ctx->host(), a.data, offset, count,
                                        complex, scale, basis, ntt));
   }
-  /// Encoded on the host (the canonical embedding's FFT), then uploaded;
-  /// while a graph is captured, its plaintext slot (filled per run).
-  static Poly encodeValues(const Args &a, size_t index,
+  /// Encoded on the host (the canonical embedding's FFT), then uploaded
+  /// into out; while a graph is captured, its plaintext slot (filled per
+  /// run: with an arena, out itself).
+  static void encodeValues(const Args &a, size_t index,
                            const std::vector<std::complex<double>> &values,
-                           double scale, const std::vector<int> &basis,
-                           bool ntt) {
-    if (capturing(a))
+                           double scale, Poly &out) {
+    if (capturing(a)) {
       for (CudaGraph::PlainSlot &slot : a.graph->plains)
-        if (slot.plain == index)
-          return borrowed(slot.poly);
-    return cuda::upload(*a.ctx, program::encodeValues(a.ctx->host(), values,
-                                                      scale, basis, ntt));
+        if (slot.plain == index) {
+          if (slot.poly.data() != out.data())
+            out = borrowed(slot.poly);
+          return;
+        }
+    }
+    const Poly64 p =
+        program::encodeValues(a.ctx->host(), values, scale, out.basis, out.ntt);
+    // Pageable host memory: the copy has read it when the call returns.
+    cudaCheck(cudaMemcpyAsync(out.data(), p.data.data(), p.data.size() * 8,
+                              cudaMemcpyHostToDevice, a.ctx->stream()),
+              "cudaMemcpyAsync");
   }
   static const std::vector<std::vector<std::complex<double>>> *
   plain(const Args &a) {
@@ -172,17 +220,18 @@ struct CudaBackend {
                          int parts, int level, size_t slots, double scale) {
     cudaCheckInput(*a.inputs, index, name, parts, level, slots, scale);
   }
-  /// A device ciphertext's parts share one buffer: each part is copied
-  /// into its own (an arena-backed plan will point at them instead); while
-  /// a graph is captured, the graph's input slot (filled per run).
+  /// A part of a device ciphertext, copied into its planned place (the
+  /// program's buffers live in the arena; the caller's ciphertext does
+  /// not); while a graph is captured, the graph's input slot (filled per
+  /// run: with an arena, that place itself).
   static const Poly *inputPart(const Args &a, size_t index, int part,
-                               Poly &storage) {
+                               int64_t offset, Poly &storage) {
     if (capturing(a))
       for (CudaGraph::InputSlot &slot : a.graph->inputs)
         if (slot.input == index && slot.part == part)
           return &slot.poly;
     const cuda::DeviceCiphertext &ct = (*a.inputs)[index];
-    storage = alloc(a, a.ctx->host().qBasis(ct.level), true, false);
+    storage = place(a, a.ctx->host().qBasis(ct.level), true, offset, false);
     copyWords(*a.ctx, storage.data(), ct.part(part), ct.limbs() * ct.n);
     return &storage;
   }
@@ -267,13 +316,14 @@ void allocateSlots(const CudaArgs &args, const Plan<CudaKernel> &plan,
       for (int32_t j = 0; j < s.nout; ++j)
         g.inputs.push_back(
             {static_cast<size_t>(s.imm[0]), j,
-             alloc(*args.ctx, h.qBasis(static_cast<int>(s.imm[1])), true,
-                   false)});
+             CudaBackend::place(args, h.qBasis(static_cast<int>(s.imm[1])),
+                                true, plan.buffers[plan.args[s.out + j]].offset,
+                                false)});
     else if (s.kind == StepKind::kEncodeValues) {
       const BufferSpec &b = plan.buffers[plan.args[s.out]];
-      g.plains.push_back(
-          {static_cast<size_t>(s.imm[0]), s.scale,
-           alloc(*args.ctx, bufferBasis(h, b), b.ntt != 0, false)});
+      g.plains.push_back({static_cast<size_t>(s.imm[0]), s.scale,
+                          CudaBackend::place(args, bufferBasis(h, b),
+                                             b.ntt != 0, b.offset, false)});
     }
   }
 }
@@ -342,6 +392,16 @@ void replay(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
 
 void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
   args.outputs->clear();
+  if (CudaArena *arena = args.arena) {
+    const size_t words = size_t(std::max<int64_t>(plan.arena_bytes, 8)) / 8;
+    if (arena->ctx != args.ctx || arena->buf.words() != words) {
+      if (args.graph)
+        args.graph->reset(); // captured on the old arena
+      arena->buf = cuda::DeviceBuffer();
+      arena->buf = cuda::DeviceBuffer(*args.ctx, words);
+      arena->ctx = args.ctx;
+    }
+  }
   CudaGraph *g = args.graph;
   if (!g) {
     Executor<CudaBackend>(args, plan).run();
@@ -349,11 +409,13 @@ void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
   }
   const void *keys[4] = {args.relin, args.galois, args.klss_relin,
                          args.klss_galois};
+  const uint64_t *arena = args.arena ? args.arena->buf.data() : nullptr;
   if (g->ctx != args.ctx || g->constants != args.constants ||
-      !std::equal(keys, keys + 4, g->keys)) {
+      g->arena != arena || !std::equal(keys, keys + 4, g->keys)) {
     g->reset();
     g->ctx = args.ctx;
     g->constants = args.constants;
+    g->arena = arena;
     std::copy(keys, keys + 4, g->keys);
   }
   if (!g->warmed) { // plans, pool and constants, then the capture

@@ -917,6 +917,27 @@ void copyRows(const DeviceContext &ctx, u64 *dst, const u64 *src, size_t rows) {
                                      ctx.impl().stream));
 }
 
+/// `words` of temporaries: the caller's scratch when it holds them, else
+/// a pool buffer (kept in `fallback`).
+u64 *temporary(const DeviceContext &ctx, Scratch scratch, size_t words,
+               DeviceBuffer &fallback) {
+  if (scratch.data && scratch.words >= words)
+    return scratch.data;
+  fallback = DeviceBuffer(ctx, words);
+  return fallback.data();
+}
+
+/// Checks that `out` can hold a result over `basis` and sets its form.
+void prepareOut(const DeviceContext &ctx, DevicePoly &out,
+                const std::vector<int> &basis, bool ntt, const char *op) {
+  const size_t n = ctx.host().n();
+  if (out.basis != basis || !out.data() || out.buf.words() < basis.size() * n)
+    throw InvalidArgument(std::string(op) +
+                          ": the output buffer does not fit the result");
+  out.n = n;
+  out.ntt = ntt;
+}
+
 } // namespace
 
 void ntt(const DeviceContext &ctx, DevicePoly &p) {
@@ -937,49 +958,159 @@ void intt(const DeviceContext &ctx, DevicePoly &p) {
   p.ntt = false;
 }
 
+void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
+  if (in.ntt)
+    throw InvalidArgument("ntt needs a polynomial in coefficient form");
+  prepareOut(ctx, out, in.basis, true, "ntt");
+  const std::vector<int> rows = iota(0, int(in.limbs()));
+  launchNttForward(ctx, in.data(), rows, out.data(), rows, out.data(), rows,
+                   in.basis, -1, nullptr);
+}
+
+void intt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
+  if (!in.ntt)
+    throw InvalidArgument("intt needs a polynomial in NTT form");
+  prepareOut(ctx, out, in.basis, false, "intt");
+  const std::vector<int> rows = iota(0, int(in.limbs()));
+  launchNttInverse(ctx, in.data(), rows, out.data(), rows, out.data(), rows,
+                   in.basis, ctx.impl().tables.inttPlain, true);
+}
+
 DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
                  const std::vector<int> &to) {
-  if (in.ntt)
-    throw InvalidArgument("bconv needs a polynomial in coefficient form");
-  for (int t : to)
-    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
-      throw InvalidArgument("bconv: source and target bases overlap");
-  const int m = int(in.limbs());
-  const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
-  DeviceBuffer scaled(ctx, in.buf.words());
-  launchConstOp(ctx, true, scaled.data(), in.data(), plan.hat_inv, m, m,
-                mapFor(ctx, in.basis));
   DevicePoly out = makePoly(ctx, to, false);
-  const u64 *c = plan.consts.data();
-  const size_t hat = plan.hat_words;
-  launchBConv(
-      ctx, {BConvJob{scaled.data(), out.data(), c, c + hat, c + hat + m,
-                     nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
-                     m, int(to.size())}});
+  bconv(ctx, in, out, Scratch{});
   return out;
 }
 
+void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
+           Scratch scratch) {
+  if (in.ntt)
+    throw InvalidArgument("bconv needs a polynomial in coefficient form");
+  const std::vector<int> &to = out.basis;
+  for (int t : to)
+    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
+      throw InvalidArgument("bconv: source and target bases overlap");
+  prepareOut(ctx, out, to, false, "bconv");
+  const int m = int(in.limbs());
+  const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
+  DeviceBuffer fallback;
+  u64 *scaled = temporary(ctx, scratch, size_t(m) * ctx.host().n(), fallback);
+  launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m,
+                mapFor(ctx, in.basis));
+  const u64 *c = plan.consts.data();
+  const size_t hat = plan.hat_words;
+  launchBConv(ctx,
+              {BConvJob{scaled, out.data(), c, c + hat, c + hat + m, nullptr,
+                        reinterpret_cast<const int *>(plan.tmod.data()), m,
+                        int(to.size())}});
+}
+
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
+  const int level = int(in.limbs()) - 1;
+  if (level < 0 || level >= ctx.host().qCount() ||
+      in.basis != ctx.host().qBasis(level))
+    throw InvalidArgument("modUp: the polynomial is not over the expected "
+                          "basis");
+  DevicePoly out = makePoly(ctx, ctx.host().qpBasis(level), true);
+  modUp(ctx, in, {digit}, {&out}, Scratch{});
+  return out;
+}
+
+void modUp(const DeviceContext &ctx, const DevicePoly &in,
+           const std::vector<int> &digits,
+           const std::vector<DevicePoly *> &outs, Scratch scratch) {
   if (!in.ntt)
     throw InvalidArgument("modUp needs a polynomial in NTT form");
   const Context64 &h = ctx.host();
   const int level = int(in.limbs()) - 1;
-  if (in.basis != h.qBasis(level))
+  if (level < 0 || in.basis != h.qBasis(level))
     throw InvalidArgument("modUp: the polynomial is not over the expected "
                           "basis");
-  if (digit < 0 || digit >= h.digitCount(level))
-    throw InvalidArgument("digit " + std::to_string(digit) +
-                          " does not exist at level " + std::to_string(level));
+  if (digits.size() != outs.size() || digits.empty())
+    throw InvalidArgument("modUp: one output per digit is needed");
+  for (int digit : digits)
+    if (digit < 0 || digit >= h.digitCount(level))
+      throw InvalidArgument("digit " + std::to_string(digit) +
+                            " does not exist at level " +
+                            std::to_string(level));
+  const std::vector<int> qp = h.qpBasis(level);
+  for (DevicePoly *o : outs)
+    prepareOut(ctx, *o, qp, true, "modUp");
   const KsPlan &plan = ctx.impl().ksPlan(ctx, level);
-  DeviceBuffer ext(ctx, size_t(plan.ext_rows) * in.n);
-  modUpDigits(ctx, plan, in.data(), digit, digit + 1, ext.data());
-  DevicePoly out = makePoly(ctx, h.qpBasis(level), true);
-  const int st = plan.start[digit], sz = plan.size[digit];
-  const u64 *e = ext.data() + size_t(plan.ext_off[digit]) * in.n;
-  copyRows(ctx, out.data(), e, st);
-  copyRows(ctx, out.limb(st), in.limb(st), sz);
-  copyRows(ctx, out.limb(st + sz), e + size_t(st) * in.n, plan.qp - st - sz);
-  return out;
+  const size_t n = in.n;
+  // 1. INTT of every digit's limbs, one launch, (Q_j / q_i)^-1 folded in.
+  std::vector<int> src, rows, y_off;
+  for (int digit : digits) {
+    y_off.push_back(int(src.size()));
+    for (int i = 0; i < plan.size[digit]; ++i)
+      src.push_back(plan.start[digit] + i);
+  }
+  rows = iota(0, int(src.size()));
+  DeviceBuffer fallback;
+  u64 *y = temporary(ctx, scratch, src.size() * n, fallback);
+  launchNttInverse(ctx, in.data(), src, y, rows, y, rows, src,
+                   plan.intt_scale.data(), true);
+  // 2. BConv of each digit straight into the rows around its own limbs
+  // (two jobs per digit), one launch.
+  std::vector<BConvJob> jobs;
+  const int *tmod = reinterpret_cast<const int *>(plan.tmod_up.data());
+  for (size_t k = 0; k < digits.size(); ++k) {
+    const int j = digits[k], st = plan.start[j], sz = plan.size[j];
+    const u64 *hat = plan.up.data() + plan.hat_off[j];
+    const u64 *half = plan.up.data() + plan.half_off[j];
+    const u64 *negb = plan.up.data() + plan.negb_off[j];
+    const int *tm = tmod + plan.tmod_up_off[j];
+    const u64 *yj = y + size_t(y_off[k]) * n;
+    if (st > 0)
+      jobs.push_back(
+          BConvJob{yj, outs[k]->data(), hat, half, negb, nullptr, tm, sz, st});
+    const int after = plan.qp - st - sz;
+    if (after > 0)
+      jobs.push_back(BConvJob{yj, outs[k]->limb(st + sz), hat + size_t(st) * sz,
+                              half, negb + st, nullptr, tm + st, sz, after});
+  }
+  launchBConv(ctx, jobs);
+  // 3. NTT of every converted row in place: one launch when the outputs
+  // lie a whole number of limbs apart (an arena), else one per digit.
+  const u64 *base = outs.front()->data();
+  for (DevicePoly *o : outs)
+    base = std::min<const u64 *>(base, o->data());
+  bool one = true;
+  std::vector<int> nrows, nmods;
+  for (size_t k = 0; k < digits.size() && one; ++k) {
+    const std::ptrdiff_t d = outs[k]->data() - base;
+    const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
+    one = d % std::ptrdiff_t(n) == 0 &&
+          d / std::ptrdiff_t(n) + plan.qp <= std::ptrdiff_t(0xFFFF);
+    for (int t = 0; t < plan.qp && one; ++t)
+      if (t < st || t >= st + sz) {
+        nrows.push_back(int(d / std::ptrdiff_t(n)) + t);
+        nmods.push_back(qp[t]);
+      }
+  }
+  u64 *nbase = const_cast<u64 *>(base);
+  if (one) {
+    launchNttForward(ctx, nbase, nrows, nbase, nrows, nbase, nrows, nmods, -1,
+                     nullptr);
+  } else {
+    for (size_t k = 0; k < digits.size(); ++k) {
+      const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
+      std::vector<int> r, m;
+      for (int t = 0; t < plan.qp; ++t)
+        if (t < st || t >= st + sz) {
+          r.push_back(t);
+          m.push_back(qp[t]);
+        }
+      launchNttForward(ctx, outs[k]->data(), r, outs[k]->data(), r,
+                       outs[k]->data(), r, m, -1, nullptr);
+    }
+  }
+  // 4. The digit's own limbs, as they are.
+  for (size_t k = 0; k < digits.size(); ++k) {
+    const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
+    copyRows(ctx, outs[k]->limb(st), in.limb(st), sz);
+  }
 }
 
 namespace {
@@ -1013,6 +1144,13 @@ DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
 }
 
 DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {
+  DevicePoly out = makePoly(ctx, ctx.host().tBasis(), true);
+  klssModUp(ctx, digit, out, Scratch{});
+  return out;
+}
+
+void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
+               DevicePoly &out, Scratch scratch) {
   if (!digit.ntt)
     throw InvalidArgument("klssModUp needs a polynomial in NTT form");
   const Context64 &h = ctx.host();
@@ -1028,20 +1166,20 @@ DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {
   const size_t n = digit.n;
   // INTT with n^-1 (B/b_i)^-1 folded in, exact BConv to T, NTT over T.
   const int m = plan.m;
-  DeviceBuffer y(ctx, size_t(m) * n);
+  prepareOut(ctx, out, t_basis, true, "klssModUp");
+  DeviceBuffer fallback;
+  u64 *y = temporary(ctx, scratch, size_t(m) * n, fallback);
   const std::vector<int> rows = iota(0, m);
-  launchNttInverse(ctx, digit.data(), rows, y.data(), rows, y.data(), rows,
-                   digit.basis, plan.intt_scale.data(), false);
-  DevicePoly out = makePoly(ctx, t_basis, true);
+  launchNttInverse(ctx, digit.data(), rows, y, rows, y, rows, digit.basis,
+                   plan.intt_scale.data(), false);
   const int *ints = reinterpret_cast<const int *>(plan.ints.data());
   launchBConvExact(
-      ctx, {ExactJob{y.data(), out.data(), plan.consts.data(),
+      ctx, {ExactJob{y, out.data(), plan.consts.data(),
                      plan.consts.data() + size_t(plan.t_count) * m, nullptr,
                      ints, ints + m, nullptr, m, plan.t_count}});
   const std::vector<int> t_rows = iota(0, plan.t_count);
   launchNttForward(ctx, out.data(), t_rows, out.data(), t_rows, out.data(),
                    t_rows, t_basis, -1, nullptr);
-  return out;
 }
 
 namespace {
@@ -1110,8 +1248,12 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
                             "bases or not in NTT form");
     ds.d[j] = digits[j]->data();
   }
-  acc0 = makePoly(ctx, qp, true);
-  acc1 = makePoly(ctx, qp, true);
+  for (DevicePoly *acc : {&acc0, &acc1})
+    if (acc->basis != qp || !acc->data() ||
+        acc->buf.words() < qp.size() * ctx.host().n())
+      *acc = makePoly(ctx, qp, true);
+    else
+      acc->ntt = true;
   raisedInnerProductKernel<<<ewGrid(I, int(qp.size())), ewBlock(I), 0,
                              I.stream>>>(I.tables, ds, int(digits.size()),
                                          key.buf.data(), I.m_count, level,
@@ -1145,45 +1287,51 @@ void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
 
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
                          const std::vector<int> &keep) {
+  DevicePoly out = makePoly(ctx, keep, in.ntt);
+  modSwitchDown(ctx, in, out, Scratch{});
+  return out;
+}
+
+void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
+                   DevicePoly &out, Scratch scratch) {
+  const std::vector<int> keep = out.basis;
   if (keep.empty() || keep.size() >= in.basis.size() ||
       !std::equal(keep.begin(), keep.end(), in.basis.begin()))
     throw InvalidArgument("modSwitchDown: the CUDA backend keeps a proper "
                           "prefix of the polynomial's basis");
+  prepareOut(ctx, out, keep, in.ntt, "modSwitchDown");
   if (!in.ntt) { // coefficient form: one fused kernel, no transforms
     const SwitchPlan &plan = ctx.impl().switchPlan(ctx, in.basis, keep);
-    DevicePoly out = makePoly(ctx, keep, false);
     modDownCoeffParts(ctx, plan, in.data(), int(in.limbs()), 1, out.data(),
                       int(keep.size()));
-    return out;
+    return;
   }
   auto &I = ctx.impl();
   const SwitchPlan &plan = I.switchPlan(ctx, in.basis, keep);
   const size_t n = in.n;
   const int k = plan.keep, d = plan.drop;
   // INTT of the dropped limbs with (D/d_j)^-1 folded in.
-  DeviceBuffer z(ctx, size_t(d) * n);
+  DeviceBuffer fallback;
+  u64 *z = temporary(ctx, scratch, size_t(d) * n, fallback);
   const std::vector<int> src = iota(k, d), rows = iota(0, d);
   const std::vector<int> drop_mods(in.basis.begin() + k, in.basis.end());
-  launchNttInverse(ctx, in.data(), src, z.data(), rows, z.data(), rows,
-                   drop_mods, plan.intt_scale.data(), false);
-  // Centred BConv D -> keep.
-  DeviceBuffer conv(ctx, size_t(k) * n);
+  launchNttInverse(ctx, in.data(), src, z, rows, z, rows, drop_mods,
+                   plan.intt_scale.data(), false);
+  // Centred BConv D -> keep, into the output.
   const u64 *c = plan.consts.data();
   launchBConv(
-      ctx, {BConvJob{z.data(), conv.data(), c, c + size_t(k) * d,
-                     c + size_t(k) * d + d, nullptr,
-                     reinterpret_cast<const int *>(plan.tmod.data()), d, k}});
-  // NTT with (x - conv) D^-1 in its epilogue.
-  DevicePoly out = makePoly(ctx, keep, true);
+      ctx, {BConvJob{z, out.data(), c, c + size_t(k) * d, c + size_t(k) * d + d,
+                     nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
+                     d, k}});
+  // NTT in place with (x - conv) D^-1 in its epilogue.
   const std::vector<int> out_rows = iota(0, k);
   Epilogue e;
   e.a = in.data();
   e.aStride = 0;
   e.c = plan.inv.data();
   e.div = k;
-  launchNttForward(ctx, conv.data(), out_rows, conv.data(), out_rows,
-                   out.data(), out_rows, keep, -1, &e);
-  return out;
+  launchNttForward(ctx, out.data(), out_rows, out.data(), out_rows, out.data(),
+                   out_rows, keep, -1, &e);
 }
 
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {
@@ -1219,12 +1367,19 @@ void rescale(const DeviceContext &ctx, DevicePoly &p) {
 
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
                         uint64_t galois) {
-  const auto &I = ctx.impl();
   DevicePoly out = makePoly(ctx, in.basis, in.ntt);
+  automorphism(ctx, in, galois, out);
+  return out;
+}
+
+void automorphism(const DeviceContext &ctx, const DevicePoly &in,
+                  uint64_t galois, DevicePoly &out) {
+  const auto &I = ctx.impl();
+  prepareOut(ctx, out, in.basis, in.ntt, "automorphism");
   if (in.ntt) {
     launchAutomorphism(ctx, out.data(), in.data(), int(in.limbs()),
                        ctx.impl().galoisIndex(ctx, galois));
-    return out;
+    return;
   }
   if (galois % 2 == 0 || galois >= 2 * in.n)
     throw InvalidArgument("Galois element " + std::to_string(galois) +
@@ -1233,7 +1388,6 @@ DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
                             I.stream>>>(I.tables, out.data(), in.data(), galois,
                                         mapFor(ctx, in.basis));
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
-  return out;
 }
 
 namespace {

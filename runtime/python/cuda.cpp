@@ -132,8 +132,8 @@ public:
   std::vector<DeviceCtPtr>
   run(const DevicePtr &dev, const DeviceKeys &keys,
       const std::vector<DeviceCtPtr> &inputs,
-      const std::vector<std::vector<std::complex<double>>> &plain,
-      bool graphs) {
+      const std::vector<std::vector<std::complex<double>>> &plain, bool graphs,
+      bool arena) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (keys.dev != dev)
       throw InvalidArgument("these keys were uploaded to another CudaDevice");
@@ -161,6 +161,10 @@ public:
       graph_ = std::make_unique<program::CudaGraph>();
     if (!graphs)
       graph_.reset();
+    if (arena && !arena_)
+      arena_ = std::make_unique<program::CudaArena>();
+    if (!arena)
+      arena_.reset(); // a graph captured on it is captured again
     std::vector<cuda::DeviceCiphertext> out;
     program::CudaArgs args;
     args.ctx = dev->ctx.get();
@@ -174,6 +178,7 @@ public:
     args.data = data_.get();
     args.plain = &plain;
     args.graph = graph_.get();
+    args.arena = arena_.get();
     cudaStream_t stream = dev->ctx->stream();
     cudaEvent_t start, stop;
     program::cudaCheck(cudaEventCreate(&start), "cudaEventCreate");
@@ -205,10 +210,19 @@ public:
   size_t graphNodes() const { return graph_ ? graph_->nodes : 0; }
   size_t graphKernels() const { return graph_ ? graph_->kernel_nodes : 0; }
   bool graphCaptured() const { return graph_ && graph_->captured(); }
+  size_t arenaBytes() const { return arena_ ? arena_->bytes() : 0; }
+  size_t constantBytes() const {
+    size_t bytes = 0;
+    if (constants_)
+      for (const cuda::DevicePoly &p : constants_->polys)
+        bytes += p.buf.words() * 8;
+    return bytes;
+  }
 
 private:
   void unbind() {
     graph_.reset();
+    arena_.reset();
     constants_.reset();
     dev_.reset();
   }
@@ -220,6 +234,7 @@ private:
   DevicePtr dev_;
   std::unique_ptr<program::ConstantCache<cuda::DevicePoly>> constants_;
   std::unique_ptr<program::CudaGraph> graph_;
+  std::unique_ptr<program::CudaArena> arena_; // after graph_: freed first
   double last_ms_ = 0;
 };
 
@@ -355,16 +370,22 @@ void bindCuda(py::module_ &m) {
           [](CudaProgram &p, const DevicePtr &dev, const DeviceKeys &keys,
              const std::vector<DeviceCtPtr> &in,
              const std::vector<std::vector<std::complex<double>>> &plain,
-             bool graphs) {
+             bool graphs, bool arena) {
             py::gil_scoped_release release;
-            return p.run(dev, keys, in, plain, graphs);
+            return p.run(dev, keys, in, plain, graphs, arena);
           },
           py::arg("device"), py::arg("keys"), py::arg("inputs"),
           py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
-          py::arg("graphs") = true,
+          py::arg("graphs") = true, py::arg("arena") = true,
           "Runs the program on the device and waits for it. graphs=True: "
           "the first run captures the steps as a CUDA Graph, later runs "
-          "replay it.")
+          "replay it. arena=True: every buffer of the memory plan is a view "
+          "of one arena of the plan's size, allocated by the first run; "
+          "False: buffers from the device's pool.")
+      .def_property_readonly("arena_bytes", &CudaProgram::arenaBytes,
+                             "Bytes of the arena the runs use (0: none).")
+      .def_property_readonly("constant_bytes", &CudaProgram::constantBytes,
+                             "Bytes of the encoded constants on the device.")
       .def_property_readonly("last_ms", &CudaProgram::lastMs,
                              "GPU time of the last run (CUDA events), ms.")
       .def_property_readonly("graph_nodes", &CudaProgram::graphNodes)

@@ -98,7 +98,10 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     unsigned buffers = argOffsets.size();
     Builder b(f.getContext());
     for (Operation &op : body) {
-      if (isa<kernel::CallOp, kernel::LaunchOp>(op)) {
+      auto call = dyn_cast<kernel::CallOp>(op);
+      // Constants are encoded once, into the runtime's constant cache.
+      bool constant = call && call.getCallee() == "encode";
+      if ((call && !constant) || isa<kernel::LaunchOp>(op)) {
         SmallVector<int64_t> offs;
         for (Value r : op.getResults())
           if (isa<rns::PolyType>(r.getType())) {
@@ -108,6 +111,15 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
           }
         if (!offs.empty())
           op.setAttr("offsets", b.getDenseI64ArrayAttr(offs));
+        // The primitive's temporaries: live while its operands and results
+        // are, freed when it returns.
+        auto launch = dyn_cast<kernel::LaunchOp>(op);
+        if (int64_t limbs =
+                call ? call.scratchLimbs() : launch.scratchLimbs()) {
+          int64_t at = arena.place(limbs * limbBytes);
+          op.setAttr("scratch", b.getI64IntegerAttr(at));
+          arena.free(at);
+        }
       }
       for (Value v : dies[live.index.lookup(&op)])
         arena.free(offset[v]);

@@ -27,6 +27,11 @@ void KernelDialect::initialize() {
 /// `offsets` (kernel-plan-memory): one non-negative arena offset per
 /// polynomial result.
 static LogicalResult verifyOffsets(Operation *op) {
+  if (Attribute s = op->getAttr("scratch")) {
+    auto at = dyn_cast<IntegerAttr>(s);
+    if (!at || at.getInt() < 0)
+      return op->emitOpError("'scratch' must be a non-negative arena offset");
+  }
   Attribute attr = op->getAttr("offsets");
   if (!attr)
     return success();
@@ -95,6 +100,63 @@ LogicalResult CallOp::verify() {
   if (failed(verifyCallAttributes()) || failed(verifyOffsets(*this)))
     return failure();
   return ember::rns::verifyTypesAgainstParams(*this);
+}
+
+int64_t CallOp::scratchLimbs() {
+  auto limbs = [](Value v) -> int64_t {
+    auto t = dyn_cast<ember::rns::PolyType>(v.getType());
+    return t ? t.getNumLimbs() : 0;
+  };
+  StringRef c = getCallee();
+  if ((c == "bconv" || c == "mod_up") && !getInputs().empty())
+    return limbs(getInputs().front());
+  if (c == "mod_switch_down" && !getInputs().empty())
+    return limbs(getInputs().front()) - limbs(getResults().front());
+  if (c == "klss_mod_up") {
+    int64_t most = 0;
+    for (Value v : getInputs())
+      most = std::max(most, limbs(v));
+    return most;
+  }
+  return 0;
+}
+
+SmallVector<Value> LaunchOp::temporaries() {
+  Block &body = getBody().front();
+  Operation *transform = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (isa<ember::rns::NTTOp, ember::rns::INTTOp>(op))
+      transform = &op;
+  SmallVector<Value> temps;
+  if (!transform)
+    return temps;
+  Operation *yield = body.getTerminator();
+  auto yielded = [&](Value v) {
+    return llvm::is_contained(yield->getOperands(), v);
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (&op == transform)
+      break;
+    for (Value r : op.getResults()) {
+      // Used by the transform or after it: stored; into a result if yielded.
+      bool later = llvm::any_of(r.getUsers(), [&](Operation *u) {
+        return u == transform || transform->isBeforeInBlock(u);
+      });
+      if (later && !yielded(r))
+        temps.push_back(r);
+    }
+  }
+  if (!yielded(transform->getResult(0)))
+    temps.push_back(transform->getResult(0));
+  return temps;
+}
+
+int64_t LaunchOp::scratchLimbs() {
+  int64_t limbs = 0;
+  for (Value v : temporaries())
+    if (auto t = dyn_cast<ember::rns::PolyType>(v.getType()))
+      limbs += t.getNumLimbs();
+  return limbs;
 }
 
 /// The attributes the emitters read, by primitive: `galois` (automorphism,

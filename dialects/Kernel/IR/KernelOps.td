@@ -34,7 +34,9 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     | `zero` | -> y | |
 
     After `kernel-plan-memory`, `offsets` holds the arena offset in bytes of
-    each poly result.
+    each poly result (not of `encode`: constants live in the runtime's
+    constant cache), and `scratch` the offset of the primitive's
+    temporaries (scratchLimbs() limbs, live only during the call).
   }];
   let arguments = (ins StrAttr:$callee, Variadic<AnyType>:$inputs);
   let results = (outs Variadic<AnyType>:$results);
@@ -46,6 +48,13 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     /// The attributes the emitters read (galois, digits, level, value,
     /// scale), checked by primitive.
     ::mlir::LogicalResult verifyCallAttributes();
+    /// Limbs of temporaries the runtime primitive needs besides its
+    /// operands and results (the contract between kernel-plan-memory and
+    /// the CUDA runtime's primitives, runtime/cuda/rns.cu): bconv: the
+    /// input scaled by (B/b_i)^-1; mod_up: the INTT of the digits' limbs
+    /// (at most the input); mod_switch_down: the INTT of the dropped limbs;
+    /// klss_mod_up: the INTT of one digit. 0 for the others.
+    int64_t scratchLimbs();
   }];
 }
 
@@ -59,11 +68,23 @@ def Kernel_LaunchOp : Kernel_Op<"launch", [IsolatedFromAbove,
     `rns` ops of its body, with at most one `rns.ntt`/`rns.intt` between a
     prologue and an epilogue. Each input is read once and each result
     written once; `bytes` (set by `rns-to-kernel`) is that traffic, the
-    floor of the kernel's time.
+    floor of the kernel's time. After `kernel-plan-memory`, `offsets` holds
+    the arena offsets of the results and `scratch` that of the values the
+    kernel passes between its prologue, transform and epilogue
+    (scratchLimbs()).
   }];
   let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
+  let extraClassDeclaration = [{
+    /// The values of the body stored between its segments (before the
+    /// transform, the transform, after it) that are not results: the
+    /// prologue's values used later and the transform's output, in the
+    /// order the emitters store them. Empty without a transform.
+    ::llvm::SmallVector<::mlir::Value> temporaries();
+    /// Limbs of temporaries().
+    int64_t scratchLimbs();
+  }];
   let assemblyFormat = [{
     $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
     $body

@@ -168,16 +168,39 @@ DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
 // The primitives of rns.h on the device, same contracts. Bases must be
 // q_0..q_l, q_0..q_l u P, P or T (the shapes CKKS and KLSS use); bconv
 // targets any basis.
+//
+// Each primitive that makes a polynomial also has a form that writes into
+// `out`, memory the caller provides (a view of a program's arena:
+// DeviceBuffer::borrow) with the result's basis set; `scratch` is memory
+// for the primitive's temporaries (the limbs kernel::CallOp::scratchLimbs
+// gives the memory plan), taken from the pool when it is too small.
+struct Scratch {
+  uint64_t *data = nullptr;
+  size_t words = 0;
+};
 void ntt(const DeviceContext &ctx, DevicePoly &p);
 void intt(const DeviceContext &ctx, DevicePoly &p);
+void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out);
+void intt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out);
 DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
                  const std::vector<int> &to);
+void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
+           Scratch scratch);
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit);
+/// ModUp of several digits at once (one INTT over their limbs, one BConv,
+/// one NTT over every converted limb): outs[k] is digit digits[k] raised
+/// to qpBasis(l).
+void modUp(const DeviceContext &ctx, const DevicePoly &in,
+           const std::vector<int> &digits,
+           const std::vector<DevicePoly *> &outs, Scratch scratch);
 DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
                       const std::vector<int> &to);
 DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit);
+void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
+               DevicePoly &out, Scratch scratch);
 /// ember::keySwitchInnerProduct on the device: the digits are modUp results
-/// (NTT form over qpBasis(l)); same residues as the CPU.
+/// (NTT form over qpBasis(l)); same residues as the CPU. acc0 and acc1 are
+/// written in place when they already have the results' shape.
 void keySwitchInnerProduct(const DeviceContext &ctx,
                            const DeviceSwitchingKey &key,
                            const std::vector<const DevicePoly *> &digits,
@@ -192,10 +215,15 @@ void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
 /// result has the input's form.
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
                          const std::vector<int> &keep);
+/// modSwitchDown to out.basis.
+void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
+                   DevicePoly &out, Scratch scratch);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
 void rescale(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
                         uint64_t galois);
+void automorphism(const DeviceContext &ctx, const DevicePoly &in,
+                  uint64_t galois, DevicePoly &out);
 void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
 void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
 void negInPlace(const DeviceContext &ctx, DevicePoly &a);

@@ -17,6 +17,17 @@ namespace ember::program {
 
 struct CudaGraph;
 
+/// A program's planned arena (runCuda with CudaArgs::arena): one buffer of
+/// the plan's arena_bytes, allocated by the first run on a context and
+/// reused by every later one. Every buffer the memory plan placed (inputs,
+/// intermediates, primitives' scratch) is a view at its offset: a run
+/// allocates nothing but its output ciphertexts.
+struct CudaArena {
+  const cuda::DeviceContext *ctx = nullptr;
+  cuda::DeviceBuffer buf;
+  size_t bytes() const { return buf.words() * 8; }
+};
+
 /// What the host entry of a generated CUDA program receives.
 struct CudaArgs {
   const cuda::DeviceContext *ctx = nullptr;
@@ -37,6 +48,9 @@ struct CudaArgs {
   /// Kept by the caller between runs (destroy it before the context and
   /// the keys); null: every run enqueues its steps one by one.
   CudaGraph *graph = nullptr;
+  /// Kept by the caller between runs (destroy it after the graph, before
+  /// the context); null: every buffer from the context's pool.
+  CudaArena *arena = nullptr;
 };
 
 /// A program's run as one CUDA Graph (runCuda with CudaArgs::graph). The
@@ -84,6 +98,7 @@ struct CudaGraph {
   const cuda::DeviceContext *ctx = nullptr;
   const void *keys[4] = {};
   const void *constants = nullptr;
+  const uint64_t *arena = nullptr; ///< the arena the graph was captured on
   bool warmed = false, capturing = false;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;

@@ -16,10 +16,14 @@ namespace ember::program {
 /// A buffer of the plan: a polynomial over q[q_lo:q_hi] u p[p_lo:p_hi]
 /// (limb ranges of the module's Q and P; P indices local), or over all of
 /// the KLSS temporary primes T (over_t), in NTT or coefficient form; or an
-/// evaluation key (key != 0: 1 hybrid, 2 KLSS).
+/// evaluation key (key != 0: 1 hybrid, 2 KLSS). `offset` is where the
+/// memory plan (kernel-plan-memory) put it in the program's arena, in bytes
+/// (-1: not in the arena: keys, constants, which the runtime holds).
+/// A step's scratch (Step::scratch) is a spec of q_hi limbs at its offset.
 struct BufferSpec {
   int16_t q_lo, q_hi, p_lo, p_hi;
   uint8_t ntt, over_t, key;
+  int64_t offset;
 };
 
 /// A generated kernel's loop: `limbs` limbs, q_count Q limbs from global
@@ -66,6 +70,7 @@ enum class StepKind : uint8_t {
                      ///< the Galois key of element imm[0]
   kConcat,           ///< out[0] = in[0] | in[1] | ... (disjoint bases)
   kView,             ///< out[0] = limbs [imm[0], imm[0] + imm[1]) of in[0]
+                     ///< (an alias of them where the backend can)
   kCopy,             ///< out[0] = in[0]
   kLaunch,           ///< generated kernel imm[0] over loop imm[1] (a buffer
                      ///< spec index), reading in, writing out (allocated
@@ -82,6 +87,9 @@ struct Step {
   int32_t in, nin;   ///< args[in .. in + nin): operand buffers
   int64_t imm[4];
   double scale;
+  /// Buffer spec of the arena range the step's runtime primitive uses for
+  /// its temporaries (kernel::scratchLimbs), or -1.
+  int32_t scratch;
 };
 
 /// Everything the emitted source declares, handed to the interpreter.
@@ -95,6 +103,9 @@ template <typename Kernel> struct Plan {
   size_t constant_count;
   const char *const *input_names; ///< ciphertext inputs
   const char *const *plain_names; ///< plaintext inputs
+  /// Bytes of the planned arena (kernel-plan-memory): every buffer with an
+  /// offset lies in [0, arena_bytes).
+  int64_t arena_bytes;
 };
 
 } // namespace ember::program

@@ -27,8 +27,8 @@
 
 // CPP: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, {{.*}} // input 'x'
 // CPP-NEXT: {StepKind::kPlainInput, {{[0-9]+}}, 0, {{[0-9]+}}, 0, {0, 8, 0, 0}, {{.*}} // plain input 'w'
-// CPP-NEXT: {StepKind::kEncodeValues, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}, 1.09951162777600000e+12}
-// CPP: {StepKind::kEncodeValues, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}, 1.20892581961462917e+24}
+// CPP-NEXT: {StepKind::kEncodeValues, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}, 1.09951162777600000e+12, -1}
+// CPP: {StepKind::kEncodeValues, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}, 1.20892581961462917e+24, -1}
 // CPP: const char *const kInputNames[1] = {"x"};
 // CPP-NEXT: const char *const kPlainNames[1] = {"w"};
 

@@ -19,8 +19,8 @@
 // CHECK-NOT: static void kf5
 // The steps, in program order (input 0: level 1, 8 slots, scale 2^40).
 // CHECK: const Step kSteps[
-// CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, 1.09951162777600000e+12}, // input 'in0'
-// CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {1, 1, 8, 0}, 1.09951162777600000e+12}, // input 'in1'
+// CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, 1.09951162777600000e+12, -1}, // input 'in0'
+// CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {1, 1, 8, 0}, 1.09951162777600000e+12, -1}, // input 'in1'
 // CHECK-NEXT: {StepKind::kLaunch, {{.*}} // k0: rns.mul; moves 393216 bytes
 // CHECK-NEXT: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 0, 0}
 // CHECK-NEXT: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1,
