@@ -940,23 +940,9 @@ void prepareOut(const DeviceContext &ctx, DevicePoly &out,
 
 } // namespace
 
-void ntt(const DeviceContext &ctx, DevicePoly &p) {
-  if (p.ntt)
-    throw InvalidArgument("ntt needs a polynomial in coefficient form");
-  const std::vector<int> rows = iota(0, int(p.limbs()));
-  launchNttForward(ctx, p.data(), rows, p.data(), rows, p.data(), rows, p.basis,
-                   -1, nullptr);
-  p.ntt = true;
-}
+void ntt(const DeviceContext &ctx, DevicePoly &p) { ntt(ctx, p, p); }
 
-void intt(const DeviceContext &ctx, DevicePoly &p) {
-  if (!p.ntt)
-    throw InvalidArgument("intt needs a polynomial in NTT form");
-  const std::vector<int> rows = iota(0, int(p.limbs()));
-  launchNttInverse(ctx, p.data(), rows, p.data(), rows, p.data(), rows, p.basis,
-                   ctx.impl().tables.inttPlain, true);
-  p.ntt = false;
-}
+void intt(const DeviceContext &ctx, DevicePoly &p) { intt(ctx, p, p); }
 
 void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
   if (in.ntt)

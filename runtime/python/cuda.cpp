@@ -12,6 +12,7 @@
 #include "ember/errors.h"
 #include "ember/program.h"
 #include "ember/program_cuda.h"
+#include "library.h"
 #include "paths.h"
 
 #include <pybind11/complex.h>
@@ -107,19 +108,8 @@ public:
     if (!data.empty())
       data_ = std::make_unique<program::ConstantData>(
           program::readConstantData(data));
-    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle_)
-      throw InvalidArgument("cannot load program '" + path + "': " + dlerror());
-    auto abi = reinterpret_cast<int (*)()>(dlsym(handle_, "ember_program_abi"));
     entry_ = reinterpret_cast<program::CudaEntry>(
-        dlsym(handle_, program::kCudaEntry));
-    if (!abi || !entry_)
-      throw InvalidArgument("'" + path + "' is not an Ember CUDA program (no " +
-                            program::kCudaEntry + ")");
-    if (abi() != program::kAbiVersion)
-      throw InvalidArgument("'" + path + "' was emitted for program ABI " +
-                            std::to_string(abi()) + ", this runtime has " +
-                            std::to_string(program::kAbiVersion));
+        python::openProgram(path, program::kCudaEntry, handle_));
   }
   ~CudaProgram() {
     unbind(); // graph and constants before the library and the device

@@ -5,6 +5,7 @@
 #include "ember/program.h"
 #include "ember/ckks.h"
 #include "ember/errors.h"
+#include "library.h"
 #include "paths.h"
 
 #include <pybind11/complex.h>
@@ -55,19 +56,8 @@ public:
     if (!data.empty())
       data_ = std::make_unique<program::ConstantData>(
           program::readConstantData(data));
-    handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle_)
-      throw InvalidArgument("cannot load program '" + path + "': " + dlerror());
-    auto abi = reinterpret_cast<int (*)()>(dlsym(handle_, "ember_program_abi"));
-    entry_ =
-        reinterpret_cast<program::CpuEntry>(dlsym(handle_, program::kCpuEntry));
-    if (!abi || !entry_)
-      throw InvalidArgument("'" + path +
-                            "' is not an Ember program (no ember_program_run)");
-    if (abi() != program::kAbiVersion)
-      throw InvalidArgument("'" + path + "' was emitted for program ABI " +
-                            std::to_string(abi()) + ", this runtime has " +
-                            std::to_string(program::kAbiVersion));
+    entry_ = reinterpret_cast<program::CpuEntry>(
+        python::openProgram(path, program::kCpuEntry, handle_));
   }
   ~LoadedProgram() {
     if (handle_)
