@@ -12,7 +12,12 @@ inputs.npz encrypted once, then
   around the run, ``Compiled.last_run["run"]``): median and minimum;
 - kernel launches per graph replay; the run's device memory (the pool's
   growth over the first two runs, less the constants and the outputs)
-  against the plan's arena.
+  against the plan's arena;
+- the <name>-cuda-nofuse twin (fusion=False) timed the same way;
+- for the set-B programs with one (set_b.one_by_one), the same operations
+  issued one by one through the runtime's hand-written API
+  (ember_runtime.CudaEvaluator), timed with CUDA events around the calls,
+  and its decryption against the compiled program's.
 
 Prints one JSON object per program and a markdown table at the end.
 
@@ -47,6 +52,7 @@ sys.path.insert(0, str(ROOT / "frontend"))
 
 import ember  # noqa: E402
 from ember import _toolchain  # noqa: E402
+from ember.compiled import Ciphertexts  # noqa: E402
 
 
 def same(a, b) -> bool:
@@ -80,6 +86,8 @@ ORDER = [
     "rot8_sum_B",
     "polynomial_B",
     "dense256_B",
+    "mul_relin_B",
+    "rotate_B",
 ]
 
 
@@ -143,7 +151,22 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     eager_ms = timed(cuda, keys, on_gpu, runs, False)
     pool_ms = timed(cuda, keys, on_gpu, runs, True, arena=False)
     step("timed runs")
-    return {
+    row = {}
+    nofuse = folder / f"{name}-cuda-nofuse"
+    if nofuse.exists():  # the same program compiled with fusion=False
+        plain = ember.load(nofuse)
+        plain_keys = plain.keygen()  # its own program hash: its own keys
+        plain_cts = plain.to_device(plain.encrypt(plain_keys, **inputs))
+        row["nofuse_ms"] = float(
+            np.median(timed(plain, plain_keys, plain_cts, runs, True))
+        )
+        row["nofuse_kernels"] = int(plain.last_run["kernels"])
+        step("fusion off")
+    baseline = one_by_one(cuda, keys, on_gpu, name, runs)
+    if baseline:
+        row.update(baseline)
+        step("one by one")
+    return row | {
         "pool_ms": float(np.median(pool_ms)),
         "run_bytes": int(run_bytes),
         "arena_bytes": int(arena_bytes),
@@ -160,6 +183,49 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         "pool_bytes": cuda._gpu().pool_bytes,
         "plan_bytes": int(re.search(r"arena (\d+)", cuda.meta["memory"])[1]),
         "keygen_encrypt_s": keygen_s,
+    }
+
+
+def one_by_one(cuda, keys, on_gpu, name: str, runs: int) -> dict | None:
+    """The same operations issued one by one through the runtime's
+    hand-written API (set_b.one_by_one), on the same device ciphertexts
+    and keys: median GPU time (CUDA events around the calls) and the
+    decrypted result against the compiled program's."""
+    sys.path.insert(0, str(ROOT / "bench" / "programs"))
+    import set_b
+
+    er = _toolchain.runtime()
+    device = cuda._gpu()
+    ev = er.CudaEvaluator(device, cuda._gpu_keys(keys.evaluation))
+    ctx = cuda._context()
+    encoder = er.Encoder(ctx)
+    primes = cuda.manifest["params"]["q"]
+    cache = {}
+
+    def encode(values, level):
+        key = (values.tobytes(), level)
+        if key not in cache:  # encoded and uploaded once, like constants
+            pt = encoder.encode(
+                values, level=level, scale=float(primes[level]), slots=cuda.slots
+            )
+            cache[key] = ev.upload_plaintext(pt)
+        return cache[key]
+
+    cts = list(on_gpu)
+    log_n = cuda.manifest["params"]["log_n"]
+    out = set_b.one_by_one(name, ev, cts, encode, log_n)
+    if out is None:
+        return None
+    want = cuda.decrypt(keys, cuda.run(keys.evaluation, on_gpu))
+    host = Ciphertexts([device.download(out)], on_gpu.program_hash, "outputs")
+    got = cuda.decrypt(keys, host)
+    ms = [
+        er.cuda_time_ms(device, lambda: set_b.one_by_one(name, ev, cts, encode, log_n))
+        for _ in range(runs)
+    ]
+    return {
+        "one_by_one_ms": float(np.median(ms)),
+        "one_by_one_vs_compiled_max_diff": float(np.max(np.abs(got - want))),
     }
 
 
@@ -215,9 +281,10 @@ def main() -> None:
         "| program | residues identical to CPU | max error vs numpy"
         " | everything on ms (median / min) | graphs off ms | arena off ms"
         " | kernels per run | upload / download ms"
-        " | run memory / planned arena (bytes, ratio) |"
+        " | run memory / planned arena (bytes, ratio)"
+        " | fusion off ms (kernels) | one by one ms (everything on / it) |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         same_cpu = "yes" if r["identical"] else "NO"
         print(
@@ -228,6 +295,17 @@ def main() -> None:
             f" {r['upload_ms']:.2f} / {r['download_ms']:.2f} |"
             f" {r['run_bytes']} / {r['plan_bytes']}"
             f" ({r['run_bytes'] / r['plan_bytes']:.3f}) |"
+            + (
+                f" {r['nofuse_ms']:.3f} ({r['nofuse_kernels']}) |"
+                if "nofuse_ms" in r
+                else " - |"
+            )
+            + (
+                f" {r['one_by_one_ms']:.3f}"
+                f" ({r['graph_ms'] / r['one_by_one_ms']:.2f}x) |"
+                if "one_by_one_ms" in r
+                else " - |"
+            )
         )
     if failed or not all(r["identical"] for r in rows):
         sys.exit(1)

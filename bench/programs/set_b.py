@@ -1,7 +1,9 @@
 """Programs of issue 13's GPU measurements at parameter set B (N = 2^16,
 24 Q primes; compiled with ``params="B"``): a sum of 8 rotations over all
 2^15 slots, a 256 x 256 dense layer (diagonal method, 16 baby steps and 15
-giant steps) and the degree-15 polynomial of examples/polynomial.py.
+giant steps), the degree-15 polynomial of examples/polynomial.py, and
+the two single operations of the targets: one hmul+relin (with its
+rescale) and one rotation over all 2^15 slots.
 Inputs are uniform in [-1, 1] (bench/make_python_gpu_artifacts.py).
 """
 
@@ -51,11 +53,70 @@ def polynomial_b(x):
     return _poly.polynomial.fn(x)
 
 
+@ember.program(slots=2**15)
+def mul_relin_b(x, y):
+    """One hmul + relinearization (and its rescale)."""
+    return x * y
+
+
+@ember.program(slots=2**15)
+def rotate_b(x):
+    """One rotation by one slot."""
+    return x.rotate(1)
+
+
 PROGRAMS = {
     "rot8_sum_B": rot8_sum_b,
     "dense256_B": dense256_b,
     "polynomial_B": polynomial_b,
+    "mul_relin_B": mul_relin_b,
+    "rotate_B": rotate_b,
 }
+
+
+def _rotate(ev, ct, k: int, log_n: int):
+    """Rotation by k slots through the Galois element the compiled program
+    uses (and lists in its manifest): the shorter signed offset modulo the
+    slot count, over all N/2 slots (the same map on a replicated packing)."""
+    if k > DENSE // 2:
+        k -= DENSE
+    half = 1 << (log_n - 1)
+    return ev.apply_galois(ct, pow(5, k % half, 2 * half * 2))
+
+
+def one_by_one(name: str, ev, cts: list, encode, log_n: int = 16):
+    """The program issued one operation at a time through the runtime's
+    hand-written API (``ember_runtime.CudaEvaluator``): the baseline of
+    issue 13's 0.75x target. ``encode(values, level)`` gives a device
+    plaintext at that level, scaled by its last prime (so that a rescale
+    returns the ciphertext's scale). None for the programs without one."""
+    if name == "rot8_sum_B":
+        (x,) = cts
+        y = ev.rotate(x, 1)
+        for k in range(2, 9):
+            y = ev.add(y, ev.rotate(x, k))
+        return y
+    if name == "dense256_B":
+        (x,) = cts
+        baby = [x] + [ev.rotate(x, i) for i in range(1, BABY)]
+        y = None
+        for j in range(0, DENSE, BABY):
+            inner = None
+            for i in range(BABY):
+                diag = np.roll(_diagonal(j + i), j)
+                term = ev.mul_plain(baby[i], encode(diag, x.level))
+                inner = term if inner is None else ev.add(inner, term)
+            inner = ev.rescale(inner)
+            term = _rotate(ev, inner, j, log_n) if j else inner
+            y = term if y is None else ev.add(y, term)
+        return y
+    if name == "mul_relin_B":
+        x, y = cts
+        return ev.rescale(ev.multiply_relin(x, y))
+    if name == "rotate_B":
+        (x,) = cts
+        return ev.rotate(x, 1)
+    return None
 
 
 def inputs(program, rng: np.random.Generator) -> dict[str, np.ndarray]:

@@ -71,7 +71,9 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
     pm.addPass(createRNSExpandModSwitch());
   // Fuse last: merging made the mul_p/add chains that fusion groups.
   pm.addPass(createRNSFuseElementwise(
-      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true}));
+      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
+                                /*horizontal=*/true,
+                                /*permutedLoads=*/true}));
 }
 
 void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,

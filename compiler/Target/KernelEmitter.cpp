@@ -365,20 +365,42 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     if (t && (!loop || t.getNumLimbs() > loop.getNumLimbs()))
       loop = t;
   };
-  std::vector<Value> reads;
-  std::set<void *> seenReads;
+  // What the kernel loads: a value, at k or (an NTT-form automorphism of
+  // it, galois != 0) at the permuted index em_auto(k, galois).
+  struct Read {
+    Value v;
+    uint64_t galois;
+  };
+  std::vector<Read> reads;
+  std::set<std::pair<void *, uint64_t>> seenReads;
   auto computedHere = [&](Value v) {
     return llvm::any_of(ops,
                         [&](Operation *op) { return v.getDefiningOp() == op; });
   };
+  auto read = [&](Value v, uint64_t galois) {
+    if (seenReads.insert({v.getAsOpaquePointer(), galois}).second)
+      reads.push_back({v, galois});
+  };
+  DenseMap<Value, std::pair<Value, uint64_t>> permuted; // result -> read
   for (Operation *op : ops) {
+    if (auto a = dyn_cast<rns::AutomorphismOp>(op)) {
+      Value v = a.getInput();
+      if (!mem.count(v) || computedHere(v))
+        return op->emitOpError("a generated kernel permutes only values it "
+                               "loads (rns-fuse-elementwise's permuted "
+                               "loads), not one computed in the kernel");
+      widen(v);
+      widen(a.getResult());
+      read(v, a.getGalois());
+      permuted[a.getResult()] = {v, a.getGalois()};
+      continue;
+    }
     for (Value v : op->getOperands()) {
       widen(v);
       // Values computed in this segment are in registers (even when they
       // are stored too): only the others are read from memory.
-      if (mem.count(v) && !computedHere(v) &&
-          seenReads.insert(v.getAsOpaquePointer()).second)
-        reads.push_back(v);
+      if (mem.count(v) && !computedHere(v))
+        read(v, 0);
     }
     for (Value r : op->getResults())
       widen(r);
@@ -386,22 +408,31 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
   for (Value v : stores) {
     widen(v);
     // A stored value not computed here (a yielded input) is copied.
-    if (!computedHere(v) && seenReads.insert(v.getAsOpaquePointer()).second)
-      reads.push_back(v);
+    if (!computedHere(v))
+      read(v, 0);
   }
   std::string body;
   SmallVector<int> tables;
   {
     llvm::raw_string_ostream k(body);
     DenseMap<Value, std::string> scalar;
+    std::map<std::pair<void *, uint64_t>, std::string> loaded;
     int t = 0;
-    for (auto [i, v] : llvm::enumerate(reads)) {
+    for (auto [i, r] : llvm::enumerate(reads)) {
       std::string sv = "x" + std::to_string(i);
-      k << "    const uint64_t " << sv << " = in" << i << " ? in" << i
-        << "[k] : 0;\n";
-      scalar[v] = sv;
+      std::string at =
+          r.galois ? "em_auto(k, " + std::to_string(r.galois) + "u)" : "k";
+      k << "    const uint64_t " << sv << " = in" << i << " ? in" << i << "["
+        << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "") << "\n";
+      loaded[{r.v.getAsOpaquePointer(), r.galois}] = sv;
+      if (!r.galois)
+        scalar[r.v] = sv;
     }
+    for (auto &[res, src] : permuted)
+      scalar[res] = loaded[{src.first.getAsOpaquePointer(), src.second}];
     for (Operation *op : ops) {
+      if (isa<rns::AutomorphismOp>(op))
+        continue; // a permuted load above
       FailureOr<std::string> e = scalarOp(op, scalar, tables);
       if (failed(e))
         return failure();
@@ -415,8 +446,8 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
   }
   int kernel = kernelFor(body, reads.size(), stores.size(), tables.size());
   SmallVector<int> in, out;
-  for (Value v : reads)
-    in.push_back(mem.lookup(v));
+  for (const Read &r : reads)
+    in.push_back(mem.lookup(r.v));
   for (Value v : stores)
     out.push_back(mem.lookup(v));
   PlanStep &s = step("kLaunch", out, in, comment);
@@ -612,7 +643,8 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
     SmallVector<int> d(digits.asArrayRef().begin(), digits.asArrayRef().end());
     step("kModUp", out, in, comment).imm[0] = list(d);
   } else if (callee == "ks_inner_product") {
-    step("kKsInnerProduct", out, in, comment);
+    auto g = c->getAttrOfType<IntegerAttr>("galois");
+    step("kKsInnerProduct", out, in, comment).imm[0] = g ? g.getInt() : 0;
   } else if (callee == "klss_mod_up") {
     step("kKlssModUp", out, in, comment);
   } else if (callee == "klss_inner_product") {
@@ -659,7 +691,8 @@ void Emitter::emitPreamble(raw_ostream &os) {
   bool cpp = be_ == Backend::Cpp;
   std::string cst = cpp ? "static const" : "__constant__ const";
   os << "using namespace ember::program;\n\n"
-     << "static constexpr size_t kN = " << n_ << ";\n";
+     << "static constexpr size_t kN = " << n_ << ";\n"
+     << "static constexpr int kLogN = " << llvm::Log2_64(n_) << ";\n";
   if (!cpp)
     os << "static constexpr int kThreads = " << std::min<uint64_t>(256, n_)
        << ";\n";
@@ -748,6 +781,27 @@ void Emitter::emitPreamble(raw_ostream &os) {
   if (g >= b.p_lo && g < b.p_hi)
     return base + size_t(b.q_hi - b.q_lo + g - b.p_lo) * kN;
   return nullptr;
+}
+
+/// The NTT-form automorphism X -> X^galois as an index map (runtime's
+/// automorphismNttIndex): residue k of the result is residue em_auto(k) of
+/// the input (bit-reversed order: k is the root 2 brev(k) + 1, sent to
+/// its galois-th power). A permuted load of a generated kernel.
+)" << hd
+     << R"( uint32_t em_brev(uint32_t x) {
+)"
+     << (cpp ? R"(  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+  return (x >> 16) | (x << 16);
+)"
+             : "  return __brev(x);\n")
+     << "}\n"
+     << hd << R"( size_t em_auto(size_t k, uint64_t galois) {
+  const uint64_t e = 2 * uint64_t(em_brev(uint32_t(k)) >> (32 - kLogN)) + 1;
+  const uint64_t image = (e * galois) & (2 * kN - 1);
+  return em_brev(uint32_t((image - 1) / 2)) >> (32 - kLogN);
 }
 
 )";

@@ -84,7 +84,10 @@ class CompileOptions:
       for sums of rotations.
     - ``merge_moddown``: ModDown merged with the following rescale, sums
       before ModDown.
-    - ``fusion``: elementwise chains fused into one kernel.
+    - ``fusion``: elementwise chains fused into one kernel (with an NTT's
+      prologue/epilogue), sibling kernels that read a common input merged,
+      automorphisms folded into their consumers' loads and into the
+      inner products of hoisted rotations.
     - ``expand_modswitch``: ModUp/ModDown expanded before fusion.
     - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
       model), "hybrid" or "klss".

@@ -16,7 +16,8 @@
 //   void ntt(args, p, out), intt(args, p, out)
 //   void bconv(args, p, out, scratch)
 //   void modUp(args, p, digits, outs, scratch)
-//   void ksInnerProduct(args, key, digits, acc0, acc1)
+//   void ksInnerProduct(args, key, digits, acc0, acc1, galois) (galois != 0:
+//     the digits read permuted by X -> X^galois)
 //   void klssModUp(args, p, out, scratch)
 //   void klssInnerProduct(args, key, digits, level, acc0, acc1)
 //   void modSwitchDown(args, p, out, scratch)
@@ -213,7 +214,7 @@ private:
       Poly &acc1 = placeOut(s, 1);
       if (s.kind == StepKind::kKsInnerProduct)
         B::ksInnerProduct(args_, key<typename B::HybridKey>(s, 0), digits, acc0,
-                          acc1);
+                          acc1, static_cast<uint64_t>(s.imm[0]));
       else
         B::klssInnerProduct(args_, key<typename B::KlssKey>(s, 0), digits,
                             static_cast<int>(s.imm[0]), acc0, acc1);

@@ -114,9 +114,15 @@ Ciphertext Evaluator::multiply(const Ciphertext &a, const Ciphertext &b) const {
 
 void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
                            const std::vector<const Poly64 *> &digits,
-                           Poly64 &acc0, Poly64 &acc1) {
+                           Poly64 &acc0, Poly64 &acc1, uint64_t galois) {
   if (digits.empty())
     throw InvalidArgument("key switching needs at least one digit");
+  if (galois && !digits.front()->ntt)
+    throw InvalidArgument("key switching: permuted digits must be in NTT "
+                          "form");
+  const std::vector<uint32_t> index =
+      galois ? cpu::automorphismNttIndex(ctx.logN(), galois)
+             : std::vector<uint32_t>();
   if (key.b.size() < digits.size())
     throw InvalidArgument("key switching: the key has " +
                           std::to_string(key.b.size()) + " digits, " +
@@ -134,8 +140,9 @@ void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
     Word64 *o0 = acc0.limb(t), *o1 = acc1.limb(t);
     for (size_t k = 0; k < n; ++k) {
       Double s0 = 0, s1 = 0;
+      const size_t src = galois ? index[k] : k;
       for (size_t j = 0; j < count; ++j) {
-        const Word64 x = digits[j]->limb(t)[k];
+        const Word64 x = digits[j]->limb(t)[src];
         s0 += static_cast<Double>(x) * key.b[j].limb(qp[t])[k];
         s1 += static_cast<Double>(x) * key.a[j].limb(qp[t])[k];
       }

@@ -298,8 +298,8 @@ struct CpuBackend {
   }
   static void ksInnerProduct(const Args &a, const SwitchingKey &key,
                              const std::vector<const Poly *> &digits,
-                             Poly &acc0, Poly &acc1) {
-    keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1);
+                             Poly &acc0, Poly &acc1, uint64_t galois) {
+    keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
   }
   static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch) {
     out = cpu::klssModUp(*a.ctx, p);

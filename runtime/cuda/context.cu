@@ -593,8 +593,12 @@ DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {
 
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys) {
   DeviceGaloisKeys d;
-  for (const auto &[g, key] : keys.keys)
+  for (const auto &[g, key] : keys.keys) {
     d.keys.emplace(g, upload(ctx, key));
+    // The automorphism's index map too, with its key: uploaded at load,
+    // not by the first run that rotates (which would allocate and wait).
+    ctx.impl().galoisIndex(ctx, g);
+  }
   return d;
 }
 
@@ -644,8 +648,10 @@ DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key) {
 DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
                             const KlssGaloisKeys &keys) {
   DeviceKlssGaloisKeys d;
-  for (const auto &[g, key] : keys.keys)
+  for (const auto &[g, key] : keys.keys) {
     d.keys.emplace(g, upload(ctx, key));
+    ctx.impl().galoisIndex(ctx, g); // as for hybrid keys
+  }
   return d;
 }
 

@@ -118,8 +118,8 @@ struct CudaBackend {
   }
   static void ksInnerProduct(const Args &a, const HybridKey &key,
                              const std::vector<const Poly *> &digits,
-                             Poly &acc0, Poly &acc1) {
-    cuda::keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1);
+                             Poly &acc0, Poly &acc1, uint64_t galois) {
+    cuda::keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
   }
   static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch s) {
     cuda::klssModUp(*a.ctx, p, out, s);

@@ -1182,9 +1182,12 @@ struct RaisedDigits {
 __global__ void __launch_bounds__(kEwThreads)
     raisedInnerProductKernel(Tables T, RaisedDigits ds, int count,
                              const u64 *key, int m_count, int level, u64 *acc0,
-                             u64 *acc1) {
+                             u64 *acc1, const uint32_t *index) {
   const int t = blockIdx.y, log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  // The digits' residue: x, or x's image under the automorphism (a gather
+  // of runs that the bit-reversed layout keeps contiguous).
+  const size_t src = index ? __ldg(index + x) : x;
   const int g = qpModulus(t, level, T.qCount);
   u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
   // Unrolled over the bound so that every ds.d[j] is a constant index into
@@ -1195,7 +1198,7 @@ __global__ void __launch_bounds__(kEwThreads)
   for (int j = 0; j < kMaxDigits; ++j) {
     if (j >= count)
       break;
-    const u64 v = ds.d[j][(size_t(t) << log_n) + x];
+    const u64 v = ds.d[j][(size_t(t) << log_n) + src];
     const u64 kb = key[(size_t(2 * j * m_count + g) << log_n) + x];
     const u64 ka = key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
     mac128(h0, l0, v, kb);
@@ -1210,10 +1213,12 @@ __global__ void __launch_bounds__(kEwThreads)
 void keySwitchInnerProduct(const DeviceContext &ctx,
                            const DeviceSwitchingKey &key,
                            const std::vector<const DevicePoly *> &digits,
-                           DevicePoly &acc0, DevicePoly &acc1) {
-  const auto &I = ctx.impl();
+                           DevicePoly &acc0, DevicePoly &acc1,
+                           uint64_t galois) {
+  auto &I = ctx.impl();
   if (digits.empty())
     throw InvalidArgument("keySwitchInnerProduct: no digits");
+  const uint32_t *index = galois ? I.galoisIndex(ctx, galois) : nullptr;
   const DevicePoly &first = *digits.front();
   const int level =
       static_cast<int>(first.basis.size()) - ctx.host().pCount() - 1;
@@ -1243,7 +1248,7 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
   raisedInnerProductKernel<<<ewGrid(I, int(qp.size())), ewBlock(I), 0,
                              I.stream>>>(I.tables, ds, int(digits.size()),
                                          key.buf.data(), I.m_count, level,
-                                         acc0.data(), acc1.data());
+                                         acc0.data(), acc1.data(), index);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 

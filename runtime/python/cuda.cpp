@@ -100,6 +100,65 @@ struct DeviceKeys {
   cuda::DeviceKlssGaloisKeys klss_galois;
 };
 
+/// GPU milliseconds on `stream` from before issue() enqueues its work to
+/// the end of it (CUDA events); wait(stop) waits for the stop event.
+template <typename Issue, typename Wait>
+float eventMs(cudaStream_t stream, Issue &&issue, Wait &&wait) {
+  struct Events { // destroyed on every path
+    cudaEvent_t start = nullptr, stop = nullptr;
+    ~Events() {
+      if (start)
+        cudaEventDestroy(start);
+      if (stop)
+        cudaEventDestroy(stop);
+    }
+  } e;
+  program::cudaCheck(cudaEventCreate(&e.start), "cudaEventCreate");
+  program::cudaCheck(cudaEventCreate(&e.stop), "cudaEventCreate");
+  program::cudaCheck(cudaEventRecord(e.start, stream), "cudaEventRecord");
+  issue();
+  program::cudaCheck(cudaEventRecord(e.stop, stream), "cudaEventRecord");
+  wait(e.stop);
+  float ms = 0;
+  program::cudaCheck(cudaEventElapsedTime(&ms, e.start, e.stop),
+                     "cudaEventElapsedTime");
+  return ms;
+}
+
+/// A plaintext on the device (mul_plain's operand of the hand-written API).
+struct DevicePt {
+  DevicePtr dev;
+  cuda::DevicePlaintext pt;
+};
+using DevicePtPtr = std::shared_ptr<DevicePt>;
+
+/// The runtime's hand-written operations on device ciphertexts, one call
+/// each (cuda::Evaluator): what a library user issues one by one, the
+/// baseline the compiled programs are measured against (issue 13).
+struct DeviceEvaluator {
+  DeviceEvaluator(DevicePtr d, std::shared_ptr<DeviceKeys> k)
+      : dev(std::move(d)), keys(std::move(k)), eval(*dev->ctx) {
+    if (keys->dev != dev)
+      throw InvalidArgument("these keys were uploaded to another CudaDevice");
+  }
+  const cuda::DeviceCiphertext &ct(const DeviceCtPtr &c) const {
+    if (!c || c->dev != dev)
+      throw InvalidArgument("the ciphertext lives on another CudaDevice");
+    return c->ct;
+  }
+  DeviceCtPtr wrap(cuda::DeviceCiphertext c) const {
+    return std::make_shared<DeviceCt>(DeviceCt{dev, std::move(c)});
+  }
+  const cuda::DeviceRelinKey &relin() const {
+    if (!keys->has_relin)
+      throw MissingKey("the evaluation keys hold no relinearization key");
+    return keys->relin;
+  }
+  DevicePtr dev;
+  std::shared_ptr<DeviceKeys> keys;
+  cuda::Evaluator eval;
+};
+
 /// A compiled CUDA program: its library, its constant cache and its graph,
 /// both bound to the device of the last run (rebuilt on another one).
 class CudaProgram {
@@ -169,26 +228,11 @@ public:
     args.plain = &plain;
     args.graph = graph_.get();
     args.arena = arena_.get();
-    cudaStream_t stream = dev->ctx->stream();
-    cudaEvent_t start, stop;
-    program::cudaCheck(cudaEventCreate(&start), "cudaEventCreate");
-    program::cudaCheck(cudaEventCreate(&stop), "cudaEventCreate");
-    try {
-      program::cudaCheck(cudaEventRecord(start, stream), "cudaEventRecord");
-      entry_(args);
-      program::cudaCheck(cudaEventRecord(stop, stream), "cudaEventRecord");
-      program::cudaCheck(cudaEventSynchronize(stop), "the program's run");
-      float ms = 0;
-      program::cudaCheck(cudaEventElapsedTime(&ms, start, stop),
-                         "cudaEventElapsedTime");
-      last_ms_ = ms;
-    } catch (...) {
-      cudaEventDestroy(start);
-      cudaEventDestroy(stop);
-      throw;
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    last_ms_ = eventMs(
+        dev->ctx->stream(), [&] { entry_(args); },
+        [](cudaEvent_t stop) {
+          program::cudaCheck(cudaEventSynchronize(stop), "the program's run");
+        });
     std::vector<DeviceCtPtr> result;
     for (cuda::DeviceCiphertext &c : out)
       result.push_back(std::make_shared<DeviceCt>(DeviceCt{dev, std::move(c)}));
@@ -347,6 +391,96 @@ void bindCuda(py::module_ &m) {
              return std::make_shared<DeviceKeys>(std::move(d), keys);
            }),
            py::arg("device"), py::arg("keys"));
+
+  py::class_<DevicePt, DevicePtPtr>(m, "CudaPlaintext",
+                                    "A plaintext in device memory.")
+      .def_property_readonly("level",
+                             [](const DevicePt &p) { return p.pt.level; })
+      .def_property_readonly("scale",
+                             [](const DevicePt &p) { return p.pt.scale; });
+
+  using DE = DeviceEvaluator;
+  using CtP = const DeviceCtPtr &;
+  py::class_<DE, std::shared_ptr<DE>>(
+      m, "CudaEvaluator",
+      "The runtime's hand-written CUDA operations, one call each "
+      "(asynchronous on the device's stream): the one-by-one baseline of "
+      "compiled programs.")
+      .def(py::init([](DevicePtr d, std::shared_ptr<DeviceKeys> k) {
+             return std::make_shared<DE>(std::move(d), std::move(k));
+           }),
+           py::arg("device"), py::arg("keys"))
+      .def(
+          "upload_plaintext",
+          [](const DE &e, const Plaintext &pt) {
+            py::gil_scoped_release release;
+            return std::make_shared<DevicePt>(
+                DevicePt{e.dev, cuda::upload(*e.dev->ctx, pt)});
+          },
+          py::arg("pt"))
+      .def(
+          "add",
+          [](const DE &e, CtP a, CtP b) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.add(e.ct(a), e.ct(b)));
+          },
+          py::arg("a"), py::arg("b"))
+      .def(
+          "mul_plain",
+          [](const DE &e, CtP a, const DevicePtPtr &p) {
+            if (!p || p->dev != e.dev)
+              throw InvalidArgument("the plaintext lives on another device");
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.mulPlain(e.ct(a), p->pt));
+          },
+          py::arg("a"), py::arg("pt"))
+      .def(
+          "multiply_relin",
+          [](const DE &e, CtP a, CtP b) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.multiplyRelin(e.ct(a), e.ct(b), e.relin()));
+          },
+          py::arg("a"), py::arg("b"))
+      .def(
+          "rescale",
+          [](const DE &e, CtP a) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.rescale(e.ct(a)));
+          },
+          py::arg("a"))
+      .def(
+          "rotate",
+          [](const DE &e, CtP a, int64_t k) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.rotate(e.ct(a), k, e.keys->galois));
+          },
+          py::arg("a"), py::arg("k"))
+      .def(
+          "apply_galois",
+          [](const DE &e, CtP a, uint64_t galois) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.applyGalois(e.ct(a), galois, e.keys->galois));
+          },
+          py::arg("a"), py::arg("galois"),
+          "X -> X^galois with its key switch (a rotation by the element a "
+          "program's manifest lists).");
+
+  m.def(
+      "cuda_time_ms",
+      [](const DevicePtr &dev, const py::function &fn) {
+        // CUDA events on the device's stream around fn(): the GPU time from
+        // the first operation fn issues to the end of the last (gaps where
+        // the host did not keep the GPU fed included).
+        return double(eventMs(
+            dev->ctx->stream(), [&] { fn(); },
+            [](cudaEvent_t stop) {
+              py::gil_scoped_release release;
+              program::cudaCheck(cudaEventSynchronize(stop), "the operations");
+            }));
+      },
+      py::arg("device"), py::arg("fn"),
+      "GPU milliseconds (CUDA events on the device's stream) from before "
+      "fn() issues its first operation to the end of its last.");
 
   py::class_<CudaProgram, std::shared_ptr<CudaProgram>>(
       m, "CudaProgram",

@@ -208,6 +208,22 @@ TEST(Klss, InnerProductEqualsHybridOnExactDigits) {
       tp.push_back(&p);
     Poly64 h0, h1, k0, k1;
     keySwitchInnerProduct(f.ctx, rk.key, rp, h0, h1);
+    { // Digits read permuted (galois) == the permuted digits' product.
+      const uint64_t galois =
+          galoisElementForRotation(f.ctx, 5, f.ctx.slotsMax());
+      std::vector<Poly64> permuted;
+      std::vector<const Poly64 *> pp;
+      for (const Poly64 &p : raised)
+        permuted.push_back(cpu::automorphism(f.ctx, p, galois));
+      for (const Poly64 &p : permuted)
+        pp.push_back(&p);
+      Poly64 g0, g1, w0, w1;
+      keySwitchInnerProduct(f.ctx, rk.key, rp, g0, g1, galois);
+      keySwitchInnerProduct(f.ctx, rk.key, pp, w0, w1);
+      EXPECT_EQ(g0.data, w0.data) << "galois " << galois;
+      EXPECT_EQ(g1.data, w1.data) << "galois " << galois;
+      EXPECT_NE(g0.data, h0.data); // the permutation is not the identity
+    }
     klssInnerProduct(f.ctx, kk, tp, level, k0, k1);
     cpu::intt(f.ctx, h0);
     cpu::intt(f.ctx, h1);

@@ -105,7 +105,8 @@ struct KeySwitcher {
   }
   std::pair<Value, Value> innerProduct(ValueRange digits, Value key) {
     PolyType t = basis.qp(level);
-    auto ip = rns::KSInnerProductOp::create(b, loc, t, t, digits, key);
+    auto ip = rns::KSInnerProductOp::create(b, loc, t, t, digits, key,
+                                            /*galois=*/IntegerAttr());
     return {ip.getAcc0(), ip.getAcc1()};
   }
   std::pair<Value, Value> modDown(Value acc0, Value acc1) {

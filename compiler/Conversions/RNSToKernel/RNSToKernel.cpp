@@ -134,6 +134,8 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       SmallVector<Value> ins{k.getKey()};
       ins.append(k.getDigits().begin(), k.getDigits().end());
       auto c = call(b, op, "ks_inner_product", ins);
+      if (auto g = k.getGaloisAttr())
+        c->setAttr("galois", g);
       repl.append(c->result_begin(), c->result_end());
     } else if (auto k = dyn_cast<rns::KlssInnerProductOp>(op)) {
       SmallVector<Value> ins{k.getKey()};

@@ -27,13 +27,23 @@ using rns::PolyType;
 
 bool isTransform(Operation *op) { return isa<rns::NTTOp, rns::INTTOp>(op); }
 
+/// An NTT-form automorphism: a permutation of each limb's residues, which a
+/// generated kernel does as a permuted load of an input it reads from
+/// memory (never of a value computed in the kernel: another thread has it).
+bool isPermutedLoad(Operation *op) {
+  auto a = dyn_cast<rns::AutomorphismOp>(op);
+  return a && cast<PolyType>(a.getType()).isNTT();
+}
+
 /// The basis an op works over, when it can join a fusion group: that of
 /// the result of an elementwise op (mul_p reads a smaller basis, which a
 /// kernel over the result's limbs covers) or of an (I)NTT.
-std::optional<PolyType> fusableBasis(Operation *op, bool transforms) {
+std::optional<PolyType> fusableBasis(Operation *op, bool transforms,
+                                     bool permutedLoads) {
   if (isTransform(op) && !transforms)
     return std::nullopt;
-  if (!isTransform(op) && !op->hasTrait<rns::OpTrait::RNSElementwise>())
+  if (!isTransform(op) && !op->hasTrait<rns::OpTrait::RNSElementwise>() &&
+      !(permutedLoads && isPermutedLoad(op)))
     return std::nullopt;
   if (op->getNumResults() != 1)
     return std::nullopt;
@@ -57,6 +67,19 @@ struct Group {
     }
   }
 };
+
+/// True when no automorphism of `a` or `b` permutes a value computed in
+/// either (the kernel of both together could not load it permuted).
+bool permutedLoadsExternal(const Group &a, const Group &b) {
+  for (const Group *g : {&a, &b})
+    for (Operation *op : g->ops)
+      if (isPermutedLoad(op)) {
+        Operation *def = op->getOperand(0).getDefiningOp();
+        if (def && (a.members.contains(def) || b.members.contains(def)))
+          return false;
+      }
+  return true;
+}
 
 /// True when every use of a group value outside the group (other than by
 /// `next`) comes after `next`, so the fused op can sit at `next`.
@@ -84,6 +107,8 @@ bool canJoin(const Group &g, Operation *op, PolyType basis, bool &post) {
       continue;
     (g.afterTransform.contains(def) ? anyPost : anyPre) = true;
   }
+  if (isPermutedLoad(op) && (anyPre || anyPost))
+    return false; // its operand is in the group: not a load
   if (isTransform(op)) {
     if (g.transform)
       return false;
@@ -107,6 +132,65 @@ void mergeInto(Group &from, Group &to,
   from.members.clear();
   llvm::sort(to.ops,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+}
+
+/// The values a group reads from outside it.
+llvm::SetVector<Value> externalInputs(const Group &g) {
+  llvm::SetVector<Value> in;
+  for (Operation *op : g.ops)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || !g.members.contains(def))
+        in.insert(v);
+    }
+  return in;
+}
+
+/// The values of a group used outside it (its kernel's outputs).
+size_t outputCount(const Group &g) {
+  size_t n = 0;
+  for (Operation *op : g.ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !g.members.contains(u); }))
+        ++n;
+  return n;
+}
+
+/// Horizontal fusion of siblings: `a` (earlier) can merge into `b` when
+/// both are transform-free groups over one basis that read a common input
+/// (each shared input is then loaded once for both), and no use of their
+/// values outside them comes before the later of their last ops (where the
+/// merged kernel sits). Capped so that one kernel's buffer lists stay small.
+bool canMergeSiblings(const Group &a, const Group &b) {
+  constexpr size_t kMaxInputs = 12, kMaxOutputs = 6;
+  if (a.transform || b.transform || !a.basis.sameBasis(b.basis) ||
+      a.ops.empty() || b.ops.empty())
+    return false;
+  llvm::SetVector<Value> ina = externalInputs(a), inb = externalInputs(b);
+  if (!llvm::any_of(ina, [&](Value v) { return inb.contains(v); }) ||
+      !permutedLoadsExternal(a, b))
+    return false;
+  llvm::SetVector<Value> all = ina;
+  all.insert(inb.begin(), inb.end());
+  if (all.size() > kMaxInputs || outputCount(a) + outputCount(b) > kMaxOutputs)
+    return false;
+  // The merged kernel sits at the later last op: nothing outside the two
+  // may use their values before it (which also keeps any input of theirs
+  // that depends on one of them out).
+  Operation *last =
+      a.ops.back()->isBeforeInBlock(b.ops.back()) ? b.ops.back() : a.ops.back();
+  Block *block = last->getBlock();
+  for (const Group *g : {&a, &b})
+    for (Operation *op : g->ops)
+      for (Operation *user : op->getUsers()) {
+        Operation *anc = block->findAncestorOpInBlock(*user);
+        if (!anc || a.members.contains(anc) || b.members.contains(anc))
+          continue;
+        if (anc->isBeforeInBlock(last))
+          return false;
+      }
+  return true;
 }
 
 /// Replaces the group's ops by one rns.fused op at the last op's place.
@@ -147,6 +231,40 @@ void materialize(Group &g) {
     op->erase();
 }
 
+/// ks_inner_product(key, sigma(d_0), .., sigma(d_k)) with one automorphism
+/// sigma of every digit, each used only there -> ks_inner_product(key, d_0,
+/// .., d_k) {galois}: the inner product reads the digits permuted, and the
+/// permuted digits (a hoisted rotation's dnum polynomials over Q_l u P)
+/// are never written.
+void foldAutomorphismsIntoInnerProducts(Operation *root) {
+  SmallVector<rns::KSInnerProductOp> ips;
+  root->walk([&](rns::KSInnerProductOp ip) { ips.push_back(ip); });
+  for (rns::KSInnerProductOp ip : ips) {
+    if (ip.getGaloisAttr())
+      continue;
+    std::optional<int64_t> galois;
+    SmallVector<rns::AutomorphismOp> autos;
+    for (Value d : ip.getDigits()) {
+      auto a = d.getDefiningOp<rns::AutomorphismOp>();
+      if (!a || !a->hasOneUse() || !isPermutedLoad(a) ||
+          (galois && *galois != static_cast<int64_t>(a.getGalois())))
+        break;
+      galois = a.getGalois();
+      autos.push_back(a);
+    }
+    if (autos.size() != ip.getDigits().size())
+      continue;
+    LLVM_DEBUG(llvm::dbgs() << "folding " << autos.size()
+                            << " automorphisms into " << ip << "\n");
+    OpBuilder b(ip);
+    ip.getDigitsMutable().assign(llvm::to_vector(llvm::map_range(
+        autos, [](rns::AutomorphismOp a) { return a.getInput(); })));
+    ip.setGaloisAttr(b.getI64IntegerAttr(*galois));
+    for (rns::AutomorphismOp a : autos)
+      a->erase();
+  }
+}
+
 struct RNSFuseElementwisePass
     : impl::RNSFuseElementwiseBase<RNSFuseElementwisePass> {
   using RNSFuseElementwiseBase::RNSFuseElementwiseBase;
@@ -154,6 +272,8 @@ struct RNSFuseElementwisePass
   void runOnOperation() override {
     if (!enabled)
       return;
+    if (permutedLoads)
+      foldAutomorphismsIntoInnerProducts(getOperation());
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) {
       if (!isa<rns::FusedOp>(block->getParentOp()))
@@ -167,7 +287,8 @@ struct RNSFuseElementwisePass
     SmallVector<std::unique_ptr<Group>> groups;
     DenseMap<Operation *, Group *> groupOf;
     for (Operation &op : block) {
-      std::optional<PolyType> basis = fusableBasis(&op, fuseTransforms);
+      std::optional<PolyType> basis =
+          fusableBasis(&op, fuseTransforms, permutedLoads);
       if (!basis)
         continue;
       // The groups of the operands, in operand order.
@@ -190,7 +311,8 @@ struct RNSFuseElementwisePass
         // when `joined` holds a transform).
         for (Group *g : candidates)
           if (g != joined && !g->transform && g->basis.sameBasis(*basis) &&
-              usesFollow(*g, &op) && !(joined->transform && isTransform(&op)))
+              usesFollow(*g, &op) && !(joined->transform && isTransform(&op)) &&
+              permutedLoadsExternal(*g, *joined))
             mergeInto(*g, *joined, groupOf);
       } else {
         groups.push_back(std::make_unique<Group>());
@@ -201,6 +323,15 @@ struct RNSFuseElementwisePass
       joined->add(&op, post);
       groupOf[&op] = joined;
     }
+    // Horizontal: independent siblings reading a common input (the three
+    // products of a tensor product) become one kernel.
+    if (horizontal)
+      for (size_t j = 1; j < groups.size(); ++j)
+        for (size_t i = 0; i < j; ++i)
+          if (canMergeSiblings(*groups[i], *groups[j])) {
+            LLVM_DEBUG(llvm::dbgs() << "merging sibling groups\n");
+            mergeInto(*groups[i], *groups[j], groupOf);
+          }
     for (auto &g : groups)
       if (g->ops.size() > 1) {
         LLVM_DEBUG(llvm::dbgs() << "fusing " << g->ops.size() << " ops\n");

@@ -26,6 +26,25 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
     are never fused here; horizontal fusion (several independent NTTs in
     one launch) is a separate pass.
 
+    With `horizontal` (default), transform-free groups over one basis
+    that read a common input and do not feed each other become one kernel
+    too (sibling fusion): the three products of a tensor product read
+    their four inputs once and write three results in one launch instead
+    of three (7 words per coefficient instead of 11). At most 12 inputs
+    and 6 outputs per merged kernel.
+
+    With `permuted-loads` (default), an NTT-form automorphism of a value
+    the kernel reads from memory joins too, as a permuted load: the kernel
+    reads x[sigma(k)] instead of x[k] (the index computed in the kernel,
+    Cheddar's and Phantom's automorphism folded into its consumer), so
+    `rot(c0) + ModDown(..)#0` is one kernel and the rotated copy of c0 is
+    never written. An automorphism of a value computed in the same kernel
+    is left alone (another thread holds that value). In the same way, the
+    automorphisms of a hoisted rotation's raised digits, each used only by
+    one `ks_inner_product`, fold into that inner product's indexing (its
+    `galois` attribute): dnum polynomials over Q_l u P per rotation that
+    are neither written nor read again.
+
     A group is formed greedily in program order and only when every use
     outside the group comes after the group's last op, so the fused op can
     take the last op's place. Groups of one op are left alone. The pass
@@ -37,6 +56,10 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
            "Fuse at all (false: leave the IR unchanged)">,
     Option<"fuseTransforms", "fuse-transforms", "bool", /*default=*/"true",
            "Also fuse elementwise prologues/epilogues into NTT/INTT">,
+    Option<"horizontal", "horizontal", "bool", /*default=*/"true",
+           "Also merge independent sibling groups that share an input">,
+    Option<"permutedLoads", "permuted-loads", "bool", /*default=*/"true",
+           "Also fold NTT-form automorphisms of loaded inputs into kernels">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

@@ -160,13 +160,13 @@ int64_t LaunchOp::scratchLimbs() {
 }
 
 /// The attributes the emitters read, by primitive: `galois` (automorphism,
-/// load_key), `digits` (mod_up), `level` (klss_inner_product), `value` and
-/// `scale` (encode).
+/// load_key, ks_inner_product: digits read permuted), `digits` (mod_up),
+/// `level` (klss_inner_product), `value` and `scale` (encode).
 LogicalResult CallOp::verifyCallAttributes() {
   StringRef c = getCallee();
   auto params = ember::ckks::ParamsAttr::lookup(*this);
   LogicalResult ok = success();
-  if (c == "automorphism" || c == "load_key") {
+  if (c == "automorphism" || c == "load_key" || c == "ks_inner_product") {
     IntegerAttr g = integerAttr(*this, "galois", c == "automorphism", ok);
     if (failed(ok))
       return ok;

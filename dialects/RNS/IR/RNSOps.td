@@ -360,9 +360,14 @@ def RNS_KSInnerProductOp : RNS_Op<"ks_inner_product", [Pure]> {
   let description = [{
     `(acc0, acc1) = sum_j digit_j * (evk_j.b, evk_j.a)` over Q_l u P in NTT
     form. The digits are `mod_up` results (possibly permuted by an
-    automorphism, when hoisted); there are at most dnum of them.
+    automorphism, when hoisted); there are at most dnum of them. With
+    `galois`, each digit is read permuted by the NTT-form automorphism
+    X -> X^galois: `sum_j sigma(digit_j) * evk_j`, the hoisted rotation's
+    automorphism folded into the inner product's indexing
+    (`rns-fuse-elementwise`), so the permuted digits are never written.
   }];
-  let arguments = (ins Variadic<RNS_AnyPoly>:$digits, RNS_AnyEvalKey:$key);
+  let arguments = (ins Variadic<RNS_AnyPoly>:$digits, RNS_AnyEvalKey:$key,
+                       OptionalAttr<I64Attr>:$galois);
   let results = (outs RNS_AnyPoly:$acc0, RNS_AnyPoly:$acc1);
   let assemblyFormat = "$key `(` $digits `)` attr-dict `:` type($key) `,` "
                        "`(` type($digits) `)` `->` type($acc0) `,` type($acc1)";

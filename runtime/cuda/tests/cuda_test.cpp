@@ -296,6 +296,21 @@ void checkPrimitives(const std::string &set, int level) {
         << "keySwitchInnerProduct acc0";
     EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
         << "keySwitchInnerProduct acc1";
+    // With the digits read permuted (a hoisted rotation's automorphism
+    // folded into the indexing): the CPU's permute-then-multiply residues.
+    const uint64_t galois = galoisElementForRotation(ctx, 3, ctx.slotsMax());
+    std::vector<Poly64> permuted;
+    std::vector<const Poly64 *> pdigits;
+    for (const Poly64 &r : raised)
+      permuted.push_back(cpu::automorphism(ctx, r, galois));
+    for (const Poly64 &p : permuted)
+      pdigits.push_back(&p);
+    keySwitchInnerProduct(ctx, key, pdigits, acc0, acc1);
+    cuda::keySwitchInnerProduct(dctx, dkey, ddigits, dacc0, dacc1, galois);
+    EXPECT_EQ(diff(acc0, cuda::download(dctx, dacc0)), "")
+        << "keySwitchInnerProduct acc0, galois " << galois;
+    EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
+        << "keySwitchInnerProduct acc1, galois " << galois;
   }
 }
 

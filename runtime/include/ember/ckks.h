@@ -126,10 +126,13 @@ uint64_t galoisElementForConjugation(const Context64 &ctx);
 /// The hybrid key-switch inner product: (acc0, acc1) = sum_j digit_j *
 /// (key.b_j, key.a_j) over the digits' common basis (Q_l u P, NTT form),
 /// reduced once per residue. The key polynomials span all of Q u P, so a
-/// limb's global modulus index is its position in them.
+/// limb's global modulus index is its position in them. galois != 0: each
+/// digit is read permuted by the NTT-form automorphism X -> X^galois (a
+/// hoisted rotation's automorphism folded into the indexing), the same
+/// residues as permuting the digits first.
 void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
                            const std::vector<const Poly64 *> &digits,
-                           Poly64 &acc0, Poly64 &acc1);
+                           Poly64 &acc0, Poly64 &acc1, uint64_t galois = 0);
 
 /// The KLSS inner product and the way back to Q_l u P (Athena Fig. 2): for
 /// each key group j < klssGroupCount(level),

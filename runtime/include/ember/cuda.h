@@ -200,11 +200,13 @@ void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
                DevicePoly &out, Scratch scratch);
 /// ember::keySwitchInnerProduct on the device: the digits are modUp results
 /// (NTT form over qpBasis(l)); same residues as the CPU. acc0 and acc1 are
-/// written in place when they already have the results' shape.
+/// written in place when they already have the results' shape. galois != 0:
+/// the digits read permuted by X -> X^galois (as on the CPU).
 void keySwitchInnerProduct(const DeviceContext &ctx,
                            const DeviceSwitchingKey &key,
                            const std::vector<const DevicePoly *> &digits,
-                           DevicePoly &acc0, DevicePoly &acc1);
+                           DevicePoly &acc0, DevicePoly &acc1,
+                           uint64_t galois = 0);
 /// ember::klssInnerProduct on the device (coefficient-form results over
 /// qpBasis(level)).
 void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,

@@ -60,7 +60,8 @@ enum class StepKind : uint8_t {
   kIntt,             ///< out[0] = INTT(in[0])
   kBConv,            ///< out[0] = fast base conversion of in[0] to out's basis
   kModUp,            ///< out[j] = ModUp of in[0]'s digit args[imm[0] + j]
-  kKsInnerProduct,   ///< (out[0], out[1]) = sum_j in[j+1] * key in[0]
+  kKsInnerProduct,   ///< (out[0], out[1]) = sum_j in[j+1] * key in[0];
+                     ///< imm[0] != 0: in[j+1] read permuted by X^imm[0]
   kKlssModUp,        ///< out[j] = KLSS ModUp of digit in[j]
   kKlssInnerProduct, ///< (out[0], out[1]) = KLSS inner product of the T
                      ///< digits in[1..] with key in[0] at level imm[0]

@@ -1,7 +1,7 @@
 // x*y relinearized, then + rot(., 1) with the rescale merged into the
 // ModDown: every structured rns op becomes one runtime call, every fusion
 // region one generated kernel with the bytes it moves (N = 2^13: one limb
-// is 65536 B; k1 reads 3 and writes 1 q[0:2] buffer = 8 limbs).
+// is 65536 B).
 // RUN: ember-opt --ember-pipeline=fhe-to-rns %s | ember-opt --rns-to-kernel | FileCheck %s
 // RUN: ember-opt --ember-pipeline=fhe-to-rns %s | ember-opt --rns-to-kernel | FileCheck %s --check-prefix=NORNS --implicit-check-not=rns.mod_up --implicit-check-not=rns.mod_down --implicit-check-not=rns.decompose --implicit-check-not=rns.ks_inner_product --implicit-check-not=rns.fused
 
@@ -15,7 +15,13 @@
 // CHECK-NEXT: %[[UP:.*]]:2 = kernel.call "mod_up"(%[[D:.*]]) {digits = array<i64: 0, 1>{{.*}}}
 // CHECK-NEXT: %[[IP:.*]]:2 = kernel.call "ks_inner_product"(%[[RK]], %[[UP]]#0, %[[UP]]#1)
 // CHECK-NEXT: kernel.call "mod_switch_down"(%[[IP]]#0, %[[IP]]#1) : {{.*}} -> (!rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>)
-// CHECK: kernel.launch "k1"({{.*}}) {bytes = 524288 : i64}
+// The tensor product's d0 and d1 and their sums with the ModDown results:
+// one kernel (sibling fusion) reading a0, b0, b1, a1 and the two ModDown
+// results, writing two: 8 q[0:2] buffers = 16 limbs.
+// CHECK: kernel.launch "k1"({{.*}}) {bytes = 1048576 : i64}
+// CHECK-COUNT-3: rns.mul
+// CHECK-COUNT-3: rns.add
+// CHECK-NEXT: kernel.yield
 // CHECK: kernel.call "automorphism"({{.*}}) {galois = 5 : i64}
 // CHECK: kernel.call "load_key"() {galois = 5 : i64}
 // CHECK: kernel.call "ks_inner_product"

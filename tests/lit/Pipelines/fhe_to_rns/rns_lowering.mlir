@@ -45,7 +45,7 @@
 // COST-NEXT: rescale: 0
 // COST-NEXT: modulus switches: 3
 // COST-NEXT: ks_inner_product: 5
-// COST: fusion regions: 8
+// COST: fusion regions: 7
 
 // NOOPT-LABEL: ember-cost-report @poly (N = 2^13
 // NOOPT: mod_up: 5

@@ -12,11 +12,19 @@
 // CHECK: // kf0: reads 2, writes 1 words per coefficient and limb
 // CHECK-NEXT: static void kf0(const KernelLoop &L, const KernelIO &io) {
 // CHECK: em_mul(g, x0, x1); // rns.mul
+// The tensor product's d0 and d1 and their sums with the relinearization's
+// ModDown results: one kernel (sibling fusion).
+// CHECK: // kf1: reads 6, writes 2
+// The rotation's c0 side: rot(c0) + ModDown#0 in one kernel, c0 loaded
+// at the automorphism's index (em_auto: X -> X^5).
+// CHECK: // kf2: reads 2, writes 1
+// CHECK: const uint64_t x0 = in0 ? in0[em_auto(k, 5u)] : 0; // rns.automorphism
+// CHECK: em_add(q, x1, x0); // rns.add
 // The ModDown's P * y + acc, once per polynomial: one kernel, two launches.
-// CHECK: // kf4: reads 2, writes 1
+// CHECK: // kf3: reads 2, writes 1
 // CHECK: em_mul(g, x0, c0); // rns.mul_p
 // CHECK-NEXT: em_add(q, t0, x1); // rns.add
-// CHECK-NOT: static void kf5
+// CHECK-NOT: static void kf4
 // The steps, in program order (input 0: level 1, 8 slots, scale 2^40).
 // CHECK: const Step kSteps[
 // CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, 1.09951162777600000e+12, -1}, // input 'in0'
@@ -26,13 +34,14 @@
 // CHECK-NEXT: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1,
 // CHECK: {StepKind::kKsInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 3,
 // CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 2,
-// The rotation by 1: X -> X^5 and the Galois key of 5.
+// The rotation by 1: X -> X^5 of c1 before its ModUp, the Galois key of 5.
 // CHECK: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
 // CHECK: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {5, 0, 0, 0}
+// CHECK-NOT: kAutomorphism
 // CHECK: {StepKind::kRelease,
 // CHECK: {StepKind::kOutput, {{[0-9]+}}, 0, {{[0-9]+}}, 2, {0, 8, {{[0-9]+}}, 0}, {{.*}} // output 'out0'
 // CHECK-NEXT: };
-// CHECK: const CpuKernel kKernels[5] = {kf0, kf1, kf2, kf3, kf4};
+// CHECK: const CpuKernel kKernels[4] = {kf0, kf1, kf2, kf3};
 // CHECK: extern "C" void ember_program_run(const ember::program::CpuArgs &args) {
 // CHECK-NEXT: ember::program::run(args, kPlan);
 

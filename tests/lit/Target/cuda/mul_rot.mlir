@@ -10,17 +10,20 @@
 // CHECK: __constant__ const uint64_t kQ[3] =
 // CHECK: __device__ const uint64_t kConst[
 // CHECK: __device__ __forceinline__ uint64_t em_mulhi(uint64_t a, uint64_t b) {
+// The permuted loads' index: __brev in em_auto.
+// CHECK: return __brev(x);
 // CHECK: struct EmIO {
 // CHECK: // kf0: reads 2, writes 1 words per coefficient and limb
 // CHECK-NEXT: __global__ void kf0(const KernelLoop L, const EmIO io) {
 // CHECK: em_mul(g, x0, x1); // rns.mul
 // CHECK: static void lkf0(const KernelLoop &L, const KernelIO &io, cudaStream_t s) {
 // CHECK: kf0<<<dim3(kN / kThreads, L.limbs), kThreads, 0, s>>>(L, v);
+// CHECK: in0[em_auto(k, 5u)] : 0; // rns.automorphism
 // CHECK: {StepKind::kInput,
 // CHECK: {StepKind::kKsInnerProduct,
 // CHECK: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
 // CHECK: {StepKind::kOutput,
-// CHECK: const CudaKernel kKernels[5] = {lkf0, lkf1, lkf2, lkf3, lkf4};
+// CHECK: const CudaKernel kKernels[4] = {lkf0, lkf1, lkf2, lkf3};
 // CHECK: extern "C" void ember_program_run_cuda(const ember::program::CudaArgs &args) {
 // CHECK-NEXT: ember::program::runCuda(args, kPlan);
 func.func @mul_rot(%x: !fhe.ct<8>, %y: !fhe.ct<8>) -> !fhe.ct<8> {
