@@ -20,7 +20,10 @@
 # ($OUT/profile_<name>.txt). PY_GPU=out/py_gpu also builds the runtime's
 # Python module with the CUDA backend and runs bench/gpu_python.py on those
 # artifacts (bench/make_python_gpu_artifacts.py): programs loaded and run
-# from Python with graphs on and off ($OUT/gpu_python.log).
+# from Python with graphs on and off ($OUT/gpu_python.log). PROFILE_PY='name
+# ...' (with PY_GPU) lists the kernels of one run of those programs, compiled
+# and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
+# PY_BENCH=0 skips gpu_python.py (a profile only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -151,7 +154,7 @@ if [ "$BENCH" != 0 ]; then
 fi
 
 e2e_rc=skipped
-if [ -n "${PY_GPU:-}" ]; then
+if [ -n "${PY_GPU:-}" ] && [ "${PY_BENCH:-1}" != 0 ]; then
   echo "== Python: bench/gpu_python.py $PY_GPU"
   PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache \
     PYTHONFAULTHANDLER=1 timeout "${PY_TIMEOUT:-400}" python3 bench/gpu_python.py "$PY_GPU" "$RUNS" \
@@ -200,27 +203,18 @@ if [ "${SANITIZE:-0}" != 0 ]; then
     done
   done
 fi
-# Kernel times of one run of emitted programs (Nsight Compute): PROFILE names
-# folders of the E2E artifact folders; $OUT/profile_<name>.txt lists the
-# kernels of the last run (the driver runs warm-up + 2) with their durations.
-for p in ${PROFILE:-}; do
-  for art in ${E2E:-}; do
-    [ -x "$BUILD/gpu_e2e_$p" ] && [ -d "$art/$p" ] || continue
-    mode=bench
-    [ -f "$art/$p/keys.bin" ] && mode=check
-    echo "== ncu: $p =="
-    timeout 300 ncu --metrics gpu__time_duration.sum --csv \
-      "$BUILD/gpu_e2e_$p" "$mode" "$art/$p" 2 >"$OUT/profile_$p.csv" 2>&1
-    python3 - "$OUT/profile_$p.csv" >"$OUT/profile_$p.txt" <<'PY'
+# Kernel table of an ncu CSV (gpu__time_duration.sum): the kernels of the
+# last run (the longest tail of kernel names that repeats just before
+# itself: the warm-up may launch more, it encodes the constants) with their
+# durations, by kernel and in order.
+ncu_table() { # csv txt
+  python3 - "$1" >"$2" <<'PY'
 import collections, csv, sys
 rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
 head, rows = rows[0], rows[1:]
 ki, vi = head.index("Kernel Name"), head.index("Metric Value")
 ks = [(r[ki].split("(")[0], float(r[vi].replace(",", ""))) for r in rows]
 names = [k for k, _ in ks]
-# The two timed runs launch the same kernels (the warm-up may launch more:
-# it encodes the constants): the last run is the longest tail that repeats
-# just before itself.
 n = max((m for m in range(1, len(ks) // 2 + 1)
          if names[-m:] == names[-2 * m:-m]), default=len(ks))
 last = ks[-n:]
@@ -236,7 +230,33 @@ print("\nin order:")
 for k, v in last:
     print(f"{v / 1e3:8.1f} us  {k}")
 PY
-    head -n 25 "$OUT/profile_$p.txt"
+  head -n 25 "$2"
+}
+
+# Kernel times of one run of emitted programs (Nsight Compute): PROFILE names
+# folders of the E2E artifact folders; $OUT/profile_<name>.txt lists the
+# kernels of the last run (the driver runs warm-up + 2) with their durations.
+for p in ${PROFILE:-}; do
+  for art in ${E2E:-}; do
+    [ -x "$BUILD/gpu_e2e_$p" ] && [ -d "$art/$p" ] || continue
+    mode=bench
+    [ -f "$art/$p/keys.bin" ] && mode=check
+    echo "== ncu: $p =="
+    timeout 300 ncu --metrics gpu__time_duration.sum --csv \
+      "$BUILD/gpu_e2e_$p" "$mode" "$art/$p" 2 >"$OUT/profile_$p.csv" 2>&1
+    ncu_table "$OUT/profile_$p.csv" "$OUT/profile_$p.txt"
+  done
+done
+# The same for programs of the Python artifacts (PY_GPU), compiled (graphs
+# off) and issued one by one (bench/gpu_profile.py): PROFILE_PY names them.
+for p in ${PROFILE_PY:-}; do
+  for form in compiled one_by_one; do
+    echo "== ncu: $p ($form) =="
+    PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache \
+      timeout 300 ncu --metrics gpu__time_duration.sum --csv \
+      python3 bench/gpu_profile.py "$PY_GPU" "$p" "$form" \
+      >"$OUT/profile_py_${p}_$form.csv" 2>&1
+    ncu_table "$OUT/profile_py_${p}_$form.csv" "$OUT/profile_py_${p}_$form.txt"
   done
 done
 

@@ -48,8 +48,10 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   // Hoist last at the ckks level: the rotations and their sums are final now.
-  pm.addPass(createHoistRotations(
-      HoistRotationsOptions{options.hoisting, options.hoisting}));
+  // A lone rotation too when fusion folds its digits' automorphism into the
+  // inner product.
+  pm.addPass(createHoistRotations(HoistRotationsOptions{
+      options.hoisting, options.hoisting, options.hoisting && options.fusion}));
   // Keep slots, levels and scales of the interface: rns types drop them.
   pm.addPass(createCKKSRecordInterface());
   // Expand every ckks op into RNS polynomial ops (hybrid key switching).
@@ -64,8 +66,9 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
   pm.addPass(createRNSSelectKeySwitch(select));
   // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
-  pm.addPass(createRNSMergeModDown(
-      RNSMergeModDownOptions{options.mergeModDown, options.mergeModDown}));
+  // Fusion on: a merged ModDown reads P*y + acc in place (lifted).
+  pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
+      options.mergeModDown, options.mergeModDown, options.fusion}));
   // Optionally expose the INTT/BConv/NTT chains so fusion sees their tails.
   if (options.expandModSwitch)
     pm.addPass(createRNSExpandModSwitch());

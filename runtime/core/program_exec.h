@@ -20,7 +20,8 @@
 //     the digits read permuted by X -> X^galois)
 //   void klssModUp(args, p, out, scratch)
 //   void klssInnerProduct(args, key, digits, level, acc0, acc1)
-//   void modSwitchDown(args, p, out, scratch)
+//   void modSwitchDown(args, xs, ys, outs, scratch)  outs[j] = the switch of
+//     xs[j] (+ P ys[j] when ys is not empty: lifted addends)
 //   void automorphism(args, p, g, out)
 //   Poly view(args, p, first, count)       void concat(args, parts, out)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
@@ -226,12 +227,22 @@ private:
         B::klssModUp(args_, x, placeOut(s, j), scratch(s));
       }
       return;
-    case StepKind::kModSwitchDown:
-      for (int32_t j = 0; j < s.nout; ++j) {
-        const Poly &x = in(s, j);
-        B::modSwitchDown(args_, x, placeOut(s, j), scratch(s));
-      }
+    case StepKind::kModSwitchDown: {
+      // Inputs x_0..x_{n-1}, then the lifted addends of the first ones.
+      if (s.nin < s.nout || s.nin > 2 * s.nout)
+        throw Error("program plan: mod_switch_down takes one input per "
+                    "output and at most as many lifted addends");
+      std::vector<const Poly *> xs, ys;
+      std::vector<Poly *> outs;
+      for (int32_t j = 0; j < s.nout; ++j)
+        xs.push_back(&in(s, j));
+      for (int32_t j = s.nout; j < s.nin; ++j)
+        ys.push_back(&in(s, j));
+      for (int32_t j = 0; j < s.nout; ++j)
+        outs.push_back(&placeOut(s, j));
+      B::modSwitchDown(args_, xs, ys, outs, scratch(s));
       return;
+    }
     case StepKind::kAutomorphism: {
       const Poly &x = in(s, 0);
       B::automorphism(args_, x, static_cast<uint64_t>(s.imm[0]),

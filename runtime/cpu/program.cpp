@@ -309,8 +309,38 @@ struct CpuBackend {
                                int level, Poly &acc0, Poly &acc1) {
     ember::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
   }
-  static void modSwitchDown(const Args &a, const Poly &p, Poly &out, Scratch) {
-    out = cpu::modSwitchDown(*a.ctx, p, out.basis);
+  /// out_j = modSwitchDown(x_j [+ P y_j]): the lifted addend y_j (over
+  /// x_j's Q limbs; for the first ys.size() inputs) times P, the product of
+  /// x_j's special primes, added first (the CUDA backend reads it in place;
+  /// both exact).
+  static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
+                            const std::vector<const Poly *> &ys,
+                            const std::vector<Poly *> &outs, Scratch) {
+    const Context64 &ctx = *a.ctx;
+    for (size_t j = 0; j < xs.size(); ++j) {
+      if (j >= ys.size()) { // lifted addends belong to the first inputs
+        *outs[j] = cpu::modSwitchDown(ctx, *xs[j], outs[j]->basis);
+        continue;
+      }
+      Poly t = *xs[j];
+      const Poly &y = *ys[j];
+      if (y.ntt != t.ntt || y.limbs() > t.limbs() ||
+          !std::equal(y.basis.begin(), y.basis.end(), t.basis.begin()))
+        throw InvalidArgument("modSwitchDown: a lifted addend must be over "
+                              "the input's Q limbs, in its form");
+      for (size_t i = 0; i < y.limbs(); ++i) {
+        const Modulus<uint64_t> &q = ctx.modulus(t.basis[i]);
+        uint64_t p_mod = 1;
+        for (int m : t.basis)
+          if (m >= ctx.qCount())
+            p_mod = q.mul(p_mod, q.reduceWord(ctx.modulus(m).value()));
+        uint64_t *ti = t.limb(i);
+        const uint64_t *yi = y.limb(i);
+        for (size_t k = 0; k < t.n; ++k)
+          ti[k] = q.add(ti[k], q.mul(yi[k], p_mod));
+      }
+      *outs[j] = cpu::modSwitchDown(ctx, t, outs[j]->basis);
+    }
   }
   static void automorphism(const Args &a, const Poly &p, uint64_t g,
                            Poly &out) {

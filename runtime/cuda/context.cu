@@ -349,10 +349,15 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
   auto plan = std::make_unique<SwitchPlan>();
   plan->keep = int(keep.size());
   plan->drop = int(drop.size());
-  std::vector<u64> scale(drop.size() * kScaleWords), consts, inv;
+  // The INTT's row constants, once per part of a batched switch (row
+  // p * drop + j).
+  std::vector<u64> scale(kMaxParts * drop.size() * kScaleWords), consts, inv;
   for (size_t j = 0; j < drop.size(); ++j)
     inttConstants(ctx, drop[j], table.hat_inv[j], 0,
                   scale.data() + kScaleWords * j);
+  for (int p = 1; p < kMaxParts; ++p)
+    std::copy(scale.begin(), scale.begin() + drop.size() * kScaleWords,
+              scale.begin() + p * drop.size() * kScaleWords);
   consts = table.hat_mod;
   consts.insert(consts.end(), table.half.begin(), table.half.end());
   consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
@@ -371,6 +376,35 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
   plan->inv = uploadWords(dctx, inv);
   plan->hat_inv = uploadWords(dctx, hat_inv);
   plan->dmod = uploadInts(dctx, drop);
+  // Lifted addends: P over the basis' special primes.
+  std::vector<int> special;
+  for (int m : basis)
+    if (m >= ctx.qCount())
+      special.push_back(m);
+  if (!special.empty()) {
+    auto pMod = [&](int m) {
+      const Modulus<u64> &mod = ctx.modulus(m);
+      u64 prod = 1;
+      for (int p : special)
+        prod = mod.mul(prod, mod.reduceWord(ctx.modulus(p).value()));
+      return prod;
+    };
+    std::vector<u64> lift;
+    for (size_t i = 0; i < keep.size(); ++i) {
+      const Modulus<u64> &mod = ctx.modulus(keep[i]);
+      const u64 w = mod.mul(pMod(keep[i]), table.inv_b_mod[i]);
+      lift.push_back(w);
+      lift.push_back(mod.shoup(w));
+    }
+    for (int d : drop)
+      if (d < ctx.qCount()) {
+        const u64 w = pMod(d);
+        lift.push_back(w);
+        lift.push_back(ctx.modulus(d).shoup(w));
+        ++plan->drop_q;
+      }
+    plan->lift = uploadWords(dctx, lift);
+  }
   return *(switch_plans[key] = std::move(plan));
 }
 

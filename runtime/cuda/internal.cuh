@@ -113,25 +113,43 @@ constexpr int kMaxExactJobs = 32; // exact BConv jobs per launch
 constexpr int kMaxDigits = 16;    // key-switching digits
 constexpr int kMaxConsts = 64;    // per-limb constants passed by value
 
+constexpr int kMaxBases = 4; // buffers one NTT launch reads (or writes) rows of
+constexpr int kMaxParts = 4; // polynomials of one fused epilogue
+
 /// Per-launch row table of the NTT kernels: modulus and input/output row of
-/// each row (rows of base pointers; lets one launch cover scattered rows).
+/// each row, a row being (buffer << 14) | row of up to kMaxBases buffers
+/// (lets one launch cover scattered rows of several polynomials).
 struct RowTable {
+  const u64 *inBase[kMaxBases];
+  u64 *outBase[kMaxBases];
   uint8_t mod[kMaxRows];
   uint16_t in[kMaxRows];
   uint16_t out[kMaxRows];
+  __device__ const u64 *src(int r, int log_n) const {
+    return inBase[in[r] >> 14] + (size_t(in[r] & 0x3fff) << log_n);
+  }
+  __device__ u64 *dst(int r, int log_n) const {
+    return outBase[out[r] >> 14] + (size_t(out[r] & 0x3fff) << log_n);
+  }
 };
 
-/// Fused epilogue of the forward NTT: out = (a - ntt(x)) * c [+ b], for
-/// ModDown and rescale, or out = ntt(x) [+ b] when a is null (KLSS key
+/// The rows of an NTT launch's input, intermediate or output: row r is row
+/// rows[r] of bases[buf[r]] (buf empty: of bases[0]).
+struct Rows {
+  std::vector<u64 *> bases;
+  std::vector<uint8_t> buf;
+  std::vector<int> rows;
+};
+
+/// Fused epilogue of the forward NTT: out = (a - ntt(x)) * c [+ b (* bc)],
+/// for ModDown and rescale, or out = ntt(x) [+ b] when a is null (KLSS key
 /// switching, whose ModDown happens before its NTT). Row r of the launch is
-/// part r / div, limb r % div.
+/// part r / div, limb r % div: limb rows of a[part] and b[part].
 struct Epilogue {
-  const u64 *a = nullptr; ///< row part * aStride + limb, or null
-  int aStride = 0;
-  const u64 *b = nullptr; ///< addend rows part * bStride + limb, parts < bParts
-  int bStride = 0;
-  int bParts = 0;
-  const u64 *c = nullptr; ///< (word, shoup) per limb (unused without a)
+  const u64 *a[kMaxParts] = {}; ///< part p's operand, or null
+  const u64 *b[kMaxParts] = {}; ///< part p's addend, or null
+  const u64 *c = nullptr;       ///< (word, shoup) per limb (unused without a)
+  const u64 *bc = nullptr;      ///< (word, shoup) per limb scaling b, or null
   int div = 1;
 };
 
@@ -174,12 +192,17 @@ struct BConvPlan {
 /// of its basis (rns.h modSwitchDown), cached per (basis, keep).
 struct SwitchPlan {
   int keep = 0, drop = 0;
-  DeviceBuffer intt_scale; ///< [drop][kScaleWords] n^-1 (D/d_j)^-1
+  DeviceBuffer intt_scale; ///< [kMaxParts][drop][kScaleWords] n^-1 (D/d_j)^-1
   DeviceBuffer consts;     ///< hat [keep][drop], half [drop], neg_b [keep]
   DeviceBuffer tmod;       ///< keep moduli (int32)
   DeviceBuffer inv;        ///< [keep][2] D^-1 mod k_i
   DeviceBuffer hat_inv;    ///< [drop][2] (D/d_j)^-1 mod d_j (coefficient form)
   DeviceBuffer dmod;       ///< drop moduli (int32)
+  /// With special primes in the dropped limbs, a lifted addend y (the
+  /// switch of x + P y, P the product of the basis' special primes):
+  /// [keep][2] P D^-1 mod k_i, then [drop Q limbs][2] P mod d_j.
+  DeviceBuffer lift;
+  int drop_q = 0; ///< dropped limbs that are Q primes (they lead the drop)
 };
 /// Constants of an exact base conversion from `from` to `to` (rns.h
 /// bconvExact), cached per (from, to).
@@ -284,6 +307,11 @@ void copyToDevice(const DeviceContext &ctx, u64 *dst, const void *src,
 /// the epilogue when `epi` is given). With in_mod >= 0 the inputs are
 /// residues mod modulus in_mod (rescale reads one limb for every row): each
 /// is reduced mod the row's q and h = q_{in_mod} / 2 subtracted (centring).
+void launchNttForward(const DeviceContext &ctx, const Rows &src,
+                      const Rows &mid, const Rows &dst,
+                      const std::vector<int> &mods, int in_mod,
+                      const Epilogue *epi);
+/// The same over rows of one buffer each.
 void launchNttForward(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &src_rows, u64 *mid,
                       const std::vector<int> &mid_rows, u64 *dst,
@@ -293,6 +321,11 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
 /// Inverse NTT of rows: row phase src -> mid, column phase mid -> dst; the
 /// last stage multiplies by the per-row constants `scale` ([rows][kScaleWords],
 /// or [mods][kScaleWords] when by_mod) that fold n^-1 and any BConv factor.
+void launchNttInverse(const DeviceContext &ctx, const Rows &src,
+                      const Rows &mid, const Rows &dst,
+                      const std::vector<int> &mods, const u64 *scale,
+                      bool by_mod);
+/// The same over rows of one buffer each.
 void launchNttInverse(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &src_rows, u64 *mid,
                       const std::vector<int> &mid_rows, u64 *dst,

@@ -33,6 +33,7 @@
 #include "internal.cuh"
 
 #include <algorithm>
+#include <string>
 
 namespace ember::cuda {
 
@@ -42,29 +43,33 @@ constexpr int kLogTile = 9; // points per block of the generic kernels
 constexpr int kThreads = 256;
 
 /// One row's view of an Epilogue (ModDown fused into the last NTT): the
-/// row's operand a (or none), optional addend b, and constant c, offset to
-/// `base`.
+/// row's operand a (or none), optional addend b and its factor, and the
+/// constant c, offset to `base`.
 struct EpiRow {
   const u64 *a, *b;
-  u64 cw, cs;
-  /// out = (a - x) * c (+ b), or x (+ b) without a; x the NTT output fully
-  /// reduced.
+  u64 cw, cs, bw, bs;
+  bool scaleB;
+  /// out = (a - x) * c (+ b [* bc]), or x (+ b) without a; x the NTT output
+  /// fully reduced.
   __device__ __forceinline__ u64 apply(u64 x, size_t k, u64 q) const {
     u64 res = a ? mulShoup(subMod(a[k], x, q), cw, cs, q) : x;
-    return b ? addMod(res, b[k], q) : res;
+    if (!b)
+      return res;
+    return addMod(res, scaleB ? mulShoup(b[k], bw, bs, q) : b[k], q);
   }
 };
 __device__ __forceinline__ EpiRow epiRow(const Epilogue &e, int r, int log_n,
                                          size_t base) {
   const int part = r / e.div, limb = r % e.div;
+  const size_t off = (size_t(limb) << log_n) + base;
   EpiRow row;
-  row.a =
-      e.a ? e.a + (size_t(part * e.aStride + limb) << log_n) + base : nullptr;
-  row.b = part < e.bParts
-              ? e.b + (size_t(part * e.bStride + limb) << log_n) + base
-              : nullptr;
-  row.cw = e.a ? e.c[2 * limb] : 0;
-  row.cs = e.a ? e.c[2 * limb + 1] : 0;
+  row.a = e.a[part] ? e.a[part] + off : nullptr;
+  row.b = e.b[part] ? e.b[part] + off : nullptr;
+  row.cw = row.a ? e.c[2 * limb] : 0;
+  row.cs = row.a ? e.c[2 * limb + 1] : 0;
+  row.scaleB = row.b && e.bc;
+  row.bw = row.scaleB ? e.bc[2 * limb] : 0;
+  row.bs = row.scaleB ? e.bc[2 * limb + 1] : 0;
   return row;
 }
 /// [0, 4q) -> [0, q).
@@ -76,14 +81,13 @@ __device__ __forceinline__ u64 reduce4q(u64 x, u64 q, u64 two_q) {
 /// Forward column phase. Grid (2^s2 / C, rows). Bytes: 2 N words per row.
 template <bool kReduceIn>
 __global__ void __launch_bounds__(kThreads)
-    nttFwdCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1, int log_c,
-              int in_mod) {
+    nttFwdCol(Tables T, RowTable rt, int s1, int log_c, int in_mod) {
   extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
   const u64 q = T.q[mod], two_q = 2 * q;
-  const u64 *src = in + (size_t(rt.in[row]) << log_n);
-  u64 *dst = out + (size_t(rt.out[row]) << log_n);
+  const u64 *src = rt.src(row, log_n);
+  u64 *dst = rt.dst(row, log_n);
   const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
   u64 h = 0;
   if (kReduceIn) { // rescale: r = ([c + h]_{q_l} mod q) - (h mod q)
@@ -130,15 +134,15 @@ __global__ void __launch_bounds__(kThreads)
 /// Bytes: 2 N words per row, plus N (a) and N (b) with the epilogue.
 template <bool kEpi>
 __global__ void __launch_bounds__(kThreads)
-    nttFwdRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2, int log_c,
-              int row_base, Epilogue e) {
+    nttFwdRow(Tables T, RowTable rt, int s2, int log_c, int row_base,
+              Epilogue e) {
   extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
   const u64 q = T.q[mod], two_q = 2 * q;
   const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
   const size_t base = size_t(chunk0) << s2;
-  const u64 *src = in + (size_t(rt.in[row]) << log_n) + base;
+  const u64 *src = rt.src(row, log_n) + base;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     s[idx] = src[idx];
   const u64 *w = T.roots + (size_t(mod) << log_n);
@@ -162,7 +166,7 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   __syncthreads();
-  u64 *dst = out + (size_t(rt.out[row]) << log_n) + base;
+  u64 *dst = rt.dst(row, log_n) + base;
   if (!kEpi) {
     for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
       dst[idx] = reduce4q(s[idx], q, two_q);
@@ -176,15 +180,14 @@ __global__ void __launch_bounds__(kThreads)
 /// Inverse row phase (first s2 stages, Gentleman-Sande), in -> out.
 /// Bytes: 2 N words per row. Values stay in [0, 2q).
 __global__ void __launch_bounds__(kThreads)
-    nttInvRow(Tables T, const u64 *in, u64 *out, RowTable rt, int s2,
-              int log_c) {
+    nttInvRow(Tables T, RowTable rt, int s2, int log_c) {
   extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
   const u64 q = T.q[mod], two_q = 2 * q;
   const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
   const size_t base = size_t(chunk0) << s2;
-  const u64 *src = in + (size_t(rt.in[row]) << log_n) + base;
+  const u64 *src = rt.src(row, log_n) + base;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     s[idx] = src[idx];
   const u64 *w = T.invRoots + (size_t(mod) << log_n);
@@ -207,7 +210,7 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   __syncthreads();
-  u64 *dst = out + (size_t(rt.out[row]) << log_n) + base;
+  u64 *dst = rt.dst(row, log_n) + base;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     dst[idx] = s[idx];
 }
@@ -217,14 +220,14 @@ __global__ void __launch_bounds__(kThreads)
 /// lower) and adds the row's constant. Bytes: 2 N words per row. Output
 /// fully reduced.
 __global__ void __launch_bounds__(kThreads)
-    nttInvCol(Tables T, const u64 *in, u64 *out, RowTable rt, int s1, int log_c,
-              int row_base, const u64 *scale, bool by_mod) {
+    nttInvCol(Tables T, RowTable rt, int s1, int log_c, int row_base,
+              const u64 *scale, bool by_mod) {
   extern __shared__ u64 s[]; // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
   const u64 q = T.q[mod], two_q = 2 * q;
-  const u64 *src = in + (size_t(rt.in[row]) << log_n);
-  u64 *dst = out + (size_t(rt.out[row]) << log_n);
+  const u64 *src = rt.src(row, log_n);
+  u64 *dst = rt.dst(row, log_n);
   const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     s[idx] = src[col0 + (idx & c_mask) + ((idx >> log_c) << s2)];
@@ -458,13 +461,13 @@ __device__ __forceinline__ void inv256(u64 *v, u64 *s, const Tw &t, int th,
 /// Bytes: 2 N words per row. Grid (32, rows).
 template <bool kReduceIn>
 __global__ void __launch_bounds__(kFastThreads)
-    nttFwdCol16(Tables T, const u64 *in, u64 *out, RowTable rt, int in_mod) {
+    nttFwdCol16(Tables T, RowTable rt, int in_mod) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
   Tw t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
-  const u64 *src = in + (size_t(rt.in[row]) << 16) + col0 + c;
+  const u64 *src = rt.src(row, 16) + col0 + c;
   u64 h = 0;
   if (kReduceIn) {
     h = T.q[in_mod] >> 1;
@@ -483,7 +486,7 @@ __global__ void __launch_bounds__(kFastThreads)
     v[r] = x;
   }
   fwd256(v, s, t, th, [c](int k) { return colAddr(k, c); });
-  u64 *dst = out + (size_t(rt.out[row]) << 16) + col0 + c;
+  u64 *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     dst[(8 * th + j) << 8] = v[j];
@@ -493,8 +496,7 @@ __global__ void __launch_bounds__(kFastThreads)
 /// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
 template <bool kEpi>
 __global__ void __launch_bounds__(kFastThreads)
-    nttFwdRow16(Tables T, const u64 *in, u64 *out, RowTable rt, int row_base,
-                Epilogue e) {
+    nttFwdRow16(Tables T, RowTable rt, int row_base, Epilogue e) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
@@ -502,7 +504,7 @@ __global__ void __launch_bounds__(kFastThreads)
   const size_t base = (size_t(chunk0 + c) << 8);
   Tw t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
        256 + chunk0 + c};
-  const u64 *src = in + (size_t(rt.in[row]) << 16) + base;
+  const u64 *src = rt.src(row, 16) + base;
   u64 v[8];
 #pragma unroll
   for (int r = 0; r < 8; ++r)
@@ -513,7 +515,7 @@ __global__ void __launch_bounds__(kFastThreads)
     s[rowAddr(8 * th + j, c)] = v[j];
   __syncthreads();
   const u64 q = t.q, two_q = t.two_q;
-  u64 *dst = out + (size_t(rt.out[row]) << 16) + base;
+  u64 *dst = rt.dst(row, 16) + base;
   if (!kEpi) {
 #pragma unroll
     for (int r = 0; r < 8; ++r)
@@ -530,7 +532,7 @@ __global__ void __launch_bounds__(kFastThreads)
 
 /// Inverse row phase, N = 2^16. Bytes: 2 N words per row. Output [0, 2q).
 __global__ void __launch_bounds__(kFastThreads)
-    nttInvRow16(Tables T, const u64 *in, u64 *out, RowTable rt) {
+    nttInvRow16(Tables T, RowTable rt) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
@@ -538,7 +540,7 @@ __global__ void __launch_bounds__(kFastThreads)
   const size_t base = (size_t(chunk0 + c) << 8);
   Tw t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
        256 + chunk0 + c};
-  const u64 *src = in + (size_t(rt.in[row]) << 16) + base;
+  const u64 *src = rt.src(row, 16) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     s[rowAddr(th + 32 * r, c)] = src[th + 32 * r];
@@ -549,7 +551,7 @@ __global__ void __launch_bounds__(kFastThreads)
     v[j] = s[rowAddr(8 * th + j, c)];
   inv256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
   invA<false>(v, t);
-  u64 *dst = out + (size_t(rt.out[row]) << 16) + base;
+  u64 *dst = rt.dst(row, 16) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     dst[th + 32 * r] = v[r];
@@ -558,14 +560,14 @@ __global__ void __launch_bounds__(kFastThreads)
 /// Inverse column phase, N = 2^16, with the scaled last stage. Bytes: 2 N
 /// words per row. Output fully reduced.
 __global__ void __launch_bounds__(kFastThreads)
-    nttInvCol16(Tables T, const u64 *in, u64 *out, RowTable rt, int row_base,
-                const u64 *scale, bool by_mod) {
+    nttInvCol16(Tables T, RowTable rt, int row_base, const u64 *scale,
+                bool by_mod) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
   Tw t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
-  const u64 *src = in + (size_t(rt.in[row]) << 16) + col0 + c;
+  const u64 *src = rt.src(row, 16) + col0 + c;
   u64 v[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j)
@@ -575,7 +577,7 @@ __global__ void __launch_bounds__(kFastThreads)
   const u64 *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
   const u64 cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
   const u64 q = t.q, two_q = t.two_q;
-  u64 *dst = out + (size_t(rt.out[row]) << 16) + col0 + c;
+  u64 *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const u64 x = v[r], y = v[r + 4];
@@ -608,54 +610,74 @@ Block block(int log_points) {
           (size_t(1) << log_points) * sizeof(u64)};
 }
 
-RowTable makeTable(const std::vector<int> &mods, const std::vector<int> &in,
-                   const std::vector<int> &out, size_t first, size_t count) {
-  RowTable rt;
+/// Row table entries of rows first..first+count-1 of `in` and `out`.
+RowTable makeTable(const std::vector<int> &mods, const Rows &in,
+                   const Rows &out, size_t first, size_t count) {
+  RowTable rt{};
+  auto code = [](const Rows &r, size_t i) {
+    const int buf = r.buf.empty() ? 0 : r.buf[i];
+    return static_cast<uint16_t>((buf << 14) | r.rows[i]);
+  };
+  for (size_t b = 0; b < in.bases.size(); ++b)
+    rt.inBase[b] = in.bases[b];
+  for (size_t b = 0; b < out.bases.size(); ++b)
+    rt.outBase[b] = out.bases[b];
   for (size_t r = 0; r < count; ++r) {
     rt.mod[r] = static_cast<uint8_t>(mods[first + r]);
-    rt.in[r] = static_cast<uint16_t>(in[first + r]);
-    rt.out[r] = static_cast<uint16_t>(out[first + r]);
+    rt.in[r] = code(in, first + r);
+    rt.out[r] = code(out, first + r);
   }
   return rt;
 }
 
-void checkRows(const std::vector<int> &a, const std::vector<int> &b,
-               const std::vector<int> &c, const std::vector<int> &mods) {
-  if (a.size() != mods.size() || b.size() != mods.size() ||
-      c.size() != mods.size())
-    throw InvalidArgument("ntt launch: row lists of different lengths");
+void checkRows(const Rows &a, const Rows &b, const Rows &c,
+               const std::vector<int> &mods) {
+  for (const Rows *r : {&a, &b, &c}) {
+    if (r->rows.size() != mods.size() ||
+        (!r->buf.empty() && r->buf.size() != mods.size()))
+      throw InvalidArgument("ntt launch: row lists of different lengths");
+    if (r->bases.empty() || r->bases.size() > size_t(kMaxBases))
+      throw InvalidArgument("ntt launch: 1 to " + std::to_string(kMaxBases) +
+                            " buffers per row list");
+    for (size_t i = 0; i < r->rows.size(); ++i)
+      if (r->rows[i] < 0 || r->rows[i] >= (1 << 14) ||
+          (!r->buf.empty() && r->buf[i] >= r->bases.size()))
+        throw InvalidArgument("ntt launch: a row outside its buffer list");
+  }
+}
+
+Rows single(const u64 *base, const std::vector<int> &rows) {
+  return Rows{{const_cast<u64 *>(base)}, {}, rows};
 }
 
 } // namespace
 
-void launchNttForward(const DeviceContext &ctx, const u64 *src,
-                      const std::vector<int> &src_rows, u64 *mid,
-                      const std::vector<int> &mid_rows, u64 *dst,
-                      const std::vector<int> &dst_rows,
+void launchNttForward(const DeviceContext &ctx, const Rows &src,
+                      const Rows &mid, const Rows &dst,
                       const std::vector<int> &mods, int in_mod,
                       const Epilogue *epi) {
-  checkRows(src_rows, mid_rows, dst_rows, mods);
+  checkRows(src, mid, dst, mods);
   const auto &I = ctx.impl();
   const Split sp = split(I.n_log);
   for (size_t first = 0; first < mods.size(); first += kMaxRows) {
     const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
-    const RowTable col = makeTable(mods, src_rows, mid_rows, first, count);
+    const RowTable col = makeTable(mods, src, mid, first, count);
+    const RowTable row = makeTable(mods, mid, dst, first, count);
     if (I.n_log == 16) {
-      const RowTable row = makeTable(mods, mid_rows, dst_rows, first, count);
       dim3 grid(32, unsigned(count));
       if (in_mod >= 0)
-        nttFwdCol16<true><<<grid, kFastThreads, 0, I.stream>>>(
-            I.tables, src, mid, col, in_mod);
+        nttFwdCol16<true>
+            <<<grid, kFastThreads, 0, I.stream>>>(I.tables, col, in_mod);
       else
         nttFwdCol16<false>
-            <<<grid, kFastThreads, 0, I.stream>>>(I.tables, src, mid, col, 0);
+            <<<grid, kFastThreads, 0, I.stream>>>(I.tables, col, 0);
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
       if (epi)
         nttFwdRow16<true><<<grid, kFastThreads, 0, I.stream>>>(
-            I.tables, mid, dst, row, int(first), *epi);
+            I.tables, row, int(first), *epi);
       else
         nttFwdRow16<false><<<grid, kFastThreads, 0, I.stream>>>(
-            I.tables, mid, dst, row, int(first), Epilogue{});
+            I.tables, row, int(first), Epilogue{});
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
       continue;
     }
@@ -663,20 +685,62 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
     const Block bc = block(sp.s1 + sp.log_c_col);
     if (in_mod >= 0)
       nttFwdCol<true><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
-          I.tables, src, mid, col, sp.s1, sp.log_c_col, in_mod);
+          I.tables, col, sp.s1, sp.log_c_col, in_mod);
     else
       nttFwdCol<false><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
-          I.tables, src, mid, col, sp.s1, sp.log_c_col, 0);
+          I.tables, col, sp.s1, sp.log_c_col, 0);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
-    const RowTable row = makeTable(mods, mid_rows, dst_rows, first, count);
     dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
     const Block br = block(sp.s2 + sp.log_c_row);
     if (epi)
       nttFwdRow<true><<<grid_row, br.threads, br.bytes, I.stream>>>(
-          I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), *epi);
+          I.tables, row, sp.s2, sp.log_c_row, int(first), *epi);
     else
       nttFwdRow<false><<<grid_row, br.threads, br.bytes, I.stream>>>(
-          I.tables, mid, dst, row, sp.s2, sp.log_c_row, int(first), Epilogue{});
+          I.tables, row, sp.s2, sp.log_c_row, int(first), Epilogue{});
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+void launchNttForward(const DeviceContext &ctx, const u64 *src,
+                      const std::vector<int> &src_rows, u64 *mid,
+                      const std::vector<int> &mid_rows, u64 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, int in_mod,
+                      const Epilogue *epi) {
+  launchNttForward(ctx, single(src, src_rows), single(mid, mid_rows),
+                   single(dst, dst_rows), mods, in_mod, epi);
+}
+
+void launchNttInverse(const DeviceContext &ctx, const Rows &src,
+                      const Rows &mid, const Rows &dst,
+                      const std::vector<int> &mods, const u64 *scale,
+                      bool by_mod) {
+  checkRows(src, mid, dst, mods);
+  const auto &I = ctx.impl();
+  const Split sp = split(I.n_log);
+  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
+    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
+    const RowTable row = makeTable(mods, src, mid, first, count);
+    const RowTable col = makeTable(mods, mid, dst, first, count);
+    if (I.n_log == 16) {
+      dim3 grid(32, unsigned(count));
+      nttInvRow16<<<grid, kFastThreads, 0, I.stream>>>(I.tables, row);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      nttInvCol16<<<grid, kFastThreads, 0, I.stream>>>(
+          I.tables, col, int(first), scale, by_mod);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      continue;
+    }
+    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
+    const Block br = block(sp.s2 + sp.log_c_row);
+    nttInvRow<<<grid_row, br.threads, br.bytes, I.stream>>>(
+        I.tables, row, sp.s2, sp.log_c_row);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
+    const Block bc = block(sp.s1 + sp.log_c_col);
+    nttInvCol<<<grid_col, bc.threads, bc.bytes, I.stream>>>(
+        I.tables, col, sp.s1, sp.log_c_col, int(first), scale, by_mod);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }
@@ -687,35 +751,8 @@ void launchNttInverse(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &dst_rows,
                       const std::vector<int> &mods, const u64 *scale,
                       bool by_mod) {
-  checkRows(src_rows, mid_rows, dst_rows, mods);
-  const auto &I = ctx.impl();
-  const Split sp = split(I.n_log);
-  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
-    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
-    const RowTable row = makeTable(mods, src_rows, mid_rows, first, count);
-    if (I.n_log == 16) {
-      const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
-      dim3 grid(32, unsigned(count));
-      nttInvRow16<<<grid, kFastThreads, 0, I.stream>>>(I.tables, src, mid, row);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      nttInvCol16<<<grid, kFastThreads, 0, I.stream>>>(
-          I.tables, mid, dst, col, int(first), scale, by_mod);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      continue;
-    }
-    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
-    const Block br = block(sp.s2 + sp.log_c_row);
-    nttInvRow<<<grid_row, br.threads, br.bytes, I.stream>>>(
-        I.tables, src, mid, row, sp.s2, sp.log_c_row);
-    EMBER_CUDA_LAUNCH_CHECK(I.stream);
-    const RowTable col = makeTable(mods, mid_rows, dst_rows, first, count);
-    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
-    const Block bc = block(sp.s1 + sp.log_c_col);
-    nttInvCol<<<grid_col, bc.threads, bc.bytes, I.stream>>>(
-        I.tables, mid, dst, col, sp.s1, sp.log_c_col, int(first), scale,
-        by_mod);
-    EMBER_CUDA_LAUNCH_CHECK(I.stream);
-  }
+  launchNttInverse(ctx, single(src, src_rows), single(mid, mid_rows),
+                   single(dst, dst_rows), mods, scale, by_mod);
 }
 
 } // namespace ember::cuda

@@ -129,9 +129,11 @@ struct CudaBackend {
                                int level, Poly &acc0, Poly &acc1) {
     cuda::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
   }
-  static void modSwitchDown(const Args &a, const Poly &p, Poly &out,
-                            Scratch s) {
-    cuda::modSwitchDown(*a.ctx, p, out, s);
+  /// Every part of the step at once (one launch per stage).
+  static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
+                            const std::vector<const Poly *> &ys,
+                            const std::vector<Poly *> &outs, Scratch s) {
+    cuda::modSwitchDown(*a.ctx, xs, ys, outs, s);
   }
   static void automorphism(const Args &a, const Poly &p, uint64_t g,
                            Poly &out) {

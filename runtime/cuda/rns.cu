@@ -21,36 +21,51 @@ struct BConvJobs {
 
 /// Centred fast base conversion as a (T x m) by (m x N) matrix product:
 /// each thread keeps its coefficient's m inputs in registers, counts those
-/// above b_i/2, and produces all T outputs, summing the m products (and the
-/// centring term and bias) exactly in a 128-bit accumulator (m <= 32
+/// above b_i/2, and produces its block's targets, summing the m products (and
+/// the centring term and bias) exactly in a 128-bit accumulator (m <= 32
 /// products of < 2^61 values fit) and reducing once (Barrett) per output:
-/// lazy reduction. The hat matrix sits in shared memory (broadcast reads).
-/// Blocks split the targets in groups of 8 (grid.z) so that small digits
-/// still fill the chip; the m inputs are re-read per group (from L2).
+/// lazy reduction. Blocks split the targets in groups of 8 (grid.z) so that
+/// small digits still fill the chip; the m inputs are re-read per group
+/// (from L2). The group's slice of the hat matrix and its targets' moduli,
+/// Barrett ratios and constants sit in shared memory (broadcast reads, no
+/// dependent global loads per target), and kTile targets are summed side by
+/// side: independent 128-bit carry chains that hide each other's latency
+/// (one chain per target ran at a third of the IMAD rate).
 /// Bytes: (m + T) N words per job. Work: m T N multiply-adds (~8 int32
 /// instructions each) and T N reductions (~20).
 constexpr int kTargetsPerBlock = 8; // grid.z splits the targets
 
+/// Words of a bconvKernel block's shared memory for m sources.
+constexpr size_t bconvSmemWords(int m) {
+  return size_t(kTargetsPerBlock) * m + m + 5 * kTargetsPerBlock;
+}
+
 template <int kM>
 __global__ void __launch_bounds__(kEwThreads)
     bconvKernel(Tables T, BConvJobs jobs) {
-  extern __shared__ u64 hat_s[];
+  constexpr int kG = kTargetsPerBlock;
+  constexpr int kTile = kM <= 16 ? 4 : 2;
+  extern __shared__ u64 bc_s[];
   const BConvJob J = jobs.job[blockIdx.y];
   const int m = J.m, tc = J.t_count, log_n = T.logN;
-  const int t_begin = blockIdx.z * kTargetsPerBlock;
+  const int t_begin = blockIdx.z * kG;
   if (t_begin >= tc)
     return; // whole block: before any barrier
-  const int t_end = min(tc, t_begin + kTargetsPerBlock);
-  u64 *half_s = hat_s + tc * m;
-  u64 *negb_s = half_s + m;
-  u64 *bias_s = negb_s + tc;
-  for (int idx = threadIdx.x; idx < tc * m; idx += blockDim.x)
-    hat_s[idx] = J.hat[idx];
+  const int nt = min(tc - t_begin, kG);
+  // [kG][m] hat rows (zero past nt), [m] halves, then per target: [-B]_t,
+  // bias, modulus, Barrett ratio (high, low).
+  u64 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
+  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x)
+    hat_s[idx] = idx < nt * m ? J.hat[t_begin * m + idx] : 0;
   for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
     half_s[idx] = J.half[idx];
-  for (int idx = threadIdx.x; idx < tc; idx += blockDim.x) {
-    negb_s[idx] = J.negb[idx];
-    bias_s[idx] = J.bias ? J.bias[idx] : 0;
+  for (int idx = threadIdx.x; idx < kG; idx += blockDim.x) {
+    const int t = t_begin + idx, g = idx < nt ? J.tmod[t] : 0;
+    c_s[idx] = idx < nt ? J.negb[t] : 0;
+    c_s[kG + idx] = idx < nt && J.bias ? J.bias[t] : 0;
+    c_s[2 * kG + idx] = T.q[g];
+    c_s[3 * kG + idx] = T.ratioHi[g];
+    c_s[4 * kG + idx] = T.ratioLo[g];
   }
   __syncthreads();
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -62,18 +77,50 @@ __global__ void __launch_bounds__(kEwThreads)
     if (i < m)
       above += y[i] > half_s[i];
   }
-  for (int t = t_begin; t < t_end; ++t) {
-    u64 hi = 0, lo = bias_s[t];
-    mac128(hi, lo, above, negb_s[t]);
-    const u64 *h = hat_s + t * m;
+  u64 *out = J.out + (size_t(t_begin) << log_n) + x;
+#pragma unroll
+  for (int t0 = 0; t0 < kG; t0 += kTile) {
+    if (t0 >= nt)
+      break;
+    u64 hi[kTile], lo[kTile];
+#pragma unroll
+    for (int u = 0; u < kTile; ++u) {
+      hi[u] = 0;
+      lo[u] = c_s[kG + t0 + u];
+      mac128(hi[u], lo[u], above, c_s[t0 + u]);
+    }
 #pragma unroll
     for (int i = 0; i < kM; ++i)
-      if (i < m)
-        mac128(hi, lo, y[i], h[i]);
-    const int g = J.tmod[t];
-    J.out[(size_t(t) << log_n) + x] =
-        barrett(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
+      if (i < m) {
+#pragma unroll
+        for (int u = 0; u < kTile; ++u)
+          mac128(hi[u], lo[u], y[i], hat_s[(t0 + u) * m + i]);
+      }
+#pragma unroll
+    for (int u = 0; u < kTile; ++u)
+      if (t0 + u < nt)
+        out[size_t(t0 + u) << log_n] =
+            barrett(hi[u], lo[u], c_s[2 * kG + t0 + u], c_s[3 * kG + t0 + u],
+                    c_s[4 * kG + t0 + u]);
   }
+}
+
+constexpr int kMaxLiftRows = 16;
+struct LiftArgs {
+  const u64 *x[kMaxLiftRows], *y[kMaxLiftRows], *c[kMaxLiftRows];
+  u64 *out[kMaxLiftRows];
+  int mod[kMaxLiftRows];
+};
+
+/// out_r = x_r + c_r y_r mod q (c_r a word and its Shoup quotient): the
+/// dropped Q limbs of a lifted switch's x + P y, which its INTT reads.
+/// Bytes: 3 N words per row.
+__global__ void __launch_bounds__(kEwThreads) liftKernel(Tables T, LiftArgs a) {
+  const int r = blockIdx.y;
+  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const u64 q = T.q[a.mod[r]];
+  a.out[r][k] =
+      addMod(a.x[r][k], mulShoup(a.y[r][k], a.c[r][0], a.c[r][1], q), q);
 }
 
 struct IpArgs {
@@ -407,12 +454,14 @@ std::vector<int> iota(int first, int count) {
 }
 
 /// Calls launch(std::integral_constant<int, W>()) with the smallest
-/// register width W of 8, 16, 32 that holds m values (the BConv kernels keep
-/// a coefficient's m source values in registers).
+/// register width W of 8, 12, 16, 32 that holds m values (the BConv kernels
+/// keep a coefficient's m source values in registers).
 template <typename Launch>
 void byWidth(int m, const char *what, const Launch &launch) {
   if (m <= 8)
     launch(std::integral_constant<int, 8>());
+  else if (m <= 12) // a merged ModDown's P u {q_l} (K + 1 limbs)
+    launch(std::integral_constant<int, 12>());
   else if (m <= 16)
     launch(std::integral_constant<int, 16>());
   else if (m <= 32)
@@ -437,11 +486,8 @@ void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs) {
       js.job[i] = jobs[first + i];
       max_m = std::max(max_m, js.job[i].m);
       max_t = std::max(max_t, js.job[i].t_count);
-      const size_t m = js.job[i].m, t = js.job[i].t_count;
-      smem = std::max(smem, (m * t + m + 2 * t) * 8);
+      smem = std::max(smem, bconvSmemWords(js.job[i].m) * 8);
     }
-    if (smem > 48 * 1024)
-      throw InvalidArgument("bconv: base too large for the CUDA kernel");
     dim3 grid = ewGrid(I, int(count));
     grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
     const unsigned block = ewBlock(I);
@@ -599,11 +645,11 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
   for (int r = 0; r < parts * l1; ++r)
     out_mods[r] = r % l1;
   Epilogue e;
-  e.a = in;
-  e.aStride = qp;
-  e.b = add;
-  e.bStride = add_stride;
-  e.bParts = add ? add_parts : 0;
+  for (int p = 0; p < parts; ++p) {
+    e.a[p] = in + size_t(p) * qp * n;
+    if (add && p < add_parts)
+      e.b[p] = add + size_t(p) * add_stride * n;
+  }
   e.c = plan.p_inv.data();
   e.div = l1;
   launchNttForward(ctx, conv.data(), out_rows, conv.data(), out_rows, out,
@@ -637,8 +683,8 @@ void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
     bmods.push_back(r % level);
   }
   Epilogue e;
-  e.a = in;
-  e.aStride = level + 1;
+  for (int p = 0; p < parts; ++p)
+    e.a[p] = in + size_t(p) * (level + 1) * n;
   e.c = plan.q_last_inv.data();
   e.div = level;
   launchNttForward(ctx, last.data(), bsrc, tmp.data(), brows, out, brows, bmods,
@@ -851,9 +897,8 @@ void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
   for (int r = 0; r < 2 * l1; ++r)
     mods[r] = r % l1;
   Epilogue e;
-  e.b = add;
-  e.bStride = add_stride;
-  e.bParts = add ? add_parts : 0;
+  for (int p = 0; add && p < add_parts; ++p)
+    e.b[p] = add + size_t(p) * add_stride * n;
   e.div = l1;
   launchNttForward(ctx, out, rows, out, rows, out, rows, mods, -1,
                    add ? &e : nullptr);
@@ -1285,44 +1330,152 @@ DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
 
 void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
                    DevicePoly &out, Scratch scratch) {
-  const std::vector<int> keep = out.basis;
-  if (keep.empty() || keep.size() >= in.basis.size() ||
-      !std::equal(keep.begin(), keep.end(), in.basis.begin()))
-    throw InvalidArgument("modSwitchDown: the CUDA backend keeps a proper "
-                          "prefix of the polynomial's basis");
-  prepareOut(ctx, out, keep, in.ntt, "modSwitchDown");
-  if (!in.ntt) { // coefficient form: one fused kernel, no transforms
-    const SwitchPlan &plan = ctx.impl().switchPlan(ctx, in.basis, keep);
-    modDownCoeffParts(ctx, plan, in.data(), int(in.limbs()), 1, out.data(),
-                      int(keep.size()));
-    return;
+  modSwitchDown(ctx, {&in}, {}, {&out}, scratch);
+}
+
+namespace {
+
+/// Switches parts of one shape in one INTT, one BConv and one NTT launch
+/// (at most 3 with lifted addends, 4 without: the launch's buffers); the
+/// first lifted.size() parts have lifted addends. Scratch z: parts x drop
+/// rows, then lifted x drop_q rows.
+void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
+                 const std::vector<const DevicePoly *> &in,
+                 const std::vector<const DevicePoly *> &lifted,
+                 const std::vector<DevicePoly *> &out, u64 *z) {
+  const size_t n = ctx.host().n();
+  const int parts = int(in.size()), k = plan.keep, d = plan.drop;
+  const int m = int(lifted.size()), dq = m ? plan.drop_q : 0;
+  const std::vector<int> &basis = in[0]->basis;
+  u64 *fix = z + size_t(parts) * d * n;
+  // The dropped Q limbs of x + P y (the INTT reads them from fix).
+  if (m * dq) {
+    if (m * dq > kMaxLiftRows)
+      throw InvalidArgument("modSwitchDown: too many dropped Q limbs with a "
+                            "lifted addend");
+    LiftArgs a{};
+    for (int p = 0; p < m; ++p)
+      for (int j = 0; j < dq; ++j) {
+        const int r = p * dq + j;
+        a.x[r] = in[p]->limb(k + j);
+        a.y[r] = lifted[p]->limb(k + j);
+        a.out[r] = fix + size_t(r) * n;
+        a.mod[r] = basis[k + j];
+        a.c[r] = plan.lift.data() + 2 * (k + j);
+      }
+    const auto &I = ctx.impl();
+    liftKernel<<<ewGrid(I, m * dq), ewBlock(I), 0, I.stream>>>(I.tables, a);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+  // INTT of every part's dropped limbs with (D/d_j)^-1 folded in.
+  // Source buffers: [fix,] the parts' inputs.
+  Rows src, mid;
+  const int first = m * dq ? 1 : 0;
+  if (first)
+    src.bases.push_back(fix);
+  mid.bases.push_back(z);
+  std::vector<int> mods;
+  for (int p = 0; p < parts; ++p) {
+    src.bases.push_back(const_cast<u64 *>(in[p]->data()));
+    for (int j = 0; j < d; ++j) {
+      const bool lift = p < m && j < dq;
+      src.buf.push_back(uint8_t(lift ? 0 : first + p));
+      src.rows.push_back(lift ? p * dq + j : k + j);
+      mid.rows.push_back(p * d + j);
+      mods.push_back(basis[k + j]);
+    }
+  }
+  launchNttInverse(ctx, src, mid, mid, mods, plan.intt_scale.data(), false);
+  // Centred BConv D -> keep, into the outputs.
+  const u64 *c = plan.consts.data();
+  std::vector<BConvJob> jobs;
+  for (int p = 0; p < parts; ++p)
+    jobs.push_back(BConvJob{z + size_t(p) * d * n, out[p]->data(), c,
+                            c + size_t(k) * d, c + size_t(k) * d + d, nullptr,
+                            reinterpret_cast<const int *>(plan.tmod.data()), d,
+                            k});
+  launchBConv(ctx, jobs);
+  // NTT in place with (x - conv) D^-1 [+ y P D^-1] in its epilogue.
+  Rows o;
+  std::vector<int> keep_mods;
+  Epilogue e;
+  for (int p = 0; p < parts; ++p) {
+    o.bases.push_back(out[p]->data());
+    for (int i = 0; i < k; ++i) {
+      o.buf.push_back(uint8_t(p));
+      o.rows.push_back(i);
+      keep_mods.push_back(basis[i]);
+    }
+    e.a[p] = in[p]->data();
+    e.b[p] = p < m ? lifted[p]->data() : nullptr;
+  }
+  e.c = plan.inv.data();
+  e.bc = m ? plan.lift.data() : nullptr;
+  e.div = k;
+  launchNttForward(ctx, o, o, o, keep_mods, -1, &e);
+}
+
+} // namespace
+
+void modSwitchDown(const DeviceContext &ctx,
+                   const std::vector<const DevicePoly *> &in,
+                   const std::vector<const DevicePoly *> &lifted,
+                   const std::vector<DevicePoly *> &out, Scratch scratch) {
+  if (in.empty() || out.size() != in.size() || lifted.size() > in.size())
+    throw InvalidArgument("modSwitchDown: one output per input and at most "
+                          "one lifted addend per input");
+  const DevicePoly &first = *in[0];
+  const std::vector<int> keep = out[0]->basis;
+  for (size_t p = 0; p < in.size(); ++p) {
+    if (in[p]->basis != first.basis || in[p]->ntt != first.ntt ||
+        out[p]->basis != keep)
+      throw InvalidArgument("modSwitchDown: the polynomials switched "
+                            "together must share their bases and form");
+    if (keep.empty() || keep.size() >= first.basis.size() ||
+        !std::equal(keep.begin(), keep.end(), first.basis.begin()))
+      throw InvalidArgument("modSwitchDown: the CUDA backend keeps a proper "
+                            "prefix of the polynomial's basis");
+    prepareOut(ctx, *out[p], keep, first.ntt, "modSwitchDown");
   }
   auto &I = ctx.impl();
-  const SwitchPlan &plan = I.switchPlan(ctx, in.basis, keep);
-  const size_t n = in.n;
-  const int k = plan.keep, d = plan.drop;
-  // INTT of the dropped limbs with (D/d_j)^-1 folded in.
+  const SwitchPlan &plan = I.switchPlan(ctx, first.basis, keep);
+  if (!lifted.empty()) {
+    if (!first.ntt || !plan.lift.data())
+      throw InvalidArgument("modSwitchDown: a lifted addend (x + P y) needs "
+                            "NTT form and special primes among the dropped "
+                            "limbs");
+    const std::vector<int> q_part(
+        first.basis.begin(), first.basis.begin() + keep.size() + plan.drop_q);
+    for (const DevicePoly *y : lifted)
+      if (!y->ntt || y->basis != q_part)
+        throw InvalidArgument("modSwitchDown: a lifted addend must be over "
+                              "the input's Q limbs, in NTT form");
+  }
+  const size_t n = in[0]->n;
+  if (!first.ntt) { // coefficient form: one fused kernel, no transforms
+    for (size_t p = 0; p < in.size(); ++p)
+      modDownCoeffParts(ctx, plan, in[p]->data(), int(in[p]->limbs()), 1,
+                        out[p]->data(), int(keep.size()));
+    return;
+  }
+  // Launch buffers: the parts' inputs, and the lifted limbs' pre-pass.
+  const int group = lifted.empty() ? kMaxBases : kMaxBases - 1;
+  const int parts = int(in.size()), m = int(lifted.size());
+  const int per = std::min(parts, group);
   DeviceBuffer fallback;
-  u64 *z = temporary(ctx, scratch, size_t(d) * n, fallback);
-  const std::vector<int> src = iota(k, d), rows = iota(0, d);
-  const std::vector<int> drop_mods(in.basis.begin() + k, in.basis.end());
-  launchNttInverse(ctx, in.data(), src, z, rows, z, rows, drop_mods,
-                   plan.intt_scale.data(), false);
-  // Centred BConv D -> keep, into the output.
-  const u64 *c = plan.consts.data();
-  launchBConv(
-      ctx, {BConvJob{z, out.data(), c, c + size_t(k) * d, c + size_t(k) * d + d,
-                     nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
-                     d, k}});
-  // NTT in place with (x - conv) D^-1 in its epilogue.
-  const std::vector<int> out_rows = iota(0, k);
-  Epilogue e;
-  e.a = in.data();
-  e.aStride = 0;
-  e.c = plan.inv.data();
-  e.div = k;
-  launchNttForward(ctx, out.data(), out_rows, out.data(), out_rows, out.data(),
-                   out_rows, keep, -1, &e);
+  u64 *z = temporary(
+      ctx, scratch,
+      (size_t(per) * plan.drop + size_t(std::min(m, per)) * plan.drop_q) * n,
+      fallback);
+  for (int p0 = 0; p0 < parts; p0 += group) {
+    const int p1 = std::min(parts, p0 + group);
+    auto slice = [&](const auto &v) {
+      using V = std::decay_t<decltype(v)>;
+      const int hi = std::min(int(v.size()), p1);
+      return hi <= p0 ? V() : V(v.begin() + p0, v.begin() + hi);
+    };
+    switchGroup(ctx, plan, slice(in), slice(lifted), slice(out), z);
+  }
 }
 
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {

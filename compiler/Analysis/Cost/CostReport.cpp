@@ -92,6 +92,12 @@ struct Counter {
           for (size_t i = 0; i < md.getInputs().size(); ++i) {
             if (ntt) {
               modSwitch(out, in - out);
+              // A lifted y: read by the epilogue (kept limbs) and the
+              // pre-pass (dropped Q limbs, read and written once more).
+              if (i < md.getLifted().size()) {
+                int64_t yq = limbs(md.getLifted()[i]);
+                c.limbsMoved += yq + 2 * (yq - out);
+              }
               continue;
             }
             // Coefficient form (KLSS): BConv and subtract/scale only; the

@@ -111,8 +111,8 @@ struct KeySwitcher {
   }
   std::pair<Value, Value> modDown(Value acc0, Value acc1) {
     PolyType t = basis.q(level);
-    auto md =
-        rns::ModDownOp::create(b, loc, TypeRange{t, t}, ValueRange{acc0, acc1});
+    auto md = rns::ModDownOp::create(b, loc, TypeRange{t, t},
+                                     ValueRange{acc0, acc1}, ValueRange{});
     return {md.getResult(0), md.getResult(1)};
   }
   Value automorphism(Value v, int64_t galois) {

@@ -54,8 +54,17 @@ template <typename OpTy> struct ExpandSwitchDown : OpRewritePattern<OpTy> {
     PolyType dropped =
         in.withBasis(kept.getQHi(), in.getQHi(), in.getPLo(), in.getPHi());
     SmallVector<Value> results;
-    for (Value x : op.getInputs())
+    for (auto [i, x] : llvm::enumerate(op.getInputs())) {
+      if constexpr (std::is_same_v<OpTy, rns::ModDownOp>) {
+        // A lifted addend: P*y + x, explicitly.
+        if (i < op.getLifted().size()) {
+          Value lifted =
+              rns::MulPOp::create(b, op.getLoc(), in, op.getLifted()[i]);
+          x = rns::AddOp::create(b, op.getLoc(), lifted, x);
+        }
+      }
       results.push_back(switchDown(b, op.getLoc(), x, kept, dropped));
+    }
     b.replaceOp(op, results);
     return success();
   }

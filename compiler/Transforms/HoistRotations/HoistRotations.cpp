@@ -85,13 +85,14 @@ void formRotationSums(Block &block) {
   }
 }
 
-/// Rewrite 2: rotations of one value -> one ckks.hoisted_rotate.
-void hoistRotations(Block &block) {
+/// Rewrite 2: rotations of one value -> one ckks.hoisted_rotate (also a
+/// lone rotation when `single`).
+void hoistRotations(Block &block, bool single) {
   llvm::MapVector<Value, SmallVector<RotateOp>> bySource;
   for (auto rot : block.getOps<RotateOp>())
     bySource[rot.getInput()].push_back(rot);
   for (auto &[source, rotations] : bySource) {
-    if (rotations.size() < 2)
+    if (rotations.size() < (single ? 1u : 2u))
       continue;
     SmallVector<int64_t> offsets;
     for (RotateOp rot : rotations)
@@ -118,7 +119,7 @@ struct HoistRotationsPass
     getOperation().walk([&](Block *block) {
       if (doubleHoisting)
         formRotationSums(*block);
-      hoistRotations(*block);
+      hoistRotations(*block, single);
     });
   }
 };

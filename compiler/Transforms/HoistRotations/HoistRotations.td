@@ -22,8 +22,15 @@ def HoistRotations : Pass<"ckks-hoist-rotations", "mlir::ModuleOp"> {
        basis extension of c1) is computed once (Halevi and Shoup, Crypto
        2018; Cheddar 5.1).
 
-    A single rotation, rotations of different ciphertexts, and sums whose
-    partial results are used elsewhere are left alone.
+    A single rotation (unless `single`), rotations of different
+    ciphertexts, and sums whose partial results are used elsewhere are left
+    alone. With `single=true` a lone rotation becomes a one-offset
+    `ckks.hoisted_rotate` too: ModUp of c1 first, then the automorphism on
+    the raised digits, which rns-fuse-elementwise folds into the inner
+    product's reads (`ks_inner_product {galois}`) and into the c0 side's
+    loads, so that no automorphism pass over c1 is left (the pipeline sets
+    it with fusion on: without that fold the digits' automorphism moves
+    dnum times more limbs than c1's).
 
     **Why.** In hybrid key switching ModUp and ModDown are most of a
     rotation's cost; n rotations of one ciphertext summed cost n ModUps and
@@ -38,6 +45,9 @@ def HoistRotations : Pass<"ckks-hoist-rotations", "mlir::ModuleOp"> {
            "Run the pass (false: leave the IR unchanged)">,
     Option<"doubleHoisting", "double-hoisting", "bool", /*default=*/"true",
            "Turn sums of rotations into ckks.hoisted_rotate_sum">,
+    Option<"single", "single", "bool", /*default=*/"false",
+           "Hoist a lone rotation too (its automorphism folded into the "
+           "inner product by rns-fuse-elementwise)">,
   ];
 }
 

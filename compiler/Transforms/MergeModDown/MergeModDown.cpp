@@ -57,7 +57,11 @@ findModDownTerm(Value root, unsigned index, rns::ModDownOp want,
 /// other polynomials (single-use adds), the ModDown used nowhere else ->
 /// mod_down(P*y_i + a_i) to Q_{l-1}.
 struct MergeRescaleIntoModDown : OpRewritePattern<rns::RescaleOp> {
-  using OpRewritePattern::OpRewritePattern;
+  MergeRescaleIntoModDown(MLIRContext *ctx, bool lift)
+      : OpRewritePattern(ctx), lift(lift) {}
+  /// Lifted addends read in place (mod_down ... lifted(y)) rather than
+  /// rns.mul_p + rns.add over Q_l u P.
+  bool lift;
 
   LogicalResult matchAndRewrite(rns::RescaleOp rescale,
                                 PatternRewriter &rewriter) const override {
@@ -73,6 +77,8 @@ struct MergeRescaleIntoModDown : OpRewritePattern<rns::RescaleOp> {
     }
     if (modDown.getNumResults() != rescale.getInputs().size())
       return rewriter.notifyMatchFailure(rescale, "ModDown has other results");
+    if (!modDown.getLifted().empty())
+      return rewriter.notifyMatchFailure(rescale, "ModDown already merged");
     auto inTy = cast<PolyType>(modDown.getInputs()[0].getType());
     auto outTy = cast<PolyType>(modDown.getResults()[0].getType());
     if (outTy.getNumQ() != inTy.getNumQ())
@@ -89,6 +95,20 @@ struct MergeRescaleIntoModDown : OpRewritePattern<rns::RescaleOp> {
       rewriter.replaceOp(add, lhs ? add.getRhs() : add.getLhs());
     }
     Location loc = rescale.getLoc();
+    // In place: the addends of the inputs that have one, when they are a
+    // prefix of the inputs (a rotation adds to part 0 only).
+    size_t prefix = 0;
+    while (prefix < consumers.size() && consumers[prefix])
+      ++prefix;
+    bool inPlace = lift && inTy.isNTT() &&
+                   llvm::all_of(ArrayRef(consumers).drop_front(prefix),
+                                [](rns::AddOp a) { return !a; });
+    if (inPlace) {
+      SmallVector<Value> lifted(rescale.getInputs().take_front(prefix));
+      rewriter.replaceOpWithNewOp<rns::ModDownOp>(
+          rescale, rescale.getResultTypes(), modDown.getInputs(), lifted);
+      return success();
+    }
     SmallVector<Value> inputs;
     for (auto [i, acc] : llvm::enumerate(modDown.getInputs())) {
       if (!consumers[i]) {
@@ -100,7 +120,7 @@ struct MergeRescaleIntoModDown : OpRewritePattern<rns::RescaleOp> {
       inputs.push_back(rns::AddOp::create(rewriter, loc, lifted, acc));
     }
     rewriter.replaceOpWithNewOp<rns::ModDownOp>(
-        rescale, rescale.getResultTypes(), inputs);
+        rescale, rescale.getResultTypes(), inputs, ValueRange{});
     return success();
   }
 };
@@ -141,7 +161,7 @@ struct AccumulateBeforeModDown : OpRewritePattern<rns::ModDownOp> {
           sumRoot(md.getResult(0)) == root0)
         second = md;
     });
-    if (!second ||
+    if (!second || !first.getLifted().empty() || !second.getLifted().empty() ||
         second.getInputs().getTypes() != first.getInputs().getTypes() ||
         second.getResultTypes() != first.getResultTypes())
       return failure();
@@ -172,8 +192,8 @@ struct AccumulateBeforeModDown : OpRewritePattern<rns::ModDownOp> {
     SmallVector<Value> sums;
     for (auto [a, b] : llvm::zip(first.getInputs(), second.getInputs()))
       sums.push_back(rns::AddOp::create(rewriter, loc, a, b));
-    auto merged =
-        rns::ModDownOp::create(rewriter, loc, first.getResultTypes(), sums);
+    auto merged = rns::ModDownOp::create(rewriter, loc, first.getResultTypes(),
+                                         sums, ValueRange{});
     for (size_t i = 0; i < keep.size(); ++i) {
       Value r1 = first.getResult(i), r2 = second.getResult(i);
       if (!drop[i]) { // both terms in one add: it becomes the merged term
@@ -202,7 +222,7 @@ struct RNSMergeModDownPass : impl::RNSMergeModDownBase<RNSMergeModDownPass> {
     if (accumulate)
       patterns.add<AccumulateBeforeModDown>(&getContext());
     if (mergeRescale)
-      patterns.add<MergeRescaleIntoModDown>(&getContext());
+      patterns.add<MergeRescaleIntoModDown>(&getContext(), liftInPlace);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -15,9 +15,13 @@ def RNSMergeModDown : Pass<"rns-merge-moddown"> {
        switch's `rns.mod_down` to Q_l whose results (possibly after adding
        a polynomial y over Q_l, as relinearisation does for d0 and d1) are
        rescaled becomes one `rns.mod_down` from Q_l u P straight to Q_{l-1}:
-       `rescale(y + ModDown(a)) = round((P*y + a) / (P*q_l))`, with `P*y`
-       made by `rns.mul_p` (elementwise; its P limbs are zero). One
-       modulus switch instead of two; the rounding error is no larger.
+       `rescale(y + ModDown(a)) = round((P*y + a) / (P*q_l))`. The lifted
+       `y` are operands of the new op (`lifted(...)`: the runtime reads
+       `P*y + a` in place, the dropped q_l limb in a small pre-pass and the
+       kept limbs in the final NTT's epilogue), or, with
+       lift-in-place=false, `P*y` is made by `rns.mul_p` (elementwise; its
+       P limbs are zero) and added over Q_l u P. One modulus switch instead
+       of two; the rounding error is no larger.
        Lazy rescaling (a rescale moved past the sum) is incompatible with
        this (Cheddar 5.2); ckks-manage-levels runs earlier and decides.
     2. **Accumulate before ModDown** (Cheddar 5.1, second hoisting form).
@@ -37,6 +41,9 @@ def RNSMergeModDown : Pass<"rns-merge-moddown"> {
            "Merge a rescale into the preceding ModDown (rewrite 1)">,
     Option<"accumulate", "accumulate", "bool", /*default=*/"true",
            "Sum key-switch accumulators before one ModDown (rewrite 2)">,
+    Option<"liftInPlace", "lift-in-place", "bool", /*default=*/"true",
+           "Merged ModDowns read P*y + a in place (lifted operands) rather "
+           "than after an rns.mul_p and an rns.add">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

@@ -82,8 +82,10 @@ LogicalResult CallOp::verify() {
     return emitOpError("automorphism needs a 'galois' attribute");
   if (c == "mod_up" && !(*this)->hasAttr("digits"))
     return emitOpError("mod_up needs a 'digits' attribute");
-  if (c == "mod_switch_down" && getInputs().size() != getResults().size())
-    return emitOpError("mod_switch_down maps each input to one result");
+  if (c == "mod_switch_down" && (getInputs().size() < getResults().size() ||
+                                 getInputs().size() > 2 * getResults().size()))
+    return emitOpError("mod_switch_down maps each input to one result (then "
+                       "takes lifted addends of the first inputs)");
   if (c == "ks_inner_product" &&
       (getResults().size() != 2 || getInputs().empty() ||
        !isa<ember::rns::EvalKeyType>(getInputs().front().getType())))
@@ -110,8 +112,20 @@ int64_t CallOp::scratchLimbs() {
   StringRef c = getCallee();
   if ((c == "bconv" || c == "mod_up") && !getInputs().empty())
     return limbs(getInputs().front());
-  if (c == "mod_switch_down" && !getInputs().empty())
-    return limbs(getInputs().front()) - limbs(getResults().front());
+  if (c == "mod_switch_down" && !getInputs().empty()) {
+    // The dropped limbs of every result switched in one batch, and the
+    // dropped Q limbs of x + P y for each lifted addend y (inputs past the
+    // results).
+    int64_t parts = getResults().size();
+    int64_t lifted = int64_t(getInputs().size()) - parts;
+    auto q = [](Value v) {
+      auto t = dyn_cast<ember::rns::PolyType>(v.getType());
+      return t ? int64_t(t.getNumQ()) : 0;
+    };
+    int64_t dropped = limbs(getInputs().front()) - limbs(getResults().front());
+    int64_t droppedQ = q(getInputs().front()) - q(getResults().front());
+    return parts * dropped + std::max<int64_t>(lifted, 0) * droppedQ;
+  }
   if (c == "klss_mod_up") {
     int64_t most = 0;
     for (Value v : getInputs())

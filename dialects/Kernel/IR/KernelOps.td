@@ -26,7 +26,7 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     | `ks_inner_product` | key, digits -> acc0, acc1 over Q_l u P | |
     | `klss_mod_up` | digit_i over D_i -> NTT form over T | |
     | `klss_inner_product` | KLSS key, T digits -> acc0, acc1 (coefficient form over Q_l u P) | `level` |
-    | `mod_switch_down` | x_i over B u D -> y_i over B (ModDown, rescale, merged) | |
+    | `mod_switch_down` | x_0..x_{n-1} over B u D [, lifted y_0..y_{m-1} over B's Q u D's Q, m <= n] -> y_i over B (ModDown, rescale, merged; with y_i: the switch of x_i + P y_i) | |
     | `automorphism` | x -> y | `galois` |
     | `load_key` | -> key (`!rns.evk` hybrid, `!rns.klss_evk` KLSS) | `galois` (absent: relinearization) |
     | `concat` | parts -> y | |
@@ -52,7 +52,9 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     /// operands and results (the contract between kernel-plan-memory and
     /// the CUDA runtime's primitives, runtime/cuda/rns.cu): bconv: the
     /// input scaled by (B/b_i)^-1; mod_up: the INTT of the digits' limbs
-    /// (at most the input); mod_switch_down: the INTT of the dropped limbs;
+    /// (at most the input); mod_switch_down: the INTT of every result's
+    /// dropped limbs (one batch) and the dropped Q limbs of x + P y for
+    /// each lifted addend;
     /// klss_mod_up: the INTT of one digit. 0 for the others.
     int64_t scratchLimbs();
   }];

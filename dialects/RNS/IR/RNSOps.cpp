@@ -498,6 +498,16 @@ LogicalResult ModDownOp::verify() {
     return emitOpError("result must be a non-empty prefix of the input's Q "
                        "limbs in the input's form, got ")
            << in << " -> " << out;
+  if (getLifted().size() > getInputs().size())
+    return emitOpError("has more lifted addends than inputs");
+  for (Value y : getLifted()) {
+    PolyType yt = polyTy(y);
+    if (!in.isNTT() || yt.hasP() || yt.hasT() || !yt.isNTT() ||
+        yt.getQLo() != in.getQLo() || yt.getQHi() != in.getQHi())
+      return emitOpError("a lifted addend must be an NTT-form polynomial "
+                         "over the input's Q limbs, got ")
+             << yt << " for " << in;
+  }
   return success();
 }
 

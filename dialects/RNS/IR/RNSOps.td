@@ -374,7 +374,7 @@ def RNS_KSInnerProductOp : RNS_Op<"ks_inner_product", [Pure]> {
   let hasVerifier = 1;
 }
 
-def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, SameVariadicOperandSize,
+def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, AttrSizedOperandSegments,
                                         SameVariadicResultSize]> {
   let summary = "divide by P (and optionally the top Q primes) and round";
   let description = [{
@@ -391,11 +391,20 @@ def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, SameVariadicOperandSize,
     Q_{l-1}, D = P * q_l: ModDown merged with the following rescale in one
     ModSwitch (Cheddar 5.2, from MAD), produced by `rns-merge-moddown`.
     All polynomials of one ciphertext go through one op.
+
+    Optional `lifted` addends y_0..y_{m-1} (m <= inputs, NTT form, over the
+    inputs' Q limbs) make result i the switch of `x_i + P y_i` (P the
+    product of the special primes): the merged ModDown's `P * c_i + acc_i`,
+    read in place instead of an `rns.mul_p` and an `rns.add` over Q_l u P
+    (`rns-merge-moddown` with lift-in-place).
   }];
-  let arguments = (ins Variadic<RNS_AnyPoly>:$inputs);
+  let arguments = (ins Variadic<RNS_AnyPoly>:$inputs,
+                       Variadic<RNS_AnyPoly>:$lifted);
   let results = (outs Variadic<RNS_AnyPoly>:$results);
-  let assemblyFormat =
-      "$inputs attr-dict `:` type($inputs) `->` type($results)";
+  let assemblyFormat = [{
+    $inputs (`lifted` `(` $lifted^ `:` type($lifted) `)`)? attr-dict `:`
+    type($inputs) `->` type($results)
+  }];
   let hasVerifier = 1;
 }
 

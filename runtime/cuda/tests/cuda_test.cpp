@@ -209,6 +209,55 @@ void checkPrimitives(const std::string &set, int level) {
           "")
           << "modSwitchDown Q_l -> Q_{l-1}";
     }
+    // Several polynomials switched in one batch (5: more than one launch
+    // group), the first ones with lifted addends y (the switch of x + P y),
+    // against the CPU's switch of x + P y formed limb by limb here.
+    for (const std::vector<int> &keep :
+         level >= 1 ? std::vector<std::vector<int>>{q, ctx.qBasis(level - 1)}
+                    : std::vector<std::vector<int>>{q}) {
+      for (int lifted : {0, 2, 5}) {
+        std::vector<Poly64> xs, ys;
+        std::vector<cuda::DevicePoly> dxs, dys, douts;
+        for (int i = 0; i < 5; ++i) {
+          xs.push_back(randomPoly(ctx, prng, qp, true));
+          dxs.push_back(cuda::upload(dctx, xs.back()));
+          douts.push_back(cuda::DevicePoly{
+              keep, ctx.n(), true,
+              cuda::DeviceBuffer(dctx, keep.size() * ctx.n())});
+          if (i < lifted) {
+            ys.push_back(randomPoly(ctx, prng, q, true));
+            dys.push_back(cuda::upload(dctx, ys.back()));
+          }
+        }
+        std::vector<const cuda::DevicePoly *> in, ly;
+        std::vector<cuda::DevicePoly *> out;
+        for (int i = 0; i < 5; ++i) {
+          in.push_back(&dxs[i]);
+          out.push_back(&douts[i]);
+          if (i < lifted)
+            ly.push_back(&dys[i]);
+        }
+        cuda::modSwitchDown(dctx, in, ly, out, cuda::Scratch{});
+        for (int i = 0; i < 5; ++i) {
+          Poly64 t = xs[i];
+          if (i < lifted)
+            for (size_t r = 0; r < q.size(); ++r) {
+              const Modulus<uint64_t> &m = ctx.modulus(q[r]);
+              uint64_t p_mod = 1;
+              for (int pk : p)
+                p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(pk).value()));
+              for (size_t k = 0; k < ctx.n(); ++k)
+                t.limb(r)[k] =
+                    m.add(t.limb(r)[k], m.mul(ys[i].limb(r)[k], p_mod));
+            }
+          EXPECT_EQ(diff(cpu::modSwitchDown(ctx, t, keep),
+                         cuda::download(dctx, douts[i])),
+                    "")
+              << "batched modSwitchDown part " << i << " of 5, " << lifted
+              << " lifted, to " << keep.size() << " limbs";
+        }
+      }
+    }
     if (level >= 1) {
       Poly64 c = a;
       cpu::rescale(ctx, c);

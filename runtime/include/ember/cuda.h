@@ -220,6 +220,18 @@ DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
 /// modSwitchDown to out.basis.
 void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
                    DevicePoly &out, Scratch scratch);
+/// modSwitchDown of several polynomials of one basis to out[i].basis in one
+/// INTT, one BConv and one NTT launch (NTT form; coefficient form runs one
+/// switch each). With `lifted` (y_i for the first lifted.size() inputs,
+/// over the input's Q limbs), out[i] = modSwitchDown(in[i] + P y_i), P the
+/// product of in's special primes (a merged ModDown's P c + acc, read in
+/// place: the dropped Q limbs in a small pre-pass, the kept ones in the
+/// NTT's epilogue). Scratch: parts x dropped limbs + lifted x dropped Q
+/// limbs.
+void modSwitchDown(const DeviceContext &ctx,
+                   const std::vector<const DevicePoly *> &in,
+                   const std::vector<const DevicePoly *> &lifted,
+                   const std::vector<DevicePoly *> &out, Scratch scratch);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
 void rescale(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,

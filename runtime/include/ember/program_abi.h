@@ -18,7 +18,7 @@ struct CudaArgs;
 /// Bumped when the plan, the arguments or the executors change; generated
 /// code exports `ember_program_abi` returning the version it was emitted
 /// for, and the loaders refuse another.
-inline constexpr int kAbiVersion = 7;
+inline constexpr int kAbiVersion = 8;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);

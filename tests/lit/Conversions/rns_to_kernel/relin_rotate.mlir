@@ -22,15 +22,22 @@
 // CHECK-COUNT-3: rns.mul
 // CHECK-COUNT-3: rns.add
 // CHECK-NEXT: kernel.yield
-// CHECK: kernel.call "automorphism"({{.*}}) {galois = 5 : i64}
+// The lone rotation in hoisted form: ModUp of c1, then X -> X^5 read by
+// the inner product ({galois = 5}), no automorphism call.
+// CHECK-NOT: kernel.call "automorphism"
+// CHECK: kernel.call "mod_up"
 // CHECK: kernel.call "load_key"() {galois = 5 : i64}
-// CHECK: kernel.call "ks_inner_product"
-// The merged ModDown + rescale: Q_1 u P -> Q_0 in one call.
-// CHECK: kernel.launch "k4"
+// CHECK: %[[GIP:.*]]:2 = kernel.call "ks_inner_product"({{.*}}) {galois = 5 : i64}
+// c0 + rot(c0): the y of part 0.
+// CHECK: %[[Y0:.*]] = kernel.launch "k2"
 // CHECK-NEXT: ^bb0
-// CHECK-NEXT: rns.mul_p
+// CHECK-NEXT: rns.automorphism
 // CHECK-NEXT: rns.add
-// CHECK: kernel.call "mod_switch_down"({{.*}}) : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:1]>, !rns.poly<ntt, q[0:1]>)
+// CHECK-NEXT: kernel.yield
+// The merged ModDown + rescale: Q_1 u P -> Q_0 in one call that reads
+// P * y + acc in place (lifted y: no mul_p/add kernel over Q_1 u P).
+// CHECK-NOT: rns.mul_p
+// CHECK: kernel.call "mod_switch_down"(%[[GIP]]#0, %[[GIP]]#1, %[[Y0]], %{{.*}}#1) : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>) -> (!rns.poly<ntt, q[0:1]>, !rns.poly<ntt, q[0:1]>)
 // CHECK-NEXT: return
 
 // NORNS: func.func @mul_rot

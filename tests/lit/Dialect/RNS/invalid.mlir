@@ -483,3 +483,19 @@ func.func @add_const_coeff(%x: !rns.poly<coeff, q[0:2]>) -> !rns.poly<coeff, q[0
   %y = rns.add_const %x, 5 : !rns.poly<coeff, q[0:2]>
   return %y : !rns.poly<coeff, q[0:2]>
 }
+
+// -----
+
+func.func @mod_down_lifted_over_p(%x: !rns.poly<ntt, q[0:4], p[0:2]>) {
+  // expected-error @+1 {{a lifted addend must be an NTT-form polynomial over the input's Q limbs}}
+  %0 = rns.mod_down %x lifted(%x : !rns.poly<ntt, q[0:4], p[0:2]>) : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:3]>
+  return
+}
+
+// -----
+
+func.func @mod_down_too_many_lifted(%x: !rns.poly<ntt, q[0:4], p[0:2]>, %y: !rns.poly<ntt, q[0:4]>) {
+  // expected-error @+1 {{has more lifted addends than inputs}}
+  %0 = rns.mod_down %x lifted(%y, %y : !rns.poly<ntt, q[0:4]>, !rns.poly<ntt, q[0:4]>) : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:3]>
+  return
+}

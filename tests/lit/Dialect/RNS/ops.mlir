@@ -65,6 +65,9 @@ func.func @keyswitch(%c0: !rns.poly<ntt, q[0:5]>, %c1: !rns.poly<ntt, q[0:5]>) -
   // Merged ModDown + rescale: divide by P * q_4.
   // CHECK: rns.mod_down %{{.*}} : !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:4]>
   %merged = rns.mod_down %a#1 : !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:4]>
+  // Merged, with a lifted addend for the first input (P * y + acc).
+  // CHECK: rns.mod_down %{{.*}}, %{{.*}} lifted(%{{.*}} : !rns.poly<ntt, q[0:5]>) : !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:4]>, !rns.poly<ntt, q[0:4]>
+  %lifted:2 = rns.mod_down %a#0, %a#1 lifted(%m#0 : !rns.poly<ntt, q[0:5]>) : !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:4]>, !rns.poly<ntt, q[0:4]>
   return %m#0, %merged : !rns.poly<ntt, q[0:5]>, !rns.poly<ntt, q[0:4]>
 }
 

@@ -2,7 +2,7 @@
 // vector (only a real splat is a scalar integer), stored in the data file as
 // (real, imaginary) pairs (kConstant's imm[3] = 1); fhe.tile of a 4-slot
 // input to 16 slots is ckks.tile, which lowers to nothing; rotations of the
-// 4-slot value stay 4-slot rotations.
+// 4-slot value stay 4-slot rotations (a lone rotation in hoisted form).
 // RUN: ember-opt --ember-pipeline=fhe-to-rns --mlir-print-ir-after=ckks-hoist-rotations %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CKKS
 // RUN: ember-opt --ember-pipeline=fhe-to-kernel %s | ember-translate --emit-cpp | FileCheck %s --check-prefix=CPP
 // RUN: ember-opt --ember-pipeline=fhe-to-kernel %s | ember-translate --emit-data | od -A d -t f8 -j 16 -N 32 | FileCheck %s --check-prefix=DATA
@@ -10,7 +10,7 @@
 // CKKS-DAG: %[[T:.*]] = ckks.tile %arg0 to 16 : !ckks.ct<4, level = 1, scale = 1099511627776.0>
 // CKKS-DAG: ckks.encode dense<(5.000000e-01,-2.500000e-01)> : tensor<16xcomplex<f64>>
 // CKKS: ckks.mul %[[T]], %arg1 : !ckks.ct<16, {{.*}}>, !ckks.ct<16,
-// CKKS: ckks.rotate %arg0 by 1 : !ckks.ct<4,
+// CKKS: ckks.hoisted_rotate %arg0 by [1] : !ckks.ct<4,
 
 // CPP: {StepKind::kConstant, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 16, 1}
 // The first values of the data file: 0.5, -0.25 (one complex slot).

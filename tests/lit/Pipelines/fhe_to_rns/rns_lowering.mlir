@@ -24,8 +24,8 @@
 // CHECK: rns.load_key galois 5
 // CHECK: rns.load_key galois 25
 // CHECK: rns.load_key galois 125
-// CHECK: rns.mul_p
-// CHECK: rns.mod_down {{.*}} -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
+// CHECK-NOT: rns.mul_p
+// CHECK: rns.mod_down {{.*}} lifted({{.*}}) : {{.*}} -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
 // CHECK-NOT: rns.rescale
 // CHECK: return {{.*}} : !rns.poly<ntt, q[0:1]>, !rns.poly<ntt, q[0:1]>
 
@@ -45,7 +45,8 @@
 // COST-NEXT: rescale: 0
 // COST-NEXT: modulus switches: 3
 // COST-NEXT: ks_inner_product: 5
-// COST: fusion regions: 7
+// The merged ModDowns read P * y + acc in place: no mul_p/add regions.
+// COST: fusion regions: 5
 
 // NOOPT-LABEL: ember-cost-report @poly (N = 2^13
 // NOOPT: mod_up: 5

@@ -20,11 +20,9 @@
 // CHECK: // kf2: reads 2, writes 1
 // CHECK: const uint64_t x0 = in0 ? in0[em_auto(k, 5u)] : 0; // rns.automorphism
 // CHECK: em_add(q, x1, x0); // rns.add
-// The ModDown's P * y + acc, once per polynomial: one kernel, two launches.
-// CHECK: // kf3: reads 2, writes 1
-// CHECK: em_mul(g, x0, c0); // rns.mul_p
-// CHECK-NEXT: em_add(q, t0, x1); // rns.add
-// CHECK-NOT: static void kf4
+// The merged ModDown's P * y + acc is read in place (lifted y): no kernel.
+// CHECK-NOT: rns.mul_p
+// CHECK-NOT: static void kf3
 // The steps, in program order (input 0: level 1, 8 slots, scale 2^40).
 // CHECK: const Step kSteps[
 // CHECK-NEXT: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, 1.09951162777600000e+12, -1}, // input 'in0'
@@ -34,14 +32,19 @@
 // CHECK-NEXT: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1,
 // CHECK: {StepKind::kKsInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 3,
 // CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 2,
-// The rotation by 1: X -> X^5 of c1 before its ModUp, the Galois key of 5.
-// CHECK: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
-// CHECK: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {5, 0, 0, 0}
+// The rotation by 1 in hoisted form: ModUp of c1, the Galois key of 5, and
+// X -> X^5 read by the inner product (imm[0] = 5): no automorphism step.
 // CHECK-NOT: kAutomorphism
+// CHECK: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1,
+// CHECK: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {5, 0, 0, 0}
+// CHECK: {StepKind::kKsInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 3, {5, 0, 0, 0}
+// CHECK-NOT: kAutomorphism
+// The merged ModDown + rescale: two accumulators, then the two lifted y.
+// CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 4, {0, 0, 0, 0}
 // CHECK: {StepKind::kRelease,
 // CHECK: {StepKind::kOutput, {{[0-9]+}}, 0, {{[0-9]+}}, 2, {0, 8, {{[0-9]+}}, 0}, {{.*}} // output 'out0'
 // CHECK-NEXT: };
-// CHECK: const CpuKernel kKernels[4] = {kf0, kf1, kf2, kf3};
+// CHECK: const CpuKernel kKernels[3] = {kf0, kf1, kf2};
 // CHECK: extern "C" void ember_program_run(const ember::program::CpuArgs &args) {
 // CHECK-NEXT: ember::program::run(args, kPlan);
 

@@ -3,7 +3,8 @@
 // (inputs at kernel.arg_offsets, each result at its op's `offsets`), the
 // runtime primitives that need temporaries get a `scratch` range of the
 // arena (mod_up: the INTT of the digits, as many limbs as its input;
-// mod_switch_down: the dropped limbs) that the step names, constants stay
+// mod_switch_down: the dropped limbs of every part, switched in one batch,
+// and the dropped Q limbs of each lifted P * y + acc) that the step names, constants stay
 // out of the arena, and kPlan carries kernel.arena_bytes, which is all the
 // CUDA runtime allocates for a run (runtime/cuda/program.cu, CudaArena).
 // RUN: ember-opt --ember-pipeline=fhe-to-kernel %s -o %t.k.mlir
@@ -23,11 +24,12 @@
 // CHECK-SAME: (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>)
 
 // The emitted buffers: the four input polynomials at their offsets, the
-// mod_up scratch (2 limbs of q[0:2]) and the ModDown scratch (1 limb: P).
+// mod_up scratch (2 limbs of q[0:2]) and the ModDown scratch (2 limbs: the
+// P limb of each of the two parts).
 // CHECK: const BufferSpec kBuffers[
 // CHECK-NEXT: {0, 2, 0, 0, 1, 0, 0, [[A0]]}, {0, 2, 0, 0, 1, 0, 0, [[A1]]}, {0, 2, 0, 0, 1, 0, 0, [[A2]]}, {0, 2, 0, 0, 1, 0, 0, [[A3]]},
 // CHECK: {0, 2, 0, 1, 1, 0, 0, [[U0]]}, {0, 2, 0, 1, 1, 0, 0, [[U1]]}, {0, 2, 0, 0, 0, 0, 0, [[US]]},
-// CHECK: {0, 1, 0, 0, 0, 0, 0, [[DS]]},
+// CHECK: {0, 2, 0, 0, 0, 0, 0, [[DS]]},
 // CHECK: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1, {0, 0, 0, 0}, {{.*}}, {{[0-9]+}}}, // mod_up [arena @[[U0]], [[U1]]]
 // CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 2, {{.*}}, {{[0-9]+}}}, // mod_switch_down [arena @[[D0]], [[D1]]]
 // CHECK: const Plan<CudaKernel> kPlan{{.*}}, kInputNames, kPlainNames, [[ARENA]]};

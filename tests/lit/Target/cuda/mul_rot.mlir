@@ -21,9 +21,12 @@
 // CHECK: in0[em_auto(k, 5u)] : 0; // rns.automorphism
 // CHECK: {StepKind::kInput,
 // CHECK: {StepKind::kKsInnerProduct,
-// CHECK: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
+// CHECK-NOT: kAutomorphism
+// CHECK: {StepKind::kKsInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 3, {5, 0, 0, 0}
+// CHECK-NOT: kAutomorphism
+// CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 4, {0, 0, 0, 0}
 // CHECK: {StepKind::kOutput,
-// CHECK: const CudaKernel kKernels[4] = {lkf0, lkf1, lkf2, lkf3};
+// CHECK: const CudaKernel kKernels[3] = {lkf0, lkf1, lkf2};
 // CHECK: extern "C" void ember_program_run_cuda(const ember::program::CudaArgs &args) {
 // CHECK-NEXT: ember::program::runCuda(args, kPlan);
 func.func @mul_rot(%x: !fhe.ct<8>, %y: !fhe.ct<8>) -> !fhe.ct<8> {

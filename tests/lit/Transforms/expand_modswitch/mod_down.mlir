@@ -46,6 +46,17 @@ func.func @merged(%x: !qp) -> !q3 {
   return %m : !q3
 }
 
+// A lifted addend becomes P * y + x before the switch.
+// CHECK-LABEL: func.func @merged_lifted
+// CHECK: %[[L:.*]] = rns.mul_p %arg1 : !rns.poly<ntt, q[0:5]> -> !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[S:.*]] = rns.add %[[L]], %arg0 : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: rns.drop_limbs %[[S]] : !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:4]>
+// CHECK-NOT: rns.mod_down
+func.func @merged_lifted(%x: !qp, %y: !q) -> !q3 {
+  %m = rns.mod_down %x lifted(%y : !q) : !qp -> !q3
+  return %m : !q3
+}
+
 // Rescale: the dropped part is q_4 alone.
 // CHECK-LABEL: func.func @rescale
 // CHECK: rns.drop_limbs %arg0 : !rns.poly<ntt, q[0:5]> -> !rns.poly<ntt, q[4:5]>
