@@ -117,7 +117,12 @@ class CompileOptions:
     merge_moddown: bool = _option(
         True, "merge-moddown", "merge ModDown with rescale, sum before ModDown"
     )
-    fusion: bool = _option(True, "fusion", "fuse elementwise kernels")
+    fusion: bool = _option(
+        True,
+        "fusion",
+        "fuse elementwise kernels (and read a merged ModDown's P*y + acc in "
+        "place, hoist a lone rotation)",
+    )
     expand_modswitch: bool = _option(
         False, "expand-modswitch", "expand ModUp/ModDown before fusion"
     )
