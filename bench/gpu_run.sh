@@ -208,28 +208,7 @@ fi
 # itself: the warm-up may launch more, it encodes the constants) with their
 # durations, by kernel and in order.
 ncu_table() { # csv txt
-  python3 - "$1" >"$2" <<'PY'
-import collections, csv, sys
-rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
-head, rows = rows[0], rows[1:]
-ki, vi = head.index("Kernel Name"), head.index("Metric Value")
-ks = [(r[ki].split("(")[0], float(r[vi].replace(",", ""))) for r in rows]
-names = [k for k, _ in ks]
-n = max((m for m in range(1, len(ks) // 2 + 1)
-         if names[-m:] == names[-2 * m:-m]), default=len(ks))
-last = ks[-n:]
-total = sum(v for _, v in last) / 1e3
-print(f"{n} kernels in the last run, {total:.1f} us of kernel time")
-by = collections.defaultdict(lambda: [0, 0.0])
-for k, v in last:
-    by[k][0] += 1
-    by[k][1] += v / 1e3
-for k, (c, t) in sorted(by.items(), key=lambda x: -x[1][1]):
-    print(f"{t:9.1f} us  {c:4d} x  {k}")
-print("\nin order:")
-for k, v in last:
-    print(f"{v / 1e3:8.1f} us  {k}")
-PY
+  python3 bench/ncu_table.py "$1" >"$2"
   head -n 25 "$2"
 }
 

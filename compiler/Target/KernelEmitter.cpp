@@ -310,6 +310,13 @@ FailureOr<std::string> Emitter::scalarOp(Operation *op,
   };
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
       .Case([&](rns::AddOp o) {
+        auto l = o.getLhs().getDefiningOp<rns::MulOp>();
+        auto r = o.getRhs().getDefiningOp<rns::MulOp>();
+        if (l && r && !scalar.count(l.getResult()) &&
+            !scalar.count(r.getResult())) // folded products (emitSegment)
+          return std::string(llvm::formatv("em_mac2(g, {0}, {1}, {2}, {3})",
+                                           s(l.getLhs()), s(l.getRhs()),
+                                           s(r.getLhs()), s(r.getRhs())));
         return std::string(
             llvm::formatv("em_add(q, {0}, {1})", s(o.getLhs()), s(o.getRhs())));
       })
@@ -430,9 +437,24 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     }
     for (auto &[res, src] : permuted)
       scalar[res] = loaded[{src.first.getAsOpaquePointer(), src.second}];
+    // a * b + c * d with both products used only there: summed exactly in
+    // 128 bits and reduced once (em_mac2), not reduced three times; the
+    // products are then not evaluated on their own (scalarOp sees them
+    // without a scalar).
+    auto folded = [&](Operation *op) {
+      auto m = dyn_cast<rns::MulOp>(op);
+      if (!m || !m->hasOneUse())
+        return false;
+      auto add = dyn_cast<rns::AddOp>(*m->getUsers().begin());
+      if (!add || !computedHere(add.getResult()))
+        return false;
+      Value other = add.getLhs() == m.getResult() ? add.getRhs() : add.getLhs();
+      auto o = other.getDefiningOp<rns::MulOp>();
+      return o && o != m && o->hasOneUse() && computedHere(other);
+    };
     for (Operation *op : ops) {
-      if (isa<rns::AutomorphismOp>(op))
-        continue; // a permuted load above
+      if (isa<rns::AutomorphismOp>(op) || folded(op))
+        continue; // a permuted load above, or a product folded into its sum
       FailureOr<std::string> e = scalarOp(op, scalar, tables);
       if (failed(e))
         return failure();
@@ -755,6 +777,13 @@ void Emitter::emitPreamble(raw_ostream &os) {
 )" << hd
      << R"( uint64_t em_mul(int g, uint64_t a, uint64_t b) {
   return em_reduce(a * b, em_mulhi(a, b), g);
+}
+)" << hd
+     << R"( uint64_t em_mac2(int g, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  // Residues are below 2^61 (primes of at most 61 bits), so a b + c d <
+  // 2^123: exact in 128 bits.
+  const uint64_t ab = a * b, lo = ab + c * d;
+  return em_reduce(lo, em_mulhi(a, b) + em_mulhi(c, d) + (lo < ab), g);
 }
 )" << hd
      << R"( uint64_t em_add(uint64_t q, uint64_t a, uint64_t b) {

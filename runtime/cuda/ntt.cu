@@ -279,6 +279,13 @@ __global__ void __launch_bounds__(kThreads)
 // Twiddle of stage st (t = 128 >> st) for point k: (R << st) + (k >> (8 - st)).
 
 constexpr int kFastThreads = 256;
+// Blocks per SM the register-resident kernels are compiled for (the
+// register budget: 4 -> 64 registers, 5 -> 48, 6 -> 40); a build knob for
+// tuning (bench/gpu_knobs.sh).
+#ifndef EMBER_NTT_MIN_BLOCKS
+#define EMBER_NTT_MIN_BLOCKS 4
+#endif
+constexpr int kFastMinBlocks = EMBER_NTT_MIN_BLOCKS;
 constexpr int kFastWords = 2304;
 
 __device__ __forceinline__ int colAddr(int k, int c) {
@@ -460,7 +467,7 @@ __device__ __forceinline__ void inv256(u64 *v, u64 *s, const Tw &t, int th,
 /// Forward column phase, N = 2^16: 8 columns x 256 points per block.
 /// Bytes: 2 N words per row. Grid (32, rows).
 template <bool kReduceIn>
-__global__ void __launch_bounds__(kFastThreads)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
     nttFwdCol16(Tables T, RowTable rt, int in_mod) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
@@ -495,7 +502,7 @@ __global__ void __launch_bounds__(kFastThreads)
 /// Forward row phase, N = 2^16: 8 contiguous chunks of 256 per block, then
 /// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
 template <bool kEpi>
-__global__ void __launch_bounds__(kFastThreads)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
     nttFwdRow16(Tables T, RowTable rt, int row_base, Epilogue e) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
@@ -531,7 +538,7 @@ __global__ void __launch_bounds__(kFastThreads)
 }
 
 /// Inverse row phase, N = 2^16. Bytes: 2 N words per row. Output [0, 2q).
-__global__ void __launch_bounds__(kFastThreads)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
     nttInvRow16(Tables T, RowTable rt) {
   __shared__ u64 s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
@@ -559,7 +566,7 @@ __global__ void __launch_bounds__(kFastThreads)
 
 /// Inverse column phase, N = 2^16, with the scaled last stage. Bytes: 2 N
 /// words per row. Output fully reduced.
-__global__ void __launch_bounds__(kFastThreads)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
     nttInvCol16(Tables T, RowTable rt, int row_base, const u64 *scale,
                 bool by_mod) {
   __shared__ u64 s[kFastWords];

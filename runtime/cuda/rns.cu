@@ -34,6 +34,14 @@ struct BConvJobs {
 /// Bytes: (m + T) N words per job. Work: m T N multiply-adds (~8 int32
 /// instructions each) and T N reductions (~20).
 constexpr int kTargetsPerBlock = 8; // grid.z splits the targets
+// Build knobs for tuning (bench/gpu_knobs.sh): targets summed side by side
+// (0: 4 up to 16 sources, else 2) and blocks per SM compiled for.
+#ifndef EMBER_BCONV_TILE
+#define EMBER_BCONV_TILE 0
+#endif
+#ifndef EMBER_BCONV_MIN_BLOCKS
+#define EMBER_BCONV_MIN_BLOCKS 1
+#endif
 
 /// Words of a bconvKernel block's shared memory for m sources.
 constexpr size_t bconvSmemWords(int m) {
@@ -41,10 +49,10 @@ constexpr size_t bconvSmemWords(int m) {
 }
 
 template <int kM>
-__global__ void __launch_bounds__(kEwThreads)
+__global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
     bconvKernel(Tables T, BConvJobs jobs) {
   constexpr int kG = kTargetsPerBlock;
-  constexpr int kTile = kM <= 16 ? 4 : 2;
+  constexpr int kTile = EMBER_BCONV_TILE ? EMBER_BCONV_TILE : kM <= 16 ? 4 : 2;
   extern __shared__ u64 bc_s[];
   const BConvJob J = jobs.job[blockIdx.y];
   const int m = J.m, tc = J.t_count, log_n = T.logN;

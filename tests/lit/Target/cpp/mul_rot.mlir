@@ -15,6 +15,11 @@
 // The tensor product's d0 and d1 and their sums with the relinearization's
 // ModDown results: one kernel (sibling fusion).
 // CHECK: // kf1: reads 6, writes 2
+// d0 = a0 b0; d1 = a0 b1 + a1 b0 summed in 128 bits and reduced once, its
+// products not evaluated on their own.
+// CHECK: = em_mul(g, x0, x1); // rns.mul
+// CHECK-NEXT: = em_mac2(g, x0, x2, x3, x1); // rns.add
+// CHECK-NEXT: = em_add(q, t0, x4); // rns.add
 // The rotation's c0 side: rot(c0) + ModDown#0 in one kernel, c0 loaded
 // at the automorphism's index (em_auto: X -> X^5).
 // CHECK: // kf2: reads 2, writes 1

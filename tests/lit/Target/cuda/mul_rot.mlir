@@ -10,6 +10,7 @@
 // CHECK: __constant__ const uint64_t kQ[3] =
 // CHECK: __device__ const uint64_t kConst[
 // CHECK: __device__ __forceinline__ uint64_t em_mulhi(uint64_t a, uint64_t b) {
+// CHECK: uint64_t em_mac2(int g, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
 // The permuted loads' index: __brev in em_auto.
 // CHECK: return __brev(x);
 // CHECK: struct EmIO {
@@ -18,6 +19,8 @@
 // CHECK: em_mul(g, x0, x1); // rns.mul
 // CHECK: static void lkf0(const KernelLoop &L, const KernelIO &io, cudaStream_t s) {
 // CHECK: kf0<<<dim3(kN / kThreads, L.limbs), kThreads, 0, s>>>(L, v);
+// The tensor product's d1 = a0 b1 + a1 b0: one reduction (em_mac2).
+// CHECK: = em_mac2(g, x0, x2, x3, x1); // rns.add
 // CHECK: in0[em_auto(k, 5u)] : 0; // rns.automorphism
 // CHECK: {StepKind::kInput,
 // CHECK: {StepKind::kKsInnerProduct,
