@@ -6,6 +6,7 @@
 #include "compiler/Analysis/Range/RangeAnalysis.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Transforms/ExpandPolyEval/ExpandPolyEval.h"
 #include "compiler/Transforms/HoistRotations/HoistRotations.h"
 #include "compiler/Transforms/InsertRelin/InsertRelin.h"
 #include "compiler/Transforms/ManageLevels/ManageLevels.h"
@@ -28,6 +29,7 @@ void ember::registerAllEmberPasses() {
   registerRangeAnalysisPasses();
   registerFHEToCKKSPasses();
   registerManageLevelsPasses();
+  registerExpandPolyEvalPasses();
   registerInsertRelinPasses();
   registerHoistRotationsPasses();
   registerCKKSToRNSPasses();

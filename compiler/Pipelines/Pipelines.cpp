@@ -5,6 +5,7 @@
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
 #include "compiler/Transforms/ExpandModSwitch/ExpandModSwitch.h"
+#include "compiler/Transforms/ExpandPolyEval/ExpandPolyEval.h"
 #include "compiler/Transforms/FuseElementwise/FuseElementwise.h"
 #include "compiler/Transforms/HoistRotations/HoistRotations.h"
 #include "compiler/Transforms/InsertRelin/InsertRelin.h"
@@ -19,7 +20,11 @@
 
 void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
                                   const FheToRnsOptions &options) {
-  // Fold rotate-by-0, rotate-of-rotate, x + 0 while still in fhe.
+  // Polynomials into multiplications and additions at minimal depth, first:
+  // the depth that fhe-to-ckks budgets counts their levels.
+  pm.addPass(createExpandPolyEval());
+  // Fold rotate-by-0, rotate-of-rotate, x + 0 while still in fhe (and drop
+  // the expansion's unused baby steps).
   pm.addPass(mlir::createCanonicalizerPass());
   // Depth and slots decide N and the moduli; output is valid, eagerly managed
   // ckks.

@@ -41,6 +41,7 @@ from ember.errors import (
     TraceError,
 )
 from ember.options import CompileOptions
+from ember.polynomials import approx, chebyshev_fit, poly
 from ember.tracing import Encrypted, Plain, Program, program, sum
 
 __all__ = [
@@ -65,8 +66,11 @@ __all__ = [
     "SecurityError",
     "SerializationError",
     "TraceError",
+    "approx",
+    "chebyshev_fit",
     "compile",
     "load",
+    "poly",
     "program",
     "sum",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -194,6 +195,26 @@ class FunctionEmitter:
         self._body.append(
             f"{v.name} = fhe.rotate {x.name} by {offset} : {self._type(x)} "
             f"{_loc(loc)}"
+        )
+        return v
+
+    def poly_eval(
+        self,
+        x: Value,
+        basis: str,
+        coeffs: Sequence[float],
+        interval: tuple[float, float],
+        loc: Location,
+    ) -> Value:
+        """``fhe.poly_eval``: a polynomial of `x` in the Chebyshev basis on
+        `interval` or in the power basis (interval (-1, 1))."""
+        assert x.encrypted and basis in ("chebyshev", "power")
+        v = self._fresh(True, x.slots)
+        cs = ", ".join(f64(float(c)) for c in coeffs)
+        lo, hi = (f64(float(b)) for b in interval)
+        self._body.append(
+            f'{v.name} = fhe.poly_eval {x.name} "{basis}" [{cs}] on [{lo}, {hi}] '
+            f": {self._type(x)} {_loc(loc)}"
         )
         return v
 

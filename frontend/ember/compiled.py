@@ -190,6 +190,13 @@ class Compiled:
 
     # --- what the compiler made -----------------------------------------------------
     @property
+    def approximations(self) -> list[dict[str, Any]]:
+        """Each ``ember.approx`` of the program: ``file``, ``line``,
+        ``function``, ``interval``, ``degree`` and ``max_error`` (the
+        interpolant's maximum error on its interval)."""
+        return list(self.meta.get("approximations", []))
+
+    @property
     def source(self) -> str:
         """The emitted server code (.cpp for cpu, .cu for cuda)."""
         return self._read("source").decode()
@@ -768,6 +775,11 @@ def compile(  # noqa: A001 - the API's name
         "file": program.filename,
         "line": program.lineno,
         "files": files,
+        **(
+            {"approximations": list(trace.approximations)}
+            if trace.approximations
+            else {}
+        ),
         "sha256": {
             kind: hashlib.sha256((folder / f).read_bytes()).hexdigest()
             for kind, f in files.items()

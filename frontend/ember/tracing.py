@@ -49,6 +49,8 @@ class _Tracer:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.emitter = _mlir.FunctionEmitter(program.name, program.location)
+        # ember.approx's interpolants: where, what, and their maximum error.
+        self.approximations: list[dict[str, Any]] = []
 
 
 def _check_slots(slots: object, what: str = "slots") -> int:
@@ -519,6 +521,7 @@ class Trace:
     inputs: tuple[str, ...]
     outputs: int
     single_output: bool
+    approximations: tuple[dict[str, Any], ...] = ()
 
 
 class Program:
@@ -641,7 +644,11 @@ class Program:
         outputs = self._outputs(result, tracer)
         text = tracer.emitter.finish([o._value for o in outputs], self.location)
         return Trace(
-            text, self.inputs, len(outputs), not isinstance(result, tuple | list)
+            text,
+            self.inputs,
+            len(outputs),
+            not isinstance(result, tuple | list),
+            tuple(tracer.approximations),
         )
 
     def __call__(

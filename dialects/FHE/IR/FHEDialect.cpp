@@ -167,6 +167,32 @@ OpFoldResult RotateOp::fold(FoldAdaptor) {
   return ember::foldRotation(*this, getType().getSlots());
 }
 
+LogicalResult PolyEvalOp::verify() {
+  StringRef basis = getBasis();
+  if (basis != "chebyshev" && basis != "power")
+    return emitOpError("basis must be \"chebyshev\" or \"power\", got \"")
+           << basis << "\"";
+  ArrayRef<double> c = getCoeffs(), iv = getInterval();
+  for (auto [k, v] : llvm::enumerate(c))
+    if (!std::isfinite(v))
+      return emitOpError("coefficient ") << k << " is not finite";
+  size_t degree = c.size();
+  while (degree > 0 && c[degree - 1] == 0.0)
+    --degree;
+  if (degree < 2)
+    return emitOpError("needs a polynomial of degree at least 1 (nonzero "
+                       "coefficients past the constant), got ")
+           << c.size() << " coefficients";
+  if (iv.size() != 2 || !std::isfinite(iv[0]) || !std::isfinite(iv[1]) ||
+      !(iv[0] < iv[1]))
+    return emitOpError("interval must be [lo, hi] with finite lo < hi");
+  if (basis == "power" && (iv[0] != -1.0 || iv[1] != 1.0))
+    return emitOpError("the power basis takes no interval (it must be "
+                       "[-1.0, 1.0]): map x first, or use the Chebyshev "
+                       "basis on [lo, hi]");
+  return success();
+}
+
 LogicalResult TileOp::verify() {
   int64_t in = getInput().getType().getSlots(), out = getType().getSlots();
   if (out < in || out % in != 0)

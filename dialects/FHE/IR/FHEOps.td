@@ -117,4 +117,28 @@ def FHE_RotateOp : FHE_Op<"rotate", [Pure, SameOperandsAndResultType]> {
   let hasFolder = 1;
 }
 
+def FHE_PolyEvalOp : FHE_Op<"poly_eval", [Pure, SameOperandsAndResultType]> {
+  let summary = "a polynomial of a ciphertext, slot by slot";
+  let description = [{
+    `%y = fhe.poly_eval %x "chebyshev" [c0, c1, ..., cd] on [lo, hi] : !fhe.ct<8>`
+    gives `y[i] = sum_k c_k T_k(t_i)`, `t_i = (2 x_i - lo - hi) / (hi - lo)`
+    (the Chebyshev series of degree d on [lo, hi]);
+    `"power" [c0, ..., cd] on [-1.0, 1.0]` gives `sum_k c_k x_i^k` (the
+    power basis takes no interval: it must be [-1, 1]).
+
+    `fhe-expand-poly-eval` expands it into multiplications and additions by
+    Paterson-Stockmeyer (baby steps T_1..T_k, giant steps T_k, T_2k, ...) in
+    ceil(log2(d + 1)) levels, plus one for the change of variable when
+    2 / (hi - lo) is not an integer. The coefficients are f64;
+    trailing zeros are dropped; the degree must be at least 1.
+  }];
+  let arguments = (ins FHE_CiphertextType:$input, StrAttr:$basis,
+                       DenseF64ArrayAttr:$coeffs, DenseF64ArrayAttr:$interval);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat = [{
+    $input $basis $coeffs `on` $interval attr-dict `:` qualified(type($input))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // EMBER_FHE_OPS_TD

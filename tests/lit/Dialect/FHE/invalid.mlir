@@ -92,3 +92,43 @@ func.func @constant_of_integers() {
   %c = fhe.constant dense<1> : tensor<8xi64> -> !fhe.pt<8>
   return
 }
+
+// -----
+
+func.func @poly_basis(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{basis must be "chebyshev" or "power", got "legendre"}}
+  %y = fhe.poly_eval %x "legendre" [0.0, 1.0] on [-1.0, 1.0] : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @poly_constant(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{needs a polynomial of degree at least 1 (nonzero coefficients past the constant), got 3 coefficients}}
+  %y = fhe.poly_eval %x "chebyshev" [2.0, 0.0, 0.0] on [-1.0, 1.0] : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @poly_interval(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{interval must be [lo, hi] with finite lo < hi}}
+  %y = fhe.poly_eval %x "chebyshev" [0.0, 1.0] on [1.0, -1.0] : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @poly_power_interval(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{the power basis takes no interval (it must be [-1.0, 1.0])}}
+  %y = fhe.poly_eval %x "power" [0.0, 1.0] on [0.0, 2.0] : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @poly_nan(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{coefficient 1 is not finite}}
+  %y = fhe.poly_eval %x "chebyshev" [0.0, 0x7FF8000000000000, 1.0] on [-1.0, 1.0] : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}

@@ -42,3 +42,12 @@ func.func @complex_plain_tile(%x: !fhe.ct<4>, %w: !fhe.pt<16>) -> !fhe.ct<16> {
   %a = fhe.add %m, %c : (!fhe.ct<16>, !fhe.pt<16>) -> !fhe.ct<16>
   return %a : !fhe.ct<16>
 }
+
+// CHECK-LABEL: func.func @polynomials
+// CHECK: fhe.poly_eval %{{.*}} "chebyshev" [5.000000e-01, 1.000000e+00, -2.500000e-01] on [0.000000e+00, 4.000000e+00] : !fhe.ct<8>
+// CHECK: fhe.poly_eval %{{.*}} "power" [0.000000e+00, 1.000000e+00, 5.000000e-01] on [-1.000000e+00, 1.000000e+00] : !fhe.ct<8>
+func.func @polynomials(%x: !fhe.ct<8>) -> !fhe.ct<8> {
+  %c = fhe.poly_eval %x "chebyshev" [0.5, 1.0, -0.25] on [0.0, 4.0] : !fhe.ct<8>
+  %p = fhe.poly_eval %c "power" [0.0, 1.0, 0.5] on [-1.0, 1.0] : !fhe.ct<8>
+  return %p : !fhe.ct<8>
+}
