@@ -6,6 +6,7 @@
 #include "compiler/Analysis/Range/RangeAnalysis.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Pipelines/Pipelines.h"
+#include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h"
 #include "compiler/Transforms/ExpandPolyEval/ExpandPolyEval.h"
 #include "compiler/Transforms/HoistRotations/HoistRotations.h"
 #include "compiler/Transforms/InsertRelin/InsertRelin.h"
@@ -29,6 +30,7 @@ void ember::registerAllEmberPasses() {
   registerRangeAnalysisPasses();
   registerFHEToCKKSPasses();
   registerManageLevelsPasses();
+  registerExpandLinearTransformPasses();
   registerExpandPolyEvalPasses();
   registerInsertRelinPasses();
   registerHoistRotationsPasses();

@@ -4,6 +4,7 @@
 #include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
+#include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h"
 #include "compiler/Transforms/ExpandModSwitch/ExpandModSwitch.h"
 #include "compiler/Transforms/ExpandPolyEval/ExpandPolyEval.h"
 #include "compiler/Transforms/FuseElementwise/FuseElementwise.h"
@@ -23,6 +24,9 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   // Polynomials into multiplications and additions at minimal depth, first:
   // the depth that fhe-to-ckks budgets counts their levels.
   pm.addPass(createExpandPolyEval());
+  // Matrix-vector products by baby-step giant-step (its rotations hoisted
+  // and its ModDowns merged by the passes below).
+  pm.addPass(createExpandLinearTransform());
   // Fold rotate-by-0, rotate-of-rotate, x + 0 while still in fhe (and drop
   // the expansion's unused baby steps).
   pm.addPass(mlir::createCanonicalizerPass());

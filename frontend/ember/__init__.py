@@ -40,6 +40,7 @@ from ember.errors import (
     SerializationError,
     TraceError,
 )
+from ember.linear import matvec
 from ember.options import CompileOptions
 from ember.polynomials import approx, chebyshev_fit, poly
 from ember.tracing import Encrypted, Plain, Program, program, sum
@@ -70,6 +71,7 @@ __all__ = [
     "chebyshev_fit",
     "compile",
     "load",
+    "matvec",
     "poly",
     "program",
     "sum",

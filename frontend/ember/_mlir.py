@@ -218,6 +218,32 @@ class FunctionEmitter:
         )
         return v
 
+    def linear_transform(
+        self,
+        x: Value,
+        offsets: Sequence[int],
+        diagonals: np.ndarray,
+        baby: int,
+        loc: Location,
+    ) -> Value:
+        """``fhe.linear_transform``: sum_j diagonals[j] * rot(x, offsets[j])
+        (real or complex diagonals, one row per offset, hex-encoded)."""
+        assert x.encrypted and diagonals.shape == (len(offsets), x.slots)
+        is_complex = np.iscomplexobj(diagonals)
+        data = diagonals.astype(np.complex128 if is_complex else np.float64)
+        raw = np.ascontiguousarray(data.astype(data.dtype.newbyteorder("<")))
+        element = "complex<f64>" if is_complex else "f64"
+        v = self._fresh(True, x.slots)
+        attrs = f" {{baby = {int(baby)} : i64}}" if baby else ""
+        self._body.append(
+            f"{v.name} = fhe.linear_transform {x.name} by "
+            f"[{', '.join(str(int(o)) for o in offsets)}] diagonals "
+            f'dense<"0x{raw.tobytes().hex().upper()}"> : '
+            f"tensor<{len(offsets)}x{x.slots}x{element}>{attrs} : {self._type(x)} "
+            f"{_loc(loc)}"
+        )
+        return v
+
     def tile(self, x: Value, slots: int, loc: Location) -> Value:
         """``fhe.tile``: the vector repeated to `slots` slots (free)."""
         assert x.encrypted and slots % x.slots == 0

@@ -11,6 +11,7 @@ import math
 import ember
 import numpy as np
 import pytest
+from frontend_helpers import line_of
 from numpy.polynomial import chebyshev as cheb
 from numpy.polynomial import polynomial as poly
 
@@ -25,13 +26,6 @@ REL = 2**-18
 
 def _depth(c: ember.Compiled) -> int:
     return len(c.manifest["params"]["q"]) - 1
-
-
-def _line(fn, text: str) -> int:
-    import inspect
-
-    lines, start = inspect.getsourcelines(fn)
-    return start + next(i for i, line in enumerate(lines) if text in line)
 
 
 TANH = {d: cheb.chebinterpolate(lambda t: np.tanh(3 * t), d) for d in (16, 27)}
@@ -50,7 +44,7 @@ def test_chebyshev_series_at_its_depth(build_dir, rng, d):
     assert _depth(compiled) == math.ceil(math.log2(d + 1))
     fhe = compiled.ir("fhe")
     assert fhe.count("fhe.poly_eval") == 1 and "fhe.mul" not in fhe
-    assert f"{HERE}\":{_line(tanh3, 'ember.poly')}:" in fhe  # the user's line
+    assert f"{HERE}\":{line_of(tanh3, 'ember.poly')}:" in fhe  # the user's line
     x = rng.uniform(-1, 1, SLOTS)
     want = cheb.chebval(x, c)
     np.testing.assert_array_equal(tanh3(x=x), want)  # the plain run is numpy's
@@ -89,7 +83,7 @@ def test_approx_on_an_interval_reports_its_error(build_dir, rng):
     assert _depth(compiled) == math.ceil(math.log2(25)) + 1
     (a,) = compiled.approximations
     assert (a["function"], a["interval"], a["degree"]) == ("log", [1.0, 5.0], 24)
-    assert (a["file"], a["line"]) == (HERE, _line(logs, "ember.approx"))
+    assert (a["file"], a["line"]) == (HERE, line_of(logs, "ember.approx"))
     # The interpolant's own error, measured independently on a finer grid.
     p = cheb.Chebyshev.interpolate(np.log, 24, domain=[1, 5])
     fine = np.linspace(1, 5, 200001)
@@ -151,7 +145,7 @@ def test_mistakes_are_named_at_the_users_line(prog, message):
     with pytest.raises(ember.TraceError) as e:
         ember.compile(prog)
     assert message in str(e.value)
-    assert (e.value.filename, e.value.lineno) == (HERE, _line(prog.fn, "return "))
+    assert (e.value.filename, e.value.lineno) == (HERE, line_of(prog.fn, "return "))
 
 
 def test_numbers_and_arrays_evaluate_with_numpy():

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -190,6 +191,41 @@ LogicalResult PolyEvalOp::verify() {
     return emitOpError("the power basis takes no interval (it must be "
                        "[-1.0, 1.0]): map x first, or use the Chebyshev "
                        "basis on [lo, hi]");
+  return success();
+}
+
+LogicalResult LinearTransformOp::verify() {
+  const int64_t slots = getType().getSlots();
+  ArrayRef<int64_t> offsets = getOffsets();
+  auto shape = cast<ShapedType>(getDiagonals().getType()).getShape();
+  if (offsets.empty())
+    return emitOpError("needs at least one diagonal");
+  if (shape.size() != 2 || shape[0] != static_cast<int64_t>(offsets.size()) ||
+      shape[1] != slots)
+    return emitOpError("diagonals must be a ")
+           << offsets.size() << "x" << slots
+           << " tensor (one row of slot values per offset)";
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t o : offsets) {
+    if (o < 0 || o >= slots)
+      return emitOpError("offset ") << o << " is outside [0, " << slots << ")";
+    if (!seen.insert(o).second)
+      return emitOpError("offset ") << o << " appears twice";
+  }
+  std::vector<std::complex<double>> values =
+      ember::slotValues(getDiagonals(), slots * offsets.size());
+  for (std::complex<double> v : values)
+    if (!std::isfinite(v.real()) || !std::isfinite(v.imag()))
+      return emitOpError("diagonals contain a NaN or infinite value");
+  for (size_t j = 0; j < offsets.size(); ++j)
+    if (std::all_of(values.begin() + j * slots,
+                    values.begin() + (j + 1) * slots,
+                    [](std::complex<double> v) { return v == 0.0; }))
+      return emitOpError("diagonal ")
+             << j << " (offset " << offsets[j] << ") is all zero: drop it";
+  if (getBaby() < 0 || getBaby() > slots)
+    return emitOpError("baby must be in [0, ")
+           << slots << "], got " << getBaby();
   return success();
 }
 

@@ -141,4 +141,31 @@ def FHE_PolyEvalOp : FHE_Op<"poly_eval", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def FHE_LinearTransformOp
+    : FHE_Op<"linear_transform", [Pure, SameOperandsAndResultType]> {
+  let summary = "a plaintext matrix times a ciphertext, by its diagonals";
+  let description = [{
+    `%y = fhe.linear_transform %x by [0, 1, 5] diagonals dense<...> :
+    tensor<3x8xf64> : !fhe.ct<8>` gives `y = sum_j d_j * rot(x, o_j)` for
+    offsets o_j (distinct, in [0, slots)) and diagonals d_j (row j of the
+    `offsets x slots` tensor, f64 or complex<f64>): the slots x slots
+    matrix M with `M[s][(s + o_j) mod slots] = d_j[s]` (Halevi-Shoup's
+    generalized diagonals) times x. One level (a plaintext product).
+
+    `fhe-expand-linear-transform` lowers it by baby-step giant-step: `baby`
+    baby steps (rotations of x, which `ckks-hoist-rotations` shares one
+    ModUp for) and giant steps over their sums (whose ModDowns
+    `rns-merge-moddown` merges: double hoisting). `baby = 0` (the default)
+    lets the pass choose it with its cost model.
+  }];
+  let arguments = (ins FHE_CiphertextType:$input, DenseI64ArrayAttr:$offsets,
+                       Ember_SlotValuesAttr:$diagonals,
+                       DefaultValuedAttr<I64Attr, "0">:$baby);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat = [{
+    $input `by` $offsets `diagonals` $diagonals attr-dict `:` qualified(type($input))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // EMBER_FHE_OPS_TD

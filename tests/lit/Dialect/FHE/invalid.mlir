@@ -132,3 +132,43 @@ func.func @poly_nan(%x: !fhe.ct<4>) -> !fhe.ct<4> {
   %y = fhe.poly_eval %x "chebyshev" [0.0, 0x7FF8000000000000, 1.0] on [-1.0, 1.0] : !fhe.ct<4>
   return %y : !fhe.ct<4>
 }
+
+// -----
+
+func.func @lt_shape(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{diagonals must be a 2x4 tensor (one row of slot values per offset)}}
+  %y = fhe.linear_transform %x by [0, 1] diagonals dense<1.0> : tensor<2x8xf64> : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @lt_offset(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{offset 4 is outside [0, 4)}}
+  %y = fhe.linear_transform %x by [0, 4] diagonals dense<1.0> : tensor<2x4xf64> : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @lt_twice(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{offset 1 appears twice}}
+  %y = fhe.linear_transform %x by [1, 1] diagonals dense<1.0> : tensor<2x4xf64> : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @lt_zero(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{diagonal 1 (offset 2) is all zero: drop it}}
+  %y = fhe.linear_transform %x by [0, 2] diagonals dense<[[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]> : tensor<2x4xf64> : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}
+
+// -----
+
+func.func @lt_baby(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  // expected-error @+1 {{baby must be in [0, 4], got 8}}
+  %y = fhe.linear_transform %x by [0] diagonals dense<1.0> : tensor<1x4xf64> {baby = 8 : i64} : !fhe.ct<4>
+  return %y : !fhe.ct<4>
+}

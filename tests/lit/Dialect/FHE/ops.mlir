@@ -51,3 +51,12 @@ func.func @polynomials(%x: !fhe.ct<8>) -> !fhe.ct<8> {
   %p = fhe.poly_eval %c "power" [0.0, 1.0, 0.5] on [-1.0, 1.0] : !fhe.ct<8>
   return %p : !fhe.ct<8>
 }
+
+// CHECK-LABEL: func.func @matrix
+// CHECK: fhe.linear_transform %{{.*}} by [0, 3] diagonals dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00], [5.000000e-01, 5.000000e-01, 5.000000e-01, 5.000000e-01]]> : tensor<2x4xf64> : !fhe.ct<4>
+// CHECK: fhe.linear_transform %{{.*}} by [1] diagonals dense<(0.000000e+00,1.000000e+00)> : tensor<1x4xcomplex<f64>> {baby = 2 : i64} : !fhe.ct<4>
+func.func @matrix(%x: !fhe.ct<4>) -> !fhe.ct<4> {
+  %y = fhe.linear_transform %x by [0, 3] diagonals dense<[[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5]]> : tensor<2x4xf64> : !fhe.ct<4>
+  %z = fhe.linear_transform %y by [1] diagonals dense<(0.0, 1.0)> : tensor<1x4xcomplex<f64>> {baby = 2 : i64} : !fhe.ct<4>
+  return %z : !fhe.ct<4>
+}

@@ -1,0 +1,144 @@
+//===- ExpandLinearTransform.cpp - fhe-expand-linear-transform ------------===//
+//
+// fhe.linear_transform -> fhe.rotate / fhe.mul / fhe.add by baby-step
+// giant-step (the pass description in ExpandLinearTransform.td).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h"
+#include "dialects/Common/SlotVectors.h"
+#include "dialects/FHE/IR/FHEDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <complex>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace ember {
+#define GEN_PASS_DEF_EXPANDLINEARTRANSFORM
+#include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h.inc"
+} // namespace ember
+
+using namespace mlir;
+using namespace ember::fhe;
+
+namespace {
+
+// Shares of one rotation's key switch at set B on an H200 (Nsight,
+// bench/profiles/h200_rotate_B_compiled.txt): ModUp (INTT, BConv, NTT of the
+// digits), the key inner product, ModDown; and a plaintext product.
+constexpr double kModUp = 0.49, kInnerProduct = 0.11, kModDown = 0.38;
+constexpr double kPlainProduct = 0.02;
+
+/// The baby step of offset o, and its giant step.
+int64_t babyOf(int64_t o, int64_t n1) { return o % n1; }
+int64_t giantOf(int64_t o, int64_t n1) { return o - o % n1; }
+
+/// Predicted time (in rotations) and Galois keys of n1 baby steps.
+std::tuple<double, size_t> predict(ArrayRef<int64_t> offsets, int64_t n1) {
+  std::set<int64_t> babies, giants;
+  for (int64_t o : offsets) {
+    if (babyOf(o, n1))
+      babies.insert(babyOf(o, n1));
+    if (giantOf(o, n1))
+      giants.insert(giantOf(o, n1));
+  }
+  double t = kPlainProduct * offsets.size();
+  if (!babies.empty()) // one shared ModUp, then per rotation IP + ModDown
+    t += kModUp + babies.size() * (kInnerProduct + kModDown);
+  if (!giants.empty()) // per rotation ModUp + IP, one merged ModDown
+    t += giants.size() * (kModUp + kInnerProduct) + kModDown;
+  return {t, babies.size() + giants.size()};
+}
+
+/// The power of two n1 (1..slots) of least predicted time, then fewest keys.
+int64_t chooseBaby(ArrayRef<int64_t> offsets, int64_t slots) {
+  int64_t best = 1;
+  auto bestCost = predict(offsets, 1);
+  for (int64_t n1 = 2; n1 <= slots; n1 *= 2) {
+    auto cost = predict(offsets, n1);
+    if (cost < bestCost)
+      best = n1, bestCost = cost;
+  }
+  return best;
+}
+
+Value expand(LinearTransformOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type ct = op.getType();
+  const int64_t slots = op.getType().getSlots();
+  ArrayRef<int64_t> offsets = op.getOffsets();
+  DenseElementsAttr diagonals = op.getDiagonals();
+  const bool complex = ember::isComplexValues(diagonals);
+  std::vector<std::complex<double>> values =
+      ember::slotValues(diagonals, slots * offsets.size());
+  const int64_t n1 = op.getBaby() ? op.getBaby() : chooseBaby(offsets, slots);
+
+  // roll(d_j, g): slot s holds d_j[(s - g) mod slots].
+  auto rolled = [&](size_t j, int64_t g) -> Value {
+    auto tensor = RankedTensorType::get(
+        {slots}, complex ? Type(ComplexType::get(b.getF64Type()))
+                         : Type(b.getF64Type()));
+    DenseElementsAttr attr;
+    if (complex) {
+      SmallVector<std::complex<APFloat>> v;
+      for (int64_t s = 0; s < slots; ++s) {
+        std::complex<double> z =
+            values[j * slots + ((s - g) % slots + slots) % slots];
+        v.emplace_back(APFloat(z.real()), APFloat(z.imag()));
+      }
+      attr = DenseElementsAttr::get(tensor, ArrayRef(v));
+    } else {
+      SmallVector<double> v;
+      for (int64_t s = 0; s < slots; ++s)
+        v.push_back(
+            values[j * slots + ((s - g) % slots + slots) % slots].real());
+      attr = DenseElementsAttr::get(tensor, ArrayRef(v));
+    }
+    return ConstantOp::create(b, loc, PlaintextType::get(b.getContext(), slots),
+                              attr);
+  };
+
+  std::map<int64_t, Value> baby; // baby step -> rot(x, b)
+  std::map<int64_t, SmallVector<size_t>> byGiant;
+  for (auto [j, o] : llvm::enumerate(offsets))
+    byGiant[giantOf(o, n1)].push_back(j);
+  for (int64_t o : offsets) {
+    int64_t bs = babyOf(o, n1);
+    if (!baby.count(bs))
+      baby[bs] = bs ? Value(RotateOp::create(b, loc, op.getInput(),
+                                             b.getI64IntegerAttr(bs)))
+                    : op.getInput();
+  }
+  Value sum;
+  for (auto &[g, members] : byGiant) {
+    Value inner;
+    for (size_t j : members) {
+      Value term =
+          MulOp::create(b, loc, ct, baby[babyOf(offsets[j], n1)], rolled(j, g));
+      inner = inner ? Value(AddOp::create(b, loc, ct, inner, term)) : term;
+    }
+    if (g)
+      inner = RotateOp::create(b, loc, inner, b.getI64IntegerAttr(g));
+    sum = sum ? Value(AddOp::create(b, loc, ct, sum, inner)) : inner;
+  }
+  return sum;
+}
+
+struct ExpandLinearTransformPass
+    : public ember::impl::ExpandLinearTransformBase<ExpandLinearTransformPass> {
+  void runOnOperation() override {
+    SmallVector<LinearTransformOp> ops;
+    getOperation().walk([&](LinearTransformOp op) { ops.push_back(op); });
+    for (LinearTransformOp op : ops) {
+      Value result = expand(op);
+      op.getResult().replaceAllUsesWith(result);
+      op.erase();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,110 @@
+"""ember.matvec (issue 14, linear transforms as a compiler operation): one
+fhe.linear_transform at the user's line, lowered by baby-step giant-step
+(fhe-expand-linear-transform) with the split from its cost model or forced,
+run on fresh inputs against numpy; and the mistakes a user can make."""
+
+from __future__ import annotations
+
+import ember
+import numpy as np
+import pytest
+from frontend_helpers import line_of
+
+HERE = __file__
+
+# One plaintext product at a 2^40 scale and up to 64 key-switched terms:
+# each term's error is ~2^-30 of the scale, so the sum stays under 2^-24;
+# 2^-20 leaves a margin of 16 (measured: 7e-9, about 2^-27).
+TOL = 2**-20
+
+
+def _galois(c: ember.Compiled) -> int:
+    return len(c.manifest["keys"]["galois"])
+
+
+@pytest.mark.parametrize(("baby", "keys"), [(None, 14), (4, 3 + 15)])
+def test_square_matrix(build_dir, rng, baby, keys):
+    """64 x 64: the cost model's 8 x 8 split (7 + 7 Galois keys) or a forced
+    4 x 16 one (3 + 15); one level either way."""
+    w = np.random.default_rng(7).normal(0, 1 / 8, (64, 64))
+
+    @ember.program(slots=64)
+    def layer(x):
+        return ember.matvec(w, x, baby=baby)
+
+    layer.name = f"layer_{baby}"
+    compiled = ember.compile(layer)
+    assert len(compiled.manifest["params"]["q"]) - 1 == 1
+    assert _galois(compiled) == keys
+    fhe = compiled.ir("fhe")
+    assert fhe.count("fhe.linear_transform") == 1
+    assert f'{HERE}":{line_of(layer, "ember.matvec")}:' in fhe
+    x = rng.uniform(-1, 1, 64)
+    np.testing.assert_array_equal(layer(x=x), w @ x)  # the plain run
+    assert np.max(np.abs(compiled(x=x) - w @ x)) < TOL
+
+
+def test_rectangular_matrix_with_a_bias_and_complex_slots(build_dir, rng):
+    """10 x 40 in 64 slots (zero rows past 10), plus a bias; and a complex
+    matrix in a complex program."""
+    w = np.random.default_rng(8).normal(0, 0.2, (10, 40))
+    b = np.linspace(-0.5, 0.5, 10)
+    z = np.random.default_rng(9).normal(0, 0.1, (16, 16)) * (1 + 1j)
+
+    @ember.program(slots=64)
+    def rect(x):
+        return ember.matvec(w, x) + b
+
+    @ember.program(slots=16, dtype=complex)
+    def cplx(x):
+        return ember.matvec(z, x)
+
+    x = rng.uniform(-1, 1, 64)
+    want = np.concatenate([w @ x[:40] + b, np.zeros(54)])
+    got = ember.compile(rect)(x=x)
+    assert np.max(np.abs(got - want)) < TOL
+    v = rng.uniform(-1, 1, 16) + 1j * rng.uniform(-1, 1, 16)
+    got = ember.compile(cplx)(x=v)
+    assert np.max(np.abs(got - z @ v)) < TOL
+
+
+@ember.program(slots=16)
+def _too_big(x):
+    return ember.matvec(np.ones((17, 4)), x)
+
+
+@ember.program(slots=16)
+def _zero(x):
+    return ember.matvec(np.zeros((4, 4)), x)
+
+
+@ember.program(slots=16)
+def _vector(x):
+    return ember.matvec(np.ones(16), x)
+
+
+@ember.program(slots=16)
+def _complex_in_real(x):
+    return ember.matvec(np.eye(4) * 1j, x)
+
+
+@ember.program(slots=16)
+def _bad_baby(x):
+    return ember.matvec(np.eye(4), x, baby=32)
+
+
+@pytest.mark.parametrize(
+    ("prog", "message"),
+    [
+        (_too_big, "a 17 x 4 matrix does not fit 16 slots"),
+        (_zero, "the matrix is zero"),
+        (_vector, "matvec takes a 2-d numeric matrix, got shape (16,)"),
+        (_complex_in_real, "a complex matrix in a real program"),
+        (_bad_baby, "baby must be an int in [1, 16], got 32"),
+    ],
+)
+def test_mistakes_are_named_at_the_users_line(prog, message):
+    with pytest.raises(ember.TraceError) as e:
+        ember.compile(prog)
+    assert message in str(e.value)
+    assert (e.value.filename, e.value.lineno) == (HERE, line_of(prog.fn, "return "))
