@@ -83,6 +83,7 @@ ORDER = [
     "variance",
     "dense_layer",
     "mlp",
+    "tanh_layer",
     "rot8_sum_B",
     "polynomial_B",
     "dense256_B",

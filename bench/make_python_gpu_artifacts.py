@@ -35,7 +35,14 @@ from ember import cli  # noqa: E402
 # No fusion-off twin: mlp's constants (21 MB per artifact) would take the
 # carried folder past the device tool's 64 MiB.
 NO_NOFUSE = {"mlp"}
-EXAMPLES = ["logistic_regression", "dense_layer", "variance", "polynomial", "mlp"]
+EXAMPLES = [
+    "logistic_regression",
+    "dense_layer",
+    "variance",
+    "polynomial",
+    "mlp",
+    "tanh_layer",
+]
 
 
 def programs(rng: np.random.Generator):

@@ -9,9 +9,11 @@ when the Chebyshev interval [lo, hi] needs a change of variable that is not
 free (2 / (hi - lo) not an integer). Like every Ember operation they also
 run on numpy arrays, where they are numpy's ``chebval`` / ``polyval``.
 
-An input whose values leave [-1, 1] needs its range declared
-(``@ember.program(..., ranges={"x": (0, 4)})``): the interval of a
-polynomial is where it is accurate, not a declaration of its input's range.
+The interval is the caller's statement that the polynomial's input lies in
+[lo, hi]: the compiler's range analysis takes it (the Chebyshev T_n are then
+within [-1, 1]); a value outside it makes the result wrong, as it would be
+for the function being approximated. Program inputs outside [-1, 1] still
+declare their range (``@ember.program(..., ranges={"x": (0, 4)})``).
 """
 
 from __future__ import annotations

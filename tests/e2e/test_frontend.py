@@ -440,7 +440,13 @@ def test_cli_compile_and_run(build_dir, tmp_path, capsys):
     assert "no @ember.program named 'g'" in capsys.readouterr().err
 
 
-EXAMPLES = ["logistic_regression", "dense_layer", "variance", "polynomial"]
+EXAMPLES = [
+    "logistic_regression",
+    "dense_layer",
+    "variance",
+    "polynomial",
+    "tanh_layer",
+]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -464,6 +470,11 @@ def test_examples(name, build_dir, capsys):
     elif name == "polynomial":
         want = np.polynomial.polynomial.polyval(vals["x"], mod.COEFFS)
         np.testing.assert_allclose(plain, want, atol=1e-10)
+    elif name == "tanh_layer":
+        _, fit = ember.chebyshev_fit(np.tanh, mod.INTERVAL, mod.DEGREE)
+        z = mod.W @ vals["x"] + mod.B
+        assert np.max(np.abs(z)) < mod.INTERVAL[1]
+        assert np.max(np.abs(plain - np.tanh(z))) <= fit * (1 + 1e-6)
     elif name == "logistic_regression":
         t = sum(w * vals[k] for k, w in mod.WEIGHTS.items()) + mod.BIAS
         np.testing.assert_allclose(plain, 0.5 + mod.C1 * t + mod.C3 * t**3, atol=1e-12)

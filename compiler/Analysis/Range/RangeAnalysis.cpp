@@ -274,6 +274,17 @@ FailureOr<RangeAnalysis> RangeAnalysis::run(ModuleOp module) {
               });
       if (failed(out))
         return failure();
+      // What the op is known to satisfy (fhe.assume_range, real slots only:
+      // a Chebyshev T_n of a real t in [-1, 1]).
+      if (auto assume =
+              op.getAttrOfType<DenseF64ArrayAttr>(fhe::kAssumeRangeAttrName);
+          assume && assume.size() == 2)
+        for (SlotRange &s : *out)
+          if (s.im.lo == 0 && s.im.hi == 0) {
+            fhe::Interval r{std::max(s.re.lo, assume[0]),
+                            std::min(s.re.hi, assume[1])};
+            s.re = r.lo <= r.hi ? r : fhe::Interval{assume[0], assume[1]};
+          }
       if (op.getNumResults() == 1 && isFheValue(op.getResult(0)))
         define(op.getResult(0), std::move(*out));
       // A plaintext added to or subtracted from a ciphertext is encoded at

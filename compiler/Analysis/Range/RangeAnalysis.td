@@ -25,8 +25,12 @@ def FHEAnnotateRanges : Pass<"fhe-annotate-ranges", "mlir::ModuleOp"> {
     negates the imaginary part; a `constant` is its slots' values. Keeping
     one interval per slot (a single one while all slots agree) is what
     makes a diagonal-method matrix-vector product come out as the sum of
-    |w| of each row rather than slots x max |w|. An fhe op without a rule
-    is an error: a range the compiler cannot bound is never guessed.
+    |w| of each row rather than slots x max |w|. An op carrying
+    `fhe.assume_range = [lo, hi]` has its real slots' range intersected
+    with it: `fhe-expand-poly-eval` marks the Chebyshev variable t and every
+    T_n (|T_n| <= 1 on the interval the user gave, where interval
+    arithmetic alone grows like 3^n). An fhe op without a rule is an
+    error: a range the compiler cannot bound is never guessed.
 
     **Why.** A CKKS value of magnitude B at scale S is held as a polynomial
     with coefficients up to B * S; when that passes q_0 / 2 the decryption

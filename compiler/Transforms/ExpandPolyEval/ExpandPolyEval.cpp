@@ -84,6 +84,7 @@ private:
     if (chebyshev_) { // T_n = 2 T_a T_rest - T_(a - rest), T_0 = 1
       v = ops_.mulConst(v, 2.0);
       v = a == rest ? ops_.subConst(v, 1.0) : ops_.sub(v, step(a - rest));
+      ops_.assumeUnit(v); // |T_n| <= 1 for t in [-1, 1]
     }
     return basis_.emplace(n, v).first->second;
   }
@@ -154,6 +155,7 @@ struct DepthOps {
   V addConst(V a, double) { return a; }
   V subConst(V a, double) { return a; }
   V mulConst(V a, double c) { return {a.depth + (freeFactor(c) ? 0 : 1)}; }
+  void assumeUnit(V) {}
 };
 
 /// The IR: fhe ops before the poly_eval, splat constants shared.
@@ -179,6 +181,12 @@ struct IrOps {
   Value subConst(Value x, double c) { return sub(x, splat(c)); }
   /// x * c (a level, unless c is an integer: ckks.mul_int; none for 1).
   Value mulConst(Value x, double c) { return c == 1.0 ? x : mul(x, splat(c)); }
+  /// Marks x (an op made here) as lying in [-1, 1] for the range analysis
+  /// (fhe.assume_range): t by the user's interval, T_n given t.
+  void assumeUnit(Value x) {
+    x.getDefiningOp()->setAttr(ember::fhe::kAssumeRangeAttrName,
+                               b.getDenseF64ArrayAttr({-1.0, 1.0}));
+  }
 
   OpBuilder b;
   Location loc;
@@ -222,6 +230,9 @@ Value expand(PolyEvalOp op) {
     t = ir.mulConst(t, alpha);
     if (beta != 0.0)
       t = ir.addConst(t, beta);
+    // The interval is the user's statement that x lies in [lo, hi].
+    if (t != op.getInput())
+      ir.assumeUnit(t);
   }
   PatersonStockmeyer<IrOps> ps(ir, chebyshev, chooseBabySteps(c, chebyshev));
   return ps.run(t, c);

@@ -29,6 +29,10 @@ namespace ember::fhe {
 /// `[lo, hi]`: real slots in [lo, hi] (imaginary parts 0);
 /// `[re_lo, re_hi, im_lo, im_hi]`: complex slots, both parts bounded.
 inline constexpr llvm::StringLiteral kRangeAttrName = "fhe.range";
+/// On an op: `[lo, hi]`, what its real slots are known to lie in beyond
+/// interval arithmetic (fhe-expand-poly-eval's Chebyshev T_n, |T_n| <= 1 on
+/// the interval the user gave); the range analysis intersects with it.
+inline constexpr llvm::StringLiteral kAssumeRangeAttrName = "fhe.assume_range";
 /// An argument without `fhe.range` lies in [-kDefaultBound, kDefaultBound]
 /// (real slots): the usual CKKS convention of values in [-1, 1].
 inline constexpr double kDefaultBound = 1.0;
