@@ -195,6 +195,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     with steps.step("compile"):
         c = ember.compile(prog, args.target, _options(args))
     print(f"  {_describe(c)}")
+    for a in c.approximations:
+        lo, hi = a["interval"]
+        print(
+            f"  {Path(a['file']).name}:{a['line']}: {a['function']} on"
+            f" [{lo:g}, {hi:g}] by a degree-{a['degree']} polynomial,"
+            f" max error {a['max_error']:.2e} (the numpy reference is the"
+            " polynomial)"
+        )
     with steps.step("key generation") as progress:
         keys = c.keygen(progress)
     plain = {k: v for k, v in inputs.items() if k in c.plain_inputs}

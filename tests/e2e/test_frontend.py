@@ -480,4 +480,6 @@ def test_examples(name, build_dir, capsys):
         np.testing.assert_allclose(plain, 0.5 + mod.C1 * t + mod.C3 * t**3, atol=1e-12)
     assert cli.main(["run", str(path), "--seed", "3"]) == 0
     out = capsys.readouterr().out
+    if name == "tanh_layer":  # ember.approx's error, reported at its line
+        assert "tanh_layer.py:" in out and "tanh on [-4, 4] by a degree-27" in out
     assert float(out.split("max error against numpy:")[1]) < BOUND
