@@ -9,7 +9,10 @@ OpenFHE and Lattigo report CKKS precision, the mean and the minimum over
 the slots of -log2 |decrypted - exact| (the exact value from numpy's
 polynomial evaluation), plus the depth, the scale and the compile time.
 The degree-59 Chebyshev polynomial runs once more with eager
-relinearization.
+relinearization. The same polynomials (and degrees 15 and 31, where d + 1
+is a power of two) also run as the compiler's own operation,
+``ember.poly`` (one fhe.poly_eval, expanded by fhe-expand-poly-eval, issue
+14), in the column "form".
 
     .venv/bin/python bench/polynomial_precision.py [SLOTS=4096] [SEED=1]
 """
@@ -45,6 +48,11 @@ def program_body(evaluate, c):
     return body
 
 
+def ember_poly(basis: str):
+    """ember.poly in `basis`, as an evaluate(x, c) of tests/e2e/polys.py."""
+    return lambda x, c: ember.poly(x, c, basis=basis)
+
+
 def main() -> None:
     slots = int(sys.argv[1]) if len(sys.argv) > 1 else 4096
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
@@ -60,15 +68,22 @@ def main() -> None:
     cases.append(
         ("chebyshev", 59, chebyshev_ps, cheb.chebval, c59, {"lazy_relin": False})
     )
+    for d in (15, 16, 27, 31, 59):
+        c = np.random.default_rng(d).uniform(-1, 1, d + 1) / np.arange(1, d + 2)
+        cases.append(("power", d, ember_poly("power"), poly.polyval, c, {}))
+    for d in (15, 16, 27, 31, 59):
+        c = cheb.chebinterpolate(lambda t: np.tanh(3 * t), d)
+        cases.append(("chebyshev", d, ember_poly("chebyshev"), cheb.chebval, c, {}))
 
     print(
-        "| basis | degree | relinearization | depth | log2 scale | compile s | "
-        "mean bits | min bits |"
+        "| form | basis | degree | relinearization | depth | log2 scale | "
+        "compile s | mean bits | min bits |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for basis, d, evaluate, exact, c, opts in cases:
         prog = ember.program(slots=slots)(program_body(evaluate, c))
-        prog.name = f"{basis}{d}"
+        form = "python" if evaluate in (power_ps, chebyshev_ps) else "ember.poly"
+        prog.name = f"{basis}{d}" + ("" if form == "python" else "_op")
         start = time.perf_counter()
         compiled = ember.compile(prog, **opts)
         seconds = time.perf_counter() - start
@@ -77,7 +92,7 @@ def main() -> None:
         mean, low = bits(compiled(x=x), exact(x, c))
         relin = "eager" if opts.get("lazy_relin") is False else "lazy"
         print(
-            f"| {basis} | {d} | {relin} | {len(params['q']) - 1} | "
+            f"| {form} | {basis} | {d} | {relin} | {len(params['q']) - 1} | "
             f"{params['log_scale']:g} | {seconds:.2f} | {mean:.1f} | {low:.1f} |"
         )
     print(
