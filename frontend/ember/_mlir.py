@@ -64,6 +64,14 @@ def f64(x: float) -> str:
 _HEX_ABOVE = 64
 
 
+def _hex_dense(data: np.ndarray) -> str:
+    """MLIR's hex form of a dense attribute: the raw little-endian doubles
+    (re, im pairs for complex) in row-major order, exact and about 30x
+    faster to write and to parse than decimal text."""
+    raw = np.ascontiguousarray(data.astype(data.dtype.newbyteorder("<")))
+    return f'dense<"0x{raw.tobytes().hex().upper()}">'
+
+
 def _element(x: complex, is_complex: bool) -> str:
     """One slot value: ``1.5`` or, in a complex constant, ``(1.5,-2.0)``."""
     if not is_complex:
@@ -150,8 +158,7 @@ class FunctionEmitter:
             # doubles (re, im pairs for complex), exact and about 30x faster
             # to write and to parse than decimal text for the weight
             # matrices of a model.
-            raw = data.astype(data.dtype.newbyteorder("<")).tobytes()
-            dense = f'dense<"0x{raw.hex().upper()}">'
+            dense = _hex_dense(data)
         else:
             dense = (
                 "dense<["
@@ -231,14 +238,13 @@ class FunctionEmitter:
         assert x.encrypted and diagonals.shape == (len(offsets), x.slots)
         is_complex = np.iscomplexobj(diagonals)
         data = diagonals.astype(np.complex128 if is_complex else np.float64)
-        raw = np.ascontiguousarray(data.astype(data.dtype.newbyteorder("<")))
         element = "complex<f64>" if is_complex else "f64"
         v = self._fresh(True, x.slots)
         attrs = f" {{baby = {int(baby)} : i64}}" if baby else ""
         self._body.append(
             f"{v.name} = fhe.linear_transform {x.name} by "
             f"[{', '.join(str(int(o)) for o in offsets)}] diagonals "
-            f'dense<"0x{raw.tobytes().hex().upper()}"> : '
+            f"{_hex_dense(data)} : "
             f"tensor<{len(offsets)}x{x.slots}x{element}>{attrs} : {self._type(x)} "
             f"{_loc(loc)}"
         )

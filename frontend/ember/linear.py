@@ -17,13 +17,18 @@ from ember.errors import TraceError, user_position
 from ember.tracing import Encrypted, Plain
 
 
+def _padded(w: np.ndarray, slots: int) -> np.ndarray:
+    """``w`` zero-padded to slots x slots."""
+    padded = np.zeros((slots, slots), dtype=w.dtype)
+    padded[: w.shape[0], : w.shape[1]] = w
+    return padded
+
+
 def diagonals(w: np.ndarray, slots: int) -> tuple[list[int], np.ndarray]:
     """The nonzero generalized diagonals of ``w`` zero-padded to slots x
     slots: offsets k and rows ``d_k[s] = W[s, (s + k) mod slots]``, so that
     ``W x = sum_k d_k * np.roll(x, -k)``."""
-    m, n = w.shape
-    padded = np.zeros((slots, slots), dtype=w.dtype)
-    padded[:m, :n] = w
+    padded = _padded(w, slots)
     s = np.arange(slots)
     rows = padded[s[None, :], (s[None, :] + s[:, None]) % slots]  # [k, s]
     keep = np.flatnonzero(np.any(rows != 0, axis=1))
@@ -76,8 +81,6 @@ def matvec(
             x._value, offsets, rows, baby or 0, user_position()
         )
         return x._wrap(value)
-    padded = np.zeros((slots, slots), dtype=a.dtype)
-    padded[: a.shape[0], : a.shape[1]] = a
     values = x._value if isinstance(x, Encrypted) else np.asarray(x)
-    result = padded @ values
+    result = _padded(a, slots) @ values
     return x._wrap(result) if isinstance(x, Encrypted) else result

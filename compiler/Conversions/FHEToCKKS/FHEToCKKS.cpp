@@ -144,7 +144,7 @@ std::optional<int64_t> integerSplat(Value v) {
     return std::nullopt;
   std::optional<double> x =
       ember::realSplat(def->getAttrOfType<DenseElementsAttr>("value"));
-  if (!x || *x != std::nearbyint(*x) || std::fabs(*x) > 1 << 30)
+  if (!x || !fhe::isFreeFactor(*x))
     return std::nullopt;
   return static_cast<int64_t>(*x);
 }

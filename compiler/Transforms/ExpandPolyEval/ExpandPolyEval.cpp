@@ -35,12 +35,6 @@ int log2Ceil(int64_t n) {
   return k;
 }
 
-/// Whether `fhe.mul x, c` costs no level: an integer splat (fhe-to-ckks
-/// lowers it to ckks.mul_int).
-bool freeFactor(double c) {
-  return c == std::nearbyint(c) && std::fabs(c) <= double(1 << 30);
-}
-
 /// Paterson-Stockmeyer over a value type V supplied by Ops: the IR builder
 /// below, or the depth-and-cost model that picks the baby-step count.
 /// Ops provides add, sub, mul (ciphertexts), addConst, subConst, mulConst.
@@ -154,7 +148,7 @@ struct DepthOps {
   }
   V addConst(V a, double) { return a; }
   V subConst(V a, double) { return a; }
-  V mulConst(V a, double c) { return {a.depth + (freeFactor(c) ? 0 : 1)}; }
+  V mulConst(V a, double c) { return {a.depth + (isFreeFactor(c) ? 0 : 1)}; }
   void assumeUnit(V) {}
 };
 

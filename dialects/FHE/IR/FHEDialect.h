@@ -13,6 +13,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <cmath>
+
 #include "dialects/FHE/IR/FHEDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
@@ -33,6 +35,11 @@ inline constexpr llvm::StringLiteral kRangeAttrName = "fhe.range";
 /// interval arithmetic (fhe-expand-poly-eval's Chebyshev T_n, |T_n| <= 1 on
 /// the interval the user gave); the range analysis intersects with it.
 inline constexpr llvm::StringLiteral kAssumeRangeAttrName = "fhe.assume_range";
+/// Whether multiplying by the scalar c costs no level: a (small) integer,
+/// which fhe-to-ckks lowers to ckks.mul_int.
+inline bool isFreeFactor(double c) {
+  return c == std::nearbyint(c) && std::fabs(c) <= double(1 << 30);
+}
 /// An argument without `fhe.range` lies in [-kDefaultBound, kDefaultBound]
 /// (real slots): the usual CKKS convention of values in [-1, 1].
 inline constexpr double kDefaultBound = 1.0;
