@@ -1214,6 +1214,8 @@ llvm::json::Object ember::target::paramsToJson(ckks::ParamsAttr params) {
       {"log_n", params.getLogN()}, {"q", std::move(q)},
       {"p", std::move(p)},         {"log_scale", params.getLogScale()},
       {"dnum", params.getDnum()},  {"security", params.getSecurity()}};
+  if (params.getH())
+    root["hamming_weight"] = params.getH();
   if (params.hasKlss()) {
     for (uint64_t prime : params.getT())
       t.push_back(prime);

@@ -189,8 +189,8 @@ class FunctionEmitter:
         return v
 
     def unary(self, op: str, x: Value, loc: Location) -> Value:
-        """``fhe.neg`` / ``fhe.conjugate``."""
-        assert op in ("neg", "conjugate") and x.encrypted
+        """``fhe.neg`` / ``fhe.conjugate`` / ``fhe.bootstrap``."""
+        assert op in ("neg", "conjugate", "bootstrap") and x.encrypted
         v = self._fresh(True, x.slots)
         self._body.append(f"{v.name} = fhe.{op} {x.name} : {self._type(x)} {_loc(loc)}")
         return v

@@ -129,6 +129,7 @@ def context_from_params(params: dict, security: int | str = 128) -> object:
             log_scale=float(params["log_scale"]),
             insecure=insecure,
             klss_gamma=int(params.get("gamma", 0)) if t else 0,
+            hamming_weight=int(params.get("hamming_weight", 0)),
             t_bits=[x.bit_length() for x in t],
         )
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:

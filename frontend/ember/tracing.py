@@ -3,8 +3,8 @@
 A program is an ordinary Python function over :class:`Encrypted` values.
 Calling the compiler traces it once by operator overloading: every ``+``,
 ``-``, ``*``, ``/`` (by a plaintext: a multiplication by its reciprocal),
-unary ``-``, ``rotate`` and ``conjugate`` on an Encrypted value appends one
-fhe-dialect operation (through :mod:`ember._mlir`, at the user's line);
+unary ``-``, ``rotate``, ``conjugate`` and ``bootstrap`` on an Encrypted value
+appends one fhe-dialect operation (through :mod:`ember._mlir`, at the user's line);
 Python control flow runs at trace time. The same function also runs on
 plain numpy arrays (``program(x=..., y=...)``), with the same semantics:
 ``x.rotate(k)`` is ``np.roll(x, -k)``, ``x.conjugate()`` is ``np.conj(x)``
@@ -306,6 +306,21 @@ class Encrypted:
             return self._wrap(np.conj(self._value))
         return self._wrap(
             self._tracer.emitter.unary("conjugate", self._value, user_position())
+        )
+
+    def bootstrap(self) -> Encrypted:
+        """The same values with the levels refreshed (CKKS bootstrapping).
+
+        The compiler expands it (ModRaise, CoeffToSlot, EvalMod,
+        SlotToCoeff) once it has chosen the parameters, which then get a
+        sparse secret and a 2^50 scale; the value must fill N/2 slots and lie
+        in [-8, 8]. Plain evaluation (no tracer) returns the values as they
+        are.
+        """
+        if self._tracer is None:
+            return self._wrap(np.array(self._value, copy=True))
+        return self._wrap(
+            self._tracer.emitter.unary("bootstrap", self._value, user_position())
         )
 
     # --- what an encrypted value cannot do ---------------------------------------

@@ -254,6 +254,12 @@ FailureOr<RangeAnalysis> RangeAnalysis::run(ModuleOp module) {
                   out[i] = in[(i + k) % n];
                 return out;
               })
+              .Case<fhe::BootstrapOp>(
+                  [&](fhe::BootstrapOp o) -> FailureOr<Slots> {
+                    // The same values, refreshed (the approximation error
+                    // is far below the interval arithmetic's slack).
+                    return slotsOf(o.getInput());
+                  })
               .Case<fhe::TileOp>([&](fhe::TileOp o) -> FailureOr<Slots> {
                 // The vector repeated: the same ranges, slot i from i mod s.
                 const Slots &in = slotsOf(o.getInput());

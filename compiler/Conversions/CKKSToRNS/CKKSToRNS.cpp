@@ -233,6 +233,46 @@ LOWERING(MulIntOp) {
   return success();
 }
 
+LOWERING(MulIOp) {
+  // Times X^(N/2): the constant i encoded at scale 1 is that monomial
+  // exactly (coefficient N/2 is 1, the rest 0), one product per limb.
+  auto c = cast<ckks::CiphertextType>(op.getInput().getType());
+  auto values = DenseElementsAttr::get(
+      RankedTensorType::get({c.getSlots()},
+                            ComplexType::get(rewriter.getF64Type())),
+      std::complex<double>(0.0, 1.0));
+  Value monomial =
+      rns::EncodeOp::create(rewriter, op.getLoc(), basis.q(c.getLevel()),
+                            values, rewriter.getF64FloatAttr(1.0));
+  SmallVector<Value> out;
+  for (Value v : adaptor.getInput())
+    out.push_back(rns::MulOp::create(rewriter, op.getLoc(), v, monomial));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
+LOWERING(ModRaiseOp) {
+  // Each polynomial: INTT of its one limb, the centred one-prime BConv to
+  // q_1..q_L (the centred representative of each coefficient mod q_0,
+  // exactly: one prime has no conversion error), the limbs joined, NTT.
+  Location loc = op.getLoc();
+  const unsigned top = static_cast<unsigned>(levelOf(op.getResult())) + 1;
+  MLIRContext *ctx = rewriter.getContext();
+  auto limb0 = PolyType::get(ctx, rns::Form::coeff, 0, 1, 0, 0);
+  auto raised = PolyType::get(ctx, rns::Form::coeff, 1, top, 0, 0);
+  auto whole = PolyType::get(ctx, rns::Form::coeff, 0, top, 0, 0);
+  SmallVector<Value> out;
+  for (Value v : adaptor.getInput()) {
+    Value c = rns::INTTOp::create(rewriter, loc, limb0, v);
+    Value up = rns::BConvOp::create(rewriter, loc, raised, c);
+    Value joined =
+        rns::ConcatOp::create(rewriter, loc, whole, ValueRange{c, up});
+    out.push_back(rns::NTTOp::create(rewriter, loc, basis.q(top - 1), joined));
+  }
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
 LOWERING(MulOp) {
   ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
   if (a.size() != 2 || b.size() != 2)
@@ -481,11 +521,11 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
              LowerAddSub<ckks::SubOp, rns::SubOp, true>,
              LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
              LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>, LowerNegOp,
-             LowerMulIntOp, LowerMulOp, LowerMulPlainOp, LowerEncodeOp,
-             LowerEncodeValuesOp, LowerTileOp, LowerRescaleOp, LowerModDropOp,
-             LowerRelinearizeOp, LowerRotateOp, LowerConjugateOp,
-             LowerKeySwitchOp, LowerHoistedRotateOp, LowerHoistedRotateSumOp>(
-            tc, ctx, basis);
+             LowerMulIntOp, LowerMulIOp, LowerModRaiseOp, LowerMulOp,
+             LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp, LowerTileOp,
+             LowerRescaleOp, LowerModDropOp, LowerRelinearizeOp, LowerRotateOp,
+             LowerConjugateOp, LowerKeySwitchOp, LowerHoistedRotateOp,
+             LowerHoistedRotateSumOp>(tc, ctx, basis);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Analysis/Range/RangeAnalysis.h"
+#include "compiler/Conversions/FHEToCKKS/Bootstrap.h"
 #include "compiler/Transforms/ManageLevels/LevelManagement.h"
 #include "compiler/Transforms/Utils/TypeUpdate.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
@@ -52,6 +53,9 @@ constexpr int kDefaultScaleBits = 40;
 /// The smallest scale the compiler lowers to when values are large; below
 /// it a program is refused (the precision would be what 2^20 allows).
 constexpr int kMinScaleBits = 20;
+/// Levels a bootstrapping program's chain may grow beyond the budget
+/// (Bootstrap.h) until it level-manages.
+constexpr int64_t kMaxBootstrapMargin = 3;
 
 /// Margin between the largest value and q_0 / 2, in bits.
 ///
@@ -156,11 +160,34 @@ std::optional<int64_t> integerFactor(fhe::MulOp mul) {
   return integerSplat(mul.getLhs());
 }
 
+/// +1 or -1 when `v` is the constant i or -i in every slot: a
+/// multiplication by it is a `ckks.mul_i` (negated), which costs no level.
+std::optional<int> imaginaryUnitSplat(Value v) {
+  auto c = v.getDefiningOp<fhe::ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  DenseElementsAttr value = c.getValue();
+  if (!value.isSplat() || !ember::isComplexValues(value))
+    return std::nullopt;
+  std::complex<double> z = ember::slotValues(value, 1).front();
+  if (z.real() != 0 || std::fabs(z.imag()) != 1)
+    return std::nullopt;
+  return z.imag() > 0 ? 1 : -1;
+}
+
+std::optional<int> imaginaryUnitFactor(fhe::MulOp mul) {
+  if (auto v = imaginaryUnitSplat(mul.getRhs()))
+    return v;
+  return imaginaryUnitSplat(mul.getLhs());
+}
+
 /// Largest slot count and multiplicative depth over all functions, and the
 /// op where that depth is reached (for diagnostics). A multiplication by an
-/// integer constant costs no level (ckks.mul_int).
+/// integer constant or by +-i costs no level (ckks.mul_int, ckks.mul_i); a
+/// bootstrap's result has used `bootstrapDepth` levels of the chain, and a
+/// ModRaise's result none.
 void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
-             Operation *&deepest) {
+             Operation *&deepest, int64_t bootstrapDepth) {
   slots = 1;
   depth = 0;
   deepest = module;
@@ -175,8 +202,13 @@ void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
     int64_t d = 0;
     for (Value operand : op->getOperands())
       d = std::max(d, depthOf.lookup(operand));
-    if (auto mul = dyn_cast<fhe::MulOp>(op); mul && !integerFactor(mul))
+    if (auto mul = dyn_cast<fhe::MulOp>(op);
+        mul && !integerFactor(mul) && !imaginaryUnitFactor(mul))
       ++d;
+    if (isa<fhe::BootstrapOp>(op))
+      d = bootstrapDepth;
+    if (isa<fhe::ModRaiseOp>(op))
+      d = 0;
     for (Value result : op->getResults())
       depthOf[result] = d;
     if (d > depth) {
@@ -225,6 +257,21 @@ private:
     return scaleBits ? scaleBits : fittedScaleBits;
   }
   int64_t fittedScaleBits = kDefaultScaleBits;
+  /// The default scale: 2^40, 2^50 for a program that bootstraps.
+  int64_t defaultScaleBits = kDefaultScaleBits;
+  /// The secret's Hamming weight (0: uniform ternary; bootstrapping's
+  /// sparse weight when the program bootstraps).
+  int hammingWeight = 0;
+  /// Checks each fhe.bootstrap's slot count and input range against the
+  /// parameters.
+  LogicalResult checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
+                                const ember::RangeAnalysis &ranges);
+  /// Expands every fhe.bootstrap with the chosen parameters.
+  LogicalResult expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
+                                 const ember::bootstrap::Config &config);
+  /// Bootstraps expanded, then every function rewritten into managed ckks.
+  LogicalResult lower(ModuleOp module, ckks::ParamsAttr params,
+                      const ember::bootstrap::Config &bootConfig);
 };
 } // namespace
 
@@ -234,6 +281,7 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   spec.name = "custom";
   spec.log_n = log_n;
   spec.log_scale = static_cast<double>(scaleBitsOrDefault());
+  spec.hamming_weight = hammingWeight;
   spec.q_bits.assign(depth + 1, static_cast<int>(scaleBitsOrDefault()));
   spec.q_bits[0] = kFirstPrimeBits;
   int limbs = static_cast<int>(depth + 1);
@@ -257,7 +305,9 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   for (int d = first; d <= last; ++d) {
     spec.dnum = d;
     spec.p_bits.assign(ember::digitSizes(limbs, d).front(), kSpecialPrimeBits);
-    if (!secure || logQP() <= ember::maxLogQP128(log_n))
+    int bound = hammingWeight ? ember::maxLogQPSparse128(log_n, hammingWeight)
+                              : ember::maxLogQP128(log_n);
+    if (!secure || logQP() <= bound)
       return spec;
   }
   return std::nullopt;
@@ -372,7 +422,7 @@ LogicalResult FHEToCKKSPass::generatePrimes(ModuleOp module,
 FailureOr<int64_t> FHEToCKKSPass::initialScaleBits(Value where, double bound) {
   // A 60-bit q_0 lies just below 2^60; the exact check (fits) follows.
   double room = kFirstPrimeBits - 1 - kMarginBits - std::log2(bound);
-  int64_t bits = std::min<int64_t>(kDefaultScaleBits,
+  int64_t bits = std::min<int64_t>(defaultScaleBits,
                                    static_cast<int64_t>(std::ceil(room)) - 1);
   if (bits >= kMinScaleBits)
     return bits;
@@ -511,8 +561,21 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
               Value d = ckks::SubPlainOp::create(b, loc, resultType, y, x);
               return ckks::NegOp::create(b, loc, resultType, d);
             })
+            .Case<fhe::ModRaiseOp>([&](fhe::ModRaiseOp raise) -> Value {
+              // Read at the top level and scale; ckks-manage-levels brings
+              // the input to level 0 at exactly S_0.
+              double s0 = ember::bootstrap::canonicalScale(
+                  params.getQ(), static_cast<double>(params.getLogScale()), 0);
+              return ckks::ModRaiseOp::create(
+                  b, loc, resultType, raise.getInput(), b.getF64FloatAttr(s0));
+            })
             .Case<fhe::MulOp>([&](fhe::MulOp mul) -> Value {
               Value x = mul.getLhs(), y = mul.getRhs();
+              if (std::optional<int> unit = imaginaryUnitFactor(mul)) {
+                Value c = isCt(x) ? x : y;
+                Value r = ckks::MulIOp::create(b, loc, c);
+                return *unit > 0 ? r : ckks::NegOp::create(b, loc, r);
+              }
               if (isCt(x) && isCt(y)) {
                 Value m = ckks::MulOp::create(b, loc, resultType, x, y);
                 return ckks::RelinearizeOp::create(b, loc, resultType, m);
@@ -547,6 +610,58 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
   return ckks::manageLevels(func, params, ckks::LevelOptions{});
 }
 
+LogicalResult
+FHEToCKKSPass::checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
+                               const ember::RangeAnalysis &ranges) {
+  const int64_t halfN = int64_t{1} << (params.getLogN() - 1);
+  const double q0 = static_cast<double>(params.getQ()[0]);
+  const double s0 = ember::bootstrap::canonicalScale(
+      params.getQ(), static_cast<double>(params.getLogScale()), 0);
+  WalkResult result = module.walk([&](fhe::BootstrapOp op) {
+    if (op.getType().getSlots() != halfN) {
+      op.emitOpError("bootstraps ")
+          << op.getType().getSlots() << " slots, but the parameters "
+          << "have N/2 = " << halfN
+          << ": bootstrapping packs full slots only (tile the vector to "
+          << halfN << " slots first)";
+      return WalkResult::interrupt();
+    }
+    // |P / q_0| = bound * S_0 / q_0 must stay where the arcsine is exact.
+    const ember::RangeSummary *range = ranges.lookup(op.getInput());
+    double bound = range ? range->bound : fhe::kDefaultBound;
+    double limit = ember::bootstrap::kMaxInputRatio * q0 / s0;
+    if (bound > limit) {
+      op.emitOpError("input can reach magnitude ")
+          << formatBound(bound) << ", but bootstrapping at scale 2^"
+          << oneDecimal(std::log2(s0)) << " with a "
+          << oneDecimal(std::log2(q0)) << "-bit q_0 is accurate only up "
+          << "to " << formatBound(limit)
+          << ": scale the value down first, or use a smaller scale-bits";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult
+FHEToCKKSPass::expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
+                                const ember::bootstrap::Config &config) {
+  const double q0 = static_cast<double>(params.getQ()[0]);
+  const double top = params.getDefaultScale();
+  const double s0 = ember::bootstrap::canonicalScale(
+      params.getQ(), static_cast<double>(params.getLogScale()), 0);
+  SmallVector<fhe::BootstrapOp> ops;
+  module.walk([&](fhe::BootstrapOp op) { ops.push_back(op); });
+  for (fhe::BootstrapOp op : ops) {
+    Value out = ember::bootstrap::expand(
+        op, config, static_cast<int>(params.getLogN()), q0, top, s0);
+    op.getResult().replaceAllUsesWith(out);
+    op.erase();
+  }
+  return success();
+}
+
 void FHEToCKKSPass::runOnOperation() {
   ModuleOp module = getOperation();
   bool secure = true;
@@ -556,9 +671,18 @@ void FHEToCKKSPass::runOnOperation() {
     module.emitError("security must be 128 or none, got '") << security << "'";
     return signalPassFailure();
   }
+  // A program that bootstraps gets a sparse secret, a 2^50 scale and the
+  // procedure's levels at the top of the chain.
+  bool bootstraps = false;
+  module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
+  ember::bootstrap::Config bootConfig = ember::bootstrap::configure();
+  if (bootstraps) {
+    hammingWeight = bootConfig.hammingWeight;
+    defaultScaleBits = fittedScaleBits = ember::bootstrap::kScaleBits;
+  }
   int64_t slots = 0, depth = 0;
   Operation *deepest = nullptr;
-  analyse(module, slots, depth, deepest);
+  analyse(module, slots, depth, deepest, bootConfig.depth());
   if (extraLevels < 0) {
     module.emitError("extra-levels = ") << extraLevels << " is negative";
     return signalPassFailure();
@@ -587,47 +711,81 @@ void FHEToCKKSPass::runOnOperation() {
   }
   std::optional<ember::ParamSpec> spec;
   std::vector<uint64_t> q, p, t;
-  // Parameters for the program's depth, then the exact check that the
-  // first prime holds every value at the chain's scales; a scale the ranges
-  // chose comes down a bit at a time until it does.
-  for (;;) {
-    spec = choose(deepest, slots, depth, secure);
-    if (!spec)
-      return signalPassFailure();
-    if (klssGamma)
-      spec->klss_gamma = static_cast<int>(klssGamma);
-    if (klssT)
-      spec->t_bits.assign(klssT, kTempPrimeBits);
-    if (spec->klss_gamma == 0 && !spec->t_bits.empty() && klssT) {
-      module.emitError("klss-t needs klss-gamma (the key-group size) on the "
-                       "automatic parameter path");
-      return signalPassFailure();
+  ckks::ParamsAttr params;
+  // A program that bootstraps is lowered once on a copy first: the level
+  // manager's exact scales may cost Paterson-Stockmeyer a level more than
+  // ceil(log2(d + 1)) on some chains, so the chain grows by a level until
+  // the whole program, bootstraps expanded, fits it.
+  for (int64_t margin = 0;; ++margin) {
+    // Parameters for the program's depth, then the exact check that the
+    // first prime holds every value at the chain's scales; a scale the ranges
+    // chose comes down a bit at a time until it does.
+    for (;;) {
+      spec = choose(deepest, slots, depth + margin, secure);
+      if (!spec)
+        return signalPassFailure();
+      if (klssGamma)
+        spec->klss_gamma = static_cast<int>(klssGamma);
+      if (klssT)
+        spec->t_bits.assign(klssT, kTempPrimeBits);
+      if (spec->klss_gamma == 0 && !spec->t_bits.empty() && klssT) {
+        module.emitError("klss-t needs klss-gamma (the key-group size) on the "
+                         "automatic parameter path");
+        return signalPassFailure();
+      }
+      if (spec->klss_gamma == 0)
+        spec->t_bits.clear();
+      if (failed(generatePrimes(module, *spec, q, p, t)))
+        return signalPassFailure();
+      if (!largest || fits(largest, bound, q, *spec, scaleFixed))
+        break;
+      if (scaleFixed)
+        return signalPassFailure();
+      if (fittedScaleBits <= kMinScaleBits) {
+        reportTooLarge(largest, bound);
+        return signalPassFailure();
+      }
+      --fittedScaleBits;
     }
-    if (spec->klss_gamma == 0)
-      spec->t_bits.clear();
-    if (failed(generatePrimes(module, *spec, q, p, t)))
+    params = ckks::ParamsAttr::getChecked(
+        [&] { return module.emitError("invalid parameters: "); }, &getContext(),
+        static_cast<int64_t>(spec->log_n), ArrayRef<uint64_t>(q),
+        ArrayRef<uint64_t>(p), static_cast<int64_t>(spec->log_scale),
+        static_cast<int64_t>(spec->dnum), int64_t{secure ? 128 : 0},
+        ArrayRef<uint64_t>(t), static_cast<int64_t>(spec->klss_gamma),
+        static_cast<int64_t>(spec->hamming_weight));
+    if (!params)
       return signalPassFailure();
-    if (!largest || fits(largest, bound, q, *spec, scaleFixed))
+    module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
+    if (!bootstraps)
       break;
-    if (scaleFixed)
+    if (failed(checkBootstraps(module, params, *ranges)))
       return signalPassFailure();
-    if (fittedScaleBits <= kMinScaleBits) {
-      reportTooLarge(largest, bound);
+    OwningOpRef<ModuleOp> trial(cast<ModuleOp>(module->clone()));
+    LogicalResult fitted = success();
+    {
+      ScopedDiagnosticHandler quiet(&getContext(),
+                                    [](Diagnostic &) { return success(); });
+      fitted = lower(*trial, params, bootConfig);
+    }
+    if (succeeded(fitted))
+      break;
+    if (margin == kMaxBootstrapMargin) {
+      // Lower for real: its diagnostic says what failed.
+      (void)lower(module, params, bootConfig);
       return signalPassFailure();
     }
-    --fittedScaleBits;
   }
-  auto params = ckks::ParamsAttr::getChecked(
-      [&] { return module.emitError("invalid parameters: "); }, &getContext(),
-      static_cast<int64_t>(spec->log_n), ArrayRef<uint64_t>(q),
-      ArrayRef<uint64_t>(p), static_cast<int64_t>(spec->log_scale),
-      static_cast<int64_t>(spec->dnum), int64_t{secure ? 128 : 0},
-      ArrayRef<uint64_t>(t), static_cast<int64_t>(spec->klss_gamma));
-  if (!params)
+  if (failed(lower(module, params, bootConfig)))
     return signalPassFailure();
-  module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
+}
 
+LogicalResult FHEToCKKSPass::lower(ModuleOp module, ckks::ParamsAttr params,
+                                   const ember::bootstrap::Config &bootConfig) {
+  if (failed(expandBootstraps(module, params, bootConfig)))
+    return failure();
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
     if (failed(convert(func, params)))
-      return signalPassFailure();
+      return failure();
+  return success();
 }

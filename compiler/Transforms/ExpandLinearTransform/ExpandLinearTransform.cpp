@@ -142,3 +142,7 @@ struct ExpandLinearTransformPass
 };
 
 } // namespace
+
+mlir::Value ember::expandLinearTransform(ember::fhe::LinearTransformOp op) {
+  return expand(op);
+}

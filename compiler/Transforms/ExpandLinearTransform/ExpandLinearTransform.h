@@ -1,6 +1,8 @@
 //===- ExpandLinearTransform.h - fhe-expand-linear-transform --------------===//
 #pragma once
 
+#include "dialects/FHE/IR/FHEDialect.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace ember {
@@ -9,4 +11,7 @@ namespace ember {
 
 #define GEN_PASS_REGISTRATION
 #include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h.inc"
+/// The baby-step giant-step expansion of one fhe.linear_transform (as the
+/// pass), built before it; the caller replaces its uses and erases it.
+mlir::Value expandLinearTransform(fhe::LinearTransformOp op);
 } // namespace ember

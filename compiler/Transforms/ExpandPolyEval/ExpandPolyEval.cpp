@@ -246,3 +246,7 @@ struct ExpandPolyEvalPass
 };
 
 } // namespace
+
+mlir::Value ember::expandPolyEval(ember::fhe::PolyEvalOp op) {
+  return expand(op);
+}

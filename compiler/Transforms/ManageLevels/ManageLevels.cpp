@@ -70,6 +70,7 @@ private:
                           double scale);
   LogicalResult matchAddSub(OpBuilder &b, Operation *op);
   LogicalResult matchMul(OpBuilder &b, Operation *op);
+  LogicalResult matchModRaise(OpBuilder &b, ModRaiseOp raise);
   LogicalResult rescaleAboveWaterline(OpBuilder &b, Operation *op,
                                       unsigned operandIndex);
   LogicalResult retypePlaintext(OpBuilder &b, Operation *op, int64_t level,
@@ -265,6 +266,32 @@ LogicalResult LevelManager::matchAddSub(OpBuilder &b, Operation *op) {
   return op->emitError("could not match the operand levels and scales");
 }
 
+/// Bootstrapping's constants assume its input at level 0 with exactly the
+/// chain's canonical S_0: a mod_drop when the scale is already that, else
+/// an adjustment from a higher level (which the input has to spare).
+LogicalResult LevelManager::matchModRaise(OpBuilder &b, ModRaiseOp raise) {
+  if (failed(rescaleAboveWaterline(b, raise, 0)))
+    return failure();
+  Location loc = raise.getLoc();
+  Value v = raise.getInput();
+  double want = raise.getInputScale().convertToDouble();
+  if (scalesMatch(ct(v).getScale(), want) || ct(v).getLevel() == 0) {
+    raise->setOperand(0, modDrop(b, loc, v, 0));
+  } else {
+    FailureOr<Value> r = adjust(b, loc, v, 0, want);
+    if (failed(r))
+      return failure();
+    raise->setOperand(0, *r);
+  }
+  double have = ct(raise.getInput()).getScale();
+  if (!scalesMatch(have, want))
+    return raise.emitError("the value to bootstrap reaches level 0 at scale ")
+           << formatScale(have) << ", not the chain's " << formatScale(want)
+           << " that bootstrapping needs, and has no level left to adjust "
+              "it: bootstrap it one multiplication earlier";
+  return success();
+}
+
 LogicalResult LevelManager::retypePlaintext(OpBuilder &b, Operation *op,
                                             int64_t level, double scale) {
   Value pt = op->getOperand(1);
@@ -339,6 +366,9 @@ LogicalResult LevelManager::run(func::FuncOp func) {
               return retypePlaintext(b, op, c.getLevel(), c.getScale());
             })
             .Case<AddOp, SubOp>([&](auto) { return matchAddSub(b, op); })
+            .Case<ModRaiseOp>([&](ModRaiseOp raise) -> LogicalResult {
+              return matchModRaise(b, raise);
+            })
             .Case<AddPlainOp, SubPlainOp>([&](auto) {
               CiphertextType type = ct(op->getOperand(0));
               return retypePlaintext(b, op, type.getLevel(), type.getScale());

@@ -30,23 +30,28 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
       T must hold the exact products: log2 T >= log2(digits) + logN +
       largest digit bits + largest group bits + 1 (Context::klssTBitsNeeded
       of the runtime). Without them the module has no KLSS form.
+    - `h` (optional, printed only when nonzero): the secret is sparse, of
+      fixed Hamming weight h (bootstrapping needs it: the multiple of q_0
+      that ModRaise adds grows as sqrt(h)); the security bound is then
+      ember::maxLogQPSparse128. 0: a uniform ternary secret.
   }];
   let parameters = (ins "int64_t":$logN, ArrayRefParameter<"uint64_t">:$q,
                     ArrayRefParameter<"uint64_t">:$p, "int64_t":$logScale,
                     "int64_t":$dnum, "int64_t":$security,
                     OptionalArrayRefParameter<"uint64_t">:$t,
-                    DefaultValuedParameter<"int64_t", "0">:$gamma);
+                    DefaultValuedParameter<"int64_t", "0">:$gamma,
+                    DefaultValuedParameter<"int64_t", "0">:$h);
   let assemblyFormat = [{
     `<` `logN` `=` $logN `,` `Q` `=` `[` $q `]` `,` `P` `=` `[` $p `]` `,`
     `logScale` `=` $logScale `,` `dnum` `=` $dnum `,` `security` `=` $security
-    (`,` `T` `=` `[` $t^ `]`)? (`,` `gamma` `=` $gamma^)? `>`
+    `` custom<OptionalParams>($t, $gamma, $h) `>`
   }];
   let builders = [
     AttrBuilder<(ins "int64_t":$logN, "::llvm::ArrayRef<uint64_t>":$q,
                      "::llvm::ArrayRef<uint64_t>":$p, "int64_t":$logScale,
                      "int64_t":$dnum, "int64_t":$security), [{
       return $_get($_ctxt, logN, q, p, logScale, dnum, security,
-                   ::llvm::ArrayRef<uint64_t>(), int64_t{0});
+                   ::llvm::ArrayRef<uint64_t>(), int64_t{0}, int64_t{0});
     }]>
   ];
   let genVerifyDecl = 1;

@@ -18,6 +18,58 @@ using namespace ember::ckks;
 
 #include "dialects/CKKS/IR/CKKSDialect.cpp.inc"
 
+/// The optional tail of #ckks.params, each part printed only when present:
+/// `, T = [...], gamma = g` (a KLSS form) and `, h = w` (a sparse secret),
+/// parsed in any order.
+static ParseResult parseOptionalParams(AsmParser &parser,
+                                       SmallVector<uint64_t> &t, int64_t &gamma,
+                                       int64_t &h) {
+  t.clear();
+  gamma = 0;
+  h = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "T") {
+      SmallVector<uint64_t> primes;
+      if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                         [&]() -> ParseResult {
+                                           uint64_t v;
+                                           if (parser.parseInteger(v))
+                                             return failure();
+                                           primes.push_back(v);
+                                           return success();
+                                         }))
+        return failure();
+      t = std::move(primes);
+    } else if (key == "gamma" || key == "h") {
+      int64_t v;
+      if (parser.parseInteger(v))
+        return failure();
+      (key == "gamma" ? gamma : h) = v;
+    } else {
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected T, gamma or h, got '")
+             << key << "'";
+    }
+  }
+  return success();
+}
+
+static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
+                                int64_t gamma, int64_t h) {
+  if (!t.empty()) {
+    printer << ", T = [";
+    llvm::interleaveComma(t, printer);
+    printer << "]";
+  }
+  if (gamma)
+    printer << ", gamma = " << gamma;
+  if (h)
+    printer << ", h = " << h;
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/CKKS/IR/CKKSAttributes.cpp.inc"
 
@@ -216,7 +268,8 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t logN, ArrayRef<uint64_t> q,
                                  ArrayRef<uint64_t> p, int64_t logScale,
                                  int64_t dnum, int64_t security,
-                                 ArrayRef<uint64_t> t, int64_t gamma) {
+                                 ArrayRef<uint64_t> t, int64_t gamma,
+                                 int64_t h) {
   if (logN < 10 || logN > 17)
     return emitError() << "logN = " << logN << " is outside 10..17";
   if (q.empty())
@@ -283,12 +336,19 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (security != 128 && security != 0)
     return emitError() << "security must be 128 or 0 (insecure test mode), got "
                        << security;
+  if (h < 0 || h > (int64_t{1} << logN))
+    return emitError() << "Hamming weight h = " << h << " is outside 0..N";
   if (security == 128) {
     int64_t logQP = ember::logQP(q, p);
-    int64_t bound = ember::maxLogQP128(logN);
+    int64_t bound = h ? ember::maxLogQPSparse128(static_cast<int>(logN),
+                                                 static_cast<int>(h))
+                      : ember::maxLogQP128(logN);
     if (logQP > bound)
       return emitError() << "log2(QP) = " << logQP << " exceeds " << bound
-                         << ", the 128-bit security bound for N = 2^" << logN;
+                         << ", the 128-bit security bound for N = 2^" << logN
+                         << (h ? " and a secret of Hamming weight " +
+                                     std::to_string(h)
+                               : std::string());
   }
   // Hybrid key switching divides a digit times the key error by P: the
   // runtime refuses a P smaller than a digit (Context's constructor, with

@@ -148,6 +148,14 @@ LogicalResult MulIntOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   return success();
 }
 
+LogicalResult MulIOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       ValueRange operands, DictionaryAttr,
+                                       OpaqueProperties, RegionRange,
+                                       SmallVectorImpl<Type> &results) {
+  results.push_back(operands[0].getType());
+  return success();
+}
+
 LogicalResult
 TileOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
                          ValueRange operands, DictionaryAttr attributes,
@@ -293,6 +301,26 @@ LogicalResult RescaleOp::verify() {
     return emitOpError("result scale must be input scale / q_")
            << in.getLevel() << " = " << formatScale(expected) << ", got "
            << formatScale(out.getScale());
+  return success();
+}
+
+LogicalResult ModRaiseOp::verify() {
+  CiphertextType in = getInput().getType(), out = getType();
+  if (failed(verifySameShape(*this, in, out)))
+    return failure();
+  if (in.getLevel() != 0)
+    return emitOpError("input must be at level 0, got level ") << in.getLevel();
+  if (!scalesMatch(in.getScale(), getInputScale().convertToDouble()))
+    return emitOpError("input scale ")
+           << formatScale(in.getScale()) << " is not the input_scale "
+           << formatScale(getInputScale().convertToDouble())
+           << " its constants assume";
+  if (ParamsAttr params = ParamsAttr::lookup(*this))
+    if (out.getLevel() != params.getMaxLevel())
+      return emitOpError("result level must be the top level ")
+             << params.getMaxLevel() << ", got " << out.getLevel();
+  if (out.getLevel() == 0)
+    return emitOpError("result level must be above 0");
   return success();
 }
 

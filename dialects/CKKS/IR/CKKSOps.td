@@ -160,6 +160,20 @@ def CKKS_MulIntOp : CKKS_InferredOp<"mul_int"> {
   let assemblyFormat = "$input `,` $value attr-dict `:` type($input)";
 }
 
+def CKKS_MulIOp : CKKS_InferredOp<"mul_i"> {
+  let summary = "every slot times the imaginary unit i (no level spent)";
+  let description = [{
+    `%b = ckks.mul_i %a : !ckks.ct<...>` multiplies the plaintext by the
+    monomial X^(N/2), which is i at every root zeta^(5^j) (5^j = 1 mod 4):
+    exact, no encoding error, no rescale; level, scale and degree stay.
+    `fhe-to-ckks` lowers a multiplication by the constant i (or -i) to it;
+    bootstrapping splits and joins real and imaginary parts with it.
+  }];
+  let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
 //===----------------------------------------------------------------------===//
 // Key switching
 //===----------------------------------------------------------------------===//
@@ -276,6 +290,31 @@ def CKKS_RescaleOp : CKKS_Op<"rescale", [Pure, CKKS_ReducesLevel,
     it), checked with a relative tolerance of 1e-9.
   }];
   let arguments = (ins CKKS_Ct:$input);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def CKKS_ModRaiseOp : CKKS_Op<"mod_raise", [Pure, CKKS_NeedsLinearInput]> {
+  let summary = "bootstrapping's ModRaise: level 0 read at the top level";
+  let description = [{
+    ```mlir
+    %r = ckks.mod_raise %x {input_scale = 1.1259e+15 : f64}
+        : !ckks.ct<4096, level = 0, scale = 1.1259e+15>
+       -> !ckks.ct<4096, level = 26, scale = 1.1259e+15>
+    ```
+    Lifts each polynomial of a level-0 ciphertext (its coefficients'
+    centred representatives mod q_0) to the whole chain Q_L: the result
+    decrypts to P + q_0 I, I an integer polynomial with small
+    coefficients (about sqrt(h / 12) for a secret of Hamming weight h). The
+    result type is given (level L, the chain's top scale), not inferred:
+    the slots are read at that scale by the CoeffToSlot that follows.
+    `input_scale` is the scale the input must have (the chain's canonical
+    S_0, which the expansion's constants assume); `ckks-manage-levels`
+    brings the operand to level 0 at exactly that scale. Lowers to INTT,
+    a one-prime (centred) BConv to q_1..q_L and an NTT.
+  }];
+  let arguments = (ins CKKS_Ct:$input, F64Attr:$input_scale);
   let results = (outs CKKS_Ct:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

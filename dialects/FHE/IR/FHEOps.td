@@ -84,6 +84,36 @@ def FHE_ConjugateOp : FHE_UnaryOp<"conjugate"> {
   let description = "`%b = fhe.conjugate %a : !fhe.ct<8>`";
 }
 
+def FHE_BootstrapOp : FHE_UnaryOp<"bootstrap"> {
+  let summary = "refresh a ciphertext's levels (CKKS bootstrapping)";
+  let description = [{
+    `%y = fhe.bootstrap %x : !fhe.ct<8>` gives `y = x` (up to the
+    scheme's approximation error) at a level from which the program can
+    multiply again. `fhe-to-ckks` budgets the levels of the procedure
+    (ModRaise, CoeffToSlot, EvalMod, SlotToCoeff: see
+    compiler/Conversions/FHEToCKKS/Bootstrap.h), chooses a sparse secret
+    for it and expands it into fhe ops (`fhe.mod_raise`, linear
+    transforms, polynomials) once the parameters are known. Its input
+    must lie in [-8, 8] at the default 2^50 scale (the range analysis
+    checks it): the sine that removes q_0's multiples is linear only near
+    0.
+  }];
+}
+
+def FHE_ModRaiseOp : FHE_UnaryOp<"mod_raise"> {
+  let summary = "the first step of bootstrapping (made by fhe-to-ckks only)";
+  let description = [{
+    `%r = fhe.mod_raise %x : !fhe.ct<8>` reads x's ciphertext at level 0
+    (its polynomial P, at the canonical level-0 scale S_0 of the chain) as
+    one at the top level L: its slots then hold sigma(P + q_0 I) / S_L for
+    an unknown integer polynomial I with small coefficients (bounded by
+    the K of the bootstrapping configuration). Only `fhe-to-ckks` makes it,
+    when it expands `fhe.bootstrap` with the chosen parameters, so it is
+    not a value-level operation a program writes; it lowers to
+    `ckks.mod_raise`.
+  }];
+}
+
 def FHE_TileOp : FHE_Op<"tile", [Pure]> {
   let summary = "the slots repeated to a larger slot count (free)";
   let description = [{

@@ -481,3 +481,24 @@ func.func @tile_not_a_multiple(%x: !ckks.ct<8, level = 1, scale = 4.0>) {
   %t = ckks.tile %x to 12 : !ckks.ct<8, level = 1, scale = 4.0>
   return
 }
+
+// -----
+
+func.func @mod_raise_level(%x: !ckks.ct<8, level = 1, scale = 1099511627776.0>) {
+  // expected-error @+1 {{input must be at level 0, got level 1}}
+  %r = ckks.mod_raise %x {input_scale = 1099511627776.0 : f64} : !ckks.ct<8, level = 1, scale = 1099511627776.0> -> !ckks.ct<8, level = 4, scale = 1099511627776.0>
+  return
+}
+
+// -----
+
+func.func @mod_raise_scale(%x: !ckks.ct<8, level = 0, scale = 1099511627776.0>) {
+  // expected-error @+1 {{input scale 1099511627776.0 is not the input_scale 2199023255552.0 its constants assume}}
+  %r = ckks.mod_raise %x {input_scale = 2199023255552.0 : f64} : !ckks.ct<8, level = 0, scale = 1099511627776.0> -> !ckks.ct<8, level = 4, scale = 1099511627776.0>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{Hamming weight h = -1 is outside 0..N}}
+module attributes {ckks.params = #ckks.params<logN = 10, Q = [12289], P = [40961], logScale = 10, dnum = 1, security = 0, h = -1>} {}

@@ -23,6 +23,8 @@ func.func @all_ops(%x: !fhe.ct<4>, %y: !fhe.ct<4>, %p: !fhe.pt<4>) -> !fhe.ct<4>
   %f = fhe.rotate %e by -1 : !fhe.ct<4>
   // CHECK: %[[G:.*]] = fhe.conjugate %[[F]] : !fhe.ct<4>
   %g = fhe.conjugate %f : !fhe.ct<4>
+  // CHECK: fhe.bootstrap %[[G]] : !fhe.ct<4>
+  %boot = fhe.bootstrap %g : !fhe.ct<4>
   // CHECK: %[[R:.*]] = fhe.add %[[H]], %[[G]] : (!fhe.pt<4>, !fhe.ct<4>) -> !fhe.ct<4>
   %r = fhe.add %h, %g : (!fhe.pt<4>, !fhe.ct<4>) -> !fhe.ct<4>
   // CHECK: return %[[R]] : !fhe.ct<4>

@@ -1,0 +1,296 @@
+//===- Bootstrap.cpp - CKKS bootstrapping as fhe ops ----------------------===//
+//
+// See Bootstrap.h. The linear transforms are the encoder's special FFT
+// (runtime/core/encoder.cpp, fftSpecial / fftSpecialInv) written as
+// matrices on the slot vector: each radix-2 stage has three generalized
+// diagonals (offsets 0 and +-len/2), and a group of stages is their product.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversions/FHEToCKKS/Bootstrap.h"
+#include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h"
+#include "compiler/Transforms/ExpandPolyEval/ExpandPolyEval.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+#include <complex>
+#include <map>
+
+using namespace mlir;
+using namespace ember::fhe;
+
+namespace ember::bootstrap {
+namespace {
+
+using Complex = std::complex<double>;
+/// A slots x slots matrix by its generalized diagonals: offset o -> d with
+/// M[s][(s + o) mod slots] = d[s] (fhe.linear_transform's convention).
+using Diagonals = std::map<int64_t, std::vector<Complex>>;
+
+int log2Ceil(int64_t n) {
+  int k = 0;
+  while ((int64_t{1} << k) < n)
+    ++k;
+  return k;
+}
+
+/// The roots the encoder uses: zeta^k = exp(2 pi i k / 2N), and the
+/// rotation group 5^j mod 2N of its slots.
+struct Roots {
+  int64_t n, m; // slots = N / 2, m = 2N
+  std::vector<uint64_t> group;
+  explicit Roots(int logN) : n(int64_t{1} << (logN - 1)), m(n * 4) {
+    uint64_t power = 1;
+    for (int64_t j = 0; j < n; ++j) {
+      group.push_back(power);
+      power = power * 5 % static_cast<uint64_t>(m);
+    }
+  }
+  Complex zeta(uint64_t k) const {
+    double angle = 2.0 * M_PI * static_cast<double>(k) / static_cast<double>(m);
+    return {std::cos(angle), std::sin(angle)};
+  }
+};
+
+void accumulate(Diagonals &d, int64_t slots, int64_t offset, int64_t s,
+                Complex v) {
+  offset = ((offset % slots) + slots) % slots;
+  auto [it, inserted] = d.try_emplace(offset);
+  if (inserted)
+    it->second.assign(slots, Complex(0, 0));
+  it->second[s] += v;
+}
+
+/// One stage (half-length h = len / 2) of fftSpecialInv without its bit
+/// reversal and 1/n: for j < h in each block of len,
+///   out[i+j] = v[i+j] + v[i+j+h],  out[i+j+h] = (v[i+j] - v[i+j+h]) xi_j.
+Diagonals inverseStage(const Roots &r, int64_t len) {
+  const int64_t n = r.n, h = len / 2, lenq = len * 4;
+  Diagonals d;
+  for (int64_t s = 0; s < n; ++s) {
+    int64_t j = s % len;
+    if (j < h) {
+      accumulate(d, n, 0, s, 1.0);
+      accumulate(d, n, h, s, 1.0);
+    } else {
+      uint64_t idx = static_cast<uint64_t>(
+          (lenq - static_cast<int64_t>(r.group[j - h] % lenq)) * (r.m / lenq));
+      Complex xi = r.zeta(idx);
+      accumulate(d, n, -h, s, xi);
+      accumulate(d, n, 0, s, -xi);
+    }
+  }
+  return d;
+}
+
+/// One stage of fftSpecial after its bit reversal:
+///   out[i+j] = v[i+j] + xi_j v[i+j+h],  out[i+j+h] = v[i+j] - xi_j v[i+j+h].
+Diagonals forwardStage(const Roots &r, int64_t len) {
+  const int64_t n = r.n, h = len / 2, lenq = len * 4;
+  Diagonals d;
+  for (int64_t s = 0; s < n; ++s) {
+    int64_t j = s % len;
+    if (j < h) {
+      Complex xi = r.zeta((r.group[j] % lenq) * (r.m / lenq));
+      accumulate(d, n, 0, s, 1.0);
+      accumulate(d, n, h, s, xi);
+    } else {
+      Complex xi = r.zeta((r.group[j - h] % lenq) * (r.m / lenq));
+      accumulate(d, n, -h, s, 1.0);
+      accumulate(d, n, 0, s, -xi);
+    }
+  }
+  return d;
+}
+
+/// second after first: (B A)[s][s + a + b] += B_b[s] A_a[s + b].
+Diagonals compose(const Diagonals &second, const Diagonals &first,
+                  int64_t slots) {
+  Diagonals out;
+  for (const auto &[b, db] : second)
+    for (const auto &[a, da] : first)
+      for (int64_t s = 0; s < slots; ++s)
+        accumulate(out, slots, a + b, s, db[s] * da[(s + b) % slots]);
+  return out;
+}
+
+/// The stages in the order they apply, multiplied in `groups` consecutive
+/// groups (sizes as equal as possible, larger ones first), each scaled.
+std::vector<Diagonals> groupStages(const std::vector<Diagonals> &stages,
+                                   int groups, double scale, int64_t slots) {
+  std::vector<Diagonals> out;
+  size_t next = 0;
+  for (int g = 0; g < groups; ++g) {
+    size_t size = stages.size() / groups +
+                  (g < static_cast<int>(stages.size() % groups) ? 1 : 0);
+    Diagonals m = stages[next++];
+    for (size_t k = 1; k < size; ++k)
+      m = compose(stages[next++], m, slots);
+    for (auto &[o, d] : m)
+      for (Complex &v : d)
+        v *= scale;
+    // Diagonals that cancelled out (exactly zero) cost a rotation for
+    // nothing.
+    for (auto it = m.begin(); it != m.end();)
+      it = llvm::all_of(it->second, [](Complex v) { return v == Complex(); })
+               ? m.erase(it)
+               : std::next(it);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+/// An fhe.linear_transform of `x` by `m`, expanded (baby-step giant-step).
+Value linearTransform(OpBuilder &b, Location loc, Value x, const Diagonals &m) {
+  auto type = cast<CiphertextType>(x.getType());
+  const int64_t slots = type.getSlots();
+  SmallVector<int64_t> offsets;
+  std::vector<Complex> values;
+  values.reserve(m.size() * slots);
+  for (const auto &[o, d] : m) {
+    offsets.push_back(o);
+    values.insert(values.end(), d.begin(), d.end());
+  }
+  auto tensor =
+      RankedTensorType::get({static_cast<int64_t>(offsets.size()), slots},
+                            ComplexType::get(b.getF64Type()));
+  auto diagonals = DenseElementsAttr::get(tensor, ArrayRef<Complex>(values));
+  auto op = LinearTransformOp::create(b, loc, type, x,
+                                      b.getDenseI64ArrayAttr(offsets),
+                                      diagonals, b.getI64IntegerAttr(0));
+  Value out = ember::expandLinearTransform(op);
+  op.erase();
+  return out;
+}
+
+Value polynomial(OpBuilder &b, Location loc, Value x, StringRef basis,
+                 ArrayRef<double> coeffs) {
+  auto op = PolyEvalOp::create(b, loc, x.getType(), x, b.getStringAttr(basis),
+                               b.getDenseF64ArrayAttr(coeffs),
+                               b.getDenseF64ArrayAttr({-1.0, 1.0}));
+  Value out = ember::expandPolyEval(op);
+  op.erase();
+  return out;
+}
+
+Value splat(OpBuilder &b, Location loc, int64_t slots, Complex v) {
+  auto type = RankedTensorType::get({slots}, ComplexType::get(b.getF64Type()));
+  if (v.imag() == 0)
+    return ConstantOp::create(
+        b, loc, PlaintextType::get(b.getContext(), slots),
+        DenseElementsAttr::get(RankedTensorType::get({slots}, b.getF64Type()),
+                               v.real()));
+  return ConstantOp::create(b, loc, PlaintextType::get(b.getContext(), slots),
+                            DenseElementsAttr::get(type, v));
+}
+
+} // namespace
+
+int Config::evalModLevels() const {
+  // The cosine (Paterson-Stockmeyer in the Chebyshev basis on [-1, 1]:
+  // ceil(log2(d + 1))), the double angles, the degree-3 arcsine.
+  return log2Ceil(static_cast<int64_t>(cosine.size())) + doubleAngles + 2;
+}
+
+int Config::depth() const { return ctsLevels + evalModLevels() + stcLevels; }
+
+Config configure(int hammingWeight) {
+  Config c;
+  c.hammingWeight = hammingWeight;
+  c.k = std::ceil(6.5 * std::sqrt((hammingWeight + 1) / 12.0)) + 2;
+  // cos((2 pi K t - pi/2) / 2^r) at M Chebyshev nodes, in long double.
+  constexpr int kNodes = 512;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  const long double a = 2 * pi * c.k / std::ldexp(1.0L, c.doubleAngles);
+  const long double phase = -pi / 2 / std::ldexp(1.0L, c.doubleAngles);
+  std::vector<long double> coeffs(kNodes, 0.0L);
+  for (int j = 0; j < kNodes; ++j) {
+    long double theta = pi * (j + 0.5L) / kNodes;
+    long double f = std::cos(a * std::cos(theta) + phase);
+    for (int k = 0; k < kNodes; ++k)
+      coeffs[k] += f * std::cos(k * theta);
+  }
+  for (long double &v : coeffs)
+    v *= 2.0L / kNodes;
+  coeffs[0] /= 2;
+  // The smallest degree whose dropped tail is below 2^-50 (the coefficients
+  // fall super-exponentially past a = 2 pi K / 2^r).
+  int degree = kNodes - 1;
+  long double tail = 0;
+  while (degree > 1 && tail + std::fabs(coeffs[degree]) < 0x1p-50L)
+    tail += std::fabs(coeffs[degree--]);
+  c.cosineError = static_cast<double>(tail);
+  for (int k = 0; k <= degree; ++k)
+    c.cosine.push_back(static_cast<double>(coeffs[k]));
+  return c;
+}
+
+double canonicalScale(ArrayRef<uint64_t> q, double logScale, int64_t level) {
+  double s = std::ldexp(1.0, static_cast<int>(logScale));
+  for (int64_t l = static_cast<int64_t>(q.size()) - 1; l > level; --l)
+    s = s * s / static_cast<double>(q[l]);
+  return s;
+}
+
+Value expand(BootstrapOp op, const Config &config, int logN, double q0,
+             double topScale, double inputScale) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Type ct = op.getType();
+  const Roots roots(logN);
+  const int64_t n = roots.n;
+
+  // ModRaise: slots sigma(P + q_0 I) / S_L.
+  Value x = ModRaiseOp::create(b, loc, op.getInput());
+
+  // CoeffToSlot: fftSpecialInv's stages (len = n .. 2) times
+  // S_L / (2 n q_0 K): w = BR(c_lo + i c_hi) / (2 q_0 K), the 1/2 for the
+  // split below. The factor is shared out evenly so that no group's
+  // constants are tiny (they are encoded at the ciphertext's scale).
+  std::vector<Diagonals> stages;
+  for (int64_t len = n; len >= 2; len /= 2)
+    stages.push_back(inverseStage(roots, len));
+  const double factor =
+      topScale / (2.0 * static_cast<double>(n) * q0 * config.k);
+  const int cts = std::min<int>(config.ctsLevels, stages.size());
+  for (const Diagonals &m :
+       groupStages(stages, cts, std::pow(factor, 1.0 / cts), n))
+    x = linearTransform(b, loc, x, m);
+  // re = w + conj(w), im = -i (w - conj(w)): t in [-1, 1] for the
+  // coefficients 0..n-1 and n..2n-1 (bit-reversed order).
+  Value conj = ConjugateOp::create(b, loc, x);
+  Value re = AddOp::create(b, loc, ct, x, conj);
+  Value im = MulOp::create(b, loc, ct, SubOp::create(b, loc, ct, x, conj),
+                           splat(b, loc, n, Complex(0, -1)));
+
+  // EvalMod: s = sin(2 pi K t) = sin(2 pi P / q_0), then
+  // P / S_0 = (q_0 / (2 pi S_0)) (s + s^3 / 6).
+  const double amplitude = q0 / (2.0 * M_PI * inputScale);
+  auto evalMod = [&](Value t) {
+    Value y = polynomial(b, loc, t, "chebyshev", config.cosine);
+    for (int k = 0; k < config.doubleAngles; ++k) {
+      Value square = MulOp::create(b, loc, ct, y, y);
+      Value twice = MulOp::create(b, loc, ct, square, splat(b, loc, n, 2.0));
+      y = SubOp::create(b, loc, ct, twice, splat(b, loc, n, 1.0));
+    }
+    return polynomial(b, loc, y, "power",
+                      {0.0, amplitude, 0.0, amplitude / 6.0});
+  };
+  Value lo = evalMod(re), hi = evalMod(im);
+  Value z = AddOp::create(
+      b, loc, ct, lo,
+      MulOp::create(b, loc, ct, hi, splat(b, loc, n, Complex(0, 1))));
+
+  // SlotToCoeff: fftSpecial's stages (len = 2 .. n) on BR(P_lo + i P_hi) /
+  // S_0 give the slots back.
+  stages.clear();
+  for (int64_t len = 2; len <= n; len *= 2)
+    stages.push_back(forwardStage(roots, len));
+  const int stc = std::min<int>(config.stcLevels, stages.size());
+  for (const Diagonals &m : groupStages(stages, stc, 1.0, n))
+    z = linearTransform(b, loc, z, m);
+  return z;
+}
+
+} // namespace ember::bootstrap

@@ -1,0 +1,93 @@
+//===- Bootstrap.h - CKKS bootstrapping as fhe ops ------------------------===//
+//
+// fhe-to-ckks expands each fhe.bootstrap, once the parameters are chosen,
+// into the four steps of CKKS bootstrapping (Cheon-Han-Kim-Kim-Song 2018;
+// Cheddar 2.3, Athena 5), written with fhe ops so that the expansions,
+// hoisting, ModDown merging and fusion downstream see the whole procedure:
+//
+//   ModRaise     fhe.mod_raise: the level-0 polynomial P read at the top of
+//                the chain, P + q_0 I (I small: the secret is sparse).
+//   CoeffToSlot  the inverse of the encoding's special FFT as `ctsLevels`
+//                sparse linear transforms (its radix-2 stages grouped; the
+//                bit reversal is left out: EvalMod is slot-wise, and
+//                SlotToCoeff takes the same order), scaled so that the
+//                slots hold t = (P + q_0 I) / (q_0 K) in [-1, 1]; real and
+//                imaginary parts (the coefficients 0..N/2-1 and N/2..N-1)
+//                split with one conjugation and a free multiplication by i.
+//   EvalMod      sin(2 pi K t) = cos(2^r theta), theta = (2 pi K t - pi/2)
+//                / 2^r: a Chebyshev interpolant of cos(theta) on [-1, 1],
+//                r double-angle steps (cos 2a = 2 cos^2 a - 1), then
+//                P / S_0 = (q_0 / (2 pi S_0)) arcsin(s), arcsin to degree 3
+//                (s + s^3 / 6): the sine's own error x^3 (2 pi)^2 / 6 falls
+//                to x^5 terms, 2^-33 of |x| for |P| <= q_0 / 2^10.
+//   SlotToCoeff  the special FFT's stages, `stcLevels` sparse transforms,
+//                after the parts are joined (re + i im).
+//
+// Levels: ctsLevels + ceil(log2(d + 1)) + r + 2 + stcLevels (d the cosine's
+// degree). The multiples of q_0 that ModRaise adds are removed only while
+// |I| + |P / q_0| < K: with a secret of Hamming weight h, I has standard
+// deviation sqrt((h + 1) / 12) (ModRaise lifts each coefficient of c_1 to a
+// uniform centred value, times h coefficients of the secret, plus c_0's
+// rounding), and K covers 6.5 of them plus 2, a failure probability
+// below 2^-34 per coefficient.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "dialects/FHE/IR/FHEDialect.h"
+
+#include "mlir/IR/Value.h"
+
+#include <vector>
+
+namespace ember::bootstrap {
+
+/// The sparse secret bootstrapping programs get (OpenFHE's and Lattigo's
+/// default weight; 128-bit bounds in ember::maxLogQPSparse128).
+inline constexpr int kHammingWeight = 192;
+/// The default scale of a program that bootstraps: every prime after q_0
+/// has this many bits, so that EvalMod's noise, amplified by K q_0 / S_0,
+/// stays below 2^-20 of the values.
+inline constexpr int kScaleBits = 50;
+/// The largest |P / q_0| the arcsine step handles to 20 bits: the input's
+/// magnitude times S_0 / q_0 must stay below it (8 at 2^50, q_0 = 2^60).
+inline constexpr double kMaxInputRatio = 1.0 / 128;
+
+/// The procedure's shape for a secret of Hamming weight h.
+struct Config {
+  int hammingWeight = 0;
+  /// EvalMod's range: |I| + |P / q_0| < K.
+  double k = 0;
+  /// Double-angle steps r.
+  int doubleAngles = 3;
+  /// Chebyshev coefficients of cos((2 pi K t - pi / 2) / 2^r) on [-1, 1]
+  /// (c_0 not halved: f = sum_k c_k T_k).
+  std::vector<double> cosine;
+  /// Sum of the dropped coefficients' magnitudes: the interpolant's error.
+  double cosineError = 0;
+  int ctsLevels = 3;
+  int stcLevels = 3;
+
+  int evalModLevels() const;
+  /// Levels the whole procedure consumes after ModRaise.
+  int depth() const;
+};
+
+Config configure(int hammingWeight = kHammingWeight);
+
+/// The canonical scale of level `level` in a chain `q` with top scale
+/// 2^logScale: S_L = 2^logScale, S_{l-1} = S_l^2 / q_l (what eager rescaling
+/// gives every value; ckks-manage-levels brings a bootstrap's input to
+/// exactly S_0).
+double canonicalScale(llvm::ArrayRef<uint64_t> q, double logScale,
+                      int64_t level);
+
+/// Builds the expansion of `op` before it (CoeffToSlot and SlotToCoeff at
+/// the op's slot count, which must be N / 2 = 2^(logN - 1)) for a chain with
+/// first prime q0, top scale topScale and canonical level-0 scale
+/// inputScale; its linear transforms and polynomials are expanded too.
+/// The caller replaces the op's uses and erases it.
+mlir::Value expand(fhe::BootstrapOp op, const Config &config, int logN,
+                   double q0, double topScale, double inputScale);
+
+} // namespace ember::bootstrap

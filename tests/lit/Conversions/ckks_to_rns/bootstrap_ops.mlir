@@ -1,0 +1,37 @@
+// RUN: ember-opt --ckks-to-rns %s | FileCheck %s
+// Bootstrapping's two ckks ops: ModRaise is, per polynomial, the INTT of its
+// one limb, the centred one-prime BConv to q_1..q_L, the limbs joined and an
+// NTT; mul_i multiplies each polynomial by X^(N/2), the constant i encoded
+// at scale 1.
+
+!ct0 = !ckks.ct<8, level = 0, scale = 1099511627776.0>
+!ct4 = !ckks.ct<8, level = 4, scale = 1099511627776.0>
+
+module attributes {ckks.params = #ckks.params<logN = 14, Q = [1099504549889, 1099510054913, 1099508121601, 1099507695617, 1099506515969], P = [1152921504606748673, 1152921504606683137], logScale = 40, dnum = 3, security = 0, h = 192>} {
+
+// CHECK-LABEL: func.func @raise
+// CHECK-SAME: (%[[A0:.*]]: !rns.poly<ntt, q[0:1]>, %[[A1:.*]]: !rns.poly<ntt, q[0:1]>)
+// CHECK: %[[C0:.*]] = rns.intt %[[A0]] : !rns.poly<ntt, q[0:1]> -> !rns.poly<coeff, q[0:1]>
+// CHECK: %[[U0:.*]] = rns.bconv %[[C0]] : !rns.poly<coeff, q[0:1]> -> !rns.poly<coeff, q[1:5]>
+// CHECK: %[[J0:.*]] = rns.concat %[[C0]], %[[U0]] : !rns.poly<coeff, q[0:1]>, !rns.poly<coeff, q[1:5]> -> !rns.poly<coeff, q[0:5]>
+// CHECK: %[[R0:.*]] = rns.ntt %[[J0]] : !rns.poly<coeff, q[0:5]> -> !rns.poly<ntt, q[0:5]>
+// CHECK: rns.intt %[[A1]]
+// CHECK: rns.bconv
+// CHECK: rns.concat
+// CHECK: %[[R1:.*]] = rns.ntt
+// CHECK: return %[[R0]], %[[R1]]
+func.func @raise(%x: !ct0) -> !ct4 {
+  %r = ckks.mod_raise %x {input_scale = 1099511627776.0 : f64} : !ct0 -> !ct4
+  return %r : !ct4
+}
+
+// CHECK-LABEL: func.func @times_i
+// CHECK: %[[M:.*]] = rns.encode dense<(0.000000e+00,1.000000e+00)> : tensor<8xcomplex<f64>>, 1.000000e+00 : !rns.poly<ntt, q[0:5]>
+// CHECK: rns.mul %{{.*}}, %[[M]]
+// CHECK: rns.mul %{{.*}}, %[[M]]
+func.func @times_i(%x: !ct4) -> !ct4 {
+  %r = ckks.mul_i %x : !ct4
+  return %r : !ct4
+}
+
+}

@@ -1,0 +1,17 @@
+// RUN: ember-opt --fhe-to-ckks="security=none log-n=13" --split-input-file --verify-diagnostics %s
+// What bootstrapping refuses, at the bootstrap: fewer slots than N/2, and an
+// input the sine of EvalMod is not linear enough for.
+
+func.func @sparse(%x: !fhe.ct<1024>) -> !fhe.ct<1024> {
+  // expected-error @+1 {{bootstraps 1024 slots, but the parameters have N/2 = 4096: bootstrapping packs full slots only}}
+  %b = fhe.bootstrap %x : !fhe.ct<1024>
+  return %b : !fhe.ct<1024>
+}
+
+// -----
+
+func.func @too_large(%x: !fhe.ct<4096> {fhe.range = [-100.0, 100.0]}) -> !fhe.ct<4096> {
+  // expected-error @+1 {{input can reach magnitude 100 (2^6.64), but bootstrapping at scale 2^50.0 with a 60.0-bit q_0 is accurate only up to}}
+  %b = fhe.bootstrap %x : !fhe.ct<4096>
+  return %b : !fhe.ct<4096>
+}
