@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <complex>
@@ -27,13 +28,6 @@ using Complex = std::complex<double>;
 /// A slots x slots matrix by its generalized diagonals: offset o -> d with
 /// M[s][(s + o) mod slots] = d[s] (fhe.linear_transform's convention).
 using Diagonals = std::map<int64_t, std::vector<Complex>>;
-
-int log2Ceil(int64_t n) {
-  int k = 0;
-  while ((int64_t{1} << k) < n)
-    ++k;
-  return k;
-}
 
 /// The roots the encoder uses: zeta^k = exp(2 pi i k / 2N), and the
 /// rotation group 5^j mod 2N of its slots.
@@ -190,7 +184,7 @@ Value splat(OpBuilder &b, Location loc, int64_t slots, Complex v) {
 int Config::evalModLevels() const {
   // The cosine (Paterson-Stockmeyer in the Chebyshev basis on [-1, 1]:
   // ceil(log2(d + 1))), the double angles, the degree-3 arcsine.
-  return log2Ceil(static_cast<int64_t>(cosine.size())) + doubleAngles + 2;
+  return static_cast<int>(llvm::Log2_64_Ceil(cosine.size())) + doubleAngles + 2;
 }
 
 int Config::depth() const { return ctsLevels + evalModLevels() + stcLevels; }

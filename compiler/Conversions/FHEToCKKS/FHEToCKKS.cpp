@@ -184,8 +184,7 @@ std::optional<int> imaginaryUnitFactor(fhe::MulOp mul) {
 /// Largest slot count and multiplicative depth over all functions, and the
 /// op where that depth is reached (for diagnostics). A multiplication by an
 /// integer constant or by +-i costs no level (ckks.mul_int, ckks.mul_i); a
-/// bootstrap's result has used `bootstrapDepth` levels of the chain, and a
-/// ModRaise's result none.
+/// bootstrap's result has used `bootstrapDepth` levels of the chain.
 void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
              Operation *&deepest, int64_t bootstrapDepth) {
   slots = 1;
@@ -207,8 +206,6 @@ void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
       ++d;
     if (isa<fhe::BootstrapOp>(op))
       d = bootstrapDepth;
-    if (isa<fhe::ModRaiseOp>(op))
-      d = 0;
     for (Value result : op->getResults())
       depthOf[result] = d;
     if (d > depth) {
@@ -487,6 +484,9 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
   MLIRContext *ctx = func.getContext();
   int64_t level = params.getMaxLevel();
   double scale = params.getDefaultScale();
+  // The scale fhe.mod_raise's input must reach (bootstrapping's S_0).
+  const double s0 = ember::bootstrap::canonicalScale(
+      params.getQ(), static_cast<double>(params.getLogScale()), 0);
   auto convertType = [&](Type type) -> Type {
     if (auto ct = dyn_cast<fhe::CiphertextType>(type))
       return ckks::CiphertextType::get(ctx, ct.getSlots(), level, scale);
