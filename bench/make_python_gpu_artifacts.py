@@ -5,11 +5,14 @@ compiler is: each program twice, target="cpu" and target="cuda", saved with
 The GPU host (no MLIR) loads them with ``ember.load`` and runs them from
 Python.
 
-Programs: the examples of examples/ and, at parameter set B (N = 2^16,
+Programs: the examples of examples/; at parameter set B (N = 2^16,
 24 Q primes), a sum of 8 rotations, a 256 x 256 dense layer (diagonal
 method, baby-step giant-step), the degree-15 polynomial, one hmul+relin
-and one rotation; every program but mlp also as OUT/<name>-cuda-nofuse
-(``fusion=False``), to measure fusion's gain.
+and one rotation; and bootstrap13, one full-slot x.bootstrap() at N = 2^13
+in the named insecure test mode (at N = 2^16 its DFT constants alone would
+pass the 64 MiB the device tool carries). Every program but mlp and
+bootstrap13 also as OUT/<name>-cuda-nofuse (``fusion=False``), to measure
+fusion's gain.
 
     .venv/bin/python bench/make_python_gpu_artifacts.py [--out out/py_gpu]
 """
@@ -34,7 +37,7 @@ from ember import cli  # noqa: E402
 
 # No fusion-off twin: mlp's constants (21 MB per artifact) would take the
 # carried folder past the device tool's 64 MiB.
-NO_NOFUSE = {"mlp"}
+NO_NOFUSE = {"mlp", "bootstrap13"}
 EXAMPLES = [
     "logistic_regression",
     "dense_layer",
@@ -54,6 +57,18 @@ def programs(rng: np.random.Generator):
         yield example, prog, {}, cli._inputs(module, prog, None, rng)
     for name, prog in set_b.PROGRAMS.items():
         yield name, prog, {"params": "B"}, set_b.inputs(prog, rng)
+    yield (
+        "bootstrap13",
+        bootstrap13,
+        {"security": "none", "log_n": 13},
+        {"x": rng.uniform(-1, 1, 4096)},
+    )
+
+
+@ember.program(slots=4096)
+def bootstrap13(x):
+    """One full-slot bootstrap at N = 2^13 (gpu_python.py's INSECURE)."""
+    return x.bootstrap()
 
 
 def strip_stages(folder: Path) -> None:

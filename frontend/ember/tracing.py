@@ -313,9 +313,11 @@ class Encrypted:
 
         The compiler expands it (ModRaise, CoeffToSlot, EvalMod,
         SlotToCoeff) once it has chosen the parameters, which then get a
-        sparse secret and a 2^50 scale; the value must fill N/2 slots and lie
-        in [-8, 8]. Plain evaluation (no tracer) returns the values as they
-        are.
+        sparse secret (h = 192), a 2^40 scale for the program's own levels
+        and the procedure's 17 levels on 60-bit primes above them (about
+        23 bits of precision at N = 2^16); the value must fill N/2 slots and
+        lie in [-8, 8]. Plain evaluation (no tracer) returns the values as
+        they are.
         """
         if self._tracer is None:
             return self._wrap(np.array(self._value, copy=True))

@@ -220,13 +220,6 @@ Config configure(int hammingWeight) {
   return c;
 }
 
-double canonicalScale(ArrayRef<uint64_t> q, double logScale, int64_t level) {
-  double s = std::ldexp(1.0, static_cast<int>(logScale));
-  for (int64_t l = static_cast<int64_t>(q.size()) - 1; l > level; --l)
-    s = s * s / static_cast<double>(q[l]);
-  return s;
-}
-
 Value expand(BootstrapOp op, const Config &config, int logN, double q0,
              double topScale, double inputScale) {
   OpBuilder b(op);

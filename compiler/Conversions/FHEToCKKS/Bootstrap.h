@@ -45,12 +45,22 @@ namespace ember::bootstrap {
 /// The sparse secret bootstrapping programs get (OpenFHE's and Lattigo's
 /// default weight; 128-bit bounds in ember::maxLogQPSparse128).
 inline constexpr int kHammingWeight = 192;
-/// The default scale of a program that bootstraps: every prime after q_0
-/// has this many bits, so that EvalMod's noise, amplified by K q_0 / S_0,
-/// stays below 2^-20 of the values.
-inline constexpr int kScaleBits = 50;
+/// The default scale of a program that bootstraps: its own levels (below
+/// the procedure's) have primes of this size.
+inline constexpr int kScaleBits = 40;
+/// log2(q_0 / S_0): q_0 has kScaleBits + this many bits. EvalMod computes
+/// (q_0 / (2 pi S_0)) sin(2 pi P / q_0), exact to the arcsine's cubic term
+/// while |P / q_0| stays small; a larger ratio multiplies EvalMod's noise.
+inline constexpr int kMessageRatioBits = 10;
+/// The procedure's own levels (CoeffToSlot, EvalMod, SlotToCoeff) sit at
+/// the top of the chain on primes of this size, at a scale of 2^60 (their
+/// own run, ckks::levelScales). EvalMod multiplies the noise of its input
+/// t by about K q_0 / S_0 (2^15) and SlotToCoeff by sqrt(N) more: at a
+/// 2^50 scale that held the result to ~16 bits at N = 2^13; every bit of
+/// scale here is a bit of precision.
+inline constexpr int kProcedurePrimeBits = 60;
 /// The largest |P / q_0| the arcsine step handles to 20 bits: the input's
-/// magnitude times S_0 / q_0 must stay below it (8 at 2^50, q_0 = 2^60).
+/// magnitude times S_0 / q_0 must stay below it (8 at q_0 / S_0 = 2^10).
 inline constexpr double kMaxInputRatio = 1.0 / 128;
 
 /// The procedure's shape for a secret of Hamming weight h.
@@ -74,13 +84,6 @@ struct Config {
 };
 
 Config configure(int hammingWeight = kHammingWeight);
-
-/// The canonical scale of level `level` in a chain `q` with top scale
-/// 2^logScale: S_L = 2^logScale, S_{l-1} = S_l^2 / q_l (what eager rescaling
-/// gives every value; ckks-manage-levels brings a bootstrap's input to
-/// exactly S_0).
-double canonicalScale(llvm::ArrayRef<uint64_t> q, double logScale,
-                      int64_t level);
 
 /// Builds the expansion of `op` before it (CoeffToSlot and SlotToCoeff at
 /// the op's slot count, which must be N / 2 = 2^(logN - 1)) for a chain with

@@ -76,15 +76,17 @@ constexpr int64_t kMaxBootstrapMargin = 3;
 /// doubles (2^-52 relative), which the same bit absorbs.
 constexpr int kMarginBits = 1;
 
-/// log2 of the largest scale a value can carry with the chain `q` whose top
-/// scale is 2^log_scale: S_L = 2^log_scale and S_{l-1} = S_l^2 / q_l (the
-/// scales ember::generateQChain tracks; a mod_drop keeps its scale).
+/// log2 of the largest scale a program's value can carry with the chain
+/// `q` whose program scale is 2^log_scale: the largest canonical scale
+/// (ckks::levelScales) of the levels up to the fresh ciphertexts' (a
+/// mod_drop keeps its scale). The runs above hold only bootstrapping's
+/// values, bounded by construction, over moduli far above q_0.
 double log2MaxScale(ArrayRef<uint64_t> q, double logScale) {
-  double s = logScale, best = s;
-  for (size_t l = q.size(); l-- > 1;) {
-    s = 2 * s - std::log2(static_cast<double>(q[l]));
-    best = std::max(best, s);
-  }
+  const int64_t bits = static_cast<int64_t>(logScale);
+  std::vector<double> scales = ckks::levelScales(q, bits);
+  double best = 0;
+  for (int64_t l = 0; l <= ckks::inputLevel(q, bits); ++l)
+    best = std::max(best, std::log2(scales[l]));
   return best;
 }
 
@@ -162,11 +164,14 @@ std::optional<int64_t> integerFactor(fhe::MulOp mul) {
 
 /// +1 or -1 when `v` is the constant i or -i in every slot: a
 /// multiplication by it is a `ckks.mul_i` (negated), which costs no level.
+/// (An fhe.constant, or the ckks.encode it became during the rewrite.)
 std::optional<int> imaginaryUnitSplat(Value v) {
-  auto c = v.getDefiningOp<fhe::ConstantOp>();
-  if (!c)
+  Operation *def = v.getDefiningOp();
+  if (!def || !isa<fhe::ConstantOp, ckks::EncodeOp>(def))
     return std::nullopt;
-  DenseElementsAttr value = c.getValue();
+  auto value = def->getAttrOfType<DenseElementsAttr>("value");
+  if (!value)
+    return std::nullopt;
   if (!value.isSplat() || !ember::isComplexValues(value))
     return std::nullopt;
   std::complex<double> z = ember::slotValues(value, 1).front();
@@ -186,7 +191,7 @@ std::optional<int> imaginaryUnitFactor(fhe::MulOp mul) {
 /// integer constant or by +-i costs no level (ckks.mul_int, ckks.mul_i); a
 /// bootstrap's result has used `bootstrapDepth` levels of the chain.
 void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
-             Operation *&deepest, int64_t bootstrapDepth) {
+             Operation *&deepest, int64_t bootstrapDepth, int64_t inputDepth) {
   slots = 1;
   depth = 0;
   deepest = module;
@@ -200,7 +205,8 @@ void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
           slots = std::max(slots, slotsOf(t));
     int64_t d = 0;
     for (Value operand : op->getOperands())
-      d = std::max(d, depthOf.lookup(operand));
+      d = std::max(d, isa<BlockArgument>(operand) ? inputDepth
+                                                  : depthOf.lookup(operand));
     if (auto mul = dyn_cast<fhe::MulOp>(op);
         mul && !integerFactor(mul) && !imaginaryUnitFactor(mul))
       ++d;
@@ -259,6 +265,9 @@ private:
   /// The secret's Hamming weight (0: uniform ternary; bootstrapping's
   /// sparse weight when the program bootstraps).
   int hammingWeight = 0;
+  /// Levels of the bootstrapping procedure, a run of their own at the top
+  /// of the chain; fresh ciphertexts start below them.
+  int64_t procedureLevels = 0;
   /// Checks each fhe.bootstrap's slot count and input range against the
   /// parameters.
   LogicalResult checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
@@ -281,6 +290,15 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   spec.hamming_weight = hammingWeight;
   spec.q_bits.assign(depth + 1, static_cast<int>(scaleBitsOrDefault()));
   spec.q_bits[0] = kFirstPrimeBits;
+  if (procedureLevels) {
+    // Bootstrapping: q_0 = S_0 2^kMessageRatioBits, and the procedure's
+    // levels on their own run of larger primes at the top.
+    spec.q_bits[0] = static_cast<int>(scaleBitsOrDefault()) +
+                     ember::bootstrap::kMessageRatioBits;
+    for (int64_t l = std::max<int64_t>(1, depth + 1 - procedureLevels);
+         l <= depth; ++l)
+      spec.q_bits[l] = ember::bootstrap::kProcedurePrimeBits;
+  }
   int limbs = static_cast<int>(depth + 1);
   // A dnum above the number of Q primes means one prime per digit.
   int first = dnum ? std::min(static_cast<int>(dnum), limbs) : 1;
@@ -482,11 +500,10 @@ bool FHEToCKKSPass::fits(Value where, double bound, ArrayRef<uint64_t> q,
 LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
                                      ckks::ParamsAttr params) {
   MLIRContext *ctx = func.getContext();
-  int64_t level = params.getMaxLevel();
+  int64_t level = params.getInputLevel();
   double scale = params.getDefaultScale();
   // The scale fhe.mod_raise's input must reach (bootstrapping's S_0).
-  const double s0 = ember::bootstrap::canonicalScale(
-      params.getQ(), static_cast<double>(params.getLogScale()), 0);
+  const double s0 = params.getLevelScale(0);
   auto convertType = [&](Type type) -> Type {
     if (auto ct = dyn_cast<fhe::CiphertextType>(type))
       return ckks::CiphertextType::get(ctx, ct.getSlots(), level, scale);
@@ -562,12 +579,15 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
               return ckks::NegOp::create(b, loc, resultType, d);
             })
             .Case<fhe::ModRaiseOp>([&](fhe::ModRaiseOp raise) -> Value {
-              // Read at the top level and scale; ckks-manage-levels brings
-              // the input to level 0 at exactly S_0.
-              double s0 = ember::bootstrap::canonicalScale(
-                  params.getQ(), static_cast<double>(params.getLogScale()), 0);
-              return ckks::ModRaiseOp::create(
-                  b, loc, resultType, raise.getInput(), b.getF64FloatAttr(s0));
+              // Read at the top level (above the fresh ciphertexts' level,
+              // the scale-keeping CoeffToSlot levels) and scale;
+              // ckks-manage-levels brings the input to level 0 at exactly
+              // S_0.
+              auto top = ckks::CiphertextType::get(
+                  ctx, raise.getType().getSlots(), params.getMaxLevel(),
+                  params.getLevelScale(params.getMaxLevel()));
+              return ckks::ModRaiseOp::create(b, loc, top, raise.getInput(),
+                                              b.getF64FloatAttr(s0));
             })
             .Case<fhe::MulOp>([&](fhe::MulOp mul) -> Value {
               Value x = mul.getLhs(), y = mul.getRhs();
@@ -615,8 +635,7 @@ FHEToCKKSPass::checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
                                const ember::RangeAnalysis &ranges) {
   const int64_t halfN = int64_t{1} << (params.getLogN() - 1);
   const double q0 = static_cast<double>(params.getQ()[0]);
-  const double s0 = ember::bootstrap::canonicalScale(
-      params.getQ(), static_cast<double>(params.getLogScale()), 0);
+  const double s0 = params.getLevelScale(0);
   WalkResult result = module.walk([&](fhe::BootstrapOp op) {
     if (op.getType().getSlots() != halfN) {
       op.emitOpError("bootstraps ")
@@ -635,8 +654,10 @@ FHEToCKKSPass::checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
           << formatBound(bound) << ", but bootstrapping at scale 2^"
           << oneDecimal(std::log2(s0)) << " with a "
           << oneDecimal(std::log2(q0)) << "-bit q_0 is accurate only up "
-          << "to " << formatBound(limit)
-          << ": scale the value down first, or use a smaller scale-bits";
+          << "to " << formatBound(limit) << " (q_0 / S_0 = 2^"
+          << ember::bootstrap::kMessageRatioBits
+          << "): scale the value down before bootstrapping and back up "
+             "after";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -648,9 +669,8 @@ LogicalResult
 FHEToCKKSPass::expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
                                 const ember::bootstrap::Config &config) {
   const double q0 = static_cast<double>(params.getQ()[0]);
-  const double top = params.getDefaultScale();
-  const double s0 = ember::bootstrap::canonicalScale(
-      params.getQ(), static_cast<double>(params.getLogScale()), 0);
+  const double top = params.getLevelScale(params.getMaxLevel());
+  const double s0 = params.getLevelScale(0);
   SmallVector<fhe::BootstrapOp> ops;
   module.walk([&](fhe::BootstrapOp op) { ops.push_back(op); });
   for (fhe::BootstrapOp op : ops) {
@@ -679,10 +699,11 @@ void FHEToCKKSPass::runOnOperation() {
   if (bootstraps) {
     hammingWeight = bootConfig.hammingWeight;
     defaultScaleBits = fittedScaleBits = ember::bootstrap::kScaleBits;
+    procedureLevels = bootConfig.depth();
   }
   int64_t slots = 0, depth = 0;
   Operation *deepest = nullptr;
-  analyse(module, slots, depth, deepest, bootConfig.depth());
+  analyse(module, slots, depth, deepest, bootConfig.depth(), procedureLevels);
   if (extraLevels < 0) {
     module.emitError("extra-levels = ") << extraLevels << " is negative";
     return signalPassFailure();

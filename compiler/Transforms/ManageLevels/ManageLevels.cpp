@@ -35,10 +35,24 @@ namespace {
 /// precision in the encoding, so they spend a level instead.
 constexpr double kMinScaleUpRatio = 1 << 20;
 
+/// Scales this close are the same scale. Much tighter than the verifiers'
+/// kScaleTolerance: adding x at scale s(1 + d) to y at scale s errs by
+/// d |x|, and the chain's scales S_l differ from one another by ~2^-30
+/// (primes near 2^50), which bootstrapping's EvalMod multiplies by
+/// K q_0 / S_0 ~ 2^15. The adjustments are exact to the rounding of one
+/// encoded constant (~2^-50), so the manager can hold every value at the
+/// canonical scale of its level.
+constexpr double kExactScaleTolerance = 1e-13;
+
+bool sameScale(double a, double b) {
+  return std::fabs(a - b) <= kExactScaleTolerance * std::max(a, b);
+}
+
 class LevelManager {
 public:
   LevelManager(ParamsAttr params, const LevelOptions &options)
-      : params(params), lazy(options.strategy == RescaleStrategy::Lazy) {
+      : params(params), lazy(options.strategy == RescaleStrategy::Lazy),
+        levelScale(levelScales(params.getQ(), params.getLogScale())) {
     int64_t bits =
         options.waterline ? options.waterline : (3 * params.getLogScale()) / 2;
     waterlineScale = std::ldexp(1.0, bits);
@@ -49,6 +63,8 @@ public:
 private:
   ParamsAttr params;
   bool lazy;
+  /// The canonical scale of each level (ckks::levelScales).
+  std::vector<double> levelScale;
   double waterlineScale;
   DenseMap<Value, Value> rescaled;
   DenseMap<std::pair<Value, int64_t>, Value> dropped;
@@ -58,8 +74,14 @@ private:
   static CiphertextType ct(Value v) {
     return cast<CiphertextType>(v.getType());
   }
+  /// The waterline is set for the program's scale 2^logScale; a run of
+  /// larger primes above (bootstrapping's) scales it by (S_l /
+  /// 2^logScale)^1.5.
   bool aboveWaterline(Value v) const {
-    return lazy && ct(v).getScale() > waterlineScale;
+    if (!lazy)
+      return false;
+    double run = levelScale[ct(v).getLevel()] / params.getDefaultScale();
+    return ct(v).getScale() > waterlineScale * std::pow(run, 1.5);
   }
 
   FailureOr<Value> rescale(OpBuilder &b, Location loc, Value v);
@@ -177,7 +199,7 @@ LogicalResult LevelManager::matchMul(OpBuilder &b, Operation *op) {
   unsigned hi = t0.getLevel() > t1.getLevel() ? 0 : 1;
   CiphertextType lo = hi == 0 ? t1 : t0;
   Value v = op->getOperand(hi);
-  if (scalesMatch(ct(v).getScale(), lo.getScale()) ||
+  if (sameScale(ct(v).getScale(), lo.getScale()) ||
       !meetsAddition.contains(op)) {
     op->setOperand(hi, modDrop(b, op->getLoc(), v, lo.getLevel()));
     return success();
@@ -194,8 +216,7 @@ LogicalResult LevelManager::matchAddSub(OpBuilder &b, Operation *op) {
   for (int attempt = 0; attempt < 4; ++attempt) {
     Value x = op->getOperand(0), y = op->getOperand(1);
     CiphertextType tx = ct(x), ty = ct(y);
-    bool sameScale = scalesMatch(tx.getScale(), ty.getScale());
-    if (sameScale) {
+    if (sameScale(tx.getScale(), ty.getScale())) {
       int64_t level = std::min(tx.getLevel(), ty.getLevel());
       op->setOperand(0, modDrop(b, loc, x, level));
       op->setOperand(1, modDrop(b, loc, y, level));
@@ -225,7 +246,7 @@ LogicalResult LevelManager::matchAddSub(OpBuilder &b, Operation *op) {
       // A rescale of the higher one (from one level above the other) may
       // land exactly on the other's scale: the cheapest match.
       double q = static_cast<double>(params.getQ()[tl.getLevel() + 1]);
-      if (scalesMatch(th.getScale() / q, tl.getScale())) {
+      if (sameScale(th.getScale() / q, tl.getScale())) {
         FailureOr<Value> r =
             rescale(b, loc, modDrop(b, loc, vh, tl.getLevel() + 1));
         if (failed(r))
@@ -275,7 +296,7 @@ LogicalResult LevelManager::matchModRaise(OpBuilder &b, ModRaiseOp raise) {
   Location loc = raise.getLoc();
   Value v = raise.getInput();
   double want = raise.getInputScale().convertToDouble();
-  if (scalesMatch(ct(v).getScale(), want) || ct(v).getLevel() == 0) {
+  if (sameScale(ct(v).getScale(), want) || ct(v).getLevel() == 0) {
     raise->setOperand(0, modDrop(b, loc, v, 0));
   } else {
     FailureOr<Value> r = adjust(b, loc, v, 0, want);
@@ -284,7 +305,7 @@ LogicalResult LevelManager::matchModRaise(OpBuilder &b, ModRaiseOp raise) {
     raise->setOperand(0, *r);
   }
   double have = ct(raise.getInput()).getScale();
-  if (!scalesMatch(have, want))
+  if (!sameScale(have, want))
     return raise.emitError("the value to bootstrap reaches level 0 at scale ")
            << formatScale(have) << ", not the chain's " << formatScale(want)
            << " that bootstrapping needs, and has no level left to adjust "
@@ -296,7 +317,7 @@ LogicalResult LevelManager::retypePlaintext(OpBuilder &b, Operation *op,
                                             int64_t level, double scale) {
   Value pt = op->getOperand(1);
   auto type = cast<PlaintextType>(pt.getType());
-  if (type.getLevel() == level && scalesMatch(type.getScale(), scale))
+  if (type.getLevel() == level && sameScale(type.getScale(), scale))
     return success();
   auto retyped = type.withLevelAndScale(level, scale);
   if (auto encode = pt.getDefiningOp<EncodeOp>()) {
@@ -362,8 +383,20 @@ LogicalResult LevelManager::run(func::FuncOp func) {
               // At the ciphertext's own scale s: the product has s^2, as a
               // ciphertext product at that level, so both rescale to the
               // same scale (a fixed 2^logScale would drift apart from it).
+              // Where the rescale crosses into the next run of the chain,
+              // at q_l S_{l-1} / s instead: the product rescales to that
+              // run's S_{l-1} (bootstrapping's last SlotToCoeff stage
+              // leaves its 60-bit run for the program's scale this way).
               CiphertextType c = ct(mul.getCiphertext());
-              return retypePlaintext(b, op, c.getLevel(), c.getScale());
+              int64_t l = c.getLevel();
+              double ptScale = c.getScale();
+              if (isRunBoundary(params.getQ(), params.getLogScale(), l)) {
+                double q = static_cast<double>(params.getQ()[l]);
+                double crossing = q * levelScale[l - 1] / c.getScale();
+                if (crossing >= kMinScaleUpRatio)
+                  ptScale = crossing;
+              }
+              return retypePlaintext(b, op, l, ptScale);
             })
             .Case<AddOp, SubOp>([&](auto) { return matchAddSub(b, op); })
             .Case<ModRaiseOp>([&](ModRaiseOp raise) -> LogicalResult {

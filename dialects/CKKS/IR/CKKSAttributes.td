@@ -56,8 +56,13 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
   ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Index of the last Q prime: a fresh ciphertext's level.
+    /// Index of the last Q prime.
     int64_t getMaxLevel() const { return getQ().size() - 1; }
+    /// A fresh ciphertext's level: the highest below the scale-keeping
+    /// levels (ckks::inputLevel; getMaxLevel for a uniform chain).
+    int64_t getInputLevel() const;
+    /// The canonical scale of `level` (ckks::levelScales).
+    double getLevelScale(int64_t level) const;
     /// The default scale 2^logScale.
     double getDefaultScale() const;
     /// Sum of the bit lengths of all Q and P primes.

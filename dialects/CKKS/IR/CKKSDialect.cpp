@@ -96,6 +96,51 @@ bool ember::ckks::scalesMatch(double a, double b) {
          kScaleTolerance * std::max(std::fabs(a), std::fabs(b));
 }
 
+/// log2 q rounded: a run's primes lie within a prime gap of 2^bits
+/// (generateQChain), on either side.
+static int nominalBits(uint64_t q) {
+  return static_cast<int>(std::lround(std::log2(static_cast<double>(q))));
+}
+
+int64_t ember::ckks::inputLevel(llvm::ArrayRef<uint64_t> q, int64_t logScale) {
+  (void)logScale;
+  if (q.size() < 2)
+    return static_cast<int64_t>(q.size()) - 1;
+  int64_t level = 1;
+  while (level + 1 < static_cast<int64_t>(q.size()) &&
+         nominalBits(q[level + 1]) == nominalBits(q[1]))
+    ++level;
+  return level;
+}
+
+std::vector<double> ember::ckks::levelScales(llvm::ArrayRef<uint64_t> q,
+                                             int64_t logScale) {
+  std::vector<double> scales(q.size());
+  const int64_t bottomTop = inputLevel(q, logScale);
+  double s = 0;
+  for (int64_t l = static_cast<int64_t>(q.size()) - 1; l >= 0; --l) {
+    // A run's top level: its start scale.
+    if (l == bottomTop)
+      s = std::ldexp(1.0, static_cast<int>(logScale));
+    else if (l > bottomTop && (l + 1 == static_cast<int64_t>(q.size()) ||
+                               nominalBits(q[l + 1]) != nominalBits(q[l])))
+      s = std::ldexp(1.0, nominalBits(q[l]));
+    scales[l] = s;
+    if (l > 0)
+      s = s * s / static_cast<double>(q[l]);
+  }
+  return scales;
+}
+
+bool ember::ckks::isRunBoundary(llvm::ArrayRef<uint64_t> q, int64_t logScale,
+                                int64_t level) {
+  if (level < 1 || level >= static_cast<int64_t>(q.size()))
+    return false;
+  std::vector<double> s = levelScales(q, logScale);
+  return !scalesMatch(s[level - 1],
+                      s[level] * s[level] / static_cast<double>(q[level]));
+}
+
 Operation *CKKSDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
   auto dense = dyn_cast<DenseElementsAttr>(value);
@@ -199,6 +244,14 @@ constexpr int64_t kMaxPrimeBits = 61;
 
 double ParamsAttr::getDefaultScale() const {
   return std::ldexp(1.0, getLogScale());
+}
+
+int64_t ParamsAttr::getInputLevel() const {
+  return inputLevel(getQ(), getLogScale());
+}
+
+double ParamsAttr::getLevelScale(int64_t level) const {
+  return levelScales(getQ(), getLogScale())[level];
 }
 
 int64_t ParamsAttr::getLogQP() const { return ember::logQP(getQ(), getP()); }

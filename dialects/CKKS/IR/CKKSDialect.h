@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/bit.h"
 
+#include <vector>
+
 #include "dialects/CKKS/IR/CKKSDialect.h.inc"
 #include "dialects/CKKS/IR/CKKSTraits.h"
 
@@ -53,5 +55,25 @@ double log2Product(llvm::ArrayRef<uint64_t> primes);
 
 /// True when two scales are equal up to kScaleTolerance.
 bool scalesMatch(double a, double b);
+
+/// The canonical scale of each level 0..L of the chain `q`, as
+/// ember::generateQChain tracks it. The primes after q_0 form runs of equal
+/// size (log2 q_l rounded). The lowest run starts at 2^logScale at its top
+/// level; every run above it at 2^bits (a program that bootstraps has a
+/// 60-bit run for the procedure above the program's own levels). Within a
+/// run S_{l-1} = S_l^2 / q_l, what a product of two values at S_l gives
+/// when rescaled; below a run's lowest level l, S_{l-1} is the next run's
+/// start, reached by a plaintext product encoded at q_l S_{l-1} / S_l
+/// (ckks-manage-levels).
+std::vector<double> levelScales(llvm::ArrayRef<uint64_t> q, int64_t logScale);
+
+/// Whether the rescale from `level` crosses from one run to the next:
+/// S_{level-1} != S_level^2 / q_level.
+bool isRunBoundary(llvm::ArrayRef<uint64_t> q, int64_t logScale, int64_t level);
+
+/// The top level of the lowest run (L for a uniform chain): where fresh
+/// ciphertexts start, at scale 2^logScale. The runs above are the
+/// bootstrapping procedure's.
+int64_t inputLevel(llvm::ArrayRef<uint64_t> q, int64_t logScale);
 
 } // namespace ember::ckks

@@ -1,21 +1,30 @@
 // RUN: ember-opt --fhe-to-ckks="security=none log-n=13" %s | FileCheck %s
 // fhe.bootstrap with the chosen parameters: a sparse secret (h = 192) and a
-// 2^50 scale; ModRaise reads the level-0 ciphertext (brought to the chain's
+// 2^40 program scale; ModRaise reads the level-0 ciphertext (brought to the chain's
 // S_0) at the top level, CoeffToSlot's three transforms (rotations and
 // plaintext products), one conjugation and i splitting the parts, EvalMod's
 // products, SlotToCoeff; the program multiplies again afterwards.
 
-// CHECK: ckks.params = #ckks.params<logN = 13, Q = [{{.*}}], P = [{{.*}}], logScale = 50, dnum = {{[0-9]+}}, security = 0, h = 192>
+// CHECK: ckks.params = #ckks.params<logN = 13, Q = [{{.*}}], P = [{{.*}}], logScale = 40, dnum = {{[0-9]+}}, security = 0, h = 192>
+// The input starts at level 1, the top of the program's 40-bit run; the 17
+// levels above (60-bit primes at 2^60) are the procedure's.
 // CHECK-LABEL: func.func @refresh
-// CHECK: %[[LOW:.*]] = ckks.mod_drop %{{.*}} -> !ckks.ct<4096, level = 0,
-// CHECK: %[[RAISED:.*]] = ckks.mod_raise %[[LOW]] {input_scale = {{.*}}} : !ckks.ct<4096, level = 0, {{.*}}> -> !ckks.ct<4096, level = [[TOP:[0-9]+]], scale = 1125899906842624.0>
+// CHECK-SAME: (%{{.*}}: !ckks.ct<4096, level = 1, scale = 1099511627776.0>)
+// CHECK: %[[LOW:.*]] = ckks.rescale %{{.*}} -> !ckks.ct<4096, level = 0,
+// CHECK: %[[RAISED:.*]] = ckks.mod_raise %[[LOW]] {input_scale = {{.*}}} : !ckks.ct<4096, level = 0, {{.*}}> -> !ckks.ct<4096, level = 18, scale = 1.152921504606847e+18>
 // CHECK: ckks.rotate %[[RAISED]]
 // CHECK: ckks.mul_plain
-// CHECK: ckks.conjugate
-// CHECK: ckks.mul_i
+// The re/im split: one conjugation, and -i (w - conj w) as a free mul_i.
+// CHECK: %[[CONJ:.*]] = ckks.conjugate
+// CHECK: %[[DIFF:.*]] = ckks.sub %{{.*}}, %[[CONJ]]
+// CHECK-NEXT: ckks.mul_i %[[DIFF]] :
 // CHECK: ckks.relinearize
-// CHECK: ckks.mul_i
-// CHECK: ckks.rotate
+// z = lo + i hi
+// CHECK: ckks.mul_i %{{.*}} :
+// SlotToCoeff's last stage leaves the 60-bit run: its constants are encoded
+// at ~2^40 and its products rescale to exactly 2^40 at level 1.
+// CHECK: ckks.mul_plain %{{.*}}, %{{.*}} : !ckks.ct<4096, level = 2, scale = {{.*}}e+18>, !ckks.pt<4096, level = 2, scale = 10995{{[0-9.]+}}>
+// CHECK-NEXT: ckks.rescale %{{.*}} -> !ckks.ct<4096, level = 1, scale = 1099511627776.0>
 // CHECK: %[[OUT:.*]] = ckks.mul %{{.*}}, %{{.*}} : !ckks.ct<4096, level = 1,
 // CHECK-NOT: ckks.mod_raise
 // CHECK: return

@@ -36,3 +36,27 @@ module {
     return %t : !fhe.ct<8>
   }
 }
+
+// -----
+
+// A multiplication by i or -i (a complex splat) is ckks.mul_i (negated for
+// -i): no encoding, no level, so x * x * (-i) needs one Q prime above q_0.
+// RUN: ember-opt --fhe-to-ckks --split-input-file %s | FileCheck %s --check-prefix=UNIT
+// UNIT-LABEL: func.func @minus_i
+// UNIT-SAME: (%{{.*}}: !ckks.ct<8, level = 1,
+// UNIT: %[[R:.*]] = ckks.rescale
+// UNIT-NEXT: %[[I:.*]] = ckks.mul_i %[[R]] :
+// UNIT-NEXT: %[[N:.*]] = ckks.neg %[[I]] :
+// UNIT-NEXT: %[[J:.*]] = ckks.mul_i %[[N]] :
+// UNIT-NEXT: return %[[J]]
+// UNIT-NOT: ckks.mul_plain
+module {
+  func.func @minus_i(%x: !fhe.ct<8>) -> !fhe.ct<8> {
+    %mi = fhe.constant dense<(0.0, -1.0)> : tensor<8xcomplex<f64>> -> !fhe.pt<8>
+    %i = fhe.constant dense<(0.0, 1.0)> : tensor<8xcomplex<f64>> -> !fhe.pt<8>
+    %x2 = fhe.mul %x, %x : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+    %t = fhe.mul %x2, %mi : (!fhe.ct<8>, !fhe.pt<8>) -> !fhe.ct<8>
+    %u = fhe.mul %i, %t : (!fhe.pt<8>, !fhe.ct<8>) -> !fhe.ct<8>
+    return %u : !fhe.ct<8>
+  }
+}
