@@ -85,7 +85,7 @@ double log2MaxScale(ArrayRef<uint64_t> q, double logScale) {
   const int64_t bits = static_cast<int64_t>(logScale);
   std::vector<double> scales = ckks::levelScales(q, bits);
   double best = 0;
-  for (int64_t l = 0; l <= ckks::inputLevel(q, bits); ++l)
+  for (int64_t l = 0; l <= ckks::inputLevel(q); ++l)
     best = std::max(best, std::log2(scales[l]));
   return best;
 }

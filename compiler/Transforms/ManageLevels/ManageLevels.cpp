@@ -390,7 +390,7 @@ LogicalResult LevelManager::run(func::FuncOp func) {
               CiphertextType c = ct(mul.getCiphertext());
               int64_t l = c.getLevel();
               double ptScale = c.getScale();
-              if (isRunBoundary(params.getQ(), params.getLogScale(), l)) {
+              if (isRunBoundary(params.getQ(), levelScale, l)) {
                 double q = static_cast<double>(params.getQ()[l]);
                 double crossing = q * levelScale[l - 1] / c.getScale();
                 if (crossing >= kMinScaleUpRatio)

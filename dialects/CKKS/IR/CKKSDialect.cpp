@@ -102,8 +102,7 @@ static int nominalBits(uint64_t q) {
   return static_cast<int>(std::lround(std::log2(static_cast<double>(q))));
 }
 
-int64_t ember::ckks::inputLevel(llvm::ArrayRef<uint64_t> q, int64_t logScale) {
-  (void)logScale;
+int64_t ember::ckks::inputLevel(llvm::ArrayRef<uint64_t> q) {
   if (q.size() < 2)
     return static_cast<int64_t>(q.size()) - 1;
   int64_t level = 1;
@@ -116,7 +115,7 @@ int64_t ember::ckks::inputLevel(llvm::ArrayRef<uint64_t> q, int64_t logScale) {
 std::vector<double> ember::ckks::levelScales(llvm::ArrayRef<uint64_t> q,
                                              int64_t logScale) {
   std::vector<double> scales(q.size());
-  const int64_t bottomTop = inputLevel(q, logScale);
+  const int64_t bottomTop = inputLevel(q);
   double s = 0;
   for (int64_t l = static_cast<int64_t>(q.size()) - 1; l >= 0; --l) {
     // A run's top level: its start scale.
@@ -132,11 +131,10 @@ std::vector<double> ember::ckks::levelScales(llvm::ArrayRef<uint64_t> q,
   return scales;
 }
 
-bool ember::ckks::isRunBoundary(llvm::ArrayRef<uint64_t> q, int64_t logScale,
-                                int64_t level) {
+bool ember::ckks::isRunBoundary(llvm::ArrayRef<uint64_t> q,
+                                llvm::ArrayRef<double> s, int64_t level) {
   if (level < 1 || level >= static_cast<int64_t>(q.size()))
     return false;
-  std::vector<double> s = levelScales(q, logScale);
   return !scalesMatch(s[level - 1],
                       s[level] * s[level] / static_cast<double>(q[level]));
 }
@@ -246,9 +244,7 @@ double ParamsAttr::getDefaultScale() const {
   return std::ldexp(1.0, getLogScale());
 }
 
-int64_t ParamsAttr::getInputLevel() const {
-  return inputLevel(getQ(), getLogScale());
-}
+int64_t ParamsAttr::getInputLevel() const { return inputLevel(getQ()); }
 
 double ParamsAttr::getLevelScale(int64_t level) const {
   return levelScales(getQ(), getLogScale())[level];

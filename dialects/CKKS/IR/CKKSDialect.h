@@ -67,13 +67,14 @@ bool scalesMatch(double a, double b);
 /// (ckks-manage-levels).
 std::vector<double> levelScales(llvm::ArrayRef<uint64_t> q, int64_t logScale);
 
-/// Whether the rescale from `level` crosses from one run to the next:
-/// S_{level-1} != S_level^2 / q_level.
-bool isRunBoundary(llvm::ArrayRef<uint64_t> q, int64_t logScale, int64_t level);
+/// Whether the rescale from `level` crosses from one run to the next, given
+/// the chain's levelScales: S_{level-1} != S_level^2 / q_level.
+bool isRunBoundary(llvm::ArrayRef<uint64_t> q,
+                   llvm::ArrayRef<double> levelScales, int64_t level);
 
 /// The top level of the lowest run (L for a uniform chain): where fresh
 /// ciphertexts start, at scale 2^logScale. The runs above are the
 /// bootstrapping procedure's.
-int64_t inputLevel(llvm::ArrayRef<uint64_t> q, int64_t logScale);
+int64_t inputLevel(llvm::ArrayRef<uint64_t> q);
 
 } // namespace ember::ckks
