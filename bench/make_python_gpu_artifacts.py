@@ -9,12 +9,17 @@ Programs: the examples of examples/; at parameter set B (N = 2^16,
 24 Q primes), a sum of 8 rotations, a 256 x 256 dense layer (diagonal
 method, baby-step giant-step), the degree-15 polynomial, one hmul+relin
 and one rotation; and bootstrap13, one full-slot x.bootstrap() at N = 2^13
-in the named insecure test mode (at N = 2^16 its DFT constants alone would
-pass the 64 MiB the device tool carries). Every program but mlp and
-bootstrap13 also as OUT/<name>-cuda-nofuse (``fusion=False``), to measure
-fusion's gain.
+in the named insecure test mode; bootstrap16, the same at N = 2^16 with
+128-bit parameters and nine levels left, and its twins stopped after
+CoeffToSlot and after EvalMod (``bootstrap_stop_after``: the phase times are
+the differences), (its DFT constants make a 166 MB
+data file and a 332 MB kernel IR per artifact: files above 1 MiB travel
+xz-compressed, 2.7 and 4.5 MB; gpu_python.py unpacks them). Every
+program but mlp and the bootstraps also as OUT/<name>-cuda-nofuse
+(``fusion=False``), to measure fusion's gain.
 
     .venv/bin/python bench/make_python_gpu_artifacts.py [--out out/py_gpu]
+        [--only bootstrap16]
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,7 +43,16 @@ from ember import cli  # noqa: E402
 
 # No fusion-off twin: mlp's constants (21 MB per artifact) would take the
 # carried folder past the device tool's 64 MiB.
-NO_NOFUSE = {"mlp", "bootstrap13"}
+NO_NOFUSE = {
+    "mlp",
+    "bootstrap13",
+    "bootstrap16",
+    "bootstrap16_coeff_to_slot",
+    "bootstrap16_eval_mod",
+}
+# Files above this size travel xz-compressed (the DFT constants, in the
+# data file and inline in the kernel IR, compress 60-70x).
+PACK_ABOVE = 1 << 20
 EXAMPLES = [
     "logistic_regression",
     "dense_layer",
@@ -63,11 +78,28 @@ def programs(rng: np.random.Generator):
         {"security": "none", "log_n": 13},
         {"x": rng.uniform(-1, 1, 4096)},
     )
+    x16 = rng.uniform(-1, 1, 1 << 15)
+    yield "bootstrap16", bootstrap16, {"log_n": 16, "extra_levels": 9}, {"x": x16}
+    # The same program stopped after CoeffToSlot and after EvalMod: the
+    # phases' times are differences of the three (gpu_python.py PHASES).
+    for phase in ("coeff_to_slot", "eval_mod"):
+        yield (
+            f"bootstrap16_{phase}",
+            bootstrap16,
+            {"log_n": 16, "extra_levels": 9, "bootstrap_stop_after": phase},
+            {"x": x16},
+        )
 
 
 @ember.program(slots=4096)
 def bootstrap13(x):
     """One full-slot bootstrap at N = 2^13 (gpu_python.py's INSECURE)."""
+    return x.bootstrap()
+
+
+@ember.program(slots=1 << 15)
+def bootstrap16(x):
+    """One full-slot bootstrap at N = 2^16, 128-bit, nine levels left."""
     return x.bootstrap()
 
 
@@ -110,6 +142,9 @@ def main() -> None:
     for folder in sorted(args.out.iterdir()):
         if folder.is_dir():
             strip_stages(folder)
+            for f in folder.iterdir():
+                if f.stat().st_size > PACK_ABOVE:
+                    subprocess.run(["xz", "-T0", "-6", "-f", str(f)], check=True)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,11 @@ int main(int argc, char **argv) {
   klss.klss_relin = keygen.klssRelinKey();
   klss.klss_galois = keygen.klssGaloisKeys({2 * ctx->n() - 1});
   writeBoth(objects, "eval-keys-klss", 2, ember::serialize(*ctx, klss));
+  ember::EvaluationKeys encapsulation; // h' <= N = 16 in the fuzz context
+  encapsulation.has_encapsulation = true;
+  encapsulation.encapsulation = keygen.encapsulationKeys(4);
+  writeBoth(objects, "eval-keys-encapsulation", 2,
+            ember::serialize(*ctx, encapsulation));
   ember::Plaintext pt = encoder.encode(std::vector<double>{0.5, 1, 2, 3},
                                        ctx->maxLevel(), 1 << 20, 4);
   ember::Ciphertext ct = enc.encrypt(pt, pk);

@@ -39,6 +39,8 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   fheToCkks.scaleBits = options.scaleBits;
   fheToCkks.dnum = options.dnum;
   fheToCkks.extraLevels = options.extraLevels;
+  fheToCkks.encapsulate = options.encapsulate;
+  fheToCkks.bootstrapStopAfter = options.bootstrapStopAfter;
   // A KLSS form for parameters chosen from the program: asked for, or
   // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).
   fheToCkks.klssGamma = options.klssGamma;

@@ -31,6 +31,17 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
       llvm::cl::desc("Levels beyond the program's depth (left at the "
                      "outputs, e.g. for further computation)"),
       llvm::cl::init(0)};
+  Option<bool> encapsulate{
+      *this, "encapsulate",
+      llvm::cl::desc("Bootstrapping keeps a dense secret and switches to an "
+                     "ephemeral sparse one around ModRaise (sparse-secret "
+                     "encapsulation); false: a sparse (h = 192) secret"),
+      llvm::cl::init(true)};
+  Option<std::string> bootstrapStopAfter{
+      *this, "bootstrap-stop-after",
+      llvm::cl::desc("Measurement aid: stop bootstraps after coeff_to_slot "
+                     "or eval_mod (fhe-to-ckks)"),
+      llvm::cl::init("")};
   Option<std::string> security{*this, "security",
                                llvm::cl::desc("128 or none (insecure test "
                                               "mode)"),

@@ -23,6 +23,8 @@
 #include "llvm/Support/SHA256.h"
 
 #include "ember/program_data.h"
+#include "ember/program_plan.h"
+#include "ember/security.h"
 
 #include <array>
 #include <map>
@@ -679,7 +681,11 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
         c->getAttrOfType<IntegerAttr>("galois").getInt();
   } else if (callee == "load_key") {
     auto g = c->getAttrOfType<IntegerAttr>("galois");
-    step("kLoadKey", out, in, comment).imm[0] = g ? g.getInt() : 0;
+    int64_t id = g ? g.getInt() : 0;
+    if (auto e = c->getAttrOfType<StringAttr>("encapsulation"))
+      id = e.getValue() == "to_sparse" ? program::kToSparseKey
+                                       : program::kFromSparseKey;
+    step("kLoadKey", out, in, comment).imm[0] = id;
   } else if (callee == "concat") {
     step("kConcat", out, in, comment);
   } else if (callee == "encode") {
@@ -1105,10 +1111,13 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   // Keys by form: [0] hybrid, [1] KLSS.
   bool relin[2] = {false, false};
   std::set<int64_t> galois[2];
+  bool encapsulation = false;
   unsigned kernels = 0, calls = 0;
-  auto noteKey = [&](Type keyType, IntegerAttr g) {
+  auto noteKey = [&](Type keyType, IntegerAttr g, StringAttr encaps) {
     int form = isa<rns::KlssKeyType>(keyType) ? 1 : 0;
-    if (g)
+    if (encaps)
+      encapsulation = true;
+    else if (g)
       galois[form].insert(g.getInt());
     else
       relin[form] = true;
@@ -1118,9 +1127,10 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
       ++calls;
       if (c.getCallee() == "load_key")
         noteKey(c.getResult(0).getType(),
-                c->getAttrOfType<IntegerAttr>("galois"));
+                c->getAttrOfType<IntegerAttr>("galois"),
+                c->getAttrOfType<StringAttr>("encapsulation"));
     } else if (auto k = dyn_cast<rns::LoadKeyOp>(op)) {
-      noteKey(k.getType(), k.getGaloisAttr());
+      noteKey(k.getType(), k.getGaloisAttr(), k.getEncapsulationAttr());
     } else if (isa<kernel::LaunchOp>(op)) {
       ++kernels;
     }
@@ -1166,9 +1176,17 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   };
   // Hybrid keys: digits x 2 x (L+1+K) limbs; KLSS keys: digits x groups x
   // 2 x r' limbs (ParamsAttr::getHybridKeyBytes / getKlssKeyBytes).
-  const uint64_t hybridKeys = galois[0].size() + (relin[0] ? 1 : 0);
+  // The encapsulation keys: to_sparse in the one-digit layout of a
+  // switching key (1 x 2 x (L+1+K) limbs, zero outside q_0 and p_0) and
+  // from_sparse, a hybrid key.
+  const uint64_t hybridKeys =
+      galois[0].size() + (relin[0] ? 1 : 0) + (encapsulation ? 1 : 0);
   const uint64_t klssKeys = galois[1].size() + (relin[1] ? 1 : 0);
-  const uint64_t hybridBytes = hybridKeys * params.getHybridKeyBytes();
+  const uint64_t hybridBytes =
+      hybridKeys * params.getHybridKeyBytes() +
+      (encapsulation
+           ? params.getHybridKeyBytes() / params.getDigitSizes().size()
+           : 0);
   const uint64_t klssBytes = klssKeys ? klssKeys * params.getKlssKeyBytes() : 0;
   llvm::json::Object memory;
   if (auto a = f->getAttrOfType<IntegerAttr>("kernel.arena_bytes"))
@@ -1182,6 +1200,9 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
     memory["klss_key_bytes"] = static_cast<int64_t>(klssBytes);
   }
   llvm::json::Object keys{{"relin", relin[0]}, {"galois", std::move(g)}};
+  if (encapsulation)
+    keys["encapsulation"] = llvm::json::Object{
+        {"hamming_weight", ember::kEncapsulationHammingWeight}};
   if (klssKeys || params.hasKlss()) {
     keys["klss_relin"] = relin[1];
     keys["klss_galois"] = std::move(kg);

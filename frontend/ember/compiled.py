@@ -64,8 +64,9 @@ class SecretKey:
 
 
 class EvaluationKeys:
-    """The public evaluation keys of one program: exactly the relinearization
-    and Galois keys its manifest lists. What the server receives."""
+    """The public evaluation keys of one program: exactly the relinearization,
+    Galois and (when it bootstraps) encapsulation keys its manifest lists.
+    What the server receives."""
 
     def __init__(self, keys: Any, program_hash: str, ctx: Any) -> None:
         self.keys = keys
@@ -386,12 +387,15 @@ class Compiled:
         galois = [int(g) for g in listed["galois"]]
         klss_relin = bool(listed.get("klss_relin", False))
         klss_galois = [int(g) for g in listed.get("klss_galois", [])]
+        # Bootstrapping's sparse-secret encapsulation: its ephemeral weight.
+        encapsulation = listed.get("encapsulation")
         total = (
             2
             + int(bool(listed["relin"]))
             + len(galois)
             + int(klss_relin)
             + len(klss_galois)
+            + int(encapsulation is not None)
         )
         done = 0
 
@@ -429,8 +433,18 @@ class Compiled:
                 for g in klss_galois:
                     kgk.add(g, er.klss_key_from_hybrid(ctx, generator.galois_key(g)))
                     step()
+            encaps = None
+            if encapsulation is not None:
+                encaps = generator.encapsulation_keys(
+                    int(encapsulation["hamming_weight"])
+                )
+                step()
             evk = er.EvaluationKeys(
-                relin=relin, galois=gk, klss_relin=krelin, klss_galois=kgk
+                relin=relin,
+                galois=gk,
+                klss_relin=krelin,
+                klss_galois=kgk,
+                encapsulation=encaps,
             )
         return Keys(
             secret,

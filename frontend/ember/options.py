@@ -75,6 +75,15 @@ class CompileOptions:
     - ``dnum``: key-switching digits.
     - ``extra_levels``: levels left at the outputs beyond the program's
       depth.
+    - ``encapsulate``: a program that bootstraps keeps a dense secret and
+      switches to an ephemeral sparse one (Hamming weight 32) around
+      ModRaise, sparse-secret encapsulation (the default; the dense
+      security bound leaves nine levels after bootstrapping at N = 2^16);
+      False: the secret itself is sparse (Hamming weight 192).
+    - ``bootstrap_stop_after``: a measurement aid, "coeff_to_slot" or
+      "eval_mod": every bootstrap's expansion stops after that phase (its
+      result is then not its input); the phases' GPU times are differences
+      of such programs' times (bench/make_python_gpu_artifacts.py).
 
     Optimisations (each has an off switch so its gain can be measured):
 
@@ -110,6 +119,15 @@ class CompileOptions:
     dnum: int | None = _option(None, "dnum", "key-switching digits", minimum=1)
     extra_levels: int = _option(
         0, "extra-levels", "levels beyond the program's depth", minimum=0
+    )
+    encapsulate: bool = _option(
+        True, "encapsulate", "sparse-secret encapsulation around bootstrapping"
+    )
+    bootstrap_stop_after: str | None = _option(
+        None,
+        "bootstrap-stop-after",
+        "measurement aid: stop bootstraps after a phase",
+        ("coeff_to_slot", "eval_mod"),
     )
     rescale: str = _option("lazy", "rescale", "rescale strategy", ("lazy", "eager"))
     lazy_relin: bool = _option(True, "lazy-relin", "relinearize lazily")

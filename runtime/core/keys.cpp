@@ -2,6 +2,7 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
+#include "ember/security.h"
 #include "ember/wipe.h"
 #include "internal.h"
 
@@ -121,6 +122,68 @@ SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
     key.a.push_back(std::move(a));
   }
   return key;
+}
+
+EncapsulationKeys KeyGenerator::encapsulationKeys(int hamming_weight) {
+  const size_t n = ctx_.n();
+  if (ctx_.pCount() == 0)
+    throw InvalidArgument("encapsulation keys need special primes P; the "
+                          "parameters have none");
+  if (hamming_weight < 1 || static_cast<size_t>(hamming_weight) > n)
+    throw InvalidArgument("the ephemeral secret's Hamming weight " +
+                          std::to_string(hamming_weight) + " is outside 1..N");
+  const int q0 = 0, p0 = ctx_.qCount();
+  const double log_q0p0 =
+      std::log2(static_cast<double>(ctx_.modulus(q0).value())) +
+      std::log2(static_cast<double>(ctx_.modulus(p0).value()));
+  if (ctx_.spec().security == Security::k128) {
+    const int bound = maxLogQPSparse128(ctx_.logN(), hamming_weight);
+    if (log_q0p0 > bound) {
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "the encapsulation key s -> s' is an RLWE sample under "
+                    "a secret of Hamming weight %d at modulus q_0 p_0 of "
+                    "%.1f bits; the 128-bit bound at N = 2^%d is %d bits%s",
+                    hamming_weight, log_q0p0, ctx_.logN(), bound,
+                    bound ? "" : " (none is published for this weight)");
+      throw SecurityError(buf);
+    }
+  }
+  const std::vector<int> qp = ctx_.qpBasis(ctx_.maxLevel());
+  Wiped sp{
+      nttOfSigned(ctx_, sampleTernaryHamming(prng_, n, hamming_weight), qp)};
+  EncapsulationKeys keys;
+  keys.from_sparse = switchingKey(sp.p);
+  // to_sparse: (b, a) = (-a s' + e + p_0 s, a) mod q_0 p_0: one digit
+  // (q_0), the special modulus p_0 alone (P s on the digit's limb, 0 on
+  // p_0's). ModUp, the inner product and ModDown then run over
+  // {q_0, p_0} only.
+  const std::vector<int> small = {q0, p0};
+  Poly64 a = sampleUniformPoly(ctx_, prng_, small, true);
+  Poly64 b = nttOfSigned(ctx_, sampleGaussian(prng_, n), small);
+  {
+    Wiped as{a};
+    Wiped s_small{cpu::selectLimbs(sp.p, small)};
+    cpu::mulInPlace(ctx_, as.p, s_small.p);
+    cpu::subInPlace(ctx_, b, as.p);
+    const Modulus<Word64> &q = ctx_.modulus(q0);
+    const Word64 w = q.reduceWord(ctx_.modulus(p0).value()),
+                 w_shoup = q.shoup(w);
+    Word64 *dst = b.limb(0);
+    const Word64 *src = sk_.s.limb(q0);
+    for (size_t k = 0; k < n; ++k)
+      dst[k] = q.add(dst[k], q.mulShoup(src[k], w, w_shoup));
+  }
+  // Spread over Q u P (the layout every switching key has), zero elsewhere.
+  auto spread = [&](const Poly64 &p) {
+    Poly64 full(qp, n, true);
+    std::copy(p.limb(0), p.limb(0) + n, full.limb(q0));
+    std::copy(p.limb(1), p.limb(1) + n, full.limb(p0));
+    return full;
+  };
+  keys.to_sparse.b.push_back(spread(b));
+  keys.to_sparse.a.push_back(spread(a));
+  return keys;
 }
 
 RelinKey KeyGenerator::relinKey() {

@@ -231,10 +231,13 @@ void putSwitchingKey(Writer &w, const SwitchingKey &key) {
   }
 }
 
-SwitchingKey getSwitchingKey(Reader &r, const Context64 &ctx) {
+/// A switching key of `expected` digits (0: the chain's digit count).
+SwitchingKey getSwitchingKey(Reader &r, const Context64 &ctx,
+                             int expected = 0) {
   SwitchingKey key;
   uint32_t digits = r.get<uint32_t>();
-  if (digits != static_cast<uint32_t>(ctx.digitCount(ctx.maxLevel())))
+  if (digits != static_cast<uint32_t>(
+                    expected ? expected : ctx.digitCount(ctx.maxLevel())))
     r.fail("a switching key with " + std::to_string(digits) + " digits");
   const std::vector<int> qp = ctx.qpBasis(ctx.maxLevel());
   for (uint32_t j = 0; j < digits; ++j) {
@@ -428,6 +431,11 @@ Bytes serialize(const Context64 &ctx, const EvaluationKeys &keys) {
     w.put<uint64_t>(g);
     putKlssKey(w, key);
   }
+  w.put<uint8_t>(keys.has_encapsulation ? 1 : 0);
+  if (keys.has_encapsulation) {
+    putSwitchingKey(w, keys.encapsulation.to_sparse);
+    putSwitchingKey(w, keys.encapsulation.from_sparse);
+  }
   return wrap(ObjectKind::kEvaluationKeys, ctx.hash(), w.bytes);
 }
 
@@ -514,6 +522,11 @@ EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
   for (uint32_t i = 0; i < count; ++i) {
     uint64_t g = galoisElement(keys.klss_galois.keys, "KLSS ");
     keys.klss_galois.keys.emplace(g, getKlssKey(r, ctx));
+  }
+  keys.has_encapsulation = r.getFlag("encapsulation keys");
+  if (keys.has_encapsulation) {
+    keys.encapsulation.to_sparse = getSwitchingKey(r, ctx, 1);
+    keys.encapsulation.from_sparse = getSwitchingKey(r, ctx);
   }
   r.expectEnd();
   return keys;

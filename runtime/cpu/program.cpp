@@ -93,6 +93,15 @@ const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois) {
   return it->second;
 }
 
+const SwitchingKey &encapsulationKey(const EvaluationKeys &keys,
+                                     bool to_sparse) {
+  if (!keys.has_encapsulation)
+    throw MissingKey("the program needs the encapsulation keys of "
+                     "bootstrapping (see its manifest)");
+  return to_sparse ? keys.encapsulation.to_sparse
+                   : keys.encapsulation.from_sparse;
+}
+
 const KlssKey &klssRelinKey(const EvaluationKeys &keys) {
   if (!keys.has_klss_relin || keys.klss_relin.key.empty())
     throw MissingKey("the program needs the relinearization key in KLSS form "
@@ -354,6 +363,8 @@ struct CpuBackend {
     out = program::concat(parts);
   }
   static const SwitchingKey *hybridKey(const Args &a, uint64_t g) {
+    if (g == kToSparseKey || g == kFromSparseKey)
+      return &encapsulationKey(*a.keys, g == kToSparseKey);
     return g ? &galoisKey(*a.keys, g) : &relinKey(*a.keys);
   }
   static const ember::KlssKey *klssKey(const Args &a, uint64_t g) {

@@ -621,6 +621,12 @@ DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key) {
   return d;
 }
 
+DeviceEncapsulationKeys upload(const DeviceContext &ctx,
+                               const EncapsulationKeys &keys) {
+  return DeviceEncapsulationKeys{upload(ctx, keys.to_sparse),
+                                 upload(ctx, keys.from_sparse)};
+}
+
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {
   return DeviceRelinKey{upload(ctx, key.key)};
 }

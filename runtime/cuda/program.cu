@@ -159,6 +159,13 @@ struct CudaBackend {
     out.ntt = parts.front()->ntt;
   }
   static const HybridKey *hybridKey(const Args &a, uint64_t g) {
+    if (g == kToSparseKey || g == kFromSparseKey) {
+      if (!a.encapsulation)
+        throw MissingKey("the program needs the encapsulation keys of "
+                         "bootstrapping (see its manifest)");
+      return g == kToSparseKey ? &a.encapsulation->to_sparse
+                               : &a.encapsulation->from_sparse;
+    }
     if (!g) {
       if (!a.relin)
         throw MissingKey("the program needs the relinearization key (see "
@@ -409,16 +416,16 @@ void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
     Executor<CudaBackend>(args, plan).run();
     return;
   }
-  const void *keys[4] = {args.relin, args.galois, args.klss_relin,
-                         args.klss_galois};
+  const void *keys[5] = {args.relin, args.galois, args.klss_relin,
+                         args.klss_galois, args.encapsulation};
   const uint64_t *arena = args.arena ? args.arena->buf.data() : nullptr;
   if (g->ctx != args.ctx || g->constants != args.constants ||
-      g->arena != arena || !std::equal(keys, keys + 4, g->keys)) {
+      g->arena != arena || !std::equal(keys, keys + 5, g->keys)) {
     g->reset();
     g->ctx = args.ctx;
     g->constants = args.constants;
     g->arena = arena;
-    std::copy(keys, keys + 4, g->keys);
+    std::copy(keys, keys + 5, g->keys);
   }
   if (!g->warmed) { // plans, pool and constants, then the capture
     if (!args.constants)

@@ -1273,13 +1273,19 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
     throw InvalidArgument("keySwitchInnerProduct: no digits");
   const uint32_t *index = galois ? I.galoisIndex(ctx, galois) : nullptr;
   const DevicePoly &first = *digits.front();
-  const int level =
-      static_cast<int>(first.basis.size()) - ctx.host().pCount() - 1;
-  const std::vector<int> qp =
-      level >= 0 ? ctx.host().qpBasis(level) : std::vector<int>();
-  if (level < 0 || first.basis != qp)
+  // q_0..q_l u p_0..p_{k-1}: all of P for ModUp results; p_0 alone for
+  // the encapsulation key s -> s' (qpModulus maps both).
+  const Context64 &h = ctx.host();
+  const int q_limbs =
+      static_cast<int>(std::count_if(first.basis.begin(), first.basis.end(),
+                                     [&](int m) { return m < h.qCount(); }));
+  const int level = q_limbs - 1;
+  std::vector<int> qp = level >= 0 ? h.qBasis(level) : std::vector<int>();
+  for (int k = 0; k < static_cast<int>(first.basis.size()) - q_limbs; ++k)
+    qp.push_back(h.qCount() + k);
+  if (level < 0 || first.basis != qp || qp.size() == size_t(q_limbs))
     throw InvalidArgument("keySwitchInnerProduct: the digits must be over "
-                          "q_0..q_l u P (modUp results)");
+                          "q_0..q_l u p_0..p_k (modUp results)");
   if (static_cast<int>(digits.size()) > key.digits ||
       digits.size() > size_t(kMaxDigits))
     throw InvalidArgument(

@@ -91,9 +91,13 @@ struct DeviceKeys {
     if (has_klss_relin)
       klss_relin = cuda::upload(c, keys.klss_relin);
     klss_galois = cuda::upload(c, keys.klss_galois);
+    has_encapsulation = keys.has_encapsulation;
+    if (has_encapsulation)
+      encapsulation = cuda::upload(c, keys.encapsulation);
   }
   DevicePtr dev;
-  bool has_relin = false, has_klss_relin = false;
+  bool has_relin = false, has_klss_relin = false, has_encapsulation = false;
+  cuda::DeviceEncapsulationKeys encapsulation;
   cuda::DeviceRelinKey relin;
   cuda::DeviceGaloisKeys galois;
   cuda::DeviceKlssRelinKey klss_relin;
@@ -221,6 +225,7 @@ public:
     args.galois = &keys.galois;
     args.klss_relin = keys.has_klss_relin ? &keys.klss_relin : nullptr;
     args.klss_galois = &keys.klss_galois;
+    args.encapsulation = keys.has_encapsulation ? &keys.encapsulation : nullptr;
     args.inputs = &in;
     args.outputs = &out;
     args.constants = constants_.get();

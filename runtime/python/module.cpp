@@ -762,6 +762,12 @@ void bindCkks(py::module_ &m) {
           },
           py::arg("digit"), "(b_j, a_j) of digit j, shape (2, limbs, N).");
   py::class_<RelinKey>(m, "RelinKey").def_readonly("key", &RelinKey::key);
+  py::class_<EncapsulationKeys>(m, "EncapsulationKeys",
+                                "Bootstrapping's sparse-secret encapsulation "
+                                "keys: to_sparse (s -> s', at q_0 p_0) and "
+                                "from_sparse (s' -> s).")
+      .def_readonly("to_sparse", &EncapsulationKeys::to_sparse)
+      .def_readonly("from_sparse", &EncapsulationKeys::from_sparse);
   bindGaloisKeys<GaloisKeys>(m, "GaloisKeys");
   py::class_<KlssKey>(m, "KlssKey",
                       "KLSS form of a switching key: digits x groups pairs "
@@ -798,8 +804,13 @@ void bindCkks(py::module_ &m) {
       .def(py::init([](std::optional<RelinKey> relin,
                        std::optional<GaloisKeys> galois,
                        std::optional<KlssRelinKey> klss_relin,
-                       std::optional<KlssGaloisKeys> klss_galois) {
+                       std::optional<KlssGaloisKeys> klss_galois,
+                       std::optional<EncapsulationKeys> encapsulation) {
              EvaluationKeys k;
+             if (encapsulation) {
+               k.has_encapsulation = true;
+               k.encapsulation = std::move(*encapsulation);
+             }
              if (relin) {
                k.has_relin = true;
                k.relin = std::move(*relin);
@@ -816,7 +827,18 @@ void bindCkks(py::module_ &m) {
            }),
            py::arg("relin") = py::none(), py::arg("galois") = py::none(),
            py::arg("klss_relin") = py::none(),
-           py::arg("klss_galois") = py::none())
+           py::arg("klss_galois") = py::none(),
+           py::arg("encapsulation") = py::none())
+      .def_readonly("has_encapsulation", &EvaluationKeys::has_encapsulation)
+      .def_property_readonly(
+          "encapsulation",
+          [](const EvaluationKeys &k) -> const EncapsulationKeys & {
+            if (!k.has_encapsulation)
+              throw MissingKey("these evaluation keys hold no encapsulation "
+                               "keys");
+            return k.encapsulation;
+          },
+          py::return_value_policy::reference_internal)
       .def_readonly("has_klss_relin", &EvaluationKeys::has_klss_relin)
       .def_property_readonly(
           "klss_relin",
@@ -943,6 +965,15 @@ void bindCkks(py::module_ &m) {
             return g.kg->galoisKeys(elements);
           },
           py::arg("elements"), Release())
+      .def(
+          "encapsulation_keys",
+          [](PyKeyGenerator &g, int hamming_weight) {
+            return g.kg->encapsulationKeys(hamming_weight);
+          },
+          py::arg("hamming_weight"), Release(),
+          "Bootstrapping's encapsulation keys for a fresh ephemeral secret "
+          "of this Hamming weight (SecurityError when q_0 p_0 is too large "
+          "for it).")
       .def(
           "klss_relin_key",
           [](PyKeyGenerator &g) { return g.kg->klssRelinKey(); }, Release())

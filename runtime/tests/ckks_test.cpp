@@ -3,6 +3,7 @@
 // largest slot error.
 #include "ember/ckks.h"
 #include "ember/errors.h"
+#include "ember/rns.h"
 
 #include <gtest/gtest.h>
 
@@ -200,6 +201,58 @@ TEST(Ckks, UnevenDigitsAndFixedHammingWeight) {
         f.eval.multiplyRelin(enc(a, level), enc(b, level), f.rk));
     EXPECT_GT(bitsOfPrecision(f.decrypt(prod), want), 20) << level;
   }
+}
+
+TEST(Ckks, EncapsulationSwitchesToTheEphemeralSecretAndBack) {
+  // Bootstrapping's encapsulation keys (EncapsulationKeys): a level-0
+  // ciphertext switched s -> s' over {q_0, p_0} (the compiled program's
+  // rns ops, written with the runtime's primitives), then s' -> s with an
+  // ordinary key switch, decrypts under s to the message again.
+  Fixture f(smallSpec(2, {50, 40, 40}, {60, 60}));
+  const Context64 &ctx = f.ctx;
+  const int p0 = ctx.qCount();
+  const size_t n = ctx.n();
+  EncapsulationKeys keys = f.keygen.encapsulationKeys(32);
+  ASSERT_EQ(keys.to_sparse.b.size(), 1u);
+  EXPECT_EQ(keys.from_sparse.b.size(), size_t(ctx.digitCount(ctx.maxLevel())));
+  // to_sparse is published at q_0 p_0 only: zero on every other limb.
+  for (const Poly64 *k : {&keys.to_sparse.b[0], &keys.to_sparse.a[0]})
+    for (size_t i = 0; i < k->limbs(); ++i) {
+      const bool used = k->basis[i] == 0 || k->basis[i] == p0;
+      const bool zero =
+          std::all_of(k->limb(i), k->limb(i) + n, [](Word64 w) { return !w; });
+      EXPECT_EQ(zero, !used) << "limb " << k->basis[i];
+    }
+  auto v = f.random(2048);
+  const double scale = std::ldexp(1.0, 30);
+  Ciphertext ct =
+      f.encryptor.encrypt(f.encoder.encode(v, 0, scale, 2048), f.pk);
+  // c_1 raised exactly to {q_0, p_0}, inner product, ModDown by p_0.
+  Poly64 coeff = ct.c[1];
+  cpu::intt(ctx, coeff);
+  Poly64 up = cpu::bconv(ctx, coeff, {p0});
+  cpu::ntt(ctx, up);
+  Poly64 digit({0, p0}, n, true);
+  std::copy(ct.c[1].limb(0), ct.c[1].limb(0) + n, digit.limb(0));
+  std::copy(up.limb(0), up.limb(0) + n, digit.limb(1));
+  Poly64 acc0, acc1;
+  keySwitchInnerProduct(ctx, keys.to_sparse, {&digit}, acc0, acc1);
+  Ciphertext sparse = ct;
+  sparse.c[0] = ct.c[0];
+  cpu::addInPlace(ctx, sparse.c[0], cpu::modSwitchDown(ctx, acc0, {0}));
+  sparse.c[1] = cpu::modSwitchDown(ctx, acc1, {0});
+  // Under s' now: s no longer decrypts it.
+  EXPECT_LT(bitsOfPrecision(f.decrypt(sparse), v), 1);
+  auto [k0, k1] = f.eval.keySwitch(sparse.c[1], keys.from_sparse);
+  Ciphertext back = sparse;
+  cpu::addInPlace(ctx, back.c[0], k0);
+  back.c[1] = k1;
+  // The fresh encryption's noise at 2^30 (public key, dense s) leaves
+  // about 14 bits; the two switches add less than a bit (ModDown by p_0
+  // divides the key's noise by 2^60 against a 50-bit digit).
+  const double fresh = bitsOfPrecision(f.decrypt(ct), v);
+  EXPECT_GT(fresh, 12);
+  EXPECT_GT(bitsOfPrecision(f.decrypt(back), v), fresh - 1);
 }
 
 TEST(Ckks, MismatchedOperandsRaiseNamedErrors) {

@@ -3,6 +3,8 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/primes.h"
+#include "ember/random.h"
+#include "ember/security.h"
 
 #include <gtest/gtest.h>
 
@@ -85,6 +87,34 @@ TEST(SparseSecurity, SmallSparseChainPasses) {
   EXPECT_NO_THROW(checkSecurity(spec));
   spec.p_bits = {58}; // 118 bits
   EXPECT_THROW(checkSecurity(spec), SecurityError);
+}
+
+TEST(SparseSecurity, EncapsulationKeyNeedsTheEphemeralBound) {
+  // The key s -> s' is an RLWE sample under the h = 32 secret at q_0 p_0:
+  // 50 + 60 bits meet the 117-bit figure at N = 2^16, 60 + 60 do not, and
+  // N = 2^15 has no figure for h = 32.
+  auto keysFor = [](int log_n, int q0_bits) {
+    ParamSpec spec;
+    spec.name = "encapsulation";
+    spec.log_n = log_n;
+    spec.q_bits = {q0_bits, 40};
+    spec.p_bits = {60};
+    spec.dnum = 2;
+    Context64 ctx(spec);
+    Prng prng;
+    KeyGenerator keygen(ctx, prng);
+    try {
+      keygen.encapsulationKeys(kEncapsulationHammingWeight);
+    } catch (const SecurityError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(keysFor(16, 50), "");
+  const std::string msg = keysFor(16, 60);
+  for (const char *part : {"Hamming weight 32", "120.0 bits", "is 117 bits"})
+    EXPECT_NE(msg.find(part), std::string::npos) << part << " in: " << msg;
+  EXPECT_NE(keysFor(15, 50).find("none is published"), std::string::npos);
 }
 
 // --- One bit count -----------------------------------------------------------

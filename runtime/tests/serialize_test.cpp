@@ -32,6 +32,8 @@ struct Material {
     keys.has_relin = true;
     keys.relin = keygen.relinKey();
     keys.galois = keygen.galoisKeys({5, 25});
+    keys.has_encapsulation = true;
+    keys.encapsulation = keygen.encapsulationKeys(32);
   }
   Prng prng;
   Context64 ctx;
@@ -56,6 +58,12 @@ TEST(Serialize, RoundTripsAreIdentical) {
   EXPECT_TRUE(keys.has_relin);
   EXPECT_TRUE(keys.galois.has(25));
   EXPECT_EQ(keys.relin.key.b[0].data, m.keys.relin.key.b[0].data);
+  ASSERT_TRUE(keys.has_encapsulation);
+  EXPECT_EQ(keys.encapsulation.to_sparse.b.size(), 1u);
+  EXPECT_EQ(keys.encapsulation.to_sparse.a[0].data,
+            m.keys.encapsulation.to_sparse.a[0].data);
+  EXPECT_EQ(keys.encapsulation.from_sparse.b.back().data,
+            m.keys.encapsulation.from_sparse.b.back().data);
 
   SecretKey sk =
       deserializeSecretKey(m.ctx, serialize(m.ctx, m.keygen.secretKey()));
@@ -289,7 +297,9 @@ TEST(ForgedFiles, EvaluationKeyFields) {
   const size_t key_bytes = 4 + digits * 2 * (13 + 4 * limbs + 8 * limbs * n);
   const size_t relin = kHeader, count = relin + 1, first = count + 4,
                first_digits = first + 8, second = first + 8 + key_bytes;
-  ASSERT_EQ(good.size(), second + 8 + key_bytes + 1 + 4 + 32);
+  // ... KLSS relinearization flag, KLSS count, encapsulation flag, SHA-256.
+  ASSERT_EQ(good.size(), second + 8 + key_bytes + 1 + 4 + 1 + 32);
+  const size_t encapsulation = good.size() - 32 - 1;
   auto load = [&](const Bytes &b) {
     return deserializeEvaluationKeys(m.ctx, b);
   };
@@ -304,6 +314,8 @@ TEST(ForgedFiles, EvaluationKeyFields) {
                "a switching key with 2 digits");
   EXPECT_FIELD(load(patched(good, count, uint32_t{5000})),
                "5000 hybrid Galois keys");
+  EXPECT_FIELD(load(patched(good, encapsulation, uint8_t{2})),
+               "encapsulation keys flag 2");
 }
 
 } // namespace

@@ -119,7 +119,14 @@ def test_klss_t_and_key_memory_reach_the_pipeline(compiled):
 def test_every_option_is_tested():
     import dataclasses
 
-    tested = set(WITNESSES) | {"klss_t", "key_memory_mib"}
+    # encapsulate and bootstrap_stop_after act on bootstrapping programs:
+    # tests/e2e/test_bootstrap.py tests them.
+    tested = set(WITNESSES) | {
+        "klss_t",
+        "key_memory_mib",
+        "encapsulate",
+        "bootstrap_stop_after",
+    }
     assert {f.name for f in dataclasses.fields(ember.CompileOptions)} == tested
 
 

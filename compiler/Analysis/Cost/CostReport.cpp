@@ -251,16 +251,26 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
     os << llvm::format("    total predicted:       %.1f us\n", total);
     // Key memory by form.
     auto params = ckks::ParamsAttr::lookup(func);
+    // By Galois element; -1 relinearization, -2 and -3 bootstrapping's
+    // encapsulation keys (to_sparse has one digit).
     std::set<std::pair<bool, int64_t>> keys;
     func.walk([&](rns::LoadKeyOp k) {
-      keys.insert({isa<rns::KlssKeyType>(k.getType()),
-                   k.getGalois() ? int64_t(*k.getGalois()) : -1});
+      int64_t id = k.getGalois() ? int64_t(*k.getGalois()) : -1;
+      if (auto e = k.getEncapsulation())
+        id = *e == "to_sparse" ? -2 : -3;
+      keys.insert({isa<rns::KlssKeyType>(k.getType()), id});
     });
     int64_t hybrid = 0, klss = 0;
-    for (auto [isKlss, g] : keys)
+    bool toSparse = false;
+    for (auto [isKlss, g] : keys) {
       ++(isKlss ? klss : hybrid);
+      toSparse |= g == -2;
+    }
     if (params) {
-      uint64_t hb = hybrid * params.getHybridKeyBytes();
+      uint64_t hb =
+          (hybrid - (toSparse ? 1 : 0)) * params.getHybridKeyBytes() +
+          (toSparse ? params.getHybridKeyBytes() / params.getDigitSizes().size()
+                    : 0);
       uint64_t kb = klss ? klss * params.getKlssKeyBytes() : 0;
       os << "  key memory: hybrid " << hybrid << " key(s) " << hb
          << " bytes, klss " << klss << " key(s) " << kb << " bytes, total "

@@ -101,7 +101,12 @@ struct KeySwitcher {
   }
   Value loadKey(std::optional<int64_t> galois) {
     IntegerAttr g = galois ? b.getI64IntegerAttr(*galois) : IntegerAttr();
-    return rns::LoadKeyOp::create(b, loc, basis.key(), g);
+    return rns::LoadKeyOp::create(b, loc, basis.key(), g, StringAttr());
+  }
+  /// Bootstrapping's key s' -> s (an ordinary key over Q u P).
+  Value loadFromSparseKey() {
+    return rns::LoadKeyOp::create(b, loc, basis.key(), IntegerAttr(),
+                                  b.getStringAttr("from_sparse"));
   }
   std::pair<Value, Value> innerProduct(ValueRange digits, Value key) {
     PolyType t = basis.qp(level);
@@ -251,23 +256,59 @@ LOWERING(MulIOp) {
   return success();
 }
 
+/// Encapsulation's first switch, s -> s' at level 0, with the special
+/// modulus p_0 alone (the key's security rests on log2(q_0 p_0)): c_1
+/// raised exactly to {q_0, p_0} (one prime: the centred BConv has no
+/// error), the inner product with the to_sparse key, ModDown by p_0.
+static SmallVector<Value> switchToSparse(OpBuilder &b, Location loc,
+                                         ValueRange c) {
+  MLIRContext *ctx = b.getContext();
+  auto q0 = PolyType::get(ctx, rns::Form::coeff, 0, 1, 0, 0);
+  auto p0 = PolyType::get(ctx, rns::Form::coeff, 0, 0, 0, 1);
+  auto q0p0 = PolyType::get(ctx, rns::Form::ntt, 0, 1, 0, 1);
+  Value coeff = rns::INTTOp::create(b, loc, q0, c[1]);
+  Value up = rns::BConvOp::create(b, loc, p0, coeff);
+  Value upNtt = rns::NTTOp::create(b, loc, p0.withForm(rns::Form::ntt), up);
+  Value digit = rns::ConcatOp::create(b, loc, q0p0, ValueRange{c[1], upNtt});
+  Value key =
+      rns::LoadKeyOp::create(b, loc, rns::EvalKeyType::get(ctx, 1, 1, 1),
+                             IntegerAttr(), b.getStringAttr("to_sparse"));
+  auto ip = rns::KSInnerProductOp::create(b, loc, q0p0, q0p0, ValueRange{digit},
+                                          key, /*galois=*/IntegerAttr());
+  Type level0 = c[0].getType();
+  auto md = rns::ModDownOp::create(b, loc, TypeRange{level0, level0},
+                                   ValueRange{ip.getAcc0(), ip.getAcc1()},
+                                   ValueRange{});
+  return {rns::AddOp::create(b, loc, c[0], md.getResult(0)), md.getResult(1)};
+}
+
 LOWERING(ModRaiseOp) {
   // Each polynomial: INTT of its one limb, the centred one-prime BConv to
   // q_1..q_L (the centred representative of each coefficient mod q_0,
   // exactly: one prime has no conversion error), the limbs joined, NTT.
+  // Encapsulated: under s' (switchToSparse first), then back to s at the
+  // top with the from_sparse key.
   Location loc = op.getLoc();
   const unsigned top = static_cast<unsigned>(levelOf(op.getResult())) + 1;
   MLIRContext *ctx = rewriter.getContext();
   auto limb0 = PolyType::get(ctx, rns::Form::coeff, 0, 1, 0, 0);
   auto raised = PolyType::get(ctx, rns::Form::coeff, 1, top, 0, 0);
   auto whole = PolyType::get(ctx, rns::Form::coeff, 0, top, 0, 0);
+  SmallVector<Value> in(adaptor.getInput());
+  if (op.getEncapsulate())
+    in = switchToSparse(rewriter, loc, in);
   SmallVector<Value> out;
-  for (Value v : adaptor.getInput()) {
+  for (Value v : in) {
     Value c = rns::INTTOp::create(rewriter, loc, limb0, v);
     Value up = rns::BConvOp::create(rewriter, loc, raised, c);
     Value joined =
         rns::ConcatOp::create(rewriter, loc, whole, ValueRange{c, up});
     out.push_back(rns::NTTOp::create(rewriter, loc, basis.q(top - 1), joined));
+  }
+  if (op.getEncapsulate()) {
+    KeySwitcher ks{rewriter, loc, basis, static_cast<int64_t>(top) - 1};
+    auto [r0, r1] = ks.switchAndAdd(out[0], out[1], ks.loadFromSparseKey());
+    out = {r0, r1};
   }
   rewriter.replaceOpWithMultiple(op, Replacement{out});
   return success();

@@ -189,10 +189,14 @@ int Config::evalModLevels() const {
 
 int Config::depth() const { return ctsLevels + evalModLevels() + stcLevels; }
 
-Config configure(int hammingWeight) {
+namespace {
+/// The shape for K with r double angles: the cosine's interpolant to a
+/// dropped tail below kCosineTail.
+Config configureWith(int hammingWeight, double k, int doubleAngles) {
   Config c;
   c.hammingWeight = hammingWeight;
-  c.k = std::ceil(6.5 * std::sqrt((hammingWeight + 1) / 12.0)) + 2;
+  c.k = k;
+  c.doubleAngles = doubleAngles;
   // cos((2 pi K t - pi/2) / 2^r) at M Chebyshev nodes, in long double.
   constexpr int kNodes = 512;
   const long double pi = 3.141592653589793238462643383279502884L;
@@ -202,26 +206,41 @@ Config configure(int hammingWeight) {
   for (int j = 0; j < kNodes; ++j) {
     long double theta = pi * (j + 0.5L) / kNodes;
     long double f = std::cos(a * std::cos(theta) + phase);
-    for (int k = 0; k < kNodes; ++k)
-      coeffs[k] += f * std::cos(k * theta);
+    for (int m = 0; m < kNodes; ++m)
+      coeffs[m] += f * std::cos(m * theta);
   }
   for (long double &v : coeffs)
     v *= 2.0L / kNodes;
   coeffs[0] /= 2;
-  // The smallest degree whose dropped tail is below 2^-50 (the coefficients
-  // fall super-exponentially past a = 2 pi K / 2^r).
+  // The smallest degree whose dropped tail is below kCosineTail (the
+  // coefficients fall super-exponentially past a = 2 pi K / 2^r).
   int degree = kNodes - 1;
   long double tail = 0;
-  while (degree > 1 && tail + std::fabs(coeffs[degree]) < 0x1p-50L)
+  while (degree > 1 && tail + std::fabs(coeffs[degree]) < kCosineTail)
     tail += std::fabs(coeffs[degree--]);
   c.cosineError = static_cast<double>(tail);
-  for (int k = 0; k <= degree; ++k)
-    c.cosine.push_back(static_cast<double>(coeffs[k]));
+  for (int m = 0; m <= degree; ++m)
+    c.cosine.push_back(static_cast<double>(coeffs[m]));
   return c;
+}
+} // namespace
+
+Config configure(int hammingWeight) {
+  const double k = std::ceil(6.5 * std::sqrt((hammingWeight + 1) / 12.0)) + 2;
+  // The fewest levels over r = 2..3 double angles; on a tie the lower
+  // degree (fewer products). K = 13 (h = 32): r = 2, degree 48, 10 levels
+  // (r = 3 needs degree 33: 11); K = 29 (h = 192): r = 3, 11 levels.
+  Config best = configureWith(hammingWeight, k, 2);
+  Config three = configureWith(hammingWeight, k, 3);
+  if (three.evalModLevels() < best.evalModLevels() ||
+      (three.evalModLevels() == best.evalModLevels() &&
+       three.cosine.size() < best.cosine.size()))
+    best = std::move(three);
+  return best;
 }
 
 Value expand(BootstrapOp op, const Config &config, int logN, double q0,
-             double topScale, double inputScale) {
+             double topScale, double inputScale, StopAfter stop) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Type ct = op.getType();
@@ -250,6 +269,8 @@ Value expand(BootstrapOp op, const Config &config, int logN, double q0,
   Value re = AddOp::create(b, loc, ct, x, conj);
   Value im = MulOp::create(b, loc, ct, SubOp::create(b, loc, ct, x, conj),
                            splat(b, loc, n, Complex(0, -1)));
+  if (stop == StopAfter::kCoeffToSlot)
+    return AddOp::create(b, loc, ct, re, im);
 
   // EvalMod: s = sin(2 pi K t) = sin(2 pi P / q_0), then
   // P / S_0 = (q_0 / (2 pi S_0)) (s + s^3 / 6).
@@ -268,6 +289,8 @@ Value expand(BootstrapOp op, const Config &config, int logN, double q0,
   Value z = AddOp::create(
       b, loc, ct, lo,
       MulOp::create(b, loc, ct, hi, splat(b, loc, n, Complex(0, 1))));
+  if (stop == StopAfter::kEvalMod)
+    return z;
 
   // SlotToCoeff: fftSpecial's stages (len = 2 .. n) on BR(P_lo + i P_hi) /
   // S_0 give the slots back.

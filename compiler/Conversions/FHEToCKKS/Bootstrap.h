@@ -6,7 +6,9 @@
 // hoisting, ModDown merging and fusion downstream see the whole procedure:
 //
 //   ModRaise     fhe.mod_raise: the level-0 polynomial P read at the top of
-//                the chain, P + q_0 I (I small: the secret is sparse).
+//                the chain, P + q_0 I (I small: the secret is sparse, or
+//                the dense secret is switched to an ephemeral sparse one
+//                around it, ckks.mod_raise's `encapsulate`).
 //   CoeffToSlot  the inverse of the encoding's special FFT as `ctsLevels`
 //                sparse linear transforms (its radix-2 stages grouped; the
 //                bit reversal is left out: EvalMod is slot-wise, and
@@ -42,8 +44,10 @@
 
 namespace ember::bootstrap {
 
-/// The sparse secret bootstrapping programs get (OpenFHE's and Lattigo's
-/// default weight; 128-bit bounds in ember::maxLogQPSparse128).
+/// The sparse secret bootstrapping programs get without encapsulation
+/// (OpenFHE's and Lattigo's default weight; 128-bit bounds in
+/// ember::maxLogQPSparse128). With it (the default) the secret is dense and
+/// ModRaise sees ember::kEncapsulationHammingWeight.
 inline constexpr int kHammingWeight = 192;
 /// The default scale of a program that bootstraps: its own levels (below
 /// the procedure's) have primes of this size.
@@ -63,12 +67,19 @@ inline constexpr int kProcedurePrimeBits = 60;
 /// magnitude times S_0 / q_0 must stay below it (8 at q_0 / S_0 = 2^10).
 inline constexpr double kMaxInputRatio = 1.0 / 128;
 
+/// The cosine interpolant's dropped tail. After r double angles
+/// (cos 2a = 2 cos^2 a - 1 multiplies an error by up to 4) and the final
+/// factor q_0 / (2 pi S_0) = 2^10 / 2 pi, an error e in the cosine is at
+/// most 2^(2r + 7.4) e in the message: 2^-31.6 for r <= 3, eight bits below
+/// the procedure's noise (23 mean bits at N = 2^16).
+inline constexpr long double kCosineTail = 0x1p-45L;
+
 /// The procedure's shape for a secret of Hamming weight h.
 struct Config {
   int hammingWeight = 0;
   /// EvalMod's range: |I| + |P / q_0| < K.
   double k = 0;
-  /// Double-angle steps r.
+  /// Double-angle steps r (2 or 3, whichever needs fewer levels).
   int doubleAngles = 3;
   /// Chebyshev coefficients of cos((2 pi K t - pi / 2) / 2^r) on [-1, 1]
   /// (c_0 not halved: f = sum_k c_k T_k).
@@ -85,12 +96,19 @@ struct Config {
 
 Config configure(int hammingWeight = kHammingWeight);
 
+/// Where an expansion may stop (a measurement aid: the times of programs
+/// stopped after each phase give the phases' times on a GPU, where a CUDA
+/// graph has no events inside). Stopped, the result is not the input: after
+/// CoeffToSlot it is re + im, after EvalMod the joined parts.
+enum class StopAfter { kNone, kCoeffToSlot, kEvalMod };
+
 /// Builds the expansion of `op` before it (CoeffToSlot and SlotToCoeff at
 /// the op's slot count, which must be N / 2 = 2^(logN - 1)) for a chain with
 /// first prime q0, top scale topScale and canonical level-0 scale
 /// inputScale; its linear transforms and polynomials are expanded too.
 /// The caller replaces the op's uses and erases it.
 mlir::Value expand(fhe::BootstrapOp op, const Config &config, int logN,
-                   double q0, double topScale, double inputScale);
+                   double q0, double topScale, double inputScale,
+                   StopAfter stop = StopAfter::kNone);
 
 } // namespace ember::bootstrap

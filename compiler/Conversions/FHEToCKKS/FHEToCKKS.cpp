@@ -268,6 +268,8 @@ private:
   /// Levels of the bootstrapping procedure, a run of their own at the top
   /// of the chain; fresh ciphertexts start below them.
   int64_t procedureLevels = 0;
+  /// The program bootstraps with sparse-secret encapsulation.
+  bool encapsulating = false;
   /// Checks each fhe.bootstrap's slot count and input range against the
   /// parameters.
   LogicalResult checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
@@ -317,6 +319,13 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
       return spec.logQP();
     }
   };
+  // Encapsulation's key s -> s' lives at q_0 p_0 (a p_0 of
+  // kSpecialPrimeBits; primes may lie a fraction of a bit above their
+  // nominal size): it needs a published bound for the ephemeral weight.
+  if (secure && encapsulating &&
+      spec.q_bits[0] + kSpecialPrimeBits + 1 >
+          ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight))
+    return std::nullopt;
   for (int d = first; d <= last; ++d) {
     spec.dnum = d;
     spec.p_bits.assign(ember::digitSizes(limbs, d).front(), kSpecialPrimeBits);
@@ -586,8 +595,9 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
               auto top = ckks::CiphertextType::get(
                   ctx, raise.getType().getSlots(), params.getMaxLevel(),
                   params.getLevelScale(params.getMaxLevel()));
-              return ckks::ModRaiseOp::create(b, loc, top, raise.getInput(),
-                                              b.getF64FloatAttr(s0));
+              return ckks::ModRaiseOp::create(
+                  b, loc, top, raise.getInput(), b.getF64FloatAttr(s0),
+                  encapsulating ? b.getUnitAttr() : UnitAttr());
             })
             .Case<fhe::MulOp>([&](fhe::MulOp mul) -> Value {
               Value x = mul.getLhs(), y = mul.getRhs();
@@ -673,9 +683,14 @@ FHEToCKKSPass::expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
   const double s0 = params.getLevelScale(0);
   SmallVector<fhe::BootstrapOp> ops;
   module.walk([&](fhe::BootstrapOp op) { ops.push_back(op); });
+  using ember::bootstrap::StopAfter;
+  StopAfter stop = bootstrapStopAfter == "coeff_to_slot"
+                       ? StopAfter::kCoeffToSlot
+                   : bootstrapStopAfter == "eval_mod" ? StopAfter::kEvalMod
+                                                      : StopAfter::kNone;
   for (fhe::BootstrapOp op : ops) {
     Value out = ember::bootstrap::expand(
-        op, config, static_cast<int>(params.getLogN()), q0, top, s0);
+        op, config, static_cast<int>(params.getLogN()), q0, top, s0, stop);
     op.getResult().replaceAllUsesWith(out);
     op.erase();
   }
@@ -685,19 +700,31 @@ FHEToCKKSPass::expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
 void FHEToCKKSPass::runOnOperation() {
   ModuleOp module = getOperation();
   bool secure = true;
+  if (!bootstrapStopAfter.empty() && bootstrapStopAfter != "coeff_to_slot" &&
+      bootstrapStopAfter != "eval_mod") {
+    module.emitError("bootstrap-stop-after must be coeff_to_slot or eval_mod, "
+                     "got '")
+        << bootstrapStopAfter << "'";
+    return signalPassFailure();
+  }
   if (security == "none")
     secure = false;
   else if (security != "128") {
     module.emitError("security must be 128 or none, got '") << security << "'";
     return signalPassFailure();
   }
-  // A program that bootstraps gets a sparse secret, a 2^50 scale and the
-  // procedure's levels at the top of the chain.
+  // A program that bootstraps gets a 2^40 scale under a 2^50 q_0, the
+  // procedure's levels at the top of the chain and either a dense secret
+  // with an ephemeral sparse one around ModRaise (encapsulation) or a
+  // sparse secret.
   bool bootstraps = false;
   module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
-  ember::bootstrap::Config bootConfig = ember::bootstrap::configure();
+  ember::bootstrap::Config bootConfig = ember::bootstrap::configure(
+      encapsulate ? ember::kEncapsulationHammingWeight
+                  : ember::bootstrap::kHammingWeight);
   if (bootstraps) {
-    hammingWeight = bootConfig.hammingWeight;
+    encapsulating = encapsulate;
+    hammingWeight = encapsulate ? 0 : bootConfig.hammingWeight;
     defaultScaleBits = fittedScaleBits = ember::bootstrap::kScaleBits;
     procedureLevels = bootConfig.depth();
   }

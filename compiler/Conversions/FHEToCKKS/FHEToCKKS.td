@@ -66,6 +66,15 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     log2 T >= log2(digits) + log N + largest digit + largest key group + 1
     bits; a T below it is an error naming both sides.
 
+    **Bootstrapping.** A program with `fhe.bootstrap` gets q_0 = 2^50
+    (S_0 2^10), its own levels on 40-bit primes and the procedure's levels
+    (CoeffToSlot, EvalMod, SlotToCoeff) on 60-bit primes at the top of the
+    chain; each `fhe.bootstrap` is expanded once the parameters are known
+    (Bootstrap.h). With `encapsulate` (the default) the secret is dense and
+    ModRaise runs under an ephemeral secret of Hamming weight 32
+    (`ember::kEncapsulationHammingWeight`), which keeps EvalMod's range K
+    small; the manifest lists the two encapsulation keys.
+
     **Why.** Parameters follow from the program: too few levels is wrong,
     too many makes every operation slower (more limbs) and may force a
     larger N.
@@ -96,6 +105,17 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     Option<"security", "security", "std::string", /*default=*/"\"128\"",
            "128 (log2(QP) within the 128-bit bound) or none (insecure test "
            "mode, named explicitly; recorded as security = 0)">,
+    Option<"encapsulate", "encapsulate", "bool", /*default=*/"true",
+           "A program that bootstraps keeps a dense (uniform ternary) secret "
+           "and switches to an ephemeral sparse one around ModRaise "
+           "(sparse-secret encapsulation: the dense security bound, 1772 "
+           "bits of log QP at N = 2^16); false: the secret itself is sparse "
+           "(Hamming weight 192, 1553 bits)">,
+    Option<"bootstrapStopAfter", "bootstrap-stop-after", "std::string",
+           /*default=*/"\"\"",
+           "Measurement aid: stop every bootstrap's expansion after "
+           "coeff_to_slot or eval_mod (its result is then not its input); "
+           "the phases' times are differences of such programs' times">,
   ];
 }
 

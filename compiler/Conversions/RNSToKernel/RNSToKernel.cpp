@@ -159,6 +159,8 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
         c->setAttr("galois", a.getGaloisAttr());
       if (auto k = dyn_cast<rns::LoadKeyOp>(op); k && k.getGaloisAttr())
         c->setAttr("galois", k.getGaloisAttr());
+      if (auto k = dyn_cast<rns::LoadKeyOp>(op); k && k.getEncapsulationAttr())
+        c->setAttr("encapsulation", k.getEncapsulationAttr());
       if (auto e = dyn_cast<rns::EncodeOp>(op)) {
         c->setAttr("value", e.getValueAttr());
         c->setAttr("scale", e.getScaleAttr());

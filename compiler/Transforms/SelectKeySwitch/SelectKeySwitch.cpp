@@ -56,6 +56,8 @@ struct Group {
   SmallVector<rns::ModDownOp> modDowns;
   std::set<KeyId> keys;
   bool convertible = true;
+  /// Uses an encapsulation key (hybrid form only; method=klss leaves it).
+  bool encapsulation = false;
   double hybridUs = 0, klssUs = 0;
   bool klss = false;
 };
@@ -102,8 +104,12 @@ Group collect(rns::ModUpOp up) {
     auto ip = cast<rns::KSInnerProductOp>(op);
     g.products.push_back(ip);
     g.keys.insert(keyIdOf(ip));
-    if (!ip.getKey().getDefiningOp<rns::LoadKeyOp>())
+    // Bootstrapping's encapsulation keys exist in hybrid form only.
+    auto load = ip.getKey().getDefiningOp<rns::LoadKeyOp>();
+    if (!load || load.getEncapsulation())
       g.convertible = false;
+    if (load && load.getEncapsulation())
+      g.encapsulation = true;
     for (Value d : ip.getDigits()) {
       auto a = d.getDefiningOp<rns::AutomorphismOp>();
       Value src = a ? a.getInput() : d;
@@ -183,7 +189,7 @@ void rewriteToKlss(Group &g, ckks::ParamsAttr params,
     if (!key) {
       b.setInsertionPointAfter(load);
       key = rns::LoadKeyOp::create(b, load.getLoc(), keyType,
-                                   load.getGaloisAttr());
+                                   load.getGaloisAttr(), StringAttr());
     }
     SmallVector<Value> digits;
     for (Value d : ip.getDigits())
@@ -330,7 +336,7 @@ struct RNSSelectKeySwitchPass
       if (params.hasKlss())
         g.klssUs = klssWork(params, shape).us(consts, logN);
       bool can = params.hasKlss() && g.convertible;
-      if (method == "klss" && !g.convertible) {
+      if (method == "klss" && !g.convertible && !g.encapsulation) {
         g.modUp.emitError("rns-select-keyswitch: method=klss, but this key "
                           "switch's values are used outside the key-switch "
                           "chain, so it cannot be rewritten");

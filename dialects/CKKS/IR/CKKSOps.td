@@ -313,8 +313,16 @@ def CKKS_ModRaiseOp : CKKS_Op<"mod_raise", [Pure, CKKS_NeedsLinearInput]> {
     S_0, which the expansion's constants assume); `ckks-manage-levels`
     brings the operand to level 0 at exactly that scale. Lowers to INTT,
     a one-prime (centred) BConv to q_1..q_L and an NTT.
+
+    With `encapsulate` (sparse-secret encapsulation, Bossuat, Troncoso-
+    Pastoriza and Hubaux, ACNS 2022) the main secret s is dense: the input
+    is first key-switched to an ephemeral sparse secret s' over q_0 and the
+    first special prime (`rns.load_key to_sparse`), raised under s' (so I
+    stays as small as a sparse secret makes it), and switched back to s at
+    the top level (`rns.load_key from_sparse`).
   }];
-  let arguments = (ins CKKS_Ct:$input, F64Attr:$input_scale);
+  let arguments = (ins CKKS_Ct:$input, F64Attr:$input_scale,
+                       UnitAttr:$encapsulate);
   let results = (outs CKKS_Ct:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

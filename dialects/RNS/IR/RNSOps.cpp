@@ -89,8 +89,11 @@ static LogicalResult checkTypeAgainstParams(Operation *op, Type type,
     return success();
   }
   if (auto key = dyn_cast<EvalKeyType>(type)) {
-    if (key.getQ() != numQ || key.getP() != numP ||
-        key.getDnum() != params.getDnum())
+    // Or bootstrapping's to_sparse key: one digit over q_0 and p_0
+    // (LoadKeyOp::verify keeps that shape to it).
+    bool toSparse = key.getQ() == 1 && key.getP() == 1 && key.getDnum() == 1;
+    if (!toSparse && (key.getQ() != numQ || key.getP() != numP ||
+                      key.getDnum() != params.getDnum()))
       return op->emitOpError("key type ")
              << key << " does not match the module's parameters (dnum = "
              << params.getDnum() << ", q = " << numQ << ", p = " << numP << ")";
@@ -460,9 +463,71 @@ LogicalResult ModUpOp::verify() {
 }
 
 LogicalResult LoadKeyOp::verify() {
+  if (auto kind = getEncapsulation()) {
+    if (*kind != "to_sparse" && *kind != "from_sparse")
+      return emitOpError("encapsulation key must be to_sparse or "
+                         "from_sparse, got '")
+             << *kind << "'";
+    if (getGalois())
+      return emitOpError("an encapsulation key has no Galois element");
+    auto key = dyn_cast<EvalKeyType>(getType());
+    if (!key)
+      return emitOpError("encapsulation keys are hybrid (!rns.evk)");
+    if (*kind == "to_sparse" &&
+        (key.getDnum() != 1 || key.getQ() != 1 || key.getP() != 1))
+      return emitOpError("the to_sparse key is !rns.evk<dnum = 1, q = 1, "
+                         "p = 1> (q_0 and p_0 only), got ")
+             << key;
+    return success();
+  }
+  if (auto key = dyn_cast<EvalKeyType>(getType()))
+    if (auto params = ember::ckks::ParamsAttr::lookup(*this))
+      if (key.getQ() != params.getQ().size() ||
+          key.getP() != params.getP().size() ||
+          key.getDnum() != params.getDnum())
+        return emitOpError("key type ")
+               << key << " does not match the module's parameters (dnum = "
+               << params.getDnum() << ", q = " << params.getQ().size()
+               << ", p = " << params.getP().size() << ")";
   if (auto g = getGalois())
     return verifyGaloisElement(*this, *g);
   return success();
+}
+
+ParseResult LoadKeyOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  if (succeeded(parser.parseOptionalKeyword("galois"))) {
+    int64_t g;
+    if (parser.parseInteger(g))
+      return failure();
+    result.addAttribute(getGaloisAttrName(result.name), b.getI64IntegerAttr(g));
+  } else if (succeeded(parser.parseOptionalKeyword("to_sparse"))) {
+    result.addAttribute(getEncapsulationAttrName(result.name),
+                        b.getStringAttr("to_sparse"));
+  } else if (succeeded(parser.parseOptionalKeyword("from_sparse"))) {
+    result.addAttribute(getEncapsulationAttrName(result.name),
+                        b.getStringAttr("from_sparse"));
+  } else if (parser.parseKeyword("relin")) {
+    return failure();
+  }
+  Type key;
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(key))
+    return failure();
+  result.addTypes(key);
+  return success();
+}
+
+void LoadKeyOp::print(OpAsmPrinter &p) {
+  if (auto g = getGalois())
+    p << " galois " << *g;
+  else if (auto kind = getEncapsulation())
+    p << " " << *kind;
+  else
+    p << " relin";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getGaloisAttrName(), getEncapsulationAttrName()});
+  p << " : " << getType();
 }
 
 LogicalResult KSInnerProductOp::verify() {

@@ -347,11 +347,18 @@ def RNS_LoadKeyOp : RNS_Op<"load_key", [Pure]> {
     element 25. The result type says the form: `!rns.evk` (hybrid) or
     `!rns.klss_evk` (KLSS, `rns-select-keyswitch`). The manifest lists
     exactly the keys loaded, in each form loaded.
+
+    Bootstrapping's sparse-secret encapsulation keys (hybrid only):
+    `rns.load_key to_sparse : !rns.evk<dnum = 1, q = 1, p = 1>` switches a
+    level-0 ciphertext from s to the ephemeral sparse s' over q_0 and the
+    first special prime alone (its security rests on that small modulus);
+    `rns.load_key from_sparse : !rns.evk<...>` switches back from s' to s,
+    an ordinary key over Q u P.
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$galois);
+  let arguments = (ins OptionalAttr<I64Attr>:$galois,
+                       OptionalAttr<StrAttr>:$encapsulation);
   let results = (outs RNS_AnyKey:$key);
-  let assemblyFormat =
-      "(`galois` $galois^) : (`relin`)? attr-dict `:` type($key)";
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

@@ -95,8 +95,30 @@ struct KlssGaloisKeys {
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
 
+/// Sparse-secret encapsulation (Bossuat, Troncoso-Pastoriza, Hubaux, ACNS
+/// 2022, eprint 2022/024): bootstrapping switches its level-0 input from the
+/// dense secret s to an ephemeral sparse secret s' (Hamming weight h', 32
+/// by default), raises the modulus under s' (so that the multiples of q_0
+/// that ModRaise adds stay small, as with a sparse main secret) and switches
+/// straight back to s at the top of the chain. The main secret stays dense
+/// (the uniform-ternary security bound, 1772 bits of log QP at N = 2^16,
+/// not the sparse 1553), and the sparse key is only ever exposed at a small
+/// modulus:
+///   to_sparse    s -> s', one digit at modulus q_0 p_0 (the first special
+///                prime alone: log2(q_0 p_0) must meet the published h'
+///                bound, 117 bits at N = 2^16 and h' = 32). Its polynomials
+///                span Q u P like every switching key, zero outside the
+///                limbs of q_0 and p_0 (nothing is published there).
+///   from_sparse  s' -> s, an ordinary hybrid key over Q u P (an encryption
+///                under the dense s).
+struct EncapsulationKeys {
+  SwitchingKey to_sparse;
+  SwitchingKey from_sparse;
+};
+
 /// The public material a server needs: relinearization and Galois keys, in
-/// hybrid form, KLSS form or both (a compiled program says which it uses).
+/// hybrid form, KLSS form or both (a compiled program says which it uses),
+/// and a bootstrapping program's encapsulation keys.
 struct EvaluationKeys {
   bool has_relin = false;
   RelinKey relin;
@@ -104,6 +126,8 @@ struct EvaluationKeys {
   bool has_klss_relin = false;
   KlssRelinKey klss_relin;
   KlssGaloisKeys klss_galois;
+  bool has_encapsulation = false;
+  EncapsulationKeys encapsulation;
 };
 
 /// The KLSS form of `key`: InvalidArgument when the context has no KLSS
@@ -182,6 +206,12 @@ public:
   KlssGaloisKeys klssGaloisKeys(const std::vector<uint64_t> &elements);
   /// Key switching from an arbitrary s' (NTT form over Q u P) to s.
   SwitchingKey switchingKey(const Poly64 &s_prime);
+  /// The encapsulation keys of a fresh ephemeral secret of Hamming weight
+  /// h' (see EncapsulationKeys); the ephemeral secret is wiped. Throws
+  /// InvalidArgument without special primes or for h' outside 1..N, and
+  /// SecurityError (128-bit parameters) when log2(q_0 p_0) exceeds the
+  /// published bound for weight h' (maxLogQPSparse128).
+  EncapsulationKeys encapsulationKeys(int hamming_weight);
 
 private:
   const Context64 &ctx_;

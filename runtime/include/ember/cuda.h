@@ -97,6 +97,11 @@ struct DeviceGaloisKeys {
   std::map<uint64_t, DeviceSwitchingKey> keys;
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
+/// EncapsulationKeys on the device (to_sparse keeps the zero limbs of its
+/// host layout: its inner product reads only q_0 and p_0).
+struct DeviceEncapsulationKeys {
+  DeviceSwitchingKey to_sparse, from_sparse;
+};
 
 /// KLSS switching key (ember::KlssKey): [digit][group][b, a][r' T limbs][N],
 /// NTT form over T.
@@ -158,6 +163,8 @@ DeviceCiphertext upload(const DeviceContext &ctx, const Ciphertext &ct);
 Ciphertext download(const DeviceContext &ctx, const DeviceCiphertext &ct);
 DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt);
 DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key);
+DeviceEncapsulationKeys upload(const DeviceContext &ctx,
+                               const EncapsulationKeys &keys);
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key);
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys);
 DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key);

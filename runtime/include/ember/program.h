@@ -80,6 +80,9 @@ void checkInputMetadata(const char *name, size_t index, size_t given,
 /// The keys a program loads; MissingKey names the one absent.
 const SwitchingKey &relinKey(const EvaluationKeys &keys);
 const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
+/// to_sparse or from_sparse of bootstrapping's encapsulation keys.
+const SwitchingKey &encapsulationKey(const EvaluationKeys &keys,
+                                     bool to_sparse);
 const KlssKey &klssRelinKey(const EvaluationKeys &keys);
 const KlssKey &klssGaloisKey(const EvaluationKeys &keys, uint64_t galois);
 /// Limbs first..first+count-1 of `src` (a copy).

@@ -35,6 +35,8 @@ struct CudaArgs {
   const cuda::DeviceGaloisKeys *galois = nullptr; ///< null: none generated
   const cuda::DeviceKlssRelinKey *klss_relin = nullptr;    ///< KLSS forms
   const cuda::DeviceKlssGaloisKeys *klss_galois = nullptr; ///< (null: none)
+  /// Bootstrapping's encapsulation keys (null: none generated).
+  const cuda::DeviceEncapsulationKeys *encapsulation = nullptr;
   const std::vector<cuda::DeviceCiphertext> *inputs = nullptr;
   std::vector<cuda::DeviceCiphertext> *outputs = nullptr;
   /// Kept by the caller between runs (destroy it before the context);
@@ -96,7 +98,7 @@ struct CudaGraph {
     size_t slots;
   };
   const cuda::DeviceContext *ctx = nullptr;
-  const void *keys[4] = {};
+  const void *keys[5] = {};
   const void *constants = nullptr;
   const uint64_t *arena = nullptr; ///< the arena the graph was captured on
   bool warmed = false, capturing = false;

@@ -13,6 +13,11 @@
 
 namespace ember::program {
 
+/// kLoadKey's ids of the encapsulation keys (EncapsulationKeys): even, so
+/// never a Galois element (those are odd), and not 0 (relinearization).
+inline constexpr int64_t kToSparseKey = 2;
+inline constexpr int64_t kFromSparseKey = 4;
+
 /// A buffer of the plan: a polynomial over q[q_lo:q_hi] u p[p_lo:p_hi]
 /// (limb ranges of the module's Q and P; P indices local), or over all of
 /// the KLSS temporary primes T (over_t), in NTT or coefficient form; or an
@@ -67,8 +72,9 @@ enum class StepKind : uint8_t {
                      ///< digits in[1..] with key in[0] at level imm[0]
   kModSwitchDown,    ///< out[j] = in[j] divided and rounded down to out's basis
   kAutomorphism,     ///< out[0] = in[0](X^imm[0])
-  kLoadKey,          ///< out[0] = the evaluation key: relin (imm[0] == 0) or
-                     ///< the Galois key of element imm[0]
+  kLoadKey,          ///< out[0] = the evaluation key: relin (imm[0] == 0),
+                     ///< an encapsulation key (kToSparseKey,
+                     ///< kFromSparseKey) or the Galois key of element imm[0]
   kConcat,           ///< out[0] = in[0] | in[1] | ... (disjoint bases)
   kView,             ///< out[0] = limbs [imm[0], imm[0] + imm[1]) of in[0]
                      ///< (an alias of them where the backend can)

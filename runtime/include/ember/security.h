@@ -106,6 +106,13 @@ inline constexpr SparseBound kSparseBounds128[] = {
     {16, 192, 1553}, {17, 128, 2341}, {17, 192, 3104},
 };
 
+/// The Hamming weight of bootstrapping's ephemeral secret under sparse-
+/// secret encapsulation (EncapsulationKeys): 32, Lattigo's and the ACNS 2022
+/// paper's choice. Its key s -> s' lives at q_0 p_0, which the h = 32
+/// figure above bounds at 117 bits at N = 2^16 (a 50-bit q_0 and a 60-bit
+/// p_0 give 110).
+inline constexpr int kEncapsulationHammingWeight = 32;
+
 /// Largest log2(QP) with 128-bit security for a secret of fixed Hamming
 /// weight h at N = 2^log_n, or 0 when no published figure covers it. Only
 /// the safe direction is inferred: a figure for (N', h') with N' <= N and

@@ -24,8 +24,9 @@
 namespace ember {
 
 /// 2: parameters carry the KLSS temporary primes and gamma; evaluation keys
-/// their KLSS forms.
-constexpr uint32_t kFormatVersion = 2;
+/// their KLSS forms. 3: evaluation keys end with the encapsulation keys
+/// (a flag, then to_sparse and from_sparse).
+constexpr uint32_t kFormatVersion = 3;
 
 enum class ObjectKind : uint32_t {
   kParams = 1,

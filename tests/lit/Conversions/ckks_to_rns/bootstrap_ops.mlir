@@ -25,6 +25,37 @@ func.func @raise(%x: !ct0) -> !ct4 {
   return %r : !ct4
 }
 
+// Sparse-secret encapsulation: at level 0, c_1 raised exactly to {q_0, p_0}
+// and switched s -> s' with the one-digit to_sparse key (special modulus p_0
+// alone: no other P limb may appear), ModDown to q_0; the raise above under
+// s'; then a full hybrid switch s' -> s at the top (digits raised to
+// Q_4 u P, from_sparse key, ModDown).
+// CHECK-LABEL: func.func @raise_encapsulated
+// CHECK-SAME: (%[[B0:.*]]: !rns.poly<ntt, q[0:1]>, %[[B1:.*]]: !rns.poly<ntt, q[0:1]>)
+// CHECK: %[[C1:.*]] = rns.intt %[[B1]] : !rns.poly<ntt, q[0:1]> -> !rns.poly<coeff, q[0:1]>
+// CHECK: %[[UP:.*]] = rns.bconv %[[C1]] : !rns.poly<coeff, q[0:1]> -> !rns.poly<coeff, p[0:1]>
+// CHECK: %[[UPN:.*]] = rns.ntt %[[UP]] : !rns.poly<coeff, p[0:1]> -> !rns.poly<ntt, p[0:1]>
+// CHECK: %[[D:.*]] = rns.concat %[[B1]], %[[UPN]] : !rns.poly<ntt, q[0:1]>, !rns.poly<ntt, p[0:1]> -> !rns.poly<ntt, q[0:1], p[0:1]>
+// CHECK: %[[K1:.*]] = rns.load_key to_sparse : !rns.evk<dnum = 1, q = 1, p = 1>
+// CHECK: %[[IA:[^,]*]], %[[IB:.*]] = rns.ks_inner_product %[[K1]](%[[D]]) : !rns.evk<dnum = 1, q = 1, p = 1>, (!rns.poly<ntt, q[0:1], p[0:1]>) -> !rns.poly<ntt, q[0:1], p[0:1]>, !rns.poly<ntt, q[0:1], p[0:1]>
+// CHECK: %[[MD:.*]]:2 = rns.mod_down %[[IA]], %[[IB]] : !rns.poly<ntt, q[0:1], p[0:1]>, !rns.poly<ntt, q[0:1], p[0:1]> -> !rns.poly<ntt, q[0:1]>, !rns.poly<ntt, q[0:1]>
+// CHECK: %[[S0:.*]] = rns.add %[[B0]], %[[MD]]#0
+// CHECK: rns.intt %[[S0]]
+// CHECK: %[[T0:.*]] = rns.ntt %{{.*}} : !rns.poly<coeff, q[0:5]> -> !rns.poly<ntt, q[0:5]>
+// CHECK: rns.intt %[[MD]]#1
+// CHECK: %[[T1:.*]] = rns.ntt %{{.*}} : !rns.poly<coeff, q[0:5]> -> !rns.poly<ntt, q[0:5]>
+// CHECK: %[[K2:.*]] = rns.load_key from_sparse : !rns.evk<dnum = 3, q = 5, p = 2>
+// CHECK: rns.decompose %[[T1]]
+// CHECK: rns.mod_up
+// CHECK: rns.ks_inner_product %[[K2]]({{.*}}) : !rns.evk<dnum = 3, q = 5, p = 2>, ({{.*}}) -> !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[M2:.*]]:2 = rns.mod_down
+// CHECK: %[[O0:.*]] = rns.add %[[T0]], %[[M2]]#0
+// CHECK: return %[[O0]], %[[M2]]#1
+func.func @raise_encapsulated(%x: !ct0) -> !ct4 {
+  %r = ckks.mod_raise %x {encapsulate, input_scale = 1099511627776.0 : f64} : !ct0 -> !ct4
+  return %r : !ct4
+}
+
 // CHECK-LABEL: func.func @times_i
 // CHECK: %[[M:.*]] = rns.encode dense<(0.000000e+00,1.000000e+00)> : tensor<8xcomplex<f64>>, 1.000000e+00 : !rns.poly<ntt, q[0:5]>
 // CHECK: rns.mul %{{.*}}, %[[M]]

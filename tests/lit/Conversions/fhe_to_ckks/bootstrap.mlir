@@ -1,17 +1,32 @@
 // RUN: ember-opt --fhe-to-ckks="security=none log-n=13" %s | FileCheck %s
-// fhe.bootstrap with the chosen parameters: a sparse secret (h = 192) and a
-// 2^40 program scale; ModRaise reads the level-0 ciphertext (brought to the chain's
+// RUN: ember-opt --fhe-to-ckks="security=none log-n=13 encapsulate=false" %s | FileCheck %s --check-prefix=SPARSE
+// RUN: ember-opt --fhe-to-ckks="security=none log-n=13 bootstrap-stop-after=coeff_to_slot" %s | FileCheck %s --check-prefix=STOP
+// A bootstrap stopped after CoeffToSlot (a measurement aid) returns re + im
+// from the top of the chain: no EvalMod products, no SlotToCoeff.
+// STOP: ckks.mod_raise
+// STOP: ckks.conjugate
+// STOP-NOT: ckks.relinearize
+// STOP: ckks.mul_i
+// STOP: %[[SUM:.*]] = ckks.add
+// STOP-NOT: ckks.rotate
+// STOP: ckks.mul %[[SUM]]
+// fhe.bootstrap with the chosen parameters: a dense secret with sparse-secret
+// encapsulation around ModRaise (the default; the ephemeral h = 32 secret
+// gives K = 13, EvalMod 10 levels, the procedure 16) or a sparse secret
+// (h = 192: K = 29, EvalMod 11 levels, 17), and a 2^40 program scale; ModRaise reads the level-0 ciphertext (brought to the chain's
 // S_0) at the top level, CoeffToSlot's three transforms (rotations and
 // plaintext products), one conjugation and i splitting the parts, EvalMod's
 // products, SlotToCoeff; the program multiplies again afterwards.
 
-// CHECK: ckks.params = #ckks.params<logN = 13, Q = [{{.*}}], P = [{{.*}}], logScale = 40, dnum = {{[0-9]+}}, security = 0, h = 192>
-// The input starts at level 1, the top of the program's 40-bit run; the 17
+// CHECK: ckks.params = #ckks.params<logN = 13, Q = [{{.*}}], P = [{{.*}}], logScale = 40, dnum = {{[0-9]+}}, security = 0>
+// SPARSE: ckks.params = #ckks.params<logN = 13, Q = [{{.*}}], P = [{{.*}}], logScale = 40, dnum = {{[0-9]+}}, security = 0, h = 192>
+// SPARSE: ckks.mod_raise %{{.*}} {input_scale = {{.*}}} : !ckks.ct<4096, level = 0, {{.*}}> -> !ckks.ct<4096, level = 18,
+// The input starts at level 1, the top of the program's 40-bit run; the 16
 // levels above (60-bit primes at 2^60) are the procedure's.
 // CHECK-LABEL: func.func @refresh
 // CHECK-SAME: (%{{.*}}: !ckks.ct<4096, level = 1, scale = 1099511627776.0>)
 // CHECK: %[[LOW:.*]] = ckks.rescale %{{.*}} -> !ckks.ct<4096, level = 0,
-// CHECK: %[[RAISED:.*]] = ckks.mod_raise %[[LOW]] {input_scale = {{.*}}} : !ckks.ct<4096, level = 0, {{.*}}> -> !ckks.ct<4096, level = 18, scale = 1.152921504606847e+18>
+// CHECK: %[[RAISED:.*]] = ckks.mod_raise %[[LOW]] {encapsulate, input_scale = {{.*}}} : !ckks.ct<4096, level = 0, {{.*}}> -> !ckks.ct<4096, level = 17, scale = 1.152921504606847e+18>
 // CHECK: ckks.rotate %[[RAISED]]
 // CHECK: ckks.mul_plain
 // The re/im split: one conjugation, and -i (w - conj w) as a free mul_i.

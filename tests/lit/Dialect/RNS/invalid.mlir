@@ -499,3 +499,37 @@ func.func @mod_down_too_many_lifted(%x: !rns.poly<ntt, q[0:4], p[0:2]>, %y: !rns
   %0 = rns.mod_down %x lifted(%y, %y : !rns.poly<ntt, q[0:4]>, !rns.poly<ntt, q[0:4]>) : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:3]>
   return
 }
+
+// -----
+
+func.func @encapsulation_kind() {
+  // expected-error @+1 {{encapsulation key must be to_sparse or from_sparse, got 'dense'}}
+  %k = rns.load_key relin {encapsulation = "dense"} : !rns.evk<dnum = 1, q = 1, p = 1>
+  return
+}
+
+// -----
+
+func.func @encapsulation_shape() {
+  // expected-error @+1 {{the to_sparse key is !rns.evk<dnum = 1, q = 1, p = 1> (q_0 and p_0 only), got '!rns.evk<dnum = 2, q = 4, p = 1>'}}
+  %k = rns.load_key to_sparse : !rns.evk<dnum = 2, q = 4, p = 1>
+  return
+}
+
+// -----
+
+func.func @encapsulation_klss() {
+  // expected-error @+1 {{encapsulation keys are hybrid (!rns.evk)}}
+  %k = rns.load_key from_sparse : !rns.klss_evk<dnum = 2, groups = 2, t = 3>
+  return
+}
+
+// -----
+
+module attributes {ckks.params = #ckks.params<logN = 13, Q = [1099504549889, 1099510054913, 1099508121601], P = [1152921504606748673], logScale = 40, dnum = 3, security = 0>} {
+  func.func @relin_in_to_sparse_shape() {
+    // expected-error @+1 {{key type '!rns.evk<dnum = 1, q = 1, p = 1>' does not match the module's parameters (dnum = 3, q = 3, p = 1)}}
+    %k = rns.load_key relin : !rns.evk<dnum = 1, q = 1, p = 1>
+    return
+  }
+}

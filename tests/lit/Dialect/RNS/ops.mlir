@@ -58,6 +58,10 @@ func.func @keyswitch(%c0: !rns.poly<ntt, q[0:5]>, %c1: !rns.poly<ntt, q[0:5]>) -
   %k = rns.load_key galois 25 : !rns.evk<dnum = 3, q = 6, p = 2>
   // CHECK: rns.load_key relin : !rns.evk<dnum = 3, q = 6, p = 2>
   %r = rns.load_key relin : !rns.evk<dnum = 3, q = 6, p = 2>
+  // CHECK: rns.load_key to_sparse : !rns.evk<dnum = 1, q = 1, p = 1>
+  %ts = rns.load_key to_sparse : !rns.evk<dnum = 1, q = 1, p = 1>
+  // CHECK: rns.load_key from_sparse : !rns.evk<dnum = 3, q = 6, p = 2>
+  %fs = rns.load_key from_sparse : !rns.evk<dnum = 3, q = 6, p = 2>
   // CHECK: rns.ks_inner_product %{{.*}}(%{{.*}}, %{{.*}}, %{{.*}}) : !rns.evk<dnum = 3, q = 6, p = 2>, (!rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]>) -> !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]>
   %a:2 = rns.ks_inner_product %k(%u#0, %u#1, %u#2) : !rns.evk<dnum = 3, q = 6, p = 2>, (!rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]>) -> !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]>
   // CHECK: rns.mod_down %{{.*}}, %{{.*}} : !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:5]>, !rns.poly<ntt, q[0:5]>
