@@ -83,9 +83,7 @@ def test_stopping_after_a_phase_for_measurement(build_dir):
 
     levels = {}
     for stop in (None, "eval_mod", "coeff_to_slot"):
-        c = ember.compile(
-            refresh, security="none", log_n=13, bootstrap_stop_after=stop
-        )
+        c = ember.compile(refresh, security="none", log_n=13, bootstrap_stop_after=stop)
         assert c.meta["options"]["bootstrap_stop_after"] == stop
         levels[stop] = c.manifest["outputs"][0]["level"]
     assert levels["eval_mod"] == levels[None] + 3
