@@ -1184,9 +1184,7 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   const uint64_t klssKeys = galois[1].size() + (relin[1] ? 1 : 0);
   const uint64_t hybridBytes =
       hybridKeys * params.getHybridKeyBytes() +
-      (encapsulation
-           ? params.getHybridKeyBytes() / params.getDigitSizes().size()
-           : 0);
+      (encapsulation ? params.getToSparseKeyBytes() : 0);
   const uint64_t klssBytes = klssKeys ? klssKeys * params.getKlssKeyBytes() : 0;
   llvm::json::Object memory;
   if (auto a = f->getAttrOfType<IntegerAttr>("kernel.arena_bytes"))

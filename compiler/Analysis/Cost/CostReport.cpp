@@ -267,10 +267,8 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
       toSparse |= g == -2;
     }
     if (params) {
-      uint64_t hb =
-          (hybrid - (toSparse ? 1 : 0)) * params.getHybridKeyBytes() +
-          (toSparse ? params.getHybridKeyBytes() / params.getDigitSizes().size()
-                    : 0);
+      uint64_t hb = (hybrid - (toSparse ? 1 : 0)) * params.getHybridKeyBytes() +
+                    (toSparse ? params.getToSparseKeyBytes() : 0);
       uint64_t kb = klss ? klss * params.getKlssKeyBytes() : 0;
       os << "  key memory: hybrid " << hybrid << " key(s) " << hb
          << " bytes, klss " << klss << " key(s) " << kb << " bytes, total "

@@ -78,6 +78,9 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     /// (the runtime's hybridKeyBytes / klssKeyBytes).
     uint64_t getHybridKeyBytes() const;
     uint64_t getKlssKeyBytes() const;
+    /// Bytes of bootstrapping's to_sparse encapsulation key: one digit in
+    /// the hybrid layout (1 x 2 x (L+1+K) x N x 8, zero outside q_0, p_0).
+    uint64_t getToSparseKeyBytes() const;
     /// The #ckks.params of the module enclosing `op` (or `op` itself), or a
     /// null attribute when there is none.
     static ParamsAttr lookup(::mlir::Operation *op);

@@ -262,8 +262,11 @@ int64_t ParamsAttr::getKlssGroups(int64_t level) const {
 }
 
 uint64_t ParamsAttr::getHybridKeyBytes() const {
-  return getDigitSizes().size() * 2 * (getQ().size() + getP().size()) *
-         (uint64_t{1} << getLogN()) * 8;
+  return getDigitSizes().size() * getToSparseKeyBytes();
+}
+
+uint64_t ParamsAttr::getToSparseKeyBytes() const {
+  return 2 * (getQ().size() + getP().size()) * (uint64_t{1} << getLogN()) * 8;
 }
 
 uint64_t ParamsAttr::getKlssKeyBytes() const {
