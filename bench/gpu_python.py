@@ -104,6 +104,8 @@ ORDER = [
     "bootstrap16",
     "bootstrap16_coeff_to_slot",
     "bootstrap16_eval_mod",
+    "poly_net",
+    "logistic_regression_training",
 ]
 
 

@@ -9,7 +9,9 @@ Programs: the examples of examples/; at parameter set B (N = 2^16,
 24 Q primes), a sum of 8 rotations, a 256 x 256 dense layer (diagonal
 method, baby-step giant-step), the degree-15 polynomial, one hmul+relin
 and one rotation; and bootstrap13, one full-slot x.bootstrap() at N = 2^13
-in the named insecure test mode; bootstrap16, the same at N = 2^16 with
+in the named insecure test mode; the deep examples poly_net (20 layers)
+and logistic_regression_training (10 iterations) with bootstrap="auto"
+at N = 2^16, 128-bit; bootstrap16, the same at N = 2^16 with
 128-bit parameters and nine levels left, and its twins stopped after
 CoeffToSlot and after EvalMod (``bootstrap_stop_after``: the phase times are
 the differences), (its DFT constants make a 166 MB
@@ -41,6 +43,12 @@ import ember  # noqa: E402
 import set_b  # noqa: E402
 from ember import cli  # noqa: E402
 
+# The deep examples (N = 2^16, 128-bit), with the bootstraps the compiler
+# places (issue 14's bootstrap="auto").
+DEEP_EXAMPLES = {
+    "poly_net": {"bootstrap": "auto"},
+    "logistic_regression_training": {"bootstrap": "auto"},
+}
 # No fusion-off twin: mlp's constants (21 MB per artifact) would take the
 # carried folder past the device tool's 64 MiB.
 NO_NOFUSE = {
@@ -49,6 +57,7 @@ NO_NOFUSE = {
     "bootstrap16",
     "bootstrap16_coeff_to_slot",
     "bootstrap16_eval_mod",
+    *DEEP_EXAMPLES,
 }
 # Files above this size travel xz-compressed (the DFT constants, in the
 # data file and inline in the kernel IR, compress 60-70x).
@@ -65,11 +74,12 @@ EXAMPLES = [
 
 def programs(rng: np.random.Generator):
     """(name, program, options, inputs) of every program."""
-    for example in EXAMPLES:
+    for example in [*EXAMPLES, *DEEP_EXAMPLES]:
         path = ROOT / "examples" / f"{example}.py"
         module = cli._load_module(path)
         prog = cli._find_program(module, path, None)
-        yield example, prog, {}, cli._inputs(module, prog, None, rng)
+        options = DEEP_EXAMPLES.get(example, {})
+        yield example, prog, options, cli._inputs(module, prog, None, rng)
     for name, prog in set_b.PROGRAMS.items():
         yield name, prog, {"params": "B"}, set_b.inputs(prog, rng)
     yield (

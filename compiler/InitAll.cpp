@@ -11,6 +11,7 @@
 #include "compiler/Transforms/HoistRotations/HoistRotations.h"
 #include "compiler/Transforms/InsertRelin/InsertRelin.h"
 #include "compiler/Transforms/ManageLevels/ManageLevels.h"
+#include "compiler/Transforms/PlaceBootstraps/PlaceBootstraps.h"
 
 #include "compiler/Analysis/Cost/CostReport.h"
 #include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
@@ -32,6 +33,7 @@ void ember::registerAllEmberPasses() {
   registerManageLevelsPasses();
   registerExpandLinearTransformPasses();
   registerExpandPolyEvalPasses();
+  registerPlaceBootstrapsPasses();
   registerInsertRelinPasses();
   registerHoistRotationsPasses();
   registerCKKSToRNSPasses();

@@ -40,6 +40,8 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   fheToCkks.dnum = options.dnum;
   fheToCkks.extraLevels = options.extraLevels;
   fheToCkks.encapsulate = options.encapsulate;
+  fheToCkks.bootstrap = options.bootstrap;
+  fheToCkks.bootstrapLevels = options.bootstrapLevels;
   fheToCkks.bootstrapStopAfter = options.bootstrapStopAfter;
   // A KLSS form for parameters chosen from the program: asked for, or
   // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).

@@ -37,6 +37,17 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "ephemeral sparse one around ModRaise (sparse-secret "
                      "encapsulation); false: a sparse (h = 192) secret"),
       llvm::cl::init(true)};
+  Option<std::string> bootstrap{
+      *this, "bootstrap",
+      llvm::cl::desc("manual: the program's own bootstraps; auto: also "
+                     "insert them where the program is deeper than the "
+                     "chain, at the least predicted cost (fhe-to-ckks)"),
+      llvm::cl::init("manual")};
+  Option<int64_t> bootstrapLevels{
+      *this, "bootstrap-levels",
+      llvm::cl::desc("With bootstrap=auto, the levels between bootstraps "
+                     "(0: the most 128-bit parameters allow)"),
+      llvm::cl::init(0)};
   Option<std::string> bootstrapStopAfter{
       *this, "bootstrap-stop-after",
       llvm::cl::desc("Measurement aid: stop bootstraps after coeff_to_slot "

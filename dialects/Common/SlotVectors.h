@@ -60,6 +60,17 @@ inline bool isComplexValues(mlir::DenseElementsAttr value) {
 inline std::vector<std::complex<double>>
 slotValues(mlir::DenseElementsAttr value, int64_t slots) {
   std::vector<std::complex<double>> out;
+  if (value.isSplat()) { // one element, whatever the tensor's length
+    std::complex<double> v;
+    if (isComplexValues(value)) {
+      auto c = value.getSplatValue<std::complex<llvm::APFloat>>();
+      v = {c.real().convertToDouble(), c.imag().convertToDouble()};
+    } else {
+      v = value.getSplatValue<llvm::APFloat>().convertToDouble();
+    }
+    out.assign(static_cast<size_t>(slots), v);
+    return out;
+  }
   if (isComplexValues(value)) {
     for (std::complex<llvm::APFloat> c :
          value.getValues<std::complex<llvm::APFloat>>())
@@ -68,8 +79,6 @@ slotValues(mlir::DenseElementsAttr value, int64_t slots) {
     for (llvm::APFloat f : value.getValues<llvm::APFloat>())
       out.emplace_back(f.convertToDouble(), 0.0);
   }
-  if (value.isSplat())
-    out.assign(static_cast<size_t>(slots), out.front());
   return out;
 }
 /// The real value of a splat constant whose imaginary part is zero (one

@@ -80,6 +80,18 @@ class CompileOptions:
       ModRaise, sparse-secret encapsulation (the default; the dense
       security bound leaves nine levels after bootstrapping at N = 2^16);
       False: the secret itself is sparse (Hamming weight 192).
+    - ``bootstrap``: "manual" (the default: only the program's own
+      ``x.bootstrap()``) or "auto": the compiler also inserts bootstraps
+      where the program is deeper than the chain, at the least predicted
+      cost (a shortest path over the program's points; the cost report
+      lists each bootstrap and its predicted time). Without
+      ``bootstrap_levels`` it bootstraps only a program that no 128-bit
+      chain holds, with the most levels between bootstraps that 128-bit
+      parameters allow (9 at N = 2^16; in the insecure test mode, what
+      they would allow at N = 2^16). Bootstrapped values must use all
+      N/2 slots.
+    - ``bootstrap_levels``: with ``bootstrap="auto"``, the levels kept
+      between bootstraps (fewer levels: more bootstraps, cheaper ops).
     - ``bootstrap_stop_after``: a measurement aid, "coeff_to_slot" or
       "eval_mod": every bootstrap's expansion stops after that phase (its
       result is then not its input); the phases' GPU times are differences
@@ -122,6 +134,18 @@ class CompileOptions:
     )
     encapsulate: bool = _option(
         True, "encapsulate", "sparse-secret encapsulation around bootstrapping"
+    )
+    bootstrap: str = _option(
+        "manual",
+        "bootstrap",
+        "manual (the program's own bootstraps) or auto (also where needed)",
+        ("manual", "auto"),
+    )
+    bootstrap_levels: int | None = _option(
+        None,
+        "bootstrap-levels",
+        "with bootstrap=auto, the levels between bootstraps",
+        minimum=1,
     )
     bootstrap_stop_after: str | None = _option(
         None,

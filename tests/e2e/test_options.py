@@ -120,12 +120,15 @@ def test_every_option_is_tested():
     import dataclasses
 
     # encapsulate and bootstrap_stop_after act on bootstrapping programs:
-    # tests/e2e/test_bootstrap.py tests them.
+    # tests/e2e/test_bootstrap.py tests them; bootstrap and bootstrap_levels
+    # place bootstraps: tests/e2e/test_bootstrap_placement.py.
     tested = set(WITNESSES) | {
         "klss_t",
         "key_memory_mib",
         "encapsulate",
         "bootstrap_stop_after",
+        "bootstrap",
+        "bootstrap_levels",
     }
     assert {f.name for f in dataclasses.fields(ember.CompileOptions)} == tested
 

@@ -276,6 +276,38 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
     }
   }
 
+  /// The automatic bootstrap placement fhe-to-ckks recorded
+  /// (ember.bootstrap_placement, PlaceBootstraps.h), if any.
+  static void reportPlacement(FunctionOpInterface func, llvm::raw_ostream &os) {
+    auto placement =
+        func->getAttrOfType<DictionaryAttr>("ember.bootstrap_placement");
+    if (!placement)
+      return;
+    auto i64 = [&](StringRef name) {
+      auto a = placement.getAs<IntegerAttr>(name);
+      return a ? a.getInt() : int64_t{0};
+    };
+    auto f64 = [&](StringRef name) {
+      auto a = placement.getAs<FloatAttr>(name);
+      return a ? a.getValueAsDouble() : 0.0;
+    };
+    auto units = placement.getAs<StringAttr>("units");
+    std::string u = units ? units.str() : "";
+    const int64_t count = i64("bootstraps");
+    const double each = f64("bootstrap_cost"), ops = f64("op_cost");
+    os << "  bootstrap placement (bootstrap=auto, " << i64("levels")
+       << " levels between bootstraps; predicted " << u << "):\n";
+    os << llvm::format("    %lld bootstrap(s) x %.1f = %.1f, ops %.1f, "
+                       "total %.1f\n",
+                       (long long)count, each, each * count, ops,
+                       each * count + ops);
+    if (auto sites = placement.getAs<ArrayAttr>("sites"))
+      for (auto [k, site] : llvm::enumerate(sites))
+        os << "    bootstrap " << k + 1 << " of the value at "
+           << cast<StringAttr>(site).getValue()
+           << llvm::format(": %.1f\n", each);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int64_t log = logN;
@@ -315,6 +347,7 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
       os << "  fusion regions:         " << c.fusedRegions << "\n";
       os << "  bytes moved:            " << c.limbsMoved * limbBytes << "\n";
       reportKeySwitching(func, os);
+      reportPlacement(func, os);
     });
     markAllAnalysesPreserved();
   }

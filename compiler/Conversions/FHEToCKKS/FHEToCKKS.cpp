@@ -10,9 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
+#include "compiler/Analysis/Cost/CKKSCost.h"
 #include "compiler/Analysis/Range/RangeAnalysis.h"
 #include "compiler/Conversions/FHEToCKKS/Bootstrap.h"
 #include "compiler/Transforms/ManageLevels/LevelManagement.h"
+#include "compiler/Transforms/PlaceBootstraps/PlaceBootstraps.h"
+#include "compiler/Transforms/Utils/FreeFactors.h"
 #include "compiler/Transforms/Utils/TypeUpdate.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/Common/SlotVectors.h"
@@ -141,51 +144,6 @@ int64_t slotsOf(Type type) {
   return 0;
 }
 
-/// The value of a splat plaintext constant that is a (small) integer: a
-/// multiplication by it is a `ckks.mul_int`, which costs no level.
-/// (An fhe.constant, or the ckks.encode it became during the rewrite.)
-std::optional<int64_t> integerSplat(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def || !isa<fhe::ConstantOp, ckks::EncodeOp>(def))
-    return std::nullopt;
-  std::optional<double> x =
-      ember::realSplat(def->getAttrOfType<DenseElementsAttr>("value"));
-  if (!x || !fhe::isFreeFactor(*x))
-    return std::nullopt;
-  return static_cast<int64_t>(*x);
-}
-
-/// The integer of `fhe.mul x, c` when c is an integer splat constant.
-std::optional<int64_t> integerFactor(fhe::MulOp mul) {
-  if (auto v = integerSplat(mul.getRhs()))
-    return v;
-  return integerSplat(mul.getLhs());
-}
-
-/// +1 or -1 when `v` is the constant i or -i in every slot: a
-/// multiplication by it is a `ckks.mul_i` (negated), which costs no level.
-/// (An fhe.constant, or the ckks.encode it became during the rewrite.)
-std::optional<int> imaginaryUnitSplat(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def || !isa<fhe::ConstantOp, ckks::EncodeOp>(def))
-    return std::nullopt;
-  auto value = def->getAttrOfType<DenseElementsAttr>("value");
-  if (!value)
-    return std::nullopt;
-  if (!value.isSplat() || !ember::isComplexValues(value))
-    return std::nullopt;
-  std::complex<double> z = ember::slotValues(value, 1).front();
-  if (z.real() != 0 || std::fabs(z.imag()) != 1)
-    return std::nullopt;
-  return z.imag() > 0 ? 1 : -1;
-}
-
-std::optional<int> imaginaryUnitFactor(fhe::MulOp mul) {
-  if (auto v = imaginaryUnitSplat(mul.getRhs()))
-    return v;
-  return imaginaryUnitSplat(mul.getLhs());
-}
-
 /// Largest slot count and multiplicative depth over all functions, and the
 /// op where that depth is reached (for diagnostics). A multiplication by an
 /// integer constant or by +-i costs no level (ckks.mul_int, ckks.mul_i); a
@@ -207,9 +165,7 @@ void analyse(ModuleOp module, int64_t &slots, int64_t &depth,
     for (Value operand : op->getOperands())
       d = std::max(d, isa<BlockArgument>(operand) ? inputDepth
                                                   : depthOf.lookup(operand));
-    if (auto mul = dyn_cast<fhe::MulOp>(op);
-        mul && !integerFactor(mul) && !imaginaryUnitFactor(mul))
-      ++d;
+    d += ember::levelsUsed(op);
     if (isa<fhe::BootstrapOp>(op))
       d = bootstrapDepth;
     for (Value result : op->getResults())
@@ -280,6 +236,28 @@ private:
   /// Bootstraps expanded, then every function rewritten into managed ckks.
   LogicalResult lower(ModuleOp module, ckks::ParamsAttr params,
                       const ember::bootstrap::Config &bootConfig);
+  /// The state of a program that bootstraps: the procedure's levels at the
+  /// top of the chain, the 2^40 scale, the secret (Bootstrap.h).
+  void enterBootstrapping(const ember::bootstrap::Config &config);
+  /// bootstrap=auto: inserts the bootstraps the program needs (Automatic
+  /// placement in FHEToCKKS.td); sets placedLevels when it inserted any.
+  LogicalResult placeAutomatically(ModuleOp module, bool secure,
+                                   const ember::bootstrap::Config &config);
+  /// One bootstrap's expansion at `params`, lowered to ckks on a scratch
+  /// module (what the placement prices); null when it does not lower.
+  OwningOpRef<ModuleOp>
+  lowerOneBootstrap(ckks::ParamsAttr params,
+                    const ember::bootstrap::Config &config);
+  /// The placement's constraints and costs for a run of `levels` levels
+  /// priced by `model`.
+  ember::BootstrapPlacementOptions
+  placementOptions(const ember::CKKSCostModel &model, int64_t levels,
+                   double bootstrapUs,
+                   std::function<std::string(Value)> cannotBootstrap,
+                   std::function<bool(Value)> isCt);
+  /// The program run between bootstraps that the automatic placement used
+  /// (0: none placed); the chain gets exactly that run.
+  int64_t placedLevels = 0;
 };
 } // namespace
 
@@ -404,7 +382,11 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
       << scaleBitsOrDefault() << "-bit scale"
       << (dnum ? ", dnum = " + std::to_string(static_cast<int64_t>(dnum))
                : std::string())
-      << ") is " << best;
+      << ") is " << best
+      << (bootstrap == "manual" && procedureLevels == 0
+              ? "; bootstrap=auto inserts bootstraps where a program is "
+                "deeper than the chain"
+              : "");
   return std::nullopt;
 }
 
@@ -601,7 +583,7 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
             })
             .Case<fhe::MulOp>([&](fhe::MulOp mul) -> Value {
               Value x = mul.getLhs(), y = mul.getRhs();
-              if (std::optional<int> unit = imaginaryUnitFactor(mul)) {
+              if (std::optional<int> unit = ember::imaginaryUnitFactor(mul)) {
                 Value c = isCt(x) ? x : y;
                 Value r = ckks::MulIOp::create(b, loc, c);
                 return *unit > 0 ? r : ckks::NegOp::create(b, loc, r);
@@ -611,7 +593,7 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
                 return ckks::RelinearizeOp::create(b, loc, resultType, m);
               }
               auto [c, p] = ctFirst(x, y);
-              if (std::optional<int64_t> k = integerFactor(mul))
+              if (std::optional<int64_t> k = ember::integerFactor(mul))
                 return ckks::MulIntOp::create(b, loc, resultType, c, *k);
               return ckks::MulPlainOp::create(b, loc, resultType, c, p);
             })
@@ -717,25 +699,34 @@ void FHEToCKKSPass::runOnOperation() {
   // procedure's levels at the top of the chain and either a dense secret
   // with an ephemeral sparse one around ModRaise (encapsulation) or a
   // sparse secret.
-  bool bootstraps = false;
-  module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
   ember::bootstrap::Config bootConfig = ember::bootstrap::configure(
       encapsulate ? ember::kEncapsulationHammingWeight
                   : ember::bootstrap::kHammingWeight);
-  if (bootstraps) {
-    encapsulating = encapsulate;
-    hammingWeight = encapsulate ? 0 : bootConfig.hammingWeight;
-    defaultScaleBits = fittedScaleBits = ember::bootstrap::kScaleBits;
-    procedureLevels = bootConfig.depth();
-  }
-  int64_t slots = 0, depth = 0;
-  Operation *deepest = nullptr;
-  analyse(module, slots, depth, deepest, bootConfig.depth(), procedureLevels);
   if (extraLevels < 0) {
     module.emitError("extra-levels = ") << extraLevels << " is negative";
     return signalPassFailure();
   }
-  depth += extraLevels;
+  if (bootstrap != "manual" && bootstrap != "auto") {
+    module.emitError("bootstrap must be manual or auto, got '")
+        << bootstrap << "'";
+    return signalPassFailure();
+  }
+  if (bootstrap == "auto" &&
+      failed(placeAutomatically(module, secure, bootConfig)))
+    return signalPassFailure();
+  bool bootstraps = false;
+  module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
+  if (bootstraps)
+    enterBootstrapping(bootConfig);
+  int64_t slots = 0, depth = 0;
+  Operation *deepest = nullptr;
+  analyse(module, slots, depth, deepest, bootConfig.depth(), procedureLevels);
+  // An automatic placement ran every segment within placedLevels and left
+  // extra-levels at the outputs: the chain's run is exactly that.
+  if (placedLevels)
+    depth = std::max(depth, procedureLevels + placedLevels);
+  else
+    depth += extraLevels;
   LLVM_DEBUG(llvm::dbgs() << "slots " << slots << ", depth " << depth << "\n");
   // The value that must fit the first prime with the largest bound.
   FailureOr<ember::RangeAnalysis> ranges = ember::RangeAnalysis::run(module);
@@ -826,6 +817,234 @@ void FHEToCKKSPass::runOnOperation() {
   }
   if (failed(lower(module, params, bootConfig)))
     return signalPassFailure();
+}
+
+void FHEToCKKSPass::enterBootstrapping(const ember::bootstrap::Config &config) {
+  encapsulating = encapsulate;
+  hammingWeight = encapsulate ? 0 : config.hammingWeight;
+  defaultScaleBits = fittedScaleBits = ember::bootstrap::kScaleBits;
+  procedureLevels = config.depth();
+}
+
+OwningOpRef<ModuleOp>
+FHEToCKKSPass::lowerOneBootstrap(ckks::ParamsAttr params,
+                                 const ember::bootstrap::Config &config) {
+  MLIRContext *ctx = &getContext();
+  Location loc = UnknownLoc::get(ctx);
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
+  (*scratch)->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
+  auto ct = fhe::CiphertextType::get(ctx, int64_t{1} << (params.getLogN() - 1));
+  OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
+  auto func =
+      func::FuncOp::create(b, loc, "bootstrap", b.getFunctionType({ct}, {ct}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value out = fhe::BootstrapOp::create(b, loc, ct, entry->getArgument(0));
+  func::ReturnOp::create(b, loc, out);
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  if (failed(lower(*scratch, params, config)))
+    return {};
+  return scratch;
+}
+
+LogicalResult
+FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
+                                  const ember::bootstrap::Config &config) {
+  if (!paramSet.empty())
+    return module.emitError("bootstrap=auto chooses a bootstrapping chain; "
+                            "do not combine it with the parameter set '")
+           << paramSet << "'";
+  if (bootstrapLevels < 0)
+    return module.emitError("bootstrap-levels = ")
+           << bootstrapLevels << " is negative";
+  bool manual = false;
+  module.walk([&](fhe::BootstrapOp) { manual = true; });
+  int64_t slots = 0, depth = 0;
+  Operation *deepest = nullptr;
+  analyse(module, slots, depth, deepest, config.depth(),
+          manual ? config.depth() : 0);
+  // The ring the slots need, and the one whose 128-bit bound decides (test
+  // mode: as a real program would get, at N = 2^16 at least).
+  int ring = logN ? static_cast<int>(logN) : kMinLogN;
+  while (ring < kMaxLogN && (int64_t{1} << (ring - 1)) < slots)
+    ++ring;
+  const int boundRing = secure ? ring : std::max(ring, 16);
+  int64_t levels = bootstrapLevels;
+  if (levels == 0 && !manual && fit(boundRing, depth + extraLevels, true))
+    return success(); // the program fits a chain without bootstrapping
+  // Saved, so that a placement that inserts nothing leaves the program as
+  // it was.
+  auto saved = std::make_tuple(encapsulating, hammingWeight, defaultScaleBits,
+                               fittedScaleBits, procedureLevels);
+  enterBootstrapping(config);
+  int64_t most = levels;
+  if (levels == 0) {
+    for (int64_t b = 1; b <= 64 && fit(boundRing, b + procedureLevels, true);
+         ++b)
+      most = b;
+    if (most == 0)
+      return module.emitError("bootstrap=auto: the program has depth ")
+             << depth << ", more than a 128-bit secure chain at N = 2^"
+             << boundRing
+             << " holds, and no 128-bit secure chain there holds "
+                "bootstrapping's "
+             << procedureLevels
+             << " levels and one more (N = 2^16, 32768 full slots, is the "
+                "smallest ring that does)";
+  }
+  // The parameters of a run of b levels: the program's (the test mode
+  // prices them as the real ones at boundRing would be).
+  auto paramsFor = [&](int64_t b, int pricedRing,
+                       bool pricedSecure) -> ckks::ParamsAttr {
+    std::optional<ember::ParamSpec> spec =
+        fit(pricedRing, b + procedureLevels, pricedSecure);
+    std::vector<uint64_t> q, p, t;
+    if (!spec || failed(generatePrimes(module, *spec, q, p, t)))
+      return {};
+    return ckks::ParamsAttr::get(&getContext(), spec->log_n, q, p,
+                                 static_cast<int64_t>(spec->log_scale),
+                                 spec->dnum, pricedSecure ? 128 : 0,
+                                 ArrayRef<uint64_t>(), 0, spec->hamming_weight);
+  };
+  // One bootstrap's expansion, lowered once at the largest run; a run b
+  // shifts its levels by b - most.
+  ckks::ParamsAttr ringParams = paramsFor(most, ring, secure);
+  if (!ringParams)
+    return module.emitError("bootstrap=auto: no ")
+           << (secure ? "128-bit secure " : "") << "chain at N = 2^" << ring
+           << " holds " << most << " levels between bootstraps and "
+           << "bootstrapping's " << procedureLevels;
+  OwningOpRef<ModuleOp> procedure = lowerOneBootstrap(ringParams, config);
+  if (!procedure)
+    return module.emitError("bootstrap=auto: bootstrapping does not lower at "
+                            "N = 2^")
+           << ring << " with " << most << " levels between bootstraps";
+  FailureOr<ember::RangeAnalysis> ranges = ember::RangeAnalysis::run(module);
+  if (failed(ranges))
+    return failure();
+  const int64_t halfN = int64_t{1} << (ring - 1);
+  const double limit = ember::bootstrap::kMaxInputRatio *
+                       static_cast<double>(ringParams.getQ()[0]) /
+                       ringParams.getLevelScale(0);
+  auto cannotBootstrap = [&](Value v) -> std::string {
+    int64_t n = cast<fhe::CiphertextType>(v.getType()).getSlots();
+    if (n != halfN)
+      return "it has " + std::to_string(n) +
+             " slots, and bootstrapping packs full slots (N/2 = " +
+             std::to_string(halfN) + "): tile it to " + std::to_string(halfN) +
+             " slots first";
+    const ember::RangeSummary *range = ranges->lookup(v);
+    double bound = range ? range->bound : fhe::kDefaultBound;
+    if (bound > limit)
+      return "it can reach magnitude " + formatBound(bound) +
+             ", and bootstrapping is accurate only up to " +
+             formatBound(limit) + ": scale it down before and up after";
+    return "";
+  };
+  auto isCt = [](Value v) { return isa<fhe::CiphertextType>(v.getType()); };
+  // Each candidate run, priced; the cheapest placement wins (more levels
+  // mean fewer bootstraps, but more limbs and key-switch digits per op).
+  struct Candidate {
+    int64_t levels = 0;
+    ember::CKKSCostModel model;
+    double bootstrapUs = 0, total = 0;
+  };
+  std::optional<Candidate> chosen;
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      funcs.push_back(func);
+  for (int64_t b = levels ? levels : std::max<int64_t>(1, extraLevels);
+       b <= most; ++b) {
+    Candidate c;
+    c.levels = b;
+    c.model.params = paramsFor(b, secure ? ring : boundRing, true);
+    if (!secure && !c.model.params)
+      c.model.params = paramsFor(b, ring, false);
+    if (!c.model.params)
+      continue;
+    procedure->walk([&](Operation *op) {
+      if (isa<ckks::CKKSDialect>(op->getDialect()))
+        c.bootstrapUs += c.model.opUs(op, b - most);
+    });
+    ember::BootstrapPlacementOptions opts =
+        placementOptions(c.model, b, c.bootstrapUs, cannotBootstrap, isCt);
+    opts.dryRun = true;
+    bool feasible = true;
+    {
+      ScopedDiagnosticHandler quiet(&getContext(),
+                                    [](Diagnostic &) { return success(); });
+      for (func::FuncOp func : funcs) {
+        FailureOr<ember::BootstrapPlacement> plan =
+            ember::placeBootstraps(func, opts);
+        if (failed(plan)) {
+          feasible = false;
+          break;
+        }
+        c.total += plan->total();
+      }
+    }
+    LLVM_DEBUG(llvm::dbgs() << "bootstrap=auto: " << b << " levels: "
+                            << (feasible ? c.total : -1.0) << " us\n");
+    if (feasible && (!chosen || c.total < chosen->total))
+      chosen = c;
+  }
+  // None feasible: place with the most levels for the diagnostic.
+  Candidate last;
+  if (!chosen) {
+    last.levels = most;
+    last.model.params = ringParams;
+  }
+  const Candidate &use = chosen ? *chosen : last;
+  ember::BootstrapPlacementOptions opts = placementOptions(
+      use.model, use.levels, use.bootstrapUs, cannotBootstrap, isCt);
+  int64_t inserted = 0;
+  for (func::FuncOp func : funcs) {
+    FailureOr<ember::BootstrapPlacement> placed =
+        ember::placeBootstraps(func, opts);
+    if (failed(placed))
+      return failure();
+    inserted += placed->bootstraps;
+  }
+  if (inserted || manual)
+    placedLevels = use.levels;
+  else
+    std::tie(encapsulating, hammingWeight, defaultScaleBits, fittedScaleBits,
+             procedureLevels) = saved;
+  return success();
+}
+
+ember::BootstrapPlacementOptions FHEToCKKSPass::placementOptions(
+    const ember::CKKSCostModel &model, int64_t levels, double bootstrapUs,
+    std::function<std::string(Value)> cannotBootstrap,
+    std::function<bool(Value)> isCt) {
+  ember::BootstrapPlacementOptions opts;
+  opts.levels = levels;
+  opts.outputLevels = extraLevels;
+  opts.bootstrapCost = bootstrapUs;
+  opts.units = "us";
+  opts.cannotBootstrap = std::move(cannotBootstrap);
+  opts.opCost = [model, isCt](Operation *op, int64_t level) -> double {
+    return TypeSwitch<Operation *, double>(op)
+        .Case<fhe::MulOp>([&](fhe::MulOp mul) {
+          if (ember::levelsUsed(op) == 0)
+            return model.elementwiseUs(level, 4);
+          if (isCt(mul.getLhs()) && isCt(mul.getRhs()))
+            return model.elementwiseUs(level, 7) + model.keySwitchUs(level) +
+                   model.rescaleUs(level, 2);
+          return model.elementwiseUs(level, 5) + model.rescaleUs(level, 2);
+        })
+        .Case<fhe::RotateOp, fhe::ConjugateOp>(
+            [&](Operation *) { return model.keySwitchUs(level); })
+        .Case<fhe::AddOp, fhe::SubOp>([&](Operation *o) {
+          bool both = isCt(o->getOperand(0)) && isCt(o->getOperand(1));
+          return model.elementwiseUs(level, both ? 6 : 5);
+        })
+        .Case<fhe::NegOp>(
+            [&](Operation *) { return model.elementwiseUs(level, 4); })
+        .Default([](Operation *) { return 0.0; });
+  };
+  return opts;
 }
 
 LogicalResult FHEToCKKSPass::lower(ModuleOp module, ckks::ParamsAttr params,

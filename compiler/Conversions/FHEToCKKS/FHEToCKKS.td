@@ -75,6 +75,25 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     (`ember::kEncapsulationHammingWeight`), which keeps EvalMod's range K
     small; the manifest lists the two encapsulation keys.
 
+    **Automatic placement.** With `bootstrap=auto` the pass first decides
+    whether the program needs bootstraps: without `bootstrap-levels`, only
+    when its depth does not fit any 128-bit secure chain without them
+    (then it gets the chain's largest run between bootstraps: 9 levels at
+    N = 2^16 with encapsulation). In the insecure test mode the same
+    decision and run are taken as 128-bit security would at N = 2^16 (or
+    the program's N when larger), so that a test at N = 2^13 places what
+    a real program would. `bootstrap-levels` fixes the run instead (then
+    bootstraps are inserted only where the program is deeper than it).
+    The placement is that of `fhe-place-bootstraps` (a shortest path over
+    the program's points; compiler/Transforms/PlaceBootstraps), priced in
+    predicted H200 microseconds at the tentative parameters
+    (compiler/Analysis/Cost/CKKSCost.h): each op at the level of its
+    inputs, each bootstrap as the sum over its expanded ckks ops. Only
+    full-slot values within the bootstrapping input range are cut points.
+    The chain's program run is then exactly the run given, so that the
+    outputs keep `extra-levels`. The function records the placement
+    (`ember.bootstrap_placement`), which `ember-cost-report` prints.
+
     **Why.** Parameters follow from the program: too few levels is wrong,
     too many makes every operation slower (more limbs) and may force a
     larger N.
@@ -111,6 +130,14 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
            "(sparse-secret encapsulation: the dense security bound, 1772 "
            "bits of log QP at N = 2^16); false: the secret itself is sparse "
            "(Hamming weight 192, 1553 bits)">,
+    Option<"bootstrap", "bootstrap", "std::string", /*default=*/"\"manual\"",
+           "manual: the program's own fhe.bootstrap ops only; auto: also "
+           "insert bootstraps where the program is deeper than the chain, "
+           "at the least predicted cost (see Automatic placement)">,
+    Option<"bootstrapLevels", "bootstrap-levels", "int64_t",
+           /*default=*/"0",
+           "With bootstrap=auto, the levels a program keeps between "
+           "bootstraps (0: the most that 128-bit parameters allow)">,
     Option<"bootstrapStopAfter", "bootstrap-stop-after", "std::string",
            /*default=*/"\"\"",
            "Measurement aid: stop every bootstrap's expansion after "

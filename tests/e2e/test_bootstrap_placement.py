@@ -1,0 +1,192 @@
+"""bootstrap="auto" (issue 14, automatic bootstrap placement): the compiler
+inserts the bootstraps of a program deeper than any chain, at the least
+predicted cost (fhe-to-ckks with the placement of fhe-place-bootstraps:
+a shortest path over the program's points, priced by the ckks cost model),
+picks the levels between bootstraps, and reports each bootstrap in the cost
+report. The deep examples (a 20-layer polynomial network, ten iterations of
+logistic-regression training) run at N = 2^13 in the named insecure test
+mode against numpy; the placement's decisions, options and errors are
+checked on smaller programs that only compile.
+
+dnum = 4 keeps the test mode's key switching near what 128-bit parameters
+get (the test mode's own choice is one digit, a P as large as Q); the
+placement itself prices every op and bootstrap with the 128-bit parameters
+N = 2^16 would get, so it places what a real program would."""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from pathlib import Path
+
+import ember
+import numpy as np
+import pytest
+from frontend_helpers import line_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import logistic_regression_training as training  # noqa: E402
+import poly_net  # noqa: E402
+
+SLOTS = 4096  # N / 2 at N = 2^13: bootstrapping packs full slots
+OPTIONS = {"security": "none", "bootstrap": "auto", "dnum": 4}
+PROCEDURE_LEVELS = 16  # Bootstrap.h, with encapsulation
+
+# One bootstrap at N = 2^13 leaves at most 2^-21 absolute error on values
+# in [-1, 1] (tests/e2e/test_bootstrap.py, MAX_ERR: measured 2^-22.0 worst
+# over three seeds); each level of the 2^40 program run adds about 2^-30
+# relative (tests/e2e/test_poly_eval.py).
+BOOTSTRAP_ERR = 2**-21
+LEVEL_ERR = 2**-30
+
+
+def placement(compiled: ember.Compiled) -> tuple[int, int, list[str]]:
+    """(levels between bootstraps, bootstraps, their source lines) from the
+    cost report; (0, 0, []) when nothing was placed."""
+    report = compiled.cost_report
+    head = re.search(r"bootstrap placement \(bootstrap=auto, (\d+) levels", report)
+    if not head:
+        return 0, 0, []
+    count = int(re.search(r"(\d+) bootstrap\(s\) x", report).group(1))
+    sites = re.findall(r"bootstrap \d+ of the value at (\S+):", report)
+    assert len(sites) == count
+    return int(head.group(1)), count, sites
+
+
+def chain_run(compiled: ember.Compiled) -> int:
+    """Levels of the program's run: the chain less q_0 and the procedure."""
+    return len(compiled.manifest["params"]["q"]) - 1 - PROCEDURE_LEVELS
+
+
+def fewest_bootstraps(total: int, levels: int) -> int:
+    """The fewest bootstraps of a chain of 3-level layers when each may
+    only refresh one value: after a layer's affine part t (one level in) or
+    after the layer (three), as Paterson-Stockmeyer keeps t and t^2 live
+    in between. Greedy (the furthest such point within reach) is optimal
+    for covering a line by jumps."""
+    at, count = 0, 0
+    while total - at > levels:
+        at = max(p for p in range(at + 1, at + levels + 1) if p % 3 in (0, 1))
+        count += 1
+    return count
+
+
+def test_poly_net_twenty_layers(build_dir, rng):
+    """Sixty levels: bootstraps between layers, the fewest a chain needs."""
+    prog = poly_net.network(SLOTS)
+    compiled = ember.compile(prog, **OPTIONS)
+    levels, count, sites = placement(compiled)
+    assert levels >= 3 and chain_run(compiled) == levels
+    # Layers are a chain: the least count any placement can have.
+    assert count == fewest_bootstraps(3 * poly_net.LAYERS, levels)
+    assert {s.rsplit(":", 1)[0] for s in sites} == {poly_net.__file__}
+    print(f"{levels} levels between bootstraps, {count} bootstraps")
+    # One bootstrap's error, at most doubled by the activation right after
+    # it (slope <= 1.5), then damped: every later layer is a contraction
+    # (1.5 (|a| + |b|) <= 0.9). Plus the levels' rounding.
+    x = rng.uniform(-1, 1, SLOTS)
+    want = poly_net.reference(x)
+    np.testing.assert_allclose(prog(x=x), want, atol=1e-12)  # the plain run
+    err = np.abs(compiled(x=x) - want)
+    bound = 1.5 * count * BOOTSTRAP_ERR + 3 * poly_net.LAYERS * LEVEL_ERR
+    assert err.max() < bound, f"2^{math.log2(err.max()):.1f}, {count} bootstraps"
+
+
+def test_logistic_regression_training(build_dir):
+    """Ten iterations, seventy levels; w is what gets bootstrapped."""
+    prog = training.trainer(SLOTS)
+    compiled = ember.compile(prog, **OPTIONS)
+    levels, count, sites = placement(compiled)
+    assert chain_run(compiled) == levels
+    assert count >= math.ceil(7 * training.ITERATIONS / levels) - 1
+    assert set(sites) <= {
+        f"{training.__file__}:{line_of(training.trainer, text)}"
+        for text in ("w = w + g", "g = ember.approx", "p = z * w")
+    }
+    data = training.data(SLOTS, np.random.default_rng(5))
+    want = training.reference(**data)
+    np.testing.assert_allclose(prog(**data), want, atol=1e-12)
+    got = compiled(**data)
+    # w sums 512 samples' weighted features per iteration with |dw/dw| near
+    # 1 (each sample's weight f' <= 8 RATE / (4 n)): the error of each
+    # bootstrap of w (|w| < 1 here) carries over once, plus the levels'.
+    assert np.max(np.abs(want)) < 1
+    bound = (count + 1) * BOOTSTRAP_ERR + 7 * training.ITERATIONS * LEVEL_ERR
+    err = np.max(np.abs(got - want))
+    assert err < bound, f"2^{math.log2(err):.1f}, {count} bootstraps"
+    # It learns: the trained weights classify most of the batch, and the
+    # encrypted run's as many as numpy's.
+    assert training.accuracy(data["z"], want) > 0.75
+    assert training.accuracy(data["z"], got) == training.accuracy(data["z"], want)
+
+
+def test_bootstrap_levels_fix_the_run(build_dir):
+    """bootstrap_levels=4: six 3-level layers (18 levels) take five, at
+    levels 4, 7, 10, 13 and 16 (after each t); ceil(18 / 4) - 1 = 4 would
+    need a cut where two values are live."""
+    compiled = ember.compile(poly_net.network(SLOTS, 6), bootstrap_levels=4, **OPTIONS)
+    levels, count, sites = placement(compiled)
+    assert fewest_bootstraps(18, 4) == 5
+    assert (levels, count, chain_run(compiled)) == (4, 5, 4)
+    t_line = f"{poly_net.__file__}:{line_of(poly_net.network, 'y = ember.poly')}"
+    assert sites == [t_line] * 5
+    report = compiled.cost_report
+    each = float(re.search(r"bootstrap\(s\) x ([\d.]+)", report).group(1))
+    assert each > 0
+    assert report.count(f": {each:.1f}\n") == count  # one line per bootstrap
+
+
+def test_no_bootstrap_when_the_program_fits(build_dir):
+    """Three layers (9 levels) fit a 128-bit chain: auto adds nothing, and
+    the chain is the one the program gets without it."""
+    prog = poly_net.network(SLOTS, 3)
+    compiled = ember.compile(prog, **OPTIONS)
+    assert placement(compiled) == (0, 0, [])
+    assert "fhe.mod_raise" not in compiled.ir("ckks")
+    plain = ember.compile(prog, security="none", dnum=4)
+    assert compiled.manifest["params"]["q"] == plain.manifest["params"]["q"]
+
+
+def test_too_deep_says_auto_helps(build_dir):
+    prog = poly_net.network(SLOTS, 40)
+    with pytest.raises(ember.DepthError, match="bootstrap=auto inserts bootstraps"):
+        ember.compile(prog)
+
+
+def test_small_vectors_cannot_be_cut(build_dir):
+    """A deep program on 8 slots: no value can be bootstrapped (full slots
+    only), so the error names the first op no placement reaches and why."""
+
+    @ember.program(slots=8)
+    def deep(x):
+        y = x
+        for _ in range(40):
+            y = y * y * 0.5  # two levels a step
+        return y
+
+    with pytest.raises(ember.CompileError) as info:
+        ember.compile(deep, security="none", bootstrap="auto")
+    message = str(info.value)
+    assert "no bootstrap placement with" in message
+    assert "it has 8 slots, and bootstrapping packs full slots (N/2 = 4096)" in message
+    assert f":{line_of(deep, 'y = y * y * 0.5')}" in message
+
+
+def test_values_too_large_to_bootstrap(build_dir):
+    """Every value can reach 20, more than bootstrapping's input range."""
+
+    @ember.program(slots=SLOTS, ranges={"x": (-20, 20)})
+    def large(x):
+        y = x
+        for _ in range(40):
+            y = (y * y) * 0.05  # |y| <= 20 throughout
+        return y
+
+    with pytest.raises(ember.CompileError, match="accurate only up to"):
+        ember.compile(large, **OPTIONS)
+
+
+def test_auto_with_a_named_set_is_refused(build_dir):
+    with pytest.raises(ember.CompileError, match="parameter set 'B'"):
+        ember.compile(poly_net.network(SLOTS, 1), params="B", bootstrap="auto")
