@@ -1,5 +1,7 @@
 //===- CKKSCost.cpp - time model of ckks operations -----------------------===//
 #include "compiler/Analysis/Cost/CKKSCost.h"
+#include "compiler/Transforms/Utils/FreeFactors.h"
+#include "dialects/FHE/IR/FHEDialect.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -60,5 +62,26 @@ double CKKSCostModel::opUs(Operation *op, int64_t levelShift) const {
                                         ? keySwitchUs(top) + keySwitchUs(0)
                                         : 0.0);
       })
+      .Default([](Operation *) { return 0.0; });
+}
+
+double CKKSCostModel::fheOpUs(Operation *op, int64_t level) const {
+  auto isCt = [](Value v) { return isa<fhe::CiphertextType>(v.getType()); };
+  return TypeSwitch<Operation *, double>(op)
+      .Case<fhe::MulOp>([&](fhe::MulOp mul) {
+        if (levelsUsed(op) == 0)
+          return elementwiseUs(level, 4);
+        if (isCt(mul.getLhs()) && isCt(mul.getRhs()))
+          return elementwiseUs(level, 7) + keySwitchUs(level) +
+                 rescaleUs(level, 2);
+        return elementwiseUs(level, 5) + rescaleUs(level, 2);
+      })
+      .Case<fhe::RotateOp, fhe::ConjugateOp>(
+          [&](Operation *) { return keySwitchUs(level); })
+      .Case<fhe::AddOp, fhe::SubOp>([&](Operation *o) {
+        bool both = isCt(o->getOperand(0)) && isCt(o->getOperand(1));
+        return elementwiseUs(level, both ? 6 : 5);
+      })
+      .Case<fhe::NegOp>([&](Operation *) { return elementwiseUs(level, 4); })
       .Default([](Operation *) { return 0.0; });
 }

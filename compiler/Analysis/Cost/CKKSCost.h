@@ -44,6 +44,10 @@ struct CKKSCostModel {
   /// which are constants uploaded at load, mod_drop and tile, which are
   /// views).
   double opUs(mlir::Operation *op, int64_t levelShift = 0) const;
+  /// The predicted time of the ckks ops an fhe op lowers to when its
+  /// ciphertext inputs are at `level` (a product with its key switch and
+  /// rescale; 0 for constants and free ops).
+  double fheOpUs(mlir::Operation *op, int64_t level) const;
 };
 
 } // namespace ember

@@ -253,8 +253,7 @@ private:
   ember::BootstrapPlacementOptions
   placementOptions(const ember::CKKSCostModel &model, int64_t levels,
                    double bootstrapUs,
-                   std::function<std::string(Value)> cannotBootstrap,
-                   std::function<bool(Value)> isCt);
+                   std::function<std::string(Value)> cannotBootstrap);
   /// The program run between bootstraps that the automatic placement used
   /// (0: none placed); the chain gets exactly that run.
   int64_t placedLevels = 0;
@@ -941,7 +940,6 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
              formatBound(limit) + ": scale it down before and up after";
     return "";
   };
-  auto isCt = [](Value v) { return isa<fhe::CiphertextType>(v.getType()); };
   // Each candidate run, priced; the cheapest placement wins (more levels
   // mean fewer bootstraps, but more limbs and key-switch digits per op).
   struct Candidate {
@@ -968,7 +966,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
         c.bootstrapUs += c.model.opUs(op, b - most);
     });
     ember::BootstrapPlacementOptions opts =
-        placementOptions(c.model, b, c.bootstrapUs, cannotBootstrap, isCt);
+        placementOptions(c.model, b, c.bootstrapUs, cannotBootstrap);
     opts.dryRun = true;
     bool feasible = true;
     {
@@ -996,8 +994,8 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     last.model.params = ringParams;
   }
   const Candidate &use = chosen ? *chosen : last;
-  ember::BootstrapPlacementOptions opts = placementOptions(
-      use.model, use.levels, use.bootstrapUs, cannotBootstrap, isCt);
+  ember::BootstrapPlacementOptions opts =
+      placementOptions(use.model, use.levels, use.bootstrapUs, cannotBootstrap);
   int64_t inserted = 0;
   for (func::FuncOp func : funcs) {
     FailureOr<ember::BootstrapPlacement> placed =
@@ -1016,33 +1014,15 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
 
 ember::BootstrapPlacementOptions FHEToCKKSPass::placementOptions(
     const ember::CKKSCostModel &model, int64_t levels, double bootstrapUs,
-    std::function<std::string(Value)> cannotBootstrap,
-    std::function<bool(Value)> isCt) {
+    std::function<std::string(Value)> cannotBootstrap) {
   ember::BootstrapPlacementOptions opts;
   opts.levels = levels;
   opts.outputLevels = extraLevels;
   opts.bootstrapCost = bootstrapUs;
   opts.units = "us";
   opts.cannotBootstrap = std::move(cannotBootstrap);
-  opts.opCost = [model, isCt](Operation *op, int64_t level) -> double {
-    return TypeSwitch<Operation *, double>(op)
-        .Case<fhe::MulOp>([&](fhe::MulOp mul) {
-          if (ember::levelsUsed(op) == 0)
-            return model.elementwiseUs(level, 4);
-          if (isCt(mul.getLhs()) && isCt(mul.getRhs()))
-            return model.elementwiseUs(level, 7) + model.keySwitchUs(level) +
-                   model.rescaleUs(level, 2);
-          return model.elementwiseUs(level, 5) + model.rescaleUs(level, 2);
-        })
-        .Case<fhe::RotateOp, fhe::ConjugateOp>(
-            [&](Operation *) { return model.keySwitchUs(level); })
-        .Case<fhe::AddOp, fhe::SubOp>([&](Operation *o) {
-          bool both = isCt(o->getOperand(0)) && isCt(o->getOperand(1));
-          return model.elementwiseUs(level, both ? 6 : 5);
-        })
-        .Case<fhe::NegOp>(
-            [&](Operation *) { return model.elementwiseUs(level, 4); })
-        .Default([](Operation *) { return 0.0; });
+  opts.opCost = [model](Operation *op, int64_t level) {
+    return model.fheOpUs(op, level);
   };
   return opts;
 }
