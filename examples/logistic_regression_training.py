@@ -19,11 +19,11 @@ One iteration:
 Seven levels per iteration (the products two, the mask one, the
 polynomial four), seventy in all: the compiler bootstraps w every one or
 two iterations, as its cost model picks the run between bootstraps (at
-N = 2^16: 14 levels, 4 bootstraps; bench/RESULTS.md), and reports each. Features are standardised, clipped to
-3 standard deviations and divided by 12, so |z| <= 1/4; w starts at 0
-(declared in [-1, 1]); the range analysis then bounds |s_i| by 2 max|w| <=
-8, the interval of the sigmoid's interpolant, and w by 8, what
-bootstrapping accepts.
+N = 2^16: 14 levels, 4 bootstraps; bench/RESULTS.md), and reports each.
+Features are standardised, clipped to 3 standard deviations and divided
+by 12, so |z| <= 1/4; w starts at 0 (declared in [-1, 1]); the range
+analysis then bounds |s_i| by 2 max|w| <= 8, the interval of the
+sigmoid's interpolant, and w by 8, what bootstrapping accepts.
 
     ember run examples/logistic_regression_training.py --bootstrap auto
 """
