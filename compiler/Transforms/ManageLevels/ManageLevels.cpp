@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
 
@@ -43,6 +44,16 @@ constexpr double kMinScaleUpRatio = 1 << 20;
 /// encoded constant (~2^-50), so the manager can hold every value at the
 /// canonical scale of its level.
 constexpr double kExactScaleTolerance = 1e-13;
+
+/// A refolded product's plaintext may be encoded at a scale this many times
+/// smaller than the smaller of its original scale and the level's canonical
+/// scale (4 bits of the constant's precision, far below a rescale's noise),
+/// and never below kMinScaleUpRatio.
+constexpr double kMaxRefoldPrecisionLoss = 16;
+
+/// At most this many ops are rebuilt by one refold (a sum of that many
+/// products), which bounds the pass's work on long sums at falling levels.
+constexpr int kRefoldBudget = 256;
 
 bool sameScale(double a, double b) {
   return std::fabs(a - b) <= kExactScaleTolerance * std::max(a, b);
@@ -90,6 +101,14 @@ private:
   Value mulByOne(OpBuilder &b, Location loc, Value v, double ptScale);
   FailureOr<Value> adjust(OpBuilder &b, Location loc, Value v, int64_t level,
                           double scale);
+  Value refold(OpBuilder &b, Location loc, Value v, int64_t level,
+               double scale);
+  bool refoldTree(OpBuilder *b, Location loc, Value v, int64_t level,
+                  double scale, int &budget, Value &out);
+  double minPlaintextScale(int64_t level, double original) const {
+    return std::max(kMinScaleUpRatio, std::min(original, levelScale[level]) /
+                                          kMaxRefoldPrecisionLoss);
+  }
   LogicalResult matchAddSub(OpBuilder &b, Operation *op);
   LogicalResult matchMul(OpBuilder &b, Operation *op);
   LogicalResult matchModRaise(OpBuilder &b, ModRaiseOp raise);
@@ -155,6 +174,14 @@ Value LevelManager::mulByOne(OpBuilder &b, Location loc, Value v,
 /// multiply by 1 encoded at scale * q_{level+1} / s, rescale.
 FailureOr<Value> LevelManager::adjust(OpBuilder &b, Location loc, Value v,
                                       int64_t level, double scale) {
+  // Cheaper when v is a sum of products by plaintexts: redone at the target
+  // (no rescale), or one level above it and rescaled (the rescale replaces
+  // v's own and the adjustment's multiply).
+  if (Value r = refold(b, loc, v, level, scale))
+    return r;
+  double qTop = static_cast<double>(params.getQ()[level + 1]);
+  if (Value r = refold(b, loc, v, level + 1, scale * qTop))
+    return rescale(b, loc, r);
   Value x = modDrop(b, loc, v, level + 1);
   double q = static_cast<double>(params.getQ()[level + 1]);
   double factor = scale * q / ct(x).getScale();
@@ -165,6 +192,139 @@ FailureOr<Value> LevelManager::adjust(OpBuilder &b, Location loc, Value v,
            << ": the adjustment constant would be encoded at scale "
            << formatScale(factor) << " < 1";
   return rescale(b, loc, mulByOne(b, loc, x, factor));
+}
+
+/// v rebuilt at exactly (level, scale) without spending a level, or null.
+/// A product by a plaintext (`ckks.encode` / `ckks.encode_values`) is redone
+/// on its ciphertext mod_dropped to `level`, the plaintext re-encoded at
+/// scale / s_x: the scale adjustment folds into the constant the product
+/// already multiplies by. Sums, differences, negations, integer and i
+/// multiples, plaintext additions and mod_drops of such products are redone
+/// term by term, and a rescale from a level above is redone from level+1 at
+/// scale * q_{level+1}. This is how a linear combination of values at
+/// several levels (the baby steps of a polynomial, T_1 .. T_k) is computed
+/// at the lowest of them with one rescale, where adjusting each partial sum
+/// would spend a rescale and a multiply per term. Every rebuilt op must
+/// have a single use (the old tree is then dead; nothing is computed
+/// twice).
+Value LevelManager::refold(OpBuilder &b, Location loc, Value v, int64_t level,
+                           double scale) {
+  if (ct(v).getLevel() < level || sameScale(ct(v).getScale(), scale))
+    return {};
+  Value out;
+  int budget = kRefoldBudget;
+  if (!refoldTree(nullptr, loc, v, level, scale, budget, out))
+    return {};
+  budget = kRefoldBudget;
+  refoldTree(&b, loc, v, level, scale, budget, out);
+  return out;
+}
+
+/// The check (b null) and the rebuild (b set) of refold, one recursion so
+/// that both agree.
+bool LevelManager::refoldTree(OpBuilder *b, Location loc, Value v,
+                              int64_t level, double scale, int &budget,
+                              Value &out) {
+  CiphertextType type = ct(v);
+  if (type.getLevel() < level || --budget < 0)
+    return false;
+  if (sameScale(type.getScale(), scale)) {
+    out = b ? modDrop(*b, loc, v, level) : v;
+    return true;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || !v.hasOneUse())
+    return false;
+  auto reencode = [&](Value pt, int64_t l, double s) -> Value {
+    auto retyped = cast<PlaintextType>(pt.getType()).withLevelAndScale(l, s);
+    if (auto e = pt.getDefiningOp<EncodeOp>())
+      return EncodeOp::create(*b, e.getLoc(), retyped, e.getValue());
+    auto e = pt.getDefiningOp<EncodeValuesOp>();
+    return EncodeValuesOp::create(*b, e.getLoc(), retyped, e.getValues());
+  };
+  auto encodable = [](Value pt) {
+    return pt.getDefiningOp<EncodeOp>() || pt.getDefiningOp<EncodeValuesOp>();
+  };
+  auto finish = [&](Operation *op) {
+    if (failed(refreshResultTypes(op)))
+      return false;
+    out = op->getResult(0);
+    return true;
+  };
+  return TypeSwitch<Operation *, bool>(def)
+      .Case<MulPlainOp>([&](MulPlainOp mul) {
+        Value x = mul.getCiphertext();
+        double ptScale = scale / ct(x).getScale();
+        double original =
+            cast<PlaintextType>(mul.getPlaintext().getType()).getScale();
+        if (ct(x).getLevel() < level || !encodable(mul.getPlaintext()) ||
+            ptScale < minPlaintextScale(level, original))
+          return false;
+        if (!b)
+          return true;
+        Value pt = reencode(mul.getPlaintext(), level, ptScale);
+        auto redone =
+            MulPlainOp::create(*b, loc, modDrop(*b, loc, x, level), pt);
+        if (mul->hasAttr(kScaleAdjustAttrName))
+          redone->setAttr(kScaleAdjustAttrName, b->getUnitAttr());
+        return finish(redone);
+      })
+      .Case<AddOp, SubOp>([&](Operation *op) {
+        Value l, r;
+        if (!refoldTree(b, loc, op->getOperand(0), level, scale, budget, l) ||
+            !refoldTree(b, loc, op->getOperand(1), level, scale, budget, r))
+          return false;
+        if (!b)
+          return true;
+        Operation *redone = isa<AddOp>(op)
+                                ? AddOp::create(*b, loc, l, r).getOperation()
+                                : SubOp::create(*b, loc, l, r).getOperation();
+        return finish(redone);
+      })
+      .Case<AddPlainOp, SubPlainOp>([&](Operation *op) {
+        Value c;
+        if (!encodable(op->getOperand(1)) ||
+            !refoldTree(b, loc, op->getOperand(0), level, scale, budget, c))
+          return false;
+        if (!b)
+          return true;
+        Value pt = reencode(op->getOperand(1), level, scale);
+        Operation *redone =
+            isa<AddPlainOp>(op)
+                ? AddPlainOp::create(*b, loc, c, pt).getOperation()
+                : SubPlainOp::create(*b, loc, c, pt).getOperation();
+        return finish(redone);
+      })
+      .Case<NegOp, MulIntOp, MulIOp>([&](Operation *op) {
+        Value c;
+        if (!refoldTree(b, loc, op->getOperand(0), level, scale, budget, c))
+          return false;
+        if (!b)
+          return true;
+        Operation *redone = b->clone(*op);
+        redone->setOperand(0, c);
+        return finish(redone);
+      })
+      .Case<ModDropOp>([&](ModDropOp drop) {
+        return refoldTree(b, loc, drop.getInput(), level, scale, budget, out);
+      })
+      .Case<RescaleOp>([&](RescaleOp rs) {
+        if (ct(rs.getInput()).getLevel() < level + 1)
+          return false;
+        double q = static_cast<double>(params.getQ()[level + 1]);
+        Value in;
+        if (!refoldTree(b, loc, rs.getInput(), level + 1, scale * q, budget,
+                        in))
+          return false;
+        if (!b)
+          return true;
+        FailureOr<Value> r = rescale(*b, loc, in);
+        if (failed(r))
+          return false;
+        out = *r;
+        return true;
+      })
+      .Default([](Operation *) { return false; });
 }
 
 LogicalResult LevelManager::rescaleAboveWaterline(OpBuilder &b, Operation *op,
@@ -226,6 +386,18 @@ LogicalResult LevelManager::matchAddSub(OpBuilder &b, Operation *op) {
     unsigned hi = tx.getLevel() >= ty.getLevel() ? 0 : 1;
     Value vh = op->getOperand(hi), vl = op->getOperand(1 - hi);
     CiphertextType th = ct(vh), tl = ct(vl);
+    // Cheapest of all: an operand made of products by plaintexts is redone
+    // at the other's level and scale, the adjustment folded into its
+    // constants (no level, no extra op).
+    if (Value r = refold(b, loc, vh, tl.getLevel(), tl.getScale())) {
+      op->setOperand(hi, r);
+      return success();
+    }
+    if (th.getLevel() == tl.getLevel())
+      if (Value r = refold(b, loc, vl, th.getLevel(), th.getScale())) {
+        op->setOperand(1 - hi, r);
+        return success();
+      }
     if (th.getLevel() != tl.getLevel() &&
         tl.getScale() / th.getScale() >= kMinScaleUpRatio) {
       // Drop the higher one and scale it up: no level spent.
@@ -439,9 +611,10 @@ LogicalResult LevelManager::run(func::FuncOp func) {
     }
   }
 
-  // 4. Plaintexts re-encoded at their uses leave the originals dead.
+  // 4. Plaintexts re-encoded at their uses leave the originals dead, and
+  // refolded sums (refold) their old terms.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-    if (isa<EncodeOp, EncodeValuesOp>(op) && op.use_empty())
+    if (isOpTriviallyDead(&op))
       op.erase();
   syncFunctionType(func);
   LLVM_DEBUG(llvm::dbgs() << "managed levels of @" << func.getSymName()

@@ -23,14 +23,23 @@ def ManageLevels : Pass<"ckks-manage-levels", "mlir::ModuleOp"> {
       5.2).
 
     Additions and subtractions are then matched, cheapest first: at equal
-    scales the higher-level operand is `mod_drop`ped; when a rescale of the
+    scales the higher-level operand is `mod_drop`ped; when an operand is
+    made of products by plaintexts (a linear combination sum_i c_i x_i,
+    possibly with integer multiples, negations, plaintext additions and
+    rescales in it, every op single-use) it is *refolded*: redone at the
+    other operand's level, each x_i `mod_drop`ped there and its constant
+    re-encoded at s_target / s(x_i), so the scale adjustment costs nothing
+    (the constant is encoded anyway) and the sum takes one rescale (the
+    baby steps T_1 .. T_k of a polynomial sit at several levels; adjusting
+    each partial sum cost a multiply and a rescale per term); when a rescale of the
     higher one lands exactly on the other's scale it is rescaled; when the
     scales are far apart (ratio >= 2^20) the smaller-scale operand is
     multiplied by 1 encoded at the ratio, which costs no level; otherwise
     the higher one is mod-dropped to one level above the other, multiplied
     by 1 encoded at s_target * q / s and rescaled, which lands exactly on
     the other's scale (and at one level with close scales, both go one
-    level down that way).
+    level down that way). Every adjustment tries a refold first, at the
+    target or one level above it and rescaled.
 
     Multiplication operands need equal levels. When they differ and the
     product reaches an addition or subtraction (directly or through later
