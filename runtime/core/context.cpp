@@ -182,7 +182,7 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
     moduli_.emplace_back(static_cast<Word>(prime));
     ntt_.emplace_back(spec_.log_n, moduli_.back());
   }
-  digit_sizes_ = digitSizes(q_count_, spec_.dnum);
+  digit_sizes_ = digitSizes(q_primes, p_primes, spec_.dnum);
   // Hybrid key switching divides the digit-times-error term by P: a P
   // smaller than a digit would leave that noise above the fresh noise.
   double log_p = 0;

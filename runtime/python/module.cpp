@@ -569,7 +569,11 @@ void bindParams(py::module_ &m) {
         py::arg("bits"), py::arg("exclude") = std::vector<uint64_t>{},
         "Distinct primes = 1 mod 2N of the given bit sizes.");
   m.def("is_prime", &isPrime, py::arg("n"));
-  m.def("digit_sizes", &digitSizes, py::arg("q_limbs"), py::arg("dnum"));
+  m.def("digit_sizes",
+        &digitSizes<std::vector<uint64_t>, std::vector<uint64_t>>,
+        py::arg("q_primes"), py::arg("p_primes"), py::arg("dnum"));
+  m.def("balanced_digit_sizes", &balancedDigitSizes, py::arg("q_bits"),
+        py::arg("dnum"));
   m.def("check_security", &checkSecurity, py::arg("spec"));
   m.def("bit_reverse", &bitReverse, py::arg("x"), py::arg("bits"));
 

@@ -11,6 +11,9 @@ test); at small N they cover every position.
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import ember_runtime as er
 import numpy as np
 import pytest
@@ -86,7 +89,8 @@ def random_poly(ctx, rng, basis: list[int]) -> np.ndarray:
 def test_digit_layout_of_set_c(ctx_c16):
     ctx = ctx_c16
     assert (ctx.q_count, ctx.p_count, ctx.max_level) == (26, 7, 25)
-    assert er.digit_sizes(26, 4) == [7, 7, 7, 5]
+    q, p = primes_of(ctx, ctx.q_basis(25)), primes_of(ctx, ctx.p_basis())
+    assert er.digit_sizes(q, p, 4) == [7, 7, 7, 5]
     assert [len(ctx.digit_limbs(d, 25)) for d in range(ctx.digit_count(25))] == [
         7,
         7,
@@ -103,6 +107,62 @@ def test_digit_layout_of_set_c(ctx_c16):
     assert ctx.q_basis(3) == [0, 1, 2, 3]
     assert ctx.p_basis() == list(range(26, 33))
     assert ctx.qp_basis(3) == [0, 1, 2, 3] + list(range(26, 33))
+
+
+def best_layout(bits: list[int], dnum: int) -> list[int]:
+    """Slow reference for balanced digits: over every split of the chain into
+    at most dnum runs of consecutive limbs, the smallest largest digit; then
+    the greedy packing under that cap (the fewest digits at every level)."""
+    n = len(bits)
+    best = min(
+        max(sum(bits[a:b]) for a, b in itertools.pairwise([0, *inner, n]))
+        for cuts in range(dnum)
+        for inner in itertools.combinations(range(1, n), cuts)
+    )
+    sizes, total = [], 0
+    for b in bits:
+        if sizes and total + b <= best:
+            sizes[-1] += 1
+            total += b
+        else:
+            sizes.append(1)
+            total = b
+    return sizes
+
+
+def test_digit_layout_balances_bits():
+    """Digits hold consecutive limbs: equal counts where P covers them (every
+    named set), else balanced by bits, so that a chain of 40-bit program
+    primes under 60-bit bootstrapping primes fits a smaller P at a dnum."""
+    # bootstrap16's chain, 50 + 9 x 40 + 16 x 60, with 6 x 60-bit P: equal
+    # counts at dnum 4 (7, 7, 7, 5) reach 420 bits, the balanced digits 360.
+    q = er.generate_ntt_primes(16, [50] + [40] * 9 + [60] * 16)
+    p = er.generate_ntt_primes(16, [60] * 6, q)
+    assert er.digit_sizes(q, p, 4) == [8, 6, 6, 6]  # 330, 320, 360, 360 bits
+    assert er.digit_sizes(q, p, 5) == [6, 6, 6, 6, 2]  # covered: equal counts
+    assert er.digit_sizes(q, p[:5], 5) == [7, 6, 5, 5, 3]  # under 300 bits
+    assert er.digit_sizes(q, [], 4) == [7, 7, 7, 5]  # no P: equal counts
+    # a prime just above or just below 2^b counts b bits
+    assert er.digit_sizes([(1 << 60) + 325] * 9, p[:3], 4) == [3, 3, 3]
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 9)
+        bits = [rng.choice([30, 40, 50, 60]) for _ in range(n)]
+        dnum = rng.randint(1, n + 1)
+        balanced = er.balanced_digit_sizes(bits, dnum)
+        assert balanced == best_layout(bits, dnum), (bits, dnum)
+        assert sum(balanced) == n and len(balanced) <= dnum
+        q = [(1 << b) + rng.choice([1, -1]) for b in bits]
+        p_bits = rng.choice([0, 60, 120, 180, 240])
+        p = [(1 << 60) - 1] * (p_bits // 60)
+        alpha = -(-n // dnum)
+        equal = [min(alpha, n - start) for start in range(0, n, alpha)]
+        largest = max(
+            sum(bits[a:b])
+            for a, b in itertools.pairwise(np.cumsum([0, *equal]).tolist())
+        )
+        want = equal if p_bits == 0 or largest <= p_bits else balanced
+        assert er.digit_sizes(q, p, dnum) == want, (bits, p_bits, dnum)
 
 
 # --- BConv ------------------------------------------------------------------------

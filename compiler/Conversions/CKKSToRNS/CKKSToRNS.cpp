@@ -73,7 +73,7 @@ struct Basis {
   SmallVector<Type> digits(int64_t level) const {
     SmallVector<Type> out;
     unsigned top = level + 1, lo = 0;
-    for (int size : digitSizes(numQ(), params.getDnum())) {
+    for (int size : params.getDigitSizes()) {
       if (lo >= top)
         break;
       unsigned hi = std::min<unsigned>(lo + size, top);

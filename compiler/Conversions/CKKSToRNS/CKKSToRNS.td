@@ -21,7 +21,8 @@ def CKKSToRNS : Pass<"ckks-to-rns", "::mlir::ModuleOp"> {
       `rns.drop_limbs`.
     - relinearize, rotate, conjugate, keyswitch: hybrid key switching
       (Phantom III-D): `rns.decompose` splits the polynomial to switch into
-      dnum digits of consecutive Q limbs (`ember::digitSizes`, uneven sizes
+      dnum digits of consecutive Q limbs (`ember::digitSizes`: equal counts
+      where P covers them, else balanced by the primes' bits; uneven sizes
       allowed; at level l the digits are cut at q_l), `rns.mod_up` raises
       every digit to Q_l u P, `rns.ks_inner_product` multiplies with the
       evaluation key (`rns.load_key relin` or `galois g`) into two

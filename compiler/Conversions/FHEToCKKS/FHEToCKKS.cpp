@@ -303,9 +303,27 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
       spec.q_bits[0] + kSpecialPrimeBits + 1 >
           ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight))
     return std::nullopt;
+  // P: the fewest special primes that cover the largest of d digits balanced
+  // by the primes' bits (ember::balancedDigitSizes: 40-bit program primes
+  // pack more densely than the bootstrapping's 60-bit ones); the runtime
+  // refuses a P below a digit, and ember::digitSizes then gives equal counts
+  // where this P covers them, else the balanced digits.
+  std::vector<int> bits = spec.q_bits;
+  try {
+    q = ember::generateQChain(log_n, spec.q_bits,
+                              static_cast<int>(spec.log_scale));
+    bits.clear();
+    for (uint64_t prime : q)
+      bits.push_back(ember::nominalBits(prime));
+  } catch (const ember::Error &) {
+    q.clear(); // logQP() counts the nominal sizes
+  }
   for (int d = first; d <= last; ++d) {
     spec.dnum = d;
-    spec.p_bits.assign(ember::digitSizes(limbs, d).front(), kSpecialPrimeBits);
+    int largest =
+        ember::largestDigitBits(bits, ember::balancedDigitSizes(bits, d));
+    spec.p_bits.assign((largest + kSpecialPrimeBits - 1) / kSpecialPrimeBits,
+                       kSpecialPrimeBits);
     int bound = hammingWeight ? ember::maxLogQPSparse128(log_n, hammingWeight)
                               : ember::maxLogQP128(log_n);
     if (!secure || logQP() <= bound)

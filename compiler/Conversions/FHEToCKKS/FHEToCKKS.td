@@ -22,9 +22,13 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     these lazy.
 
     **Parameters.** Q = [60] + D x [scale-bits]: q_0 (60 bits) holds the
-    output (see Ranges), one scale-sized prime per level. P has as many 60-bit primes as
-    a key-switching digit has Q primes (ceil((L+1)/dnum), hybrid key
-    switching as in Phantom III-D). The ring degree is the smallest
+    output (see Ranges), one scale-sized prime per level. P has the fewest
+    60-bit primes that cover the largest key-switching digit when the dnum
+    digits are balanced by the primes' bits (`ember::balancedDigitSizes`:
+    a digit of 40-bit program primes holds more limbs than one of the
+    bootstrapping's 60-bit primes), hybrid key switching as in Phantom
+    III-D; the digits are then `ember::digitSizes` (equal counts where P
+    covers them). The ring degree is the smallest
     N = 2^13..2^17 with N/2 >= slots whose log2(QP) meets
     `ember::maxLogQP128(log N)` (HomomorphicEncryption.org standard / LWE
     estimator), and dnum the smallest that fits at that N (fewest digits,

@@ -20,7 +20,8 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
       from ember::generateQChain); a ciphertext at level l holds q_0..q_l.
     - `P`: the special primes of hybrid key switching.
     - `logScale`: the default encoding scale is 2^logScale.
-    - `dnum`: number of key-switching digits (ember::digitSizes splits Q).
+    - `dnum`: number of key-switching digits (ember::digitSizes splits Q:
+      equal limb counts where P covers them, else balanced by bits).
     - `security`: 128 (log2(QP) must be within ember::maxLogQP128(logN)) or
       0, an insecure test mode that must be asked for by name.
     - `T`, `gamma` (optional, printed only when present): the KLSS form

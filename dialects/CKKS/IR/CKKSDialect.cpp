@@ -253,7 +253,7 @@ double ParamsAttr::getLevelScale(int64_t level) const {
 int64_t ParamsAttr::getLogQP() const { return ember::logQP(getQ(), getP()); }
 
 std::vector<int> ParamsAttr::getDigitSizes() const {
-  return ember::digitSizes(getQ().size(), getDnum());
+  return ember::digitSizes(getQ(), getP(), getDnum());
 }
 
 int64_t ParamsAttr::getKlssGroups(int64_t level) const {
@@ -280,7 +280,7 @@ double ember::ckks::klssTBitsNeeded(int64_t logN, ArrayRef<uint64_t> q,
   // Mirrors Context::klssTBitsNeeded of the runtime: digits of
   // ember::digitSizes, key groups of gamma primes in the order
   // p_0..p_{K-1}, q_0..q_L.
-  std::vector<int> digits = ember::digitSizes(q.size(), dnum);
+  std::vector<int> digits = ember::digitSizes(q, p, dnum);
   double digit = 0, group = 0;
   size_t start = 0;
   for (int size : digits) {
@@ -405,7 +405,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // Hybrid key switching divides a digit times the key error by P: the
   // runtime refuses a P smaller than a digit (Context's constructor, with
   // the same bit of slack).
-  std::vector<int> digitSizes = ember::digitSizes(q.size(), dnum);
+  std::vector<int> digitSizes = ember::digitSizes(q, p, dnum);
   double logP = log2Product(p);
   for (size_t d = 0, start = 0; d < digitSizes.size();
        start += digitSizes[d], ++d) {

@@ -225,14 +225,110 @@ inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
   return true;
 }
 
-/// Number of Q limbs in each key-switching digit: ceil((L+1)/dnum) each, the
-/// last one taking the remainder (set C: 7, 7, 7, 5).
-inline std::vector<int> digitSizes(int q_limbs, int dnum) {
+/// A prime's size to the nearest bit, round(log2 q), in integer arithmetic
+/// (the same on every host): the unit in which key-switching digits are
+/// balanced, so that a prime just above 2^60 and one just below are both
+/// 60-bit primes there.
+constexpr int nominalBits(uint64_t q) {
+  int bits = primeBits(q); // 2^(bits-1) <= q < 2^bits
+  if (bits == 0)
+    return 0;
+  // log2 q >= bits - 1/2 exactly when q^2 >= 2^(2 bits - 1).
+  __extension__ typedef unsigned __int128 Wide;
+  Wide square = static_cast<Wide>(q) * q;
+  return square >= (static_cast<Wide>(1) << (2 * bits - 1)) ? bits : bits - 1;
+}
+
+/// Number of Q limbs in each key-switching digit by equal counts:
+/// ceil((L+1)/dnum) each, the last one taking the remainder (set C: 7, 7, 7,
+/// 5).
+inline std::vector<int> equalDigitSizes(int q_limbs, int dnum) {
   std::vector<int> sizes;
-  int alpha = (q_limbs + dnum - 1) / dnum;
+  int alpha = (q_limbs + std::max(dnum, 1) - 1) / std::max(dnum, 1);
   for (int start = 0; start < q_limbs; start += alpha)
     sizes.push_back(start + alpha <= q_limbs ? alpha : q_limbs - start);
   return sizes;
+}
+
+/// Number of Q limbs in each key-switching digit balanced by bits, for Q
+/// primes of `q_bits` (nominalBits) bits from q_0 up: consecutive limbs, each
+/// digit as many as fit under the smallest cap that dnum digits allow, so
+/// the largest digit, which P must cover, is as small as it can be. Packing
+/// from q_0 up gives the fewest digits at every level for that cap. A chain
+/// of 40-bit program primes under 60-bit bootstrapping primes packs more of
+/// the small ones into a digit (50 + 9 x 40 + 16 x 60 at dnum 4: 8, 6, 6, 6,
+/// none above 360 bits, where equal counts reach 420).
+inline std::vector<int> balancedDigitSizes(const std::vector<int> &q_bits,
+                                           int dnum) {
+  auto pack = [&](int cap) {
+    std::vector<int> sizes;
+    int sum = 0;
+    for (int b : q_bits) {
+      if (sizes.empty() || sum + b > cap) {
+        sizes.push_back(1);
+        sum = b;
+      } else {
+        ++sizes.back();
+        sum += b;
+      }
+    }
+    return sizes;
+  };
+  if (q_bits.empty())
+    return {};
+  int lo = *std::max_element(q_bits.begin(), q_bits.end()), hi = 0;
+  for (int b : q_bits)
+    hi += b;
+  size_t digits = static_cast<size_t>(std::max(dnum, 1));
+  while (lo < hi) { // the smallest cap that packs into dnum digits
+    int mid = lo + (hi - lo) / 2;
+    if (pack(mid).size() <= digits)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return pack(lo);
+}
+
+/// The bits (nominalBits) of the largest digit of `sizes` over `q_bits`.
+inline int largestDigitBits(const std::vector<int> &q_bits,
+                            const std::vector<int> &sizes) {
+  int largest = 0;
+  size_t start = 0;
+  for (int size : sizes) {
+    int sum = 0;
+    for (size_t i = start; i < start + size && i < q_bits.size(); ++i)
+      sum += q_bits[i];
+    largest = std::max(largest, sum);
+    start += size;
+  }
+  return largest;
+}
+
+/// The key-switching digits of a chain: equal counts (equalDigitSizes) where
+/// P's `p_bits` (sum of nominalBits; 0 for no P) cover every such digit, as
+/// in every named set, else balanced by bits (balancedDigitSizes), which the
+/// compiler's parameter choice sizes P for.
+inline std::vector<int> digitSizesOfBits(const std::vector<int> &q_bits,
+                                         int p_bits, int dnum) {
+  std::vector<int> equal =
+      equalDigitSizes(static_cast<int>(q_bits.size()), dnum);
+  if (p_bits == 0 || largestDigitBits(q_bits, equal) <= p_bits)
+    return equal;
+  return balancedDigitSizes(q_bits, dnum);
+}
+
+/// digitSizesOfBits of the primes q_0..q_L and P (any ranges of uint64_t).
+template <typename QRange, typename PRange>
+std::vector<int> digitSizes(const QRange &q_primes, const PRange &p_primes,
+                            int dnum) {
+  std::vector<int> q_bits;
+  for (uint64_t q : q_primes)
+    q_bits.push_back(nominalBits(q));
+  int p_bits = 0;
+  for (uint64_t p : p_primes)
+    p_bits += nominalBits(p);
+  return digitSizesOfBits(q_bits, p_bits, dnum);
 }
 
 } // namespace ember

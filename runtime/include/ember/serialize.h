@@ -25,8 +25,10 @@ namespace ember {
 
 /// 2: parameters carry the KLSS temporary primes and gamma; evaluation keys
 /// their KLSS forms. 3: evaluation keys end with the encapsulation keys
-/// (a flag, then to_sparse and from_sparse).
-constexpr uint32_t kFormatVersion = 3;
+/// (a flag, then to_sparse and from_sparse). 4: key-switching digits balanced
+/// by the primes' bits (ember::digitSizes), which moves the digit
+/// boundaries of chains that mix prime sizes.
+constexpr uint32_t kFormatVersion = 4;
 
 enum class ObjectKind : uint32_t {
   kParams = 1,
