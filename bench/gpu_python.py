@@ -195,8 +195,8 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     if pool_error is None:
         try:  # the pool-buffer failure can come in a later run too
             pool_ms = timed(cuda, keys, on_gpu, runs, True, arena=False)
-        except ember.EmberError as err:
-            pool_error = str(err)
+        except ember.EmberError as failure:
+            pool_error = str(failure)
     step("timed runs")
     row = dict(row_bits)
     if pool_error is not None:

@@ -116,9 +116,13 @@ constexpr int kMaxConsts = 64;    // per-limb constants passed by value
 constexpr int kMaxBases = 4; // buffers one NTT launch reads (or writes) rows of
 constexpr int kMaxParts = 4; // polynomials of one fused epilogue
 
+/// A row of an NTT launch is (buffer << kRowBits) | row in 16 bits: rows
+/// 0..kMaxRowIndex - 1 of up to kMaxBases buffers.
+constexpr int kRowBits = 14;
+constexpr int kMaxRowIndex = 1 << kRowBits;
+
 /// Per-launch row table of the NTT kernels: modulus and input/output row of
-/// each row, a row being (buffer << 14) | row of up to kMaxBases buffers
-/// (lets one launch cover scattered rows of several polynomials).
+/// each row (lets one launch cover scattered rows of several polynomials).
 struct RowTable {
   const u64 *inBase[kMaxBases];
   u64 *outBase[kMaxBases];
@@ -126,10 +130,12 @@ struct RowTable {
   uint16_t in[kMaxRows];
   uint16_t out[kMaxRows];
   __device__ const u64 *src(int r, int log_n) const {
-    return inBase[in[r] >> 14] + (size_t(in[r] & 0x3fff) << log_n);
+    return inBase[in[r] >> kRowBits] +
+           (size_t(in[r] & (kMaxRowIndex - 1)) << log_n);
   }
   __device__ u64 *dst(int r, int log_n) const {
-    return outBase[out[r] >> 14] + (size_t(out[r] & 0x3fff) << log_n);
+    return outBase[out[r] >> kRowBits] +
+           (size_t(out[r] & (kMaxRowIndex - 1)) << log_n);
   }
 };
 

@@ -623,7 +623,7 @@ RowTable makeTable(const std::vector<int> &mods, const Rows &in,
   RowTable rt{};
   auto code = [](const Rows &r, size_t i) {
     const int buf = r.buf.empty() ? 0 : r.buf[i];
-    return static_cast<uint16_t>((buf << 14) | r.rows[i]);
+    return static_cast<uint16_t>((buf << kRowBits) | r.rows[i]);
   };
   for (size_t b = 0; b < in.bases.size(); ++b)
     rt.inBase[b] = in.bases[b];
@@ -647,7 +647,7 @@ void checkRows(const Rows &a, const Rows &b, const Rows &c,
       throw InvalidArgument("ntt launch: 1 to " + std::to_string(kMaxBases) +
                             " buffers per row list");
     for (size_t i = 0; i < r->rows.size(); ++i)
-      if (r->rows[i] < 0 || r->rows[i] >= (1 << 14) ||
+      if (r->rows[i] < 0 || r->rows[i] >= kMaxRowIndex ||
           (!r->buf.empty() && r->buf[i] >= r->bases.size()))
         throw InvalidArgument("ntt launch: a row outside its buffer list");
   }

@@ -1111,7 +1111,8 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
   }
   launchBConv(ctx, jobs);
   // 3. NTT of every converted row in place: one launch when the outputs
-  // lie a whole number of limbs apart (an arena), else one per digit.
+  // lie a whole number of limbs apart within a row table's reach (an arena),
+  // else one per digit (pool buffers can lie gigabytes apart).
   const u64 *base = outs.front()->data();
   for (DevicePoly *o : outs)
     base = std::min<const u64 *>(base, o->data());
@@ -1121,7 +1122,7 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
     const std::ptrdiff_t d = outs[k]->data() - base;
     const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
     one = d % std::ptrdiff_t(n) == 0 &&
-          d / std::ptrdiff_t(n) + plan.qp <= std::ptrdiff_t(0xFFFF);
+          d / std::ptrdiff_t(n) + plan.qp <= std::ptrdiff_t(kMaxRowIndex);
     for (int t = 0; t < plan.qp && one; ++t)
       if (t < st || t >= st + sz) {
         nrows.push_back(int(d / std::ptrdiff_t(n)) + t);

@@ -369,6 +369,45 @@ TEST(CudaPrimitives, SmallNTopAndLowLevels) {
   checkPrimitives("small", 2);
   checkPrimitives("small", 0);
 }
+// Batched ModUp writes every digit's output with one NTT launch when the
+// outputs lie a whole number of limbs apart; a row table holds row indices
+// below kMaxRowIndex (2^14), so outputs further apart (pool buffers at
+// N = 2^16 lie gigabytes apart) take one launch per digit. Before that
+// bound was kept, this threw "ntt launch: a row outside its buffer list".
+TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
+  REQUIRE_GPU();
+  Context64 ctx = makeContext("small");
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(11));
+  const int level = ctx.maxLevel();
+  const std::vector<int> qp = ctx.qpBasis(level);
+  Poly64 a = randomPoly(ctx, prng, ctx.qBasis(level), true);
+  cuda::DevicePoly da = cuda::upload(dctx, a);
+  const int digits = ctx.digitCount(level);
+  ASSERT_GE(digits, 2);
+  for (size_t apart : {qp.size(), size_t(1) << 14, (size_t(1) << 14) + 64}) {
+    // Outputs `apart` limbs from one another inside one buffer.
+    cuda::DeviceBuffer whole(dctx,
+                             ((digits - 1) * apart + qp.size()) * ctx.n());
+    std::vector<cuda::DevicePoly> outs;
+    std::vector<cuda::DevicePoly *> out_ptrs;
+    std::vector<int> ids;
+    for (int j = 0; j < digits; ++j)
+      outs.push_back(cuda::DevicePoly{
+          qp, ctx.n(), true,
+          cuda::DeviceBuffer::borrow(whole.data() + j * apart * ctx.n(),
+                                     qp.size() * ctx.n())});
+    for (int j = 0; j < digits; ++j) {
+      out_ptrs.push_back(&outs[j]);
+      ids.push_back(j);
+    }
+    cuda::modUp(dctx, da, ids, out_ptrs, cuda::Scratch{});
+    for (int j = 0; j < digits; ++j)
+      EXPECT_EQ(diff(cpu::modUp(ctx, a, j), cuda::download(dctx, outs[j])), "")
+          << "batched modUp digit " << j << ", outputs " << apart
+          << " limbs apart";
+  }
+}
 TEST(CudaPrimitives, SetCUnevenDigits) {
   REQUIRE_GPU();
   checkPrimitives("C", 25);
