@@ -8,8 +8,9 @@ own reference. One program per call: at N = 2^16 each takes 10-15 GB.
         [bootstrap_levels=9]
 
 (The default placement of the training example chooses 14 levels between
-bootstraps with dnum 11: its 55 keys do not fit this machine's 24 GB; with
-bootstrap_levels=9 they are 9 GB.)
+bootstraps with dnum 9 (31 Q + 3 P primes): its 45 keys, 14.2 GB, still do
+not fit this machine's 24 GB (key generation was killed at 24.4 GB RSS,
+2026-11-25); with bootstrap_levels=9 they are about 7 GB.)
 """
 
 from __future__ import annotations

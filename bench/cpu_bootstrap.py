@@ -1,0 +1,85 @@
+"""Ember's full-slot bootstrapping on the CPU runtime, the counterpart of
+bench/openfhe_bootstrap.py for issue 14's CPU comparison: N = 2^16 (32768
+slots), 128-bit parameters, uniform inputs in [-1, 1] (seeded), precision
+as OpenFHE and Lattigo report it (mean and minimum bits over the slots,
+-log2 |decrypted - input|) and the time of each run of the compiled
+bootstrap on this machine's cores (the first run also loads the program
+and its constants; the median is over the later ones).
+
+    .venv/bin/python bench/cpu_bootstrap.py [--extra-levels 3] [--runs 4]
+
+``--extra-levels`` is the levels left for the program after bootstrapping
+(OpenFHE's ``--levels-after 2`` leaves 3 by its count). Environment
+variables reach the run unchanged (GLIBC_TUNABLES, OMP_NUM_THREADS).
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+
+import ember  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--log-n", type=int, default=16)
+    ap.add_argument("--extra-levels", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    slots = 1 << (args.log_n - 1)
+
+    @ember.program(slots=slots)
+    def refresh(x):
+        return x.bootstrap()
+
+    t = time.perf_counter()
+    compiled = ember.compile(
+        refresh, log_n=args.log_n, extra_levels=args.extra_levels, target="cpu"
+    )
+    compile_s = time.perf_counter() - t
+    t = time.perf_counter()
+    keys = compiled.keygen()
+    x = np.random.default_rng(args.seed).uniform(-1, 1, slots)
+    cts = compiled.encrypt(keys, x=x)
+    keygen_s = time.perf_counter() - t
+    times, out = [], None
+    for _ in range(args.runs):
+        t = time.perf_counter()
+        out = compiled.run(keys.evaluation, cts)
+        times.append(time.perf_counter() - t)
+    y = np.asarray(compiled.decrypt(keys, out))
+    err = np.abs(y - x)
+    params = compiled.manifest["params"]
+    print(
+        json.dumps(
+            {
+                "library": "ember",
+                "log_n": args.log_n,
+                "slots": slots,
+                "levels_left": compiled.manifest["outputs"][0]["level"],
+                "q_limbs": len(params["q"]),
+                "p_limbs": len(params["p"]),
+                "dnum": params["dnum"],
+                "mean_bits": float(-np.mean(np.log2(err))),
+                "min_bits": float(-np.log2(err.max())),
+                "compile_s": compile_s,
+                "keygen_encrypt_s": keygen_s,
+                "bootstrap_s_median": float(np.median(times[1:] or times)),
+                "bootstrap_s": times,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
