@@ -483,6 +483,43 @@ def test_set_c_uneven_digits(ckks_c, rng):
     assert_bits(decrypt(ck, sq), y * y, 24, "set C: multiply at level 22")
 
 
+# --- Digits balanced by bits (a mixed chain) -----------------------------------------
+
+
+def test_digits_balanced_by_bits(rng):
+    """A chain of 40-bit primes under 60-bit ones (as a bootstrapping chain
+    is) with a P of 170 bits: equal counts at dnum 3 (3, 3, 3) would reach
+    180 bits, more than P covers, so the digits are balanced by bits (4, 3,
+    2: 170, 160, 120 bits). Key switching with real keys over them decrypts
+    to the product and the rotation at every level, so key generation and
+    the switch agree on the layout. Fresh noise is ~2^-28 at scale 2^40:
+    >= 20 bits."""
+    spec = er.ParamSpec(
+        log_n=12,
+        q_bits=[50, 40, 40, 40, 40, 60, 60, 60, 60],
+        p_bits=[60, 60, 50],
+        dnum=3,
+        log_scale=40,
+        insecure=True,
+    )
+    ctx = er.Context(spec)
+    top = ctx.max_level
+    assert [len(ctx.digit_limbs(d, top)) for d in range(3)] == [4, 3, 2]
+    assert [ctx.digit_count(level) for level in range(top + 1)] == [
+        1, 1, 1, 1, 2, 2, 2, 3, 3,
+    ]  # fmt: skip
+    ck = make_ckks(ctx, [1], ctx.slots_max)
+    ev = ck.evaluator
+    x, y = random_complex(rng, ck.slots), random_complex(rng, ck.slots)
+    cx, cy = encrypt(ck, x), encrypt(ck, y)
+    for level in (top, 6, 4, 3):
+        a, b = ev.mod_drop_to(cx, level), ev.mod_drop_to(cy, level)
+        got = decrypt(ck, ev.multiply_relin(a, b, ck.relin))
+        assert_bits(got, x * y, 20, f"balanced digits: multiply at level {level}")
+        got = decrypt(ck, ev.rotate(a, 1, ck.galois))
+        assert_bits(got, np.roll(x, -1), 20, f"balanced digits: rotate at {level}")
+
+
 def test_flooding_bits_formula():
     """sigma = sqrt(12 queries) 2^(s/2) t, OpenFHE's defaults s = 30, 1 query."""
     assert er.FLOODING_STATISTICAL_SECURITY == 30

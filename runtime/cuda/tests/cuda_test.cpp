@@ -79,14 +79,24 @@ Context64 makeContext(const std::string &name) {
   ParamSpec spec;
   if (namedParamSpec(name, spec))
     return Context64(spec);
+  spec.log_n = 12;
+  spec.log_scale = 40;
+  spec.security = Security::kInsecureTestOnly;
+  if (name == "mixed") {
+    // 40-bit primes under 60-bit ones with a 170-bit P: equal counts at
+    // dnum 3 would reach 180 bits, so the digits are balanced by bits:
+    // 4, 3, 2 (170, 160, 120 bits).
+    spec.name = "mixed";
+    spec.q_bits = {50, 40, 40, 40, 40, 60, 60, 60, 60};
+    spec.p_bits = {60, 60, 50};
+    spec.dnum = 3;
+    return Context64(spec);
+  }
   // Small insecure set: 5 Q limbs, dnum 2 -> uneven digits 3, 2.
   spec.name = "small";
-  spec.log_n = 12;
   spec.q_bits = {60, 40, 40, 40, 40};
   spec.p_bits = {60, 60, 60};
   spec.dnum = 2;
-  spec.log_scale = 40;
-  spec.security = Security::kInsecureTestOnly;
   return Context64(spec);
 }
 
@@ -408,6 +418,12 @@ TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
           << " limbs apart";
   }
 }
+TEST(CudaPrimitives, DigitsBalancedByBits) {
+  REQUIRE_GPU();
+  ASSERT_EQ(makeContext("mixed").digitLimbs(0, 8).size(), 4u);
+  checkPrimitives("mixed", 8);
+  checkPrimitives("mixed", 5);
+}
 TEST(CudaPrimitives, SetCUnevenDigits) {
   REQUIRE_GPU();
   checkPrimitives("C", 25);
@@ -531,6 +547,10 @@ TEST(CudaOperations, SmallN) {
   REQUIRE_GPU();
   checkOperations("small", {4, 2, 1, 0});
 }
+TEST(CudaOperations, DigitsBalancedByBits) {
+  REQUIRE_GPU();
+  checkOperations("mixed", {8, 5, 3});
+}
 TEST(CudaOperations, SetA) {
   REQUIRE_GPU();
   checkOperations("A", {35, 17});
@@ -616,6 +636,17 @@ void checkDecrypt(const std::string &set) {
 TEST(CudaDecrypt, SmallN) {
   REQUIRE_GPU();
   checkDecrypt("small");
+}
+TEST(CudaDecrypt, DigitsBalancedByBits) {
+  REQUIRE_GPU();
+  // At level 4, where the rescale divides by a 40-bit prime (the 2^40
+  // scale); the 60-bit primes above would leave a 2^20 scale. The keys are
+  // the top level's, of all three balanced digits.
+  Context64 ctx = makeContext("mixed");
+  checkDecryptChain(ctx, 3, {4}, 1e-4, "",
+                    [](KeyGenerator &kg, const std::vector<uint64_t> &g) {
+                      return std::make_pair(kg.relinKey(), kg.galoisKeys(g));
+                    });
 }
 TEST(CudaDecrypt, SetCUnevenDigits) {
   REQUIRE_GPU();
