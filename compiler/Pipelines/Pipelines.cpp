@@ -42,6 +42,7 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   fheToCkks.encapsulate = options.encapsulate;
   fheToCkks.bootstrap = options.bootstrap;
   fheToCkks.bootstrapLevels = options.bootstrapLevels;
+  fheToCkks.keyMemoryBudgetMiB = options.keyMemoryBudgetMiB;
   fheToCkks.bootstrapStopAfter = options.bootstrapStopAfter;
   // A KLSS form for parameters chosen from the program: asked for, or
   // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).

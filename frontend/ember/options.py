@@ -113,7 +113,8 @@ class CompileOptions:
     - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
       model), "hybrid" or "klss".
     - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
-      none).
+      none); with ``bootstrap="auto"`` it also bounds the run between
+      bootstraps (only runs whose keys fit are placed).
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
     """

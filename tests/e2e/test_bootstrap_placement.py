@@ -137,6 +137,39 @@ def test_bootstrap_levels_fix_the_run(build_dir):
     assert report.count(f": {each:.1f}\n") == count  # one line per bootstrap
 
 
+def key_mib(compiled: ember.Compiled) -> float:
+    """The evaluation keys' memory from the cost report, MiB."""
+    total = re.search(r"key memory: .* total (\d+) bytes", compiled.cost_report)
+    return int(total.group(1)) / 2**20
+
+
+def test_key_memory_budget_limits_the_run(build_dir):
+    """key_memory_mib with bootstrap="auto": only runs whose keys fit are
+    candidates (fewer levels mean fewer limbs and digits per key, and more
+    bootstraps). The placement's estimate is the cost report's count here:
+    a budget of exactly the unconstrained keys keeps the run, one MiB less
+    takes a shorter one, and under the shortest run's keys the compile
+    fails saying what they take."""
+    prog = poly_net.network(SLOTS)
+    free = ember.compile(prog, **OPTIONS)
+    levels, count, _ = placement(free)
+    assert count > 0
+    need = math.ceil(key_mib(free))
+    same = ember.compile(prog, key_memory_mib=need, **OPTIONS)
+    assert placement(same)[:2] == (levels, count)
+    tight = ember.compile(prog, key_memory_mib=need - 1, **OPTIONS)
+    tight_levels, tight_count, _ = placement(tight)
+    assert tight_levels < levels and tight_count > count
+    assert key_mib(tight) <= need - 1
+    with pytest.raises(
+        ember.CompileError,
+        match=r"no run between bootstraps fits key_memory_mib = 100: the "
+        r"smallest keys, \d+ of them with 1 levels between bootstraps, take "
+        r"\d+ MiB",
+    ):
+        ember.compile(prog, key_memory_mib=100, **OPTIONS)
+
+
 def test_no_bootstrap_when_the_program_fits(build_dir):
     """Three layers (9 levels) fit a 128-bit chain: auto adds nothing, and
     the chain is the one the program gets without it."""

@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <optional>
+#include <set>
 
 #define DEBUG_TYPE "fhe-to-ckks"
 
@@ -134,6 +135,37 @@ std::string formatBound(double bound) {
   os << llvm::format("%.6g", bound) << " (2^"
      << llvm::format("%.2f", std::log2(bound)) << ")";
   return s;
+}
+
+/// Rotation keys a run between bootstraps needs at most: one per distinct
+/// offset (mod `slots`) of the program's rotations (fhe.rotate, every
+/// diagonal of fhe.linear_transform, whose split is chosen later) and of
+/// one bootstrap's ckks expansion, and one for conjugation.
+int64_t galoisKeysAtMost(ModuleOp program, ModuleOp procedure, int64_t slots) {
+  std::set<int64_t> offsets;
+  bool conjugation = false;
+  auto add = [&](int64_t offset) {
+    offset = ((offset % slots) + slots) % slots;
+    if (offset)
+      offsets.insert(offset);
+  };
+  auto visit = [&](Operation *op) {
+    if (auto r = dyn_cast<fhe::RotateOp>(op))
+      add(r.getOffset());
+    else if (auto t = dyn_cast<fhe::LinearTransformOp>(op))
+      llvm::for_each(t.getOffsets(), add);
+    else if (auto r = dyn_cast<ckks::RotateOp>(op))
+      add(r.getOffset());
+    else if (auto h = dyn_cast<ckks::HoistedRotateOp>(op))
+      llvm::for_each(h.getOffsets(), add);
+    else if (auto h = dyn_cast<ckks::HoistedRotateSumOp>(op))
+      llvm::for_each(h.getOffsets(), add);
+    else if (isa<fhe::ConjugateOp, ckks::ConjugateOp>(op))
+      conjugation = true;
+  };
+  program.walk(visit);
+  procedure.walk(visit);
+  return static_cast<int64_t>(offsets.size()) + (conjugation ? 1 : 0);
 }
 
 int64_t slotsOf(Type type) {
@@ -965,6 +997,13 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     ember::CKKSCostModel model;
     double bootstrapUs = 0, total = 0;
   };
+  // key-memory-budget-mib: a run's evaluation keys at the program's ring (as
+  // ember-cost-report counts them), at most the relinearization key,
+  // galoisKeysAtMost and encapsulation's two.
+  const uint64_t budget = static_cast<uint64_t>(keyMemoryBudgetMiB) << 20;
+  const int64_t keys =
+      budget ? 1 + galoisKeysAtMost(module, *procedure, halfN) : 0;
+  std::optional<std::pair<int64_t, uint64_t>> smallestKeys; // levels, bytes
   std::optional<Candidate> chosen;
   SmallVector<func::FuncOp> funcs;
   for (auto func : module.getOps<func::FuncOp>())
@@ -979,6 +1018,20 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
       c.model.params = paramsFor(b, ring, false);
     if (!c.model.params)
       continue;
+    if (budget) {
+      ckks::ParamsAttr real =
+          secure ? c.model.params : paramsFor(b, ring, false);
+      if (!real)
+        continue;
+      // Encapsulation: from_sparse is a full key, to_sparse one digit.
+      uint64_t bytes =
+          (keys + (encapsulating ? 1 : 0)) * real.getHybridKeyBytes() +
+          (encapsulating ? real.getToSparseKeyBytes() : 0);
+      if (!smallestKeys || bytes < smallestKeys->second)
+        smallestKeys = {b, bytes};
+      if (bytes > budget)
+        continue;
+    }
     procedure->walk([&](Operation *op) {
       if (isa<ckks::CKKSDialect>(op->getDialect()))
         c.bootstrapUs += c.model.opUs(op, b - most);
@@ -1005,6 +1058,13 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     if (feasible && (!chosen || c.total < chosen->total))
       chosen = c;
   }
+  if (!chosen && budget && smallestKeys && smallestKeys->second > budget)
+    return module.emitError("bootstrap=auto: no run between bootstraps fits "
+                            "key-memory-budget-mib = ")
+           << static_cast<int64_t>(keyMemoryBudgetMiB)
+           << ": the smallest keys, " << keys << " of them with "
+           << smallestKeys->first << " levels between bootstraps, take "
+           << ((smallestKeys->second + (1 << 20) - 1) >> 20) << " MiB";
   // None feasible: place with the most levels for the diagnostic.
   Candidate last;
   if (!chosen) {

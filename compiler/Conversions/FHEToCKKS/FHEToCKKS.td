@@ -94,6 +94,13 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     (compiler/Analysis/Cost/CKKSCost.h): each op at the level of its
     inputs, each bootstrap as the sum over its expanded ckks ops. Only
     full-slot values within the bootstrapping input range are cut points.
+    With `key-memory-budget-mib`, a run whose evaluation keys would not fit
+    is not a candidate: at the program's ring, the relinearization key,
+    one Galois key per distinct rotation offset of the program (every
+    diagonal of a `fhe.linear_transform`) and of bootstrapping, conjugation,
+    and encapsulation's two keys (an upper bound; the keys of the compiled
+    program are checked against the budget again by rns-select-keyswitch).
+    When no run fits, the pass fails saying what the smallest keys take.
     The chain's program run is then exactly the run given, so that the
     outputs keep `extra-levels`. The function records the placement
     (`ember.bootstrap_placement`), which `ember-cost-report` prints.
@@ -142,6 +149,11 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
            /*default=*/"0",
            "With bootstrap=auto, the levels a program keeps between "
            "bootstraps (0: the most that 128-bit parameters allow)">,
+    Option<"keyMemoryBudgetMiB", "key-memory-budget-mib", "int64_t",
+           /*default=*/"0",
+           "With bootstrap=auto, only runs between bootstraps whose "
+           "evaluation keys fit in this many MiB (0: no budget; see "
+           "Automatic placement)">,
     Option<"bootstrapStopAfter", "bootstrap-stop-after", "std::string",
            /*default=*/"\"\"",
            "Measurement aid: stop every bootstrap's expansion after "
