@@ -5,12 +5,14 @@ error against numpy (the program's plain run) and against the example's
 own reference. One program per call: at N = 2^16 each takes 10-15 GB.
 
     .venv/bin/python bench/deep_cpu.py poly_net|logistic_regression_training
-        [bootstrap_levels=9]
+        [bootstrap_levels=9 | key_memory_mib=8000]
 
 (The default placement of the training example chooses 14 levels between
 bootstraps with dnum 9 (31 Q + 3 P primes): its 45 keys, 14.2 GB, still do
 not fit this machine's 24 GB (key generation was killed at 24.4 GB RSS,
-2026-11-25); with bootstrap_levels=9 they are about 7 GB.)
+2026-11-25); with bootstrap_levels=9 they are about 7 GB, and with
+key_memory_mib=8000 the placement itself picks a run whose keys fit: 7
+levels between 9 bootstraps, 5.6 GB of keys, 11.7 GB peak.)
 """
 
 from __future__ import annotations
