@@ -137,11 +137,13 @@ std::string formatBound(double bound) {
   return s;
 }
 
-/// Rotation keys a run between bootstraps needs at most: one per distinct
+/// Rotation keys of a run between bootstraps, estimated: one per distinct
 /// offset (mod `slots`) of the program's rotations (fhe.rotate, every
-/// diagonal of fhe.linear_transform, whose split is chosen later) and of
-/// one bootstrap's ckks expansion, and one for conjugation.
-int64_t galoisKeysAtMost(ModuleOp program, ModuleOp procedure, int64_t slots) {
+/// diagonal of fhe.linear_transform, whose baby-step giant-step split is
+/// chosen later and may use other offsets) and of one bootstrap's ckks
+/// expansion, and one for conjugation.
+int64_t galoisKeysEstimate(ModuleOp program, ModuleOp procedure,
+                           int64_t slots) {
   std::set<int64_t> offsets;
   bool conjugation = false;
   auto add = [&](int64_t offset) {
@@ -998,11 +1000,11 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     double bootstrapUs = 0, total = 0;
   };
   // key-memory-budget-mib: a run's evaluation keys at the program's ring (as
-  // ember-cost-report counts them), at most the relinearization key,
-  // galoisKeysAtMost and encapsulation's two.
+  // ember-cost-report counts them): the relinearization key,
+  // galoisKeysEstimate and encapsulation's two.
   const uint64_t budget = static_cast<uint64_t>(keyMemoryBudgetMiB) << 20;
   const int64_t keys =
-      budget ? 1 + galoisKeysAtMost(module, *procedure, halfN) : 0;
+      budget ? 1 + galoisKeysEstimate(module, *procedure, halfN) : 0;
   std::optional<std::pair<int64_t, uint64_t>> smallestKeys; // levels, bytes
   std::optional<Candidate> chosen;
   SmallVector<func::FuncOp> funcs;

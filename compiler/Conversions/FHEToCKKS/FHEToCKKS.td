@@ -98,8 +98,10 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     is not a candidate: at the program's ring, the relinearization key,
     one Galois key per distinct rotation offset of the program (every
     diagonal of a `fhe.linear_transform`) and of bootstrapping, conjugation,
-    and encapsulation's two keys (an upper bound; the keys of the compiled
-    program are checked against the budget again by rns-select-keyswitch).
+    and encapsulation's two keys. It is an estimate: a linear transform's
+    baby-step giant-step split, chosen later, may need offsets other than
+    its diagonals. rns-select-keyswitch checks the compiled program's keys
+    against the budget again.
     When no run fits, the pass fails saying what the smallest keys take.
     The chain's program run is then exactly the run given, so that the
     outputs keep `extra-levels`. The function records the placement
