@@ -316,20 +316,6 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   // A dnum above the number of Q primes means one prime per digit.
   int first = dnum ? std::min(static_cast<int>(dnum), limbs) : 1;
   int last = dnum ? first : limbs;
-  // log QP counts the bits of the primes the set will get (ember::logQP): a
-  // scale prime may lie just above 2^scale-bits. Primes that cannot be
-  // generated are reported by runOnOperation; count the nominal sizes then.
-  std::vector<uint64_t> q;
-  auto logQP = [&] {
-    try {
-      if (q.empty())
-        q = ember::generateQChain(log_n, spec.q_bits,
-                                  static_cast<int>(spec.log_scale));
-      return ember::logQP(q, ember::generateNttPrimes(log_n, spec.p_bits, q));
-    } catch (const ember::Error &) {
-      return spec.logQP();
-    }
-  };
   // Encapsulation's key s -> s' lives at q_0 p_0 (a p_0 of
   // kSpecialPrimeBits; primes may lie a fraction of a bit above their
   // nominal size): it needs a published bound for the ephemeral weight.
@@ -337,11 +323,15 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
       spec.q_bits[0] + kSpecialPrimeBits + 1 >
           ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight))
     return std::nullopt;
+  // log QP counts the bits of the primes the set will get (ember::logQP): a
+  // scale prime may lie just above 2^scale-bits. Primes that cannot be
+  // generated are reported by runOnOperation; count the nominal sizes then.
   // P: the fewest special primes that cover the largest of d digits balanced
   // by the primes' bits (ember::balancedDigitSizes: 40-bit program primes
   // pack more densely than the bootstrapping's 60-bit ones); the runtime
   // refuses a P below a digit, and ember::digitSizes then gives equal counts
   // where this P covers them, else the balanced digits.
+  std::vector<uint64_t> q;
   std::vector<int> bits = spec.q_bits;
   try {
     q = ember::generateQChain(log_n, spec.q_bits,
@@ -350,8 +340,17 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
     for (uint64_t prime : q)
       bits.push_back(ember::nominalBits(prime));
   } catch (const ember::Error &) {
-    q.clear(); // logQP() counts the nominal sizes
+    // q stays empty: nominal sizes
   }
+  auto logQP = [&] {
+    if (q.empty())
+      return spec.logQP();
+    try {
+      return ember::logQP(q, ember::generateNttPrimes(log_n, spec.p_bits, q));
+    } catch (const ember::Error &) {
+      return spec.logQP();
+    }
+  };
   for (int d = first; d <= last; ++d) {
     spec.dnum = d;
     int largest =

@@ -179,11 +179,10 @@ FailureOr<Value> LevelManager::adjust(OpBuilder &b, Location loc, Value v,
   // v's own and the adjustment's multiply).
   if (Value r = refold(b, loc, v, level, scale))
     return r;
-  double qTop = static_cast<double>(params.getQ()[level + 1]);
-  if (Value r = refold(b, loc, v, level + 1, scale * qTop))
+  double q = static_cast<double>(params.getQ()[level + 1]);
+  if (Value r = refold(b, loc, v, level + 1, scale * q))
     return rescale(b, loc, r);
   Value x = modDrop(b, loc, v, level + 1);
-  double q = static_cast<double>(params.getQ()[level + 1]);
   double factor = scale * q / ct(x).getScale();
   if (factor < 1.0)
     return emitError(loc, "cannot match scale ")
