@@ -1,10 +1,11 @@
-"""Ember's full-slot bootstrapping on the CPU runtime, the counterpart of
+"""Ember's bootstrapping on the CPU runtime, the counterpart of
 bench/openfhe_bootstrap.py for issue 14's CPU comparison: N = 2^16 (32768
-slots), 128-bit parameters, uniform inputs in [-1, 1] (seeded), precision
-as OpenFHE and Lattigo report it (mean and minimum bits over the slots,
--log2 |decrypted - input|) and the time of each run of the compiled
-bootstrap on this machine's cores (the first run also loads the program
-and its constants; the median is over the later ones).
+slots, or 2^k with --log-slots k: sparse packing), 128-bit parameters,
+uniform inputs in [-1, 1] (seeded), precision as OpenFHE and Lattigo report
+it (mean and minimum bits over the slots, -log2 |decrypted - input|) and
+the time of each run of the compiled bootstrap on this machine's cores (the
+first run also loads the program and its constants; the median is over the
+later ones).
 
     .venv/bin/python bench/cpu_bootstrap.py [--extra-levels 3] [--runs 4]
 
@@ -35,8 +36,11 @@ def main() -> None:
     ap.add_argument("--extra-levels", type=int, default=3)
     ap.add_argument("--runs", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--log-slots", type=int, default=0, help="sparse packing: 2^k < N/2 slots"
+    )
     args = ap.parse_args()
-    slots = 1 << (args.log_n - 1)
+    slots = 1 << args.log_slots if args.log_slots else 1 << (args.log_n - 1)
 
     @ember.program(slots=slots)
     def refresh(x):

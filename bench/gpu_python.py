@@ -60,7 +60,7 @@ from ember.compiled import Ciphertexts  # noqa: E402
 # security="none" (its INSECURE list).
 INSECURE = {"bootstrap13"}
 # x.bootstrap(): the identity on plain values; precision reported in bits.
-BOOTSTRAPS = {"bootstrap13", "bootstrap16"}
+BOOTSTRAPS = {"bootstrap13", "bootstrap16", "bootstrap16_s14", "bootstrap16_s12"}
 # bootstrap16 stopped after a phase (bootstrap_stop_after): no reference
 # value; their times against bootstrap16's give the phases' times.
 PHASES = {"bootstrap16_coeff_to_slot", "bootstrap16_eval_mod"}
@@ -104,6 +104,8 @@ ORDER = [
     "bootstrap16",
     "bootstrap16_coeff_to_slot",
     "bootstrap16_eval_mod",
+    "bootstrap16_s14",
+    "bootstrap16_s12",
     "poly_net",
     "logistic_regression_training",
 ]

@@ -12,7 +12,8 @@ and one rotation; and bootstrap13, one full-slot x.bootstrap() at N = 2^13
 in the named insecure test mode; the deep examples poly_net (20 layers)
 and logistic_regression_training (10 iterations) with bootstrap="auto"
 at N = 2^16, 128-bit; bootstrap16, the same at N = 2^16 with
-128-bit parameters and nine levels left, and its twins stopped after
+128-bit parameters and nine levels left, bootstrap16_s14 and _s12 with
+sparse packing (2^14 and 2^12 slots), and bootstrap16's twins stopped after
 CoeffToSlot and after EvalMod (``bootstrap_stop_after``: the phase times are
 the differences), (its DFT constants make a 166 MB
 data file and a 332 MB kernel IR per artifact: files above 1 MiB travel
@@ -57,6 +58,8 @@ NO_NOFUSE = {
     "bootstrap16",
     "bootstrap16_coeff_to_slot",
     "bootstrap16_eval_mod",
+    "bootstrap16_s14",
+    "bootstrap16_s12",
     *DEEP_EXAMPLES,
 }
 # Files above this size travel xz-compressed (the DFT constants, in the
@@ -90,6 +93,13 @@ def programs(rng: np.random.Generator):
     )
     x16 = rng.uniform(-1, 1, 1 << 15)
     yield "bootstrap16", bootstrap16, {"log_n": 16, "extra_levels": 9}, {"x": x16}
+    for log_slots, prog in ((14, bootstrap16_s14), (12, bootstrap16_s12)):
+        yield (
+            prog.name,
+            prog,
+            {"log_n": 16, "extra_levels": 9},
+            {"x": rng.uniform(-1, 1, 1 << log_slots)},
+        )
     # The same program stopped after CoeffToSlot and after EvalMod: the
     # phases' times are differences of the three (gpu_python.py PHASES).
     for phase in ("coeff_to_slot", "eval_mod"):
@@ -110,6 +120,18 @@ def bootstrap13(x):
 @ember.program(slots=1 << 15)
 def bootstrap16(x):
     """One full-slot bootstrap at N = 2^16, 128-bit, nine levels left."""
+    return x.bootstrap()
+
+
+@ember.program(slots=1 << 14)
+def bootstrap16_s14(x):
+    """Sparse packing: 2^14 slots at N = 2^16, 128-bit, nine levels left."""
+    return x.bootstrap()
+
+
+@ember.program(slots=1 << 12)
+def bootstrap16_s12(x):
+    """Sparse packing: 2^12 slots at N = 2^16, 128-bit, nine levels left."""
     return x.bootstrap()
 
 

@@ -1,11 +1,12 @@
 """OpenFHE's CKKS EvalBootstrap, for the comparison that issue 14 asks for:
-full-slot bootstrapping at N = 2^16 (32768 slots), 128-bit security, on
-uniform inputs in [-1, 1] (seeded), precision as OpenFHE and Lattigo report
-it (mean and minimum bits over the slots, -log2 |decrypted - input|) and the
-time of EvalBootstrap on this machine's cores. OpenFHE's own defaults for
-the example of its documentation (simple-ckks-bootstrapping): FLEXIBLEAUTO,
-59-bit scale primes and a 60-bit q_0, level budget {4, 4}, uniform ternary
-secret, 10 levels left after bootstrapping. Runs under Python 3.10 with the
+full-slot bootstrapping at N = 2^16 (32768 slots; --log-slots k: sparse
+packing of 2^k slots), 128-bit security, on uniform inputs in [-1, 1]
+(seeded), precision as OpenFHE and Lattigo report it (mean and minimum bits
+over the slots, -log2 |decrypted - input|) and the time of EvalBootstrap
+on this machine's cores. OpenFHE's own defaults for the example of its
+documentation (simple-ckks-bootstrapping): FLEXIBLEAUTO, 59-bit scale
+primes and a 60-bit q_0, level budget {4, 4}, uniform ternary secret, 10
+levels left after bootstrapping. Runs under Python 3.10 with the
 openfhe wheel from PyPI (1.6.x), not inside Ember's environment:
 
     python3.10 -m venv /tmp/ofenv && /tmp/ofenv/bin/pip install openfhe numpy
@@ -29,13 +30,16 @@ def main() -> None:
     ap.add_argument("--log-n", type=int, default=16)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--log-slots", type=int, default=0, help="sparse packing: 2^k < N/2 slots"
+    )
     ap.add_argument("--sparse", action="store_true", help="SPARSE_TERNARY secret")
     ap.add_argument("--levels-after", type=int, default=10)
     ap.add_argument("--scale-bits", type=int, default=59)
     ap.add_argument("--insecure", action="store_true", help="HEStd_NotSet")
     args = ap.parse_args()
     n = 1 << args.log_n
-    slots = n // 2
+    slots = 1 << args.log_slots if args.log_slots else n // 2
     levels_after, budget = args.levels_after, [4, 4]
     secret = of.SPARSE_TERNARY if args.sparse else of.UNIFORM_TERNARY
     p = of.CCParamsCKKSRNS()

@@ -315,9 +315,10 @@ class Encrypted:
         SlotToCoeff) once it has chosen the parameters, which then get a
         sparse secret (h = 192), a 2^40 scale for the program's own levels
         and the procedure's 17 levels on 60-bit primes above them (about
-        23 bits of precision at N = 2^16); the value must fill N/2 slots and
-        lie in [-8, 8]. Plain evaluation (no tracer) returns the values as
-        they are.
+        23 bits of precision at N = 2^16); the value must lie in [-8, 8].
+        Fewer than N/2 slots bootstrap by sparse packing (one EvalMod over
+        both parts' coefficients, and more precision). Plain evaluation (no
+        tracer) returns the values as they are.
         """
         if self._tracer is None:
             return self._wrap(np.array(self._value, copy=True))

@@ -8,6 +8,8 @@
 #include "internal.h"
 
 #include <cmath>
+#include <map>
+#include <mutex>
 
 namespace ember {
 
@@ -67,19 +69,35 @@ void bitReverseInPlace(std::vector<std::complex<double>> &v) {
 }
 } // namespace
 
+struct Encoder::Tables {
+  std::vector<uint64_t> group;             // 5^j mod 2N, j < N/2
+  std::vector<std::complex<double>> roots; // exp(2 pi i k / 2N), k <= 2N
+
+  explicit Tables(size_t n) : group(n / 2), roots(2 * n + 1) {
+    const size_t m = 2 * n;
+    uint64_t power = 1;
+    for (uint64_t &g : group) {
+      g = power;
+      power = power * 5 % m;
+    }
+    for (size_t k = 0; k <= m; ++k) {
+      double angle =
+          2.0 * M_PI * static_cast<double>(k) / static_cast<double>(m);
+      roots[k] = {std::cos(angle), std::sin(angle)};
+    }
+  }
+};
+
 Encoder::Encoder(const Context64 &ctx) : ctx_(ctx) {
-  const size_t n = ctx.n(), m = 2 * n, half = n / 2;
-  rot_group_.resize(half);
-  uint64_t power = 1;
-  for (size_t j = 0; j < half; ++j) {
-    rot_group_[j] = power;
-    power = power * 5 % m;
-  }
-  ksi_pows_.resize(m + 1);
-  for (size_t k = 0; k <= m; ++k) {
-    double angle = 2.0 * M_PI * static_cast<double>(k) / static_cast<double>(m);
-    ksi_pows_[k] = {std::cos(angle), std::sin(angle)};
-  }
+  // 2N + 1 sines and cosines (5 ms at N = 2^16) per degree, not per
+  // encoder: the tables live as long as the process (3 MB at N = 2^16).
+  static std::mutex mutex;
+  static std::map<size_t, std::shared_ptr<const Tables>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<const Tables> &tables = cache[ctx.n()];
+  if (!tables)
+    tables = std::make_shared<const Tables>(ctx.n());
+  tables_ = tables;
 }
 
 void Encoder::fftSpecial(std::vector<std::complex<double>> &vals) const {
@@ -89,9 +107,9 @@ void Encoder::fftSpecial(std::vector<std::complex<double>> &vals) const {
     const size_t lenh = len >> 1, lenq = len << 2;
     for (size_t i = 0; i < size; i += len) {
       for (size_t j = 0; j < lenh; ++j) {
-        size_t idx = (rot_group_[j] % lenq) * (m / lenq);
+        size_t idx = (tables_->group[j] % lenq) * (m / lenq);
         std::complex<double> u = vals[i + j];
-        std::complex<double> v = vals[i + j + lenh] * ksi_pows_[idx];
+        std::complex<double> v = vals[i + j + lenh] * tables_->roots[idx];
         vals[i + j] = u + v;
         vals[i + j + lenh] = u - v;
       }
@@ -105,10 +123,10 @@ void Encoder::fftSpecialInv(std::vector<std::complex<double>> &vals) const {
     const size_t lenh = len >> 1, lenq = len << 2;
     for (size_t i = 0; i < size; i += len) {
       for (size_t j = 0; j < lenh; ++j) {
-        size_t idx = (lenq - (rot_group_[j] % lenq)) * (m / lenq);
+        size_t idx = (lenq - (tables_->group[j] % lenq)) * (m / lenq);
         std::complex<double> u = vals[i + j] + vals[i + j + lenh];
         std::complex<double> v =
-            (vals[i + j] - vals[i + j + lenh]) * ksi_pows_[idx];
+            (vals[i + j] - vals[i + j + lenh]) * tables_->roots[idx];
         vals[i + j] = u;
         vals[i + j + lenh] = v;
       }

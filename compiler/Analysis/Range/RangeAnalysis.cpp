@@ -270,6 +270,13 @@ FailureOr<RangeAnalysis> RangeAnalysis::run(ModuleOp module) {
                   out[i] = in[i % in.size()];
                 return out;
               })
+              .Case<fhe::UntileOp>([&](fhe::UntileOp o) -> FailureOr<Slots> {
+                // One period of a repeating vector: its first slots.
+                const Slots &in = slotsOf(o.getInput());
+                if (in.size() == 1)
+                  return in;
+                return Slots(in.begin(), in.begin() + o.getType().getSlots());
+              })
               .Default([&](Operation *other) -> FailureOr<Slots> {
                 if (isa_and_nonnull<fhe::FHEDialect>(other->getDialect()) ||
                     llvm::any_of(other->getResults(), isFheValue))

@@ -239,67 +239,172 @@ Config configure(int hammingWeight) {
   return best;
 }
 
+namespace {
+/// A matrix of diagonals on n slots as one on 2n slots: every diagonal
+/// repeated, so that on a vector that repeats every n slots it acts as the
+/// n x n matrix on each period, and it commutes with the rotation by n.
+/// The offsets stay in [0, n) (o and o + n are the same rotation of such a
+/// vector; taking o - n for o > n/2 instead gave one key and 2% more
+/// transforms at 2^14 slots). rows (if any) scales the result's slots,
+/// cols the input's: diag(rows) M diag(cols).
+Diagonals lift(const Diagonals &m, int64_t n, const std::vector<Complex> &rows,
+               const std::vector<Complex> &cols) {
+  const int64_t slots = 2 * n;
+  Diagonals out;
+  for (const auto &[o, d] : m) {
+    std::vector<Complex> &v = out[o];
+    v.resize(slots);
+    for (int64_t s = 0; s < slots; ++s) {
+      v[s] = d[s % n];
+      if (!rows.empty())
+        v[s] *= rows[s];
+      if (!cols.empty())
+        v[s] *= cols[(s + o) % slots];
+    }
+  }
+  return out;
+}
+
+/// (1, ..., 1, v, ..., v): 1 on the first half of `slots`, v on the second.
+std::vector<Complex> halves(int64_t slots, Complex v) {
+  std::vector<Complex> out(slots, Complex(1, 0));
+  std::fill(out.begin() + slots / 2, out.end(), v);
+  return out;
+}
+
+Value untile(OpBuilder &b, Location loc, Value x, int64_t slots) {
+  auto type = cast<CiphertextType>(x.getType());
+  if (type.getSlots() == slots)
+    return x;
+  return UntileOp::create(b, loc, CiphertextType::get(b.getContext(), slots),
+                          x);
+}
+
+int64_t slotsOf(Value x) {
+  return cast<CiphertextType>(x.getType()).getSlots();
+}
+} // namespace
+
 Value expand(BootstrapOp op, const Config &config, int logN, double q0,
              double topScale, double inputScale, StopAfter stop) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Type ct = op.getType();
-  const Roots roots(logN);
-  const int64_t n = roots.n;
+  MLIRContext *ctx = b.getContext();
+  const int64_t half = int64_t{1} << (logN - 1);
+  // n slots: the vector's polynomial lies in the subring of X^(N / 2n).
+  const int64_t n = op.getType().getSlots();
+  const bool sparse = n < half;
+  // Sparse packing works on 2n slots: the real coefficients of both parts
+  // side by side, so that EvalMod runs once (Lattigo's and OpenFHE's
+  // repacking).
+  const int64_t wide = sparse ? 2 * n : n;
+  const Roots roots(static_cast<int>(llvm::Log2_64(n)) + 1);
+  auto ctType = [&](int64_t slots) { return CiphertextType::get(ctx, slots); };
 
-  // ModRaise: slots sigma(P + q_0 I) / S_L.
-  Value x = ModRaiseOp::create(b, loc, op.getInput());
+  // ModRaise: slots sigma(P + q_0 I) / S_L. I is not in a sparse input's
+  // subring: the raised polynomial is read at N/2 slots, and SubSum (the
+  // trace to the subring: the sum of x's images under X -> X^(5^(n 2^j)),
+  // j < log2(N / 2n), rotations by n, 2n, ... N/4 slots) leaves
+  // (N / 2n) (P + q_0 I') in it, I' the subring part of I. The factor
+  // N / 2n joins the CoeffToSlot constants.
+  Value x = ModRaiseOp::create(b, loc, ctType(half), op.getInput());
+  for (int64_t step = n; step < half; step *= 2)
+    x = AddOp::create(b, loc, ctType(half), x,
+                      RotateOp::create(b, loc, x, b.getI64IntegerAttr(step)));
+  x = untile(b, loc, x, wide);
 
   // CoeffToSlot: fftSpecialInv's stages (len = n .. 2) times
-  // S_L / (2 n q_0 K): w = BR(c_lo + i c_hi) / (2 q_0 K), the 1/2 for the
-  // split below. The factor is shared out evenly so that no group's
-  // constants are tiny (they are encoded at the ciphertext's scale).
+  // S_L / (2 (N/2) q_0 K) (N/2 = n, or n times SubSum's factor):
+  // w = BR(c_lo + i c_hi) / (2 q_0 K), the 1/2 for the split below. The
+  // factor is shared out evenly so that no group's constants are tiny
+  // (they are encoded at the ciphertext's scale). With one slot there is
+  // no stage: the factor alone (one level).
   std::vector<Diagonals> stages;
   for (int64_t len = n; len >= 2; len /= 2)
     stages.push_back(inverseStage(roots, len));
+  if (stages.empty())
+    stages.push_back(Diagonals{{0, std::vector<Complex>(n, 1.0)}});
   const double factor =
-      topScale / (2.0 * static_cast<double>(n) * q0 * config.k);
+      topScale / (2.0 * static_cast<double>(half) * q0 * config.k);
   const int cts = std::min<int>(config.ctsLevels, stages.size());
-  for (const Diagonals &m :
-       groupStages(stages, cts, std::pow(factor, 1.0 / cts), n))
-    x = linearTransform(b, loc, x, m);
-  // re = w + conj(w), im = -i (w - conj(w)): t in [-1, 1] for the
-  // coefficients 0..n-1 and n..2n-1 (bit-reversed order).
+  std::vector<Diagonals> groups =
+      groupStages(stages, cts, std::pow(factor, 1.0 / cts), n);
+  // Sparse: on 2n slots, the last group's result rows n..2n-1 times -i,
+  // (w, -i w), so that adding the conjugate gives (2 Re w, 2 Im w).
+  for (size_t g = 0; g < groups.size(); ++g)
+    x = linearTransform(b, loc, x,
+                        sparse ? lift(groups[g], n,
+                                      g + 1 == groups.size()
+                                          ? halves(wide, Complex(0, -1))
+                                          : std::vector<Complex>{},
+                                      {})
+                               : groups[g]);
+  // Full slots: re = w + conj(w), im = -i (w - conj(w)): t in [-1, 1] for
+  // the coefficients 0..n-1 and n..2n-1 (bit-reversed order). Sparse: both
+  // in one vector of 2n slots.
   Value conj = ConjugateOp::create(b, loc, x);
-  Value re = AddOp::create(b, loc, ct, x, conj);
-  Value im = MulOp::create(b, loc, ct, SubOp::create(b, loc, ct, x, conj),
-                           splat(b, loc, n, Complex(0, -1)));
+  Value re = AddOp::create(b, loc, ctType(wide), x, conj);
+  Value im;
+  if (!sparse)
+    im = MulOp::create(b, loc, ctType(n),
+                       SubOp::create(b, loc, ctType(n), x, conj),
+                       splat(b, loc, n, Complex(0, -1)));
   if (stop == StopAfter::kCoeffToSlot)
-    return AddOp::create(b, loc, ct, re, im);
+    return sparse ? untile(b, loc, re, n)
+                  : AddOp::create(b, loc, ctType(n), re, im);
 
   // EvalMod: s = sin(2 pi K t) = sin(2 pi P / q_0), then
   // P / S_0 = (q_0 / (2 pi S_0)) (s + s^3 / 6).
   const double amplitude = q0 / (2.0 * M_PI * inputScale);
   auto evalMod = [&](Value t) {
+    const int64_t slots = slotsOf(t);
     Value y = polynomial(b, loc, t, "chebyshev", config.cosine);
     for (int k = 0; k < config.doubleAngles; ++k) {
-      Value square = MulOp::create(b, loc, ct, y, y);
-      Value twice = MulOp::create(b, loc, ct, square, splat(b, loc, n, 2.0));
-      y = SubOp::create(b, loc, ct, twice, splat(b, loc, n, 1.0));
+      Value square = MulOp::create(b, loc, ctType(slots), y, y);
+      Value twice = MulOp::create(b, loc, ctType(slots), square,
+                                  splat(b, loc, slots, 2.0));
+      y = SubOp::create(b, loc, ctType(slots), twice,
+                        splat(b, loc, slots, 1.0));
     }
     return polynomial(b, loc, y, "power",
                       {0.0, amplitude, 0.0, amplitude / 6.0});
   };
-  Value lo = evalMod(re), hi = evalMod(im);
-  Value z = AddOp::create(
-      b, loc, ct, lo,
-      MulOp::create(b, loc, ct, hi, splat(b, loc, n, Complex(0, 1))));
+  Value z;
+  if (sparse) {
+    z = evalMod(re);
+  } else {
+    Value lo = evalMod(re), hi = evalMod(im);
+    z = AddOp::create(
+        b, loc, ctType(n), lo,
+        MulOp::create(b, loc, ctType(n), hi, splat(b, loc, n, Complex(0, 1))));
+  }
   if (stop == StopAfter::kEvalMod)
-    return z;
+    return untile(b, loc, z, n);
 
   // SlotToCoeff: fftSpecial's stages (len = 2 .. n) on BR(P_lo + i P_hi) /
-  // S_0 give the slots back.
+  // S_0 give the slots back. Sparse: the first group's input slots n..2n-1
+  // times i, (a, i b); the lifted groups commute with the rotation by n,
+  // so adding the result rotated by n applies them to (a + i b, a + i b)
+  // and leaves the vector repeated every n slots.
   stages.clear();
   for (int64_t len = 2; len <= n; len *= 2)
     stages.push_back(forwardStage(roots, len));
+  if (stages.empty())
+    stages.push_back(Diagonals{{0, std::vector<Complex>(n, 1.0)}});
   const int stc = std::min<int>(config.stcLevels, stages.size());
-  for (const Diagonals &m : groupStages(stages, stc, 1.0, n))
-    z = linearTransform(b, loc, z, m);
+  groups = groupStages(stages, stc, 1.0, n);
+  for (size_t g = 0; g < groups.size(); ++g)
+    z = linearTransform(b, loc, z,
+                        sparse ? lift(groups[g], n, {},
+                                      g == 0 ? halves(wide, Complex(0, 1))
+                                             : std::vector<Complex>{})
+                               : groups[g]);
+  if (sparse)
+    z = untile(
+        b, loc,
+        AddOp::create(b, loc, ctType(wide), z,
+                      RotateOp::create(b, loc, z, b.getI64IntegerAttr(n))),
+        n);
   return z;
 }
 

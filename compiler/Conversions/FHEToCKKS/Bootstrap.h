@@ -25,6 +25,22 @@
 //   SlotToCoeff  the special FFT's stages, `stcLevels` sparse transforms,
 //                after the parts are joined (re + i im).
 //
+// Sparse packing (n < N/2 slots: the vector's polynomial lies in the
+// subring of Y = X^(N/2n)), as Lattigo and OpenFHE do it. ModRaise's I
+// leaves the subring, so the raised ciphertext is read at N/2 slots and
+// SubSum (log2(N/2n) rotations by n, 2n, .. N/4 and additions: the trace
+// to the subring) brings it back, times N/2n. The n-point transforms then
+// act on 2n slots (fhe.untile: the vector repeats every 2n): CoeffToSlot's
+// last group also multiplies slots n..2n-1 by -i, so that adding the
+// conjugate leaves both parts' real coefficients side by side, and EvalMod
+// runs once, on 2n real slots. SlotToCoeff's first group multiplies its
+// input slots n..2n-1 by i; its groups commute with the rotation by n, so
+// adding the result rotated by n joins the parts, and the vector, now
+// repeating every n slots, is read at n. log2(N/2n) + 1 more rotations
+// than the full-slot procedure, half its EvalMod, smaller transforms (fewer
+// than three levels each below 8 slots: the chain keeps the budgeted
+// levels), and less noise (SlotToCoeff sums over n coefficients).
+//
 // Levels: ctsLevels + ceil(log2(d + 1)) + r + 2 + stcLevels (d the cosine's
 // degree). The multiples of q_0 that ModRaise adds are removed only while
 // |I| + |P / q_0| < K: with a secret of Hamming weight h, I has standard
@@ -102,8 +118,8 @@ Config configure(int hammingWeight = kHammingWeight);
 /// CoeffToSlot it is re + im, after EvalMod the joined parts.
 enum class StopAfter { kNone, kCoeffToSlot, kEvalMod };
 
-/// Builds the expansion of `op` before it (CoeffToSlot and SlotToCoeff at
-/// the op's slot count, which must be N / 2 = 2^(logN - 1)) for a chain with
+/// Builds the expansion of `op` before it (its slot count N / 2 =
+/// 2^(logN - 1), or fewer: sparse packing) for a chain with
 /// first prime q0, top scale topScale and canonical level-0 scale
 /// inputScale; its linear transforms and polynomials are expanded too.
 /// The caller replaces the op's uses and erases it.

@@ -281,7 +281,7 @@ private:
   /// module (what the placement prices); null when it does not lower.
   OwningOpRef<ModuleOp>
   lowerOneBootstrap(ckks::ParamsAttr params,
-                    const ember::bootstrap::Config &config);
+                    const ember::bootstrap::Config &config, int64_t slots);
   /// The placement's constraints and costs for a run of `levels` levels
   /// priced by `model`.
   ember::BootstrapPlacementOptions
@@ -650,9 +650,11 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
             .Case<fhe::NegOp>([&](fhe::NegOp neg) -> Value {
               return ckks::NegOp::create(b, loc, resultType, neg.getInput());
             })
-            .Case<fhe::TileOp>([&](fhe::TileOp tile) -> Value {
-              return ckks::TileOp::create(b, loc, tile.getInput(),
-                                          tile.getType().getSlots());
+            .Case<fhe::TileOp, fhe::UntileOp>([&](Operation *tile) -> Value {
+              return ckks::TileOp::create(
+                  b, loc, tile->getOperand(0),
+                  cast<fhe::CiphertextType>(tile->getResult(0).getType())
+                      .getSlots());
             })
             .Case<fhe::RotateOp>([&](fhe::RotateOp rot) -> Value {
               return ckks::RotateOp::create(b, loc, resultType, rot.getInput(),
@@ -675,18 +677,9 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
 LogicalResult
 FHEToCKKSPass::checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
                                const ember::RangeAnalysis &ranges) {
-  const int64_t halfN = int64_t{1} << (params.getLogN() - 1);
   const double q0 = static_cast<double>(params.getQ()[0]);
   const double s0 = params.getLevelScale(0);
   WalkResult result = module.walk([&](fhe::BootstrapOp op) {
-    if (op.getType().getSlots() != halfN) {
-      op.emitOpError("bootstraps ")
-          << op.getType().getSlots() << " slots, but the parameters "
-          << "have N/2 = " << halfN
-          << ": bootstrapping packs full slots only (tile the vector to "
-          << halfN << " slots first)";
-      return WalkResult::interrupt();
-    }
     // |P / q_0| = bound * S_0 / q_0 must stay where the arcsine is exact.
     const ember::RangeSummary *range = ranges.lookup(op.getInput());
     double bound = range ? range->bound : fhe::kDefaultBound;
@@ -878,12 +871,13 @@ void FHEToCKKSPass::enterBootstrapping(const ember::bootstrap::Config &config) {
 
 OwningOpRef<ModuleOp>
 FHEToCKKSPass::lowerOneBootstrap(ckks::ParamsAttr params,
-                                 const ember::bootstrap::Config &config) {
+                                 const ember::bootstrap::Config &config,
+                                 int64_t slots) {
   MLIRContext *ctx = &getContext();
   Location loc = UnknownLoc::get(ctx);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
   (*scratch)->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
-  auto ct = fhe::CiphertextType::get(ctx, int64_t{1} << (params.getLogN() - 1));
+  auto ct = fhe::CiphertextType::get(ctx, slots);
   OpBuilder b = OpBuilder::atBlockBegin(scratch->getBody());
   auto func =
       func::FuncOp::create(b, loc, "bootstrap", b.getFunctionType({ct}, {ct}));
@@ -964,7 +958,9 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
            << (secure ? "128-bit secure " : "") << "chain at N = 2^" << ring
            << " holds " << most << " levels between bootstraps and "
            << "bootstrapping's " << procedureLevels;
-  OwningOpRef<ModuleOp> procedure = lowerOneBootstrap(ringParams, config);
+  // Priced at the program's widest vector (fewer slots cost less).
+  OwningOpRef<ModuleOp> procedure =
+      lowerOneBootstrap(ringParams, config, slots);
   if (!procedure)
     return module.emitError("bootstrap=auto: bootstrapping does not lower at "
                             "N = 2^")
@@ -972,17 +968,10 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
   FailureOr<ember::RangeAnalysis> ranges = ember::RangeAnalysis::run(module);
   if (failed(ranges))
     return failure();
-  const int64_t halfN = int64_t{1} << (ring - 1);
   const double limit = ember::bootstrap::kMaxInputRatio *
                        static_cast<double>(ringParams.getQ()[0]) /
                        ringParams.getLevelScale(0);
   auto cannotBootstrap = [&](Value v) -> std::string {
-    int64_t n = cast<fhe::CiphertextType>(v.getType()).getSlots();
-    if (n != halfN)
-      return "it has " + std::to_string(n) +
-             " slots, and bootstrapping packs full slots (N/2 = " +
-             std::to_string(halfN) + "): tile it to " + std::to_string(halfN) +
-             " slots first";
     const ember::RangeSummary *range = ranges->lookup(v);
     double bound = range ? range->bound : fhe::kDefaultBound;
     if (bound > limit)
@@ -1002,6 +991,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
   // ember-cost-report counts them): the relinearization key,
   // galoisKeysEstimate and encapsulation's two.
   const uint64_t budget = static_cast<uint64_t>(keyMemoryBudgetMiB) << 20;
+  const int64_t halfN = int64_t{1} << (ring - 1);
   const int64_t keys =
       budget ? 1 + galoisKeysEstimate(module, *procedure, halfN) : 0;
   std::optional<std::pair<int64_t, uint64_t>> smallestKeys; // levels, bytes

@@ -92,8 +92,9 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     the program's points; compiler/Transforms/PlaceBootstraps), priced in
     predicted H200 microseconds at the tentative parameters
     (compiler/Analysis/Cost/CKKSCost.h): each op at the level of its
-    inputs, each bootstrap as the sum over its expanded ckks ops. Only
-    full-slot values within the bootstrapping input range are cut points.
+    inputs, each bootstrap as the sum over its expanded ckks ops (at the
+    program's widest slot count). Values within the bootstrapping input
+    range are cut points, at any slot count (sparse packing below N/2).
     With `key-memory-budget-mib`, a run whose evaluation keys would not fit
     is not a candidate: at the program's ring, the relinearization key,
     one Galois key per distinct rotation offset of the program (every

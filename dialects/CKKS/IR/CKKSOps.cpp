@@ -164,10 +164,10 @@ TileOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
   TileOp::Adaptor adaptor(operands, attributes, properties, regions);
   auto in = cast<CiphertextType>(operands[0].getType());
   int64_t slots = adaptor.getSlots();
-  if (slots < in.getSlots() || slots % in.getSlots() != 0)
-    return emitOptionalError(loc, "'ckks.tile' tiles ", in.getSlots(),
-                             " slots to ", slots,
-                             "; the result must be a multiple");
+  if (slots <= 0 || (slots % in.getSlots() != 0 && in.getSlots() % slots != 0))
+    return emitOptionalError(loc, "'ckks.tile' reads ", in.getSlots(),
+                             " slots as ", slots,
+                             "; the result must be a multiple or a divisor");
   results.push_back(CiphertextType::get(ctx, slots, in.getLevel(),
                                         in.getScale(), in.getDegree()));
   return success();
@@ -306,8 +306,13 @@ LogicalResult RescaleOp::verify() {
 
 LogicalResult ModRaiseOp::verify() {
   CiphertextType in = getInput().getType(), out = getType();
-  if (failed(verifySameShape(*this, in, out)))
-    return failure();
+  if (out.getSlots() % in.getSlots() != 0)
+    return emitOpError("reads ")
+           << in.getSlots() << " slots raised at " << out.getSlots()
+           << "; the result's slot count must be a multiple of the input's";
+  if (in.getDegree() != out.getDegree())
+    return emitOpError("changes the degree (")
+           << in.getDegree() << " -> " << out.getDegree() << ")";
   if (in.getLevel() != 0)
     return emitOpError("input must be at level 0, got level ") << in.getLevel();
   if (!scalesMatch(in.getScale(), getInputScale().convertToDouble()))

@@ -134,12 +134,15 @@ def CKKS_NegOp : CKKS_InferredOp<"neg"> {
 }
 
 def CKKS_TileOp : CKKS_InferredOp<"tile"> {
-  let summary = "the same ciphertext read with more slots (free)";
+  let summary = "the same ciphertext read with another slot count (free)";
   let description = [{
     `%y = ckks.tile %x to 16 : !ckks.ct<4, ...>`: a ciphertext of s slots
     (in the subring that repeats its vector every s slots) read as one of
-    `slots` slots, a multiple of s. Level, scale and degree stay; it lowers
-    to nothing.
+    `slots` slots, a multiple of s. `slots` may also divide s: then the
+    vector must already repeat every `slots` slots (`fhe.untile`, which
+    only bootstrapping's sparse packing makes, promises it), and the
+    result reads one period. Level, scale and degree stay; it lowers to
+    nothing.
   }];
   let arguments = (ins CKKS_Ct:$input, I64Attr:$slots);
   let results = (outs CKKS_Ct:$result);
@@ -308,7 +311,9 @@ def CKKS_ModRaiseOp : CKKS_Op<"mod_raise", [Pure, CKKS_NeedsLinearInput]> {
     decrypts to P + q_0 I, I an integer polynomial with small
     coefficients (about sqrt(h / 12) for a secret of Hamming weight h). The
     result type is given (level L, the chain's top scale), not inferred:
-    the slots are read at that scale by the CoeffToSlot that follows.
+    the slots are read at that scale by the CoeffToSlot that follows. Its
+    slot count is the input's or a multiple of it (a sparse input is read
+    at N/2 slots: I is not in the input's subring).
     `input_scale` is the scale the input must have (the chain's canonical
     S_0, which the expansion's constants assume); `ckks-manage-levels`
     brings the operand to level 0 at exactly that scale. Lowers to INTT,

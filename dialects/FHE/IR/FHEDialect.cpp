@@ -237,6 +237,34 @@ LogicalResult TileOp::verify() {
   return success();
 }
 
+LogicalResult ModRaiseOp::verify() {
+  int64_t in = getInput().getType().getSlots(), out = getType().getSlots();
+  if (out < in || out % in != 0)
+    return emitOpError("reads ")
+           << in << " slots raised at " << out
+           << "; the result's slot count must be a multiple of the input's";
+  return success();
+}
+
+LogicalResult UntileOp::verify() {
+  int64_t in = getInput().getType().getSlots(), out = getType().getSlots();
+  if (out > in || in % out != 0)
+    return emitOpError("reads ")
+           << in << " slots at a period of " << out
+           << "; the result's slot count must divide the input's";
+  return success();
+}
+
+OpFoldResult UntileOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // untile(tile(x)) is x.
+  if (auto tile = getInput().getDefiningOp<TileOp>())
+    if (tile.getInput().getType() == getType())
+      return tile.getInput();
+  return {};
+}
+
 OpFoldResult TileOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())
     return getInput();

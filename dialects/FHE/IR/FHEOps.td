@@ -100,18 +100,26 @@ def FHE_BootstrapOp : FHE_UnaryOp<"bootstrap"> {
   }];
 }
 
-def FHE_ModRaiseOp : FHE_UnaryOp<"mod_raise"> {
+def FHE_ModRaiseOp : FHE_Op<"mod_raise", [Pure]> {
   let summary = "the first step of bootstrapping (made by fhe-to-ckks only)";
   let description = [{
-    `%r = fhe.mod_raise %x : !fhe.ct<8>` reads x's ciphertext at level 0
-    (its polynomial P, at the canonical level-0 scale S_0 of the chain) as
-    one at the top level L: its slots then hold sigma(P + q_0 I) / S_L for
-    an unknown integer polynomial I with small coefficients (bounded by
-    the K of the bootstrapping configuration). Only `fhe-to-ckks` makes it,
-    when it expands `fhe.bootstrap` with the chosen parameters, so it is
-    not a value-level operation a program writes; it lowers to
-    `ckks.mod_raise`.
+    `%r = fhe.mod_raise %x : !fhe.ct<8> -> !fhe.ct<8>` reads x's ciphertext
+    at level 0 (its polynomial P, at the canonical level-0 scale S_0 of the
+    chain) as one at the top level L: its slots then hold
+    sigma(P + q_0 I) / S_L for an unknown integer polynomial I with small
+    coefficients (bounded by the K of the bootstrapping configuration).
+    The result's slot count is the input's or a multiple of it: a sparse
+    input's P lies in the subring of its slot count, but I does not, so
+    bootstrapping's sparse packing reads the raised polynomial at N/2
+    slots. Only `fhe-to-ckks` makes it, when it expands `fhe.bootstrap`
+    with the chosen parameters, so it is not a value-level operation a
+    program writes; it lowers to `ckks.mod_raise`.
   }];
+  let arguments = (ins FHE_CiphertextType:$input);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def FHE_TileOp : FHE_Op<"tile", [Pure]> {
@@ -123,6 +131,26 @@ def FHE_TileOp : FHE_Op<"tile", [Pure]> {
     repeats it every s slots, so it already is its tiling: the op only
     changes the slot count (no level, no work). It lets values of
     different slot counts meet.
+  }];
+  let arguments = (ins FHE_CiphertextType:$input);
+  let results = (outs FHE_CiphertextType:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` qualified(type($input)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def FHE_UntileOp : FHE_Op<"untile", [Pure]> {
+  let summary = "a periodic vector read at its period (made by fhe-to-ckks only)";
+  let description = [{
+    `%y = fhe.untile %x : !fhe.ct<16> -> !fhe.ct<4>` gives `y[i] = x[i]`
+    for a vector x that repeats every 4 slots: its polynomial lies in the
+    subring of 4 slots, so reading it with 4 slots is free (the inverse of
+    `fhe.tile`). The repetition is the maker's promise, not a checked
+    property, so only `fhe-to-ckks` makes it: bootstrapping's sparse
+    packing (fewer than N/2 slots) works at 2n and N/2 slots and returns
+    to n. The result's slot count divides the input's. Lowers to
+    `ckks.tile` with the smaller slot count.
   }];
   let arguments = (ins FHE_CiphertextType:$input);
   let results = (outs FHE_CiphertextType:$result);

@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -185,9 +186,12 @@ public:
   std::vector<std::complex<double>> decode(const Plaintext &pt) const;
 
 private:
+  /// The rotation group and the 2N-th roots of unity: built once per ring
+  /// degree and shared by every encoder of that degree (a program encodes
+  /// hundreds of constants, each with its own Encoder).
+  struct Tables;
   const Context64 &ctx_;
-  std::vector<uint64_t> rot_group_;
-  std::vector<std::complex<double>> ksi_pows_;
+  std::shared_ptr<const Tables> tables_;
   void fftSpecial(std::vector<std::complex<double>> &vals) const;
   void fftSpecialInv(std::vector<std::complex<double>> &vals) const;
 };

@@ -477,7 +477,7 @@ func.func @encode_values_real(%w: tensor<8xf64>) {
 // -----
 
 func.func @tile_not_a_multiple(%x: !ckks.ct<8, level = 1, scale = 4.0>) {
-  // expected-error @+1 {{'ckks.tile' tiles 8 slots to 12; the result must be a multiple}}
+  // expected-error @+1 {{'ckks.tile' reads 8 slots as 12; the result must be a multiple or a divisor}}
   %t = ckks.tile %x to 12 : !ckks.ct<8, level = 1, scale = 4.0>
   return
 }

@@ -87,6 +87,22 @@ func.func @tile_not_a_multiple(%x: !fhe.ct<8>) {
 
 // -----
 
+func.func @untile_not_a_divisor(%x: !fhe.ct<8>) {
+  // expected-error @+1 {{reads 8 slots at a period of 16; the result's slot count must divide the input's}}
+  %t = fhe.untile %x : !fhe.ct<8> -> !fhe.ct<16>
+  return
+}
+
+// -----
+
+func.func @mod_raise_fewer_slots(%x: !fhe.ct<8>) {
+  // expected-error @+1 {{reads 8 slots raised at 4; the result's slot count must be a multiple of the input's}}
+  %r = fhe.mod_raise %x : !fhe.ct<8> -> !fhe.ct<4>
+  return
+}
+
+// -----
+
 func.func @constant_of_integers() {
   // expected-error @+1 {{attribute 'value' failed to satisfy constraint: dense f64 or complex<f64> slot values}}
   %c = fhe.constant dense<1> : tensor<8xi64> -> !fhe.pt<8>

@@ -45,6 +45,19 @@ func.func @complex_plain_tile(%x: !fhe.ct<4>, %w: !fhe.pt<16>) -> !fhe.ct<16> {
   return %a : !fhe.ct<16>
 }
 
+// Bootstrapping's internal ops (fhe-to-ckks makes them): ModRaise read at
+// more slots, and a periodic vector read at its period; untile of a tile
+// folds away.
+// CHECK-LABEL: func.func @raise_and_untile
+// CHECK: %[[R:.*]] = fhe.mod_raise %{{.*}} : !fhe.ct<4> -> !fhe.ct<16>
+// CHECK: %[[U:.*]] = fhe.untile %[[R]] : !fhe.ct<16> -> !fhe.ct<8>
+// CHECK: return %[[U]]
+func.func @raise_and_untile(%x: !fhe.ct<4>) -> !fhe.ct<8> {
+  %r = fhe.mod_raise %x : !fhe.ct<4> -> !fhe.ct<16>
+  %u = fhe.untile %r : !fhe.ct<16> -> !fhe.ct<8>
+  return %u : !fhe.ct<8>
+}
+
 // CHECK-LABEL: func.func @polynomials
 // CHECK: fhe.poly_eval %{{.*}} "chebyshev" [5.000000e-01, 1.000000e+00, -2.500000e-01] on [0.000000e+00, 4.000000e+00] : !fhe.ct<8>
 // CHECK: fhe.poly_eval %{{.*}} "power" [0.000000e+00, 1.000000e+00, 5.000000e-01] on [-1.000000e+00, 1.000000e+00] : !fhe.ct<8>

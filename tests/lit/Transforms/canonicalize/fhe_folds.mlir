@@ -58,3 +58,17 @@ func.func @no_fold(%x: !fhe.ct<4>) -> (!fhe.ct<4>, !fhe.ct<4>, !fhe.ct<4>) {
   %r = fhe.rotate %x by 1 : !fhe.ct<4>
   return %a, %b, %r : !fhe.ct<4>, !fhe.ct<4>, !fhe.ct<4>
 }
+
+// A tile to its own slot count and an untile of a tile are their input; an
+// untile of anything else stays (its input's repetition is a promise).
+// CHECK-LABEL: func.func @tile_untile
+// CHECK-SAME: (%[[X:.*]]: !fhe.ct<4>, %[[Y:.*]]: !fhe.ct<16>)
+// CHECK-NEXT: %[[U:.*]] = fhe.untile %[[Y]] : !fhe.ct<16> -> !fhe.ct<4>
+// CHECK-NEXT: return %[[X]], %[[X]], %[[U]]
+func.func @tile_untile(%x: !fhe.ct<4>, %y: !fhe.ct<16>) -> (!fhe.ct<4>, !fhe.ct<4>, !fhe.ct<4>) {
+  %t = fhe.tile %x : !fhe.ct<4> -> !fhe.ct<4>
+  %w = fhe.tile %x : !fhe.ct<4> -> !fhe.ct<16>
+  %u = fhe.untile %w : !fhe.ct<16> -> !fhe.ct<4>
+  %v = fhe.untile %y : !fhe.ct<16> -> !fhe.ct<4>
+  return %t, %u, %v : !fhe.ct<4>, !fhe.ct<4>, !fhe.ct<4>
+}
