@@ -121,6 +121,21 @@ def test_sparse_packing(build_dir, rng, slots, dtype):
     assert bits.mean() > MEAN_BITS + 0.5, f"mean {bits.mean():.1f} bits"
 
 
+def test_sparse_packing_shares_rotation_keys(build_dir):
+    """SlotToCoeff's groups mirror CoeffToSlot's, so both use the same
+    rotations: at 1024 slots (10 stages, 4 + 3 + 3 and 3 + 3 + 4) 21 Galois
+    keys, and at 2048 (4 + 4 + 3, 3 + 4 + 4) 24; grouped alike, the two
+    transforms took 28 and 33."""
+    for slots, keys in ((1024, 21), (2048, 24)):
+
+        @ember.program(slots=slots)
+        def refresh(x):
+            return x.bootstrap()
+
+        compiled = ember.compile(refresh, security="none", log_n=13)
+        assert len(compiled.manifest["keys"]["galois"]) == keys, slots
+
+
 def test_stopping_after_a_phase_for_measurement(build_dir):
     """bootstrap_stop_after (a measurement aid for the phases' GPU times):
     the expansion stops after EvalMod, so SlotToCoeff's three levels are

@@ -110,14 +110,17 @@ Diagonals compose(const Diagonals &second, const Diagonals &first,
 }
 
 /// The stages in the order they apply, multiplied in `groups` consecutive
-/// groups (sizes as equal as possible, larger ones first), each scaled.
+/// groups (sizes as equal as possible, larger ones first, or last with
+/// `largerLast`), each scaled.
 std::vector<Diagonals> groupStages(const std::vector<Diagonals> &stages,
-                                   int groups, double scale, int64_t slots) {
+                                   int groups, double scale, int64_t slots,
+                                   bool largerLast = false) {
   std::vector<Diagonals> out;
   size_t next = 0;
+  const int larger = static_cast<int>(stages.size() % groups);
   for (int g = 0; g < groups; ++g) {
-    size_t size = stages.size() / groups +
-                  (g < static_cast<int>(stages.size() % groups) ? 1 : 0);
+    const int rank = largerLast ? groups - 1 - g : g;
+    size_t size = stages.size() / groups + (rank < larger ? 1 : 0);
     Diagonals m = stages[next++];
     for (size_t k = 1; k < size; ++k)
       m = compose(stages[next++], m, slots);
@@ -391,8 +394,11 @@ Value expand(BootstrapOp op, const Config &config, int logN, double q0,
     stages.push_back(forwardStage(roots, len));
   if (stages.empty())
     stages.push_back(Diagonals{{0, std::vector<Complex>(n, 1.0)}});
+  // Its groups mirror CoeffToSlot's (larger ones last: the same stage
+  // lengths per group), so that both use the same rotations: at 2^14 slots
+  // of N = 2^16 (14 stages, 5 + 5 + 4) that is 39 rotation keys, not 48.
   const int stc = std::min<int>(config.stcLevels, stages.size());
-  groups = groupStages(stages, stc, 1.0, n);
+  groups = groupStages(stages, stc, 1.0, n, /*largerLast=*/true);
   for (size_t g = 0; g < groups.size(); ++g)
     z = linearTransform(b, loc, z,
                         sparse ? lift(groups[g], n, {},

@@ -23,7 +23,9 @@
 //                (s + s^3 / 6): the sine's own error x^3 (2 pi)^2 / 6 falls
 //                to x^5 terms, 2^-33 of |x| for |P| <= q_0 / 2^10.
 //   SlotToCoeff  the special FFT's stages, `stcLevels` sparse transforms,
-//                after the parts are joined (re + i im).
+//                after the parts are joined (re + i im); its groups mirror
+//                CoeffToSlot's (the same stage lengths per group), so the
+//                two share their rotation keys.
 //
 // Sparse packing (n < N/2 slots: the vector's polynomial lies in the
 // subring of Y = X^(N/2n)), as Lattigo and OpenFHE do it. ModRaise's I
