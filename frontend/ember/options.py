@@ -88,8 +88,8 @@ class CompileOptions:
       ``bootstrap_levels`` it bootstraps only a program that no 128-bit
       chain holds, with the most levels between bootstraps that 128-bit
       parameters allow (9 at N = 2^16; in the insecure test mode, what
-      they would allow at N = 2^16). Bootstrapped values must use all
-      N/2 slots.
+      they would allow at N = 2^16). Values of any slot count can be
+      bootstrapped (below N/2 by sparse packing).
     - ``bootstrap_levels``: with ``bootstrap="auto"``, the levels kept
       between bootstraps (fewer levels: more bootstraps, cheaper ops).
     - ``bootstrap_stop_after``: a measurement aid, "coeff_to_slot" or
