@@ -47,13 +47,18 @@ struct Roots {
   }
 };
 
-void accumulate(Diagonals &d, int64_t slots, int64_t offset, int64_t s,
-                Complex v) {
+/// The diagonal at `offset` (mod slots), zero when new.
+std::vector<Complex> &diagonal(Diagonals &d, int64_t slots, int64_t offset) {
   offset = ((offset % slots) + slots) % slots;
   auto [it, inserted] = d.try_emplace(offset);
   if (inserted)
     it->second.assign(slots, Complex(0, 0));
-  it->second[s] += v;
+  return it->second;
+}
+
+void accumulate(Diagonals &d, int64_t slots, int64_t offset, int64_t s,
+                Complex v) {
+  diagonal(d, slots, offset)[s] += v;
 }
 
 /// One stage (half-length h = len / 2) of fftSpecialInv without its bit
@@ -102,10 +107,13 @@ Diagonals forwardStage(const Roots &r, int64_t len) {
 Diagonals compose(const Diagonals &second, const Diagonals &first,
                   int64_t slots) {
   Diagonals out;
+  const int64_t mask = slots - 1; // a power of two
   for (const auto &[b, db] : second)
-    for (const auto &[a, da] : first)
+    for (const auto &[a, da] : first) {
+      std::vector<Complex> &d = diagonal(out, slots, a + b);
       for (int64_t s = 0; s < slots; ++s)
-        accumulate(out, slots, a + b, s, db[s] * da[(s + b) % slots]);
+        d[s] += db[s] * da[(s + b) & mask];
+    }
   return out;
 }
 

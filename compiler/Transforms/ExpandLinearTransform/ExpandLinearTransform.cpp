@@ -84,12 +84,9 @@ Value expand(LinearTransformOp op) {
                          : Type(b.getF64Type()));
     DenseElementsAttr attr;
     if (complex) {
-      SmallVector<std::complex<APFloat>> v;
-      for (int64_t s = 0; s < slots; ++s) {
-        std::complex<double> z =
-            values[j * slots + ((s - g) % slots + slots) % slots];
-        v.emplace_back(APFloat(z.real()), APFloat(z.imag()));
-      }
+      std::vector<std::complex<double>> v(slots);
+      for (int64_t s = 0; s < slots; ++s)
+        v[s] = values[j * slots + ((s - g) % slots + slots) % slots];
       attr = DenseElementsAttr::get(tensor, ArrayRef(v));
     } else {
       SmallVector<double> v;
