@@ -20,6 +20,13 @@ std::vector<Word64> integerResidues(const Context64 &ctx, double value,
   std::vector<Word64> out(basis.size());
   if (!std::isfinite(value))
     throw InvalidArgument("cannot encode a non-finite value");
+  integerResiduesTo(ctx, value, basis, out.data(), 1);
+  return out;
+}
+
+void integerResiduesTo(const Context64 &ctx, double value,
+                       const std::vector<int> &basis, Word64 *out,
+                       size_t stride) {
   const bool negative = value < 0;
   double magnitude = std::fabs(value);
   for (size_t i = 0; i < basis.size(); ++i) {
@@ -34,9 +41,8 @@ std::vector<Word64> integerResidues(const Context64 &ctx, double value,
       r = q.mul(q.reduceWord(m),
                 q.pow(2, static_cast<uint64_t>(exponent - 53)));
     }
-    out[i] = negative ? q.neg(r) : r;
+    out[i * stride] = negative ? q.neg(r) : r;
   }
-  return out;
 }
 
 double logQ(const Context64 &ctx, int level) {
@@ -160,8 +166,11 @@ Plaintext Encoder::encode(const std::vector<std::complex<double>> &values,
     coeffs[half + i * gap] = std::round(u[i].imag() * scale);
   }
   double max_abs = 0;
-  for (double c : coeffs)
+  for (double c : coeffs) {
+    if (std::isnan(c)) // infinities fail the size check below
+      throw InvalidArgument("cannot encode a non-finite value");
     max_abs = std::max(max_abs, std::fabs(c));
+  }
   if (max_abs > 0 && std::log2(max_abs) >= limit)
     throw InvalidArgument("values too large to encode: a coefficient needs " +
                           std::to_string(std::log2(max_abs)) +
@@ -173,14 +182,16 @@ Plaintext Encoder::encode(const std::vector<std::complex<double>> &values,
   pt.scale = scale;
   pt.slots = slots;
   pt.poly = Poly64(ctx_.qBasis(level), n, false);
-  for (size_t k = 0; k < n; ++k) {
-    if (coeffs[k] == 0)
-      continue;
-    std::vector<Word64> r =
-        internal::integerResidues(ctx_, coeffs[k], pt.poly.basis);
-    for (size_t i = 0; i < r.size(); ++i)
-      pt.poly.limb(i)[k] = r[i];
-  }
+  // Each coefficient's residues, a column of the limbs (coefficients are
+  // independent: split over the cores, like the NTTs that follow; a
+  // program's first run encodes hundreds of constants this way).
+  const long count = static_cast<long>(n);
+  Word64 *column = pt.poly.limb(0);
+#pragma omp parallel for schedule(static)
+  for (long k = 0; k < count; ++k)
+    if (coeffs[k] != 0)
+      internal::integerResiduesTo(ctx_, coeffs[k], pt.poly.basis, column + k,
+                                  n);
   cpu::ntt(ctx_, pt.poly);
   return pt;
 }

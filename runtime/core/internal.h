@@ -12,6 +12,11 @@ namespace ember::internal {
 /// `basis`, exact for any magnitude (the double is m * 2^e, m an integer).
 std::vector<Word64> integerResidues(const Context64 &ctx, double value,
                                     const std::vector<int> &basis);
+/// The same residues written to out[i * stride] (a column of a polynomial's
+/// limbs); `value` must be finite.
+void integerResiduesTo(const Context64 &ctx, double value,
+                       const std::vector<int> &basis, Word64 *out,
+                       size_t stride);
 
 /// A vector of polynomials built by moving (an initializer list would copy
 /// every multi-megabyte polynomial).
