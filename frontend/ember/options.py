@@ -89,7 +89,8 @@ class CompileOptions:
       chain holds, with the most levels between bootstraps that 128-bit
       parameters allow (9 at N = 2^16; in the insecure test mode, what
       they would allow at N = 2^16). Values of any slot count can be
-      bootstrapped (below N/2 by sparse packing).
+      bootstrapped (below N/2 by sparse packing); without ``log_n`` a
+      program that needs bootstraps gets at least N = 2^16.
     - ``bootstrap_levels``: with ``bootstrap="auto"``, the levels kept
       between bootstraps (fewer levels: more bootstraps, cheaper ops).
     - ``bootstrap_stop_after``: a measurement aid, "coeff_to_slot" or

@@ -26,6 +26,7 @@ import pytest
 from frontend_helpers import line_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+import fixed_point  # noqa: E402
 import logistic_regression_training as training  # noqa: E402
 import poly_net  # noqa: E402
 
@@ -188,44 +189,48 @@ def test_too_deep_says_auto_helps(build_dir):
 
 
 def test_small_vectors_bootstrap_sparsely(build_dir, rng):
-    """A deep program on 8 slots: every value is a cut point (sparse
-    packing, tests/e2e/test_bootstrap.py), and the placement prices the
-    bootstrap at 8 slots (smaller transforms and one EvalMod: cheaper than
-    at N/2). y <- (y^2 + x) / 2 contracts (its derivative y stays below
-    1/2 for x in [0, 1/2]), so each bootstrap's error is damped, not
-    amplified: the result is within one bootstrap's error of numpy
-    (measured 2^-32.2 mean, 2^-30.3 worst)."""
-
-    def contraction(slots: int) -> ember.Program:
-        @ember.program(slots=slots)
-        def deep(x):
-            y = x
-            for _ in range(30):
-                y = (y * y + x) * 0.5  # two levels a step
-            return y
-
-        return deep
+    """A deep program on 8 slots (examples/fixed_point.py): every value is
+    a cut point (sparse packing, tests/e2e/test_bootstrap.py), and the
+    placement prices the bootstrap at 8 slots (smaller transforms and one
+    EvalMod: cheaper than at N/2). y <- (y^2 + x) / 2 contracts (its
+    derivative y stays below 1/2 for x in [0, 1/2]), so each bootstrap's
+    error is damped, not amplified: the result is within one bootstrap's
+    error of numpy (measured 2^-32.2 mean, 2^-30.3 worst)."""
 
     def first_bootstrap_us(compiled: ember.Compiled) -> float:
         report = compiled.cost_report
         return float(re.search(r"bootstrap 1 of the value at \S+: ([\d.]+)", report)[1])
 
-    deep = contraction(8)
+    deep = fixed_point.iteration(8)  # examples/fixed_point.py on 8 slots
     compiled = ember.compile(deep, **OPTIONS)
     levels, count, sites = placement(compiled)
     assert count == math.ceil(60 / levels) - 1
     line = line_of(deep, "y = (y * y + x) * 0.5")
     assert all(site.endswith(f":{line}") for site in sites)
-    full = ember.compile(contraction(SLOTS), **OPTIONS)
+    full = ember.compile(fixed_point.iteration(SLOTS), **OPTIONS)
     assert placement(full)[0] == levels
     assert first_bootstrap_us(compiled) < 0.8 * first_bootstrap_us(full)
     x = rng.uniform(0, 0.5, 8)
-    want = x.copy()
-    for _ in range(30):
-        want = (want * want + x) * 0.5
+    want = fixed_point.reference(x)
     np.testing.assert_allclose(deep(x=x), want, rtol=1e-12)
     err = np.abs(compiled(x=x) - want)
     assert err.max() < BOOTSTRAP_ERR, f"worst slot 2^{math.log2(err.max()):.1f}"
+
+
+def test_small_vectors_get_a_ring_that_bootstraps(build_dir):
+    """1024 slots would fit N = 2^11, whose 128-bit chains hold no
+    bootstrap: without log_n the program gets N = 2^16, the smallest ring
+    that does (sparse packing there); a log_n that fixes a smaller ring is
+    refused with what to do. Compile only (examples/fixed_point.py, as
+    `ember run examples/fixed_point.py --bootstrap auto` runs it: 4
+    bootstraps, 2^-23.8 worst against numpy, 30 s on two CPU cores)."""
+    compiled = ember.compile(fixed_point.fixed_point, bootstrap="auto")
+    params = compiled.manifest["params"]
+    assert params["log_n"] == 16 and params["security"] == 128
+    levels, count, _ = placement(compiled)
+    assert count == math.ceil(2 * fixed_point.STEPS / levels) - 1
+    with pytest.raises(ember.CompileError, match="drop log_n or raise it"):
+        ember.compile(fixed_point.fixed_point, bootstrap="auto", log_n=13)
 
 
 def test_values_too_large_to_bootstrap(build_dir):

@@ -912,7 +912,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
   int ring = logN ? static_cast<int>(logN) : kMinLogN;
   while (ring < kMaxLogN && (int64_t{1} << (ring - 1)) < slots)
     ++ring;
-  const int boundRing = secure ? ring : std::max(ring, 16);
+  int boundRing = secure ? ring : std::max(ring, 16);
   int64_t levels = bootstrapLevels;
   if (levels == 0 && !manual && fit(boundRing, depth + extraLevels, true))
     return success(); // the program fits a chain without bootstrapping
@@ -921,6 +921,13 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
   auto saved = std::make_tuple(encapsulating, hammingWeight, defaultScaleBits,
                                fittedScaleBits, procedureLevels);
   enterBootstrapping(config);
+  // A ring the slots allow may be too small for bootstrapping's levels
+  // (fewer slots than N/2 bootstrap by sparse packing): without log-n, the
+  // program gets the smallest ring whose 128-bit chain holds them and one
+  // more (N = 2^16).
+  if (secure && !logN)
+    while (ring < kMaxLogN && !fit(ring, procedureLevels + 1, true))
+      boundRing = ++ring;
   int64_t most = levels;
   if (levels == 0) {
     for (int64_t b = 1; b <= 64 && fit(boundRing, b + procedureLevels, true);
@@ -933,8 +940,8 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
              << " holds, and no 128-bit secure chain there holds "
                 "bootstrapping's "
              << procedureLevels
-             << " levels and one more (N = 2^16, 32768 full slots, is the "
-                "smallest ring that does)";
+             << " levels and one more (N = 2^16 is the smallest ring that "
+                "does: drop log_n or raise it)";
   }
   // The parameters of a run of b levels: the program's (the test mode
   // prices them as the real ones at boundRing would be).
