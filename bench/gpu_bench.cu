@@ -9,6 +9,8 @@
 // level and at maxLevel / 2, and a breakdown of each method's key switch
 // into its launches (INTT of d, ModUp of every digit, inner product, ModDown)
 // for the compiler's cost model (rns-select-keyswitch).
+// SETS may also hold W: 32-bit against 64-bit words, primitive by
+// primitive, over the same bits of modulus (issue 15).
 //   ember_gpu_bench [SETS=ABC | none] [RUNS=30] [RESULTS_FILE]
 //                   [KLSS_SETS=athena40,athena24,B | none]
 #include "ember/ckks.h"
@@ -399,6 +401,155 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
 
 } // namespace
 
+// --- 32-bit against 64-bit words (issue 15)
+// -----------------------------------
+
+/// int32 instructions of a 32-bit modular multiply: a Shoup product is a low,
+/// a high and a low 32-bit product (IMAD, IMAD.HI, IMAD), and a BConv
+/// multiply-add one IMAD.WIDE plus its share of the fold; a modular add
+/// about 2 (IADD3, and a compare-select pair shared with the butterfly).
+constexpr double kInt32PerModMul32 = 3;
+constexpr double kInt32PerModAdd32 = 2;
+
+/// One primitive at both word sizes over the same modulus bits: time,
+/// time per 1000 bits of modulus, and the arithmetic floor at each word.
+struct WordRow {
+  std::string op;
+  double us64, us32, floor64, floor32;
+};
+
+/// The primitives at N = 2^16 over 1440 bits of modulus: 24 limbs of 60
+/// bits (64-bit words) against 48 of 30 bits (32-bit words); the BConv of
+/// a 240-bit digit to 480 bits (4 -> 8 limbs against 8 -> 16), a rescale
+/// dropping 60 bits (one 60-bit prime against two 30-bit ones: double-prime
+/// scaling rescales by a pair), an automorphism and a pointwise product.
+void benchWords(int runs) {
+  using namespace ember::cuda;
+  auto spec = [](int limbs, int bits) {
+    ParamSpec s;
+    s.name = "words" + std::to_string(bits);
+    s.log_n = 16;
+    s.log_scale = bits;
+    s.security = Security::kInsecureTestOnly; // timing only
+    s.q_bits.assign(limbs, bits);
+    s.p_bits.assign(8, bits);
+    s.dnum = limbs / 4;
+    return s;
+  };
+  Context64 c64(spec(24, 60));
+  Context32 c32(spec(48, 30));
+  DeviceContext d64(c64), d32(c32);
+  Prng::Seed seed{};
+  seed.fill(5);
+  Prng prng(seed);
+  const double n = 65536, logn = 16, bf = n / 2 * logn; // butterflies/limb
+  auto floorUs = [](double modmuls, double modadds, bool w32) {
+    return (modmuls * (w32 ? kInt32PerModMul32 : kInt32PerModMul) +
+            modadds * (w32 ? kInt32PerModAdd32 : kInt32PerModAdd)) /
+           kInt32Rate * 1e6;
+  };
+  std::vector<WordRow> rows;
+  auto add = [&](const char *op, double us64, double us32, double mm64,
+                 double ma64, double mm32, double ma32) {
+    rows.push_back({op, us64, us32, floorUs(mm64, ma64, false),
+                    floorUs(mm32, ma32, true)});
+  };
+  const std::vector<int> q64 = c64.qBasis(23), q32 = c32.qBasis(47);
+  DevicePoly p64 = upload(d64, sampleUniformPoly(c64, prng, q64, false));
+  DevicePoly32 p32 = upload(d32, sampleUniformPoly(c32, prng, q32, false));
+  add("ntt (1440 bits)",
+      medianUs(d64, runs,
+               [&] {
+                 p64.ntt = false;
+                 ntt(d64, p64);
+               }),
+      medianUs(d32, runs,
+               [&] {
+                 p32.ntt = false;
+                 ntt(d32, p32);
+               }),
+      24 * bf, 24 * 2 * bf, 48 * bf, 48 * 2 * bf);
+  add("intt (1440 bits)",
+      medianUs(d64, runs,
+               [&] {
+                 p64.ntt = true;
+                 intt(d64, p64);
+               }),
+      medianUs(d32, runs,
+               [&] {
+                 p32.ntt = true;
+                 intt(d32, p32);
+               }),
+      24 * bf, 24 * 2 * bf, 48 * bf, 48 * 2 * bf);
+  {
+    const std::vector<int> f64{0, 1, 2, 3}, t64{4, 5, 6, 7, 8, 9, 10, 11};
+    std::vector<int> f32, t32;
+    for (int i = 0; i < 8; ++i)
+      f32.push_back(i);
+    for (int i = 8; i < 24; ++i)
+      t32.push_back(i);
+    DevicePoly b64 = upload(d64, sampleUniformPoly(c64, prng, f64, false));
+    DevicePoly32 b32 = upload(d32, sampleUniformPoly(c32, prng, f32, false));
+    add("bconv 240 -> 480 bits",
+        medianUs(d64, runs, [&] { bconv(d64, b64, t64); }),
+        medianUs(d32, runs, [&] { bconv(d32, b32, t32); }), (4 + 4 * 8) * n, 0,
+        (8 + 8 * 16) * n, 0);
+  }
+  DevicePoly e64 = upload(d64, sampleUniformPoly(c64, prng, q64, true));
+  DevicePoly32 e32 = upload(d32, sampleUniformPoly(c32, prng, q32, true));
+  DevicePoly f64 = upload(d64, sampleUniformPoly(c64, prng, q64, true));
+  DevicePoly32 f32 = upload(d32, sampleUniformPoly(c32, prng, q32, true));
+  add("mul (1440 bits)",
+      medianUs(d64, runs, [&] { mulInPlace(d64, e64, f64); }),
+      medianUs(d32, runs, [&] { mulInPlace(d32, e32, f32); }), 24 * n, 0,
+      48 * n, 0);
+  const uint64_t g = 5;
+  add("automorphism (1440 bits)",
+      medianUs(d64, runs, [&] { automorphism(d64, e64, g); }),
+      medianUs(d32, runs, [&] { automorphism(d32, e32, g); }), 0, 0, 0, 0);
+  {
+    // Rescale drops 60 bits: one prime at 64 bits, two at 32 (one after
+    // the other here; a fused double-prime rescale is to come).
+    const Poly64 r64 = sampleUniformPoly(c64, prng, q64, true);
+    const Poly32 r32 = sampleUniformPoly(c32, prng, q32, true);
+    DevicePoly x64 = upload(d64, r64);
+    DevicePoly32 x32 = upload(d32, r32);
+    DevicePoly y64;
+    DevicePoly32 y32;
+    const double us64 = medianUs(d64, runs, [&] {
+      y64 = DevicePoly{x64.basis, x64.n, true,
+                       DeviceBuffer::borrow(x64.data(), x64.buf.words())};
+      rescale(d64, y64);
+    });
+    const double us32 = medianUs(d32, runs, [&] {
+      y32 = DevicePoly32{
+          x32.basis, x32.n, true,
+          DeviceBuffer::borrow(reinterpret_cast<uint64_t *>(x32.data()),
+                               x32.buf.words())};
+      rescale(d32, y32);
+      rescale(d32, y32);
+    });
+    // Transforms: the dropped limb's INTT and one NTT per kept limb; plus
+    // one product per kept coefficient.
+    add("rescale by 60 bits", us64, us32, 24 * bf + 23 * n,
+        24 * 2 * bf + 23 * n, 95 * bf + 93 * n, 95 * 2 * bf + 93 * n);
+  }
+  std::printf("\n== 32-bit against 64-bit words, N = 2^16 ==\n");
+  std::printf("| op | 64-bit us (24 x 60 bits) | 32-bit us (48 x 30 bits) | "
+              "64 / 32 | arith floor 64 / 32 us | time / floor 64 / 32 |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- |\n");
+  for (const WordRow &r : rows) {
+    char fl[64] = "-", ratio[64] = "-";
+    if (r.floor64 > 0) {
+      std::snprintf(fl, sizeof fl, "%.1f / %.1f", r.floor64, r.floor32);
+      std::snprintf(ratio, sizeof ratio, "%.1f / %.1f", r.us64 / r.floor64,
+                    r.us32 / r.floor32);
+    }
+    std::printf("| %s | %.1f | %.1f | %.2f | %s | %s |\n", r.op.c_str(), r.us64,
+                r.us32, r.us64 / r.us32, fl, ratio);
+  }
+}
+
 int main(int argc, char **argv) {
   std::string sets = argc > 1 ? argv[1] : "ABC";
   if (sets == "none" || sets == "-")
@@ -422,6 +573,10 @@ int main(int argc, char **argv) {
 
   std::vector<Row> rows;
   for (char set_c : sets) {
+    if (set_c == 'W') { // the word-size section
+      benchWords(runs);
+      continue;
+    }
     const std::string set(1, set_c);
     ParamSpec spec;
     if (!namedParamSpec(set, spec)) {

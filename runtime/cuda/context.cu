@@ -100,13 +100,17 @@ void copyToDevice(const DeviceContext &ctx, u64 *dst, const void *src,
 // --- Context -----------------------------------------------------------------
 
 namespace {
-using Double = unsigned __int128;
-}
 
-DeviceContext::DeviceContext(const Context64 &ctx, int device)
-    : ctx_(ctx), impl_(std::make_unique<Impl>()) {
-  Impl &I = *impl_;
-  I.host = &ctx;
+/// The stream, sizes and per-modulus tables of a device context of W words
+/// (KLSS's T included: NTTs over T). Layout of the table block: q, ratio
+/// hi, ratio lo, intt plain [m][kScaleWords], then roots, rootsShoup,
+/// invRoots, invRootsShoup [m][n], then (root, shoup) and (inverse root,
+/// shoup) interleaved [m][n][2]; all W words.
+template <typename W>
+void initContext(DeviceContext::Impl &I, const Context<W> &ctx, int device,
+                 TablesT<W> &T) {
+  using Double = typename WordTraits<W>::Double;
+  constexpr int kBits = WordTraits<W>::kBits;
   I.device = device;
   EMBER_CUDA_CHECK(cudaSetDevice(device));
   EMBER_CUDA_CHECK(cudaStreamCreateWithFlags(&I.stream, cudaStreamNonBlocking));
@@ -121,38 +125,35 @@ DeviceContext::DeviceContext(const Context64 &ctx, int device)
   if (I.all_count > 255)
     throw InvalidArgument("the CUDA backend supports at most 255 moduli");
 
-  // Tables for every modulus, KLSS's T included (NTTs over T).
   const size_t m = I.all_count, n = I.n;
-  // Layout of the table block: q, ratio hi, ratio lo, intt plain
-  // [m][kScaleWords], then roots, rootsShoup, invRoots, invRootsShoup [m][n],
-  // then (root, shoup) and (inverse root, shoup) interleaved [m][n][2].
   const size_t small = 3 * m + kScaleWords * m;
   const size_t words = small + 8 * m * n;
-  std::vector<u64> host(words);
+  std::vector<W> host(words);
   for (size_t i = 0; i < m; ++i) {
-    const Modulus<u64> &q = ctx.modulus(int(i));
-    const u64 qv = q.value();
+    const Modulus<W> &q = ctx.modulus(int(i));
+    const W qv = q.value();
     const Double ratio = ~Double{0} / qv;
     host[i] = qv;
-    host[m + i] = static_cast<u64>(ratio >> 64);
-    host[2 * m + i] = static_cast<u64>(ratio);
-    const NttTables<u64> &t = ctx.ntt(int(i));
-    const u64 cx = t.nInv(), cy = q.mul(t.invRoots()[1], t.nInv());
-    u64 *k = host.data() + 3 * m + kScaleWords * i;
+    host[m + i] = static_cast<W>(ratio >> kBits);
+    host[2 * m + i] = static_cast<W>(ratio);
+    const NttTables<W> &t = ctx.ntt(int(i));
+    const W cx = t.nInv(), cy = q.mul(t.invRoots()[1], t.nInv());
+    W *k = host.data() + 3 * m + kScaleWords * i;
     k[0] = cx;
     k[1] = q.shoup(cx);
     k[2] = cy;
     k[3] = q.shoup(cy);
     k[4] = 0;
-    std::memcpy(host.data() + small + (0 * m + i) * n, t.roots().data(), n * 8);
+    const size_t bytes = n * sizeof(W);
+    std::memcpy(host.data() + small + (0 * m + i) * n, t.roots().data(), bytes);
     std::memcpy(host.data() + small + (1 * m + i) * n, t.rootsShoup().data(),
-                n * 8);
+                bytes);
     std::memcpy(host.data() + small + (2 * m + i) * n, t.invRoots().data(),
-                n * 8);
+                bytes);
     std::memcpy(host.data() + small + (3 * m + i) * n, t.invRootsShoup().data(),
-                n * 8);
-    u64 *fwd2 = host.data() + small + 4 * m * n + 2 * i * n;
-    u64 *inv2 = host.data() + small + 6 * m * n + 2 * i * n;
+                bytes);
+    W *fwd2 = host.data() + small + 4 * m * n + 2 * i * n;
+    W *inv2 = host.data() + small + 6 * m * n + 2 * i * n;
     for (size_t k = 0; k < n; ++k) {
       fwd2[2 * k] = t.roots()[k];
       fwd2[2 * k + 1] = t.rootsShoup()[k];
@@ -161,23 +162,52 @@ DeviceContext::DeviceContext(const Context64 &ctx, int device)
     }
   }
   void *mem = nullptr;
-  EMBER_CUDA_CHECK(cudaMalloc(&mem, words * 8));
+  EMBER_CUDA_CHECK(cudaMalloc(&mem, words * sizeof(W)));
   I.table_mem = static_cast<u64 *>(mem);
   EMBER_CUDA_CHECK(
-      cudaMemcpy(I.table_mem, host.data(), words * 8, cudaMemcpyHostToDevice));
-  Tables &T = I.tables;
-  T.q = I.table_mem;
-  T.ratioHi = I.table_mem + m;
-  T.ratioLo = I.table_mem + 2 * m;
-  T.inttPlain = I.table_mem + 3 * m;
-  T.roots = I.table_mem + small;
+      cudaMemcpy(mem, host.data(), words * sizeof(W), cudaMemcpyHostToDevice));
+  const W *base = static_cast<const W *>(mem);
+  T.q = base;
+  T.ratioHi = base + m;
+  T.ratioLo = base + 2 * m;
+  T.inttPlain = base + 3 * m;
+  T.roots = base + small;
   T.rootsShoup = T.roots + m * n;
   T.invRoots = T.rootsShoup + m * n;
   T.invRootsShoup = T.invRoots + m * n;
-  T.roots2 = reinterpret_cast<const ulonglong2 *>(T.invRootsShoup + m * n);
+  T.roots2 = reinterpret_cast<const typename WordPair<W>::type *>(
+      T.invRootsShoup + m * n);
   T.invRoots2 = T.roots2 + m * n;
   T.logN = I.n_log;
   T.qCount = I.q_count;
+}
+
+} // namespace
+
+DeviceContext::DeviceContext(const Context64 &ctx, int device)
+    : ctx_(&ctx), impl_(std::make_unique<Impl>()) {
+  impl_->host = &ctx;
+  initContext(*impl_, ctx, device, impl_->tables);
+}
+
+DeviceContext::DeviceContext(const Context32 &ctx, int device)
+    : ctx32_(&ctx), impl_(std::make_unique<Impl>()) {
+  impl_->host32 = &ctx;
+  impl_->word_bits = 32;
+  initContext(*impl_, ctx, device, impl_->tables32);
+}
+
+const Context64 &DeviceContext::host() const {
+  if (!ctx_)
+    throw InvalidArgument("this device context has 32-bit words: the 64-bit "
+                          "CKKS operations and keys need a Context64");
+  return *ctx_;
+}
+
+const Context32 &DeviceContext::host32() const {
+  if (!ctx32_)
+    throw InvalidArgument("this device context has 64-bit words");
+  return *ctx32_;
 }
 
 DeviceContext::~DeviceContext() {
@@ -185,11 +215,13 @@ DeviceContext::~DeviceContext() {
   cudaStreamSynchronize(I.stream);
   I.ks_plans.clear();
   I.rescale_plans.clear();
+  I.rescale_plans32.clear();
   I.galois_index.clear();
   I.switch_plans.clear();
   I.exact_plans.clear();
   I.klss_plans.clear();
   I.bconv_plans.clear();
+  I.bconv_plans32.clear();
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
@@ -208,11 +240,13 @@ size_t DeviceContext::poolBytes() const { return impl_->pool_bytes; }
 
 namespace {
 /// (n^-1 s, shoup, invRoots[1] n^-1 s, shoup, add) for modulus `mod`.
-void inttConstants(const Context64 &ctx, int mod, u64 s, u64 add, u64 *k) {
-  const Modulus<u64> &q = ctx.modulus(mod);
-  const NttTables<u64> &t = ctx.ntt(mod);
-  const u64 cx = q.mul(t.nInv(), s);
-  const u64 cy = q.mul(q.mul(t.invRoots()[1], t.nInv()), s);
+template <typename W>
+void inttConstants(const Context<W> &ctx, int mod, Plain<W> s, Plain<W> add,
+                   W *k) {
+  const Modulus<W> &q = ctx.modulus(mod);
+  const NttTables<W> &t = ctx.ntt(mod);
+  const W cx = q.mul(t.nInv(), s);
+  const W cy = q.mul(q.mul(t.invRoots()[1], t.nInv()), s);
   k[0] = cx;
   k[1] = q.shoup(cx);
   k[2] = cy;
@@ -220,11 +254,14 @@ void inttConstants(const Context64 &ctx, int mod, u64 s, u64 add, u64 *k) {
   k[4] = add;
 }
 
-DeviceBuffer uploadWords(const DeviceContext &ctx, const std::vector<u64> &v) {
-  DeviceBuffer buf(ctx, std::max<size_t>(v.size(), 1));
+/// A device buffer holding v (packed: two u32 per pool word at 32 bits).
+template <typename W>
+DeviceBuffer uploadWords(const DeviceContext &ctx, const std::vector<W> &v) {
+  DeviceBuffer buf(ctx,
+                   std::max<size_t>(BasicDevicePoly<W>::wordsFor(v.size()), 1));
   if (!v.empty()) {
     // On the stream: the pool block may still be in use by queued work.
-    copyToDevice(ctx, buf.data(), v.data(), v.size() * 8);
+    copyToDevice(ctx, buf.data(), v.data(), v.size() * sizeof(W));
     ctx.synchronize();
   }
   return buf;
@@ -311,28 +348,44 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
   return *(ks_plans[level] = std::move(plan));
 }
 
+namespace {
+/// q_l^-1 mod q_i (with Shoup words) and the last limb's INTT constants,
+/// which add h = q_l / 2 (centring, rns.h); one row of constants per
+/// ciphertext part (up to 3).
+template <typename W>
+std::unique_ptr<RescalePlan> makeRescalePlan(const DeviceContext &dctx,
+                                             const Context<W> &ctx, int level) {
+  auto plan = std::make_unique<RescalePlan>();
+  std::vector<W> inv;
+  for (int i = 0; i < level; ++i) {
+    const W w = ctx.qInv(level, i);
+    inv.push_back(w);
+    inv.push_back(ctx.modulus(i).shoup(w));
+  }
+  plan->q_last_inv = uploadWords(dctx, inv);
+  std::vector<W> scale(3 * kScaleWords);
+  for (int part = 0; part < 3; ++part)
+    inttConstants(ctx, level, 1, ctx.modulus(level).value() >> 1,
+                  scale.data() + kScaleWords * part);
+  plan->intt_scale = uploadWords(dctx, scale);
+  return plan;
+}
+} // namespace
+
 const RescalePlan &DeviceContext::Impl::rescalePlan(const DeviceContext &dctx,
                                                     int level) {
   auto it = rescale_plans.find(level);
   if (it != rescale_plans.end())
     return *it->second;
-  const Context64 &ctx = *host;
-  auto plan = std::make_unique<RescalePlan>();
-  std::vector<u64> inv;
-  for (int i = 0; i < level; ++i) {
-    const u64 w = ctx.qInv(level, i);
-    inv.push_back(w);
-    inv.push_back(ctx.modulus(i).shoup(w));
-  }
-  plan->q_last_inv = uploadWords(dctx, inv);
-  // The last limb's INTT adds h = q_l / 2 (centring, rns.h); one row of
-  // constants per ciphertext part (up to 3).
-  std::vector<u64> scale(3 * kScaleWords);
-  for (int part = 0; part < 3; ++part)
-    inttConstants(ctx, level, 1, ctx.modulus(level).value() >> 1,
-                  scale.data() + kScaleWords * part);
-  plan->intt_scale = uploadWords(dctx, scale);
-  return *(rescale_plans[level] = std::move(plan));
+  return *(rescale_plans[level] = makeRescalePlan(dctx, *host, level));
+}
+
+const RescalePlan &DeviceContext::Impl::rescalePlan32(const DeviceContext &dctx,
+                                                      int level) {
+  auto it = rescale_plans32.find(level);
+  if (it != rescale_plans32.end())
+    return *it->second;
+  return *(rescale_plans32[level] = makeRescalePlan(dctx, *host32, level));
 }
 
 const SwitchPlan &
@@ -408,6 +461,26 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
   return *(switch_plans[key] = std::move(plan));
 }
 
+namespace {
+template <typename W>
+std::unique_ptr<BConvPlan>
+makeBConvPlan(const DeviceContext &dctx, const Context<W> &ctx,
+              const std::vector<int> &from, const std::vector<int> &to) {
+  const BConvTable<W> &table = ctx.bconvTable(from, to);
+  auto plan = std::make_unique<BConvPlan>();
+  plan->m = int(from.size());
+  plan->t_count = int(to.size());
+  plan->hat_inv.assign(table.hat_inv.begin(), table.hat_inv.end());
+  plan->hat_words = table.hat_mod.size();
+  std::vector<W> consts = table.hat_mod;
+  consts.insert(consts.end(), table.half.begin(), table.half.end());
+  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
+  plan->consts = uploadWords(dctx, consts);
+  plan->tmod = uploadInts(dctx, to);
+  return plan;
+}
+} // namespace
+
 const BConvPlan &DeviceContext::Impl::bconvPlan(const DeviceContext &dctx,
                                                 const std::vector<int> &from,
                                                 const std::vector<int> &to) {
@@ -415,18 +488,17 @@ const BConvPlan &DeviceContext::Impl::bconvPlan(const DeviceContext &dctx,
   auto it = bconv_plans.find(key);
   if (it != bconv_plans.end())
     return *it->second;
-  const BConvTable<u64> &table = host->bconvTable(from, to);
-  auto plan = std::make_unique<BConvPlan>();
-  plan->m = int(from.size());
-  plan->t_count = int(to.size());
-  plan->hat_inv = table.hat_inv;
-  plan->hat_words = table.hat_mod.size();
-  std::vector<u64> consts = table.hat_mod;
-  consts.insert(consts.end(), table.half.begin(), table.half.end());
-  consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
-  plan->consts = uploadWords(dctx, consts);
-  plan->tmod = uploadInts(dctx, to);
-  return *(bconv_plans[key] = std::move(plan));
+  return *(bconv_plans[key] = makeBConvPlan(dctx, *host, from, to));
+}
+
+const BConvPlan &DeviceContext::Impl::bconvPlan32(const DeviceContext &dctx,
+                                                  const std::vector<int> &from,
+                                                  const std::vector<int> &to) {
+  auto key = std::make_pair(from, to);
+  auto it = bconv_plans32.find(key);
+  if (it != bconv_plans32.end())
+    return *it->second;
+  return *(bconv_plans32[key] = makeBConvPlan(dctx, *host32, from, to));
 }
 
 const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
@@ -531,32 +603,49 @@ const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,
   if (it != galois_index.end())
     return reinterpret_cast<const uint32_t *>(it->second.data());
   const std::vector<uint32_t> index = cpu::automorphismNttIndex(n_log, galois);
-  std::vector<u64> words((index.size() + 1) / 2);
-  std::memcpy(words.data(), index.data(), index.size() * 4);
-  auto res = galois_index.emplace(galois, uploadWords(dctx, words));
+  auto res = galois_index.emplace(galois, uploadWords(dctx, index));
   return reinterpret_cast<const uint32_t *>(res.first->second.data());
 }
 
 // --- Copies
 // --------------------------------------------------------------------
 
-DevicePoly upload(const DeviceContext &ctx, const Poly64 &p) {
-  DevicePoly d;
+namespace {
+template <typename W>
+BasicDevicePoly<W> uploadPoly(const DeviceContext &ctx, const Poly<W> &p) {
+  requireWord<W>(ctx, "upload");
+  BasicDevicePoly<W> d;
   d.basis = p.basis;
   d.n = p.n;
   d.ntt = p.ntt;
-  d.buf = DeviceBuffer(ctx, p.data.size());
-  copyToDevice(ctx, d.buf.data(), p.data.data(), p.data.size() * 8);
+  d.buf = DeviceBuffer(ctx, BasicDevicePoly<W>::wordsFor(p.data.size()));
+  copyToDevice(ctx, d.buf.data(), p.data.data(), p.data.size() * sizeof(W));
   ctx.synchronize();
   return d;
 }
-
-Poly64 download(const DeviceContext &ctx, const DevicePoly &d) {
-  Poly64 p(d.basis, d.n, d.ntt);
-  EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.data(), p.data.size() * 8,
+template <typename W>
+Poly<W> downloadPoly(const DeviceContext &ctx, const BasicDevicePoly<W> &d) {
+  requireWord<W>(ctx, "download");
+  Poly<W> p(d.basis, d.n, d.ntt);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.data(),
+                                   p.data.size() * sizeof(W),
                                    cudaMemcpyDeviceToHost, ctx.impl().stream));
   ctx.synchronize();
   return p;
+}
+} // namespace
+
+DevicePoly upload(const DeviceContext &ctx, const Poly64 &p) {
+  return uploadPoly(ctx, p);
+}
+DevicePoly32 upload(const DeviceContext &ctx, const Poly32 &p) {
+  return uploadPoly(ctx, p);
+}
+Poly64 download(const DeviceContext &ctx, const DevicePoly &d) {
+  return downloadPoly(ctx, d);
+}
+Poly32 download(const DeviceContext &ctx, const DevicePoly32 &d) {
+  return downloadPoly(ctx, d);
 }
 
 DeviceCiphertext upload(const DeviceContext &ctx, const Ciphertext &ct) {

@@ -1,6 +1,9 @@
 // Internals of the CUDA backend shared by its .cu files: the CUDA error
-// check, device modular arithmetic (64-bit words, __umul64hi), the tables a
-// kernel needs, the context's private state and the kernel launchers.
+// check, device modular arithmetic (generic in the word: 64-bit with
+// __umul64hi, 32-bit with __umulhi), the tables a kernel needs, the
+// context's private state and the kernel launchers. The kernels are
+// templates on the word W; the 64-bit CKKS path (key switching, KLSS, the
+// fused chains) is written for W = u64 only so far.
 #pragma once
 
 #include "ember/cuda.h"
@@ -30,6 +33,10 @@
 namespace ember::cuda {
 
 using u64 = uint64_t;
+/// T in a non-deduced context (a template's word comes from its other
+/// arguments: literals such as 0 then convert).
+template <typename T> struct NonDeduced { using type = T; };
+template <typename T> using Plain = typename NonDeduced<T>::type;
 
 namespace detail {
 inline void check(cudaError_t err, const char *what, const char *file,
@@ -41,23 +48,32 @@ inline void check(cudaError_t err, const char *what, const char *file,
 } // namespace detail
 
 // ---------------------------------------------------------------------------
-// Device modular arithmetic. Costs in int32 instructions (sm_90 has no
-// 64-bit multiplier): a 64x64->64 low product is 3 IMADs, a high product
-// about 6, so one Shoup product is about 12; a 128-bit multiply-accumulate
-// about 8 plus carries.
+// Device modular arithmetic, generic in the word W (u64: primes up to 61
+// bits; u32: up to 30, modarith.h). Costs in int32 instructions (sm_90 has
+// no 64-bit multiplier): at 64 bits a low product is 3 IMADs, a high
+// product about 6, so one Shoup product is about 12 and a 128-bit
+// multiply-accumulate about 8 plus carries; at 32 bits a Shoup product is 3
+// (IMAD, IMAD.HI, IMAD) and a 64-bit multiply-accumulate one IMAD.WIDE.
 
-__device__ __forceinline__ u64 mulShoupLazy(u64 a, u64 w, u64 ws, u64 q) {
-  return a * w - __umul64hi(a, ws) * q; // [0, 2q) for any a
+using u32 = uint32_t;
+
+__device__ __forceinline__ u64 mulHi(u64 a, u64 b) { return __umul64hi(a, b); }
+__device__ __forceinline__ u32 mulHi(u32 a, u32 b) { return __umulhi(a, b); }
+
+template <typename W>
+__device__ __forceinline__ W mulShoupLazy(W a, W w, W ws, W q) {
+  return a * w - mulHi(a, ws) * q; // [0, 2q) for any a
 }
-__device__ __forceinline__ u64 mulShoup(u64 a, u64 w, u64 ws, u64 q) {
-  u64 r = mulShoupLazy(a, w, ws, q);
+template <typename W>
+__device__ __forceinline__ W mulShoup(W a, W w, W ws, W q) {
+  W r = mulShoupLazy(a, w, ws, q);
   return r >= q ? r - q : r;
 }
-__device__ __forceinline__ u64 addMod(u64 a, u64 b, u64 q) {
-  u64 s = a + b;
+template <typename W> __device__ __forceinline__ W addMod(W a, W b, W q) {
+  W s = a + b;
   return s >= q ? s - q : s;
 }
-__device__ __forceinline__ u64 subMod(u64 a, u64 b, u64 q) {
+template <typename W> __device__ __forceinline__ W subMod(W a, W b, W q) {
   return a >= b ? a - b : a + q - b;
 }
 /// hi:lo += a * b (128-bit accumulator in two words).
@@ -66,36 +82,53 @@ __device__ __forceinline__ void mac128(u64 &hi, u64 &lo, u64 a, u64 b) {
       : "+l"(lo), "+l"(hi)
       : "l"(a), "l"(b));
 }
-/// (hi:lo) mod q by Barrett with ratio = floor(2^128 / q) (the CPU's
-/// Modulus::reduce, bit for bit).
-__device__ __forceinline__ u64 barrett(u64 hi, u64 lo, u64 q, u64 rhi,
-                                       u64 rlo) {
-  u64 lohi_lo = lo * rhi, lohi_hi = __umul64hi(lo, rhi);
-  u64 hilo_lo = hi * rlo, hilo_hi = __umul64hi(hi, rlo);
-  u64 t = __umul64hi(lo, rlo);
-  u64 s1 = lohi_lo + hilo_lo;
-  u64 carry = s1 < lohi_lo;
-  u64 s2 = s1 + t;
+/// (hi:lo) mod q by Barrett with ratio = floor(2^(2W) / q) in two words
+/// (the CPU's Modulus::reduce, bit for bit).
+template <typename W>
+__device__ __forceinline__ W barrett(W hi, W lo, W q, W rhi, W rlo) {
+  W lohi_lo = lo * rhi, lohi_hi = mulHi(lo, rhi);
+  W hilo_lo = hi * rlo, hilo_hi = mulHi(hi, rlo);
+  W t = mulHi(lo, rlo);
+  W s1 = lohi_lo + hilo_lo;
+  W carry = s1 < lohi_lo;
+  W s2 = s1 + t;
   carry += s2 < s1;
-  u64 quot = hi * rhi + lohi_hi + hilo_hi + carry;
-  u64 r = lo - quot * q;
+  W quot = hi * rhi + lohi_hi + hilo_hi + carry;
+  W r = lo - quot * q;
   while (r >= q)
     r -= q;
   return r;
 }
+/// a * b mod q (Barrett of the double-word product).
+__device__ __forceinline__ u64 mulModBarrett(u64 a, u64 b, u64 q, u64 rhi,
+                                             u64 rlo) {
+  return barrett<u64>(__umul64hi(a, b), a * b, q, rhi, rlo);
+}
+__device__ __forceinline__ u32 mulModBarrett(u32 a, u32 b, u32 q, u32 rhi,
+                                             u32 rlo) {
+  const u64 x = u64(a) * b;
+  return barrett(u32(x >> 32), u32(x), q, rhi, rlo);
+}
+
+/// A twiddle and its Shoup quotient in one load: 16 bytes at 64 bits, 8 at
+/// 32.
+template <typename W> struct WordPair;
+template <> struct WordPair<u64> { using type = ulonglong2; };
+template <> struct WordPair<u32> { using type = uint2; };
 
 /// Device pointers to the per-modulus tables, passed by value to kernels.
-struct Tables {
-  const u64 *q;       ///< [M]
-  const u64 *ratioHi; ///< [M] Barrett floor(2^128/q), high word
-  const u64 *ratioLo; ///< [M]
-  const u64 *roots, *rootsShoup, *invRoots, *invRootsShoup; ///< [M][N]
-  /// The same, interleaved (root, Shoup quotient): one 16-byte load each.
-  const ulonglong2 *roots2, *invRoots2; ///< [M][N]
-  const u64 *inttPlain; ///< [M][kScaleWords] (n^-1 scaling, nothing added)
+template <typename W> struct TablesT {
+  const W *q;       ///< [M]
+  const W *ratioHi; ///< [M] Barrett floor(2^(2W)/q), high word
+  const W *ratioLo; ///< [M]
+  const W *roots, *rootsShoup, *invRoots, *invRootsShoup; ///< [M][N]
+  /// The same, interleaved (root, Shoup quotient): one load each.
+  const typename WordPair<W>::type *roots2, *invRoots2; ///< [M][N]
+  const W *inttPlain; ///< [M][kScaleWords] (n^-1 scaling, nothing added)
   int logN;
   int qCount;
 };
+using Tables = TablesT<u64>;
 
 /// Global modulus index of position t of a basis q_0..q_level u P (level -1
 /// gives P alone).
@@ -123,41 +156,44 @@ constexpr int kMaxRowIndex = 1 << kRowBits;
 
 /// Per-launch row table of the NTT kernels: modulus and input/output row of
 /// each row (lets one launch cover scattered rows of several polynomials).
-struct RowTable {
-  const u64 *inBase[kMaxBases];
-  u64 *outBase[kMaxBases];
+template <typename W> struct RowTableT {
+  const W *inBase[kMaxBases];
+  W *outBase[kMaxBases];
   uint8_t mod[kMaxRows];
   uint16_t in[kMaxRows];
   uint16_t out[kMaxRows];
-  __device__ const u64 *src(int r, int log_n) const {
+  __device__ const W *src(int r, int log_n) const {
     return inBase[in[r] >> kRowBits] +
            (size_t(in[r] & (kMaxRowIndex - 1)) << log_n);
   }
-  __device__ u64 *dst(int r, int log_n) const {
+  __device__ W *dst(int r, int log_n) const {
     return outBase[out[r] >> kRowBits] +
            (size_t(out[r] & (kMaxRowIndex - 1)) << log_n);
   }
 };
+using RowTable = RowTableT<u64>;
 
 /// The rows of an NTT launch's input, intermediate or output: row r is row
 /// rows[r] of bases[buf[r]] (buf empty: of bases[0]).
-struct Rows {
-  std::vector<u64 *> bases;
+template <typename W> struct RowsT {
+  std::vector<W *> bases;
   std::vector<uint8_t> buf;
   std::vector<int> rows;
 };
+using Rows = RowsT<u64>;
 
 /// Fused epilogue of the forward NTT: out = (a - ntt(x)) * c [+ b (* bc)],
 /// for ModDown and rescale, or out = ntt(x) [+ b] when a is null (KLSS key
 /// switching, whose ModDown happens before its NTT). Row r of the launch is
 /// part r / div, limb r % div: limb rows of a[part] and b[part].
-struct Epilogue {
-  const u64 *a[kMaxParts] = {}; ///< part p's operand, or null
-  const u64 *b[kMaxParts] = {}; ///< part p's addend, or null
-  const u64 *c = nullptr;       ///< (word, shoup) per limb (unused without a)
-  const u64 *bc = nullptr;      ///< (word, shoup) per limb scaling b, or null
+template <typename W> struct EpilogueT {
+  const W *a[kMaxParts] = {}; ///< part p's operand, or null
+  const W *b[kMaxParts] = {}; ///< part p's addend, or null
+  const W *c = nullptr;       ///< (word, shoup) per limb (unused without a)
+  const W *bc = nullptr;      ///< (word, shoup) per limb scaling b, or null
   int div = 1;
 };
+using Epilogue = EpilogueT<u64>;
 
 /// Maps row r of an elementwise launch to a modulus: position
 /// off + r % div of a q_0..q_level u P basis (level -1: P alone).
@@ -191,7 +227,7 @@ struct BConvPlan {
   int m = 0, t_count = 0;
   size_t hat_words = 0;     ///< the hat table's size, [T][m]
   std::vector<u64> hat_inv; ///< [m] (B/b_i)^-1 mod b_i (a kernel argument)
-  DeviceBuffer consts;      ///< hat [T][m], half [m], neg_b [T]
+  DeviceBuffer consts;      ///< hat [T][m], half [m], neg_b [T] (W words)
   DeviceBuffer tmod;        ///< target moduli (int32)
 };
 /// Constants of a general modulus switch down from `in` to a prefix `keep`
@@ -250,6 +286,15 @@ struct RescalePlan {
 
 struct DeviceContext::Impl {
   const Context64 *host = nullptr;
+  /// 64, or 32 for a context built from a Context32 (host is null then,
+  /// host32 and tables32 are set; the 64-bit plans are never built).
+  int word_bits = 64;
+  const Context32 *host32 = nullptr;
+  TablesT<u32> tables32{};
+  std::map<int, std::unique_ptr<RescalePlan>> rescale_plans32;
+  std::map<std::pair<std::vector<int>, std::vector<int>>,
+           std::unique_ptr<BConvPlan>>
+      bconv_plans32;
   int device = 0;
   cudaStream_t stream = nullptr;
   Tables tables{};
@@ -287,6 +332,11 @@ struct DeviceContext::Impl {
   void release(u64 *p, size_t words);
   const KsPlan &ksPlan(const DeviceContext &ctx, int level);
   const RescalePlan &rescalePlan(const DeviceContext &ctx, int level);
+  /// The same constants at 32-bit words (the buffers hold u32 words).
+  const RescalePlan &rescalePlan32(const DeviceContext &ctx, int level);
+  const BConvPlan &bconvPlan32(const DeviceContext &ctx,
+                               const std::vector<int> &from,
+                               const std::vector<int> &to);
   const SwitchPlan &switchPlan(const DeviceContext &ctx,
                                const std::vector<int> &basis,
                                const std::vector<int> &keep);
@@ -300,6 +350,30 @@ struct DeviceContext::Impl {
   const KlssPlan &klssPlan(const DeviceContext &ctx, int level);
   const uint32_t *galoisIndex(const DeviceContext &ctx, uint64_t galois);
 };
+
+template <typename W> const TablesT<W> &tablesOf(const DeviceContext::Impl &I);
+template <>
+inline const TablesT<u64> &tablesOf<u64>(const DeviceContext::Impl &I) {
+  return I.tables;
+}
+template <>
+inline const TablesT<u32> &tablesOf<u32>(const DeviceContext::Impl &I) {
+  return I.tables32;
+}
+/// InvalidArgument unless the context's words are W (`what` names the
+/// operation).
+template <typename W>
+void requireWord(const DeviceContext &ctx, const char *what) {
+  if (ctx.impl().word_bits != int(8 * sizeof(W)))
+    throw InvalidArgument(std::string(what) + ": a " +
+                          std::to_string(8 * sizeof(W)) +
+                          "-bit operand on a device context of " +
+                          std::to_string(ctx.impl().word_bits) + "-bit words");
+}
+/// A device buffer's words read as W (32-bit plans store u32 words).
+template <typename W> const W *wordsOf(const DeviceBuffer &b) {
+  return reinterpret_cast<const W *>(b.data());
+}
 
 /// Copies host words to a device buffer (asynchronously on the stream; the
 /// host vector must outlive the copy, so callers synchronize).
@@ -317,6 +391,10 @@ void launchNttForward(const DeviceContext &ctx, const Rows &src,
                       const Rows &mid, const Rows &dst,
                       const std::vector<int> &mods, int in_mod,
                       const Epilogue *epi);
+void launchNttForward(const DeviceContext &ctx, const RowsT<u32> &src,
+                      const RowsT<u32> &mid, const RowsT<u32> &dst,
+                      const std::vector<int> &mods, int in_mod,
+                      const EpilogueT<u32> *epi);
 /// The same over rows of one buffer each.
 void launchNttForward(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &src_rows, u64 *mid,
@@ -324,12 +402,22 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &dst_rows,
                       const std::vector<int> &mods, int in_mod,
                       const Epilogue *epi);
+void launchNttForward(const DeviceContext &ctx, const u32 *src,
+                      const std::vector<int> &src_rows, u32 *mid,
+                      const std::vector<int> &mid_rows, u32 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, int in_mod,
+                      const EpilogueT<u32> *epi);
 /// Inverse NTT of rows: row phase src -> mid, column phase mid -> dst; the
 /// last stage multiplies by the per-row constants `scale` ([rows][kScaleWords],
 /// or [mods][kScaleWords] when by_mod) that fold n^-1 and any BConv factor.
 void launchNttInverse(const DeviceContext &ctx, const Rows &src,
                       const Rows &mid, const Rows &dst,
                       const std::vector<int> &mods, const u64 *scale,
+                      bool by_mod);
+void launchNttInverse(const DeviceContext &ctx, const RowsT<u32> &src,
+                      const RowsT<u32> &mid, const RowsT<u32> &dst,
+                      const std::vector<int> &mods, const u32 *scale,
                       bool by_mod);
 /// The same over rows of one buffer each.
 void launchNttInverse(const DeviceContext &ctx, const u64 *src,
@@ -338,21 +426,30 @@ void launchNttInverse(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &dst_rows,
                       const std::vector<int> &mods, const u64 *scale,
                       bool by_mod);
+void launchNttInverse(const DeviceContext &ctx, const u32 *src,
+                      const std::vector<int> &src_rows, u32 *mid,
+                      const std::vector<int> &mid_rows, u32 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, const u32 *scale,
+                      bool by_mod);
 
 // Launchers (rns.cu).
 /// One centred fast base conversion (rns.h): out_t = sum_i y_i (B/b_i) +
 /// #{i : y_i > b_i/2} [-B]_t + bias_t mod t.
-struct BConvJob {
-  const u64 *in;   ///< m source rows y_i (already scaled by hat^-1)
-  u64 *out;        ///< T target rows
-  const u64 *hat;  ///< [T][m] (B/b_i) mod t
-  const u64 *half; ///< [m] floor(b_i / 2)
-  const u64 *negb; ///< [T] [-B]_t
-  const u64 *bias; ///< [T] added constant, or null
+template <typename W> struct BConvJobT {
+  const W *in;     ///< m source rows y_i (already scaled by hat^-1)
+  W *out;          ///< T target rows
+  const W *hat;    ///< [T][m] (B/b_i) mod t
+  const W *half;   ///< [m] floor(b_i / 2)
+  const W *negb;   ///< [T] [-B]_t
+  const W *bias;   ///< [T] added constant, or null
   const int *tmod; ///< [T] target moduli
   int m, t_count;
 };
+using BConvJob = BConvJobT<u64>;
 void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs);
+void launchBConv(const DeviceContext &ctx,
+                 const std::vector<BConvJobT<u32>> &jobs);
 
 /// One exact base conversion (rns.h bconvExact): y_i = [x_i (B/b_i)^-1]_{b_i}
 /// (x_i scaled here when hinv is given, else the inputs are y_i already),
@@ -433,6 +530,8 @@ void modDownCoeffParts(const DeviceContext &ctx, const SwitchPlan &plan,
 /// into out (parts x level rows).
 void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
                   u64 *out);
+void rescaleParts(const DeviceContext &ctx, const u32 *in, int parts, int level,
+                  u32 *out);
 
 enum class EwOp { kAdd, kSub, kNeg, kMul, kMulAdd };
 /// out[r] = op(a[r] (0 beyond a_rows), b[r' = r % b_div] (0 for r >=
@@ -440,8 +539,15 @@ enum class EwOp { kAdd, kSub, kNeg, kMul, kMulAdd };
 void launchElementwise(const DeviceContext &ctx, EwOp op, u64 *out,
                        const u64 *a, int a_rows, const u64 *b, int b_rows,
                        int b_div, int rows, ModMap map);
-/// out[r] = a[r] * c[r % div] or + c[r % div] for r < const_rows (else copy).
+void launchElementwise(const DeviceContext &ctx, EwOp op, u32 *out,
+                       const u32 *a, int a_rows, const u32 *b, int b_rows,
+                       int b_div, int rows, ModMap map);
+/// out[r] = a[r] * c[r % div] or + c[r % div] for r < const_rows (else
+/// copy); the constants are reduced mod each row's modulus here.
 void launchConstOp(const DeviceContext &ctx, bool mul, u64 *out, const u64 *a,
+                   const std::vector<u64> &c, int const_rows, int rows,
+                   ModMap map);
+void launchConstOp(const DeviceContext &ctx, bool mul, u32 *out, const u32 *a,
                    const std::vector<u64> &c, int const_rows, int rows,
                    ModMap map);
 /// d0 = a0 b0, d1 = a0 b1 + a1 b0, d2 = a1 b1 over `limbs` limbs.
@@ -449,6 +555,8 @@ void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
                   const u64 *b, int limbs);
 /// out row r = in row r permuted by the NTT-form Galois index map.
 void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
+                        int rows, const uint32_t *index);
+void launchAutomorphism(const DeviceContext &ctx, u32 *out, const u32 *in,
                         int rows, const uint32_t *index);
 
 } // namespace ember::cuda

@@ -1,4 +1,6 @@
-// Batched negacyclic NTT/INTT over many limbs, split in two kernels
+// Batched negacyclic NTT/INTT over many limbs of 64- or 32-bit words (every
+// kernel is a template on the word W; 32-bit words need q < 2^30 for the
+// lazy [0, 4q) butterflies, as on the CPU), split in two kernels
 // (2^16 = 2^8 x 2^8; in general logN = s1 + s2, s1 = logN / 2). N = 2^16 has
 // register-resident kernels (below, "N = 2^16"); other N use the generic
 // shared-memory kernels, one stage per barrier:
@@ -42,27 +44,36 @@ namespace {
 constexpr int kLogTile = 9; // points per block of the generic kernels
 constexpr int kThreads = 256;
 
+template <typename W> using Pair = typename WordPair<W>::type;
+/// The dynamic shared memory of a generic kernel as W words (one extern
+/// array serves every word size).
+template <typename W> __device__ __forceinline__ W *sharedWords() {
+  extern __shared__ __align__(16) unsigned char ntt_smem[];
+  return reinterpret_cast<W *>(ntt_smem);
+}
+
 /// One row's view of an Epilogue (ModDown fused into the last NTT): the
 /// row's operand a (or none), optional addend b and its factor, and the
 /// constant c, offset to `base`.
-struct EpiRow {
-  const u64 *a, *b;
-  u64 cw, cs, bw, bs;
+template <typename W> struct EpiRow {
+  const W *a, *b;
+  W cw, cs, bw, bs;
   bool scaleB;
   /// out = (a - x) * c (+ b [* bc]), or x (+ b) without a; x the NTT output
   /// fully reduced.
-  __device__ __forceinline__ u64 apply(u64 x, size_t k, u64 q) const {
-    u64 res = a ? mulShoup(subMod(a[k], x, q), cw, cs, q) : x;
+  __device__ __forceinline__ W apply(W x, size_t k, W q) const {
+    W res = a ? mulShoup(subMod(a[k], x, q), cw, cs, q) : x;
     if (!b)
       return res;
     return addMod(res, scaleB ? mulShoup(b[k], bw, bs, q) : b[k], q);
   }
 };
-__device__ __forceinline__ EpiRow epiRow(const Epilogue &e, int r, int log_n,
-                                         size_t base) {
+template <typename W>
+__device__ __forceinline__ EpiRow<W> epiRow(const EpilogueT<W> &e, int r,
+                                            int log_n, size_t base) {
   const int part = r / e.div, limb = r % e.div;
   const size_t off = (size_t(limb) << log_n) + base;
-  EpiRow row;
+  EpiRow<W> row;
   row.a = e.a[part] ? e.a[part] + off : nullptr;
   row.b = e.b[part] ? e.b[part] + off : nullptr;
   row.cw = row.a ? e.c[2 * limb] : 0;
@@ -73,40 +84,40 @@ __device__ __forceinline__ EpiRow epiRow(const Epilogue &e, int r, int log_n,
   return row;
 }
 /// [0, 4q) -> [0, q).
-__device__ __forceinline__ u64 reduce4q(u64 x, u64 q, u64 two_q) {
+template <typename W> __device__ __forceinline__ W reduce4q(W x, W q, W two_q) {
   x = x >= two_q ? x - two_q : x;
   return x >= q ? x - q : x;
 }
 
 /// Forward column phase. Grid (2^s2 / C, rows). Bytes: 2 N words per row.
-template <bool kReduceIn>
+template <typename W, bool kReduceIn>
 __global__ void __launch_bounds__(kThreads)
-    nttFwdCol(Tables T, RowTable rt, int s1, int log_c, int in_mod) {
-  extern __shared__ u64 s[]; // 2^(s + log_c) points
+    nttFwdCol(TablesT<W> T, RowTableT<W> rt, int s1, int log_c, int in_mod) {
+  W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
-  const u64 q = T.q[mod], two_q = 2 * q;
-  const u64 *src = rt.src(row, log_n);
-  u64 *dst = rt.dst(row, log_n);
+  const W q = T.q[mod], two_q = 2 * q;
+  const W *src = rt.src(row, log_n);
+  W *dst = rt.dst(row, log_n);
   const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
-  u64 h = 0;
+  W h = 0;
   if (kReduceIn) { // rescale: r = ([c + h]_{q_l} mod q) - (h mod q)
     h = T.q[in_mod] >> 1;
     if (h >= q)
-      h = barrett(0, h, q, T.ratioHi[mod], T.ratioLo[mod]);
+      h = barrett(W(0), h, q, T.ratioHi[mod], T.ratioLo[mod]);
   }
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
     const int x = col0 + (idx & c_mask) + ((idx >> log_c) << s2);
-    u64 v = src[x];
+    W v = src[x];
     if (kReduceIn) {
       if (v >= q)
-        v = barrett(0, v, q, T.ratioHi[mod], T.ratioLo[mod]);
+        v = barrett(W(0), v, q, T.ratioHi[mod], T.ratioLo[mod]);
       v = subMod(v, h, q);
     }
     s[idx] = v;
   }
-  const u64 *w = T.roots + (size_t(mod) << log_n);
-  const u64 *ws = T.rootsShoup + (size_t(mod) << log_n);
+  const W *w = T.roots + (size_t(mod) << log_n);
+  const W *ws = T.rootsShoup + (size_t(mod) << log_n);
   const int half = total >> 1;
   for (int st = 0; st < s1; ++st) {
     __syncthreads();
@@ -117,10 +128,10 @@ __global__ void __launch_bounds__(kThreads)
       const int ix = ((((i << 1) << log_t) + j) << log_c) + c;
       const int iy = ix + (1 << (log_t + log_c));
       const int wi = (1 << st) + i;
-      const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
-      u64 u = s[ix];
+      const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
+      W u = s[ix];
       u = u >= two_q ? u - two_q : u;
-      const u64 v = mulShoupLazy(s[iy], W, Ws, q);
+      const W v = mulShoupLazy(s[iy], tw_w, tw_s, q);
       s[ix] = u + v;
       s[iy] = u - v + two_q;
     }
@@ -132,21 +143,21 @@ __global__ void __launch_bounds__(kThreads)
 
 /// Forward row phase with optional epilogue. Grid (2^s1 / C2, rows).
 /// Bytes: 2 N words per row, plus N (a) and N (b) with the epilogue.
-template <bool kEpi>
+template <typename W, bool kEpi>
 __global__ void __launch_bounds__(kThreads)
-    nttFwdRow(Tables T, RowTable rt, int s2, int log_c, int row_base,
-              Epilogue e) {
-  extern __shared__ u64 s[]; // 2^(s + log_c) points
+    nttFwdRow(TablesT<W> T, RowTableT<W> rt, int s2, int log_c, int row_base,
+              EpilogueT<W> e) {
+  W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
-  const u64 q = T.q[mod], two_q = 2 * q;
+  const W q = T.q[mod], two_q = 2 * q;
   const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
   const size_t base = size_t(chunk0) << s2;
-  const u64 *src = rt.src(row, log_n) + base;
+  const W *src = rt.src(row, log_n) + base;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     s[idx] = src[idx];
-  const u64 *w = T.roots + (size_t(mod) << log_n);
-  const u64 *ws = T.rootsShoup + (size_t(mod) << log_n);
+  const W *w = T.roots + (size_t(mod) << log_n);
+  const W *ws = T.rootsShoup + (size_t(mod) << log_n);
   const int half = total >> 1, half_chunk = 1 << (s2 - 1);
   for (int st = 0; st < s2; ++st) {
     __syncthreads();
@@ -157,41 +168,42 @@ __global__ void __launch_bounds__(kThreads)
       const int ix = (chunk << s2) + (((i << 1) << log_t) + j);
       const int iy = ix + (1 << log_t);
       const int wi = (((1 << s1) + chunk0 + chunk) << st) + i;
-      const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
-      u64 u = s[ix];
+      const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
+      W u = s[ix];
       u = u >= two_q ? u - two_q : u;
-      const u64 v = mulShoupLazy(s[iy], W, Ws, q);
+      const W v = mulShoupLazy(s[iy], tw_w, tw_s, q);
       s[ix] = u + v;
       s[iy] = u - v + two_q;
     }
   }
   __syncthreads();
-  u64 *dst = rt.dst(row, log_n) + base;
+  W *dst = rt.dst(row, log_n) + base;
   if (!kEpi) {
     for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
       dst[idx] = reduce4q(s[idx], q, two_q);
     return;
   }
-  const EpiRow epi = epiRow(e, row_base + row, log_n, base);
+  const EpiRow<W> epi = epiRow(e, row_base + row, log_n, base);
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     dst[idx] = epi.apply(reduce4q(s[idx], q, two_q), idx, q);
 }
 
 /// Inverse row phase (first s2 stages, Gentleman-Sande), in -> out.
 /// Bytes: 2 N words per row. Values stay in [0, 2q).
+template <typename W>
 __global__ void __launch_bounds__(kThreads)
-    nttInvRow(Tables T, RowTable rt, int s2, int log_c) {
-  extern __shared__ u64 s[]; // 2^(s + log_c) points
+    nttInvRow(TablesT<W> T, RowTableT<W> rt, int s2, int log_c) {
+  W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
-  const u64 q = T.q[mod], two_q = 2 * q;
+  const W q = T.q[mod], two_q = 2 * q;
   const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
   const size_t base = size_t(chunk0) << s2;
-  const u64 *src = rt.src(row, log_n) + base;
+  const W *src = rt.src(row, log_n) + base;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     s[idx] = src[idx];
-  const u64 *w = T.invRoots + (size_t(mod) << log_n);
-  const u64 *ws = T.invRootsShoup + (size_t(mod) << log_n);
+  const W *w = T.invRoots + (size_t(mod) << log_n);
+  const W *ws = T.invRootsShoup + (size_t(mod) << log_n);
   const int half = total >> 1, half_chunk = 1 << (s2 - 1);
   for (int st = 0; st < s2; ++st) {
     __syncthreads();
@@ -202,15 +214,15 @@ __global__ void __launch_bounds__(kThreads)
       const int ix = (chunk << s2) + (((i << 1) << log_t) + j);
       const int iy = ix + (1 << log_t);
       const int wi = (((1 << s1) + chunk0 + chunk) << (s2 - 1 - st)) + i;
-      const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
-      const u64 u = s[ix], v = s[iy];
-      const u64 sum = u + v;
+      const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
+      const W u = s[ix], v = s[iy];
+      const W sum = u + v;
       s[ix] = sum >= two_q ? sum - two_q : sum;
-      s[iy] = mulShoupLazy(u - v + two_q, W, Ws, q);
+      s[iy] = mulShoupLazy(u - v + two_q, tw_w, tw_s, q);
     }
   }
   __syncthreads();
-  u64 *dst = rt.dst(row, log_n) + base;
+  W *dst = rt.dst(row, log_n) + base;
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     dst[idx] = s[idx];
 }
@@ -219,22 +231,23 @@ __global__ void __launch_bounds__(kThreads)
 /// row's constants (cx for the upper half, cy = invRoots[1] cx for the
 /// lower) and adds the row's constant. Bytes: 2 N words per row. Output
 /// fully reduced.
+template <typename W>
 __global__ void __launch_bounds__(kThreads)
-    nttInvCol(Tables T, RowTable rt, int s1, int log_c, int row_base,
-              const u64 *scale, bool by_mod) {
-  extern __shared__ u64 s[]; // 2^(s + log_c) points
+    nttInvCol(TablesT<W> T, RowTableT<W> rt, int s1, int log_c, int row_base,
+              const W *scale, bool by_mod) {
+  W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
-  const u64 q = T.q[mod], two_q = 2 * q;
-  const u64 *src = rt.src(row, log_n);
-  u64 *dst = rt.dst(row, log_n);
+  const W q = T.q[mod], two_q = 2 * q;
+  const W *src = rt.src(row, log_n);
+  W *dst = rt.dst(row, log_n);
   const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
     s[idx] = src[col0 + (idx & c_mask) + ((idx >> log_c) << s2)];
-  const u64 *w = T.invRoots + (size_t(mod) << log_n);
-  const u64 *ws = T.invRootsShoup + (size_t(mod) << log_n);
-  const u64 *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
-  const u64 cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
+  const W *w = T.invRoots + (size_t(mod) << log_n);
+  const W *ws = T.invRootsShoup + (size_t(mod) << log_n);
+  const W *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
+  const W cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
   const int half = total >> 1;
   for (int st = 0; st < s1; ++st) {
     __syncthreads();
@@ -245,17 +258,17 @@ __global__ void __launch_bounds__(kThreads)
       const int i = p >> log_t, j = p & ((1 << log_t) - 1);
       const int ix = ((((i << 1) << log_t) + j) << log_c) + c;
       const int iy = ix + (1 << (log_t + log_c));
-      const u64 u = s[ix], v = s[iy];
-      u64 sum = u + v;
+      const W u = s[ix], v = s[iy];
+      W sum = u + v;
       sum = sum >= two_q ? sum - two_q : sum;
       if (last) {
         s[ix] = addMod(mulShoup(sum, cx, cxs, q), add, q);
         s[iy] = addMod(mulShoup(u - v + two_q, cy, cys, q), add, q);
       } else {
         const int wi = (1 << (s1 - 1 - st)) + i;
-        const u64 W = __ldg(w + wi), Ws = __ldg(ws + wi);
+        const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
         s[ix] = sum;
-        s[iy] = mulShoupLazy(u - v + two_q, W, Ws, q);
+        s[iy] = mulShoupLazy(u - v + two_q, tw_w, tw_s, q);
       }
     }
   }
@@ -295,39 +308,43 @@ __device__ __forceinline__ int rowAddr(int k, int c) {
   return c * 288 + k + 4 * (k >> 5);
 }
 
-struct Tw {
-  const ulonglong2 *w; ///< interleaved (twiddle, Shoup quotient)
-  u64 q, two_q;
+template <typename W> struct Tw {
+  const Pair<W> *w; ///< interleaved (twiddle, Shoup quotient)
+  W q, two_q;
   int R;
 };
 
 /// One twiddle pair: a single 16-byte load, shared by every butterfly of the
 /// group (loaded once per group, not per butterfly).
-__device__ __forceinline__ ulonglong2 tw(const Tw &t, int idx) {
+template <typename W>
+__device__ __forceinline__ Pair<W> tw(const Tw<W> &t, int idx) {
   return __ldg(t.w + idx);
 }
-__device__ __forceinline__ void ct(u64 &x, u64 &y, const Tw &t, ulonglong2 w) {
-  const u64 u = x >= t.two_q ? x - t.two_q : x;
-  const u64 v = mulShoupLazy(y, w.x, w.y, t.q);
+template <typename W>
+__device__ __forceinline__ void ct(W &x, W &y, const Tw<W> &t, Pair<W> w) {
+  const W u = x >= t.two_q ? x - t.two_q : x;
+  const W v = mulShoupLazy<W>(y, w.x, w.y, t.q);
   x = u + v;
   y = u - v + t.two_q;
 }
-__device__ __forceinline__ void gs(u64 &x, u64 &y, const Tw &t, ulonglong2 w) {
-  const u64 u = x, v = y, sum = u + v;
+template <typename W>
+__device__ __forceinline__ void gs(W &x, W &y, const Tw<W> &t, Pair<W> w) {
+  const W u = x, v = y, sum = u + v;
   x = sum >= t.two_q ? sum - t.two_q : sum;
-  y = mulShoupLazy(u - v + t.two_q, w.x, w.y, t.q);
+  y = mulShoupLazy<W>(u - v + t.two_q, w.x, w.y, t.q);
 }
 
-__device__ __forceinline__ void fwdA(u64 *v, const Tw &t) {
+template <typename W>
+__device__ __forceinline__ void fwdA(W *v, const Tw<W> &t) {
   {
-    const ulonglong2 w = tw(t, t.R);
+    const Pair<W> w = tw(t, t.R);
 #pragma unroll
     for (int r = 0; r < 4; ++r)
       ct(v[r], v[r + 4], t, w);
   }
 #pragma unroll
   for (int r = 0; r < 8; r += 4) {
-    const ulonglong2 w = tw(t, (t.R << 1) + (r >> 2));
+    const Pair<W> w = tw(t, (t.R << 1) + (r >> 2));
     ct(v[r], v[r + 2], t, w);
     ct(v[r + 1], v[r + 3], t, w);
   }
@@ -335,16 +352,17 @@ __device__ __forceinline__ void fwdA(u64 *v, const Tw &t) {
   for (int r = 0; r < 8; r += 2)
     ct(v[r], v[r + 1], t, tw(t, (t.R << 2) + (r >> 1)));
 }
-__device__ __forceinline__ void fwdB(u64 *v, const Tw &t, int a) {
+template <typename W>
+__device__ __forceinline__ void fwdB(W *v, const Tw<W> &t, int a) {
   {
-    const ulonglong2 w = tw(t, (t.R << 3) + a);
+    const Pair<W> w = tw(t, (t.R << 3) + a);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       ct(v[j], v[j + 4], t, w);
   }
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    const ulonglong2 w = tw(t, (t.R << 4) + 2 * a + (j >> 2));
+    const Pair<W> w = tw(t, (t.R << 4) + 2 * a + (j >> 2));
     ct(v[j], v[j + 2], t, w);
     ct(v[j + 1], v[j + 3], t, w);
   }
@@ -352,10 +370,11 @@ __device__ __forceinline__ void fwdB(u64 *v, const Tw &t, int a) {
   for (int j = 0; j < 8; j += 2)
     ct(v[j], v[j + 1], t, tw(t, (t.R << 5) + 4 * a + (j >> 1)));
 }
-__device__ __forceinline__ void fwdC(u64 *v, const Tw &t, int th) {
+template <typename W>
+__device__ __forceinline__ void fwdC(W *v, const Tw<W> &t, int th) {
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    const ulonglong2 w = tw(t, (t.R << 6) + 2 * th + (j >> 2));
+    const Pair<W> w = tw(t, (t.R << 6) + 2 * th + (j >> 2));
     ct(v[j], v[j + 2], t, w);
     ct(v[j + 1], v[j + 3], t, w);
   }
@@ -363,48 +382,50 @@ __device__ __forceinline__ void fwdC(u64 *v, const Tw &t, int th) {
   for (int j = 0; j < 8; j += 2)
     ct(v[j], v[j + 1], t, tw(t, (t.R << 7) + 4 * th + (j >> 1)));
 }
-__device__ __forceinline__ void invC(u64 *v, const Tw &t, int th) {
+template <typename W>
+__device__ __forceinline__ void invC(W *v, const Tw<W> &t, int th) {
 #pragma unroll
   for (int j = 0; j < 8; j += 2)
     gs(v[j], v[j + 1], t, tw(t, (t.R << 7) + 4 * th + (j >> 1)));
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    const ulonglong2 w = tw(t, (t.R << 6) + 2 * th + (j >> 2));
+    const Pair<W> w = tw(t, (t.R << 6) + 2 * th + (j >> 2));
     gs(v[j], v[j + 2], t, w);
     gs(v[j + 1], v[j + 3], t, w);
   }
 }
-__device__ __forceinline__ void invB(u64 *v, const Tw &t, int a) {
+template <typename W>
+__device__ __forceinline__ void invB(W *v, const Tw<W> &t, int a) {
 #pragma unroll
   for (int j = 0; j < 8; j += 2)
     gs(v[j], v[j + 1], t, tw(t, (t.R << 5) + 4 * a + (j >> 1)));
 #pragma unroll
   for (int j = 0; j < 8; j += 4) {
-    const ulonglong2 w = tw(t, (t.R << 4) + 2 * a + (j >> 2));
+    const Pair<W> w = tw(t, (t.R << 4) + 2 * a + (j >> 2));
     gs(v[j], v[j + 2], t, w);
     gs(v[j + 1], v[j + 3], t, w);
   }
   {
-    const ulonglong2 w = tw(t, (t.R << 3) + a);
+    const Pair<W> w = tw(t, (t.R << 3) + a);
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       gs(v[j], v[j + 4], t, w);
   }
 }
 /// Stages on bits 5, 6 and, unless kSkipLast (the caller fuses it), 7.
-template <bool kSkipLast>
-__device__ __forceinline__ void invA(u64 *v, const Tw &t) {
+template <typename W, bool kSkipLast>
+__device__ __forceinline__ void invA(W *v, const Tw<W> &t) {
 #pragma unroll
   for (int r = 0; r < 8; r += 2)
     gs(v[r], v[r + 1], t, tw(t, (t.R << 2) + (r >> 1)));
 #pragma unroll
   for (int r = 0; r < 8; r += 4) {
-    const ulonglong2 w = tw(t, (t.R << 1) + (r >> 2));
+    const Pair<W> w = tw(t, (t.R << 1) + (r >> 2));
     gs(v[r], v[r + 2], t, w);
     gs(v[r + 1], v[r + 3], t, w);
   }
   if (!kSkipLast) {
-    const ulonglong2 w = tw(t, t.R);
+    const Pair<W> w = tw(t, t.R);
 #pragma unroll
     for (int r = 0; r < 4; ++r)
       gs(v[r], v[r + 4], t, w);
@@ -416,8 +437,8 @@ __device__ __forceinline__ void invA(u64 *v, const Tw &t) {
 /// is the slot of point k. On entry v[r] is point th + 32 r; on exit v[j] is
 /// point 8 th + j. Shared by the column and row kernels, which differ only
 /// in the slot map.
-template <typename Addr>
-__device__ __forceinline__ void fwd256(u64 *v, u64 *s, const Tw &t, int th,
+template <typename W, typename Addr>
+__device__ __forceinline__ void fwd256(W *v, W *s, const Tw<W> &t, int th,
                                        Addr addr) {
   fwdA(v, t);
 #pragma unroll
@@ -442,8 +463,8 @@ __device__ __forceinline__ void fwd256(u64 *v, u64 *s, const Tw &t, int th,
 /// The inverse of fwd256 up to its last stage group: on entry v[j] is point
 /// 8 th + j; on exit v[r] is point th + 32 r, ready for invA (which the
 /// caller applies, possibly fused with its own last stage).
-template <typename Addr>
-__device__ __forceinline__ void inv256(u64 *v, u64 *s, const Tw &t, int th,
+template <typename W, typename Addr>
+__device__ __forceinline__ void inv256(W *v, W *s, const Tw<W> &t, int th,
                                        Addr addr) {
   invC(v, t, th);
 #pragma unroll
@@ -466,34 +487,34 @@ __device__ __forceinline__ void inv256(u64 *v, u64 *s, const Tw &t, int th,
 
 /// Forward column phase, N = 2^16: 8 columns x 256 points per block.
 /// Bytes: 2 N words per row. Grid (32, rows).
-template <bool kReduceIn>
+template <typename W, bool kReduceIn>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
-    nttFwdCol16(Tables T, RowTable rt, int in_mod) {
-  __shared__ u64 s[kFastWords];
+    nttFwdCol16(TablesT<W> T, RowTableT<W> rt, int in_mod) {
+  __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
-  const u64 *src = rt.src(row, 16) + col0 + c;
-  u64 h = 0;
+  Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  const W *src = rt.src(row, 16) + col0 + c;
+  W h = 0;
   if (kReduceIn) {
     h = T.q[in_mod] >> 1;
     if (h >= t.q)
-      h = barrett(0, h, t.q, T.ratioHi[mod], T.ratioLo[mod]);
+      h = barrett(W(0), h, t.q, T.ratioHi[mod], T.ratioLo[mod]);
   }
-  u64 v[8];
+  W v[8];
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
-    u64 x = src[(th + 32 * r) << 8];
+    W x = src[(th + 32 * r) << 8];
     if (kReduceIn) {
       if (x >= t.q)
-        x = barrett(0, x, t.q, T.ratioHi[mod], T.ratioLo[mod]);
+        x = barrett(W(0), x, t.q, T.ratioHi[mod], T.ratioLo[mod]);
       x = subMod(x, h, t.q);
     }
     v[r] = x;
   }
   fwd256(v, s, t, th, [c](int k) { return colAddr(k, c); });
-  u64 *dst = rt.dst(row, 16) + col0 + c;
+  W *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     dst[(8 * th + j) << 8] = v[j];
@@ -501,18 +522,18 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
 
 /// Forward row phase, N = 2^16: 8 contiguous chunks of 256 per block, then
 /// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
-template <bool kEpi>
+template <typename W, bool kEpi>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
-    nttFwdRow16(Tables T, RowTable rt, int row_base, Epilogue e) {
-  __shared__ u64 s[kFastWords];
+    nttFwdRow16(TablesT<W> T, RowTableT<W> rt, int row_base, EpilogueT<W> e) {
+  __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
-  Tw t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
-       256 + chunk0 + c};
-  const u64 *src = rt.src(row, 16) + base;
-  u64 v[8];
+  Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
+          256 + chunk0 + c};
+  const W *src = rt.src(row, 16) + base;
+  W v[8];
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     v[r] = src[th + 32 * r];
@@ -521,15 +542,15 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
   for (int j = 0; j < 8; ++j)
     s[rowAddr(8 * th + j, c)] = v[j];
   __syncthreads();
-  const u64 q = t.q, two_q = t.two_q;
-  u64 *dst = rt.dst(row, 16) + base;
+  const W q = t.q, two_q = t.two_q;
+  W *dst = rt.dst(row, 16) + base;
   if (!kEpi) {
 #pragma unroll
     for (int r = 0; r < 8; ++r)
       dst[th + 32 * r] = reduce4q(s[rowAddr(th + 32 * r, c)], q, two_q);
     return;
   }
-  const EpiRow epi = epiRow(e, row_base + row, 16, base);
+  const EpiRow<W> epi = epiRow(e, row_base + row, 16, base);
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
     const int k = th + 32 * r;
@@ -538,27 +559,28 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
 }
 
 /// Inverse row phase, N = 2^16. Bytes: 2 N words per row. Output [0, 2q).
+template <typename W>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
-    nttInvRow16(Tables T, RowTable rt) {
-  __shared__ u64 s[kFastWords];
+    nttInvRow16(TablesT<W> T, RowTableT<W> rt) {
+  __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
-  Tw t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
-       256 + chunk0 + c};
-  const u64 *src = rt.src(row, 16) + base;
+  Tw<W> t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
+          256 + chunk0 + c};
+  const W *src = rt.src(row, 16) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     s[rowAddr(th + 32 * r, c)] = src[th + 32 * r];
   __syncthreads();
-  u64 v[8];
+  W v[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     v[j] = s[rowAddr(8 * th + j, c)];
   inv256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
-  invA<false>(v, t);
-  u64 *dst = rt.dst(row, 16) + base;
+  invA<W, false>(v, t);
+  W *dst = rt.dst(row, 16) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     dst[th + 32 * r] = v[r];
@@ -566,29 +588,30 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
 
 /// Inverse column phase, N = 2^16, with the scaled last stage. Bytes: 2 N
 /// words per row. Output fully reduced.
+template <typename W>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
-    nttInvCol16(Tables T, RowTable rt, int row_base, const u64 *scale,
+    nttInvCol16(TablesT<W> T, RowTableT<W> rt, int row_base, const W *scale,
                 bool by_mod) {
-  __shared__ u64 s[kFastWords];
+  __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
-  const u64 *src = rt.src(row, 16) + col0 + c;
-  u64 v[8];
+  Tw<W> t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  const W *src = rt.src(row, 16) + col0 + c;
+  W v[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     v[j] = src[(8 * th + j) << 8];
   inv256(v, s, t, th, [c](int k) { return colAddr(k, c); });
-  invA<true>(v, t);
-  const u64 *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
-  const u64 cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
-  const u64 q = t.q, two_q = t.two_q;
-  u64 *dst = rt.dst(row, 16) + col0 + c;
+  invA<W, true>(v, t);
+  const W *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
+  const W cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
+  const W q = t.q, two_q = t.two_q;
+  W *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
-    const u64 x = v[r], y = v[r + 4];
-    u64 sum = x + y;
+    const W x = v[r], y = v[r + 4];
+    W sum = x + y;
     sum = sum >= two_q ? sum - two_q : sum;
     dst[(th + 32 * r) << 8] = addMod(mulShoup(sum, cx, cxs, q), add, q);
     dst[(th + 32 * (r + 4)) << 8] =
@@ -607,21 +630,23 @@ Split split(int log_n) {
   sp.log_c_row = std::min(sp.s1, std::max(0, kLogTile - sp.s2));
   return sp;
 }
-/// Threads and dynamic shared memory of a generic block of 2^log_points.
+/// Threads and dynamic shared memory of a generic block of 2^log_points W
+/// words.
 struct Block {
   unsigned threads;
   size_t bytes;
 };
-Block block(int log_points) {
+Block block(int log_points, size_t word_bytes) {
   return {unsigned(std::min(kThreads, std::max(1, (1 << log_points) / 2))),
-          (size_t(1) << log_points) * sizeof(u64)};
+          (size_t(1) << log_points) * word_bytes};
 }
 
 /// Row table entries of rows first..first+count-1 of `in` and `out`.
-RowTable makeTable(const std::vector<int> &mods, const Rows &in,
-                   const Rows &out, size_t first, size_t count) {
-  RowTable rt{};
-  auto code = [](const Rows &r, size_t i) {
+template <typename W>
+RowTableT<W> makeTable(const std::vector<int> &mods, const RowsT<W> &in,
+                       const RowsT<W> &out, size_t first, size_t count) {
+  RowTableT<W> rt{};
+  auto code = [](const RowsT<W> &r, size_t i) {
     const int buf = r.buf.empty() ? 0 : r.buf[i];
     return static_cast<uint16_t>((buf << kRowBits) | r.rows[i]);
   };
@@ -637,9 +662,11 @@ RowTable makeTable(const std::vector<int> &mods, const Rows &in,
   return rt;
 }
 
-void checkRows(const Rows &a, const Rows &b, const Rows &c,
-               const std::vector<int> &mods) {
-  for (const Rows *r : {&a, &b, &c}) {
+template <typename W>
+void checkRows(const DeviceContext &ctx, const RowsT<W> &a, const RowsT<W> &b,
+               const RowsT<W> &c, const std::vector<int> &mods) {
+  requireWord<W>(ctx, "ntt launch");
+  for (const RowsT<W> *r : {&a, &b, &c}) {
     if (r->rows.size() != mods.size() ||
         (!r->buf.empty() && r->buf.size() != mods.size()))
       throw InvalidArgument("ntt launch: row lists of different lengths");
@@ -653,8 +680,94 @@ void checkRows(const Rows &a, const Rows &b, const Rows &c,
   }
 }
 
-Rows single(const u64 *base, const std::vector<int> &rows) {
-  return Rows{{const_cast<u64 *>(base)}, {}, rows};
+template <typename W>
+RowsT<W> single(const W *base, const std::vector<int> &rows) {
+  return RowsT<W>{{const_cast<W *>(base)}, {}, rows};
+}
+
+template <typename W>
+void nttForward(const DeviceContext &ctx, const RowsT<W> &src,
+                const RowsT<W> &mid, const RowsT<W> &dst,
+                const std::vector<int> &mods, int in_mod,
+                const EpilogueT<W> *epi) {
+  checkRows(ctx, src, mid, dst, mods);
+  const auto &I = ctx.impl();
+  const TablesT<W> &T = tablesOf<W>(I);
+  const Split sp = split(I.n_log);
+  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
+    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
+    const RowTableT<W> col = makeTable(mods, src, mid, first, count);
+    const RowTableT<W> row = makeTable(mods, mid, dst, first, count);
+    if (I.n_log == 16) {
+      dim3 grid(32, unsigned(count));
+      if (in_mod >= 0)
+        nttFwdCol16<W, true>
+            <<<grid, kFastThreads, 0, I.stream>>>(T, col, in_mod);
+      else
+        nttFwdCol16<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, 0);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      if (epi)
+        nttFwdRow16<W, true>
+            <<<grid, kFastThreads, 0, I.stream>>>(T, row, int(first), *epi);
+      else
+        nttFwdRow16<W, false><<<grid, kFastThreads, 0, I.stream>>>(
+            T, row, int(first), EpilogueT<W>{});
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      continue;
+    }
+    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
+    const Block bc = block(sp.s1 + sp.log_c_col, sizeof(W));
+    if (in_mod >= 0)
+      nttFwdCol<W, true><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
+          T, col, sp.s1, sp.log_c_col, in_mod);
+    else
+      nttFwdCol<W, false><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
+          T, col, sp.s1, sp.log_c_col, 0);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
+    const Block br = block(sp.s2 + sp.log_c_row, sizeof(W));
+    if (epi)
+      nttFwdRow<W, true><<<grid_row, br.threads, br.bytes, I.stream>>>(
+          T, row, sp.s2, sp.log_c_row, int(first), *epi);
+    else
+      nttFwdRow<W, false><<<grid_row, br.threads, br.bytes, I.stream>>>(
+          T, row, sp.s2, sp.log_c_row, int(first), EpilogueT<W>{});
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+template <typename W>
+void nttInverse(const DeviceContext &ctx, const RowsT<W> &src,
+                const RowsT<W> &mid, const RowsT<W> &dst,
+                const std::vector<int> &mods, const W *scale, bool by_mod) {
+  checkRows(ctx, src, mid, dst, mods);
+  const auto &I = ctx.impl();
+  const TablesT<W> &T = tablesOf<W>(I);
+  const Split sp = split(I.n_log);
+  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
+    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
+    const RowTableT<W> row = makeTable(mods, src, mid, first, count);
+    const RowTableT<W> col = makeTable(mods, mid, dst, first, count);
+    if (I.n_log == 16) {
+      dim3 grid(32, unsigned(count));
+      nttInvRow16<W><<<grid, kFastThreads, 0, I.stream>>>(T, row);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      nttInvCol16<W><<<grid, kFastThreads, 0, I.stream>>>(T, col, int(first),
+                                                          scale, by_mod);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+      continue;
+    }
+    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
+    const Block br = block(sp.s2 + sp.log_c_row, sizeof(W));
+    nttInvRow<W><<<grid_row, br.threads, br.bytes, I.stream>>>(T, row, sp.s2,
+                                                               sp.log_c_row);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
+    const Block bc = block(sp.s1 + sp.log_c_col, sizeof(W));
+    nttInvCol<W><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
+        T, col, sp.s1, sp.log_c_col, int(first), scale, by_mod);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
 }
 
 } // namespace
@@ -663,50 +776,13 @@ void launchNttForward(const DeviceContext &ctx, const Rows &src,
                       const Rows &mid, const Rows &dst,
                       const std::vector<int> &mods, int in_mod,
                       const Epilogue *epi) {
-  checkRows(src, mid, dst, mods);
-  const auto &I = ctx.impl();
-  const Split sp = split(I.n_log);
-  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
-    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
-    const RowTable col = makeTable(mods, src, mid, first, count);
-    const RowTable row = makeTable(mods, mid, dst, first, count);
-    if (I.n_log == 16) {
-      dim3 grid(32, unsigned(count));
-      if (in_mod >= 0)
-        nttFwdCol16<true>
-            <<<grid, kFastThreads, 0, I.stream>>>(I.tables, col, in_mod);
-      else
-        nttFwdCol16<false>
-            <<<grid, kFastThreads, 0, I.stream>>>(I.tables, col, 0);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      if (epi)
-        nttFwdRow16<true><<<grid, kFastThreads, 0, I.stream>>>(
-            I.tables, row, int(first), *epi);
-      else
-        nttFwdRow16<false><<<grid, kFastThreads, 0, I.stream>>>(
-            I.tables, row, int(first), Epilogue{});
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      continue;
-    }
-    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
-    const Block bc = block(sp.s1 + sp.log_c_col);
-    if (in_mod >= 0)
-      nttFwdCol<true><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
-          I.tables, col, sp.s1, sp.log_c_col, in_mod);
-    else
-      nttFwdCol<false><<<grid_col, bc.threads, bc.bytes, I.stream>>>(
-          I.tables, col, sp.s1, sp.log_c_col, 0);
-    EMBER_CUDA_LAUNCH_CHECK(I.stream);
-    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
-    const Block br = block(sp.s2 + sp.log_c_row);
-    if (epi)
-      nttFwdRow<true><<<grid_row, br.threads, br.bytes, I.stream>>>(
-          I.tables, row, sp.s2, sp.log_c_row, int(first), *epi);
-    else
-      nttFwdRow<false><<<grid_row, br.threads, br.bytes, I.stream>>>(
-          I.tables, row, sp.s2, sp.log_c_row, int(first), Epilogue{});
-    EMBER_CUDA_LAUNCH_CHECK(I.stream);
-  }
+  nttForward(ctx, src, mid, dst, mods, in_mod, epi);
+}
+void launchNttForward(const DeviceContext &ctx, const RowsT<u32> &src,
+                      const RowsT<u32> &mid, const RowsT<u32> &dst,
+                      const std::vector<int> &mods, int in_mod,
+                      const EpilogueT<u32> *epi) {
+  nttForward(ctx, src, mid, dst, mods, in_mod, epi);
 }
 
 void launchNttForward(const DeviceContext &ctx, const u64 *src,
@@ -715,41 +791,30 @@ void launchNttForward(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &dst_rows,
                       const std::vector<int> &mods, int in_mod,
                       const Epilogue *epi) {
-  launchNttForward(ctx, single(src, src_rows), single(mid, mid_rows),
-                   single(dst, dst_rows), mods, in_mod, epi);
+  nttForward(ctx, single(src, src_rows), single<u64>(mid, mid_rows),
+             single<u64>(dst, dst_rows), mods, in_mod, epi);
+}
+void launchNttForward(const DeviceContext &ctx, const u32 *src,
+                      const std::vector<int> &src_rows, u32 *mid,
+                      const std::vector<int> &mid_rows, u32 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, int in_mod,
+                      const EpilogueT<u32> *epi) {
+  nttForward(ctx, single(src, src_rows), single<u32>(mid, mid_rows),
+             single<u32>(dst, dst_rows), mods, in_mod, epi);
 }
 
 void launchNttInverse(const DeviceContext &ctx, const Rows &src,
                       const Rows &mid, const Rows &dst,
                       const std::vector<int> &mods, const u64 *scale,
                       bool by_mod) {
-  checkRows(src, mid, dst, mods);
-  const auto &I = ctx.impl();
-  const Split sp = split(I.n_log);
-  for (size_t first = 0; first < mods.size(); first += kMaxRows) {
-    const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
-    const RowTable row = makeTable(mods, src, mid, first, count);
-    const RowTable col = makeTable(mods, mid, dst, first, count);
-    if (I.n_log == 16) {
-      dim3 grid(32, unsigned(count));
-      nttInvRow16<<<grid, kFastThreads, 0, I.stream>>>(I.tables, row);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      nttInvCol16<<<grid, kFastThreads, 0, I.stream>>>(
-          I.tables, col, int(first), scale, by_mod);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      continue;
-    }
-    dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
-    const Block br = block(sp.s2 + sp.log_c_row);
-    nttInvRow<<<grid_row, br.threads, br.bytes, I.stream>>>(
-        I.tables, row, sp.s2, sp.log_c_row);
-    EMBER_CUDA_LAUNCH_CHECK(I.stream);
-    dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
-    const Block bc = block(sp.s1 + sp.log_c_col);
-    nttInvCol<<<grid_col, bc.threads, bc.bytes, I.stream>>>(
-        I.tables, col, sp.s1, sp.log_c_col, int(first), scale, by_mod);
-    EMBER_CUDA_LAUNCH_CHECK(I.stream);
-  }
+  nttInverse(ctx, src, mid, dst, mods, scale, by_mod);
+}
+void launchNttInverse(const DeviceContext &ctx, const RowsT<u32> &src,
+                      const RowsT<u32> &mid, const RowsT<u32> &dst,
+                      const std::vector<int> &mods, const u32 *scale,
+                      bool by_mod) {
+  nttInverse(ctx, src, mid, dst, mods, scale, by_mod);
 }
 
 void launchNttInverse(const DeviceContext &ctx, const u64 *src,
@@ -758,8 +823,17 @@ void launchNttInverse(const DeviceContext &ctx, const u64 *src,
                       const std::vector<int> &dst_rows,
                       const std::vector<int> &mods, const u64 *scale,
                       bool by_mod) {
-  launchNttInverse(ctx, single(src, src_rows), single(mid, mid_rows),
-                   single(dst, dst_rows), mods, scale, by_mod);
+  nttInverse(ctx, single(src, src_rows), single<u64>(mid, mid_rows),
+             single<u64>(dst, dst_rows), mods, scale, by_mod);
+}
+void launchNttInverse(const DeviceContext &ctx, const u32 *src,
+                      const std::vector<int> &src_rows, u32 *mid,
+                      const std::vector<int> &mid_rows, u32 *dst,
+                      const std::vector<int> &dst_rows,
+                      const std::vector<int> &mods, const u32 *scale,
+                      bool by_mod) {
+  nttInverse(ctx, single(src, src_rows), single<u32>(mid, mid_rows),
+             single<u32>(dst, dst_rows), mods, scale, by_mod);
 }
 
 } // namespace ember::cuda

@@ -15,9 +15,8 @@ namespace {
 
 constexpr int kEwThreads = 256;
 
-struct BConvJobs {
-  BConvJob job[kMaxJobs];
-};
+template <typename W> struct BConvJobsT { BConvJobT<W> job[kMaxJobs]; };
+using BConvJobs = BConvJobsT<u64>;
 
 /// Centred fast base conversion as a (T x m) by (m x N) matrix product:
 /// each thread keeps its coefficient's m inputs in registers, counts those
@@ -110,6 +109,80 @@ __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
         out[size_t(t0 + u) << log_n] =
             barrett(hi[u], lo[u], c_s[2 * kG + t0 + u], c_s[3 * kG + t0 + u],
                     c_s[4 * kG + t0 + u]);
+  }
+}
+
+/// The 32-bit words' BConv (primes below 2^30): the same blocks, shared
+/// memory and side-by-side targets, with each target's sum in one 64-bit
+/// accumulator (one IMAD.WIDE per product). Products are below 2^60, so
+/// every 8 of them the accumulator is folded, hi 2^32 + lo -> hi [2^32]_t +
+/// lo (below 2^63 before, 2^62 + 2^32 after), and reduced once at the end
+/// (Barrett of the 64-bit sum). Work: m T N multiply-adds (~1 int32
+/// instruction each) and T N reductions (~10).
+template <int kM>
+__global__ void __launch_bounds__(kEwThreads)
+    bconvKernel32(TablesT<u32> T, BConvJobsT<u32> jobs) {
+  constexpr int kG = kTargetsPerBlock;
+  constexpr int kTile = kM <= 16 ? 4 : 2;
+  extern __shared__ __align__(16) unsigned char bc32_raw[];
+  u32 *bc_s = reinterpret_cast<u32 *>(bc32_raw);
+  const BConvJobT<u32> J = jobs.job[blockIdx.y];
+  const int m = J.m, tc = J.t_count, log_n = T.logN;
+  const int t_begin = blockIdx.z * kG;
+  if (t_begin >= tc)
+    return; // whole block: before any barrier
+  const int nt = min(tc - t_begin, kG);
+  // [kG][m] hat rows (zero past nt), [m] halves, then per target: [-B]_t,
+  // bias, modulus, Barrett ratio (high, low), [2^32]_t.
+  u32 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
+  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x)
+    hat_s[idx] = idx < nt * m ? J.hat[t_begin * m + idx] : 0;
+  for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
+    half_s[idx] = J.half[idx];
+  for (int idx = threadIdx.x; idx < kG; idx += blockDim.x) {
+    const int t = t_begin + idx, g = idx < nt ? J.tmod[t] : 0;
+    c_s[idx] = idx < nt ? J.negb[t] : 0;
+    c_s[kG + idx] = idx < nt && J.bias ? J.bias[t] : 0;
+    c_s[2 * kG + idx] = T.q[g];
+    c_s[3 * kG + idx] = T.ratioHi[g];
+    c_s[4 * kG + idx] = T.ratioLo[g];
+    c_s[5 * kG + idx] = u32((u64(1) << 32) % T.q[g]);
+  }
+  __syncthreads();
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  u32 y[kM];
+  u32 above = 0;
+#pragma unroll
+  for (int i = 0; i < kM; ++i) {
+    y[i] = i < m ? J.in[(size_t(i) << log_n) + x] : 0;
+    if (i < m)
+      above += y[i] > half_s[i];
+  }
+  u32 *out = J.out + (size_t(t_begin) << log_n) + x;
+#pragma unroll
+  for (int t0 = 0; t0 < kG; t0 += kTile) {
+    if (t0 >= nt)
+      break;
+    u64 acc[kTile];
+#pragma unroll
+    for (int u = 0; u < kTile; ++u)
+      acc[u] = u64(c_s[kG + t0 + u]) + u64(above) * c_s[t0 + u];
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+      if (i < m) {
+#pragma unroll
+        for (int u = 0; u < kTile; ++u) {
+          acc[u] += u64(y[i]) * hat_s[(t0 + u) * m + i];
+          if (i % 8 == 7 && i + 1 < kM)
+            acc[u] = (acc[u] >> 32) * c_s[5 * kG + t0 + u] + u32(acc[u]);
+        }
+      }
+#pragma unroll
+    for (int u = 0; u < kTile; ++u)
+      if (t0 + u < nt)
+        out[size_t(t0 + u) << log_n] =
+            barrett(u32(acc[u] >> 32), u32(acc[u]), c_s[2 * kG + t0 + u],
+                    c_s[3 * kG + t0 + u], c_s[4 * kG + t0 + u]);
   }
 }
 
@@ -344,24 +417,26 @@ __global__ void __launch_bounds__(kEwThreads)
   }
 }
 
-__device__ __forceinline__ int rowModulus(const Tables &T, ModMap map, int r) {
+template <typename W>
+__device__ __forceinline__ int rowModulus(const TablesT<W> &T, ModMap map,
+                                          int r) {
   return qpModulus(map.off + r % map.div, map.level, T.qCount);
 }
 
 /// Elementwise binary ops over rows. Bytes: 2-3 N words per row. Work: one
 /// add (2 int32 ops) or one Barrett product (~25) per word.
-template <EwOp kOp>
+template <typename W, EwOp kOp>
 __global__ void __launch_bounds__(kEwThreads)
-    ewKernel(Tables T, u64 *out, const u64 *a, int a_rows, const u64 *b,
+    ewKernel(TablesT<W> T, W *out, const W *a, int a_rows, const W *b,
              int b_rows, int b_div, ModMap map) {
   const int r = blockIdx.y, log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int g = rowModulus(T, map, r);
-  const u64 q = T.q[g];
+  const W q = T.q[g];
   const size_t off = (size_t(r) << log_n) + x;
-  const u64 av = r < a_rows ? a[off] : 0;
-  const u64 bv = (b && r < b_rows) ? b[(size_t(r % b_div) << log_n) + x] : 0;
-  u64 res;
+  const W av = r < a_rows ? a[off] : 0;
+  const W bv = (b && r < b_rows) ? b[(size_t(r % b_div) << log_n) + x] : 0;
+  W res;
   if (kOp == EwOp::kAdd) {
     res = addMod(av, bv, q);
   } else if (kOp == EwOp::kSub) {
@@ -369,34 +444,36 @@ __global__ void __launch_bounds__(kEwThreads)
   } else if (kOp == EwOp::kNeg) {
     res = av == 0 ? 0 : q - av;
   } else if (kOp == EwOp::kMul) {
-    res = barrett(__umul64hi(av, bv), av * bv, q, T.ratioHi[g], T.ratioLo[g]);
-  } else { // kMulAdd
+    res = mulModBarrett(av, bv, q, T.ratioHi[g], T.ratioLo[g]);
+  } else if constexpr (sizeof(W) == 8) { // kMulAdd: one reduction
     u64 hi = 0, lo = out[off];
     mac128(hi, lo, av, bv);
-    res = barrett(hi, lo, q, T.ratioHi[g], T.ratioLo[g]);
+    res = barrett<u64>(hi, lo, q, T.ratioHi[g], T.ratioLo[g]);
+  } else { // kMulAdd: the product and the addend below 2^61
+    const u64 x = u64(av) * bv + out[off];
+    res = barrett(W(x >> 32), W(x), q, T.ratioHi[g], T.ratioLo[g]);
   }
   out[off] = res;
 }
 
-struct Consts {
-  u64 w[kMaxConsts], ws[kMaxConsts];
-};
+template <typename W> struct Consts { W w[kMaxConsts], ws[kMaxConsts]; };
 
 /// out = a * c_i (Shoup) or a + c_i on rows below const_rows, else a copy.
 /// Bytes: 2 N words per row. Work: one Shoup product (~12) per word.
+template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    constKernel(Tables T, bool mul, u64 *out, const u64 *a, Consts c,
+    constKernel(TablesT<W> T, bool mul, W *out, const W *a, Consts<W> c,
                 int const_rows, ModMap map) {
   const int r = blockIdx.y, log_n = T.logN;
   const size_t off =
       (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const u64 av = a[off];
+  const W av = a[off];
   if (r >= const_rows) {
     out[off] = av;
     return;
   }
   const int i = r % map.div;
-  const u64 q = T.q[rowModulus(T, map, r)];
+  const W q = T.q[rowModulus(T, map, r)];
   out[off] = mul ? mulShoup(av, c.w[i], c.ws[i], q) : addMod(av, c.w[i], q);
 }
 
@@ -413,16 +490,16 @@ __global__ void __launch_bounds__(kEwThreads)
   u64 hi = 0, lo = 0;
   mac128(hi, lo, a0, b1);
   mac128(hi, lo, a1, b0);
-  out[off] = barrett(__umul64hi(a0, b0), a0 * b0, q, rh, rl);
+  out[off] = mulModBarrett(a0, b0, q, rh, rl);
   out[part + off] = barrett(hi, lo, q, rh, rl);
-  out[2 * part + off] = barrett(__umul64hi(a1, b1), a1 * b1, q, rh, rl);
+  out[2 * part + off] = mulModBarrett(a1, b1, q, rh, rl);
 }
 
 /// NTT-form automorphism: a gather by the index map (bit-reversed layout
 /// keeps runs of it contiguous). Bytes: 2 N words + the N-entry map per row.
+template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    automorphismKernel(int log_n, u64 *out, const u64 *in,
-                       const uint32_t *index) {
+    automorphismKernel(int log_n, W *out, const W *in, const uint32_t *index) {
   const size_t row = size_t(blockIdx.y) << log_n;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   out[row + x] = in[row + __ldg(index + x)];
@@ -430,16 +507,17 @@ __global__ void __launch_bounds__(kEwThreads)
 
 /// Coefficient-form automorphism: X^k -> +-X^(k galois mod N), a scatter.
 /// Bytes: 2 N words per row (writes uncoalesced). Work: one negation each.
+template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    automorphismCoeffKernel(Tables T, u64 *out, const u64 *in, uint64_t galois,
+    automorphismCoeffKernel(TablesT<W> T, W *out, const W *in, uint64_t galois,
                             ModMap map) {
   const int r = blockIdx.y, log_n = T.logN;
   const uint64_t n = uint64_t{1} << log_n;
   const uint64_t k = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const size_t row = size_t(r) << log_n;
-  const u64 q = T.q[rowModulus(T, map, r)];
+  const W q = T.q[rowModulus(T, map, r)];
   const uint64_t image = (k * galois) & (2 * n - 1);
-  const u64 v = in[row + k];
+  const W v = in[row + k];
   if (image < n)
     out[row + image] = v;
   else
@@ -507,55 +585,118 @@ void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs) {
   }
 }
 
-void launchElementwise(const DeviceContext &ctx, EwOp op, u64 *out,
-                       const u64 *a, int a_rows, const u64 *b, int b_rows,
-                       int b_div, int rows, ModMap map) {
+namespace {
+template <typename W>
+void elementwise(const DeviceContext &ctx, EwOp op, W *out, const W *a,
+                 int a_rows, const W *b, int b_rows, int b_div, int rows,
+                 ModMap map) {
+  requireWord<W>(ctx, "elementwise");
   const auto &I = ctx.impl();
   if (rows == 0)
     return;
+  const TablesT<W> &T = tablesOf<W>(I);
   dim3 grid = ewGrid(I, rows);
   const unsigned block = ewBlock(I);
   switch (op) {
   case EwOp::kAdd:
-    ewKernel<EwOp::kAdd><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
-                                                       b, b_rows, b_div, map);
+    ewKernel<W, EwOp::kAdd><<<grid, block, 0, I.stream>>>(T, out, a, a_rows, b,
+                                                          b_rows, b_div, map);
     break;
   case EwOp::kSub:
-    ewKernel<EwOp::kSub><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
-                                                       b, b_rows, b_div, map);
+    ewKernel<W, EwOp::kSub><<<grid, block, 0, I.stream>>>(T, out, a, a_rows, b,
+                                                          b_rows, b_div, map);
     break;
   case EwOp::kNeg:
-    ewKernel<EwOp::kNeg><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
-                                                       b, b_rows, b_div, map);
+    ewKernel<W, EwOp::kNeg><<<grid, block, 0, I.stream>>>(T, out, a, a_rows, b,
+                                                          b_rows, b_div, map);
     break;
   case EwOp::kMul:
-    ewKernel<EwOp::kMul><<<grid, block, 0, I.stream>>>(I.tables, out, a, a_rows,
-                                                       b, b_rows, b_div, map);
+    ewKernel<W, EwOp::kMul><<<grid, block, 0, I.stream>>>(T, out, a, a_rows, b,
+                                                          b_rows, b_div, map);
     break;
   case EwOp::kMulAdd:
-    ewKernel<EwOp::kMulAdd><<<grid, block, 0, I.stream>>>(
-        I.tables, out, a, a_rows, b, b_rows, b_div, map);
+    ewKernel<W, EwOp::kMulAdd><<<grid, block, 0, I.stream>>>(
+        T, out, a, a_rows, b, b_rows, b_div, map);
     break;
   }
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-void launchConstOp(const DeviceContext &ctx, bool mul, u64 *out, const u64 *a,
-                   const std::vector<u64> &c, int const_rows, int rows,
-                   ModMap map) {
+template <typename W> const Context<W> &hostOf(const DeviceContext &ctx);
+template <> const Context<u64> &hostOf<u64>(const DeviceContext &ctx) {
+  return ctx.host();
+}
+template <> const Context<u32> &hostOf<u32>(const DeviceContext &ctx) {
+  return ctx.host32();
+}
+
+template <typename W>
+void constOp(const DeviceContext &ctx, bool mul, W *out, const W *a,
+             const std::vector<u64> &c, int const_rows, int rows, ModMap map) {
   const auto &I = ctx.impl();
   if (int(c.size()) != map.div || map.div > kMaxConsts)
     throw InvalidArgument("const op: one constant per limb (at most 64)");
-  Consts k{};
+  const Context<W> &host = hostOf<W>(ctx);
+  Consts<W> k{};
   for (int i = 0; i < map.div; ++i) {
-    const Modulus<u64> &q =
-        I.host->modulus(qpModulus(map.off + i, map.level, I.q_count));
-    k.w[i] = q.reduceWord(c[i]);
+    const Modulus<W> &q =
+        host.modulus(qpModulus(map.off + i, map.level, I.q_count));
+    k.w[i] = W(c[i] % q.value());
     k.ws[i] = q.shoup(k.w[i]);
   }
-  constKernel<<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
-      I.tables, mul, out, a, k, const_rows, map);
+  constKernel<W><<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
+      tablesOf<W>(I), mul, out, a, k, const_rows, map);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+} // namespace
+
+void launchBConv(const DeviceContext &ctx,
+                 const std::vector<BConvJobT<u32>> &jobs) {
+  requireWord<u32>(ctx, "bconv");
+  const auto &I = ctx.impl();
+  for (size_t first = 0; first < jobs.size(); first += kMaxJobs) {
+    const size_t count = std::min<size_t>(kMaxJobs, jobs.size() - first);
+    BConvJobsT<u32> js{};
+    int max_m = 0, max_t = 0;
+    size_t smem = 0;
+    for (size_t i = 0; i < count; ++i) {
+      js.job[i] = jobs[first + i];
+      max_m = std::max(max_m, js.job[i].m);
+      max_t = std::max(max_t, js.job[i].t_count);
+      smem = std::max(smem, (bconvSmemWords(js.job[i].m) + kTargetsPerBlock) *
+                                sizeof(u32));
+    }
+    dim3 grid = ewGrid(I, int(count));
+    grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
+    const unsigned block = ewBlock(I);
+    byWidth(max_m, "bconv", [&](auto w) {
+      bconvKernel32<decltype(w)::value>
+          <<<grid, block, smem, I.stream>>>(I.tables32, js);
+    });
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
+}
+
+void launchElementwise(const DeviceContext &ctx, EwOp op, u64 *out,
+                       const u64 *a, int a_rows, const u64 *b, int b_rows,
+                       int b_div, int rows, ModMap map) {
+  elementwise(ctx, op, out, a, a_rows, b, b_rows, b_div, rows, map);
+}
+void launchElementwise(const DeviceContext &ctx, EwOp op, u32 *out,
+                       const u32 *a, int a_rows, const u32 *b, int b_rows,
+                       int b_div, int rows, ModMap map) {
+  elementwise(ctx, op, out, a, a_rows, b, b_rows, b_div, rows, map);
+}
+
+void launchConstOp(const DeviceContext &ctx, bool mul, u64 *out, const u64 *a,
+                   const std::vector<u64> &c, int const_rows, int rows,
+                   ModMap map) {
+  constOp(ctx, mul, out, a, c, const_rows, rows, map);
+}
+void launchConstOp(const DeviceContext &ctx, bool mul, u32 *out, const u32 *a,
+                   const std::vector<u64> &c, int const_rows, int rows,
+                   ModMap map) {
+  constOp(ctx, mul, out, a, c, const_rows, rows, map);
 }
 
 void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
@@ -566,12 +707,24 @@ void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
+namespace {
+template <typename W>
+void automorphismRows(const DeviceContext &ctx, W *out, const W *in, int rows,
+                      const uint32_t *index) {
+  const auto &I = ctx.impl();
+  automorphismKernel<W>
+      <<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(I.n_log, out, in, index);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+} // namespace
+
 void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
                         int rows, const uint32_t *index) {
-  const auto &I = ctx.impl();
-  automorphismKernel<<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(I.n_log, out,
-                                                                   in, index);
-  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  automorphismRows(ctx, out, in, rows, index);
+}
+void launchAutomorphism(const DeviceContext &ctx, u32 *out, const u32 *in,
+                        int rows, const uint32_t *index) {
+  automorphismRows(ctx, out, in, rows, index);
 }
 
 // --- Key switching, ModUp, ModDown, rescale
@@ -664,39 +817,54 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
                    out_rows, out_mods, -1, &e);
 }
 
-void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
-                  u64 *out) {
-  const auto &I = ctx.impl();
+namespace {
+template <typename W>
+void rescaleRows(const DeviceContext &ctx, const W *in, int parts, int level,
+                 W *out) {
+  auto &I = ctx.impl();
   const size_t n = I.n;
-  const RescalePlan &plan = ctx.impl().rescalePlan(ctx, level);
+  const RescalePlan &plan =
+      sizeof(W) == 8 ? I.rescalePlan(ctx, level) : I.rescalePlan32(ctx, level);
+  if (parts > 3)
+    throw InvalidArgument("rescale: at most 3 ciphertext parts");
   // INTT of each part's last limb, adding h = q_l / 2.
-  DeviceBuffer last(ctx, size_t(parts) * n);
+  DeviceBuffer last(ctx, BasicDevicePoly<W>::wordsFor(size_t(parts) * n));
+  W *last_w = reinterpret_cast<W *>(last.data());
   std::vector<int> src, rows, mods;
   for (int p = 0; p < parts; ++p) {
     src.push_back(p * (level + 1) + level);
     rows.push_back(p);
     mods.push_back(level);
   }
-  if (parts > 3)
-    throw InvalidArgument("rescale: at most 3 ciphertext parts");
-  launchNttInverse(ctx, in, src, last.data(), rows, last.data(), rows, mods,
-                   plan.intt_scale.data(), false);
+  launchNttInverse(ctx, in, src, last_w, rows, last_w, rows, mods,
+                   wordsOf<W>(plan.intt_scale), false);
   // NTT of it mod every q_i (the reduction and - h mod q_i fused into the
   // load), then (x - r) q_l^-1 in the epilogue.
-  DeviceBuffer tmp(ctx, size_t(parts) * level * n);
+  DeviceBuffer tmp(ctx,
+                   BasicDevicePoly<W>::wordsFor(size_t(parts) * level * n));
   std::vector<int> bsrc, brows, bmods;
   for (int r = 0; r < parts * level; ++r) {
     bsrc.push_back(r / level);
     brows.push_back(r);
     bmods.push_back(r % level);
   }
-  Epilogue e;
+  EpilogueT<W> e;
   for (int p = 0; p < parts; ++p)
     e.a[p] = in + size_t(p) * (level + 1) * n;
-  e.c = plan.q_last_inv.data();
+  e.c = wordsOf<W>(plan.q_last_inv);
   e.div = level;
-  launchNttForward(ctx, last.data(), bsrc, tmp.data(), brows, out, brows, bmods,
-                   level, &e);
+  launchNttForward(ctx, last_w, bsrc, reinterpret_cast<W *>(tmp.data()), brows,
+                   out, brows, bmods, level, &e);
+}
+} // namespace
+
+void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
+                  u64 *out) {
+  rescaleRows(ctx, in, parts, level, out);
+}
+void rescaleParts(const DeviceContext &ctx, const u32 *in, int parts, int level,
+                  u32 *out) {
+  rescaleRows(ctx, in, parts, level, out);
 }
 
 void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
@@ -920,7 +1088,7 @@ namespace {
 /// Row -> modulus map of a basis: a run of consecutive moduli (a digit, P,
 /// T), or q_0..q_l u P.
 ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
-  const int qc = ctx.host().qCount(), total = ctx.host().allModuliCount();
+  const int qc = ctx.impl().q_count, total = ctx.impl().all_count;
   const int L = int(basis.size());
   if (L == 0)
     throw InvalidArgument("empty basis");
@@ -938,14 +1106,16 @@ ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
   int l = 0;
   while (l < L && basis[l] == l)
     ++l;
-  if (l > 0 && L - l == ctx.host().pCount() && basis[l] == qc &&
+  if (l > 0 && L - l == ctx.impl().p_count && basis[l] == qc &&
       contiguous(l, L))
     return ModMap{L, l - 1, 0};
   throw InvalidArgument(
       "the CUDA backend supports Q_l, Q_l u P, P and T bases");
 }
 
-void checkSame(const DevicePoly &a, const DevicePoly &b, const char *op) {
+template <typename W>
+void checkSame(const BasicDevicePoly<W> &a, const BasicDevicePoly<W> &b,
+               const char *op) {
   if (a.basis != b.basis || a.n != b.n)
     throw InvalidArgument(std::string(op) + ": operands have different bases");
   if (a.ntt != b.ntt)
@@ -953,12 +1123,14 @@ void checkSame(const DevicePoly &a, const DevicePoly &b, const char *op) {
                           ": operands are in different forms (NTT/coeff)");
 }
 
-DevicePoly makePoly(const DeviceContext &ctx, std::vector<int> basis,
-                    bool ntt) {
-  DevicePoly p;
-  p.n = ctx.host().n();
+template <typename W = u64>
+BasicDevicePoly<W> makePoly(const DeviceContext &ctx, std::vector<int> basis,
+                            bool ntt) {
+  requireWord<W>(ctx, "a device polynomial");
+  BasicDevicePoly<W> p;
+  p.n = ctx.impl().n;
   p.ntt = ntt;
-  p.buf = DeviceBuffer(ctx, basis.size() * p.n);
+  p.buf = DeviceBuffer(ctx, BasicDevicePoly<W>::wordsFor(basis.size() * p.n));
   p.basis = std::move(basis);
   return p;
 }
@@ -981,10 +1153,13 @@ u64 *temporary(const DeviceContext &ctx, Scratch scratch, size_t words,
 }
 
 /// Checks that `out` can hold a result over `basis` and sets its form.
-void prepareOut(const DeviceContext &ctx, DevicePoly &out,
+template <typename W>
+void prepareOut(const DeviceContext &ctx, BasicDevicePoly<W> &out,
                 const std::vector<int> &basis, bool ntt, const char *op) {
-  const size_t n = ctx.host().n();
-  if (out.basis != basis || !out.data() || out.buf.words() < basis.size() * n)
+  requireWord<W>(ctx, op);
+  const size_t n = ctx.impl().n;
+  if (out.basis != basis || !out.data() ||
+      out.buf.words() < BasicDevicePoly<W>::wordsFor(basis.size() * n))
     throw InvalidArgument(std::string(op) +
                           ": the output buffer does not fit the result");
   out.n = n;
@@ -993,11 +1168,10 @@ void prepareOut(const DeviceContext &ctx, DevicePoly &out,
 
 } // namespace
 
-void ntt(const DeviceContext &ctx, DevicePoly &p) { ntt(ctx, p, p); }
-
-void intt(const DeviceContext &ctx, DevicePoly &p) { intt(ctx, p, p); }
-
-void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
+namespace {
+template <typename W>
+void nttPoly(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
+             BasicDevicePoly<W> &out) {
   if (in.ntt)
     throw InvalidArgument("ntt needs a polynomial in coefficient form");
   prepareOut(ctx, out, in.basis, true, "ntt");
@@ -1005,14 +1179,27 @@ void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
   launchNttForward(ctx, in.data(), rows, out.data(), rows, out.data(), rows,
                    in.basis, -1, nullptr);
 }
-
-void intt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
+template <typename W>
+void inttPoly(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
+              BasicDevicePoly<W> &out) {
   if (!in.ntt)
     throw InvalidArgument("intt needs a polynomial in NTT form");
   prepareOut(ctx, out, in.basis, false, "intt");
   const std::vector<int> rows = iota(0, int(in.limbs()));
   launchNttInverse(ctx, in.data(), rows, out.data(), rows, out.data(), rows,
-                   in.basis, ctx.impl().tables.inttPlain, true);
+                   in.basis, tablesOf<W>(ctx.impl()).inttPlain, true);
+}
+} // namespace
+
+void ntt(const DeviceContext &ctx, DevicePoly &p) { nttPoly(ctx, p, p); }
+void ntt(const DeviceContext &ctx, DevicePoly32 &p) { nttPoly(ctx, p, p); }
+void intt(const DeviceContext &ctx, DevicePoly &p) { inttPoly(ctx, p, p); }
+void intt(const DeviceContext &ctx, DevicePoly32 &p) { inttPoly(ctx, p, p); }
+void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
+  nttPoly(ctx, in, out);
+}
+void intt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
+  inttPoly(ctx, in, out);
 }
 
 DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
@@ -1043,6 +1230,28 @@ void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
               {BConvJob{scaled, out.data(), c, c + hat, c + hat + m, nullptr,
                         reinterpret_cast<const int *>(plan.tmod.data()), m,
                         int(to.size())}});
+}
+
+DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
+                   const std::vector<int> &to) {
+  if (in.ntt)
+    throw InvalidArgument("bconv needs a polynomial in coefficient form");
+  for (int t : to)
+    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
+      throw InvalidArgument("bconv: source and target bases overlap");
+  DevicePoly32 out = makePoly<u32>(ctx, to, false);
+  const int m = int(in.limbs());
+  const BConvPlan &plan = ctx.impl().bconvPlan32(ctx, in.basis, to);
+  DevicePoly32 scaled = makePoly<u32>(ctx, in.basis, false);
+  launchConstOp(ctx, true, scaled.data(), in.data(), plan.hat_inv, m, m,
+                mapFor(ctx, in.basis));
+  const u32 *c = wordsOf<u32>(plan.consts);
+  const size_t hat = plan.hat_words;
+  launchBConv(ctx, {BConvJobT<u32>{
+                       scaled.data(), out.data(), c, c + hat, c + hat + m,
+                       nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
+                       m, int(to.size())}});
+  return out;
 }
 
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
@@ -1509,89 +1718,69 @@ DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {
   return out;
 }
 
-void rescale(const DeviceContext &ctx, DevicePoly &p) {
+namespace {
+template <typename W>
+void rescalePoly(const DeviceContext &ctx, BasicDevicePoly<W> &p) {
   if (!p.ntt)
     throw InvalidArgument("rescale needs a polynomial in NTT form");
   const int level = int(p.limbs()) - 1;
   if (level < 1)
     throw LevelMismatch("rescale needs level >= 1");
-  if (p.basis != ctx.host().qBasis(level))
+  if (level >= ctx.impl().q_count || p.basis != iota(0, level + 1))
     throw InvalidArgument("rescale: the polynomial is not over the expected "
                           "basis");
-  DeviceBuffer out(ctx, size_t(level) * p.n);
+  BasicDevicePoly<W> out = makePoly<W>(ctx, iota(0, level), true);
   rescaleParts(ctx, p.data(), 1, level, out.data());
-  p.buf = std::move(out);
-  p.basis.pop_back();
+  p = std::move(out);
 }
 
-DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
-                        uint64_t galois) {
-  DevicePoly out = makePoly(ctx, in.basis, in.ntt);
-  automorphism(ctx, in, galois, out);
-  return out;
-}
-
-void automorphism(const DeviceContext &ctx, const DevicePoly &in,
-                  uint64_t galois, DevicePoly &out) {
-  const auto &I = ctx.impl();
+template <typename W>
+void automorphismPoly(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
+                      uint64_t galois, BasicDevicePoly<W> &out) {
+  auto &I = ctx.impl();
   prepareOut(ctx, out, in.basis, in.ntt, "automorphism");
   if (in.ntt) {
     launchAutomorphism(ctx, out.data(), in.data(), int(in.limbs()),
-                       ctx.impl().galoisIndex(ctx, galois));
+                       I.galoisIndex(ctx, galois));
     return;
   }
   if (galois % 2 == 0 || galois >= 2 * in.n)
     throw InvalidArgument("Galois element " + std::to_string(galois) +
                           " must be odd and below 2N");
-  automorphismCoeffKernel<<<ewGrid(I, int(in.limbs())), ewBlock(I), 0,
-                            I.stream>>>(I.tables, out.data(), in.data(), galois,
-                                        mapFor(ctx, in.basis));
+  automorphismCoeffKernel<W>
+      <<<ewGrid(I, int(in.limbs())), ewBlock(I), 0, I.stream>>>(
+          tablesOf<W>(I), out.data(), in.data(), galois, mapFor(ctx, in.basis));
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-namespace {
-void binary(const DeviceContext &ctx, EwOp op, DevicePoly &a,
-            const DevicePoly *b, const char *name) {
+template <typename W>
+void binary(const DeviceContext &ctx, EwOp op, BasicDevicePoly<W> &a,
+            const BasicDevicePoly<W> *b, const char *name) {
   if (b)
     checkSame(a, *b, name);
-  const int rows = int(a.limbs());
-  launchElementwise(ctx, op, a.data(), a.data(), rows, b ? b->data() : nullptr,
-                    rows, rows, rows, mapFor(ctx, a.basis));
-}
-} // namespace
-
-void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
-  binary(ctx, EwOp::kAdd, a, &b, "add");
-}
-void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
-  binary(ctx, EwOp::kSub, a, &b, "sub");
-}
-void negInPlace(const DeviceContext &ctx, DevicePoly &a) {
-  binary(ctx, EwOp::kNeg, a, nullptr, "neg");
-}
-void mulInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
-  if (!a.ntt)
+  if ((op == EwOp::kMul) && !a.ntt)
     throw InvalidArgument("mul needs a polynomial in NTT form");
-  binary(ctx, EwOp::kMul, a, &b, "mul");
-}
-void mulConstInPlace(const DeviceContext &ctx, DevicePoly &a,
-                     const std::vector<uint64_t> &c) {
-  if (c.size() != a.limbs())
-    throw InvalidArgument("mulConst: one constant per limb is needed");
   const int rows = int(a.limbs());
-  launchConstOp(ctx, true, a.data(), a.data(), c, rows, rows,
+  launchElementwise(ctx, op, a.data(), a.data(), rows,
+                    b ? b->data() : static_cast<W *>(nullptr), rows, rows, rows,
+                    mapFor(ctx, a.basis));
+}
+
+template <typename W, typename C>
+void constInPlace(const DeviceContext &ctx, bool mul, BasicDevicePoly<W> &a,
+                  const std::vector<C> &c) {
+  if (c.size() != a.limbs())
+    throw InvalidArgument(std::string(mul ? "mulConst" : "addConst") +
+                          ": one constant per limb is needed");
+  const int rows = int(a.limbs());
+  launchConstOp(ctx, mul, a.data(), a.data(),
+                std::vector<u64>(c.begin(), c.end()), rows, rows,
                 mapFor(ctx, a.basis));
 }
-void addConstInPlace(const DeviceContext &ctx, DevicePoly &a,
-                     const std::vector<uint64_t> &c) {
-  if (c.size() != a.limbs())
-    throw InvalidArgument("addConst: one constant per limb is needed");
-  const int rows = int(a.limbs());
-  launchConstOp(ctx, false, a.data(), a.data(), c, rows, rows,
-                mapFor(ctx, a.basis));
-}
-void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
-                   const DevicePoly &a, const DevicePoly &b) {
+
+template <typename W>
+void mulAddPoly(const DeviceContext &ctx, BasicDevicePoly<W> &acc,
+                const BasicDevicePoly<W> &a, const BasicDevicePoly<W> &b) {
   checkSame(acc, a, "mulAdd");
   checkSame(a, b, "mulAdd");
   if (!a.ntt)
@@ -1599,6 +1788,79 @@ void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
   const int rows = int(a.limbs());
   launchElementwise(ctx, EwOp::kMulAdd, acc.data(), a.data(), rows, b.data(),
                     rows, rows, rows, mapFor(ctx, a.basis));
+}
+} // namespace
+
+void rescale(const DeviceContext &ctx, DevicePoly &p) { rescalePoly(ctx, p); }
+void rescale(const DeviceContext &ctx, DevicePoly32 &p) { rescalePoly(ctx, p); }
+
+DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
+                        uint64_t galois) {
+  DevicePoly out = makePoly(ctx, in.basis, in.ntt);
+  automorphismPoly(ctx, in, galois, out);
+  return out;
+}
+DevicePoly32 automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
+                          uint64_t galois) {
+  DevicePoly32 out = makePoly<u32>(ctx, in.basis, in.ntt);
+  automorphismPoly(ctx, in, galois, out);
+  return out;
+}
+void automorphism(const DeviceContext &ctx, const DevicePoly &in,
+                  uint64_t galois, DevicePoly &out) {
+  automorphismPoly(ctx, in, galois, out);
+}
+
+void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
+  binary(ctx, EwOp::kAdd, a, &b, "add");
+}
+void addInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                const DevicePoly32 &b) {
+  binary(ctx, EwOp::kAdd, a, &b, "add");
+}
+void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
+  binary(ctx, EwOp::kSub, a, &b, "sub");
+}
+void subInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                const DevicePoly32 &b) {
+  binary(ctx, EwOp::kSub, a, &b, "sub");
+}
+void negInPlace(const DeviceContext &ctx, DevicePoly &a) {
+  binary<u64>(ctx, EwOp::kNeg, a, nullptr, "neg");
+}
+void negInPlace(const DeviceContext &ctx, DevicePoly32 &a) {
+  binary<u32>(ctx, EwOp::kNeg, a, nullptr, "neg");
+}
+void mulInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b) {
+  binary(ctx, EwOp::kMul, a, &b, "mul");
+}
+void mulInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                const DevicePoly32 &b) {
+  binary(ctx, EwOp::kMul, a, &b, "mul");
+}
+void mulConstInPlace(const DeviceContext &ctx, DevicePoly &a,
+                     const std::vector<uint64_t> &c) {
+  constInPlace(ctx, true, a, c);
+}
+void mulConstInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                     const std::vector<uint32_t> &c) {
+  constInPlace(ctx, true, a, c);
+}
+void addConstInPlace(const DeviceContext &ctx, DevicePoly &a,
+                     const std::vector<uint64_t> &c) {
+  constInPlace(ctx, false, a, c);
+}
+void addConstInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                     const std::vector<uint32_t> &c) {
+  constInPlace(ctx, false, a, c);
+}
+void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
+                   const DevicePoly &a, const DevicePoly &b) {
+  mulAddPoly(ctx, acc, a, b);
+}
+void mulAddInPlace(const DeviceContext &ctx, DevicePoly32 &acc,
+                   const DevicePoly32 &a, const DevicePoly32 &b) {
+  mulAddPoly(ctx, acc, a, b);
 }
 
 } // namespace ember::cuda

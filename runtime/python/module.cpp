@@ -27,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,7 +36,6 @@ using namespace ember;
 
 namespace {
 
-using Context32 = Context<uint32_t>;
 using ContextPtr = std::shared_ptr<Context64>;
 using Release = py::call_guard<py::gil_scoped_release>;
 
@@ -235,16 +235,20 @@ void bindNtt(py::module_ &m, std::initializer_list<const char *> suffixes) {
   }
 }
 
-void bindPrimitives64(py::module_ &m) {
-  using Arr = WordArray<uint64_t>;
+/// The primitives of rns.h for one word size (the context picks the
+/// overload: bconv(ctx32, ...) runs at 32-bit words).
+template <typename Word> void bindPrimitives(py::module_ &m) {
+  using Arr = WordArray<Word>;
+  using Ctx = Context<Word>;
+  using P = Poly<Word>;
   using Basis = std::vector<int>;
 
   // Each primitive: numpy -> Poly, the call without the GIL, a check of the
   // basis it promises, Poly -> numpy.
-  auto run = [](const Context64 &ctx, const Arr &a, const Basis &in_basis,
-                bool ntt, const Basis &out_basis, const char *name, auto &&fn) {
-    Poly64 p = toPoly(ctx, a, in_basis, ntt);
-    Poly64 out;
+  auto run = [](const Ctx &ctx, const Arr &a, const Basis &in_basis, bool ntt,
+                const Basis &out_basis, const char *name, auto &&fn) {
+    P p = toPoly(ctx, a, in_basis, ntt);
+    P out;
     {
       py::gil_scoped_release release;
       out = fn(p);
@@ -255,11 +259,10 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "bconv",
-      [run](const Context64 &ctx, const Arr &a, const Basis &from,
-            const Basis &to) {
+      [run](const Ctx &ctx, const Arr &a, const Basis &from, const Basis &to) {
         checkBasis(ctx, to);
         return run(ctx, a, from, false, to, "bconv",
-                   [&](const Poly64 &p) { return cpu::bconv(ctx, p, to); });
+                   [&](const P &p) { return cpu::bconv(ctx, p, to); });
       },
       py::arg("ctx"), py::arg("coeffs"), py::arg("from_basis"),
       py::arg("to_basis"),
@@ -268,10 +271,10 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "mod_up",
-      [run](const Context64 &ctx, const Arr &a, int level, int digit) {
+      [run](const Ctx &ctx, const Arr &a, int level, int digit) {
         return run(ctx, a, ctx.qBasis(level), true, ctx.qpBasis(level),
                    "mod_up",
-                   [&](const Poly64 &p) { return cpu::modUp(ctx, p, digit); });
+                   [&](const P &p) { return cpu::modUp(ctx, p, digit); });
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"), py::arg("digit"),
       "ModUp of digit `digit` of an NTT-form polynomial over q_basis(level); "
@@ -279,12 +282,10 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "bconv_exact",
-      [run](const Context64 &ctx, const Arr &a, const Basis &from,
-            const Basis &to) {
+      [run](const Ctx &ctx, const Arr &a, const Basis &from, const Basis &to) {
         checkBasis(ctx, to);
-        return run(
-            ctx, a, from, false, to, "bconv_exact",
-            [&](const Poly64 &p) { return cpu::bconvExact(ctx, p, to); });
+        return run(ctx, a, from, false, to, "bconv_exact",
+                   [&](const P &p) { return cpu::bconvExact(ctx, p, to); });
       },
       py::arg("ctx"), py::arg("coeffs"), py::arg("from_basis"),
       py::arg("to_basis"),
@@ -293,11 +294,11 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "klss_mod_up",
-      [run](const Context64 &ctx, const Arr &a, int level, int digit) {
+      [run](const Ctx &ctx, const Arr &a, int level, int digit) {
         const Basis limbs = ctx.digitLimbs(digit, level);
-        Poly64 p = toPoly(ctx, a, ctx.qBasis(level), true);
-        Poly64 part = cpu::selectLimbs(p, limbs);
-        Poly64 out;
+        P p = toPoly(ctx, a, ctx.qBasis(level), true);
+        P part = cpu::selectLimbs(p, limbs);
+        P out;
         {
           py::gil_scoped_release release;
           out = cpu::klssModUp(ctx, part);
@@ -310,10 +311,10 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "mod_down",
-      [run](const Context64 &ctx, const Arr &a, int level) {
+      [run](const Ctx &ctx, const Arr &a, int level) {
         return run(ctx, a, ctx.qpBasis(level), true, ctx.qBasis(level),
                    "mod_down",
-                   [&](const Poly64 &p) { return cpu::modDown(ctx, p); });
+                   [&](const P &p) { return cpu::modDown(ctx, p); });
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("level"),
       "ModDown of an NTT-form polynomial over qp_basis(level) to "
@@ -321,12 +322,12 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "mod_switch_down",
-      [run](const Context64 &ctx, const Arr &a, const Basis &basis,
+      [run](const Ctx &ctx, const Arr &a, const Basis &basis,
             const Basis &keep) {
         checkBasis(ctx, keep);
         return run(
             ctx, a, basis, true, keep, "mod_switch_down",
-            [&](const Poly64 &p) { return cpu::modSwitchDown(ctx, p, keep); });
+            [&](const P &p) { return cpu::modSwitchDown(ctx, p, keep); });
       },
       py::arg("ctx"), py::arg("ntt_poly"), py::arg("basis"), py::arg("keep"),
       "Modulus switch of an NTT-form polynomial over `basis` = keep u D down "
@@ -334,9 +335,9 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "rescale",
-      [run](const Context64 &ctx, const Arr &a, int level) {
+      [run](const Ctx &ctx, const Arr &a, int level) {
         return run(ctx, a, ctx.qBasis(level), true, ctx.qBasis(level - 1),
-                   "rescale", [&](Poly64 p) {
+                   "rescale", [&](P p) {
                      cpu::rescale(ctx, p);
                      return p;
                    });
@@ -347,33 +348,34 @@ void bindPrimitives64(py::module_ &m) {
 
   m.def(
       "automorphism",
-      [run](const Context64 &ctx, const Arr &a, const Basis &basis, bool ntt,
+      [run](const Ctx &ctx, const Arr &a, const Basis &basis, bool ntt,
             uint64_t galois) {
-        return run(
-            ctx, a, basis, ntt, basis, "automorphism",
-            [&](const Poly64 &p) { return cpu::automorphism(ctx, p, galois); });
+        return run(ctx, a, basis, ntt, basis, "automorphism", [&](const P &p) {
+          return cpu::automorphism(ctx, p, galois);
+        });
       },
       py::arg("ctx"), py::arg("poly"), py::arg("basis"), py::arg("ntt"),
       py::arg("galois"), "X -> X^galois, in coefficient or NTT form.");
 
-  m.def(
-      "automorphism_ntt_index",
-      [](int log_n, uint64_t galois) {
-        std::vector<uint32_t> map = cpu::automorphismNttIndex(log_n, galois);
-        py::array_t<uint32_t> out(map.size());
-        std::memcpy(out.mutable_data(), map.data(),
-                    map.size() * sizeof(uint32_t));
-        return out;
-      },
-      py::arg("log_n"), py::arg("galois"),
-      "Index map of the NTT-form automorphism: out[j] = in[map[j]].");
+  if (std::is_same_v<Word, uint64_t>)
+    m.def(
+        "automorphism_ntt_index",
+        [](int log_n, uint64_t galois) {
+          std::vector<uint32_t> map = cpu::automorphismNttIndex(log_n, galois);
+          py::array_t<uint32_t> out(map.size());
+          std::memcpy(out.mutable_data(), map.data(),
+                      map.size() * sizeof(uint32_t));
+          return out;
+        },
+        py::arg("log_n"), py::arg("galois"),
+        "Index map of the NTT-form automorphism: out[j] = in[map[j]].");
 
   // Elementwise arithmetic (the same form on both operands).
   auto binary = [](auto op) {
-    return [op](const Context64 &ctx, const Arr &a, const Arr &b,
-                const Basis &basis, bool ntt) {
-      Poly64 x = toPoly(ctx, a, basis, ntt);
-      Poly64 y = toPoly(ctx, b, basis, ntt);
+    return [op](const Ctx &ctx, const Arr &a, const Arr &b, const Basis &basis,
+                bool ntt) {
+      P x = toPoly(ctx, a, basis, ntt);
+      P y = toPoly(ctx, b, basis, ntt);
       {
         py::gil_scoped_release release;
         op(ctx, x, y);
@@ -395,17 +397,17 @@ void bindPrimitives64(py::module_ &m) {
         py::arg("ntt") = true, "Pointwise product of NTT-form polynomials.");
   m.def(
       "poly_neg",
-      [](const Context64 &ctx, const Arr &a, const Basis &basis, bool ntt) {
-        Poly64 x = toPoly(ctx, a, basis, ntt);
+      [](const Ctx &ctx, const Arr &a, const Basis &basis, bool ntt) {
+        P x = toPoly(ctx, a, basis, ntt);
         cpu::negInPlace(ctx, x);
         return toArray(x);
       },
       py::arg("ctx"), py::arg("a"), py::arg("basis"), py::arg("ntt") = true);
   m.def(
       "poly_mul_const",
-      [](const Context64 &ctx, const Arr &a, const Basis &basis,
-         const std::vector<uint64_t> &c, bool ntt) {
-        Poly64 x = toPoly(ctx, a, basis, ntt);
+      [](const Ctx &ctx, const Arr &a, const Basis &basis,
+         const std::vector<Word> &c, bool ntt) {
+        P x = toPoly(ctx, a, basis, ntt);
         cpu::mulConstInPlace(ctx, x, c);
         return toArray(x);
       },
@@ -413,9 +415,9 @@ void bindPrimitives64(py::module_ &m) {
       py::arg("ntt") = true, "a * c_i on limb i.");
   m.def(
       "poly_add_const",
-      [](const Context64 &ctx, const Arr &a, const Basis &basis,
-         const std::vector<uint64_t> &c, bool ntt) {
-        Poly64 x = toPoly(ctx, a, basis, ntt);
+      [](const Ctx &ctx, const Arr &a, const Basis &basis,
+         const std::vector<Word> &c, bool ntt) {
+        P x = toPoly(ctx, a, basis, ntt);
         cpu::addConstInPlace(ctx, x, c);
         return toArray(x);
       },
@@ -1277,7 +1279,8 @@ PYBIND11_MODULE(ember_runtime, m) {
   bindParams(m);
   bindNtt<uint64_t>(m, {""});
   bindNtt<uint32_t>(m, {"32", ""});
-  bindPrimitives64(m);
+  bindPrimitives<uint64_t>(m);
+  bindPrimitives<uint32_t>(m);
   bindCkks(m);
   bindSerialize(m);
   bindProgram(m); // runtime/python/program.cpp: compiled programs

@@ -500,6 +500,63 @@ def test_elementwise_ops(ctx_small, rng):
     assert same(er.poly_add_const(ctx, a, basis, consts, False), ao + cs)
 
 
+# --- 32-bit words ----------------------------------------------------------------
+# The same definitions at 32-bit words (primes below 2^30, Context32): the
+# CPU reference that the GPU's 32-bit primitives are compared with bit for bit
+# (runtime/cuda/tests/cuda_test.cpp, CudaWords32).
+
+
+def context32(log_n: int) -> er.Context32:
+    """6 Q limbs of 25..30 bits, 3 P limbs of 29..30 bits, dnum 2."""
+    q_bits, p_bits = [30, 29, 28, 27, 26, 25], [30, 30, 29]
+    primes = er.generate_ntt_primes(log_n, q_bits + p_bits)
+    assert len(set(primes)) == len(primes) and max(primes) < 2**30
+    spec = er.ParamSpec(
+        log_n=log_n, q_bits=q_bits, p_bits=p_bits, dnum=2, insecure=True
+    )
+    return er.Context32(spec, primes[: len(q_bits)], primes[len(q_bits) :])
+
+
+@pytest.fixture(scope="module")
+def ctx32() -> er.Context32:
+    return context32(10)
+
+
+@pytest.mark.parametrize(
+    "from_basis,to_basis",
+    [([0, 1, 2], [6, 7, 8]), ([6, 7, 8], [0, 1, 2, 3, 4, 5]), ([5], [0, 8])],
+)
+def test_bconv_exact_32(ctx32, rng, from_basis, to_basis):
+    check_bconv(ctx32, rng, from_basis, to_basis)
+
+
+def test_bconv_exact_32_many_sources(rng):
+    """17 sources: more than the 8 products a 64-bit accumulator of 30-bit
+    residues holds before the GPU kernel folds it."""
+    q_bits = [30] * 17 + [29, 28]
+    primes = er.generate_ntt_primes(10, q_bits)
+    spec = er.ParamSpec(log_n=10, q_bits=q_bits, p_bits=[], dnum=1, insecure=True)
+    ctx = er.Context32(spec, primes, [])
+    check_bconv(ctx, rng, list(range(17)), [17, 18])
+
+
+@pytest.mark.parametrize("level,digit", [(5, 0), (5, 1), (2, 0)])
+def test_mod_up_exact_32(ctx32, rng, level, digit):
+    check_mod_up(ctx32, rng, level, digit)
+
+
+@pytest.mark.parametrize("level", [5, 1])
+def test_mod_down_and_rescale_exact_32(ctx32, rng, level):
+    check_mod_down(ctx32, rng, level)
+    check_rescale(ctx32, rng, level)
+
+
+def test_automorphism_exact_32(ctx32, rng):
+    basis = ctx32.qp_basis(ctx32.max_level)
+    for galois in galois_elements(ctx32, rng)[:4]:
+        check_automorphism(ctx32, rng, basis, galois)
+
+
 # --- Key switching ------------------------------------------------------------
 
 

@@ -44,7 +44,8 @@ Prng::Seed seed(uint8_t v) {
 }
 
 /// "" when equal, else where the first residue differs.
-std::string diff(const Poly64 &want, const Poly64 &got) {
+template <typename Word>
+std::string diff(const Poly<Word> &want, const Poly<Word> &got) {
   if (want.basis != got.basis)
     return "bases differ";
   if (want.ntt != got.ntt)
@@ -432,6 +433,161 @@ TEST(CudaPrimitives, SetCUnevenDigits) {
 TEST(CudaPrimitives, SetB) {
   REQUIRE_GPU();
   checkPrimitives("B", 23);
+}
+
+// --- 32-bit words
+// ----------------------------------------------------------------
+
+/// A Context32 at N = 2^log_n with q_count Q and p_count P primes of 30, 29,
+/// 28, ... bits (cycling down to 25), dnum 4.
+Context32 makeContext32(int log_n, int q_count, int p_count) {
+  ParamSpec spec;
+  spec.name = "words32";
+  spec.log_n = log_n;
+  spec.log_scale = 25;
+  spec.security = Security::kInsecureTestOnly;
+  for (int i = 0; i < q_count; ++i)
+    spec.q_bits.push_back(30 - i % 6);
+  for (int i = 0; i < p_count; ++i)
+    spec.p_bits.push_back(30 - i % 2);
+  spec.dnum = 4;
+  return Context32(spec);
+}
+
+Poly32 randomPoly32(const Context32 &ctx, Prng &prng,
+                    const std::vector<int> &basis, bool ntt) {
+  return sampleUniformPoly(ctx, prng, basis, ntt);
+}
+
+/// Every 32-bit primitive on the GPU against the CPU's (which
+/// tests/runtime/test_rns_exact.py checks against big integers).
+void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
+  Context32 ctx = makeContext32(log_n, q_count, p_count);
+  cuda::DeviceContext dctx(ctx);
+  ASSERT_EQ(dctx.wordBits(), 32);
+  Prng prng(seed(9));
+  SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
+  const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level),
+                         p = ctx.pBasis();
+
+  for (const auto &basis : {q, qp, p}) {
+    Poly32 a = randomPoly32(ctx, prng, basis, false);
+    cuda::DevicePoly32 d = cuda::upload(dctx, a);
+    cpu::ntt(ctx, a);
+    cuda::ntt(dctx, d);
+    EXPECT_EQ(diff(a, cuda::download(dctx, d)), "") << "ntt";
+    Poly32 b = randomPoly32(ctx, prng, basis, true);
+    d = cuda::upload(dctx, b);
+    cpu::intt(ctx, b);
+    cuda::intt(dctx, d);
+    EXPECT_EQ(diff(b, cuda::download(dctx, d)), "") << "intt";
+  }
+
+  { // BConv: a digit to the rest of Q_l u P, P to Q_l, all of Q_l to P.
+    const std::vector<int> digit = ctx.digitLimbs(0, level);
+    std::vector<int> rest;
+    for (int i : qp)
+      if (i >= int(digit.size()))
+        rest.push_back(i);
+    for (const auto &[from, to] :
+         {std::make_pair(digit, rest), std::make_pair(p, q),
+          std::make_pair(q, p)}) {
+      if (from.size() > 32)
+        continue; // the GPU's BConv takes at most 32 sources
+      Poly32 a = randomPoly32(ctx, prng, from, false);
+      EXPECT_EQ(diff(cpu::bconv(ctx, a, to),
+                     cuda::download(
+                         dctx, cuda::bconv(dctx, cuda::upload(dctx, a), to))),
+                "")
+          << "bconv " << from.size() << " -> " << to.size() << " limbs";
+    }
+  }
+
+  if (level >= 1) { // Rescale.
+    Poly32 a = randomPoly32(ctx, prng, q, true);
+    cuda::DevicePoly32 da = cuda::upload(dctx, a);
+    cpu::rescale(ctx, a);
+    cuda::rescale(dctx, da);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "rescale";
+  }
+
+  { // Automorphisms in both forms.
+    const uint64_t n2 = 2 * ctx.n();
+    for (uint64_t g : {uint64_t{5}, uint64_t{125} % n2, n2 - 1})
+      for (bool form : {true, false}) {
+        Poly32 a = randomPoly32(ctx, prng, q, form);
+        EXPECT_EQ(
+            diff(cpu::automorphism(ctx, a, g),
+                 cuda::download(
+                     dctx, cuda::automorphism(dctx, cuda::upload(dctx, a), g))),
+            "")
+            << "automorphism " << g << (form ? " ntt" : " coeff");
+      }
+  }
+
+  { // Elementwise.
+    Poly32 a = randomPoly32(ctx, prng, qp, true),
+           b = randomPoly32(ctx, prng, qp, true),
+           c = randomPoly32(ctx, prng, qp, true);
+    cuda::DevicePoly32 da = cuda::upload(dctx, a), db = cuda::upload(dctx, b),
+                       dc = cuda::upload(dctx, c);
+    std::vector<uint32_t> k(qp.size());
+    for (auto &x : k)
+      x = uint32_t(prng.next64());
+    cpu::addInPlace(ctx, a, b);
+    cuda::addInPlace(dctx, da, db);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "add";
+    cpu::subInPlace(ctx, a, c);
+    cuda::subInPlace(dctx, da, dc);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "sub";
+    cpu::negInPlace(ctx, a);
+    cuda::negInPlace(dctx, da);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "neg";
+    cpu::mulInPlace(ctx, a, b);
+    cuda::mulInPlace(dctx, da, db);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mul";
+    cpu::mulConstInPlace(ctx, a, k);
+    cuda::mulConstInPlace(dctx, da, k);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulConst";
+    cpu::addConstInPlace(ctx, a, k);
+    cuda::addConstInPlace(dctx, da, k);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "addConst";
+    cpu::mulAddInPlace(ctx, a, b, c);
+    cuda::mulAddInPlace(dctx, da, db, dc);
+    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulAdd";
+  }
+}
+
+TEST(CudaWords32, PrimitivesSmallN) {
+  REQUIRE_GPU();
+  checkPrimitives32(12, 6, 3, 5);
+  checkPrimitives32(12, 6, 3, 1);
+  checkPrimitives32(13, 9, 3, 8);
+}
+// Cheddar's 32-bit default shape at N = 2^16 (47 Q limbs, 12 P limbs; here
+// of 25-30 bits): the register-resident NTT kernels at 32-bit words.
+TEST(CudaWords32, PrimitivesCheddarShape) {
+  REQUIRE_GPU();
+  checkPrimitives32(16, 47, 12, 46);
+  checkPrimitives32(16, 47, 12, 22);
+}
+// A 32-bit context refuses 64-bit operands and the 64-bit host context, and
+// a 64-bit one refuses 32-bit operands.
+TEST(CudaWords32, WordSizesDoNotMix) {
+  REQUIRE_GPU();
+  Context32 ctx32 = makeContext32(12, 4, 2);
+  Context64 ctx64 = makeContext("small");
+  cuda::DeviceContext d32(ctx32), d64(ctx64);
+  EXPECT_EQ(d64.wordBits(), 64);
+  Prng prng(seed(3));
+  EXPECT_THROW(
+      cuda::upload(d32, randomPoly(ctx64, prng, ctx64.qBasis(1), true)),
+      InvalidArgument);
+  EXPECT_THROW(
+      cuda::upload(d64, randomPoly32(ctx32, prng, ctx32.qBasis(1), true)),
+      InvalidArgument);
+  EXPECT_THROW(d32.host(), InvalidArgument);
+  EXPECT_THROW(d64.host32(), InvalidArgument);
 }
 
 // --- CKKS operations

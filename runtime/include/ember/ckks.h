@@ -21,6 +21,9 @@ namespace ember {
 using Word64 = uint64_t;
 using Context64 = Context<Word64>;
 using Poly64 = Poly<Word64>;
+/// 32-bit words (primes below 2^30): the RNS primitives so far.
+using Context32 = Context<uint32_t>;
+using Poly32 = Poly<uint32_t>;
 
 /// An encoded message: one NTT-form polynomial over q_0..q_level.
 struct Plaintext {

@@ -53,16 +53,24 @@ private:
   size_t words_ = 0;
 };
 
-/// An RNS polynomial on the device (limb-major, like Poly).
-struct DevicePoly {
+/// An RNS polynomial on the device (limb-major, like Poly) of Word residues;
+/// its buffer holds them packed (two 32-bit residues per pool word).
+template <typename Word> struct BasicDevicePoly {
   std::vector<int> basis;
   size_t n = 0;
   bool ntt = false;
   DeviceBuffer buf;
   size_t limbs() const { return basis.size(); }
-  uint64_t *data() const { return buf.data(); }
-  uint64_t *limb(size_t i) const { return buf.data() + i * n; }
+  Word *data() const { return reinterpret_cast<Word *>(buf.data()); }
+  Word *limb(size_t i) const { return data() + i * n; }
+  /// Pool words that hold `residues` Words.
+  static size_t wordsFor(size_t residues) {
+    return (residues * sizeof(Word) + sizeof(uint64_t) - 1) / sizeof(uint64_t);
+  }
 };
+using DevicePoly = BasicDevicePoly<uint64_t>;
+/// 32-bit words (a DeviceContext built from a Context32).
+using DevicePoly32 = BasicDevicePoly<uint32_t>;
 
 /// A ciphertext on the device: its parts stored back to back, each over
 /// q_0..q_level (NTT form).
@@ -121,15 +129,24 @@ struct DeviceKlssGaloisKeys {
 };
 
 /// Device copy of a Context64: tables, constants, memory pool, stream and
-/// the per-level key-switching plans (built on first use).
+/// the per-level key-switching plans (built on first use). Built from a
+/// Context32 it has 32-bit words: the tables are 32-bit and the primitives
+/// taking DevicePoly32 run on it (NTT, BConv, rescale, automorphism,
+/// elementwise); 64-bit operands are refused there, and the other way
+/// round.
 class DeviceContext {
 public:
   explicit DeviceContext(const Context64 &ctx, int device = 0);
+  explicit DeviceContext(const Context32 &ctx, int device = 0);
   ~DeviceContext();
   DeviceContext(const DeviceContext &) = delete;
   DeviceContext &operator=(const DeviceContext &) = delete;
 
-  const Context64 &host() const { return ctx_; }
+  /// 64 or 32.
+  int wordBits() const { return ctx32_ ? 32 : 64; }
+  /// The host context; InvalidArgument on a 32-bit context (host32).
+  const Context64 &host() const;
+  const Context32 &host32() const;
   CUstream_st *stream() const;
   /// Waits for all work queued on the stream.
   void synchronize() const;
@@ -152,7 +169,8 @@ public:
   Impl &impl() const { return *impl_; }
 
 private:
-  const Context64 &ctx_;
+  const Context64 *ctx_ = nullptr;
+  const Context32 *ctx32_ = nullptr;
   std::unique_ptr<Impl> impl_;
 };
 
@@ -245,6 +263,32 @@ DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
                         uint64_t galois);
 void automorphism(const DeviceContext &ctx, const DevicePoly &in,
                   uint64_t galois, DevicePoly &out);
+// The primitives at 32-bit words (a DeviceContext of a Context32), same
+// contracts and the CPU's 32-bit residues bit for bit. ModUp, ModDown and
+// key switching at 32-bit words are not on the GPU yet.
+DevicePoly32 upload(const DeviceContext &ctx, const Poly32 &p);
+Poly32 download(const DeviceContext &ctx, const DevicePoly32 &p);
+void ntt(const DeviceContext &ctx, DevicePoly32 &p);
+void intt(const DeviceContext &ctx, DevicePoly32 &p);
+DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
+                   const std::vector<int> &to);
+void rescale(const DeviceContext &ctx, DevicePoly32 &p);
+DevicePoly32 automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
+                          uint64_t galois);
+void addInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                const DevicePoly32 &b);
+void subInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                const DevicePoly32 &b);
+void negInPlace(const DeviceContext &ctx, DevicePoly32 &a);
+void mulInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                const DevicePoly32 &b);
+void mulConstInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                     const std::vector<uint32_t> &c);
+void addConstInPlace(const DeviceContext &ctx, DevicePoly32 &a,
+                     const std::vector<uint32_t> &c);
+void mulAddInPlace(const DeviceContext &ctx, DevicePoly32 &acc,
+                   const DevicePoly32 &a, const DevicePoly32 &b);
+
 void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
 void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
 void negInPlace(const DeviceContext &ctx, DevicePoly &a);
