@@ -529,10 +529,15 @@ void benchWords(int runs) {
       rescale(d32, y32);
       rescale(d32, y32);
     });
-    // Transforms: the dropped limb's INTT and one NTT per kept limb; plus
-    // one product per kept coefficient.
-    add("rescale by 60 bits", us64, us32, 24 * bf + 23 * n,
+    // Transforms: the dropped limbs' INTTs and one NTT per kept limb; plus
+    // one product per kept coefficient (and the BConv's at 32 bits).
+    add("rescale by 60 bits: two rescales at 32", us64, us32, 24 * bf + 23 * n,
         24 * 2 * bf + 23 * n, 95 * bf + 93 * n, 95 * 2 * bf + 93 * n);
+    const std::vector<int> keep = c32.qBasis(45);
+    add("rescale by 60 bits: one double-prime switch at 32", us64,
+        medianUs(d32, runs, [&] { modSwitchDown(d32, x32, keep); }),
+        24 * bf + 23 * n, 24 * 2 * bf + 23 * n, 48 * bf + 3 * 46 * n,
+        48 * 2 * bf + 46 * n);
   }
   std::printf("\n== 32-bit against 64-bit words, N = 2^16 ==\n");
   std::printf("| op | 64-bit us (24 x 60 bits) | 32-bit us (48 x 30 bits) | "

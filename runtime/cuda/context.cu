@@ -222,6 +222,7 @@ DeviceContext::~DeviceContext() {
   I.klss_plans.clear();
   I.bconv_plans.clear();
   I.bconv_plans32.clear();
+  I.switch_plans32.clear();
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
@@ -388,23 +389,21 @@ const RescalePlan &DeviceContext::Impl::rescalePlan32(const DeviceContext &dctx,
   return *(rescale_plans32[level] = makeRescalePlan(dctx, *host32, level));
 }
 
-const SwitchPlan &
-DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
-                                const std::vector<int> &basis,
-                                const std::vector<int> &keep) {
-  auto key = std::make_pair(basis, keep);
-  auto it = switch_plans.find(key);
-  if (it != switch_plans.end())
-    return *it->second;
-  const Context64 &ctx = *host;
+namespace {
+/// The constants of a modulus switch from `basis` down to its prefix
+/// `keep` (SwitchPlan), at either word.
+template <typename W>
+std::unique_ptr<SwitchPlan>
+makeSwitchPlan(const DeviceContext &dctx, const Context<W> &ctx,
+               const std::vector<int> &basis, const std::vector<int> &keep) {
   const std::vector<int> drop(basis.begin() + keep.size(), basis.end());
-  const BConvTable<u64> &table = ctx.bconvTable(drop, keep);
+  const BConvTable<W> &table = ctx.bconvTable(drop, keep);
   auto plan = std::make_unique<SwitchPlan>();
   plan->keep = int(keep.size());
   plan->drop = int(drop.size());
   // The INTT's row constants, once per part of a batched switch (row
   // p * drop + j).
-  std::vector<u64> scale(kMaxParts * drop.size() * kScaleWords), consts, inv;
+  std::vector<W> scale(kMaxParts * drop.size() * kScaleWords), consts, inv;
   for (size_t j = 0; j < drop.size(); ++j)
     inttConstants(ctx, drop[j], table.hat_inv[j], 0,
                   scale.data() + kScaleWords * j);
@@ -418,7 +417,7 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
     inv.push_back(table.inv_b_mod[i]);
     inv.push_back(ctx.modulus(keep[i]).shoup(table.inv_b_mod[i]));
   }
-  std::vector<u64> hat_inv;
+  std::vector<W> hat_inv;
   for (size_t j = 0; j < drop.size(); ++j) {
     hat_inv.push_back(table.hat_inv[j]);
     hat_inv.push_back(ctx.modulus(drop[j]).shoup(table.hat_inv[j]));
@@ -436,29 +435,52 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
       special.push_back(m);
   if (!special.empty()) {
     auto pMod = [&](int m) {
-      const Modulus<u64> &mod = ctx.modulus(m);
-      u64 prod = 1;
+      const Modulus<W> &mod = ctx.modulus(m);
+      W prod = 1;
       for (int p : special)
         prod = mod.mul(prod, mod.reduceWord(ctx.modulus(p).value()));
       return prod;
     };
-    std::vector<u64> lift;
+    std::vector<W> lift;
     for (size_t i = 0; i < keep.size(); ++i) {
-      const Modulus<u64> &mod = ctx.modulus(keep[i]);
-      const u64 w = mod.mul(pMod(keep[i]), table.inv_b_mod[i]);
+      const Modulus<W> &mod = ctx.modulus(keep[i]);
+      const W w = mod.mul(pMod(keep[i]), table.inv_b_mod[i]);
       lift.push_back(w);
       lift.push_back(mod.shoup(w));
     }
     for (int d : drop)
       if (d < ctx.qCount()) {
-        const u64 w = pMod(d);
+        const W w = pMod(d);
         lift.push_back(w);
         lift.push_back(ctx.modulus(d).shoup(w));
         ++plan->drop_q;
       }
     plan->lift = uploadWords(dctx, lift);
   }
-  return *(switch_plans[key] = std::move(plan));
+  return plan;
+}
+} // namespace
+
+const SwitchPlan &
+DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
+                                const std::vector<int> &basis,
+                                const std::vector<int> &keep) {
+  auto key = std::make_pair(basis, keep);
+  auto it = switch_plans.find(key);
+  if (it != switch_plans.end())
+    return *it->second;
+  return *(switch_plans[key] = makeSwitchPlan(dctx, *host, basis, keep));
+}
+
+const SwitchPlan &
+DeviceContext::Impl::switchPlan32(const DeviceContext &dctx,
+                                  const std::vector<int> &basis,
+                                  const std::vector<int> &keep) {
+  auto key = std::make_pair(basis, keep);
+  auto it = switch_plans32.find(key);
+  if (it != switch_plans32.end())
+    return *it->second;
+  return *(switch_plans32[key] = makeSwitchPlan(dctx, *host32, basis, keep));
 }
 
 namespace {

@@ -295,6 +295,9 @@ struct DeviceContext::Impl {
   std::map<std::pair<std::vector<int>, std::vector<int>>,
            std::unique_ptr<BConvPlan>>
       bconv_plans32;
+  std::map<std::pair<std::vector<int>, std::vector<int>>,
+           std::unique_ptr<SwitchPlan>>
+      switch_plans32;
   int device = 0;
   cudaStream_t stream = nullptr;
   Tables tables{};
@@ -334,6 +337,9 @@ struct DeviceContext::Impl {
   const RescalePlan &rescalePlan(const DeviceContext &ctx, int level);
   /// The same constants at 32-bit words (the buffers hold u32 words).
   const RescalePlan &rescalePlan32(const DeviceContext &ctx, int level);
+  const SwitchPlan &switchPlan32(const DeviceContext &ctx,
+                                 const std::vector<int> &basis,
+                                 const std::vector<int> &keep);
   const BConvPlan &bconvPlan32(const DeviceContext &ctx,
                                const std::vector<int> &from,
                                const std::vector<int> &to);

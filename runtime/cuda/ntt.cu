@@ -298,7 +298,14 @@ constexpr int kFastThreads = 256;
 #ifndef EMBER_NTT_MIN_BLOCKS
 #define EMBER_NTT_MIN_BLOCKS 4
 #endif
-constexpr int kFastMinBlocks = EMBER_NTT_MIN_BLOCKS;
+// The same at 32-bit words (EMBER_NTT32_MIN_BLOCKS): 6 and 8 (40 and 32
+// registers) were no faster on an H100 (bench/RESULTS.md, issue 15).
+#ifndef EMBER_NTT32_MIN_BLOCKS
+#define EMBER_NTT32_MIN_BLOCKS 4
+#endif
+template <typename W>
+constexpr int kFastMinBlocks = sizeof(W) == 8 ? EMBER_NTT_MIN_BLOCKS
+                                              : EMBER_NTT32_MIN_BLOCKS;
 constexpr int kFastWords = 2304;
 
 __device__ __forceinline__ int colAddr(int k, int c) {
@@ -488,7 +495,7 @@ __device__ __forceinline__ void inv256(W *v, W *s, const Tw<W> &t, int th,
 /// Forward column phase, N = 2^16: 8 columns x 256 points per block.
 /// Bytes: 2 N words per row. Grid (32, rows).
 template <typename W, bool kReduceIn>
-__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     nttFwdCol16(TablesT<W> T, RowTableT<W> rt, int in_mod) {
   __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
@@ -523,7 +530,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
 /// Forward row phase, N = 2^16: 8 contiguous chunks of 256 per block, then
 /// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
 template <typename W, bool kEpi>
-__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     nttFwdRow16(TablesT<W> T, RowTableT<W> rt, int row_base, EpilogueT<W> e) {
   __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
@@ -560,7 +567,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
 
 /// Inverse row phase, N = 2^16. Bytes: 2 N words per row. Output [0, 2q).
 template <typename W>
-__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     nttInvRow16(TablesT<W> T, RowTableT<W> rt) {
   __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
@@ -589,7 +596,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
 /// Inverse column phase, N = 2^16, with the scaled last stage. Bytes: 2 N
 /// words per row. Output fully reduced.
 template <typename W>
-__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks)
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     nttInvCol16(TablesT<W> T, RowTableT<W> rt, int row_base, const W *scale,
                 bool by_mod) {
   __shared__ W s[kFastWords];

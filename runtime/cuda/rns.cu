@@ -425,35 +425,51 @@ __device__ __forceinline__ int rowModulus(const TablesT<W> &T, ModMap map,
 
 /// Elementwise binary ops over rows. Bytes: 2-3 N words per row. Work: one
 /// add (2 int32 ops) or one Barrett product (~25) per word.
+/// Values per thread of the word-generic elementwise kernels: 8 bytes, so
+/// that a 32-bit launch keeps the 64-bit one's bytes in flight per thread
+/// (a grid apart: every access stays coalesced).
+template <typename W> constexpr int kVals = int(8 / sizeof(W));
+
 template <typename W, EwOp kOp>
 __global__ void __launch_bounds__(kEwThreads)
     ewKernel(TablesT<W> T, W *out, const W *a, int a_rows, const W *b,
              int b_rows, int b_div, ModMap map) {
+  constexpr int kV = kVals<W>;
   const int r = blockIdx.y, log_n = T.logN;
-  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t x0 = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t step = size_t(gridDim.x) * blockDim.x;
   const int g = rowModulus(T, map, r);
   const W q = T.q[g];
-  const size_t off = (size_t(r) << log_n) + x;
-  const W av = r < a_rows ? a[off] : 0;
-  const W bv = (b && r < b_rows) ? b[(size_t(r % b_div) << log_n) + x] : 0;
-  W res;
-  if (kOp == EwOp::kAdd) {
-    res = addMod(av, bv, q);
-  } else if (kOp == EwOp::kSub) {
-    res = subMod(av, bv, q);
-  } else if (kOp == EwOp::kNeg) {
-    res = av == 0 ? 0 : q - av;
-  } else if (kOp == EwOp::kMul) {
-    res = mulModBarrett(av, bv, q, T.ratioHi[g], T.ratioLo[g]);
-  } else if constexpr (sizeof(W) == 8) { // kMulAdd: one reduction
-    u64 hi = 0, lo = out[off];
-    mac128(hi, lo, av, bv);
-    res = barrett<u64>(hi, lo, q, T.ratioHi[g], T.ratioLo[g]);
-  } else { // kMulAdd: the product and the addend below 2^61
-    const u64 x = u64(av) * bv + out[off];
-    res = barrett(W(x >> 32), W(x), q, T.ratioHi[g], T.ratioLo[g]);
+  const size_t row = size_t(r) << log_n, brow = size_t(r % b_div) << log_n;
+  W av[kV], bv[kV], ov[kV];
+#pragma unroll
+  for (int v = 0; v < kV; ++v) {
+    const size_t x = x0 + v * step;
+    av[v] = r < a_rows ? a[row + x] : 0;
+    bv[v] = (b && r < b_rows) ? b[brow + x] : 0;
+    ov[v] = kOp == EwOp::kMulAdd ? out[row + x] : 0;
   }
-  out[off] = res;
+#pragma unroll
+  for (int v = 0; v < kV; ++v) {
+    W res;
+    if (kOp == EwOp::kAdd) {
+      res = addMod(av[v], bv[v], q);
+    } else if (kOp == EwOp::kSub) {
+      res = subMod(av[v], bv[v], q);
+    } else if (kOp == EwOp::kNeg) {
+      res = av[v] == 0 ? 0 : q - av[v];
+    } else if (kOp == EwOp::kMul) {
+      res = mulModBarrett(av[v], bv[v], q, T.ratioHi[g], T.ratioLo[g]);
+    } else if constexpr (sizeof(W) == 8) { // kMulAdd: one reduction
+      u64 hi = 0, lo = ov[v];
+      mac128(hi, lo, av[v], bv[v]);
+      res = barrett<u64>(hi, lo, q, T.ratioHi[g], T.ratioLo[g]);
+    } else { // kMulAdd: the product and the addend below 2^61
+      const u64 x = u64(av[v]) * bv[v] + ov[v];
+      res = barrett(W(x >> 32), W(x), q, T.ratioHi[g], T.ratioLo[g]);
+    }
+    out[row + x0 + v * step] = res;
+  }
 }
 
 template <typename W> struct Consts { W w[kMaxConsts], ws[kMaxConsts]; };
@@ -464,17 +480,27 @@ template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
     constKernel(TablesT<W> T, bool mul, W *out, const W *a, Consts<W> c,
                 int const_rows, ModMap map) {
+  constexpr int kV = kVals<W>;
   const int r = blockIdx.y, log_n = T.logN;
-  const size_t off =
+  const size_t off0 =
       (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const W av = a[off];
+  const size_t step = size_t(gridDim.x) * blockDim.x;
+  W av[kV];
+#pragma unroll
+  for (int v = 0; v < kV; ++v)
+    av[v] = a[off0 + v * step];
   if (r >= const_rows) {
-    out[off] = av;
+#pragma unroll
+    for (int v = 0; v < kV; ++v)
+      out[off0 + v * step] = av[v];
     return;
   }
   const int i = r % map.div;
   const W q = T.q[rowModulus(T, map, r)];
-  out[off] = mul ? mulShoup(av, c.w[i], c.ws[i], q) : addMod(av, c.w[i], q);
+#pragma unroll
+  for (int v = 0; v < kV; ++v)
+    out[off0 + v * step] =
+        mul ? mulShoup(av[v], c.w[i], c.ws[i], q) : addMod(av[v], c.w[i], q);
 }
 
 /// Tensor product of two degree-1 ciphertexts in one pass: reads 4 words,
@@ -500,9 +526,17 @@ __global__ void __launch_bounds__(kEwThreads)
 template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
     automorphismKernel(int log_n, W *out, const W *in, const uint32_t *index) {
+  constexpr int kV = kVals<W>;
   const size_t row = size_t(blockIdx.y) << log_n;
-  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  out[row + x] = in[row + __ldg(index + x)];
+  const size_t x0 = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t step = size_t(gridDim.x) * blockDim.x;
+  W v[kV];
+#pragma unroll
+  for (int i = 0; i < kV; ++i)
+    v[i] = in[row + __ldg(index + x0 + i * step)];
+#pragma unroll
+  for (int i = 0; i < kV; ++i)
+    out[row + x0 + i * step] = v[i];
 }
 
 /// Coefficient-form automorphism: X^k -> +-X^(k galois mod N), a scatter.
@@ -524,12 +558,14 @@ __global__ void __launch_bounds__(kEwThreads)
     out[row + image - n] = v == 0 ? 0 : q - v;
 }
 
-dim3 ewGrid(const DeviceContext::Impl &I, int rows) {
-  return dim3(unsigned(I.n / std::min<size_t>(I.n, kEwThreads)),
-              unsigned(rows));
+/// Block and grid of an elementwise launch over `rows` rows, each thread
+/// taking `vals` values of a row.
+unsigned ewBlock(const DeviceContext::Impl &I, int vals = 1) {
+  return unsigned(std::min<size_t>(I.n / vals, kEwThreads));
 }
-unsigned ewBlock(const DeviceContext::Impl &I) {
-  return unsigned(std::min<size_t>(I.n, kEwThreads));
+dim3 ewGrid(const DeviceContext::Impl &I, int rows, int vals = 1) {
+  return dim3(unsigned(I.n / (size_t(ewBlock(I, vals)) * vals)),
+              unsigned(rows));
 }
 
 std::vector<int> iota(int first, int count) {
@@ -595,8 +631,8 @@ void elementwise(const DeviceContext &ctx, EwOp op, W *out, const W *a,
   if (rows == 0)
     return;
   const TablesT<W> &T = tablesOf<W>(I);
-  dim3 grid = ewGrid(I, rows);
-  const unsigned block = ewBlock(I);
+  dim3 grid = ewGrid(I, rows, kVals<W>);
+  const unsigned block = ewBlock(I, kVals<W>);
   switch (op) {
   case EwOp::kAdd:
     ewKernel<W, EwOp::kAdd><<<grid, block, 0, I.stream>>>(T, out, a, a_rows, b,
@@ -644,8 +680,9 @@ void constOp(const DeviceContext &ctx, bool mul, W *out, const W *a,
     k.w[i] = W(c[i] % q.value());
     k.ws[i] = q.shoup(k.w[i]);
   }
-  constKernel<W><<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
-      tablesOf<W>(I), mul, out, a, k, const_rows, map);
+  constKernel<W>
+      <<<ewGrid(I, rows, kVals<W>), ewBlock(I, kVals<W>), 0, I.stream>>>(
+          tablesOf<W>(I), mul, out, a, k, const_rows, map);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 } // namespace
@@ -713,7 +750,8 @@ void automorphismRows(const DeviceContext &ctx, W *out, const W *in, int rows,
                       const uint32_t *index) {
   const auto &I = ctx.impl();
   automorphismKernel<W>
-      <<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(I.n_log, out, in, index);
+      <<<ewGrid(I, rows, kVals<W>), ewBlock(I, kVals<W>), 0, I.stream>>>(
+          I.n_log, out, in, index);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 } // namespace
@@ -1243,8 +1281,18 @@ DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
   const int m = int(in.limbs());
   const BConvPlan &plan = ctx.impl().bconvPlan32(ctx, in.basis, to);
   DevicePoly32 scaled = makePoly<u32>(ctx, in.basis, false);
-  launchConstOp(ctx, true, scaled.data(), in.data(), plan.hat_inv, m, m,
-                mapFor(ctx, in.basis));
+  // y_i = x_i (B/b_i)^-1: one launch over a run of moduli, else (q_l u P,
+  // a merged switch's dropped limbs) one per limb.
+  bool run = true;
+  for (int i = 1; i < m; ++i)
+    run = run && in.basis[i] == in.basis[i - 1] + 1;
+  if (run)
+    launchConstOp(ctx, true, scaled.data(), in.data(), plan.hat_inv, m, m,
+                  mapFor(ctx, in.basis));
+  else
+    for (int i = 0; i < m; ++i)
+      launchConstOp(ctx, true, scaled.limb(i), in.limb(i), {plan.hat_inv[i]}, 1,
+                    1, ModMap{1, ctx.impl().all_count, in.basis[i]});
   const u32 *c = wordsOf<u32>(plan.consts);
   const size_t hat = plan.hat_words;
   launchBConv(ctx, {BConvJobT<u32>{
@@ -1700,6 +1748,114 @@ void modSwitchDown(const DeviceContext &ctx,
     };
     switchGroup(ctx, plan, slice(in), slice(lifted), slice(out), z);
   }
+}
+
+// --- ModUp and modulus switches at 32-bit words ---------------------------
+
+namespace {
+/// A view of limbs [first, first + count) of p.
+DevicePoly32 limbView(const DevicePoly32 &p, size_t first, size_t count,
+                      bool ntt) {
+  std::vector<int> basis(p.basis.begin() + first,
+                         p.basis.begin() + first + count);
+  return DevicePoly32{
+      std::move(basis), p.n, ntt,
+      DeviceBuffer::borrow(reinterpret_cast<uint64_t *>(p.limb(first)),
+                           DevicePoly32::wordsFor(count * p.n))};
+}
+} // namespace
+
+DevicePoly32 modSwitchDown(const DeviceContext &ctx, const DevicePoly32 &in,
+                           const std::vector<int> &keep) {
+  requireWord<u32>(ctx, "modSwitchDown");
+  if (keep.empty() || keep.size() >= in.basis.size() ||
+      !std::equal(keep.begin(), keep.end(), in.basis.begin()))
+    throw InvalidArgument("modSwitchDown: the CUDA backend keeps a proper "
+                          "prefix of the polynomial's basis");
+  mapFor(ctx, in.basis); // a basis the backend supports
+  auto &I = ctx.impl();
+  const SwitchPlan &plan = I.switchPlan32(ctx, in.basis, keep);
+  const int k = plan.keep, d = plan.drop;
+  DevicePoly32 out = makePoly<u32>(ctx, keep, in.ntt);
+  if (!in.ntt) { // (x_keep - BConv_centred(x_drop)) D^-1, limb by limb
+    const DevicePoly32 conv = bconv(ctx, limbView(in, k, d, false), keep);
+    launchElementwise(ctx, EwOp::kSub, out.data(), in.data(), k, conv.data(), k,
+                      k, k, mapFor(ctx, keep));
+    const std::vector<int> drop(in.basis.begin() + k, in.basis.end());
+    const BConvTable<u32> &table = ctx.host32().bconvTable(drop, keep);
+    launchConstOp(
+        ctx, true, out.data(), out.data(),
+        std::vector<u64>(table.inv_b_mod.begin(), table.inv_b_mod.end()), k, k,
+        mapFor(ctx, keep));
+    return out;
+  }
+  // INTT of the dropped limbs with (D/d_j)^-1 folded in, the centred BConv
+  // to the kept limbs, and their NTT with (x - conv) D^-1 in its epilogue.
+  DevicePoly32 z = makePoly<u32>(
+      ctx, std::vector<int>(in.basis.begin() + k, in.basis.end()), false);
+  const std::vector<int> src = iota(k, d), rows = iota(0, d);
+  launchNttInverse(ctx, in.data(), src, z.data(), rows, z.data(), rows, z.basis,
+                   wordsOf<u32>(plan.intt_scale), false);
+  const u32 *c = wordsOf<u32>(plan.consts);
+  launchBConv(ctx, {BConvJobT<u32>{
+                       z.data(), out.data(), c, c + size_t(k) * d,
+                       c + size_t(k) * d + d, nullptr,
+                       reinterpret_cast<const int *>(plan.tmod.data()), d, k}});
+  EpilogueT<u32> e;
+  e.a[0] = in.data();
+  e.c = wordsOf<u32>(plan.inv);
+  e.div = k;
+  const std::vector<int> keep_rows = iota(0, k);
+  launchNttForward(ctx, out.data(), keep_rows, out.data(), keep_rows,
+                   out.data(), keep_rows, keep, -1, &e);
+  return out;
+}
+
+DevicePoly32 modDown(const DeviceContext &ctx, const DevicePoly32 &in) {
+  const Context32 &h = ctx.host32();
+  const int level = int(in.limbs()) - h.pCount() - 1;
+  if (!in.ntt)
+    throw InvalidArgument("modDown needs a polynomial in NTT form");
+  if (level < 0 || in.basis != h.qpBasis(level))
+    throw InvalidArgument("modDown: the polynomial is not over the expected "
+                          "basis");
+  return modSwitchDown(ctx, in, h.qBasis(level));
+}
+
+DevicePoly32 modUp(const DeviceContext &ctx, const DevicePoly32 &in,
+                   int digit) {
+  const Context32 &h = ctx.host32();
+  const int level = int(in.limbs()) - 1;
+  if (!in.ntt)
+    throw InvalidArgument("modUp needs a polynomial in NTT form");
+  if (level < 0 || level >= h.qCount() || in.basis != h.qBasis(level) ||
+      digit < 0 || digit >= h.digitCount(level))
+    throw InvalidArgument("modUp: the polynomial is not over q_0..q_l or the "
+                          "digit is out of range");
+  const std::vector<int> limbs = h.digitLimbs(digit, level);
+  const std::vector<int> qp = h.qpBasis(level);
+  const size_t first = size_t(limbs.front()), count = limbs.size();
+  std::vector<int> rest;
+  for (int m : qp)
+    if (m < limbs.front() || m > limbs.back())
+      rest.push_back(m);
+  // INTT of the digit, the centred BConv (hat^-1 folded in there) to the
+  // other limbs of Q_l u P, their NTT; the digit's own limbs are copied.
+  DevicePoly32 x = makePoly<u32>(ctx, limbs, false);
+  inttPoly(ctx, limbView(in, first, count, true), x);
+  DevicePoly32 conv = bconv(ctx, x, rest);
+  nttPoly(ctx, conv, conv);
+  DevicePoly32 out = makePoly<u32>(ctx, qp, true);
+  const size_t row = in.n * sizeof(u32);
+  auto copy = [&](u32 *dst, const u32 *src, size_t rows) {
+    if (rows)
+      EMBER_CUDA_CHECK(cudaMemcpyAsync(
+          dst, src, rows * row, cudaMemcpyDeviceToDevice, ctx.impl().stream));
+  };
+  copy(out.data(), conv.data(), first);
+  copy(out.limb(first), in.limb(first), count);
+  copy(out.limb(first + count), conv.limb(first), rest.size() - first);
+  return out;
 }
 
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {

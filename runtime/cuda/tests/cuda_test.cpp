@@ -511,6 +511,47 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
     EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "rescale";
   }
 
+  { // ModUp of every digit, ModDown and the modulus switches: to Q_l from
+    // Q_l u P, merged to Q_{l-1}, and by a pair of primes (double-prime
+    // scaling's rescale, Q_l -> Q_{l-2}), in both forms.
+    Poly32 a = randomPoly32(ctx, prng, q, true);
+    cuda::DevicePoly32 da = cuda::upload(dctx, a);
+    for (int j = 0; j < ctx.digitCount(level); ++j)
+      EXPECT_EQ(diff(cpu::modUp(ctx, a, j),
+                     cuda::download(dctx, cuda::modUp(dctx, da, j))),
+                "")
+          << "modUp digit " << j;
+    for (bool form : {true, false}) {
+      Poly32 b = randomPoly32(ctx, prng, qp, form);
+      cuda::DevicePoly32 db = cuda::upload(dctx, b);
+      if (form)
+        EXPECT_EQ(diff(cpu::modDown(ctx, b),
+                       cuda::download(dctx, cuda::modDown(dctx, db))),
+                  "")
+            << "modDown";
+      std::vector<std::vector<int>> keeps{q};
+      if (level >= 1)
+        keeps.push_back(ctx.qBasis(level - 1));
+      for (const auto &keep : keeps)
+        EXPECT_EQ(
+            diff(cpu::modSwitchDown(ctx, b, keep),
+                 cuda::download(dctx, cuda::modSwitchDown(dctx, db, keep))),
+            "")
+            << "modSwitchDown Q_l u P -> " << keep.size() << " limbs"
+            << (form ? " ntt" : " coeff");
+      if (level >= 2) {
+        Poly32 c = randomPoly32(ctx, prng, q, form);
+        const std::vector<int> keep = ctx.qBasis(level - 2);
+        EXPECT_EQ(
+            diff(cpu::modSwitchDown(ctx, c, keep),
+                 cuda::download(dctx, cuda::modSwitchDown(
+                                          dctx, cuda::upload(dctx, c), keep))),
+            "")
+            << "modSwitchDown Q_l -> Q_{l-2}" << (form ? " ntt" : " coeff");
+      }
+    }
+  }
+
   { // Automorphisms in both forms.
     const uint64_t n2 = 2 * ctx.n();
     for (uint64_t g : {uint64_t{5}, uint64_t{125} % n2, n2 - 1})
@@ -564,8 +605,14 @@ TEST(CudaWords32, PrimitivesSmallN) {
   checkPrimitives32(12, 6, 3, 1);
   checkPrimitives32(13, 9, 3, 8);
 }
+// N = 2^16 with few limbs: the register-resident NTT kernels at 32-bit
+// words, small enough for the sanitizers (bench/gpu_run.sh SANITIZE=1).
+TEST(CudaWords32, PrimitivesN16Small) {
+  REQUIRE_GPU();
+  checkPrimitives32(16, 5, 2, 4);
+}
 // Cheddar's 32-bit default shape at N = 2^16 (47 Q limbs, 12 P limbs; here
-// of 25-30 bits): the register-resident NTT kernels at 32-bit words.
+// of 25-30 bits).
 TEST(CudaWords32, PrimitivesCheddarShape) {
   REQUIRE_GPU();
   checkPrimitives32(16, 47, 12, 46);

@@ -264,8 +264,8 @@ DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
 void automorphism(const DeviceContext &ctx, const DevicePoly &in,
                   uint64_t galois, DevicePoly &out);
 // The primitives at 32-bit words (a DeviceContext of a Context32), same
-// contracts and the CPU's 32-bit residues bit for bit. ModUp, ModDown and
-// key switching at 32-bit words are not on the GPU yet.
+// contracts and the CPU's 32-bit residues bit for bit. Key switching and
+// the CKKS operations at 32-bit words are not on the GPU yet.
 DevicePoly32 upload(const DeviceContext &ctx, const Poly32 &p);
 Poly32 download(const DeviceContext &ctx, const DevicePoly32 &p);
 void ntt(const DeviceContext &ctx, DevicePoly32 &p);
@@ -273,6 +273,12 @@ void intt(const DeviceContext &ctx, DevicePoly32 &p);
 DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
                    const std::vector<int> &to);
 void rescale(const DeviceContext &ctx, DevicePoly32 &p);
+/// rns.h's modSwitchDown (keep a proper prefix): ModDown, a double-prime
+/// rescale (Q_l -> Q_{l-2}) or the merged ModDown + rescale, in either form.
+DevicePoly32 modSwitchDown(const DeviceContext &ctx, const DevicePoly32 &in,
+                           const std::vector<int> &keep);
+DevicePoly32 modDown(const DeviceContext &ctx, const DevicePoly32 &in);
+DevicePoly32 modUp(const DeviceContext &ctx, const DevicePoly32 &in, int digit);
 DevicePoly32 automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
                           uint64_t galois);
 void addInPlace(const DeviceContext &ctx, DevicePoly32 &a,
