@@ -522,6 +522,19 @@ class Compiled:
                 out.append(encryptor.encrypt(pt, keys.public))
         return Ciphertexts(out, self.program_hash, "inputs")
 
+    def prepare(self) -> None:
+        """Builds and loads the program and encodes its plaintext constants
+        (the diagonals of its linear transforms, bootstrapping's among them)
+        now, so that the first ``run`` takes no longer than the later ones.
+        ``run`` does it itself when it was not done. Server side: no keys are
+        needed. On target='cuda' the first run still encodes them (and
+        captures the CUDA graph)."""
+        program = self._program()
+        if self.target == "cuda":
+            return
+        with runtime_errors("prepare"):
+            program.prepare(self._context())
+
     def run(
         self,
         evaluation_keys: EvaluationKeys | Any,

@@ -34,6 +34,7 @@
 //   uint64_t *words(poly)
 //   void output(args, polys, level, scale, slots)
 //   ConstantCache<Poly> *cache(args)
+//   bool prepareOnly(args)                 encode the constants, run nothing
 // and the executor does the bookkeeping: buffers by index, results written
 // where the memory plan put them, inputs bound without copies where the
 // backend allows, dead buffers freed where the plan says, outputs moved at
@@ -72,6 +73,8 @@ public:
 
   void run() {
     prepareConstants();
+    if (B::prepareOnly(args_))
+      return;
     for (size_t i = 0; i < plan_.step_count; ++i)
       step(plan_.steps[i]);
   }

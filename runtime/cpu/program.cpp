@@ -272,6 +272,7 @@ struct CpuBackend {
   using KlssKey = ember::KlssKey;
 
   static const Context64 &host(const Args &a) { return *a.ctx; }
+  static bool prepareOnly(const Args &a) { return a.prepare_only; }
   static ConstantCache<Poly> *cache(const Args &a) { return a.constants; }
   static uint64_t *words(const Poly &p) {
     return const_cast<uint64_t *>(p.data.data());
@@ -438,7 +439,8 @@ void keepFreedMemory() {
 
 void run(const CpuArgs &args, const Plan<CpuKernel> &plan) {
   keepFreedMemory();
-  args.outputs->clear();
+  if (!args.prepare_only)
+    args.outputs->clear();
   Executor<CpuBackend>(args, plan).run();
 }
 

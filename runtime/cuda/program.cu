@@ -58,6 +58,9 @@ struct CudaBackend {
   using Scratch = cuda::Scratch;
 
   static const Context64 &host(const Args &a) { return a.ctx->host(); }
+  /// The GPU encodes its constants in the first run, which also captures
+  /// the graph (no separate setup step yet).
+  static bool prepareOnly(const Args &) { return false; }
   static ConstantCache<Poly> *cache(const Args &a) { return a.constants; }
   static uint64_t *words(const Poly &p) { return p.data(); }
   /// Bytes [offset, offset + bytes) of the arena, or null without one.

@@ -83,6 +83,18 @@ public:
     entry_(args);
     return outputs;
   }
+  /// Encodes the constants for `ctx` now (a later run with `ctx` finds them).
+  void prepare(const Context64 &ctx) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    program::CpuArgs args;
+    args.ctx = &ctx;
+    args.constants = &constants_;
+    args.data = data_.get();
+    args.prepare_only = true;
+    entry_(args);
+  }
+  /// Constants encoded so far (0 before the first run or prepare).
+  size_t constantCount() const { return constants_.polys.size(); }
   const std::string &path() const { return path_; }
 
 private:
@@ -160,6 +172,18 @@ void bindProgram(py::module_ &m) {
            "Loads the library; `data` is the program's data file "
            "(<name>.data), needed when it has vector constants.")
       .def_property_readonly("path", &LoadedProgram::path)
+      .def(
+          "prepare",
+          [](LoadedProgram &p, const Context64 &ctx) {
+            py::gil_scoped_release release;
+            p.prepare(ctx);
+          },
+          py::arg("ctx"),
+          "Encodes the program's plaintext constants for `ctx` now, so that "
+          "the first run does not (OpenFHE's EvalBootstrapSetup does the same "
+          "for its transforms).")
+      .def_property_readonly("constant_count", &LoadedProgram::constantCount,
+                             "Plaintext constants encoded so far.")
       .def(
           "run",
           [](LoadedProgram &p, const Context64 &ctx, const EvaluationKeys &keys,

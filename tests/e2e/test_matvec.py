@@ -68,6 +68,33 @@ def test_rectangular_matrix_with_a_bias_and_complex_slots(build_dir, rng):
     assert np.max(np.abs(got - z @ v)) < TOL
 
 
+def test_prepare_encodes_the_constants_before_the_first_run(build_dir, rng):
+    """Compiled.prepare() encodes every plaintext constant (the diagonals
+    and the bias) so that the first run encodes none; the outputs are the
+    ones of a program that encodes them in its run, bit for bit."""
+    w = np.random.default_rng(10).normal(0, 0.2, (32, 32))
+
+    @ember.program(slots=32)
+    def prepared(x):
+        return ember.matvec(w, x) + 0.5
+
+    first, second = ember.compile(prepared), ember.compile(prepared)
+    program = first._program()
+    assert program.constant_count == 0
+    first.prepare()
+    encoded = program.constant_count
+    assert encoded > 0
+    keys = first.keygen()
+    x = rng.uniform(-1, 1, 32)
+    cts = first.encrypt(keys, x=x)
+    out = first.run(keys.evaluation, cts)
+    assert program.constant_count == encoded  # nothing left for the run
+    want = second.run(keys.evaluation, cts)  # encodes its constants itself
+    got = np.asarray(first.decrypt(keys, out))
+    np.testing.assert_array_equal(got, np.asarray(second.decrypt(keys, want)))
+    assert np.max(np.abs(got - (w @ x + 0.5))) < TOL
+
+
 @ember.program(slots=16)
 def _too_big(x):
     return ember.matvec(np.ones((17, 4)), x)

@@ -49,6 +49,11 @@ struct CpuArgs {
   /// The values of the plaintext inputs, in interface order (complex slot
   /// values; real programs pass zero imaginary parts).
   const std::vector<std::vector<std::complex<double>>> *plain = nullptr;
+  /// Only encode the constants into `constants` and return (a setup step
+  /// before timed or latency-bound runs): keys, inputs and outputs are not
+  /// read. Generated code only passes the arguments through, so this field
+  /// needs no new ABI version.
+  bool prepare_only = false;
 };
 
 /// Every generated .cpp exports `extern "C" void ember_program_run(const
