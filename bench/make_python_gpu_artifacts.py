@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT / "frontend"))
 sys.path.insert(0, str(ROOT / "bench" / "programs"))
 
 import ember  # noqa: E402
+import klss_form  # noqa: E402
 import set_b  # noqa: E402
 from ember import cli  # noqa: E402
 
@@ -60,6 +61,8 @@ NO_NOFUSE = {
     "bootstrap16_eval_mod",
     "bootstrap16_s14",
     "bootstrap16_s12",
+    "klss_form",
+    "klss_form_off",
     *DEEP_EXAMPLES,
 }
 # Files above this size travel xz-compressed (the DFT constants, in the
@@ -100,6 +103,11 @@ def programs(rng: np.random.Generator):
             {"log_n": 16, "extra_levels": 9},
             {"x": rng.uniform(-1, 1, 1 << log_slots)},
         )
+    # Automatic parameters with and without the KLSS form the compiler adds.
+    xy = {"x": rng.uniform(-1, 1, 16), "y": rng.uniform(-1, 1, 16)}
+    options = {"log_n": 16, "extra_levels": 20, "dnum": 10}
+    yield "klss_form", klss_form.klss_form, {**options, "klss_form": True}, xy
+    yield "klss_form_off", klss_form.klss_form, options, xy
     # The same program stopped after CoeffToSlot and after EvalMod: the
     # phases' times are differences of the three (gpu_python.py PHASES).
     for phase in ("coeff_to_slot", "eval_mod"):

@@ -78,6 +78,10 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   RNSSelectKeySwitchOptions select;
   select.method = options.keyswitch;
   select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
+  // Parameters chosen from the program (not a named or explicit set, no
+  // KLSS form asked for) get a KLSS form where the model predicts a win.
+  select.klssForm =
+      options.klssForm && options.params.empty() && options.klssGamma == 0;
   pm.addPass(createRNSSelectKeySwitch(select));
   // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
   // Fusion on: a merged ModDown reads P*y + acc in place (lifted).

@@ -96,6 +96,13 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                         llvm::cl::desc("KLSS temporary primes r' (0: the "
                                        "fewest the exact products need)"),
                         llvm::cl::init(0)};
+  Option<bool> klssForm{
+      *this, "klss-form",
+      llvm::cl::desc("With keyswitch=auto, give parameters chosen from the "
+                     "program a KLSS form where the cost model predicts a "
+                     "win (rns-select-keyswitch klss-form; off: the model "
+                     "over-predicts KLSS for compiled programs)"),
+      llvm::cl::init(false)};
   Option<bool> fusion{*this, "fusion",
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),

@@ -118,6 +118,13 @@ class CompileOptions:
       bootstraps (only runs whose keys fit are placed).
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
+    - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
+      the program (no ``params``, no ``klss_gamma``), the compiler adds the
+      KLSS form (gamma, the fewest 61-bit T primes) that lowers the
+      predicted key-switching time by 5% or more, when one does. Off by
+      default: on an H200 a program the model predicted 19% faster with
+      its form ran 24% slower (bench/RESULTS.md); the model's KLSS terms
+      need refitting to compiled programs first.
     """
 
     security: int | str = _option(
@@ -187,6 +194,12 @@ class CompileOptions:
         None, "klss-gamma", "KLSS key-group size", minimum=1
     )
     klss_t: int | None = _option(None, "klss-t", "KLSS temporary primes r'", minimum=1)
+    klss_form: bool = _option(
+        False,
+        "klss-form",
+        "give parameters chosen from the program a KLSS form where the cost "
+        "model predicts a win (keyswitch='auto')",
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -116,6 +116,28 @@ def test_klss_t_and_key_memory_reach_the_pipeline(compiled):
     assert compiled(knobs, target="cuda", key_memory_mib=64).options.key_memory_mib
 
 
+def test_klss_form_where_the_model_predicts_a_win(compiled, rng):
+    """klss_form=True: parameters chosen from the program get the KLSS form
+    the cost model prefers (rns-select-keyswitch klss-form). With
+    eight digits of one or two limbs and K = 2 (extra_levels=12, dnum=8; the
+    insecure test mode at N = 2^13) that is gamma 6 with 7 T primes, and the
+    program's rotations switch keys in KLSS form; the program runs and
+    matches numpy. The default (off) keeps hybrid parameters, and so does
+    the option at the default dnum (a few large digits, where hybrid
+    wins)."""
+    kw = {"security": "none", "log_n": 13, "extra_levels": 12, "dnum": 8}
+    on = compiled(knobs, target="cpu", klss_form=True, **kw)
+    assert params(on)["gamma"] == 6 and len(params(on)["t"]) == 7
+    assert on.manifest["keys"]["klss_galois"]
+    off = compiled(knobs, target="cuda", **kw)
+    assert "gamma" not in params(off)
+    assert not off.manifest["keys"].get("klss_galois")
+    assert on.meta["options"]["klss_form"] is True
+    assert "gamma" not in params(compiled(knobs, target="cuda", klss_form=True))
+    xs = inputs(rng, knobs)
+    close(on(**xs), knobs(**xs))
+
+
 def test_every_option_is_tested():
     import dataclasses
 
@@ -124,6 +146,7 @@ def test_every_option_is_tested():
     # place bootstraps: tests/e2e/test_bootstrap_placement.py.
     tested = set(WITNESSES) | {
         "klss_t",
+        "klss_form",
         "key_memory_mib",
         "encapsulate",
         "bootstrap_stop_after",

@@ -51,7 +51,7 @@ namespace {
 
 constexpr int kFirstPrimeBits = 60; // q_0: holds the output
 constexpr int kSpecialPrimeBits = 60;
-constexpr int kTempPrimeBits = 61; // KLSS T primes (as the named sets)
+using ckks::kTempPrimeBits; // KLSS T primes (as the named sets)
 constexpr int kMinLogN = 13, kMaxLogN = 17;
 constexpr int kDefaultScaleBits = 40;
 /// The smallest scale the compiler lowers to when values are large; below
@@ -451,20 +451,12 @@ LogicalResult FHEToCKKSPass::generatePrimes(ModuleOp module,
                               static_cast<int>(spec.log_scale));
     p = ember::generateNttPrimes(spec.log_n, spec.p_bits, q);
     if (spec.klss_gamma > 0) {
-      std::vector<uint64_t> exclude(q);
-      exclude.insert(exclude.end(), p.begin(), p.end());
       if (spec.t_bits.empty()) {
         // The fewest 61-bit primes whose product meets the bound.
-        double need =
-            ckks::klssTBitsNeeded(spec.log_n, q, p, spec.dnum, spec.klss_gamma);
-        int count = static_cast<int>(std::ceil(need / kTempPrimeBits));
-        for (;; ++count) {
-          t = ember::generateNttPrimes(
-              spec.log_n, std::vector<int>(count, kTempPrimeBits), exclude);
-          if (ckks::log2Product(t) >= need)
-            break;
-        }
+        t = ckks::fewestTPrimes(spec.log_n, q, p, spec.dnum, spec.klss_gamma);
       } else {
+        std::vector<uint64_t> exclude(q);
+        exclude.insert(exclude.end(), p.begin(), p.end());
         t = ember::generateNttPrimes(spec.log_n, spec.t_bits, exclude);
       }
     }

@@ -14,6 +14,7 @@
 
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/RNS/IR/RNSOps.h"
+#include "ember/errors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -286,6 +287,76 @@ struct RNSSelectKeySwitchPass
     }
   }
 
+  /// The parameters with the KLSS form (gamma, the fewest T primes) that
+  /// minimises the groups' predicted time, each group taking the faster
+  /// method; `params` itself unless that saves kMinFormGain of all-hybrid's.
+  /// Without a key budget, a form whose keys (those loaded in both forms
+  /// counted twice) exceed kMaxFormKeyGrowth x the all-hybrid keys is not
+  /// a candidate; with one, the budget decides below.
+  FailureOr<ckks::ParamsAttr> bestKlssForm(ckks::ParamsAttr params,
+                                           const std::vector<Group> &groups,
+                                           const KeySwitchConstants &consts) {
+    const int64_t logN = params.getLogN();
+    double hybrid = 0;
+    std::set<KeyId> all;
+    for (const Group &g : groups) {
+      hybrid += hybridWork(params, shapeOf(g)).us(consts, logN);
+      all.insert(g.keys.begin(), g.keys.end());
+    }
+    const double hybridBytes =
+        static_cast<double>(all.size() * params.getHybridKeyBytes());
+    ckks::ParamsAttr best = params;
+    double bestUs = hybrid;
+    const int64_t primes =
+        static_cast<int64_t>(params.getQ().size() + params.getP().size());
+    for (int64_t gamma = 1; gamma <= std::min<int64_t>(16, primes); ++gamma) {
+      std::vector<uint64_t> t;
+      try {
+        t = ckks::fewestTPrimes(logN, params.getQ(), params.getP(),
+                                params.getDnum(), gamma);
+      } catch (const ember::Error &) {
+        return failure();
+      }
+      auto trial = ckks::ParamsAttr::get(&getContext(), logN, params.getQ(),
+                                         params.getP(), params.getLogScale(),
+                                         params.getDnum(), params.getSecurity(),
+                                         t, gamma, params.getH());
+      double us = 0;
+      std::set<KeyId> hybridKeys, klssKeys;
+      for (const Group &g : groups) {
+        KeySwitchGroup shape = shapeOf(g);
+        double h = hybridWork(trial, shape).us(consts, logN);
+        double k = g.convertible ? klssWork(trial, shape).us(consts, logN) : h;
+        us += std::min(h, k);
+        (k < h ? klssKeys : hybridKeys).insert(g.keys.begin(), g.keys.end());
+      }
+      const double bytes =
+          static_cast<double>(hybridKeys.size() * trial.getHybridKeyBytes() +
+                              klssKeys.size() * trial.getKlssKeyBytes());
+      LLVM_DEBUG(llvm::dbgs()
+                 << "klss-form: gamma " << gamma << ", r' " << t.size() << ": "
+                 << us << " us (hybrid " << hybrid << "), keys " << bytes
+                 << " bytes (" << hybridBytes << ")\n");
+      if (!memoryBudgetMiB && bytes > kMaxFormKeyGrowth * hybridBytes)
+        continue;
+      if (us < bestUs) {
+        best = trial;
+        bestUs = us;
+      }
+    }
+    return bestUs <= hybrid * (1 - kMinFormGain) ? best : params;
+  }
+
+  /// The predicted saving a KLSS form added by klss-form must reach: its
+  /// keys come on top of the hybrid ones (poly_net: +5.9 GB for a predicted
+  /// 1.3%), and the model's error against measured key switches is -15% to
+  /// +13% per operation (bench/RESULTS.md, issue 7).
+  static constexpr double kMinFormGain = 0.05;
+  /// Without a key budget, the key memory a form added by klss-form may
+  /// reach, relative to all-hybrid keys (the training example's best form
+  /// would take 36.7 GB of keys instead of 14.2).
+  static constexpr double kMaxFormKeyGrowth = 1.5;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto params = ckks::ParamsAttr::lookup(module);
@@ -328,8 +399,19 @@ struct RNSSelectKeySwitchPass
       return signalPassFailure();
     }
 
-    // Predict and choose.
     const int64_t logN = params.getLogN();
+    ckks::ParamsAttr original = params;
+    if (klssForm && method == "auto" && !params.hasKlss()) {
+      FailureOr<ckks::ParamsAttr> form = bestKlssForm(params, groups, consts);
+      if (failed(form)) {
+        module.emitError("rns-select-keyswitch: klss-form: cannot generate "
+                         "the temporary primes T");
+        return signalPassFailure();
+      }
+      params = *form;
+    }
+
+    // Predict and choose.
     for (Group &g : groups) {
       KeySwitchGroup shape = shapeOf(g);
       g.hybridUs = hybridWork(params, shape).us(consts, logN);
@@ -387,6 +469,12 @@ struct RNSSelectKeySwitchPass
             g.klss = false;
       }
     }
+    // A KLSS form this pass added and no group uses any more is dropped.
+    if (params != original &&
+        llvm::none_of(groups, [](const Group &g) { return g.klss; }))
+      params = original;
+    if (params != original)
+      module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
     if (budget && keyBytes(groups, params) > budget) {
       uint64_t need = keyBytes(groups, params);
       module.emitError("rns-select-keyswitch: the evaluation keys need ")

@@ -45,6 +45,34 @@ def RNSSelectKeySwitch : Pass<"rns-select-keyswitch", "::mlir::ModuleOp"> {
     when even all-hybrid does not fit, the pass fails naming the bytes
     needed and the budget.
 
+    **A KLSS form where it wins.** With `klss-form` (the pipelines pass it
+    for parameters chosen from the program when `ember.compile(...,
+    klss_form=True)` asks; off by default, see below) and `method=auto`,
+    parameters without a KLSS form get one when the model predicts that it
+    pays: for each key
+    group size gamma = 1..16 (at most K + L + 1), T is the fewest 61-bit
+    primes the exact products need (`ckks::fewestTPrimes`), and the
+    program's predicted key-switch time is the sum over its groups of the
+    faster method. The gamma with the lowest sum is kept, and `#ckks.params`
+    gains its T and gamma, only when the sum is at least 5% below
+    all-hybrid's: KLSS keys come on top of the hybrid ones (poly_net would
+    carry 5.9 GB more keys for a predicted 1.3%), and the model's error is
+    up to 15% per operation. Without `memory-budget-mib`, a form whose keys
+    (a key loaded in both forms counted twice) would exceed 1.5x the
+    all-hybrid keys is not considered (the training example's best form
+    needs 36.7 GB of keys instead of 14.2); with a budget, the budget
+    decides as below. The groups are then chosen as above.
+
+    Measured (bench/RESULTS.md, issue 15): bench/programs/klss_form.py at
+    N = 2^16 with dnum 10 and K = 2 gets gamma 5 and 7 T primes, and the
+    model predicts its key switching 19% faster; on an H200 the compiled
+    program took 3.58 ms against 2.90 ms without the form. The KLSS terms
+    were fitted to the runtime's hand-written operations, while compiled
+    hybrid key switching is fused (231 kernels against 67 here). Hence the
+    pipelines leave it off until the model is refitted. A form whose KLSS groups all went back
+    to hybrid under the memory budget is dropped again. T's primes do not
+    enter Q or P, so the security level is unchanged.
+
     **Options.** `method=auto|hybrid|klss` (klss forced on parameters
     without T and gamma is an error), `memory-budget-mib`, `constants`
     (override the model's per-unit times, "ntt=1.1,ip-mac=0.2,..."),
@@ -65,6 +93,9 @@ def RNSSelectKeySwitch : Pass<"rns-select-keyswitch", "::mlir::ModuleOp"> {
            "Print the constants and each group's predictions">,
     Option<"printTable", "print-table", "bool", /*default=*/"false",
            "Print predicted relin/rotate times per level for both methods">,
+    Option<"klssForm", "klss-form", "bool", /*default=*/"false",
+           "With method=auto, give parameters without a KLSS form the one "
+           "(gamma, fewest T primes) that lowers the predicted time, if any">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

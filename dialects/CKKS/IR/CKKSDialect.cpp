@@ -309,6 +309,23 @@ double ember::ckks::log2Product(ArrayRef<uint64_t> primes) {
   return bits;
 }
 
+std::vector<uint64_t> ember::ckks::fewestTPrimes(int64_t logN,
+                                                 ArrayRef<uint64_t> q,
+                                                 ArrayRef<uint64_t> p,
+                                                 int64_t dnum, int64_t gamma) {
+  std::vector<uint64_t> exclude(q.begin(), q.end());
+  exclude.insert(exclude.end(), p.begin(), p.end());
+  const double need = klssTBitsNeeded(logN, q, p, dnum, gamma);
+  for (int count = static_cast<int>(std::ceil(need / kTempPrimeBits));;
+       ++count) {
+    std::vector<uint64_t> t = ember::generateNttPrimes(
+        static_cast<int>(logN), std::vector<int>(count, kTempPrimeBits),
+        exclude);
+    if (log2Product(t) >= need)
+      return t;
+  }
+}
+
 ParamsAttr ParamsAttr::lookup(Operation *op) {
   for (; op; op = op->getParentOp())
     if (auto attr = op->getAttrOfType<ParamsAttr>(CKKSDialect::kParamsAttrName))
