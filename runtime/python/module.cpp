@@ -567,6 +567,12 @@ void bindParams(py::module_ &m) {
       py::arg("q_primes"), py::arg("p_primes"),
       "log2(QP) as the security checks count it: the sum of the primes' "
       "bit lengths.");
+  m.def("generate_double_prime_chain", &generateDoublePrimeChain,
+        py::arg("log_n"), py::arg("q0_bits"), py::arg("pairs"),
+        py::arg("log_scale"), py::arg("max_bits") = 30, py::arg("window") = 64,
+        "Double-prime scaling's Q chain: q_0, then pairs of NTT primes below "
+        "2^max_bits whose products track the scale 2^log_scale (top pair "
+        "last; ember/primes.h).");
   m.def("generate_ntt_primes", &generateNttPrimes, py::arg("log_n"),
         py::arg("bits"), py::arg("exclude") = std::vector<uint64_t>{},
         "Distinct primes = 1 mod 2N of the given bit sizes.");

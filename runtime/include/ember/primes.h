@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ember {
@@ -159,6 +160,116 @@ generateQChain(int log_n, const std::vector<int> &q_bits, int log_scale) {
     chain[l] = found;
     used.push_back(found);
     scale = scale * scale / static_cast<long double>(found);
+  }
+  return chain;
+}
+
+/// The `count` primes = 1 (mod 2^(log_n+1)) nearest `target` (nearest
+/// first), below 2^max_bits and not in `used`; fewer when the range runs
+/// out.
+inline std::vector<uint64_t> nearestNttPrimes(int log_n, long double target,
+                                              size_t count,
+                                              const std::vector<uint64_t> &used,
+                                              int max_bits) {
+  const uint64_t step = uint64_t{2} << log_n;
+  const uint64_t top = uint64_t{1} << max_bits;
+  const uint64_t t = target < 2      ? 1
+                     : target >= top ? top - 1
+                                     : static_cast<uint64_t>(target);
+  uint64_t down = t - (t - 1) % step, up = down + step;
+  auto contains = [](const std::vector<uint64_t> &v, uint64_t x) {
+    for (uint64_t y : v)
+      if (y == x)
+        return true;
+    return false;
+  };
+  std::vector<uint64_t> out;
+  while (out.size() < count && (down > step || up < top)) {
+    const bool take_down =
+        down > step && (up >= top || target - down <= up - target);
+    const uint64_t c = take_down ? down : up;
+    if (take_down)
+      down -= step;
+    else
+      up += step;
+    if (!contains(used, c) && !contains(out, c) && isPrime(c))
+      out.push_back(c);
+  }
+  return out;
+}
+
+/// The Q chain of double-prime scaling (Cheddar 2.3, after Agrawal et al.
+/// and SHARP): q_0 of `q0_bits` bits, then `pairs` pairs of primes = 1
+/// (mod 2N) below 2^max_bits (30 for 32-bit words), each pair's product
+/// carrying the scale, so that a rescale divides by a pair:
+/// [q_0, a_1, b_1, ..., a_pairs, b_pairs], the top pair last. From the top
+/// down, with s_top = delta = 2^log_scale and s_{l-1} = s_l^2 / (a_l b_l)
+/// (the scale of a product of two level-l values after the pair rescales
+/// it), pair l is the one whose product is nearest s_l^2 / delta, which
+/// brings s_{l-1} back to delta. A pair's product misses its target by a
+/// prime gap relative to a 30-bit prime (at N = 2^16, 2^-7 for one prime
+/// and the nearest partner); the best of `window` first primes near the
+/// square root, each with the partner nearest target / a, gets about
+/// 2^-12, and the correction keeps that from accumulating over the levels
+/// (tracking s_l alone, as generateQChain does with 60-bit primes whose
+/// gaps are 2^-18, lets it walk: 2^-7.5 over 23 pairs). Throws
+/// InvalidArgument when the primes near the scale run out, i.e. when the
+/// best pair misses its target by more than 2^-6 (at N = 2^16 there are
+/// about 200 NTT primes between 2^29 and 2^30).
+inline std::vector<uint64_t> generateDoublePrimeChain(int log_n, int q0_bits,
+                                                      int pairs, int log_scale,
+                                                      int max_bits = 30,
+                                                      size_t window = 64) {
+  if (pairs < 0 || log_scale < 2 * (log_n + 2) || log_scale > 2 * max_bits)
+    throw InvalidArgument("double-prime scale 2^" + std::to_string(log_scale) +
+                          " is outside [2^" + std::to_string(2 * (log_n + 2)) +
+                          ", 2^" + std::to_string(2 * max_bits) +
+                          "] for pairs of " + std::to_string(max_bits) +
+                          "-bit NTT primes at N = 2^" + std::to_string(log_n));
+  std::vector<uint64_t> chain = generateNttPrimes(log_n, {q0_bits});
+  std::vector<uint64_t> used = chain;
+  std::vector<std::pair<uint64_t, uint64_t>> top_down;
+  const long double delta = std::ldexp(1.0L, log_scale);
+  long double scale = delta;
+  for (int l = pairs; l >= 1; --l) {
+    // The product that brings the next scale back to delta.
+    const long double target = scale * scale / delta;
+    uint64_t best_a = 0, best_b = 0;
+    long double best_err = 0;
+    for (uint64_t a :
+         nearestNttPrimes(log_n, std::sqrt(target), window, used, max_bits)) {
+      std::vector<uint64_t> with_a = used;
+      with_a.push_back(a);
+      for (uint64_t b :
+           nearestNttPrimes(log_n, target / a, 1, with_a, max_bits)) {
+        const long double err =
+            std::fabs(static_cast<long double>(a) * b / target - 1);
+        if (!best_a || err < best_err) {
+          best_a = a;
+          best_b = b;
+          best_err = err;
+        }
+      }
+    }
+    // A pair more than 2^-6 off its target: the primes near the scale's
+    // square root are used up (the next scales would drift away).
+    if (!best_a || best_err > 1.0L / 64)
+      throw InvalidArgument(
+          "no unused pair of NTT primes below 2^" + std::to_string(max_bits) +
+          " within 2^-6 of the scale 2^" + std::to_string(log_scale) +
+          " at N = 2^" + std::to_string(log_n) + " (" +
+          std::to_string(pairs - l) + " of " + std::to_string(pairs) +
+          " pairs found)");
+    used.push_back(best_a);
+    used.push_back(best_b);
+    top_down.emplace_back(best_a, best_b);
+    scale =
+        scale * scale /
+        (static_cast<long double>(best_a) * static_cast<long double>(best_b));
+  }
+  for (size_t i = top_down.size(); i-- > 0;) {
+    chain.push_back(top_down[i].first);
+    chain.push_back(top_down[i].second);
   }
   return chain;
 }
