@@ -457,30 +457,18 @@ void benchWords(int runs) {
   const std::vector<int> q64 = c64.qBasis(23), q32 = c32.qBasis(47);
   DevicePoly p64 = upload(d64, sampleUniformPoly(c64, prng, q64, false));
   DevicePoly32 p32 = upload(d32, sampleUniformPoly(c32, prng, q32, false));
-  add("ntt (1440 bits)",
-      medianUs(d64, runs,
-               [&] {
-                 p64.ntt = false;
-                 ntt(d64, p64);
-               }),
-      medianUs(d32, runs,
-               [&] {
-                 p32.ntt = false;
-                 ntt(d32, p32);
-               }),
-      24 * bf, 24 * 2 * bf, 48 * bf, 48 * 2 * bf);
-  add("intt (1440 bits)",
-      medianUs(d64, runs,
-               [&] {
-                 p64.ntt = true;
-                 intt(d64, p64);
-               }),
-      medianUs(d32, runs,
-               [&] {
-                 p32.ntt = true;
-                 intt(d32, p32);
-               }),
-      24 * bf, 24 * 2 * bf, 48 * bf, 48 * 2 * bf);
+  // In-place transforms of every limb: forward from coefficient form,
+  // inverse from NTT form (the same buffer each run).
+  for (bool forward : {true, false}) {
+    auto transform = [&](const cuda::DeviceContext &d, auto &p) {
+      p.ntt = !forward;
+      forward ? ntt(d, p) : intt(d, p);
+    };
+    add(forward ? "ntt (1440 bits)" : "intt (1440 bits)",
+        medianUs(d64, runs, [&] { transform(d64, p64); }),
+        medianUs(d32, runs, [&] { transform(d32, p32); }), 24 * bf, 24 * 2 * bf,
+        48 * bf, 48 * 2 * bf);
+  }
   {
     const std::vector<int> f64{0, 1, 2, 3}, t64{4, 5, 6, 7, 8, 9, 10, 11};
     std::vector<int> f32, t32;

@@ -215,14 +215,11 @@ DeviceContext::~DeviceContext() {
   cudaStreamSynchronize(I.stream);
   I.ks_plans.clear();
   I.rescale_plans.clear();
-  I.rescale_plans32.clear();
   I.galois_index.clear();
   I.switch_plans.clear();
   I.exact_plans.clear();
   I.klss_plans.clear();
   I.bconv_plans.clear();
-  I.bconv_plans32.clear();
-  I.switch_plans32.clear();
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
@@ -378,15 +375,8 @@ const RescalePlan &DeviceContext::Impl::rescalePlan(const DeviceContext &dctx,
   auto it = rescale_plans.find(level);
   if (it != rescale_plans.end())
     return *it->second;
-  return *(rescale_plans[level] = makeRescalePlan(dctx, *host, level));
-}
-
-const RescalePlan &DeviceContext::Impl::rescalePlan32(const DeviceContext &dctx,
-                                                      int level) {
-  auto it = rescale_plans32.find(level);
-  if (it != rescale_plans32.end())
-    return *it->second;
-  return *(rescale_plans32[level] = makeRescalePlan(dctx, *host32, level));
+  return *(rescale_plans[level] = host ? makeRescalePlan(dctx, *host, level)
+                                       : makeRescalePlan(dctx, *host32, level));
 }
 
 namespace {
@@ -469,18 +459,9 @@ DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
   auto it = switch_plans.find(key);
   if (it != switch_plans.end())
     return *it->second;
-  return *(switch_plans[key] = makeSwitchPlan(dctx, *host, basis, keep));
-}
-
-const SwitchPlan &
-DeviceContext::Impl::switchPlan32(const DeviceContext &dctx,
-                                  const std::vector<int> &basis,
-                                  const std::vector<int> &keep) {
-  auto key = std::make_pair(basis, keep);
-  auto it = switch_plans32.find(key);
-  if (it != switch_plans32.end())
-    return *it->second;
-  return *(switch_plans32[key] = makeSwitchPlan(dctx, *host32, basis, keep));
+  return *(switch_plans[key] =
+               host ? makeSwitchPlan(dctx, *host, basis, keep)
+                    : makeSwitchPlan(dctx, *host32, basis, keep));
 }
 
 namespace {
@@ -510,17 +491,8 @@ const BConvPlan &DeviceContext::Impl::bconvPlan(const DeviceContext &dctx,
   auto it = bconv_plans.find(key);
   if (it != bconv_plans.end())
     return *it->second;
-  return *(bconv_plans[key] = makeBConvPlan(dctx, *host, from, to));
-}
-
-const BConvPlan &DeviceContext::Impl::bconvPlan32(const DeviceContext &dctx,
-                                                  const std::vector<int> &from,
-                                                  const std::vector<int> &to) {
-  auto key = std::make_pair(from, to);
-  auto it = bconv_plans32.find(key);
-  if (it != bconv_plans32.end())
-    return *it->second;
-  return *(bconv_plans32[key] = makeBConvPlan(dctx, *host32, from, to));
+  return *(bconv_plans[key] = host ? makeBConvPlan(dctx, *host, from, to)
+                                   : makeBConvPlan(dctx, *host32, from, to));
 }
 
 const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,

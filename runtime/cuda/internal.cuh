@@ -287,17 +287,13 @@ struct RescalePlan {
 struct DeviceContext::Impl {
   const Context64 *host = nullptr;
   /// 64, or 32 for a context built from a Context32 (host is null then,
-  /// host32 and tables32 are set; the 64-bit plans are never built).
+  /// host32 and tables32 are set). A context has one word, so the plan
+  /// caches below hold that word's plans (RescalePlan, BConvPlan and
+  /// SwitchPlan buffers hold u32 words at 32 bits); the key-switching
+  /// plans are 64-bit only.
   int word_bits = 64;
   const Context32 *host32 = nullptr;
   TablesT<u32> tables32{};
-  std::map<int, std::unique_ptr<RescalePlan>> rescale_plans32;
-  std::map<std::pair<std::vector<int>, std::vector<int>>,
-           std::unique_ptr<BConvPlan>>
-      bconv_plans32;
-  std::map<std::pair<std::vector<int>, std::vector<int>>,
-           std::unique_ptr<SwitchPlan>>
-      switch_plans32;
   int device = 0;
   cudaStream_t stream = nullptr;
   Tables tables{};
@@ -335,14 +331,6 @@ struct DeviceContext::Impl {
   void release(u64 *p, size_t words);
   const KsPlan &ksPlan(const DeviceContext &ctx, int level);
   const RescalePlan &rescalePlan(const DeviceContext &ctx, int level);
-  /// The same constants at 32-bit words (the buffers hold u32 words).
-  const RescalePlan &rescalePlan32(const DeviceContext &ctx, int level);
-  const SwitchPlan &switchPlan32(const DeviceContext &ctx,
-                                 const std::vector<int> &basis,
-                                 const std::vector<int> &keep);
-  const BConvPlan &bconvPlan32(const DeviceContext &ctx,
-                               const std::vector<int> &from,
-                               const std::vector<int> &to);
   const SwitchPlan &switchPlan(const DeviceContext &ctx,
                                const std::vector<int> &basis,
                                const std::vector<int> &keep);

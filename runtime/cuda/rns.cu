@@ -47,6 +47,48 @@ constexpr size_t bconvSmemWords(int m) {
   return size_t(kTargetsPerBlock) * m + m + 5 * kTargetsPerBlock;
 }
 
+/// A BConv block's shared constants: [kG][m] hat rows (zero past the nt
+/// targets), [m] halves, then per target [-B]_t, bias, modulus and Barrett
+/// ratio (high, low), and at 32-bit words [2^32]_t (the accumulator's
+/// fold).
+template <typename W>
+__device__ __forceinline__ void bconvLoadShared(const TablesT<W> &T,
+                                                const BConvJobT<W> &J, W *bc_s,
+                                                int t_begin, int nt) {
+  constexpr int kG = kTargetsPerBlock;
+  const int m = J.m;
+  W *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
+  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x)
+    hat_s[idx] = idx < nt * m ? J.hat[t_begin * m + idx] : 0;
+  for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
+    half_s[idx] = J.half[idx];
+  for (int idx = threadIdx.x; idx < kG; idx += blockDim.x) {
+    const int t = t_begin + idx, g = idx < nt ? J.tmod[t] : 0;
+    c_s[idx] = idx < nt ? J.negb[t] : 0;
+    c_s[kG + idx] = idx < nt && J.bias ? J.bias[t] : 0;
+    c_s[2 * kG + idx] = T.q[g];
+    c_s[3 * kG + idx] = T.ratioHi[g];
+    c_s[4 * kG + idx] = T.ratioLo[g];
+    if constexpr (sizeof(W) == 4)
+      c_s[5 * kG + idx] = W((u64(1) << 32) % T.q[g]);
+  }
+}
+/// Coefficient x's m source values (zero past m) into y; returns how many
+/// are above b_i / 2 (the centring count).
+template <typename W, int kM>
+__device__ __forceinline__ W bconvLoadInputs(const BConvJobT<W> &J,
+                                             const W *half_s, int log_n,
+                                             size_t x, W (&y)[kM]) {
+  W above = 0;
+#pragma unroll
+  for (int i = 0; i < kM; ++i) {
+    y[i] = i < J.m ? J.in[(size_t(i) << log_n) + x] : 0;
+    if (i < J.m)
+      above += y[i] > half_s[i];
+  }
+  return above;
+}
+
 template <int kM>
 __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
     bconvKernel(Tables T, BConvJobs jobs) {
@@ -59,31 +101,12 @@ __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
   if (t_begin >= tc)
     return; // whole block: before any barrier
   const int nt = min(tc - t_begin, kG);
-  // [kG][m] hat rows (zero past nt), [m] halves, then per target: [-B]_t,
-  // bias, modulus, Barrett ratio (high, low).
-  u64 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
-  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x)
-    hat_s[idx] = idx < nt * m ? J.hat[t_begin * m + idx] : 0;
-  for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
-    half_s[idx] = J.half[idx];
-  for (int idx = threadIdx.x; idx < kG; idx += blockDim.x) {
-    const int t = t_begin + idx, g = idx < nt ? J.tmod[t] : 0;
-    c_s[idx] = idx < nt ? J.negb[t] : 0;
-    c_s[kG + idx] = idx < nt && J.bias ? J.bias[t] : 0;
-    c_s[2 * kG + idx] = T.q[g];
-    c_s[3 * kG + idx] = T.ratioHi[g];
-    c_s[4 * kG + idx] = T.ratioLo[g];
-  }
+  const u64 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
+  bconvLoadShared(T, J, bc_s, t_begin, nt);
   __syncthreads();
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   u64 y[kM];
-  u64 above = 0;
-#pragma unroll
-  for (int i = 0; i < kM; ++i) {
-    y[i] = i < m ? J.in[(size_t(i) << log_n) + x] : 0;
-    if (i < m)
-      above += y[i] > half_s[i];
-  }
+  const u64 above = bconvLoadInputs(J, half_s, log_n, x, y);
   u64 *out = J.out + (size_t(t_begin) << log_n) + x;
 #pragma unroll
   for (int t0 = 0; t0 < kG; t0 += kTile) {
@@ -132,32 +155,12 @@ __global__ void __launch_bounds__(kEwThreads)
   if (t_begin >= tc)
     return; // whole block: before any barrier
   const int nt = min(tc - t_begin, kG);
-  // [kG][m] hat rows (zero past nt), [m] halves, then per target: [-B]_t,
-  // bias, modulus, Barrett ratio (high, low), [2^32]_t.
-  u32 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
-  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x)
-    hat_s[idx] = idx < nt * m ? J.hat[t_begin * m + idx] : 0;
-  for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
-    half_s[idx] = J.half[idx];
-  for (int idx = threadIdx.x; idx < kG; idx += blockDim.x) {
-    const int t = t_begin + idx, g = idx < nt ? J.tmod[t] : 0;
-    c_s[idx] = idx < nt ? J.negb[t] : 0;
-    c_s[kG + idx] = idx < nt && J.bias ? J.bias[t] : 0;
-    c_s[2 * kG + idx] = T.q[g];
-    c_s[3 * kG + idx] = T.ratioHi[g];
-    c_s[4 * kG + idx] = T.ratioLo[g];
-    c_s[5 * kG + idx] = u32((u64(1) << 32) % T.q[g]);
-  }
+  const u32 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
+  bconvLoadShared(T, J, bc_s, t_begin, nt);
   __syncthreads();
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   u32 y[kM];
-  u32 above = 0;
-#pragma unroll
-  for (int i = 0; i < kM; ++i) {
-    y[i] = i < m ? J.in[(size_t(i) << log_n) + x] : 0;
-    if (i < m)
-      above += y[i] > half_s[i];
-  }
+  const u32 above = bconvLoadInputs(J, half_s, log_n, x, y);
   u32 *out = J.out + (size_t(t_begin) << log_n) + x;
 #pragma unroll
   for (int t0 = 0; t0 < kG; t0 += kTile) {
@@ -861,8 +864,7 @@ void rescaleRows(const DeviceContext &ctx, const W *in, int parts, int level,
                  W *out) {
   auto &I = ctx.impl();
   const size_t n = I.n;
-  const RescalePlan &plan =
-      sizeof(W) == 8 ? I.rescalePlan(ctx, level) : I.rescalePlan32(ctx, level);
+  const RescalePlan &plan = I.rescalePlan(ctx, level);
   if (parts > 3)
     throw InvalidArgument("rescale: at most 3 ciphertext parts");
   // INTT of each part's last limb, adding h = q_l / 2.
@@ -1279,7 +1281,7 @@ DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
       throw InvalidArgument("bconv: source and target bases overlap");
   DevicePoly32 out = makePoly<u32>(ctx, to, false);
   const int m = int(in.limbs());
-  const BConvPlan &plan = ctx.impl().bconvPlan32(ctx, in.basis, to);
+  const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
   DevicePoly32 scaled = makePoly<u32>(ctx, in.basis, false);
   // y_i = x_i (B/b_i)^-1: one launch over a run of moduli, else (q_l u P,
   // a merged switch's dropped limbs) one per limb.
@@ -1774,7 +1776,7 @@ DevicePoly32 modSwitchDown(const DeviceContext &ctx, const DevicePoly32 &in,
                           "prefix of the polynomial's basis");
   mapFor(ctx, in.basis); // a basis the backend supports
   auto &I = ctx.impl();
-  const SwitchPlan &plan = I.switchPlan32(ctx, in.basis, keep);
+  const SwitchPlan &plan = I.switchPlan(ctx, in.basis, keep);
   const int k = plan.keep, d = plan.drop;
   DevicePoly32 out = makePoly<u32>(ctx, keep, in.ntt);
   if (!in.ntt) { // (x_keep - BConv_centred(x_drop)) D^-1, limb by limb

@@ -101,9 +101,85 @@ Context64 makeContext(const std::string &name) {
   return Context64(spec);
 }
 
-Poly64 randomPoly(const Context64 &ctx, Prng &prng,
-                  const std::vector<int> &basis, bool ntt) {
+template <typename Word>
+Poly<Word> randomPoly(const Context<Word> &ctx, Prng &prng,
+                      const std::vector<int> &basis, bool ntt) {
   return sampleUniformPoly(ctx, prng, basis, ntt);
+}
+
+// Checks both word sizes share (the GPU against the CPU, residue for
+// residue).
+
+/// NTT and INTT over each basis.
+template <typename Word>
+void checkTransforms(const Context<Word> &ctx, const cuda::DeviceContext &dctx,
+                     Prng &prng, const std::vector<std::vector<int>> &bases) {
+  for (const auto &basis : bases) {
+    Poly<Word> a = randomPoly(ctx, prng, basis, false);
+    cuda::BasicDevicePoly<Word> d = cuda::upload(dctx, a);
+    cpu::ntt(ctx, a);
+    cuda::ntt(dctx, d);
+    EXPECT_EQ(diff(a, cuda::download(dctx, d)), "") << "ntt";
+    Poly<Word> b = randomPoly(ctx, prng, basis, true);
+    d = cuda::upload(dctx, b);
+    cpu::intt(ctx, b);
+    cuda::intt(dctx, d);
+    EXPECT_EQ(diff(b, cuda::download(dctx, d)), "") << "intt";
+  }
+}
+
+/// Automorphisms in both forms over `basis`.
+template <typename Word>
+void checkAutomorphisms(const Context<Word> &ctx,
+                        const cuda::DeviceContext &dctx, Prng &prng,
+                        const std::vector<int> &basis) {
+  const uint64_t n2 = 2 * ctx.n();
+  for (uint64_t g : {uint64_t{5}, uint64_t{125} % n2, n2 - 1}) {
+    for (bool form : {true, false}) {
+      Poly<Word> a = randomPoly(ctx, prng, basis, form);
+      EXPECT_EQ(diff(cpu::automorphism(ctx, a, g),
+                     cuda::download(dctx, cuda::automorphism(
+                                              dctx, cuda::upload(dctx, a), g))),
+                "")
+          << "automorphism " << g << (form ? " ntt" : " coeff");
+    }
+  }
+}
+
+/// The elementwise ops over `basis` (NTT form), one after the other.
+template <typename Word>
+void checkElementwise(const Context<Word> &ctx, const cuda::DeviceContext &dctx,
+                      Prng &prng, const std::vector<int> &basis) {
+  Poly<Word> a = randomPoly(ctx, prng, basis, true),
+             b = randomPoly(ctx, prng, basis, true),
+             c = randomPoly(ctx, prng, basis, true);
+  cuda::BasicDevicePoly<Word> da = cuda::upload(dctx, a),
+                              db = cuda::upload(dctx, b),
+                              dc = cuda::upload(dctx, c);
+  std::vector<Word> k(basis.size());
+  for (auto &x : k)
+    x = static_cast<Word>(prng.next64());
+  cpu::addInPlace(ctx, a, b);
+  cuda::addInPlace(dctx, da, db);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "add";
+  cpu::subInPlace(ctx, a, c);
+  cuda::subInPlace(dctx, da, dc);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "sub";
+  cpu::negInPlace(ctx, a);
+  cuda::negInPlace(dctx, da);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "neg";
+  cpu::mulInPlace(ctx, a, b);
+  cuda::mulInPlace(dctx, da, db);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mul";
+  cpu::mulConstInPlace(ctx, a, k);
+  cuda::mulConstInPlace(dctx, da, k);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulConst";
+  cpu::addConstInPlace(ctx, a, k);
+  cuda::addConstInPlace(dctx, da, k);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "addConst";
+  cpu::mulAddInPlace(ctx, a, b, c);
+  cuda::mulAddInPlace(dctx, da, db, dc);
+  EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulAdd";
 }
 
 /// A switching key of uniform polynomials (key switching is deterministic,
@@ -153,18 +229,7 @@ void checkPrimitives(const std::string &set, int level) {
   const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level),
                          p = ctx.pBasis();
 
-  for (const auto &basis : {q, qp, p}) {
-    Poly64 a = randomPoly(ctx, prng, basis, false);
-    cuda::DevicePoly d = cuda::upload(dctx, a);
-    cpu::ntt(ctx, a);
-    cuda::ntt(dctx, d);
-    EXPECT_EQ(diff(a, cuda::download(dctx, d)), "") << "ntt";
-    Poly64 b = randomPoly(ctx, prng, basis, true);
-    d = cuda::upload(dctx, b);
-    cpu::intt(ctx, b);
-    cuda::intt(dctx, d);
-    EXPECT_EQ(diff(b, cuda::download(dctx, d)), "") << "intt";
-  }
+  checkTransforms(ctx, dctx, prng, {q, qp, p});
 
   { // BConv: a digit to the rest of Q_l u P, and P to Q_l.
     const std::vector<int> digit = ctx.digitLimbs(0, level);
@@ -277,52 +342,8 @@ void checkPrimitives(const std::string &set, int level) {
     }
   }
 
-  { // Automorphisms in both forms.
-    const uint64_t n2 = 2 * ctx.n();
-    for (uint64_t g : {uint64_t{5}, uint64_t{125} % n2, n2 - 1}) {
-      for (bool form : {true, false}) {
-        Poly64 a = randomPoly(ctx, prng, q, form);
-        EXPECT_EQ(
-            diff(cpu::automorphism(ctx, a, g),
-                 cuda::download(
-                     dctx, cuda::automorphism(dctx, cuda::upload(dctx, a), g))),
-            "")
-            << "automorphism " << g << (form ? " ntt" : " coeff");
-      }
-    }
-  }
-
-  { // Elementwise.
-    Poly64 a = randomPoly(ctx, prng, qp, true),
-           b = randomPoly(ctx, prng, qp, true),
-           c = randomPoly(ctx, prng, qp, true);
-    cuda::DevicePoly da = cuda::upload(dctx, a), db = cuda::upload(dctx, b),
-                     dc = cuda::upload(dctx, c);
-    std::vector<uint64_t> k(qp.size());
-    for (auto &x : k)
-      x = prng.next64();
-    cpu::addInPlace(ctx, a, b);
-    cuda::addInPlace(dctx, da, db);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "add";
-    cpu::subInPlace(ctx, a, c);
-    cuda::subInPlace(dctx, da, dc);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "sub";
-    cpu::negInPlace(ctx, a);
-    cuda::negInPlace(dctx, da);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "neg";
-    cpu::mulInPlace(ctx, a, b);
-    cuda::mulInPlace(dctx, da, db);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mul";
-    cpu::mulConstInPlace(ctx, a, k);
-    cuda::mulConstInPlace(dctx, da, k);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulConst";
-    cpu::addConstInPlace(ctx, a, k);
-    cuda::addConstInPlace(dctx, da, k);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "addConst";
-    cpu::mulAddInPlace(ctx, a, b, c);
-    cuda::mulAddInPlace(dctx, da, db, dc);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulAdd";
-  }
+  checkAutomorphisms(ctx, dctx, prng, q);
+  checkElementwise(ctx, dctx, prng, qp);
 
   { // Key switching (ModUp of all digits + fused inner product + ModDown).
     SwitchingKey key = randomKey(ctx, prng);
@@ -454,11 +475,6 @@ Context32 makeContext32(int log_n, int q_count, int p_count) {
   return Context32(spec);
 }
 
-Poly32 randomPoly32(const Context32 &ctx, Prng &prng,
-                    const std::vector<int> &basis, bool ntt) {
-  return sampleUniformPoly(ctx, prng, basis, ntt);
-}
-
 /// Every 32-bit primitive on the GPU against the CPU's (which
 /// tests/runtime/test_rns_exact.py checks against big integers).
 void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
@@ -470,18 +486,7 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
   const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level),
                          p = ctx.pBasis();
 
-  for (const auto &basis : {q, qp, p}) {
-    Poly32 a = randomPoly32(ctx, prng, basis, false);
-    cuda::DevicePoly32 d = cuda::upload(dctx, a);
-    cpu::ntt(ctx, a);
-    cuda::ntt(dctx, d);
-    EXPECT_EQ(diff(a, cuda::download(dctx, d)), "") << "ntt";
-    Poly32 b = randomPoly32(ctx, prng, basis, true);
-    d = cuda::upload(dctx, b);
-    cpu::intt(ctx, b);
-    cuda::intt(dctx, d);
-    EXPECT_EQ(diff(b, cuda::download(dctx, d)), "") << "intt";
-  }
+  checkTransforms(ctx, dctx, prng, {q, qp, p});
 
   { // BConv: a digit to the rest of Q_l u P, P to Q_l, all of Q_l to P.
     const std::vector<int> digit = ctx.digitLimbs(0, level);
@@ -494,7 +499,7 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
           std::make_pair(q, p)}) {
       if (from.size() > 32)
         continue; // the GPU's BConv takes at most 32 sources
-      Poly32 a = randomPoly32(ctx, prng, from, false);
+      Poly32 a = randomPoly(ctx, prng, from, false);
       EXPECT_EQ(diff(cpu::bconv(ctx, a, to),
                      cuda::download(
                          dctx, cuda::bconv(dctx, cuda::upload(dctx, a), to))),
@@ -504,7 +509,7 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
   }
 
   if (level >= 1) { // Rescale.
-    Poly32 a = randomPoly32(ctx, prng, q, true);
+    Poly32 a = randomPoly(ctx, prng, q, true);
     cuda::DevicePoly32 da = cuda::upload(dctx, a);
     cpu::rescale(ctx, a);
     cuda::rescale(dctx, da);
@@ -514,7 +519,7 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
   { // ModUp of every digit, ModDown and the modulus switches: to Q_l from
     // Q_l u P, merged to Q_{l-1}, and by a pair of primes (double-prime
     // scaling's rescale, Q_l -> Q_{l-2}), in both forms.
-    Poly32 a = randomPoly32(ctx, prng, q, true);
+    Poly32 a = randomPoly(ctx, prng, q, true);
     cuda::DevicePoly32 da = cuda::upload(dctx, a);
     for (int j = 0; j < ctx.digitCount(level); ++j)
       EXPECT_EQ(diff(cpu::modUp(ctx, a, j),
@@ -522,7 +527,7 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
                 "")
           << "modUp digit " << j;
     for (bool form : {true, false}) {
-      Poly32 b = randomPoly32(ctx, prng, qp, form);
+      Poly32 b = randomPoly(ctx, prng, qp, form);
       cuda::DevicePoly32 db = cuda::upload(dctx, b);
       if (form)
         EXPECT_EQ(diff(cpu::modDown(ctx, b),
@@ -540,7 +545,7 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
             << "modSwitchDown Q_l u P -> " << keep.size() << " limbs"
             << (form ? " ntt" : " coeff");
       if (level >= 2) {
-        Poly32 c = randomPoly32(ctx, prng, q, form);
+        Poly32 c = randomPoly(ctx, prng, q, form);
         const std::vector<int> keep = ctx.qBasis(level - 2);
         EXPECT_EQ(
             diff(cpu::modSwitchDown(ctx, c, keep),
@@ -552,51 +557,8 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
     }
   }
 
-  { // Automorphisms in both forms.
-    const uint64_t n2 = 2 * ctx.n();
-    for (uint64_t g : {uint64_t{5}, uint64_t{125} % n2, n2 - 1})
-      for (bool form : {true, false}) {
-        Poly32 a = randomPoly32(ctx, prng, q, form);
-        EXPECT_EQ(
-            diff(cpu::automorphism(ctx, a, g),
-                 cuda::download(
-                     dctx, cuda::automorphism(dctx, cuda::upload(dctx, a), g))),
-            "")
-            << "automorphism " << g << (form ? " ntt" : " coeff");
-      }
-  }
-
-  { // Elementwise.
-    Poly32 a = randomPoly32(ctx, prng, qp, true),
-           b = randomPoly32(ctx, prng, qp, true),
-           c = randomPoly32(ctx, prng, qp, true);
-    cuda::DevicePoly32 da = cuda::upload(dctx, a), db = cuda::upload(dctx, b),
-                       dc = cuda::upload(dctx, c);
-    std::vector<uint32_t> k(qp.size());
-    for (auto &x : k)
-      x = uint32_t(prng.next64());
-    cpu::addInPlace(ctx, a, b);
-    cuda::addInPlace(dctx, da, db);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "add";
-    cpu::subInPlace(ctx, a, c);
-    cuda::subInPlace(dctx, da, dc);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "sub";
-    cpu::negInPlace(ctx, a);
-    cuda::negInPlace(dctx, da);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "neg";
-    cpu::mulInPlace(ctx, a, b);
-    cuda::mulInPlace(dctx, da, db);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mul";
-    cpu::mulConstInPlace(ctx, a, k);
-    cuda::mulConstInPlace(dctx, da, k);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulConst";
-    cpu::addConstInPlace(ctx, a, k);
-    cuda::addConstInPlace(dctx, da, k);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "addConst";
-    cpu::mulAddInPlace(ctx, a, b, c);
-    cuda::mulAddInPlace(dctx, da, db, dc);
-    EXPECT_EQ(diff(a, cuda::download(dctx, da)), "") << "mulAdd";
-  }
+  checkAutomorphisms(ctx, dctx, prng, q);
+  checkElementwise(ctx, dctx, prng, qp);
 }
 
 TEST(CudaWords32, PrimitivesSmallN) {
@@ -631,7 +593,7 @@ TEST(CudaWords32, WordSizesDoNotMix) {
       cuda::upload(d32, randomPoly(ctx64, prng, ctx64.qBasis(1), true)),
       InvalidArgument);
   EXPECT_THROW(
-      cuda::upload(d64, randomPoly32(ctx32, prng, ctx32.qBasis(1), true)),
+      cuda::upload(d64, randomPoly(ctx32, prng, ctx32.qBasis(1), true)),
       InvalidArgument);
   EXPECT_THROW(d32.host(), InvalidArgument);
   EXPECT_THROW(d64.host32(), InvalidArgument);
