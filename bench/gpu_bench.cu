@@ -10,7 +10,9 @@
 // into its launches (INTT of d, ModUp of every digit, inner product, ModDown)
 // for the compiler's cost model (rns-select-keyswitch).
 // SETS may also hold W: 32-bit against 64-bit words, primitive by
-// primitive, over the same bits of modulus (issue 15).
+// primitive, over the same bits of modulus (issue 15), and 3: the CKKS
+// operations at 32-bit words with double-prime scaling at the shape of
+// Cheddar's 32-bit set (cheddar32: 47 and 23 limbs).
 //   ember_gpu_bench [SETS=ABC | none] [RUNS=30] [RESULTS_FILE]
 //                   [KLSS_SETS=athena40,athena24,B | none]
 #include "ember/ckks.h"
@@ -45,37 +47,52 @@ constexpr double kInt32Rate = 16.7e12; // int32 instructions/s
 // multiply-add of BConv / the inner product costs about the same.
 constexpr double kInt32PerModMul = 12;
 constexpr double kInt32PerModAdd = 3;
+/// int32 instructions of a 32-bit modular multiply: a Shoup product is a low,
+/// a high and a low 32-bit product (IMAD, IMAD.HI, IMAD), and a BConv
+/// multiply-add one IMAD.WIDE plus its share of the fold; a modular add
+/// about 2 (IADD3, and a compare-select pair shared with the butterfly).
+constexpr double kInt32PerModMul32 = 3;
+constexpr double kInt32PerModAdd32 = 2;
 
 struct Cost {
   double bytes = 0, modmuls = 0, modadds = 0;
+  bool w32 = false; ///< counted in 32-bit words
   double bwFloorUs() const { return bytes / kBandwidth * 1e6; }
   double arithFloorUs() const {
-    return (modmuls * kInt32PerModMul + modadds * kInt32PerModAdd) /
+    return (modmuls * (w32 ? kInt32PerModMul32 : kInt32PerModMul) +
+            modadds * (w32 ? kInt32PerModAdd32 : kInt32PerModAdd)) /
            kInt32Rate * 1e6;
   }
 };
 
-/// The work an operation must do (not what this implementation does).
-struct Counter {
-  const Context64 &ctx;
+/// The work an operation must do (not what this implementation does), in
+/// the context's words.
+template <typename Word> struct BasicCounter {
+  const Context<Word> &ctx;
   double n, logn, limb;
-  explicit Counter(const Context64 &c)
-      : ctx(c), n(double(c.n())), logn(c.logN()), limb(double(c.n()) * 8) {}
+  bool w32 = sizeof(Word) == 4;
+  explicit BasicCounter(const Context<Word> &c)
+      : ctx(c), n(double(c.n())), logn(c.logN()),
+        limb(double(c.n()) * sizeof(Word)) {}
   double transform(double limbs) const { return limbs * n / 2 * logn; }
 
   Cost ntt(int level) const {
     const double L = level + 1;
-    return {2 * L * limb, transform(L), 0};
+    return {2 * L * limb, transform(L), 0, w32};
   }
   Cost add(int level) const {
     const double L = level + 1;
-    return {3 * 2 * L * limb, 0, 2 * L * n};
+    return {3 * 2 * L * limb, 0, 2 * L * n, w32};
   }
+  /// Rescale of a ciphertext by d = scalePrimes() primes: the dropped limbs'
+  /// INTTs, the kept limbs' NTTs, the BConv of the d limbs (d > 1; one
+  /// prime's conversion is a reduction) and the D^-1 products.
   Cost rescale(int level) const {
-    const double L = level + 1;
-    return {(2 * L + 2 * (L - 1)) * limb,
-            transform(2) + transform(2 * (L - 1)) + 2 * (L - 1) * n,
-            2 * (L - 1) * n};
+    const double L = level + 1, d = ctx.scalePrimes();
+    return {(2 * L + 2 * (L - d)) * limb,
+            transform(2 * d) + transform(2 * (L - d)) + 2 * (L - d) * n +
+                (d > 1 ? 2 * d * (L - d) * n : 0),
+            2 * (L - d) * n, w32};
   }
   /// Hybrid key switching of one polynomial (ModUp of every digit, inner
   /// product, ModDown of both accumulators).
@@ -83,6 +100,7 @@ struct Counter {
     const double L = level + 1, K = ctx.pCount();
     const int digits = ctx.digitCount(level);
     Cost c;
+    c.w32 = w32;
     c.bytes = 2 * digits * (L + K) * limb; // the key, read once
     c.modmuls += transform(L);             // INTT of d
     for (int j = 0; j < digits; ++j) {
@@ -104,6 +122,7 @@ struct Counter {
     const int digits = ctx.digitCount(level);
     const int groups = ctx.klssGroupCount(level);
     Cost c;
+    c.w32 = w32;
     c.bytes = 2 * digits * groups * r * limb; // the key, read once
     c.modmuls += transform(L);                // INTT of d
     for (int j = 0; j < digits; ++j)
@@ -142,6 +161,7 @@ struct Counter {
     return c;
   }
 };
+using Counter = BasicCounter<uint64_t>;
 
 struct Anchor {
   const char *set;
@@ -154,6 +174,10 @@ const Anchor kAnchors[] = {
     {"B", 24, 656, 632, 185, 42, "Phantom"},
     {"C", 26, 751, 736, 189, 24, "Cheddar64"},
     {"C", 14, 364, 356, 129, 16, "Cheddar64"},
+    // Re-measured side by side on an H200 (BENCHMARKS.md; add from the
+    // first measurement).
+    {"cheddar32", 47, 418, 404, 95, 23, "Cheddar32"},
+    {"cheddar32", 23, 227, 221, 65, 14, "Cheddar32"},
 };
 const Anchor *findAnchor(const std::string &set, int limbs) {
   for (const Anchor &a : kAnchors)
@@ -308,8 +332,8 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
     add("keyswitch", "hybrid",
         medianUs(dctx, runs,
                  [&] {
-                   keySwitchInto(dctx, d, level, drk.key, out.data(), nullptr,
-                                 0, 0);
+                   keySwitchInto<u64>(dctx, d, level, drk.key, out.data(),
+                                      nullptr, 0, 0);
                  }),
         hks);
     add("keyswitch", "klss",
@@ -364,8 +388,8 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
     add("ks:moddown", "hybrid",
         medianUs(dctx, runs,
                  [&] {
-                   modDownParts(dctx, hp, acc.data(), 2, out.data(), nullptr, 0,
-                                0);
+                   modDownParts<u64>(dctx, hp, acc.data(), 2, out.data(),
+                                     nullptr, 0, 0);
                  }),
         none);
     const std::vector<int> rows_q = [&] {
@@ -403,13 +427,6 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
 
 // --- 32-bit against 64-bit words (issue 15)
 // -----------------------------------
-
-/// int32 instructions of a 32-bit modular multiply: a Shoup product is a low,
-/// a high and a low 32-bit product (IMAD, IMAD.HI, IMAD), and a BConv
-/// multiply-add one IMAD.WIDE plus its share of the fold; a modular add
-/// about 2 (IADD3, and a compare-select pair shared with the butterfly).
-constexpr double kInt32PerModMul32 = 3;
-constexpr double kInt32PerModAdd32 = 2;
 
 /// One primitive at both word sizes over the same modulus bits: time,
 /// time per 1000 bits of modulus, and the arithmetic floor at each word.
@@ -543,6 +560,136 @@ void benchWords(int runs) {
   }
 }
 
+/// hmul+relin, rotate, rescale, add and an NTT at the set's top level and
+/// about half, at the context's word, with a decrypt check and the key
+/// switch's breakdown at the top.
+template <typename Word>
+void benchSet(const std::string &set, const ParamSpec &spec, int runs,
+              std::vector<Row> &rows) {
+  const Context<Word> ctx(spec);
+  cuda::DeviceContext dctx(ctx);
+  Prng::Seed seed{};
+  seed.fill(42);
+  Prng prng(seed);
+  BasicKeyGenerator<Word> keygen(ctx, prng);
+  BasicPublicKey<Word> pk = keygen.publicKey();
+  BasicRelinKey<Word> rk = keygen.relinKey();
+  const size_t slots = ctx.slotsMax();
+  BasicGaloisKeys<Word> gk =
+      keygen.galoisKeys({galoisElementForRotation(ctx, 1, slots)});
+  BasicEncoder<Word> encoder(ctx);
+  BasicEncryptor<Word> encryptor(ctx, prng);
+  BasicDecryptor<Word> decryptor(ctx, keygen.secretKey());
+  cuda::BasicEvaluator<Word> eval(dctx);
+  auto drk = cuda::upload(dctx, rk);
+  auto dgk = cuda::upload(dctx, gk);
+  std::vector<double> x(slots), y(slots);
+  for (size_t i = 0; i < slots; ++i) {
+    x[i] = std::sin(0.001 * double(i));
+    y[i] = std::cos(0.003 * double(i));
+  }
+  const double scale = std::ldexp(1.0, int(spec.log_scale));
+  const int top = ctx.maxLevel();
+  auto ca = cuda::upload(
+      dctx, encryptor.encrypt(encoder.encode(x, top, scale, slots), pk));
+  auto cb = cuda::upload(
+      dctx, encryptor.encrypt(encoder.encode(y, top, scale, slots), pk));
+  { // Decrypt check of the timed hmul+relin (and a rescale).
+    BasicCiphertext<Word> prod =
+        cuda::download(dctx, eval.rescale(eval.multiplyRelin(ca, cb, drk)));
+    auto got = encoder.decode(decryptor.decrypt(prod));
+    double err = 0;
+    for (size_t i = 0; i < slots; ++i)
+      err = std::max(err, std::abs(got[i] - x[i] * y[i]));
+    std::printf("%s: hmul+relin+rescale decrypts with max error %.2e%s\n",
+                ctx.describe().c_str(), err, err < 1e-3 ? "" : " (FAIL)");
+  }
+  // C at Cheddar's row (14 limbs), cheddar32 at 23 limbs, else half.
+  const int half = set == "C" ? 13 : set == "cheddar32" ? 22 : top / 2;
+  BasicCounter<Word> count(ctx);
+  for (int level : {top, half}) {
+    auto a = eval.modDropTo(ca, level), b = eval.modDropTo(cb, level);
+    cuda::BasicDevicePoly<Word> p;
+    p.basis = ctx.qBasis(level);
+    p.n = ctx.n();
+    p.buf = cuda::DeviceBuffer(
+        dctx, cuda::BasicDevicePoly<Word>::wordsFor(p.basis.size() * p.n));
+    cudaMemcpyAsync(p.data(), a.data(), p.basis.size() * p.n * sizeof(Word),
+                    cudaMemcpyDeviceToDevice, dctx.stream());
+    const Anchor *anc = findAnchor(set, level + 1);
+    auto add_row = [&](const char *op, double us, double anchor, Cost c) {
+      rows.push_back({set, op, level, us, anchor, c});
+    };
+    add_row("hmul+relin",
+            medianUs(dctx, runs, [&] { eval.multiplyRelin(a, b, drk); }),
+            anc ? anc->hmul : 0, count.hmul(level));
+    rows.back().method = "hybrid";
+    add_row("rotate", medianUs(dctx, runs, [&] { eval.rotate(a, 1, dgk); }),
+            anc ? anc->rot : 0, count.rotate(level));
+    rows.back().method = "hybrid";
+    add_row("rescale", medianUs(dctx, runs, [&] { eval.rescale(a); }),
+            anc ? anc->rescale : 0, count.rescale(level));
+    add_row("add", medianUs(dctx, runs, [&] { eval.add(a, b); }),
+            anc ? anc->add : 0, count.add(level));
+    add_row("ntt",
+            medianUs(dctx, runs,
+                     [&] {
+                       p.ntt = false;
+                       cuda::ntt(dctx, p);
+                     }),
+            0, count.ntt(level));
+  }
+  { // Breakdown at the top level: the primitives inside key switching.
+    const int l = top;
+    auto a = eval.modDropTo(ca, l);
+    Prng bprng(seed);
+    cuda::BasicDevicePoly<Word> d =
+        cuda::upload(dctx, sampleUniformPoly(ctx, bprng, ctx.qBasis(l), true));
+    cuda::BasicDevicePoly<Word> dqp =
+        cuda::upload(dctx, sampleUniformPoly(ctx, bprng, ctx.qpBasis(l), true));
+    const uint64_t g = galoisElementForRotation(ctx, 1, slots);
+    auto t = [&](const char *what, const std::function<void()> &op) {
+      std::printf("  %s top: %-34s %8.1f us\n", set.c_str(), what,
+                  medianUs(dctx, runs, op));
+    };
+    t("intt (Q limbs)", [&] {
+      d.ntt = true;
+      cuda::intt(dctx, d);
+    });
+    t("ntt (Q limbs)", [&] {
+      d.ntt = false;
+      cuda::ntt(dctx, d);
+    });
+    d.ntt = true;
+    t("modUp digit 0 (+ copies)", [&] { cuda::modUp(dctx, d, 0); });
+    t("modDown (one poly)", [&] { cuda::modDown(dctx, dqp); });
+    t("keySwitch (+ 2 copies)", [&] { eval.keySwitch(d, drk.key); });
+    t("multiply (tensor)", [&] { eval.multiply(a, a); });
+    t("automorphism (one poly)", [&] { cuda::automorphism(dctx, d, g); });
+    // The fused key switch's launches one by one (keySwitchInto).
+    const cuda::KsPlan &hp = dctx.impl().ksPlan(dctx, l);
+    const size_t n = ctx.n();
+    auto buffer = [&](size_t rows) {
+      return cuda::residueBuffer<Word>(dctx, rows * n);
+    };
+    cuda::DeviceBuffer y = buffer(l + 1), ext = buffer(hp.ext_rows),
+                       acc = buffer(2 * hp.qp), out = buffer(2 * (l + 1));
+    Word *yw = cuda::residues<Word>(y), *extw = cuda::residues<Word>(ext),
+         *accw = cuda::residues<Word>(acc), *outw = cuda::residues<Word>(out);
+    t("ks: INTT of d (hat^-1 folded)",
+      [&] { cuda::modUpInverse(dctx, hp, d.data(), 0, hp.digits, yw); });
+    t("ks: BConv + NTT of every digit",
+      [&] { cuda::modUpConvert<Word>(dctx, hp, yw, 0, hp.digits, extw); });
+    t("ks: inner product", [&] {
+      cuda::launchInnerProduct<Word>(dctx, hp, d.data(), extw, drk.key, accw);
+    });
+    t("ks: ModDown of both (fused NTT)", [&] {
+      cuda::modDownParts<Word>(dctx, hp, accw, 2, outw, nullptr, 0, 0);
+    });
+  }
+  std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
+}
+
 int main(int argc, char **argv) {
   std::string sets = argc > 1 ? argv[1] : "ABC";
   if (sets == "none" || sets == "-")
@@ -570,112 +717,17 @@ int main(int argc, char **argv) {
       benchWords(runs);
       continue;
     }
-    const std::string set(1, set_c);
+    // 3: the shape of Cheddar's 32-bit set at 32-bit words.
+    const std::string set = set_c == '3' ? "cheddar32" : std::string(1, set_c);
     ParamSpec spec;
     if (!namedParamSpec(set, spec)) {
       std::fprintf(stderr, "unknown set %s\n", set.c_str());
       return 2;
     }
-    Context64 ctx(spec);
-    cuda::DeviceContext dctx(ctx);
-    Prng::Seed seed{};
-    seed.fill(42);
-    Prng prng(seed);
-    KeyGenerator keygen(ctx, prng);
-    PublicKey pk = keygen.publicKey();
-    RelinKey rk = keygen.relinKey();
-    const size_t slots = ctx.slotsMax();
-    GaloisKeys gk =
-        keygen.galoisKeys({galoisElementForRotation(ctx, 1, slots)});
-    Encoder encoder(ctx);
-    Encryptor encryptor(ctx, prng);
-    Decryptor decryptor(ctx, keygen.secretKey());
-    cuda::Evaluator eval(dctx);
-    auto drk = cuda::upload(dctx, rk);
-    auto dgk = cuda::upload(dctx, gk);
-    std::vector<double> x(slots), y(slots);
-    for (size_t i = 0; i < slots; ++i) {
-      x[i] = std::sin(0.001 * double(i));
-      y[i] = std::cos(0.003 * double(i));
-    }
-    const double scale = std::ldexp(1.0, int(spec.log_scale));
-    const int top = ctx.maxLevel();
-    auto ca = cuda::upload(
-        dctx, encryptor.encrypt(encoder.encode(x, top, scale, slots), pk));
-    auto cb = cuda::upload(
-        dctx, encryptor.encrypt(encoder.encode(y, top, scale, slots), pk));
-    { // Decrypt check of the timed hmul+relin (and a rescale).
-      Ciphertext prod =
-          cuda::download(dctx, eval.rescale(eval.multiplyRelin(ca, cb, drk)));
-      auto got = encoder.decode(decryptor.decrypt(prod));
-      double err = 0;
-      for (size_t i = 0; i < slots; ++i)
-        err = std::max(err, std::abs(got[i] - x[i] * y[i]));
-      std::printf("%s: hmul+relin+rescale decrypts with max error %.2e%s\n",
-                  ctx.describe().c_str(), err, err < 1e-3 ? "" : " (FAIL)");
-    }
-    const int half = set == "C" ? 13 : top / 2;
-    Counter count(ctx);
-    for (int level : {top, half}) {
-      auto a = eval.modDropTo(ca, level), b = eval.modDropTo(cb, level);
-      cuda::DevicePoly p;
-      p.basis = ctx.qBasis(level);
-      p.n = ctx.n();
-      p.buf = cuda::DeviceBuffer(dctx, p.basis.size() * p.n);
-      cudaMemcpyAsync(p.data(), a.buf.data(), p.basis.size() * p.n * 8,
-                      cudaMemcpyDeviceToDevice, dctx.stream());
-      const Anchor *anc = findAnchor(set, level + 1);
-      auto add_row = [&](const char *op, double us, double anchor, Cost c) {
-        rows.push_back({set, op, level, us, anchor, c});
-      };
-      add_row("hmul+relin",
-              medianUs(dctx, runs, [&] { eval.multiplyRelin(a, b, drk); }),
-              anc ? anc->hmul : 0, count.hmul(level));
-      rows.back().method = "hybrid";
-      add_row("rotate", medianUs(dctx, runs, [&] { eval.rotate(a, 1, dgk); }),
-              anc ? anc->rot : 0, count.rotate(level));
-      rows.back().method = "hybrid";
-      add_row("rescale", medianUs(dctx, runs, [&] { eval.rescale(a); }),
-              anc ? anc->rescale : 0, count.rescale(level));
-      add_row("add", medianUs(dctx, runs, [&] { eval.add(a, b); }),
-              anc ? anc->add : 0, count.add(level));
-      add_row("ntt",
-              medianUs(dctx, runs,
-                       [&] {
-                         p.ntt = false;
-                         cuda::ntt(dctx, p);
-                       }),
-              0, count.ntt(level));
-    }
-    { // Breakdown at the top level: the primitives inside key switching.
-      const int l = top;
-      auto a = eval.modDropTo(ca, l);
-      Prng bprng(seed);
-      cuda::DevicePoly d = cuda::upload(
-          dctx, sampleUniformPoly(ctx, bprng, ctx.qBasis(l), true));
-      cuda::DevicePoly dqp = cuda::upload(
-          dctx, sampleUniformPoly(ctx, bprng, ctx.qpBasis(l), true));
-      const uint64_t g = galoisElementForRotation(ctx, 1, slots);
-      auto t = [&](const char *what, const std::function<void()> &op) {
-        std::printf("  %s top: %-34s %8.1f us\n", set.c_str(), what,
-                    medianUs(dctx, runs, op));
-      };
-      t("intt (Q limbs)", [&] {
-        d.ntt = true;
-        cuda::intt(dctx, d);
-      });
-      t("ntt (Q limbs)", [&] {
-        d.ntt = false;
-        cuda::ntt(dctx, d);
-      });
-      d.ntt = true;
-      t("modUp digit 0 (+ copies)", [&] { cuda::modUp(dctx, d, 0); });
-      t("modDown (one poly)", [&] { cuda::modDown(dctx, dqp); });
-      t("keySwitch (+ 2 copies)", [&] { eval.keySwitch(d, drk.key); });
-      t("multiply (tensor)", [&] { eval.multiply(a, a); });
-      t("automorphism (one poly)", [&] { cuda::automorphism(dctx, d, g); });
-    }
-    std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
+    if (set == "cheddar32")
+      benchSet<uint32_t>(set, spec, runs, rows);
+    else
+      benchSet<uint64_t>(set, spec, runs, rows);
   }
 
   if (!klss_sets.empty())

@@ -23,7 +23,8 @@
 # from Python with graphs on and off ($OUT/gpu_python.log). PROFILE_PY='name
 # ...' (with PY_GPU) lists the kernels of one run of those programs, compiled
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
-# PY_BENCH=0 skips gpu_python.py (a profile only).
+# PY_BENCH=0 skips gpu_python.py (a profile only). PROFILE_BENCH=SETS times
+# every kernel of ember_gpu_bench SETS ($OUT/profile_bench.csv).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -226,6 +227,16 @@ for p in ${PROFILE:-}; do
     ncu_table "$OUT/profile_$p.csv" "$OUT/profile_$p.txt"
   done
 done
+# Kernel times of the benchmark itself (Nsight Compute): PROFILE_BENCH=SETS
+# runs ember_gpu_bench SETS with one timed run per operation (after its 5
+# warm-ups) and writes every launch's duration to $OUT/profile_bench.csv.
+if [ -n "${PROFILE_BENCH:-}" ]; then
+  echo "== ncu: ember_gpu_bench $PROFILE_BENCH =="
+  timeout 400 ncu --metrics gpu__time_duration.sum --csv \
+    "$BUILD/bench/ember_gpu_bench" "$PROFILE_BENCH" 1 "" none \
+    >"$OUT/profile_bench.csv" 2>&1
+  echo "ncu exit code: $?"
+fi
 # The same for programs of the Python artifacts (PY_GPU), compiled (graphs
 # off) and issued one by one (bench/gpu_profile.py): PROFILE_PY names them.
 for p in ${PROFILE_PY:-}; do

@@ -67,10 +67,13 @@ void relinearize(int degree, bool has_key) {
     throw MissingKey("relinearize: no relinearization key was generated");
 }
 
-void rescale(int level) {
-  if (level < 1)
-    throw LevelMismatch("rescale: the ciphertext is at level 0; the program "
-                        "is deeper than its parameters allow");
+void rescale(int level, int primes) {
+  if (level < primes)
+    throw LevelMismatch(
+        "rescale: the ciphertext is at level " + std::to_string(level) +
+        (primes == 1 ? std::string()
+                     : " and a double-prime rescale divides by two primes") +
+        "; the program is deeper than its parameters allow");
 }
 
 void modDrop(int from, int to) {

@@ -26,7 +26,8 @@ void plain(const Operand &ct, const Operand &pt, const char *op,
 void multiply(const Operand &a, const Operand &b);
 /// Relinearization: a degree-2 operand (degree 1 passes through) and a key.
 void relinearize(int degree, bool has_key);
-void rescale(int level);
+/// Rescale by `primes` primes (Context::scalePrimes): level >= primes.
+void rescale(int level, int primes = 1);
 void modDrop(int from, int to);
 void mulConstScale(double const_scale);
 /// Galois element application: degree-1 operand and a key for `galois`;

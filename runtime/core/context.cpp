@@ -107,6 +107,14 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
   if (!(spec.log_scale >= 1 && spec.log_scale <= 60))
     throw InvalidArgument("log_scale = " + std::to_string(spec.log_scale) +
                           " is outside 1..60");
+  if (spec.scale_primes != 1 && spec.scale_primes != 2)
+    throw InvalidArgument(
+        "scale_primes = " + std::to_string(spec.scale_primes) +
+        " must be 1 or 2 (double-prime scaling)");
+  if (spec.scale_primes == 2 && spec.q_bits.size() % 2 == 0)
+    throw InvalidArgument("double-prime scaling needs q_0 and pairs of "
+                          "primes: an odd number of Q primes, not " +
+                          std::to_string(spec.q_bits.size()));
   if (spec.hamming_weight < 0 || spec.hamming_weight > (1 << spec.log_n))
     throw InvalidArgument("Hamming weight " +
                           std::to_string(spec.hamming_weight) +
@@ -118,8 +126,16 @@ template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   spec_ = spec;
   checkSecurity(spec_);
   checkShape(spec_, WordTraits<Word>::kMaxPrimeBits);
+  if (spec.scale_primes == 2 && spec.log_scale != std::round(spec.log_scale))
+    throw InvalidArgument("double-prime scaling needs an integral log_scale");
+  const int log_scale = static_cast<int>(spec.log_scale);
   std::vector<uint64_t> q =
-      generateQChain(spec.log_n, spec.q_bits, static_cast<int>(spec.log_scale));
+      spec.scale_primes == 2
+          ? generateDoublePrimeChain(spec.log_n, spec.q_bits[0],
+                                     static_cast<int>(spec.q_bits.size() - 1) /
+                                         2,
+                                     log_scale, WordTraits<Word>::kMaxPrimeBits)
+          : generateQChain(spec.log_n, spec.q_bits, log_scale);
   std::vector<uint64_t> p = generateNttPrimes(spec.log_n, spec.p_bits, q);
   std::vector<uint64_t> qp = q;
   qp.insert(qp.end(), p.begin(), p.end());
@@ -234,6 +250,8 @@ void Context<Word>::init(const std::vector<uint64_t> &q_primes,
   canon << ";p=";
   for (uint64_t p : p_primes)
     canon << p << ",";
+  if (spec_.scale_primes != 1) // single-prime sets keep their hash
+    canon << ";scaleprimes=" << spec_.scale_primes;
   if (t_count_ > 0) { // sets without KLSS keep their hash
     canon << ";gamma=" << spec_.klss_gamma << ";t=";
     for (uint64_t t : t_primes)

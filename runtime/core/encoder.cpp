@@ -15,47 +15,69 @@ namespace ember {
 
 namespace internal {
 
-std::vector<Word64> integerResidues(const Context64 &ctx, double value,
-                                    const std::vector<int> &basis) {
-  std::vector<Word64> out(basis.size());
+namespace {
+/// x mod q for a 64-bit x at either word.
+template <typename Word> Word reduce64(const Modulus<Word> &q, uint64_t x) {
+  if constexpr (sizeof(Word) == sizeof(uint64_t))
+    return q.reduceWord(x);
+  else
+    return q.reduce(x);
+}
+} // namespace
+
+template <typename Word>
+std::vector<Word> integerResidues(const Context<Word> &ctx, double value,
+                                  const std::vector<int> &basis) {
+  std::vector<Word> out(basis.size());
   if (!std::isfinite(value))
     throw InvalidArgument("cannot encode a non-finite value");
   integerResiduesTo(ctx, value, basis, out.data(), 1);
   return out;
 }
 
-void integerResiduesTo(const Context64 &ctx, double value,
-                       const std::vector<int> &basis, Word64 *out,
+template <typename Word>
+void integerResiduesTo(const Context<Word> &ctx, double value,
+                       const std::vector<int> &basis, Word *out,
                        size_t stride) {
   const bool negative = value < 0;
   double magnitude = std::fabs(value);
   for (size_t i = 0; i < basis.size(); ++i) {
-    const Modulus<Word64> &q = ctx.modulus(basis[i]);
-    Word64 r;
+    const Modulus<Word> &q = ctx.modulus(basis[i]);
+    Word r;
     if (magnitude < 18446744073709551616.0) {
-      r = q.reduceWord(static_cast<uint64_t>(magnitude));
+      r = reduce64(q, static_cast<uint64_t>(magnitude));
     } else {
       int exponent = 0;
       double mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
       uint64_t m = static_cast<uint64_t>(std::ldexp(mantissa, 53));
-      r = q.mul(q.reduceWord(m),
-                q.pow(2, static_cast<uint64_t>(exponent - 53)));
+      r = q.mul(reduce64(q, m), q.pow(2, static_cast<uint64_t>(exponent - 53)));
     }
     out[i * stride] = negative ? q.neg(r) : r;
   }
 }
 
-double logQ(const Context64 &ctx, int level) {
+template <typename Word> double logQ(const Context<Word> &ctx, int level) {
   double bits = 0;
   for (int i = 0; i <= level; ++i)
     bits += std::log2(static_cast<double>(ctx.primes()[i]));
   return bits;
 }
 
+#define EMBER_INTERNAL_FUNCTIONS(W)                                            \
+  template std::vector<W> integerResidues(const Context<W> &, double,          \
+                                          const std::vector<int> &);           \
+  template void integerResiduesTo(const Context<W> &, double,                  \
+                                  const std::vector<int> &, W *, size_t);      \
+  template double logQ(const Context<W> &, int);
+EMBER_INTERNAL_FUNCTIONS(uint32_t)
+EMBER_INTERNAL_FUNCTIONS(uint64_t)
+#undef EMBER_INTERNAL_FUNCTIONS
+
 } // namespace internal
 
 namespace {
-void checkSlots(const Context64 &ctx, size_t slots) {
+template <typename Word>
+void checkSlots(const Context<Word> &ctx, size_t slots) {
   if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
     throw InvalidArgument("slot count " + std::to_string(slots) +
                           " must be a power of two in 1.." +
@@ -75,7 +97,7 @@ void bitReverseInPlace(std::vector<std::complex<double>> &v) {
 }
 } // namespace
 
-struct Encoder::Tables {
+template <typename Word> struct BasicEncoder<Word>::Tables {
   std::vector<uint64_t> group;             // 5^j mod 2N, j < N/2
   std::vector<std::complex<double>> roots; // exp(2 pi i k / 2N), k <= 2N
 
@@ -94,7 +116,8 @@ struct Encoder::Tables {
   }
 };
 
-Encoder::Encoder(const Context64 &ctx) : ctx_(ctx) {
+template <typename Word>
+BasicEncoder<Word>::BasicEncoder(const Context<Word> &ctx) : ctx_(ctx) {
   // 2N + 1 sines and cosines (5 ms at N = 2^16) per degree, not per
   // encoder: the tables live as long as the process (3 MB at N = 2^16).
   static std::mutex mutex;
@@ -106,7 +129,9 @@ Encoder::Encoder(const Context64 &ctx) : ctx_(ctx) {
   tables_ = tables;
 }
 
-void Encoder::fftSpecial(std::vector<std::complex<double>> &vals) const {
+template <typename Word>
+void BasicEncoder<Word>::fftSpecial(
+    std::vector<std::complex<double>> &vals) const {
   const size_t size = vals.size(), m = 2 * ctx_.n();
   bitReverseInPlace(vals);
   for (size_t len = 2; len <= size; len <<= 1) {
@@ -123,7 +148,9 @@ void Encoder::fftSpecial(std::vector<std::complex<double>> &vals) const {
   }
 }
 
-void Encoder::fftSpecialInv(std::vector<std::complex<double>> &vals) const {
+template <typename Word>
+void BasicEncoder<Word>::fftSpecialInv(
+    std::vector<std::complex<double>> &vals) const {
   const size_t size = vals.size(), m = 2 * ctx_.n();
   for (size_t len = size; len >= 2; len >>= 1) {
     const size_t lenh = len >> 1, lenq = len << 2;
@@ -143,8 +170,10 @@ void Encoder::fftSpecialInv(std::vector<std::complex<double>> &vals) const {
     v /= static_cast<double>(size);
 }
 
-Plaintext Encoder::encode(const std::vector<std::complex<double>> &values,
-                          int level, double scale, size_t slots) const {
+template <typename Word>
+BasicPlaintext<Word>
+BasicEncoder<Word>::encode(const std::vector<std::complex<double>> &values,
+                           int level, double scale, size_t slots) const {
   checkSlots(ctx_, slots);
   if (values.size() != slots)
     throw InvalidArgument("expected " + std::to_string(slots) +
@@ -177,16 +206,16 @@ Plaintext Encoder::encode(const std::vector<std::complex<double>> &values,
                           " bits but q_0..q_" + std::to_string(level) +
                           " holds " + std::to_string(limit));
 
-  Plaintext pt;
+  BasicPlaintext<Word> pt;
   pt.level = level;
   pt.scale = scale;
   pt.slots = slots;
-  pt.poly = Poly64(ctx_.qBasis(level), n, false);
+  pt.poly = Poly<Word>(ctx_.qBasis(level), n, false);
   // Each coefficient's residues, a column of the limbs (coefficients are
   // independent: split over the cores, like the NTTs that follow; a
   // program's first run encodes hundreds of constants this way).
   const long count = static_cast<long>(n);
-  Word64 *column = pt.poly.limb(0);
+  Word *column = pt.poly.limb(0);
 #pragma omp parallel for schedule(static)
   for (long k = 0; k < count; ++k)
     if (coeffs[k] != 0)
@@ -196,16 +225,20 @@ Plaintext Encoder::encode(const std::vector<std::complex<double>> &values,
   return pt;
 }
 
-Plaintext Encoder::encode(const std::vector<double> &values, int level,
-                          double scale, size_t slots) const {
+template <typename Word>
+BasicPlaintext<Word>
+BasicEncoder<Word>::encode(const std::vector<double> &values, int level,
+                           double scale, size_t slots) const {
   std::vector<std::complex<double>> complex_values(values.begin(),
                                                    values.end());
   return encode(complex_values, level, scale, slots);
 }
 
-std::vector<std::complex<double>> Encoder::decode(const Plaintext &pt) const {
+template <typename Word>
+std::vector<std::complex<double>>
+BasicEncoder<Word>::decode(const BasicPlaintext<Word> &pt) const {
   checkSlots(ctx_, pt.slots);
-  Poly64 p = pt.poly;
+  Poly<Word> p = pt.poly;
   if (p.ntt)
     cpu::intt(ctx_, p);
   const size_t n = ctx_.n(), half = n / 2, gap = half / pt.slots;
@@ -213,28 +246,28 @@ std::vector<std::complex<double>> Encoder::decode(const Plaintext &pt) const {
 
   // Garner's mixed-radix CRT: x = a_0 + a_1 q_0 + a_2 q_0 q_1 + ...
   // inv[k][j] = q_j^-1 mod q_k for j < k.
-  std::vector<std::vector<Word64>> inv(limbs);
+  std::vector<std::vector<Word>> inv(limbs);
   for (size_t k = 0; k < limbs; ++k) {
-    const Modulus<Word64> &qk = ctx_.modulus(p.basis[k]);
+    const Modulus<Word> &qk = ctx_.modulus(p.basis[k]);
     for (size_t j = 0; j < k; ++j)
       inv[k].push_back(qk.inv(qk.reduceWord(ctx_.modulus(p.basis[j]).value())));
   }
   // Mixed-radix digits of floor(Q/2), to decide the sign of x.
-  std::vector<Word64> half_q(limbs);
+  std::vector<Word> half_q(limbs);
   {
     uint64_t rem = 0;
     for (size_t k = limbs; k-- > 0;) {
       const uint64_t q = ctx_.modulus(p.basis[k]).value();
       unsigned __int128 cur = static_cast<unsigned __int128>(rem) * q + (q - 1);
-      half_q[k] = static_cast<Word64>(cur / 2);
+      half_q[k] = static_cast<Word>(cur / 2);
       rem = static_cast<uint64_t>(cur % 2);
     }
   }
   auto centred = [&](size_t position) {
-    std::vector<Word64> a(limbs);
+    std::vector<Word> a(limbs);
     for (size_t k = 0; k < limbs; ++k) {
-      const Modulus<Word64> &qk = ctx_.modulus(p.basis[k]);
-      Word64 t = p.limb(k)[position];
+      const Modulus<Word> &qk = ctx_.modulus(p.basis[k]);
+      Word t = p.limb(k)[position];
       for (size_t j = 0; j < k; ++j)
         t = qk.mul(qk.sub(t, qk.reduceWord(a[j])), inv[k][j]);
       a[k] = t;
@@ -262,5 +295,8 @@ std::vector<std::complex<double>> Encoder::decode(const Plaintext &pt) const {
   fftSpecial(u);
   return u;
 }
+
+template class BasicEncoder<uint32_t>;
+template class BasicEncoder<uint64_t>;
 
 } // namespace ember

@@ -11,7 +11,8 @@
 
 namespace ember {
 
-uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
+template <typename Word>
+uint64_t galoisElementForRotation(const Context<Word> &ctx, int64_t k,
                                   size_t slots) {
   if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
     throw InvalidArgument("slot count " + std::to_string(slots) +
@@ -30,11 +31,14 @@ uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
   return g;
 }
 
-uint64_t galoisElementForConjugation(const Context64 &ctx) {
+template <typename Word>
+uint64_t galoisElementForConjugation(const Context<Word> &ctx) {
   return 2 * ctx.n() - 1;
 }
 
-SecretKey &SecretKey::operator=(const SecretKey &other) {
+template <typename Word>
+BasicSecretKey<Word> &
+BasicSecretKey<Word>::operator=(const BasicSecretKey<Word> &other) {
   if (this != &other) {
     secureWipe(s.data); // the old buffer may be freed or reused
     s = other.s;
@@ -42,7 +46,9 @@ SecretKey &SecretKey::operator=(const SecretKey &other) {
   return *this;
 }
 
-SecretKey &SecretKey::operator=(SecretKey &&other) noexcept {
+template <typename Word>
+BasicSecretKey<Word> &
+BasicSecretKey<Word>::operator=(BasicSecretKey<Word> &&other) noexcept {
   if (this != &other) {
     secureWipe(s.data);
     s = std::move(other.s);
@@ -50,29 +56,33 @@ SecretKey &SecretKey::operator=(SecretKey &&other) noexcept {
   return *this;
 }
 
-SecretKey::~SecretKey() { secureWipe(s.data); }
+template <typename Word> BasicSecretKey<Word>::~BasicSecretKey() {
+  secureWipe(s.data);
+}
 
 namespace {
 /// A temporary that holds s-dependent data (s itself, s^2, s(X^g), a s):
 /// wiped when it goes out of scope.
-struct Wiped {
-  Poly64 p;
+template <typename Word> struct Wiped {
+  Poly<Word> p;
   ~Wiped() { secureWipe(p.data); }
 };
 
 /// NTT form of small signed coefficients over `basis`. The coefficients
 /// (a secret, an error that with the public part gives the secret, the
 /// encryption randomness, flooding noise) are wiped once converted.
-Poly64 nttOfSigned(const Context64 &ctx, std::vector<int64_t> coeffs,
-                   const std::vector<int> &basis) {
-  Poly64 p = polyFromSigned(ctx, coeffs, basis);
+template <typename Word>
+Poly<Word> nttOfSigned(const Context<Word> &ctx, std::vector<int64_t> coeffs,
+                       const std::vector<int> &basis) {
+  Poly<Word> p = polyFromSigned(ctx, coeffs, basis);
   secureWipe(coeffs);
   cpu::ntt(ctx, p);
   return p;
 }
 } // namespace
 
-KeyGenerator::KeyGenerator(const Context64 &ctx, Prng &prng)
+template <typename Word>
+BasicKeyGenerator<Word>::BasicKeyGenerator(const Context<Word> &ctx, Prng &prng)
     : ctx_(ctx), prng_(prng) {
   const int h = ctx.spec().hamming_weight;
   std::vector<int64_t> s = h > 0 ? sampleTernaryHamming(prng, ctx.n(), h)
@@ -80,18 +90,21 @@ KeyGenerator::KeyGenerator(const Context64 &ctx, Prng &prng)
   sk_.s = nttOfSigned(ctx, std::move(s), ctx.qpBasis(ctx.maxLevel()));
 }
 
-PublicKey KeyGenerator::publicKey() {
+template <typename Word>
+BasicPublicKey<Word> BasicKeyGenerator<Word>::publicKey() {
   const std::vector<int> basis = ctx_.qBasis(ctx_.maxLevel());
-  PublicKey pk;
+  BasicPublicKey<Word> pk;
   pk.a = sampleUniformPoly(ctx_, prng_, basis, true);
   pk.b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
-  Wiped s{cpu::selectLimbs(sk_.s, basis)}, as{pk.a};
+  Wiped<Word> s{cpu::selectLimbs(sk_.s, basis)}, as{pk.a};
   cpu::mulInPlace(ctx_, as.p, s.p);
   cpu::subInPlace(ctx_, pk.b, as.p); // b = e - a s
   return pk;
 }
 
-SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
+template <typename Word>
+BasicSwitchingKey<Word>
+BasicKeyGenerator<Word>::switchingKey(const Poly<Word> &s_prime) {
   const int top = ctx_.maxLevel();
   const std::vector<int> qp = ctx_.qpBasis(top);
   if (ctx_.pCount() == 0)
@@ -100,21 +113,21 @@ SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
   if (s_prime.basis != qp || !s_prime.ntt)
     throw InvalidArgument("switchingKey: s' must be in NTT form over Q u P");
   // P mod q_i for the gadget term P * s' on the digit's own limbs.
-  std::vector<Word64> p_mod(ctx_.qCount());
+  std::vector<Word> p_mod(ctx_.qCount());
   for (int i = 0; i < ctx_.qCount(); ++i)
     p_mod[i] = ctx_.modulus(i).inv(ctx_.pInv(i));
-  SwitchingKey key;
+  BasicSwitchingKey<Word> key;
   for (int j = 0; j < ctx_.digitCount(top); ++j) {
-    Poly64 a = sampleUniformPoly(ctx_, prng_, qp, true);
-    Poly64 b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), qp);
-    Wiped as{a};
+    Poly<Word> a = sampleUniformPoly(ctx_, prng_, qp, true);
+    Poly<Word> b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), qp);
+    Wiped<Word> as{a};
     cpu::mulInPlace(ctx_, as.p, sk_.s);
     cpu::subInPlace(ctx_, b, as.p);
     for (int i : ctx_.digitLimbs(j, top)) {
-      const Modulus<Word64> &q = ctx_.modulus(i);
-      const Word64 w = p_mod[i], w_shoup = q.shoup(w);
-      Word64 *dst = b.limb(i);
-      const Word64 *src = s_prime.limb(i);
+      const Modulus<Word> &q = ctx_.modulus(i);
+      const Word w = p_mod[i], w_shoup = q.shoup(w);
+      Word *dst = b.limb(i);
+      const Word *src = s_prime.limb(i);
       for (size_t k = 0; k < ctx_.n(); ++k)
         dst[k] = q.add(dst[k], q.mulShoup(src[k], w, w_shoup));
     }
@@ -124,7 +137,9 @@ SwitchingKey KeyGenerator::switchingKey(const Poly64 &s_prime) {
   return key;
 }
 
-EncapsulationKeys KeyGenerator::encapsulationKeys(int hamming_weight) {
+template <typename Word>
+BasicEncapsulationKeys<Word>
+BasicKeyGenerator<Word>::encapsulationKeys(int hamming_weight) {
   const size_t n = ctx_.n();
   if (ctx_.pCount() == 0)
     throw InvalidArgument("encapsulation keys need special primes P; the "
@@ -150,33 +165,32 @@ EncapsulationKeys KeyGenerator::encapsulationKeys(int hamming_weight) {
     }
   }
   const std::vector<int> qp = ctx_.qpBasis(ctx_.maxLevel());
-  Wiped sp{
+  Wiped<Word> sp{
       nttOfSigned(ctx_, sampleTernaryHamming(prng_, n, hamming_weight), qp)};
-  EncapsulationKeys keys;
+  BasicEncapsulationKeys<Word> keys;
   keys.from_sparse = switchingKey(sp.p);
   // to_sparse: (b, a) = (-a s' + e + p_0 s, a) mod q_0 p_0: one digit
   // (q_0), the special modulus p_0 alone (P s on the digit's limb, 0 on
   // p_0's). ModUp, the inner product and ModDown then run over
   // {q_0, p_0} only.
   const std::vector<int> small = {q0, p0};
-  Poly64 a = sampleUniformPoly(ctx_, prng_, small, true);
-  Poly64 b = nttOfSigned(ctx_, sampleGaussian(prng_, n), small);
+  Poly<Word> a = sampleUniformPoly(ctx_, prng_, small, true);
+  Poly<Word> b = nttOfSigned(ctx_, sampleGaussian(prng_, n), small);
   {
-    Wiped as{a};
-    Wiped s_small{cpu::selectLimbs(sp.p, small)};
+    Wiped<Word> as{a};
+    Wiped<Word> s_small{cpu::selectLimbs(sp.p, small)};
     cpu::mulInPlace(ctx_, as.p, s_small.p);
     cpu::subInPlace(ctx_, b, as.p);
-    const Modulus<Word64> &q = ctx_.modulus(q0);
-    const Word64 w = q.reduceWord(ctx_.modulus(p0).value()),
-                 w_shoup = q.shoup(w);
-    Word64 *dst = b.limb(0);
-    const Word64 *src = sk_.s.limb(q0);
+    const Modulus<Word> &q = ctx_.modulus(q0);
+    const Word w = q.reduceWord(ctx_.modulus(p0).value()), w_shoup = q.shoup(w);
+    Word *dst = b.limb(0);
+    const Word *src = sk_.s.limb(q0);
     for (size_t k = 0; k < n; ++k)
       dst[k] = q.add(dst[k], q.mulShoup(src[k], w, w_shoup));
   }
   // Spread over Q u P (the layout every switching key has), zero elsewhere.
-  auto spread = [&](const Poly64 &p) {
-    Poly64 full(qp, n, true);
+  auto spread = [&](const Poly<Word> &p) {
+    Poly<Word> full(qp, n, true);
     std::copy(p.limb(0), p.limb(0) + n, full.limb(q0));
     std::copy(p.limb(1), p.limb(1) + n, full.limb(p0));
     return full;
@@ -186,26 +200,32 @@ EncapsulationKeys KeyGenerator::encapsulationKeys(int hamming_weight) {
   return keys;
 }
 
-RelinKey KeyGenerator::relinKey() {
-  Wiped s2{sk_.s};
+template <typename Word>
+BasicRelinKey<Word> BasicKeyGenerator<Word>::relinKey() {
+  Wiped<Word> s2{sk_.s};
   cpu::mulInPlace(ctx_, s2.p, sk_.s);
-  return RelinKey{switchingKey(s2.p)};
+  return BasicRelinKey<Word>{switchingKey(s2.p)};
 }
 
-SwitchingKey KeyGenerator::galoisKey(uint64_t galois) {
-  Wiped sg{cpu::automorphism(ctx_, sk_.s, galois)};
+template <typename Word>
+BasicSwitchingKey<Word> BasicKeyGenerator<Word>::galoisKey(uint64_t galois) {
+  Wiped<Word> sg{cpu::automorphism(ctx_, sk_.s, galois)};
   return switchingKey(sg.p);
 }
 
-GaloisKeys KeyGenerator::galoisKeys(const std::vector<uint64_t> &elements) {
-  GaloisKeys keys;
+template <typename Word>
+BasicGaloisKeys<Word>
+BasicKeyGenerator<Word>::galoisKeys(const std::vector<uint64_t> &elements) {
+  BasicGaloisKeys<Word> keys;
   for (uint64_t g : elements)
     if (!keys.has(g))
       keys.keys.emplace(g, galoisKey(g));
   return keys;
 }
 
-KlssKey klssKeyFromHybrid(const Context64 &ctx, const SwitchingKey &key) {
+template <typename Word>
+BasicKlssKey<Word> klssKeyFromHybrid(const Context<Word> &ctx,
+                                     const BasicSwitchingKey<Word> &key) {
   if (!ctx.hasKlss())
     throw InvalidArgument("the parameter set " + ctx.describe() +
                           " has no KLSS form (no temporary basis T)");
@@ -216,18 +236,18 @@ KlssKey klssKeyFromHybrid(const Context64 &ctx, const SwitchingKey &key) {
     throw InvalidArgument("klssKeyFromHybrid: the hybrid key has " +
                           std::to_string(key.b.size()) + " digits, " +
                           std::to_string(ctx.digitCount(top)) + " expected");
-  KlssKey out;
+  BasicKlssKey<Word> out;
   out.digits = static_cast<int>(key.b.size());
   out.groups = ctx.klssGroupCount(top);
   const std::vector<int> t = ctx.tBasis();
-  auto convert = [&](const Poly64 &p, int group) {
+  auto convert = [&](const Poly<Word> &p, int group) {
     if (p.basis != qp || !p.ntt)
       throw InvalidArgument("klssKeyFromHybrid: a key polynomial is not in "
                             "NTT form over Q u P");
-    Poly64 part = cpu::selectLimbs(p, ctx.klssGroupLimbs(group, top));
+    Poly<Word> part = cpu::selectLimbs(p, ctx.klssGroupLimbs(group, top));
     cpu::intt(ctx, part);
     // The exact conversion keeps the centred residue: |k| < R_j / 2.
-    Poly64 lifted = cpu::bconvExact(ctx, part, t);
+    Poly<Word> lifted = cpu::bconvExact(ctx, part, t);
     cpu::ntt(ctx, lifted);
     return lifted;
   };
@@ -239,46 +259,51 @@ KlssKey klssKeyFromHybrid(const Context64 &ctx, const SwitchingKey &key) {
   return out;
 }
 
-size_t hybridKeyBytes(const Context64 &ctx) {
+template <typename Word> size_t hybridKeyBytes(const Context<Word> &ctx) {
   return size_t(ctx.digitCount(ctx.maxLevel())) * 2 * ctx.moduliCount() *
-         ctx.n() * sizeof(Word64);
+         ctx.n() * sizeof(Word);
 }
 
-size_t klssKeyBytes(const Context64 &ctx) {
+template <typename Word> size_t klssKeyBytes(const Context<Word> &ctx) {
   if (!ctx.hasKlss())
     return 0;
   return size_t(ctx.digitCount(ctx.maxLevel())) *
          ctx.klssGroupCount(ctx.maxLevel()) * 2 * ctx.tCount() * ctx.n() *
-         sizeof(Word64);
+         sizeof(Word);
 }
 
-KlssRelinKey KeyGenerator::klssRelinKey() {
-  return KlssRelinKey{klssKeyFromHybrid(ctx_, relinKey().key)};
+template <typename Word>
+BasicKlssRelinKey<Word> BasicKeyGenerator<Word>::klssRelinKey() {
+  return BasicKlssRelinKey<Word>{klssKeyFromHybrid(ctx_, relinKey().key)};
 }
 
-KlssGaloisKeys
-KeyGenerator::klssGaloisKeys(const std::vector<uint64_t> &elements) {
-  KlssGaloisKeys keys;
+template <typename Word>
+BasicKlssGaloisKeys<Word>
+BasicKeyGenerator<Word>::klssGaloisKeys(const std::vector<uint64_t> &elements) {
+  BasicKlssGaloisKeys<Word> keys;
   for (uint64_t g : elements)
     if (!keys.has(g))
       keys.keys.emplace(g, klssKeyFromHybrid(ctx_, galoisKey(g)));
   return keys;
 }
 
-Ciphertext Encryptor::encrypt(const Plaintext &pt, const PublicKey &pk) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEncryptor<Word>::encrypt(const BasicPlaintext<Word> &pt,
+                              const BasicPublicKey<Word> &pk) const {
   const std::vector<int> basis = ctx_.qBasis(pt.level);
   if (pt.poly.basis != basis || !pt.poly.ntt)
     throw InvalidArgument("encrypt: malformed plaintext");
-  Poly64 v = nttOfSigned(ctx_, sampleTernary(prng_, ctx_.n()), basis);
-  Ciphertext ct;
+  Poly<Word> v = nttOfSigned(ctx_, sampleTernary(prng_, ctx_.n()), basis);
+  BasicCiphertext<Word> ct;
   ct.level = pt.level;
   ct.scale = pt.scale;
   ct.slots = pt.slots;
-  Poly64 c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
-  Poly64 c1 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
-  Poly64 vb = cpu::selectLimbs(pk.b, basis);
+  Poly<Word> c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Poly<Word> c1 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Poly<Word> vb = cpu::selectLimbs(pk.b, basis);
   cpu::mulInPlace(ctx_, vb, v);
-  Poly64 va = cpu::selectLimbs(pk.a, basis);
+  Poly<Word> va = cpu::selectLimbs(pk.a, basis);
   cpu::mulInPlace(ctx_, va, v);
   cpu::addInPlace(ctx_, c0, vb);
   cpu::addInPlace(ctx_, c0, pt.poly);
@@ -287,18 +312,20 @@ Ciphertext Encryptor::encrypt(const Plaintext &pt, const PublicKey &pk) const {
   return ct;
 }
 
-Ciphertext Encryptor::encryptSymmetric(const Plaintext &pt,
-                                       const SecretKey &sk) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEncryptor<Word>::encryptSymmetric(const BasicPlaintext<Word> &pt,
+                                       const BasicSecretKey<Word> &sk) const {
   const std::vector<int> basis = ctx_.qBasis(pt.level);
   if (pt.poly.basis != basis || !pt.poly.ntt)
     throw InvalidArgument("encrypt: malformed plaintext");
-  Poly64 a = sampleUniformPoly(ctx_, prng_, basis, true);
-  Poly64 c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
-  Wiped s{cpu::selectLimbs(sk.s, basis)}, as{a};
+  Poly<Word> a = sampleUniformPoly(ctx_, prng_, basis, true);
+  Poly<Word> c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  Wiped<Word> s{cpu::selectLimbs(sk.s, basis)}, as{a};
   cpu::mulInPlace(ctx_, as.p, s.p);
   cpu::subInPlace(ctx_, c0, as.p);
   cpu::addInPlace(ctx_, c0, pt.poly);
-  Ciphertext ct;
+  BasicCiphertext<Word> ct;
   ct.level = pt.level;
   ct.scale = pt.scale;
   ct.slots = pt.slots;
@@ -306,18 +333,20 @@ Ciphertext Encryptor::encryptSymmetric(const Plaintext &pt,
   return ct;
 }
 
-Plaintext Decryptor::decrypt(const Ciphertext &ct) const {
+template <typename Word>
+BasicPlaintext<Word>
+BasicDecryptor<Word>::decrypt(const BasicCiphertext<Word> &ct) const {
   if (ct.c.size() < 2 || ct.c.size() > 3)
     throw InvalidArgument("decrypt: a ciphertext has 2 or 3 polynomials, got " +
                           std::to_string(ct.c.size()));
   const std::vector<int> basis = ctx_.qBasis(ct.level);
-  Wiped s{cpu::selectLimbs(sk_.s, basis)};
-  Plaintext pt;
+  Wiped<Word> s{cpu::selectLimbs(sk_.s, basis)};
+  BasicPlaintext<Word> pt;
   pt.level = ct.level;
   pt.scale = ct.scale;
   pt.slots = ct.slots;
   pt.poly = ct.c[0];
-  Wiped power{s.p};
+  Wiped<Word> power{s.p};
   for (size_t i = 1; i < ct.c.size(); ++i) {
     cpu::mulAddInPlace(ctx_, pt.poly, ct.c[i], power.p);
     if (i + 1 < ct.c.size())
@@ -338,8 +367,10 @@ double floodingBits(double noise_bits, double statistical_security,
          std::log2(std::sqrt(12 * queries));
 }
 
-Plaintext Decryptor::decrypt(const Ciphertext &ct, double flooding_bits,
-                             Prng &prng) const {
+template <typename Word>
+BasicPlaintext<Word>
+BasicDecryptor<Word>::decrypt(const BasicCiphertext<Word> &ct,
+                              double flooding_bits, Prng &prng) const {
   const double slot_error_bits =
       flooding_bits + 0.5 * std::log2(static_cast<double>(ct.slots)) -
       std::log2(ct.scale);
@@ -355,12 +386,32 @@ Plaintext Decryptor::decrypt(const Ciphertext &ct, double flooding_bits,
                   std::log2(ct.scale));
     throw InvalidArgument(buf);
   }
-  Plaintext pt = decrypt(ct);
-  Wiped flood{nttOfSigned(
+  BasicPlaintext<Word> pt = decrypt(ct);
+  Wiped<Word> flood{nttOfSigned(
       ctx_, sampleWideGaussian(prng, ctx_.n(), std::exp2(flooding_bits)),
       pt.poly.basis)};
   cpu::addInPlace(ctx_, pt.poly, flood.p);
   return pt;
 }
+
+template struct BasicSecretKey<uint32_t>;
+template struct BasicSecretKey<uint64_t>;
+template class BasicKeyGenerator<uint32_t>;
+template class BasicKeyGenerator<uint64_t>;
+template class BasicEncryptor<uint32_t>;
+template class BasicEncryptor<uint64_t>;
+template class BasicDecryptor<uint32_t>;
+template class BasicDecryptor<uint64_t>;
+#define EMBER_KEYS_FUNCTIONS(W)                                                \
+  template uint64_t galoisElementForRotation(const Context<W> &, int64_t,      \
+                                             size_t);                          \
+  template uint64_t galoisElementForConjugation(const Context<W> &);           \
+  template BasicKlssKey<W> klssKeyFromHybrid(const Context<W> &,               \
+                                             const BasicSwitchingKey<W> &);    \
+  template size_t hybridKeyBytes(const Context<W> &);                          \
+  template size_t klssKeyBytes(const Context<W> &);
+EMBER_KEYS_FUNCTIONS(uint32_t)
+EMBER_KEYS_FUNCTIONS(uint64_t)
+#undef EMBER_KEYS_FUNCTIONS
 
 } // namespace ember

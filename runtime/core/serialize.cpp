@@ -314,6 +314,10 @@ void checkScale(Reader &r, const Context64 &ctx, int level, double scale) {
 Bytes serializeParams(const Context64 &ctx) {
   Writer w;
   const ParamSpec &s = ctx.spec();
+  if (s.scale_primes != 1)
+    throw InvalidArgument("parameter files do not hold double-prime scaling "
+                          "yet (scale_primes = " +
+                          std::to_string(s.scale_primes) + ")");
   w.putString(s.name);
   w.put<int32_t>(s.log_n);
   w.put<int32_t>(s.dnum);

@@ -15,66 +15,93 @@
 namespace ember {
 
 namespace {
-checks::Operand operand(const Ciphertext &c) {
+/// Products of two residues a double word holds before it must be reduced
+/// (with a reduced partial sum): 32 of 2^122 in 128 bits, 8 of 2^60 in 64.
+template <typename Word> constexpr int lazyProducts() {
+  return WordTraits<Word>::kBits == 64 ? 32 : 8;
+}
+
+template <typename Word>
+checks::Operand operand(const BasicCiphertext<Word> &c) {
   return {c.level, c.scale, c.slots, c.degree()};
 }
-checks::Operand operand(const Plaintext &p) {
+template <typename Word>
+checks::Operand operand(const BasicPlaintext<Word> &p) {
   return {p.level, p.scale, p.slots, 0};
 }
 } // namespace
 
-Ciphertext Evaluator::add(const Ciphertext &a, const Ciphertext &b) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::add(const BasicCiphertext<Word> &a,
+                          const BasicCiphertext<Word> &b) const {
   checks::binary(operand(a), operand(b), "add");
-  const Ciphertext &big = a.c.size() >= b.c.size() ? a : b;
-  const Ciphertext &small = a.c.size() >= b.c.size() ? b : a;
-  Ciphertext out = big;
+  const BasicCiphertext<Word> &big = a.c.size() >= b.c.size() ? a : b;
+  const BasicCiphertext<Word> &small = a.c.size() >= b.c.size() ? b : a;
+  BasicCiphertext<Word> out = big;
   for (size_t i = 0; i < small.c.size(); ++i)
     cpu::addInPlace(ctx_, out.c[i], small.c[i]);
   return out;
 }
 
-Ciphertext Evaluator::sub(const Ciphertext &a, const Ciphertext &b) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::sub(const BasicCiphertext<Word> &a,
+                          const BasicCiphertext<Word> &b) const {
   checks::binary(operand(a), operand(b), "sub");
-  Ciphertext out = a;
+  BasicCiphertext<Word> out = a;
   if (out.c.size() < b.c.size())
-    out.c.push_back(Poly64(b.c.back().basis, b.c.back().n, true));
+    out.c.push_back(Poly<Word>(b.c.back().basis, b.c.back().n, true));
   for (size_t i = 0; i < b.c.size(); ++i)
     cpu::subInPlace(ctx_, out.c[i], b.c[i]);
   return out;
 }
 
-Ciphertext Evaluator::negate(const Ciphertext &a) const {
-  Ciphertext out = a;
-  for (Poly64 &p : out.c)
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::negate(const BasicCiphertext<Word> &a) const {
+  BasicCiphertext<Word> out = a;
+  for (Poly<Word> &p : out.c)
     cpu::negInPlace(ctx_, p);
   return out;
 }
 
-Ciphertext Evaluator::addPlain(const Ciphertext &a, const Plaintext &p) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::addPlain(const BasicCiphertext<Word> &a,
+                               const BasicPlaintext<Word> &p) const {
   checks::plain(operand(a), operand(p), "add_plain", true);
-  Ciphertext out = a;
+  BasicCiphertext<Word> out = a;
   cpu::addInPlace(ctx_, out.c[0], p.poly);
   return out;
 }
 
-Ciphertext Evaluator::subPlain(const Ciphertext &a, const Plaintext &p) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::subPlain(const BasicCiphertext<Word> &a,
+                               const BasicPlaintext<Word> &p) const {
   checks::plain(operand(a), operand(p), "sub_plain", true);
-  Ciphertext out = a;
+  BasicCiphertext<Word> out = a;
   cpu::subInPlace(ctx_, out.c[0], p.poly);
   return out;
 }
 
-Ciphertext Evaluator::mulPlain(const Ciphertext &a, const Plaintext &p) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::mulPlain(const BasicCiphertext<Word> &a,
+                               const BasicPlaintext<Word> &p) const {
   checks::plain(operand(a), operand(p), "mul_plain", false);
-  Ciphertext out = a;
-  for (Poly64 &c : out.c)
+  BasicCiphertext<Word> out = a;
+  for (Poly<Word> &c : out.c)
     cpu::mulInPlace(ctx_, c, p.poly);
   out.scale = a.scale * p.scale;
   return out;
 }
 
-Ciphertext Evaluator::addConst(const Ciphertext &a, double c) const {
-  Ciphertext out = a;
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::addConst(const BasicCiphertext<Word> &a, double c) const {
+  BasicCiphertext<Word> out = a;
   // The constant polynomial round(c * scale) is the same value in every NTT
   // slot, so adding it is one constant per limb.
   cpu::addConstInPlace(
@@ -83,27 +110,32 @@ Ciphertext Evaluator::addConst(const Ciphertext &a, double c) const {
   return out;
 }
 
-Ciphertext Evaluator::mulConst(const Ciphertext &a, double c,
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::mulConst(const BasicCiphertext<Word> &a, double c,
                                double const_scale) const {
   if (const_scale == 0)
-    const_scale = static_cast<double>(ctx_.primes()[a.level]);
+    const_scale = internal::rescaleDivisor(ctx_, a.level);
   checks::mulConstScale(const_scale);
-  Ciphertext out = a;
-  const std::vector<Word64> residues = internal::integerResidues(
+  BasicCiphertext<Word> out = a;
+  const std::vector<Word> residues = internal::integerResidues(
       ctx_, std::round(c * const_scale), out.c[0].basis);
-  for (Poly64 &p : out.c)
+  for (Poly<Word> &p : out.c)
     cpu::mulConstInPlace(ctx_, p, residues);
   out.scale = a.scale * const_scale;
   return out;
 }
 
-Ciphertext Evaluator::multiply(const Ciphertext &a, const Ciphertext &b) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::multiply(const BasicCiphertext<Word> &a,
+                               const BasicCiphertext<Word> &b) const {
   checks::multiply(operand(a), operand(b));
-  Ciphertext out;
+  BasicCiphertext<Word> out;
   out.level = a.level;
   out.slots = a.slots;
   out.scale = a.scale * b.scale;
-  Poly64 d0 = a.c[0], d1 = a.c[0], d2 = a.c[1];
+  Poly<Word> d0 = a.c[0], d1 = a.c[0], d2 = a.c[1];
   cpu::mulInPlace(ctx_, d0, b.c[0]);
   cpu::mulInPlace(ctx_, d1, b.c[1]);
   cpu::mulAddInPlace(ctx_, d1, a.c[1], b.c[0]);
@@ -112,9 +144,12 @@ Ciphertext Evaluator::multiply(const Ciphertext &a, const Ciphertext &b) const {
   return out;
 }
 
-void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
-                           const std::vector<const Poly64 *> &digits,
-                           Poly64 &acc0, Poly64 &acc1, uint64_t galois) {
+template <typename Word>
+void keySwitchInnerProduct(const Context<Word> &ctx,
+                           const BasicSwitchingKey<Word> &key,
+                           const std::vector<const Poly<Word> *> &digits,
+                           Poly<Word> &acc0, Poly<Word> &acc1,
+                           uint64_t galois) {
   if (digits.empty())
     throw InvalidArgument("key switching needs at least one digit");
   if (galois && !digits.front()->ntt)
@@ -129,22 +164,27 @@ void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
                           std::to_string(digits.size()) + " needed");
   const std::vector<int> &qp = digits.front()->basis;
   const size_t n = ctx.n();
-  acc0 = Poly64(qp, n, true);
-  acc1 = Poly64(qp, n, true);
-  using Double = WordTraits<Word64>::Double;
+  acc0 = Poly<Word>(qp, n, true);
+  acc1 = Poly<Word>(qp, n, true);
+  using Double = typename WordTraits<Word>::Double;
   const long limbs = static_cast<long>(qp.size());
   const size_t count = digits.size();
+  constexpr size_t kLazy = lazyProducts<Word>();
 #pragma omp parallel for schedule(static)
   for (long t = 0; t < limbs; ++t) {
-    const Modulus<Word64> &q = ctx.modulus(qp[t]);
-    Word64 *o0 = acc0.limb(t), *o1 = acc1.limb(t);
+    const Modulus<Word> &q = ctx.modulus(qp[t]);
+    Word *o0 = acc0.limb(t), *o1 = acc1.limb(t);
     for (size_t k = 0; k < n; ++k) {
       Double s0 = 0, s1 = 0;
       const size_t src = galois ? index[k] : k;
       for (size_t j = 0; j < count; ++j) {
-        const Word64 x = digits[j]->limb(t)[src];
+        const Word x = digits[j]->limb(t)[src];
         s0 += static_cast<Double>(x) * key.b[j].limb(qp[t])[k];
         s1 += static_cast<Double>(x) * key.a[j].limb(qp[t])[k];
+        if ((j + 1) % kLazy == 0) {
+          s0 = q.reduce(s0);
+          s1 = q.reduce(s1);
+        }
       }
       o0[k] = q.reduce(s0);
       o1[k] = q.reduce(s1);
@@ -152,27 +192,30 @@ void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
   }
 }
 
-std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
-                                               const SwitchingKey &key) const {
+template <typename Word>
+std::pair<Poly<Word>, Poly<Word>>
+BasicEvaluator<Word>::keySwitch(const Poly<Word> &d,
+                                const BasicSwitchingKey<Word> &key) const {
   if (!d.ntt)
     throw InvalidArgument("keySwitch needs an NTT-form polynomial");
   const int level = static_cast<int>(d.limbs()) - 1;
   const int digits = ctx_.digitCount(level);
-  std::vector<Poly64> ext;
-  std::vector<const Poly64 *> ptrs;
+  std::vector<Poly<Word>> ext;
+  std::vector<const Poly<Word> *> ptrs;
   ext.reserve(digits);
   for (int j = 0; j < digits; ++j) {
     ext.push_back(cpu::modUp(ctx_, d, j));
     ptrs.push_back(&ext.back());
   }
-  Poly64 acc0, acc1;
+  Poly<Word> acc0, acc1;
   keySwitchInnerProduct(ctx_, key, ptrs, acc0, acc1);
   return {cpu::modDown(ctx_, acc0), cpu::modDown(ctx_, acc1)};
 }
 
-void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
-                      const std::vector<const Poly64 *> &tdigits, int level,
-                      Poly64 &acc0, Poly64 &acc1) {
+template <typename Word>
+void klssInnerProduct(const Context<Word> &ctx, const BasicKlssKey<Word> &key,
+                      const std::vector<const Poly<Word> *> &tdigits, int level,
+                      Poly<Word> &acc0, Poly<Word> &acc1) {
   if (!ctx.hasKlss())
     throw InvalidArgument("klssInnerProduct: the parameter set " +
                           ctx.describe() + " has no KLSS form");
@@ -191,30 +234,30 @@ void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
         " digits x " + std::to_string(key.groups) + " groups, " +
         std::to_string(digits) + " x " + std::to_string(groups) + " needed");
   const std::vector<int> t = ctx.tBasis();
-  for (const Poly64 *d : tdigits)
+  for (const Poly<Word> *d : tdigits)
     if (d->basis != t || !d->ntt)
       throw InvalidArgument("klssInnerProduct: a digit is not in NTT form "
                             "over T");
   const size_t n = ctx.n();
   const std::vector<int> qp = ctx.qpBasis(level);
-  acc0 = Poly64(qp, n, false);
-  acc1 = Poly64(qp, n, false);
+  acc0 = Poly<Word>(qp, n, false);
+  acc1 = Poly<Word>(qp, n, false);
   auto position = [&](int global) {
     return global <= level ? global : level + 1 + (global - ctx.qCount());
   };
-  using Double = WordTraits<Word64>::Double;
-  constexpr int kLazy = 32; // 2^128 / (2^61)^2 products fit before a reduce
+  using Double = typename WordTraits<Word>::Double;
+  constexpr int kLazy = lazyProducts<Word>();
   const long r = static_cast<long>(t.size());
   for (int j = 0; j < groups; ++j) {
-    Poly64 s0(t, n, true), s1(t, n, true);
+    Poly<Word> s0(t, n, true), s1(t, n, true);
 #pragma omp parallel for schedule(static)
     for (long l = 0; l < r; ++l) {
-      const Modulus<Word64> &q = ctx.modulus(t[l]);
-      Word64 *o0 = s0.limb(l), *o1 = s1.limb(l);
+      const Modulus<Word> &q = ctx.modulus(t[l]);
+      Word *o0 = s0.limb(l), *o1 = s1.limb(l);
       for (size_t k = 0; k < n; ++k) {
         Double x0 = 0, x1 = 0;
         for (int i = 0; i < digits; ++i) {
-          const Word64 x = tdigits[i]->limb(l)[k];
+          const Word x = tdigits[i]->limb(l)[k];
           const size_t at = size_t(i) * key.groups + j;
           x0 += static_cast<Double>(x) * key.b[at].limb(l)[k];
           x1 += static_cast<Double>(x) * key.a[at].limb(l)[k];
@@ -230,8 +273,8 @@ void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
     cpu::intt(ctx, s0);
     cpu::intt(ctx, s1);
     const std::vector<int> targets = ctx.klssGroupLimbs(j, level);
-    const Poly64 c0 = cpu::bconvExact(ctx, s0, targets);
-    const Poly64 c1 = cpu::bconvExact(ctx, s1, targets);
+    const Poly<Word> c0 = cpu::bconvExact(ctx, s0, targets);
+    const Poly<Word> c1 = cpu::bconvExact(ctx, s1, targets);
     for (size_t i = 0; i < targets.size(); ++i) {
       const int at = position(targets[i]);
       std::copy(c0.limb(i), c0.limb(i) + n, acc0.limb(at));
@@ -240,48 +283,56 @@ void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
   }
 }
 
-std::pair<Poly64, Poly64> Evaluator::keySwitch(const Poly64 &d,
-                                               const KlssKey &key) const {
+template <typename Word>
+std::pair<Poly<Word>, Poly<Word>>
+BasicEvaluator<Word>::keySwitch(const Poly<Word> &d,
+                                const BasicKlssKey<Word> &key) const {
   if (!d.ntt)
     throw InvalidArgument("keySwitch needs an NTT-form polynomial");
   const int level = static_cast<int>(d.limbs()) - 1;
   const int digits = ctx_.digitCount(level);
-  std::vector<Poly64> tdigits;
-  std::vector<const Poly64 *> ptrs;
+  std::vector<Poly<Word>> tdigits;
+  std::vector<const Poly<Word> *> ptrs;
   tdigits.reserve(digits);
   for (int i = 0; i < digits; ++i) {
     tdigits.push_back(
         cpu::klssModUp(ctx_, cpu::selectLimbs(d, ctx_.digitLimbs(i, level))));
     ptrs.push_back(&tdigits.back());
   }
-  Poly64 acc0, acc1;
+  Poly<Word> acc0, acc1;
   klssInnerProduct(ctx_, key, ptrs, level, acc0, acc1);
   const std::vector<int> q = ctx_.qBasis(level);
-  Poly64 k0 = cpu::modSwitchDown(ctx_, acc0, q);
-  Poly64 k1 = cpu::modSwitchDown(ctx_, acc1, q);
+  Poly<Word> k0 = cpu::modSwitchDown(ctx_, acc0, q);
+  Poly<Word> k1 = cpu::modSwitchDown(ctx_, acc1, q);
   cpu::ntt(ctx_, k0);
   cpu::ntt(ctx_, k1);
   return {std::move(k0), std::move(k1)};
 }
 
-Ciphertext Evaluator::relinearize(const Ciphertext &a,
-                                  const RelinKey &rk) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::relinearize(const BasicCiphertext<Word> &a,
+                                  const BasicRelinKey<Word> &rk) const {
   return relinearizeWith(a, rk.key);
 }
 
-Ciphertext Evaluator::relinearize(const Ciphertext &a,
-                                  const KlssRelinKey &rk) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::relinearize(const BasicCiphertext<Word> &a,
+                                  const BasicKlssRelinKey<Word> &rk) const {
   return relinearizeWith(a, rk.key);
 }
 
+template <typename Word>
 template <typename Key>
-Ciphertext Evaluator::relinearizeWith(const Ciphertext &a,
+BasicCiphertext<Word>
+BasicEvaluator<Word>::relinearizeWith(const BasicCiphertext<Word> &a,
                                       const Key &key) const {
   checks::relinearize(a.degree(), !key.b.empty());
   if (a.degree() == 1)
     return a;
   auto [k0, k1] = keySwitch(a.c[2], key);
-  Ciphertext out;
+  BasicCiphertext<Word> out;
   out.level = a.level;
   out.scale = a.scale;
   out.slots = a.slots;
@@ -291,58 +342,77 @@ Ciphertext Evaluator::relinearizeWith(const Ciphertext &a,
   return out;
 }
 
-Ciphertext Evaluator::multiplyRelin(const Ciphertext &a, const Ciphertext &b,
-                                    const RelinKey &rk) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::multiplyRelin(const BasicCiphertext<Word> &a,
+                                    const BasicCiphertext<Word> &b,
+                                    const BasicRelinKey<Word> &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
-Ciphertext Evaluator::multiplyRelin(const Ciphertext &a, const Ciphertext &b,
-                                    const KlssRelinKey &rk) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::multiplyRelin(const BasicCiphertext<Word> &a,
+                                    const BasicCiphertext<Word> &b,
+                                    const BasicKlssRelinKey<Word> &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
-Ciphertext Evaluator::rescale(const Ciphertext &a) const {
-  checks::rescale(a.level);
-  Ciphertext out;
-  out.level = a.level - 1;
-  out.scale = a.scale / static_cast<double>(ctx_.primes()[a.level]);
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::rescale(const BasicCiphertext<Word> &a) const {
+  checks::rescale(a.level, ctx_.scalePrimes());
+  BasicCiphertext<Word> out;
+  out.level = a.level - ctx_.scalePrimes();
+  out.scale = a.scale / internal::rescaleDivisor(ctx_, a.level);
   out.slots = a.slots;
-  for (const Poly64 &p : a.c) // straight from the input: no copy of it
+  for (const Poly<Word> &p : a.c) // straight from the input: no copy of it
     out.c.push_back(cpu::modSwitchDown(ctx_, p, ctx_.qBasis(out.level)));
   return out;
 }
 
-Ciphertext Evaluator::modDropTo(const Ciphertext &a, int level) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::modDropTo(const BasicCiphertext<Word> &a,
+                                int level) const {
   checks::modDrop(a.level, level);
-  Ciphertext out = a;
-  for (Poly64 &p : out.c)
+  BasicCiphertext<Word> out = a;
+  for (Poly<Word> &p : out.c)
     cpu::dropToLevel(p, level);
   out.level = level;
   return out;
 }
 
-Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
-                                  const GaloisKeys &keys) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::applyGalois(const BasicCiphertext<Word> &a,
+                                  uint64_t galois,
+                                  const BasicGaloisKeys<Word> &keys) const {
   return galoisOp(a, galois, keys, "");
 }
 
-Ciphertext Evaluator::applyGalois(const Ciphertext &a, uint64_t galois,
-                                  const KlssGaloisKeys &keys) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::applyGalois(const BasicCiphertext<Word> &a,
+                                  uint64_t galois,
+                                  const BasicKlssGaloisKeys<Word> &keys) const {
   return galoisOp(a, galois, keys, "");
 }
 
+template <typename Word>
 template <typename Keys>
-Ciphertext Evaluator::galoisOp(const Ciphertext &a, uint64_t galois,
+BasicCiphertext<Word>
+BasicEvaluator<Word>::galoisOp(const BasicCiphertext<Word> &a, uint64_t galois,
                                const Keys &keys,
                                const std::string &what) const {
   if (galois == 1)
     return a;
   checks::galois(a.degree(), keys.has(galois), galois, what);
-  Poly64 c0 = cpu::automorphism(ctx_, a.c[0], galois);
-  Poly64 c1 = cpu::automorphism(ctx_, a.c[1], galois);
+  Poly<Word> c0 = cpu::automorphism(ctx_, a.c[0], galois);
+  Poly<Word> c1 = cpu::automorphism(ctx_, a.c[1], galois);
   auto [k0, k1] = keySwitch(c1, keys.keys.at(galois));
   cpu::addInPlace(ctx_, c0, k0);
-  Ciphertext out;
+  BasicCiphertext<Word> out;
   out.level = a.level;
   out.scale = a.scale;
   out.slots = a.slots;
@@ -350,26 +420,47 @@ Ciphertext Evaluator::galoisOp(const Ciphertext &a, uint64_t galois,
   return out;
 }
 
-Ciphertext Evaluator::rotate(const Ciphertext &a, int64_t k,
-                             const GaloisKeys &keys) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::rotate(const BasicCiphertext<Word> &a, int64_t k,
+                             const BasicGaloisKeys<Word> &keys) const {
   return galoisOp(a, galoisElementForRotation(ctx_, k, a.slots), keys,
                   "a rotation by " + std::to_string(k));
 }
 
-Ciphertext Evaluator::rotate(const Ciphertext &a, int64_t k,
-                             const KlssGaloisKeys &keys) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::rotate(const BasicCiphertext<Word> &a, int64_t k,
+                             const BasicKlssGaloisKeys<Word> &keys) const {
   return galoisOp(a, galoisElementForRotation(ctx_, k, a.slots), keys,
                   "a rotation by " + std::to_string(k));
 }
 
-Ciphertext Evaluator::conjugate(const Ciphertext &a,
-                                const GaloisKeys &keys) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::conjugate(const BasicCiphertext<Word> &a,
+                                const BasicGaloisKeys<Word> &keys) const {
   return galoisOp(a, galoisElementForConjugation(ctx_), keys, "conjugation");
 }
 
-Ciphertext Evaluator::conjugate(const Ciphertext &a,
-                                const KlssGaloisKeys &keys) const {
+template <typename Word>
+BasicCiphertext<Word>
+BasicEvaluator<Word>::conjugate(const BasicCiphertext<Word> &a,
+                                const BasicKlssGaloisKeys<Word> &keys) const {
   return galoisOp(a, galoisElementForConjugation(ctx_), keys, "conjugation");
 }
+
+template class BasicEvaluator<uint32_t>;
+template class BasicEvaluator<uint64_t>;
+#define EMBER_EVALUATOR_FUNCTIONS(W)                                           \
+  template void keySwitchInnerProduct(                                         \
+      const Context<W> &, const BasicSwitchingKey<W> &,                        \
+      const std::vector<const Poly<W> *> &, Poly<W> &, Poly<W> &, uint64_t);   \
+  template void klssInnerProduct(const Context<W> &, const BasicKlssKey<W> &,  \
+                                 const std::vector<const Poly<W> *> &, int,    \
+                                 Poly<W> &, Poly<W> &);
+EMBER_EVALUATOR_FUNCTIONS(uint32_t)
+EMBER_EVALUATOR_FUNCTIONS(uint64_t)
+#undef EMBER_EVALUATOR_FUNCTIONS
 
 } // namespace ember

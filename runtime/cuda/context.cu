@@ -271,12 +271,11 @@ DeviceBuffer uploadInts(const DeviceContext &ctx, const std::vector<int> &v) {
 }
 } // namespace
 
-const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
-                                          int level) {
-  auto it = ks_plans.find(level);
-  if (it != ks_plans.end())
-    return *it->second;
-  const Context64 &ctx = *host;
+namespace {
+/// The key-switching constants of `level` (KsPlan), at either word.
+template <typename W>
+std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
+                                   const Context<W> &ctx, int level) {
   auto plan = std::make_unique<KsPlan>();
   KsPlan &P = *plan;
   P.level = level;
@@ -287,10 +286,10 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
   const std::vector<int> p_basis = ctx.pBasis();
   const std::vector<int> q_basis = ctx.qBasis(level);
   P.qp = int(qp.size());
-  const int l1 = level + 1, k = p_count;
+  const int l1 = level + 1, k = ctx.pCount();
 
   // ModUp: the context's centred BConv tables of every digit.
-  std::vector<u64> intt_scale(size_t(l1) * kScaleWords), up;
+  std::vector<W> intt_scale(size_t(l1) * kScaleWords), up;
   std::vector<int> tmod_up;
   for (int j = 0; j < P.digits; ++j) {
     const std::vector<int> limbs = ctx.digitLimbs(j, level);
@@ -299,7 +298,7 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
     for (int t = 0; t < P.qp; ++t)
       if (t < start || t >= start + size)
         others.push_back(qp[t]);
-    const BConvTable<u64> &table = ctx.bconvTable(limbs, others);
+    const BConvTable<W> &table = ctx.bconvTable(limbs, others);
     P.start.push_back(start);
     P.size.push_back(size);
     P.ext_off.push_back(P.ext_rows);
@@ -323,8 +322,8 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
 
   // ModDown (rns.h): the centred BConv of [x]_P rounds by itself; the INTT
   // folds (P/p_j)^-1, the NTT's epilogue subtracts and multiplies by P^-1.
-  const BConvTable<u64> &table = ctx.bconvTable(p_basis, q_basis);
-  std::vector<u64> intt_p(size_t(2 * k) * kScaleWords), down, p_inv;
+  const BConvTable<W> &table = ctx.bconvTable(p_basis, q_basis);
+  std::vector<W> intt_p(size_t(2 * k) * kScaleWords), down, p_inv;
   for (int part = 0; part < 2; ++part)
     for (int i = 0; i < k; ++i)
       inttConstants(ctx, p_basis[i], table.hat_inv[i], 0,
@@ -335,7 +334,7 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
   P.down_negb = down.size();
   down.insert(down.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
   for (int i = 0; i < l1; ++i) {
-    const u64 inv = ctx.pInv(i);
+    const W inv = ctx.pInv(i);
     p_inv.push_back(inv);
     p_inv.push_back(ctx.modulus(i).shoup(inv));
   }
@@ -343,7 +342,17 @@ const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
   P.down = uploadWords(dctx, down);
   P.tmod_down = uploadInts(dctx, q_basis);
   P.p_inv = uploadWords(dctx, p_inv);
-  return *(ks_plans[level] = std::move(plan));
+  return plan;
+}
+} // namespace
+
+const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
+                                          int level) {
+  auto it = ks_plans.find(level);
+  if (it != ks_plans.end())
+    return *it->second;
+  return *(ks_plans[level] = host ? makeKsPlan(dctx, *host, level)
+                                  : makeKsPlan(dctx, *host32, level));
 }
 
 namespace {
@@ -527,6 +536,9 @@ const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
 
 const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
                                               int level) {
+  if (!host)
+    throw InvalidArgument("KLSS key switching is 64-bit only on the GPU so "
+                          "far; this device context has 32-bit words");
   auto it = klss_plans.find(level);
   if (it != klss_plans.end())
     return *it->second;
@@ -642,66 +654,124 @@ Poly32 download(const DeviceContext &ctx, const DevicePoly32 &d) {
   return downloadPoly(ctx, d);
 }
 
-DeviceCiphertext upload(const DeviceContext &ctx, const Ciphertext &ct) {
-  DeviceCiphertext d;
+namespace {
+template <typename W>
+BasicDeviceCiphertext<W> uploadCiphertext(const DeviceContext &ctx,
+                                          const BasicCiphertext<W> &ct) {
+  requireWord<W>(ctx, "upload");
+  BasicDeviceCiphertext<W> d;
   d.parts = int(ct.c.size());
   d.level = ct.level;
   d.scale = ct.scale;
   d.slots = ct.slots;
-  d.n = ctx.host().n();
+  d.n = ctx.impl().n;
   const size_t part_words = d.limbs() * d.n;
-  d.buf = DeviceBuffer(ctx, part_words * d.parts);
+  d.buf = DeviceBuffer(
+      ctx, BasicDevicePoly<W>::wordsFor(part_words * size_t(d.parts)));
   for (int i = 0; i < d.parts; ++i) {
     if (ct.c[i].data.size() != part_words)
       throw InvalidArgument("upload: ciphertext part of the wrong size");
-    copyToDevice(ctx, d.part(i), ct.c[i].data.data(), part_words * 8);
+    copyToDevice(ctx, reinterpret_cast<u64 *>(d.part(i)), ct.c[i].data.data(),
+                 part_words * sizeof(W));
   }
   ctx.synchronize();
   return d;
 }
 
-Ciphertext download(const DeviceContext &ctx, const DeviceCiphertext &d) {
-  Ciphertext ct;
+template <typename W>
+BasicCiphertext<W> downloadCiphertext(const DeviceContext &ctx,
+                                      const Context<W> &h,
+                                      const BasicDeviceCiphertext<W> &d) {
+  BasicCiphertext<W> ct;
   ct.level = d.level;
   ct.scale = d.scale;
   ct.slots = d.slots;
   for (int i = 0; i < d.parts; ++i) {
-    Poly64 p(ctx.host().qBasis(d.level), d.n, true);
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(p.data.data(), d.part(i),
-                                     p.data.size() * 8, cudaMemcpyDeviceToHost,
-                                     ctx.impl().stream));
+    Poly<W> p(h.qBasis(d.level), d.n, true);
+    EMBER_CUDA_CHECK(
+        cudaMemcpyAsync(p.data.data(), d.part(i), p.data.size() * sizeof(W),
+                        cudaMemcpyDeviceToHost, ctx.impl().stream));
     ct.c.push_back(std::move(p));
   }
   ctx.synchronize();
   return ct;
 }
 
-DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt) {
-  DevicePlaintext d;
+template <typename W>
+BasicDevicePlaintext<W> uploadPlaintext(const DeviceContext &ctx,
+                                        const BasicPlaintext<W> &pt) {
+  requireWord<W>(ctx, "upload");
+  BasicDevicePlaintext<W> d;
   d.level = pt.level;
   d.scale = pt.scale;
   d.slots = pt.slots;
-  d.buf = DeviceBuffer(ctx, pt.poly.data.size());
-  copyToDevice(ctx, d.buf.data(), pt.poly.data.data(), pt.poly.data.size() * 8);
+  d.buf = DeviceBuffer(ctx, BasicDevicePoly<W>::wordsFor(pt.poly.data.size()));
+  copyToDevice(ctx, d.buf.data(), pt.poly.data.data(),
+               pt.poly.data.size() * sizeof(W));
   ctx.synchronize();
   return d;
 }
 
-DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key) {
-  DeviceSwitchingKey d;
+template <typename W>
+BasicDeviceSwitchingKey<W> uploadKey(const DeviceContext &ctx,
+                                     const BasicSwitchingKey<W> &key) {
+  requireWord<W>(ctx, "upload");
+  BasicDeviceSwitchingKey<W> d;
   d.digits = int(key.b.size());
-  const size_t m = size_t(ctx.host().moduliCount()), n = ctx.host().n();
-  d.buf = DeviceBuffer(ctx, size_t(d.digits) * 2 * m * n);
+  const size_t m = size_t(ctx.impl().m_count), n = ctx.impl().n;
+  d.buf = DeviceBuffer(
+      ctx, BasicDevicePoly<W>::wordsFor(size_t(d.digits) * 2 * m * n));
   for (int j = 0; j < d.digits; ++j) {
     if (key.b[j].limbs() != m || key.a[j].limbs() != m)
       throw InvalidArgument("upload: switching keys must span all of Q u P");
-    copyToDevice(ctx, d.buf.data() + (size_t(2 * j) * m) * n,
-                 key.b[j].data.data(), m * n * 8);
-    copyToDevice(ctx, d.buf.data() + (size_t(2 * j + 1) * m) * n,
-                 key.a[j].data.data(), m * n * 8);
+    copyToDevice(ctx, reinterpret_cast<u64 *>(d.data() + size_t(2 * j) * m * n),
+                 key.b[j].data.data(), m * n * sizeof(W));
+    copyToDevice(ctx,
+                 reinterpret_cast<u64 *>(d.data() + size_t(2 * j + 1) * m * n),
+                 key.a[j].data.data(), m * n * sizeof(W));
   }
   ctx.synchronize();
   return d;
+}
+
+template <typename W>
+BasicDeviceGaloisKeys<W> uploadGaloisKeys(const DeviceContext &ctx,
+                                          const BasicGaloisKeys<W> &keys) {
+  BasicDeviceGaloisKeys<W> d;
+  for (const auto &[g, key] : keys.keys) {
+    d.keys.emplace(g, uploadKey(ctx, key));
+    // The automorphism's index map too, with its key: uploaded at load,
+    // not by the first run that rotates (which would allocate and wait).
+    ctx.impl().galoisIndex(ctx, g);
+  }
+  return d;
+}
+} // namespace
+
+DeviceCiphertext upload(const DeviceContext &ctx, const Ciphertext &ct) {
+  return uploadCiphertext(ctx, ct);
+}
+DeviceCiphertext32 upload(const DeviceContext &ctx, const Ciphertext32 &ct) {
+  return uploadCiphertext(ctx, ct);
+}
+Ciphertext download(const DeviceContext &ctx, const DeviceCiphertext &d) {
+  return downloadCiphertext(ctx, ctx.host(), d);
+}
+Ciphertext32 download(const DeviceContext &ctx, const DeviceCiphertext32 &d) {
+  return downloadCiphertext(ctx, ctx.host32(), d);
+}
+DevicePlaintext upload(const DeviceContext &ctx, const Plaintext &pt) {
+  return uploadPlaintext(ctx, pt);
+}
+DevicePlaintext32 upload(const DeviceContext &ctx, const Plaintext32 &pt) {
+  return uploadPlaintext(ctx, pt);
+}
+DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key) {
+  return uploadKey(ctx, key);
+}
+DeviceSwitchingKey32 upload(const DeviceContext &ctx,
+                            const SwitchingKey32 &key) {
+  return uploadKey(ctx, key);
 }
 
 DeviceEncapsulationKeys upload(const DeviceContext &ctx,
@@ -713,16 +783,14 @@ DeviceEncapsulationKeys upload(const DeviceContext &ctx,
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {
   return DeviceRelinKey{upload(ctx, key.key)};
 }
-
+DeviceRelinKey32 upload(const DeviceContext &ctx, const RelinKey32 &key) {
+  return DeviceRelinKey32{upload(ctx, key.key)};
+}
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys) {
-  DeviceGaloisKeys d;
-  for (const auto &[g, key] : keys.keys) {
-    d.keys.emplace(g, upload(ctx, key));
-    // The automorphism's index map too, with its key: uploaded at load,
-    // not by the first run that rotates (which would allocate and wait).
-    ctx.impl().galoisIndex(ctx, g);
-  }
-  return d;
+  return uploadGaloisKeys(ctx, keys);
+}
+DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys) {
+  return uploadGaloisKeys(ctx, keys);
 }
 
 const uint64_t *DeviceKlssKey::b(int digit, int group, int t_count,

@@ -1,5 +1,6 @@
 // CKKS evaluation on device ciphertexts: the operations of the CPU
-// Evaluator (runtime/cpu/evaluator.cpp), op for op, on the fused kernels.
+// Evaluator (runtime/cpu/evaluator.cpp), op for op, on the fused kernels, at
+// either word (BasicEvaluator<W>; KLSS is 64-bit only).
 // Key switching: ModUp of all digits (one INTT, one BConv, one NTT launch
 // for every digit at once), one inner product fused over the digits, one
 // ModDown of both accumulators whose final NTT also subtracts, scales by
@@ -15,194 +16,243 @@
 
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 namespace ember::cuda {
 
 namespace {
 
-checks::Operand operand(const DeviceCiphertext &c) {
+template <typename W>
+checks::Operand operand(const BasicDeviceCiphertext<W> &c) {
   return {c.level, c.scale, c.slots, c.degree()};
 }
-checks::Operand operand(const DevicePlaintext &p) {
+template <typename W>
+checks::Operand operand(const BasicDevicePlaintext<W> &p) {
   return {p.level, p.scale, p.slots, 0};
 }
 
-DeviceCiphertext like(const DeviceContext &ctx, const DeviceCiphertext &a,
-                      int parts, int level) {
-  DeviceCiphertext out;
+template <typename W>
+BasicDeviceCiphertext<W> like(const DeviceContext &ctx,
+                              const BasicDeviceCiphertext<W> &a, int parts,
+                              int level) {
+  BasicDeviceCiphertext<W> out;
   out.parts = parts;
   out.level = level;
   out.scale = a.scale;
   out.slots = a.slots;
-  out.n = ctx.host().n();
-  out.buf = DeviceBuffer(ctx, size_t(parts) * out.limbs() * out.n);
+  out.n = ctx.impl().n;
+  out.buf = residueBuffer<W>(ctx, size_t(parts) * out.limbs() * out.n);
   return out;
 }
 
-ModMap qMap(const DeviceCiphertext &a) {
+template <typename W> ModMap qMap(const BasicDeviceCiphertext<W> &a) {
   return ModMap{int(a.limbs()), a.level, 0};
 }
 
-int rowsOf(const DeviceCiphertext &a) { return a.parts * int(a.limbs()); }
+template <typename W> int rowsOf(const BasicDeviceCiphertext<W> &a) {
+  return a.parts * int(a.limbs());
+}
 
-DeviceCiphertext clone(const DeviceContext &ctx, const DeviceCiphertext &a) {
-  DeviceCiphertext out = like(ctx, a, a.parts, a.level);
+template <typename W>
+BasicDeviceCiphertext<W> clone(const DeviceContext &ctx,
+                               const BasicDeviceCiphertext<W> &a) {
+  BasicDeviceCiphertext<W> out = like(ctx, a, a.parts, a.level);
   EMBER_CUDA_CHECK(
-      cudaMemcpyAsync(out.buf.data(), a.buf.data(), size_t(rowsOf(a)) * a.n * 8,
+      cudaMemcpyAsync(out.data(), a.data(), size_t(rowsOf(a)) * a.n * sizeof(W),
                       cudaMemcpyDeviceToDevice, ctx.impl().stream));
   return out;
 }
 
+/// The host context of the device context's word.
+template <typename W> const Context<W> &hostContext(const DeviceContext &ctx);
+template <> const Context64 &hostContext<u64>(const DeviceContext &ctx) {
+  return ctx.host();
+}
+template <> const Context32 &hostContext<u32>(const DeviceContext &ctx) {
+  return ctx.host32();
+}
+
+/// Residues of the integer round(value) over q_0..q_level, as launchConstOp
+/// takes them.
+template <typename W>
+std::vector<u64> constResidues(const DeviceContext &ctx, double value,
+                               int level) {
+  const Context<W> &h = hostContext<W>(ctx);
+  const std::vector<W> r =
+      internal::integerResidues(h, std::round(value), h.qBasis(level));
+  return std::vector<u64>(r.begin(), r.end());
+}
+
 } // namespace
 
-DeviceCiphertext Evaluator::add(const DeviceCiphertext &a,
-                                const DeviceCiphertext &b) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::add(const Ct &a,
+                                                const Ct &b) const {
   checks::binary(operand(a), operand(b), "add");
-  const DeviceCiphertext &big = a.parts >= b.parts ? a : b;
-  const DeviceCiphertext &small = a.parts >= b.parts ? b : a;
-  DeviceCiphertext out = like(ctx_, big, big.parts, big.level);
-  launchElementwise(ctx_, EwOp::kAdd, out.buf.data(), big.buf.data(),
-                    rowsOf(big), small.buf.data(), rowsOf(small), INT_MAX,
-                    rowsOf(big), qMap(a));
+  const Ct &big = a.parts >= b.parts ? a : b;
+  const Ct &small = a.parts >= b.parts ? b : a;
+  Ct out = like(ctx_, big, big.parts, big.level);
+  launchElementwise(ctx_, EwOp::kAdd, out.data(), big.data(), rowsOf(big),
+                    small.data(), rowsOf(small), INT_MAX, rowsOf(big), qMap(a));
   return out;
 }
 
-DeviceCiphertext Evaluator::sub(const DeviceCiphertext &a,
-                                const DeviceCiphertext &b) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::sub(const Ct &a,
+                                                const Ct &b) const {
   checks::binary(operand(a), operand(b), "sub");
-  DeviceCiphertext out = like(ctx_, a, std::max(a.parts, b.parts), a.level);
-  launchElementwise(ctx_, EwOp::kSub, out.buf.data(), a.buf.data(), rowsOf(a),
-                    b.buf.data(), rowsOf(b), INT_MAX, rowsOf(out), qMap(a));
+  Ct out = like(ctx_, a, std::max(a.parts, b.parts), a.level);
+  launchElementwise(ctx_, EwOp::kSub, out.data(), a.data(), rowsOf(a), b.data(),
+                    rowsOf(b), INT_MAX, rowsOf(out), qMap(a));
   return out;
 }
 
-DeviceCiphertext Evaluator::negate(const DeviceCiphertext &a) const {
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
-  launchElementwise(ctx_, EwOp::kNeg, out.buf.data(), a.buf.data(), rowsOf(a),
-                    nullptr, 0, 1, rowsOf(a), qMap(a));
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::negate(const Ct &a) const {
+  Ct out = like(ctx_, a, a.parts, a.level);
+  launchElementwise(ctx_, EwOp::kNeg, out.data(), a.data(), rowsOf(a),
+                    static_cast<const W *>(nullptr), 0, 1, rowsOf(a), qMap(a));
   return out;
 }
 
-DeviceCiphertext Evaluator::addPlain(const DeviceCiphertext &a,
-                                     const DevicePlaintext &p) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::addPlain(const Ct &a,
+                                                     const Pt &p) const {
   checks::plain(operand(a), operand(p), "add_plain", true);
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  Ct out = like(ctx_, a, a.parts, a.level);
   const int limbs = int(a.limbs());
-  launchElementwise(ctx_, EwOp::kAdd, out.buf.data(), a.buf.data(), rowsOf(a),
-                    p.buf.data(), limbs, limbs, rowsOf(a), qMap(a));
+  launchElementwise(ctx_, EwOp::kAdd, out.data(), a.data(), rowsOf(a), p.data(),
+                    limbs, limbs, rowsOf(a), qMap(a));
   return out;
 }
 
-DeviceCiphertext Evaluator::subPlain(const DeviceCiphertext &a,
-                                     const DevicePlaintext &p) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::subPlain(const Ct &a,
+                                                     const Pt &p) const {
   checks::plain(operand(a), operand(p), "sub_plain", true);
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
+  Ct out = like(ctx_, a, a.parts, a.level);
   const int limbs = int(a.limbs());
-  launchElementwise(ctx_, EwOp::kSub, out.buf.data(), a.buf.data(), rowsOf(a),
-                    p.buf.data(), limbs, limbs, rowsOf(a), qMap(a));
+  launchElementwise(ctx_, EwOp::kSub, out.data(), a.data(), rowsOf(a), p.data(),
+                    limbs, limbs, rowsOf(a), qMap(a));
   return out;
 }
 
-DeviceCiphertext Evaluator::mulPlain(const DeviceCiphertext &a,
-                                     const DevicePlaintext &p) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::mulPlain(const Ct &a,
+                                                     const Pt &p) const {
   checks::plain(operand(a), operand(p), "mul_plain", false);
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
-  launchElementwise(ctx_, EwOp::kMul, out.buf.data(), a.buf.data(), rowsOf(a),
-                    p.buf.data(), rowsOf(a), int(a.limbs()), rowsOf(a),
-                    qMap(a));
+  Ct out = like(ctx_, a, a.parts, a.level);
+  launchElementwise(ctx_, EwOp::kMul, out.data(), a.data(), rowsOf(a), p.data(),
+                    rowsOf(a), int(a.limbs()), rowsOf(a), qMap(a));
   out.scale = a.scale * p.scale;
   return out;
 }
 
-DeviceCiphertext Evaluator::addConst(const DeviceCiphertext &a,
-                                     double c) const {
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
-  const std::vector<Word64> residues = internal::integerResidues(
-      ctx_.host(), std::round(c * a.scale), ctx_.host().qBasis(a.level));
-  launchConstOp(ctx_, false, out.buf.data(), a.buf.data(), residues,
-                int(a.limbs()), rowsOf(a), qMap(a));
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::addConst(const Ct &a,
+                                                     double c) const {
+  Ct out = like(ctx_, a, a.parts, a.level);
+  launchConstOp(ctx_, false, out.data(), a.data(),
+                constResidues<W>(ctx_, c * a.scale, a.level), int(a.limbs()),
+                rowsOf(a), qMap(a));
   return out;
 }
 
-DeviceCiphertext Evaluator::mulConst(const DeviceCiphertext &a, double c,
-                                     double const_scale) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::mulConst(const Ct &a, double c,
+                                                     double const_scale) const {
   if (const_scale == 0)
-    const_scale = static_cast<double>(ctx_.host().primes()[a.level]);
+    const_scale = internal::rescaleDivisor(hostContext<W>(ctx_), a.level);
   checks::mulConstScale(const_scale);
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level);
-  const std::vector<Word64> residues = internal::integerResidues(
-      ctx_.host(), std::round(c * const_scale), ctx_.host().qBasis(a.level));
-  launchConstOp(ctx_, true, out.buf.data(), a.buf.data(), residues, rowsOf(a),
+  Ct out = like(ctx_, a, a.parts, a.level);
+  launchConstOp(ctx_, true, out.data(), a.data(),
+                constResidues<W>(ctx_, c * const_scale, a.level), rowsOf(a),
                 rowsOf(a), qMap(a));
   out.scale = a.scale * const_scale;
   return out;
 }
 
-DeviceCiphertext Evaluator::multiply(const DeviceCiphertext &a,
-                                     const DeviceCiphertext &b) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::multiply(const Ct &a,
+                                                     const Ct &b) const {
   checks::multiply(operand(a), operand(b));
-  DeviceCiphertext out = like(ctx_, a, 3, a.level);
+  Ct out = like(ctx_, a, 3, a.level);
   out.scale = a.scale * b.scale;
-  launchTensor(ctx_, out.buf.data(), a.buf.data(), b.buf.data(),
-               int(a.limbs()));
+  launchTensor(ctx_, out.data(), a.data(), b.data(), int(a.limbs()));
   return out;
 }
 
 namespace {
 
 // Key switching with either kind of key: keySwitchInto is overloaded on the
-// key (hybrid, KLSS), so each operation is written once.
+// key (hybrid, KLSS), so each operation is written once. KLSS keys are
+// 64-bit: at 32-bit words they are refused.
 
-template <typename Key>
-DeviceCiphertext relinearizeWith(const DeviceContext &ctx,
-                                 const DeviceCiphertext &a, const Key &key) {
+template <typename W, typename Key>
+void keySwitchAny(const DeviceContext &ctx, const W *d, int level,
+                  const Key &key, W *out, const W *add, int add_parts,
+                  int add_stride) {
+  if constexpr (std::is_same_v<Key, BasicDeviceSwitchingKey<W>> ||
+                std::is_same_v<W, u64>)
+    keySwitchInto(ctx, d, level, key, out, add, add_parts, add_stride);
+  else
+    throw InvalidArgument("KLSS key switching is 64-bit only on the GPU so "
+                          "far; this device context has 32-bit words");
+}
+
+template <typename W, typename Key>
+BasicDeviceCiphertext<W> relinearizeWith(const DeviceContext &ctx,
+                                         const BasicDeviceCiphertext<W> &a,
+                                         const Key &key) {
   checks::relinearize(a.degree(), key.digits != 0);
   if (a.degree() == 1)
     return clone(ctx, a);
-  DeviceCiphertext out = like(ctx, a, 2, a.level);
-  keySwitchInto(ctx, a.part(2), a.level, key, out.buf.data(), a.buf.data(), 2,
-                int(a.limbs()));
+  BasicDeviceCiphertext<W> out = like(ctx, a, 2, a.level);
+  keySwitchAny(ctx, a.part(2), a.level, key, out.data(), a.data(), 2,
+               int(a.limbs()));
   return out;
 }
 
 /// Both parts permuted in one launch, then c0' = aut(c0) + k0, c1' = k1 with
 /// the addition fused into key switching's last NTT.
-template <typename Keys>
-DeviceCiphertext galoisWith(const DeviceContext &ctx, const DeviceCiphertext &a,
-                            uint64_t galois, const Keys &keys,
-                            const std::string &what) {
+template <typename W, typename Keys>
+BasicDeviceCiphertext<W>
+galoisWith(const DeviceContext &ctx, const BasicDeviceCiphertext<W> &a,
+           uint64_t galois, const Keys &keys, const std::string &what) {
   if (galois == 1)
     return clone(ctx, a);
   checks::galois(a.degree(), keys.has(galois), galois, what);
-  DeviceCiphertext rotated = like(ctx, a, 2, a.level);
-  launchAutomorphism(ctx, rotated.buf.data(), a.buf.data(), rowsOf(a),
+  BasicDeviceCiphertext<W> rotated = like(ctx, a, 2, a.level);
+  launchAutomorphism(ctx, rotated.data(), a.data(), rowsOf(a),
                      ctx.impl().galoisIndex(ctx, galois));
-  DeviceCiphertext out = like(ctx, a, 2, a.level);
-  keySwitchInto(ctx, rotated.part(1), a.level, keys.keys.at(galois),
-                out.buf.data(), rotated.buf.data(), 1, int(a.limbs()));
+  BasicDeviceCiphertext<W> out = like(ctx, a, 2, a.level);
+  keySwitchAny(ctx, rotated.part(1), a.level, keys.keys.at(galois), out.data(),
+               rotated.data(), 1, int(a.limbs()));
   return out;
 }
 
-template <typename Key>
-std::pair<DevicePoly, DevicePoly>
-keySwitchWith(const DeviceContext &ctx, const DevicePoly &d, const Key &key) {
+template <typename W, typename Key>
+std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
+keySwitchWith(const DeviceContext &ctx, const BasicDevicePoly<W> &d,
+              const Key &key) {
   if (!d.ntt)
     throw InvalidArgument("keySwitch needs an NTT-form polynomial");
   const int level = int(d.limbs()) - 1;
-  if (level < 0 || d.basis != ctx.host().qBasis(level))
+  if (level < 0 || d.basis != hostContext<W>(ctx).qBasis(level))
     throw InvalidArgument("keySwitch: d must be over q_0..q_level");
   const size_t part = d.limbs() * d.n;
-  DeviceBuffer out(ctx, 2 * part);
-  keySwitchInto(ctx, d.data(), level, key, out.data(), nullptr, 0, 0);
-  std::pair<DevicePoly, DevicePoly> res;
+  DeviceBuffer out = residueBuffer<W>(ctx, 2 * part);
+  keySwitchAny(ctx, d.data(), level, key, residues<W>(out),
+               static_cast<const W *>(nullptr), 0, 0);
+  std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>> res;
   for (int p = 0; p < 2; ++p) {
-    DevicePoly &r = p == 0 ? res.first : res.second;
+    BasicDevicePoly<W> &r = p == 0 ? res.first : res.second;
     r.basis = d.basis;
     r.n = d.n;
     r.ntt = true;
-    r.buf = DeviceBuffer(ctx, part);
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(r.buf.data(), out.data() + p * part,
-                                     part * 8, cudaMemcpyDeviceToDevice,
+    r.buf = residueBuffer<W>(ctx, part);
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(r.data(), residues<W>(out) + p * part,
+                                     part * sizeof(W), cudaMemcpyDeviceToDevice,
                                      ctx.impl().stream));
   }
   return res;
@@ -210,92 +260,124 @@ keySwitchWith(const DeviceContext &ctx, const DevicePoly &d, const Key &key) {
 
 } // namespace
 
-DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
-                                        const DeviceRelinKey &rk) const {
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::relinearize(const Ct &a,
+                               const BasicDeviceRelinKey<W> &rk) const {
   return relinearizeWith(ctx_, a, rk.key);
 }
 
-DeviceCiphertext Evaluator::relinearize(const DeviceCiphertext &a,
-                                        const DeviceKlssRelinKey &rk) const {
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::relinearize(const Ct &a,
+                               const DeviceKlssRelinKey &rk) const {
   return relinearizeWith(ctx_, a, rk.key);
 }
 
-DeviceCiphertext Evaluator::multiplyRelin(const DeviceCiphertext &a,
-                                          const DeviceCiphertext &b,
-                                          const DeviceRelinKey &rk) const {
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
+                                 const BasicDeviceRelinKey<W> &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
-DeviceCiphertext Evaluator::multiplyRelin(const DeviceCiphertext &a,
-                                          const DeviceCiphertext &b,
-                                          const DeviceKlssRelinKey &rk) const {
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
+                                 const DeviceKlssRelinKey &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
-DeviceCiphertext Evaluator::rescale(const DeviceCiphertext &a) const {
-  checks::rescale(a.level);
-  DeviceCiphertext out = like(ctx_, a, a.parts, a.level - 1);
-  rescaleParts(ctx_, a.buf.data(), a.parts, a.level, out.buf.data());
-  out.scale = a.scale / static_cast<double>(ctx_.host().primes()[a.level]);
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::rescale(const Ct &a) const {
+  const Context<W> &h = hostContext<W>(ctx_);
+  const int primes = h.scalePrimes();
+  checks::rescale(a.level, primes);
+  Ct out = like(ctx_, a, a.parts, a.level - primes);
+  if (primes == 1)
+    rescaleParts(ctx_, a.data(), a.parts, a.level, out.data());
+  else // double-prime scaling: one switch Q_l -> Q_{l-2} of every part
+    switchDownParts(ctx_, a.data(), a.parts, a.level, a.level + 1 - primes,
+                    out.data());
+  out.scale = a.scale / internal::rescaleDivisor(h, a.level);
   return out;
 }
 
-DeviceCiphertext Evaluator::modDropTo(const DeviceCiphertext &a,
-                                      int level) const {
+template <typename W>
+BasicDeviceCiphertext<W> BasicEvaluator<W>::modDropTo(const Ct &a,
+                                                      int level) const {
   checks::modDrop(a.level, level);
-  DeviceCiphertext out = like(ctx_, a, a.parts, level);
+  Ct out = like(ctx_, a, a.parts, level);
   const size_t n = a.n;
   EMBER_CUDA_CHECK(
-      cudaMemcpy2DAsync(out.buf.data(), out.limbs() * n * 8, a.buf.data(),
-                        a.limbs() * n * 8, out.limbs() * n * 8, a.parts,
-                        cudaMemcpyDeviceToDevice, ctx_.impl().stream));
+      cudaMemcpy2DAsync(out.data(), out.limbs() * n * sizeof(W), a.data(),
+                        a.limbs() * n * sizeof(W), out.limbs() * n * sizeof(W),
+                        a.parts, cudaMemcpyDeviceToDevice, ctx_.impl().stream));
   return out;
 }
 
-DeviceCiphertext Evaluator::applyGalois(const DeviceCiphertext &a,
-                                        uint64_t galois,
-                                        const DeviceGaloisKeys &keys) const {
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::applyGalois(const Ct &a, uint64_t galois,
+                               const BasicDeviceGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a, galois, keys, "");
 }
 
-DeviceCiphertext
-Evaluator::applyGalois(const DeviceCiphertext &a, uint64_t galois,
-                       const DeviceKlssGaloisKeys &keys) const {
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::applyGalois(const Ct &a, uint64_t galois,
+                               const DeviceKlssGaloisKeys &keys) const {
   return galoisWith(ctx_, a, galois, keys, "");
 }
 
-DeviceCiphertext Evaluator::rotate(const DeviceCiphertext &a, int64_t k,
-                                   const DeviceGaloisKeys &keys) const {
-  return galoisWith(ctx_, a, galoisElementForRotation(ctx_.host(), k, a.slots),
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
+                          const BasicDeviceGaloisKeys<W> &keys) const {
+  return galoisWith(ctx_, a,
+                    galoisElementForRotation(hostContext<W>(ctx_), k, a.slots),
                     keys, "a rotation by " + std::to_string(k));
 }
 
-DeviceCiphertext Evaluator::rotate(const DeviceCiphertext &a, int64_t k,
-                                   const DeviceKlssGaloisKeys &keys) const {
-  return galoisWith(ctx_, a, galoisElementForRotation(ctx_.host(), k, a.slots),
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
+                          const DeviceKlssGaloisKeys &keys) const {
+  return galoisWith(ctx_, a,
+                    galoisElementForRotation(hostContext<W>(ctx_), k, a.slots),
                     keys, "a rotation by " + std::to_string(k));
 }
 
-DeviceCiphertext Evaluator::conjugate(const DeviceCiphertext &a,
-                                      const DeviceGaloisKeys &keys) const {
-  return galoisWith(ctx_, a, galoisElementForConjugation(ctx_.host()), keys,
-                    "conjugation");
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::conjugate(const Ct &a,
+                             const BasicDeviceGaloisKeys<W> &keys) const {
+  return galoisWith(ctx_, a, galoisElementForConjugation(hostContext<W>(ctx_)),
+                    keys, "conjugation");
 }
 
-DeviceCiphertext Evaluator::conjugate(const DeviceCiphertext &a,
-                                      const DeviceKlssGaloisKeys &keys) const {
-  return galoisWith(ctx_, a, galoisElementForConjugation(ctx_.host()), keys,
-                    "conjugation");
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicEvaluator<W>::conjugate(const Ct &a,
+                             const DeviceKlssGaloisKeys &keys) const {
+  return galoisWith(ctx_, a, galoisElementForConjugation(hostContext<W>(ctx_)),
+                    keys, "conjugation");
 }
 
-std::pair<DevicePoly, DevicePoly>
-Evaluator::keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const {
+template <typename W>
+std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
+BasicEvaluator<W>::keySwitch(const Poly &d,
+                             const BasicDeviceSwitchingKey<W> &key) const {
   return keySwitchWith(ctx_, d, key);
 }
 
-std::pair<DevicePoly, DevicePoly>
-Evaluator::keySwitch(const DevicePoly &d, const DeviceKlssKey &key) const {
+template <typename W>
+std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
+BasicEvaluator<W>::keySwitch(const Poly &d, const DeviceKlssKey &key) const {
   return keySwitchWith(ctx_, d, key);
 }
+
+template class BasicEvaluator<u64>;
+template class BasicEvaluator<u32>;
 
 } // namespace ember::cuda

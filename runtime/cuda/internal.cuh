@@ -2,8 +2,8 @@
 // check, device modular arithmetic (generic in the word: 64-bit with
 // __umul64hi, 32-bit with __umulhi), the tables a kernel needs, the
 // context's private state and the kernel launchers. The kernels are
-// templates on the word W; the 64-bit CKKS path (key switching, KLSS, the
-// fused chains) is written for W = u64 only so far.
+// templates on the word W; KLSS and the compiled programs' fused chains are
+// written for W = u64 only so far.
 #pragma once
 
 #include "ember/cuda.h"
@@ -368,6 +368,15 @@ void requireWord(const DeviceContext &ctx, const char *what) {
 template <typename W> const W *wordsOf(const DeviceBuffer &b) {
   return reinterpret_cast<const W *>(b.data());
 }
+/// The same, writable (temporaries of W residues).
+template <typename W> W *residues(const DeviceBuffer &b) {
+  return reinterpret_cast<W *>(b.data());
+}
+/// Pool memory for `count` W residues.
+template <typename W>
+DeviceBuffer residueBuffer(const DeviceContext &ctx, size_t count) {
+  return DeviceBuffer(ctx, BasicDevicePoly<W>::wordsFor(count));
+}
 
 /// Copies host words to a device buffer (asynchronously on the stream; the
 /// host vector must outlive the copy, so callers synchronize).
@@ -465,29 +474,35 @@ void launchBConvExact(const DeviceContext &ctx,
 
 /// Hybrid key switching of d (NTT over q_0..q_level) into out (2 parts of
 /// level+1 rows): out_p = ModDown(<ModUp(d), key_p>) [+ add_p for p <
-/// add_parts, rows add + p * add_stride].
-void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
-                   const DeviceSwitchingKey &key, u64 *out, const u64 *add,
+/// add_parts, rows add + p * add_stride]. At either word (the context's).
+template <typename W>
+void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
+                   const BasicDeviceSwitchingKey<W> &key, W *out, const W *add,
                    int add_parts, int add_stride);
 /// ModUp of digits [j0, j1) of d into ext rows (plan layout).
-void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
-                 int j0, int j1, u64 *ext);
+template <typename W>
+void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const W *d,
+                 int j0, int j1, W *ext);
 /// ModDown of `parts` polynomials over Q_l u P (part stride qp rows) into
 /// out (parts x (l+1) rows), with the optional addend.
-void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
-                  int parts, u64 *out, const u64 *add, int add_parts,
+template <typename W>
+void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const W *in,
+                  int parts, W *out, const W *add, int add_parts,
                   int add_stride);
 /// The parts of hybrid key switching, for the fused path and the benchmark's
 /// breakdown: the INTT of d with each digit's (Q_j/q_i)^-1 folded in (into y,
 /// level+1 rows), the BConv + NTT of every digit from y into ext, and the
 /// inner product into acc (2 x qp rows).
-void modUpInverse(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
-                  int j0, int j1, u64 *y);
-void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const u64 *y,
-                  int j0, int j1, u64 *ext);
+template <typename W>
+void modUpInverse(const DeviceContext &ctx, const KsPlan &plan, const W *d,
+                  int j0, int j1, W *y);
+template <typename W>
+void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const W *y,
+                  int j0, int j1, W *ext);
+template <typename W>
 void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
-                        const u64 *d, const u64 *ext,
-                        const DeviceSwitchingKey &key, u64 *acc);
+                        const W *d, const W *ext,
+                        const BasicDeviceSwitchingKey<W> &key, W *acc);
 
 /// KLSS key switching of d (NTT over q_0..q_level) into out (2 parts of
 /// level+1 rows), same contract as keySwitchInto: INTT (the digits' hat^-1
@@ -526,6 +541,13 @@ void rescaleParts(const DeviceContext &ctx, const u64 *in, int parts, int level,
                   u64 *out);
 void rescaleParts(const DeviceContext &ctx, const u32 *in, int parts, int level,
                   u32 *out);
+/// Modulus switch of `parts` polynomials over q_0..q_level (stride level+1
+/// rows, NTT form) down to q_0..q_{keep-1} (out: parts x keep rows): one
+/// INTT of every dropped limb, one centred BConv, one NTT whose epilogue
+/// takes (x - conv) D^-1. Double-prime scaling's rescale (keep = level - 1).
+template <typename W>
+void switchDownParts(const DeviceContext &ctx, const W *in, int parts,
+                     int level, int keep, W *out);
 
 enum class EwOp { kAdd, kSub, kNeg, kMul, kMulAdd };
 /// out[r] = op(a[r] (0 beyond a_rows), b[r' = r % b_div] (0 for r >=
@@ -545,8 +567,9 @@ void launchConstOp(const DeviceContext &ctx, bool mul, u32 *out, const u32 *a,
                    const std::vector<u64> &c, int const_rows, int rows,
                    ModMap map);
 /// d0 = a0 b0, d1 = a0 b1 + a1 b0, d2 = a1 b1 over `limbs` limbs.
-void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
-                  const u64 *b, int limbs);
+template <typename W>
+void launchTensor(const DeviceContext &ctx, W *out, const W *a, const W *b,
+                  int limbs);
 /// out row r = in row r permuted by the NTT-form Galois index map.
 void launchAutomorphism(const DeviceContext &ctx, u64 *out, const u64 *in,
                         int rows, const uint32_t *index);

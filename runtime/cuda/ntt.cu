@@ -21,6 +21,10 @@
 // count and i its group, R = 1 in the column phase and 2^s1 + chunk in the
 // row phase.
 //
+// The epilogue is a __grid_constant__ parameter: epiRow reads it through a
+// reference, and without the annotation every thread copied its 88 bytes to
+// local memory first.
+//
 // Fusions: the inverse's last stage multiplies by per-row constants that fold
 // n^-1 and BConv's (B/b_i)^-1 and adds a constant (rescale's centring); the
 // forward's row phase can end with
@@ -33,6 +37,8 @@
 // L2 per phase); (N/2) log N butterflies, each one Shoup product (~12 int32
 // instructions) and ~8 adds/compares.
 #include "internal.cuh"
+
+#include <cuda_pipeline.h>
 
 #include <algorithm>
 #include <string>
@@ -62,10 +68,14 @@ template <typename W> struct EpiRow {
   /// out = (a - x) * c (+ b [* bc]), or x (+ b) without a; x the NTT output
   /// fully reduced.
   __device__ __forceinline__ W apply(W x, size_t k, W q) const {
-    W res = a ? mulShoup(subMod(a[k], x, q), cw, cs, q) : x;
+    return applyValues(x, a ? a[k] : 0, b ? b[k] : 0, q);
+  }
+  /// The same with a[k] and b[k] already loaded (ignored where null).
+  __device__ __forceinline__ W applyValues(W x, W ak, W bk, W q) const {
+    W res = a ? mulShoup(subMod(ak, x, q), cw, cs, q) : x;
     if (!b)
       return res;
-    return addMod(res, scaleB ? mulShoup(b[k], bw, bs, q) : b[k], q);
+    return addMod(res, scaleB ? mulShoup(bk, bw, bs, q) : bk, q);
   }
 };
 template <typename W>
@@ -146,7 +156,7 @@ __global__ void __launch_bounds__(kThreads)
 template <typename W, bool kEpi>
 __global__ void __launch_bounds__(kThreads)
     nttFwdRow(TablesT<W> T, RowTableT<W> rt, int s2, int log_c, int row_base,
-              EpilogueT<W> e) {
+              const __grid_constant__ EpilogueT<W> e) {
   W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
@@ -531,12 +541,34 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
 /// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
 template <typename W, bool kEpi>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
-    nttFwdRow16(TablesT<W> T, RowTableT<W> rt, int row_base, EpilogueT<W> e) {
+    nttFwdRow16(TablesT<W> T, RowTableT<W> rt, int row_base,
+                const __grid_constant__ EpilogueT<W> e) {
+  // At 32-bit words the epilogue's operands are copied to shared memory
+  // asynchronously (cp.async) while the transform runs: read at the end,
+  // their latency stalled every warp (the fused row phase took 2.6x the
+  // plain one per row on an H200). At 64 bits they would not fit the 48 KB
+  // of static shared memory next to the transform's 18 KB.
+  constexpr bool kPre = kEpi && sizeof(W) == 4;
   __shared__ W s[kFastWords];
+  __shared__ W pre[kPre ? 2 * 8 * 256 : 1];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
+  EpiRow<W> epi{};
+  if constexpr (kEpi)
+    epi = epiRow(e, row_base + row, 16, base);
+  if constexpr (kPre) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      const int k = th + 32 * r;
+      if (epi.a)
+        __pipeline_memcpy_async(&pre[c * 256 + k], epi.a + k, sizeof(W));
+      if (epi.b)
+        __pipeline_memcpy_async(&pre[2048 + c * 256 + k], epi.b + k, sizeof(W));
+    }
+    __pipeline_commit();
+  }
   Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
           256 + chunk0 + c};
   const W *src = rt.src(row, 16) + base;
@@ -551,17 +583,24 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   __syncthreads();
   const W q = t.q, two_q = t.two_q;
   W *dst = rt.dst(row, 16) + base;
-  if (!kEpi) {
+  if constexpr (!kEpi) {
 #pragma unroll
     for (int r = 0; r < 8; ++r)
       dst[th + 32 * r] = reduce4q(s[rowAddr(th + 32 * r, c)], q, two_q);
-    return;
-  }
-  const EpiRow<W> epi = epiRow(e, row_base + row, 16, base);
+  } else if constexpr (kPre) {
+    __pipeline_wait_prior(0); // this thread's own copies: no barrier needed
 #pragma unroll
-  for (int r = 0; r < 8; ++r) {
-    const int k = th + 32 * r;
-    dst[k] = epi.apply(reduce4q(s[rowAddr(k, c)], q, two_q), k, q);
+    for (int r = 0; r < 8; ++r) {
+      const int k = th + 32 * r;
+      dst[k] = epi.applyValues(reduce4q(s[rowAddr(k, c)], q, two_q),
+                               pre[c * 256 + k], pre[2048 + c * 256 + k], q);
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      const int k = th + 32 * r;
+      dst[k] = epi.apply(reduce4q(s[rowAddr(k, c)], q, two_q), k, q);
+    }
   }
 }
 

@@ -49,8 +49,7 @@ constexpr size_t bconvSmemWords(int m) {
 
 /// A BConv block's shared constants: [kG][m] hat rows (zero past the nt
 /// targets), [m] halves, then per target [-B]_t, bias, modulus and Barrett
-/// ratio (high, low), and at 32-bit words [2^32]_t (the accumulator's
-/// fold).
+/// ratio (high, low).
 template <typename W>
 __device__ __forceinline__ void bconvLoadShared(const TablesT<W> &T,
                                                 const BConvJobT<W> &J, W *bc_s,
@@ -69,8 +68,6 @@ __device__ __forceinline__ void bconvLoadShared(const TablesT<W> &T,
     c_s[2 * kG + idx] = T.q[g];
     c_s[3 * kG + idx] = T.ratioHi[g];
     c_s[4 * kG + idx] = T.ratioLo[g];
-    if constexpr (sizeof(W) == 4)
-      c_s[5 * kG + idx] = W((u64(1) << 32) % T.q[g]);
   }
 }
 /// Coefficient x's m source values (zero past m) into y; returns how many
@@ -135,57 +132,100 @@ __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
   }
 }
 
-/// The 32-bit words' BConv (primes below 2^30): the same blocks, shared
-/// memory and side-by-side targets, with each target's sum in one 64-bit
-/// accumulator (one IMAD.WIDE per product). Products are below 2^60, so
-/// every 8 of them the accumulator is folded, hi 2^32 + lo -> hi [2^32]_t +
-/// lo (below 2^63 before, 2^62 + 2^32 after), and reduced once at the end
-/// (Barrett of the 64-bit sum). Work: m T N multiply-adds (~1 int32
-/// instruction each) and T N reductions (~10).
+/// The 32-bit words' BConv (primes below 2^30): each thread keeps its
+/// coefficient's m inputs in registers and sums each target in one 64-bit
+/// accumulator (one IMAD.WIDE per product), kTile targets side by side.
+/// Products are below 2^60, so every 8 of them the accumulator is folded,
+/// hi 2^32 + lo -> hi [2^32]_t + lo (below 2^63 before, 2^62 + 2^32 after),
+/// and reduced once at the end (Barrett of the 64-bit sum). A block covers
+/// `per` targets (blockIdx.z picks the group), with the group's hat rows
+/// and per-target constants in shared memory: far more targets per block
+/// than the 64-bit kernel's 8, because a 32-bit block's work per input is
+/// small (with 8 targets per block, each conversion of ModUp read its
+/// inputs six times and spent most of its time starting blocks; 2.6-5x the
+/// floors on an H200). Work: m T N multiply-adds (~1 int32 instruction
+/// each) and T N reductions (~10).
+/// Coefficients per thread of bconvKernel32: two a grid apart (each hat
+/// word read from shared memory serves both) while their inputs fit the
+/// registers, else one.
+template <int kM> constexpr int kBConv32Vals = kM <= 16 ? 2 : 1;
+
 template <int kM>
 __global__ void __launch_bounds__(kEwThreads)
-    bconvKernel32(TablesT<u32> T, BConvJobsT<u32> jobs) {
-  constexpr int kG = kTargetsPerBlock;
+    bconvKernel32(TablesT<u32> T, BConvJobsT<u32> jobs, int per) {
   constexpr int kTile = kM <= 16 ? 4 : 2;
+  constexpr int kV = kBConv32Vals<kM>;
   extern __shared__ __align__(16) unsigned char bc32_raw[];
   u32 *bc_s = reinterpret_cast<u32 *>(bc32_raw);
   const BConvJobT<u32> J = jobs.job[blockIdx.y];
   const int m = J.m, tc = J.t_count, log_n = T.logN;
-  const int t_begin = blockIdx.z * kG;
+  const int t_begin = blockIdx.z * per;
   if (t_begin >= tc)
     return; // whole block: before any barrier
-  const int nt = min(tc - t_begin, kG);
-  const u32 *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
-  bconvLoadShared(T, J, bc_s, t_begin, nt);
+  const int nt = min(tc - t_begin, per);
+  // Shared: hat [per][m], half [m], then per target [-B]_t, bias, modulus,
+  // Barrett ratio (high, low) and [2^32]_t, `per` each.
+  u32 *hat_s = bc_s, *half_s = hat_s + per * m, *c_s = half_s + m;
+  for (int idx = threadIdx.x; idx < nt * m; idx += blockDim.x)
+    hat_s[idx] = J.hat[t_begin * m + idx];
+  for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
+    half_s[idx] = J.half[idx];
+  for (int idx = threadIdx.x; idx < nt; idx += blockDim.x) {
+    const int t = t_begin + idx, g = J.tmod[t];
+    const u32 q = T.q[g];
+    c_s[idx] = J.negb[t];
+    c_s[per + idx] = J.bias ? J.bias[t] : 0;
+    c_s[2 * per + idx] = q;
+    c_s[3 * per + idx] = T.ratioHi[g];
+    c_s[4 * per + idx] = T.ratioLo[g];
+    c_s[5 * per + idx] = barrett<u32>(1, 0, q, T.ratioHi[g], T.ratioLo[g]);
+  }
   __syncthreads();
-  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  u32 y[kM];
-  const u32 above = bconvLoadInputs(J, half_s, log_n, x, y);
-  u32 *out = J.out + (size_t(t_begin) << log_n) + x;
+  const size_t x0 = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t step = size_t(gridDim.x) * blockDim.x;
+  u32 y[kV][kM], above[kV];
 #pragma unroll
-  for (int t0 = 0; t0 < kG; t0 += kTile) {
-    if (t0 >= nt)
-      break;
-    u64 acc[kTile];
+  for (int v = 0; v < kV; ++v)
+    above[v] = bconvLoadInputs(J, half_s, log_n, x0 + v * step, y[v]);
+  u32 *out = J.out + (size_t(t_begin) << log_n) + x0;
+  for (int t0 = 0; t0 < nt; t0 += kTile) {
+    const u32 *h[kTile];
+    u64 acc[kV][kTile];
 #pragma unroll
-    for (int u = 0; u < kTile; ++u)
-      acc[u] = u64(c_s[kG + t0 + u]) + u64(above) * c_s[t0 + u];
+    for (int u = 0; u < kTile; ++u) {
+      const int t = min(t0 + u, nt - 1); // past nt: recomputes the last
+      h[u] = hat_s + t * m;
+#pragma unroll
+      for (int v = 0; v < kV; ++v)
+        acc[v][u] = u64(c_s[per + t]) + u64(above[v]) * c_s[t];
+    }
 #pragma unroll
     for (int i = 0; i < kM; ++i)
       if (i < m) {
 #pragma unroll
         for (int u = 0; u < kTile; ++u) {
-          acc[u] += u64(y[i]) * hat_s[(t0 + u) * m + i];
-          if (i % 8 == 7 && i + 1 < kM)
-            acc[u] = (acc[u] >> 32) * c_s[5 * kG + t0 + u] + u32(acc[u]);
+          const u32 hw = h[u][i];
+#pragma unroll
+          for (int v = 0; v < kV; ++v)
+            acc[v][u] += u64(y[v][i]) * hw;
+          if (i % 8 == 7 && i + 1 < kM) {
+            const u32 fold = c_s[5 * per + min(t0 + u, nt - 1)];
+#pragma unroll
+            for (int v = 0; v < kV; ++v)
+              acc[v][u] = (acc[v][u] >> 32) * fold + u32(acc[v][u]);
+          }
         }
       }
 #pragma unroll
     for (int u = 0; u < kTile; ++u)
-      if (t0 + u < nt)
-        out[size_t(t0 + u) << log_n] =
-            barrett(u32(acc[u] >> 32), u32(acc[u]), c_s[2 * kG + t0 + u],
-                    c_s[3 * kG + t0 + u], c_s[4 * kG + t0 + u]);
+      if (t0 + u < nt) {
+        const u32 q = c_s[2 * per + t0 + u], rh = c_s[3 * per + t0 + u],
+                  rl = c_s[4 * per + t0 + u];
+#pragma unroll
+        for (int v = 0; v < kV; ++v)
+          out[(size_t(t0 + u) << log_n) + v * step] =
+              barrett(u32(acc[v][u] >> 32), u32(acc[v][u]), q, rh, rl);
+      }
   }
 }
 
@@ -207,39 +247,81 @@ __global__ void __launch_bounds__(kEwThreads) liftKernel(Tables T, LiftArgs a) {
       addMod(a.x[r][k], mulShoup(a.y[r][k], a.c[r][0], a.c[r][1], q), q);
 }
 
-struct IpArgs {
-  const u64 *d, *ext, *key;
-  u64 *acc;
+/// Values per thread of the word-generic elementwise kernels: 8 bytes, so
+/// that a 32-bit launch keeps the 64-bit one's bytes in flight per thread
+/// (a grid apart: every access stays coalesced).
+template <typename W> constexpr int kVals = int(8 / sizeof(W));
+
+template <typename W> struct IpArgsT {
+  const W *d, *ext, *key;
+  W *acc;
   int digits, level, m_count, qp;
   int start[kMaxDigits], size[kMaxDigits], ext_off[kMaxDigits];
 };
 
 /// Key-switch inner product fused over the digits: for every limb t of
 /// Q_l u P, acc_0 = sum_j ext_j b_j and acc_1 = sum_j ext_j a_j, summed in
-/// 128 bits and reduced once (the digit's own limbs are read from d).
+/// a double word and reduced once (the digit's own limbs are read from d).
+/// At 32-bit words the 64-bit sums fold every 8 products (hi 2^32 + lo ->
+/// hi [2^32]_q + lo, below 2^62), so any digit count fits.
 /// Bytes: 3 D + 2 words per coefficient (the key dominates). Work: 2 D
 /// multiply-adds and 2 reductions per coefficient.
+template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    innerProductKernel(Tables T, IpArgs a) {
+    innerProductKernel(TablesT<W> T, IpArgsT<W> a) {
   const int t = blockIdx.y, log_n = T.logN;
-  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t x0 = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int g = qpModulus(t, a.level, T.qCount);
-  u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
-  for (int j = 0; j < a.digits; ++j) {
+  const W q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  // Digit j's row t (from d on its own limbs) and the key's rows.
+  auto rowsOf = [&](int j, const W *&src, const W *&kb, const W *&ka) {
     const int st = a.start[j], sz = a.size[j];
-    const u64 *src =
-        (t >= st && t < st + sz)
-            ? a.d + (size_t(t) << log_n)
-            : a.ext + (size_t(a.ext_off[j] + (t < st ? t : t - sz)) << log_n);
-    const u64 v = src[x];
-    const u64 kb = a.key[(size_t(2 * j * a.m_count + g) << log_n) + x];
-    const u64 ka = a.key[(size_t((2 * j + 1) * a.m_count + g) << log_n) + x];
-    mac128(h0, l0, v, kb);
-    mac128(h1, l1, v, ka);
+    src = (t >= st && t < st + sz)
+              ? a.d + (size_t(t) << log_n)
+              : a.ext + (size_t(a.ext_off[j] + (t < st ? t : t - sz)) << log_n);
+    kb = a.key + (size_t(2 * j * a.m_count + g) << log_n);
+    ka = a.key + (size_t((2 * j + 1) * a.m_count + g) << log_n);
+  };
+  if constexpr (sizeof(W) == 8) {
+    u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+    for (int j = 0; j < a.digits; ++j) {
+      const W *src, *kb, *ka;
+      rowsOf(j, src, kb, ka);
+      const W v = src[x0];
+      mac128(h0, l0, v, kb[x0]);
+      mac128(h1, l1, v, ka[x0]);
+    }
+    a.acc[(size_t(t) << log_n) + x0] = barrett(h0, l0, q, rh, rl);
+    a.acc[(size_t(a.qp + t) << log_n) + x0] = barrett(h1, l1, q, rh, rl);
+  } else { // two coefficients a grid apart per thread (8 bytes in flight)
+    constexpr int kV = kVals<W>;
+    const size_t step = size_t(gridDim.x) * blockDim.x;
+    const u64 fold = barrett<u32>(1, 0, q, rh, rl); // 2^32 mod q
+    u64 s0[kV] = {}, s1[kV] = {};
+    for (int j = 0; j < a.digits; ++j) {
+      const W *src, *kb, *ka;
+      rowsOf(j, src, kb, ka);
+#pragma unroll
+      for (int v = 0; v < kV; ++v) {
+        const size_t x = x0 + v * step;
+        const W val = src[x];
+        s0[v] += u64(val) * kb[x];
+        s1[v] += u64(val) * ka[x];
+        if ((j & 7) == 7) {
+          s0[v] = (s0[v] >> 32) * fold + u32(s0[v]);
+          s1[v] = (s1[v] >> 32) * fold + u32(s1[v]);
+        }
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < kV; ++v) {
+      const size_t x = x0 + v * step;
+      a.acc[(size_t(t) << log_n) + x] =
+          barrett(u32(s0[v] >> 32), u32(s0[v]), q, rh, rl);
+      a.acc[(size_t(a.qp + t) << log_n) + x] =
+          barrett(u32(s1[v] >> 32), u32(s1[v]), q, rh, rl);
+    }
   }
-  const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
-  a.acc[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
-  a.acc[(size_t(a.qp + t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
 }
 
 /// Loads a block's slice of a conversion: rows t_begin..t_begin+nt of the
@@ -428,10 +510,6 @@ __device__ __forceinline__ int rowModulus(const TablesT<W> &T, ModMap map,
 
 /// Elementwise binary ops over rows. Bytes: 2-3 N words per row. Work: one
 /// add (2 int32 ops) or one Barrett product (~25) per word.
-/// Values per thread of the word-generic elementwise kernels: 8 bytes, so
-/// that a 32-bit launch keeps the 64-bit one's bytes in flight per thread
-/// (a grid apart: every access stays coalesced).
-template <typename W> constexpr int kVals = int(8 / sizeof(W));
 
 template <typename W, EwOp kOp>
 __global__ void __launch_bounds__(kEwThreads)
@@ -507,21 +585,34 @@ __global__ void __launch_bounds__(kEwThreads)
 }
 
 /// Tensor product of two degree-1 ciphertexts in one pass: reads 4 words,
-/// writes 3 per coefficient; 4 products and 3 reductions.
+/// writes 3 per coefficient; 4 products and 3 reductions. kVals<W>
+/// coefficients a grid apart per thread (two at 32-bit words).
+template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    tensorKernel(Tables T, u64 *out, const u64 *a, const u64 *b, int limbs) {
+    tensorKernel(TablesT<W> T, W *out, const W *a, const W *b, int limbs) {
+  constexpr int kV = kVals<W>;
   const int r = blockIdx.y, log_n = T.logN;
-  const size_t off =
+  const size_t off0 =
       (size_t(r) << log_n) + size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t step = size_t(gridDim.x) * blockDim.x;
   const size_t part = size_t(limbs) << log_n;
-  const u64 q = T.q[r], rh = T.ratioHi[r], rl = T.ratioLo[r];
-  const u64 a0 = a[off], a1 = a[part + off], b0 = b[off], b1 = b[part + off];
-  u64 hi = 0, lo = 0;
-  mac128(hi, lo, a0, b1);
-  mac128(hi, lo, a1, b0);
-  out[off] = mulModBarrett(a0, b0, q, rh, rl);
-  out[part + off] = barrett(hi, lo, q, rh, rl);
-  out[2 * part + off] = mulModBarrett(a1, b1, q, rh, rl);
+  const W q = T.q[r], rh = T.ratioHi[r], rl = T.ratioLo[r];
+#pragma unroll
+  for (int v = 0; v < kV; ++v) {
+    const size_t off = off0 + v * step;
+    const W a0 = a[off], a1 = a[part + off], b0 = b[off], b1 = b[part + off];
+    if constexpr (sizeof(W) == 8) {
+      u64 hi = 0, lo = 0;
+      mac128(hi, lo, a0, b1);
+      mac128(hi, lo, a1, b0);
+      out[part + off] = barrett(hi, lo, q, rh, rl);
+    } else { // two products below 2^60
+      const u64 x = u64(a0) * b1 + u64(a1) * b0;
+      out[part + off] = barrett(u32(x >> 32), u32(x), q, rh, rl);
+    }
+    out[off] = mulModBarrett(a0, b0, q, rh, rl);
+    out[2 * part + off] = mulModBarrett(a1, b1, q, rh, rl);
+  }
 }
 
 /// NTT-form automorphism: a gather by the index map (bit-reversed layout
@@ -698,20 +789,28 @@ void launchBConv(const DeviceContext &ctx,
     const size_t count = std::min<size_t>(kMaxJobs, jobs.size() - first);
     BConvJobsT<u32> js{};
     int max_m = 0, max_t = 0;
-    size_t smem = 0;
     for (size_t i = 0; i < count; ++i) {
       js.job[i] = jobs[first + i];
       max_m = std::max(max_m, js.job[i].m);
       max_t = std::max(max_t, js.job[i].t_count);
-      smem = std::max(smem, (bconvSmemWords(js.job[i].m) + kTargetsPerBlock) *
-                                sizeof(u32));
     }
-    dim3 grid = ewGrid(I, int(count));
-    grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
-    const unsigned block = ewBlock(I);
+    // Target groups: as few as keep about 1024 blocks in the grid (a wave
+    // of 6-8 blocks on each of 132 SMs), each group a multiple of the
+    // kernel's 4 side-by-side targets.
+    const int vals = max_m <= 16 ? 2 : 1; // kBConv32Vals
+    dim3 grid = ewGrid(I, int(count), vals);
+    const int blocks = int(grid.x * grid.y);
+    const int groups =
+        std::max(1, std::min((1024 + blocks - 1) / blocks, (max_t + 3) / 4));
+    const int per = ((max_t + groups - 1) / groups + 3) / 4 * 4;
+    grid.z = unsigned((max_t + per - 1) / per);
+    const size_t smem = (size_t(per) * max_m + max_m + 6 * size_t(per)) * 4;
+    const unsigned block = ewBlock(I, vals);
     byWidth(max_m, "bconv", [&](auto w) {
+      static_assert(kBConv32Vals<8> == 2 && kBConv32Vals<16> == 2 &&
+                    kBConv32Vals<32> == 1);
       bconvKernel32<decltype(w)::value>
-          <<<grid, block, smem, I.stream>>>(I.tables32, js);
+          <<<grid, block, smem, I.stream>>>(I.tables32, js, per);
     });
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
@@ -739,13 +838,19 @@ void launchConstOp(const DeviceContext &ctx, bool mul, u32 *out, const u32 *a,
   constOp(ctx, mul, out, a, c, const_rows, rows, map);
 }
 
-void launchTensor(const DeviceContext &ctx, u64 *out, const u64 *a,
-                  const u64 *b, int limbs) {
+template <typename W>
+void launchTensor(const DeviceContext &ctx, W *out, const W *a, const W *b,
+                  int limbs) {
   const auto &I = ctx.impl();
-  tensorKernel<<<ewGrid(I, limbs), ewBlock(I), 0, I.stream>>>(I.tables, out, a,
-                                                              b, limbs);
+  tensorKernel<W>
+      <<<ewGrid(I, limbs, kVals<W>), ewBlock(I, kVals<W>), 0, I.stream>>>(
+          tablesOf<W>(I), out, a, b, limbs);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
+template void launchTensor(const DeviceContext &, u64 *, const u64 *,
+                           const u64 *, int);
+template void launchTensor(const DeviceContext &, u32 *, const u32 *,
+                           const u32 *, int);
 
 namespace {
 template <typename W>
@@ -771,28 +876,32 @@ void launchAutomorphism(const DeviceContext &ctx, u32 *out, const u32 *in,
 // --- Key switching, ModUp, ModDown, rescale
 // --------------------------------------
 
-void modUpInverse(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
-                  int j0, int j1, u64 *y) {
+template <typename W>
+void modUpInverse(const DeviceContext &ctx, const KsPlan &plan, const W *d,
+                  int j0, int j1, W *y) {
   const int lo = plan.start[j0], hi = plan.start[j1 - 1] + plan.size[j1 - 1];
   // INTT of the digits' limbs with (Q_j / q_i)^-1 folded into the last stage.
   const std::vector<int> src = iota(lo, hi - lo), rows = iota(0, hi - lo);
   launchNttInverse(ctx, d, src, y, rows, y, rows, src,
-                   plan.intt_scale.data() + kScaleWords * size_t(lo), false);
+                   wordsOf<W>(plan.intt_scale) + kScaleWords * size_t(lo),
+                   false);
 }
 
-void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const u64 *y,
-                  int j0, int j1, u64 *ext) {
+template <typename W>
+void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const W *y,
+                  int j0, int j1, W *ext) {
   const size_t n = ctx.impl().n;
   const int lo = plan.start[j0];
   // BConv of each digit to the other limbs of Q_l u P.
-  std::vector<BConvJob> jobs;
+  std::vector<BConvJobT<W>> jobs;
   const int *tmod = reinterpret_cast<const int *>(plan.tmod_up.data());
+  const W *up = wordsOf<W>(plan.up);
   for (int j = j0; j < j1; ++j)
-    jobs.push_back(BConvJob{
+    jobs.push_back(BConvJobT<W>{
         y + size_t(plan.start[j] - lo) * n, ext + size_t(plan.ext_off[j]) * n,
-        plan.up.data() + plan.hat_off[j], plan.up.data() + plan.half_off[j],
-        plan.up.data() + plan.negb_off[j], nullptr, tmod + plan.tmod_up_off[j],
-        plan.size[j], plan.qp - plan.size[j]});
+        up + plan.hat_off[j], up + plan.half_off[j], up + plan.negb_off[j],
+        nullptr, tmod + plan.tmod_up_off[j], plan.size[j],
+        plan.qp - plan.size[j]});
   launchBConv(ctx, jobs);
   // NTT of every converted limb, one launch.
   const int first = plan.ext_off[j0];
@@ -804,16 +913,18 @@ void modUpConvert(const DeviceContext &ctx, const KsPlan &plan, const u64 *y,
                    nullptr);
 }
 
-void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const u64 *d,
-                 int j0, int j1, u64 *ext) {
+template <typename W>
+void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const W *d,
+                 int j0, int j1, W *ext) {
   const int lo = plan.start[j0], hi = plan.start[j1 - 1] + plan.size[j1 - 1];
-  DeviceBuffer y(ctx, size_t(hi - lo) * ctx.impl().n);
-  modUpInverse(ctx, plan, d, j0, j1, y.data());
-  modUpConvert(ctx, plan, y.data(), j0, j1, ext);
+  DeviceBuffer y = residueBuffer<W>(ctx, size_t(hi - lo) * ctx.impl().n);
+  modUpInverse(ctx, plan, d, j0, j1, residues<W>(y));
+  modUpConvert<W>(ctx, plan, residues<W>(y), j0, j1, ext);
 }
 
-void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
-                  int parts, u64 *out, const u64 *add, int add_parts,
+template <typename W>
+void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const W *in,
+                  int parts, W *out, const W *add, int add_parts,
                   int add_stride) {
   const auto &I = ctx.impl();
   const size_t n = I.n;
@@ -821,7 +932,8 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
   if (k == 0)
     throw InvalidArgument("modDown needs special primes");
   // INTT of the P limbs with (P / p_k)^-1 folded in.
-  DeviceBuffer z(ctx, size_t(parts) * k * n);
+  DeviceBuffer zb = residueBuffer<W>(ctx, size_t(parts) * k * n);
+  W *z = residues<W>(zb);
   std::vector<int> src, rows, mods;
   for (int p = 0; p < parts; ++p)
     for (int i = 0; i < k; ++i) {
@@ -829,16 +941,17 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
       rows.push_back(p * k + i);
       mods.push_back(I.q_count + i);
     }
-  launchNttInverse(ctx, in, src, z.data(), rows, z.data(), rows, mods,
-                   plan.intt_scale_p.data(), false);
+  launchNttInverse(ctx, in, src, z, rows, z, rows, mods,
+                   wordsOf<W>(plan.intt_scale_p), false);
   // Centred BConv P -> Q_l.
-  DeviceBuffer conv(ctx, size_t(parts) * l1 * n);
-  std::vector<BConvJob> jobs;
+  DeviceBuffer convb = residueBuffer<W>(ctx, size_t(parts) * l1 * n);
+  W *conv = residues<W>(convb);
+  std::vector<BConvJobT<W>> jobs;
   const int *tmod = reinterpret_cast<const int *>(plan.tmod_down.data());
-  const u64 *down = plan.down.data();
+  const W *down = wordsOf<W>(plan.down);
   for (int p = 0; p < parts; ++p)
-    jobs.push_back(BConvJob{
-        z.data() + size_t(p) * k * n, conv.data() + size_t(p) * l1 * n, down,
+    jobs.push_back(BConvJobT<W>{
+        z + size_t(p) * k * n, conv + size_t(p) * l1 * n, down,
         down + plan.down_half, down + plan.down_negb, nullptr, tmod, k, l1});
   launchBConv(ctx, jobs);
   // NTT with the subtraction, P^-1 and the addend in its epilogue.
@@ -846,16 +959,16 @@ void modDownParts(const DeviceContext &ctx, const KsPlan &plan, const u64 *in,
   std::vector<int> out_mods(parts * l1);
   for (int r = 0; r < parts * l1; ++r)
     out_mods[r] = r % l1;
-  Epilogue e;
+  EpilogueT<W> e;
   for (int p = 0; p < parts; ++p) {
     e.a[p] = in + size_t(p) * qp * n;
     if (add && p < add_parts)
       e.b[p] = add + size_t(p) * add_stride * n;
   }
-  e.c = plan.p_inv.data();
+  e.c = wordsOf<W>(plan.p_inv);
   e.div = l1;
-  launchNttForward(ctx, conv.data(), out_rows, conv.data(), out_rows, out,
-                   out_rows, out_mods, -1, &e);
+  launchNttForward(ctx, conv, out_rows, conv, out_rows, out, out_rows, out_mods,
+                   -1, &e);
 }
 
 namespace {
@@ -907,14 +1020,65 @@ void rescaleParts(const DeviceContext &ctx, const u32 *in, int parts, int level,
   rescaleRows(ctx, in, parts, level, out);
 }
 
+template <typename W>
+void switchDownParts(const DeviceContext &ctx, const W *in, int parts,
+                     int level, int keep, W *out) {
+  auto &I = ctx.impl();
+  const size_t n = I.n;
+  if (parts < 1 || parts > kMaxParts)
+    throw InvalidArgument("rescale: at most " + std::to_string(kMaxParts) +
+                          " ciphertext parts");
+  const int l1 = level + 1;
+  const SwitchPlan &plan = I.switchPlan(ctx, iota(0, l1), iota(0, keep));
+  const int k = plan.keep, d = plan.drop;
+  // INTT of every part's dropped limbs with (D/d_j)^-1 folded in.
+  DeviceBuffer zb = residueBuffer<W>(ctx, size_t(parts) * d * n);
+  W *z = residues<W>(zb);
+  std::vector<int> src, rows, mods;
+  for (int p = 0; p < parts; ++p)
+    for (int j = 0; j < d; ++j) {
+      src.push_back(p * l1 + k + j);
+      rows.push_back(p * d + j);
+      mods.push_back(k + j);
+    }
+  launchNttInverse(ctx, in, src, z, rows, z, rows, mods,
+                   wordsOf<W>(plan.intt_scale), false);
+  // Centred BConv D -> kept limbs, every part in one launch.
+  const W *c = wordsOf<W>(plan.consts);
+  const int *tmod = reinterpret_cast<const int *>(plan.tmod.data());
+  std::vector<BConvJobT<W>> jobs;
+  for (int p = 0; p < parts; ++p)
+    jobs.push_back(BConvJobT<W>{z + size_t(p) * d * n, out + size_t(p) * k * n,
+                                c, c + size_t(k) * d, c + size_t(k) * d + d,
+                                nullptr, tmod, d, k});
+  launchBConv(ctx, jobs);
+  // NTT in place with (x - conv) D^-1 in its epilogue.
+  EpilogueT<W> e;
+  for (int p = 0; p < parts; ++p)
+    e.a[p] = in + size_t(p) * l1 * n;
+  e.c = wordsOf<W>(plan.inv);
+  e.div = k;
+  const std::vector<int> out_rows = iota(0, parts * k);
+  std::vector<int> out_mods(parts * k);
+  for (int r = 0; r < parts * k; ++r)
+    out_mods[r] = r % k;
+  launchNttForward(ctx, out, out_rows, out, out_rows, out, out_rows, out_mods,
+                   -1, &e);
+}
+template void switchDownParts(const DeviceContext &, const u64 *, int, int, int,
+                              u64 *);
+template void switchDownParts(const DeviceContext &, const u32 *, int, int, int,
+                              u32 *);
+
+template <typename W>
 void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
-                        const u64 *d, const u64 *ext,
-                        const DeviceSwitchingKey &key, u64 *acc) {
+                        const W *d, const W *ext,
+                        const BasicDeviceSwitchingKey<W> &key, W *acc) {
   const auto &I = ctx.impl();
-  IpArgs a{};
+  IpArgsT<W> a{};
   a.d = d;
   a.ext = ext;
-  a.key = key.buf.data();
+  a.key = key.data();
   a.acc = acc;
   a.digits = plan.digits;
   a.level = plan.level;
@@ -925,14 +1089,17 @@ void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
     a.size[j] = plan.size[j];
     a.ext_off[j] = plan.ext_off[j];
   }
-  innerProductKernel<<<ewGrid(I, plan.qp), ewBlock(I), 0, I.stream>>>(I.tables,
-                                                                      a);
+  innerProductKernel<W>
+      <<<ewGrid(I, plan.qp, kVals<W>), ewBlock(I, kVals<W>), 0, I.stream>>>(
+          tablesOf<W>(I), a);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
-                   const DeviceSwitchingKey &key, u64 *out, const u64 *add,
+template <typename W>
+void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
+                   const BasicDeviceSwitchingKey<W> &key, W *out, const W *add,
                    int add_parts, int add_stride) {
+  requireWord<W>(ctx, "keySwitch");
   auto &I = ctx.impl();
   const KsPlan &plan = I.ksPlan(ctx, level);
   if (key.digits < plan.digits)
@@ -940,12 +1107,31 @@ void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
                           std::to_string(key.digits) + " digits, " +
                           std::to_string(plan.digits) + " needed");
   const size_t n = I.n;
-  DeviceBuffer ext(ctx, size_t(plan.ext_rows) * n);
-  modUpDigits(ctx, plan, d, 0, plan.digits, ext.data());
-  DeviceBuffer acc(ctx, size_t(2 * plan.qp) * n);
-  launchInnerProduct(ctx, plan, d, ext.data(), key, acc.data());
-  modDownParts(ctx, plan, acc.data(), 2, out, add, add_parts, add_stride);
+  DeviceBuffer ext = residueBuffer<W>(ctx, size_t(plan.ext_rows) * n);
+  modUpDigits(ctx, plan, d, 0, plan.digits, residues<W>(ext));
+  DeviceBuffer acc = residueBuffer<W>(ctx, size_t(2 * plan.qp) * n);
+  launchInnerProduct(ctx, plan, d, residues<W>(ext), key, residues<W>(acc));
+  modDownParts(ctx, plan, residues<W>(acc), 2, out, add, add_parts, add_stride);
 }
+
+#define EMBER_KEYSWITCH_CHAIN(W)                                               \
+  template void modUpInverse(const DeviceContext &, const KsPlan &, const W *, \
+                             int, int, W *);                                   \
+  template void modUpConvert(const DeviceContext &, const KsPlan &, const W *, \
+                             int, int, W *);                                   \
+  template void modUpDigits(const DeviceContext &, const KsPlan &, const W *,  \
+                            int, int, W *);                                    \
+  template void modDownParts(const DeviceContext &, const KsPlan &, const W *, \
+                             int, W *, const W *, int, int);                   \
+  template void launchInnerProduct(const DeviceContext &, const KsPlan &,      \
+                                   const W *, const W *,                       \
+                                   const BasicDeviceSwitchingKey<W> &, W *);   \
+  template void keySwitchInto(const DeviceContext &, const W *, int,           \
+                              const BasicDeviceSwitchingKey<W> &, W *,         \
+                              const W *, int, int);
+EMBER_KEYSWITCH_CHAIN(u64)
+EMBER_KEYSWITCH_CHAIN(u32)
+#undef EMBER_KEYSWITCH_CHAIN
 
 // --- KLSS key switching (Athena 2.3) -----------------------------------------
 
@@ -1872,7 +2058,7 @@ DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {
                           "basis");
   const KsPlan &plan = ctx.impl().ksPlan(ctx, level);
   DevicePoly out = makePoly(ctx, h.qBasis(level), true);
-  modDownParts(ctx, plan, in.data(), 1, out.data(), nullptr, 0, 0);
+  modDownParts<u64>(ctx, plan, in.data(), 1, out.data(), nullptr, 0, 0);
   return out;
 }
 

@@ -436,6 +436,9 @@ template <typename Word, typename Class> void bindContextCommon(Class &cls) {
       .def_property_readonly("max_level", &Ctx::maxLevel)
       .def_property_readonly("q_count", &Ctx::qCount)
       .def_property_readonly("p_count", &Ctx::pCount)
+      .def_property_readonly("scale_primes", &Ctx::scalePrimes,
+                             "Primes a rescale divides by (2: double-prime "
+                             "scaling).")
       .def_property_readonly("moduli_count", &Ctx::moduliCount)
       .def_property_readonly("primes", &Ctx::primes)
       .def_property_readonly("hash",
@@ -512,13 +515,14 @@ void bindParams(py::module_ &m) {
             ParamSpec s;
             if (!namedParamSpec(name, s))
               throw InvalidArgument("unknown parameter set '" + name +
-                                    "' (expected A, B, C, athena40 or "
-                                    "athena24)");
+                                    "' (expected A, B, C, athena40, "
+                                    "athena24 or cheddar32)");
             return s;
           },
           py::arg("name"),
-          "Parameter set A, B or C of BENCHMARKS.md, or the Athena Table 5 "
-          "shapes athena40 / athena24 (ember/security.h).")
+          "Parameter set A, B or C of BENCHMARKS.md, the Athena Table 5 "
+          "shapes athena40 / athena24, or cheddar32 (Cheddar's 32-bit shape, "
+          "double-prime scaling; for Context32) (ember/security.h).")
       .def_readwrite("name", &ParamSpec::name)
       .def_readwrite("log_n", &ParamSpec::log_n)
       .def_readwrite("q_bits", &ParamSpec::q_bits)
@@ -529,6 +533,9 @@ void bindParams(py::module_ &m) {
       .def_readwrite("security", &ParamSpec::security)
       .def_readwrite("klss_gamma", &ParamSpec::klss_gamma)
       .def_readwrite("t_bits", &ParamSpec::t_bits)
+      .def_readwrite("scale_primes", &ParamSpec::scale_primes,
+                     "Primes per rescale: 1, or 2 for double-prime scaling "
+                     "(q_bits: q_0 then pairs).")
       .def_property(
           "insecure",
           [](const ParamSpec &s) {
@@ -606,8 +613,15 @@ void bindParams(py::module_ &m) {
 
   py::class_<Context32, std::shared_ptr<Context32>> ctx32(
       m, "Context32",
-      "RNS context with 32-bit words (primes below 2^30), for the "
-      "word-generic primitives.");
+      "RNS context with 32-bit words (primes below 2^30): the word-generic "
+      "primitives; with scale_primes = 2, double-prime scaling's chain.");
+  ctx32.def(py::init([](const ParamSpec &spec) {
+              py::gil_scoped_release release;
+              return std::make_shared<Context32>(spec);
+            }),
+            py::arg("spec"),
+            "Primes generated from the spec (generateDoublePrimeChain for Q "
+            "when spec.scale_primes is 2).");
   ctx32.def(py::init([](const ParamSpec &spec, const std::vector<uint64_t> &q,
                         const std::vector<uint64_t> &p) {
               py::gil_scoped_release release;
@@ -808,9 +822,9 @@ void bindCkks(py::module_ &m) {
       },
       py::arg("ctx"), py::arg("key"),
       "The KLSS form of a hybrid switching key (a public transformation).");
-  m.def("hybrid_key_bytes", &hybridKeyBytes, py::arg("ctx"),
+  m.def("hybrid_key_bytes", &hybridKeyBytes<Word64>, py::arg("ctx"),
         "Bytes of one hybrid switching key in memory.");
-  m.def("klss_key_bytes", &klssKeyBytes, py::arg("ctx"),
+  m.def("klss_key_bytes", &klssKeyBytes<Word64>, py::arg("ctx"),
         "Bytes of one KLSS switching key in memory (0 without a KLSS form).");
   py::class_<EvaluationKeys>(m, "EvaluationKeys")
       .def(py::init([](std::optional<RelinKey> relin,
@@ -874,11 +888,11 @@ void bindCkks(py::module_ &m) {
           py::return_value_policy::reference_internal)
       .def_readonly("galois", &EvaluationKeys::galois);
 
-  m.def("galois_element_for_rotation", &galoisElementForRotation,
+  m.def("galois_element_for_rotation", &galoisElementForRotation<Word64>,
         py::arg("ctx"), py::arg("k"), py::arg("slots"),
         "Galois element of a left rotation by k slots: 5^(k mod slots) mod "
         "2N.");
-  m.def("galois_element_for_conjugation", &galoisElementForConjugation,
+  m.def("galois_element_for_conjugation", &galoisElementForConjugation<Word64>,
         py::arg("ctx"));
 
   py::class_<PyEncoder>(m, "Encoder")

@@ -54,3 +54,22 @@ def test_primes_that_run_out_are_refused():
         er.generate_double_prime_chain(16, 30, 20, 44)
     with pytest.raises(er.InvalidArgument, match="outside"):
         er.generate_double_prime_chain(16, 30, 4, 62)  # above two 30-bit primes
+
+
+def test_cheddar32_context_takes_its_chain_from_the_pairs():
+    """ParamSpec.named('cheddar32') builds a 32-bit context whose Q chain is
+    generate_double_prime_chain's (q_0 and 23 pairs carrying 2^58), 12 P
+    primes of 30 bits, 128-bit secure; an even Q count is refused."""
+    spec = er.ParamSpec.named("cheddar32")
+    assert spec.scale_primes == 2
+    ctx = er.Context32(spec)
+    assert (ctx.q_count, ctx.p_count, ctx.scale_primes) == (47, 12, 2)
+    chain = ctx.primes[:47]
+    assert chain == er.generate_double_prime_chain(16, 30, 23, 58)
+    assert all(p < 2**30 for p in ctx.primes)
+    assert ctx.spec.log_qp <= er.max_log_qp_128(16)
+    for s in scales(chain, 58):
+        assert abs(s - 1) < Decimal(2) ** -9
+    spec.q_bits = spec.q_bits[:-1]
+    with pytest.raises(er.InvalidArgument, match="odd number of Q primes"):
+        er.Context32(spec)

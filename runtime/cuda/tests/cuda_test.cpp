@@ -61,7 +61,9 @@ std::string diff(const Poly<Word> &want, const Poly<Word> &got) {
          std::to_string(first % want.n);
 }
 
-std::string diff(const Ciphertext &want, const Ciphertext &got) {
+template <typename Word>
+std::string diff(const BasicCiphertext<Word> &want,
+                 const BasicCiphertext<Word> &got) {
   if (want.level != got.level)
     return "levels differ";
   if (want.c.size() != got.c.size())
@@ -184,8 +186,9 @@ void checkElementwise(const Context<Word> &ctx, const cuda::DeviceContext &dctx,
 
 /// A switching key of uniform polynomials (key switching is deterministic,
 /// so bit-exactness needs no real key; the decrypt tests use real ones).
-SwitchingKey randomKey(const Context64 &ctx, Prng &prng) {
-  SwitchingKey k;
+template <typename Word>
+BasicSwitchingKey<Word> randomKey(const Context<Word> &ctx, Prng &prng) {
+  BasicSwitchingKey<Word> k;
   const std::vector<int> all = ctx.qpBasis(ctx.maxLevel());
   for (int j = 0; j < ctx.digitCount(ctx.maxLevel()); ++j) {
     k.b.push_back(randomPoly(ctx, prng, all, true));
@@ -196,8 +199,8 @@ SwitchingKey randomKey(const Context64 &ctx, Prng &prng) {
 
 /// Relinearization and Galois keys (rotation by 1, conjugation) of random
 /// switching keys made by make_key(ctx, prng), hybrid or KLSS.
-template <typename Relin, typename Galois, typename MakeKey>
-std::pair<Relin, Galois> randomKeys(const Context64 &ctx, Prng &prng,
+template <typename Relin, typename Galois, typename Word, typename MakeKey>
+std::pair<Relin, Galois> randomKeys(const Context<Word> &ctx, Prng &prng,
                                     MakeKey make_key) {
   Relin rk{make_key(ctx, prng)};
   Galois gk;
@@ -207,9 +210,10 @@ std::pair<Relin, Galois> randomKeys(const Context64 &ctx, Prng &prng,
   return {std::move(rk), std::move(gk)};
 }
 
-Ciphertext randomCiphertext(const Context64 &ctx, Prng &prng, int level,
-                            double scale) {
-  Ciphertext ct;
+template <typename Word>
+BasicCiphertext<Word> randomCiphertext(const Context<Word> &ctx, Prng &prng,
+                                       int level, double scale) {
+  BasicCiphertext<Word> ct;
   ct.level = level;
   ct.scale = scale;
   ct.slots = ctx.slotsMax();
@@ -602,33 +606,59 @@ TEST(CudaWords32, WordSizesDoNotMix) {
 // --- CKKS operations
 // ------------------------------------------------------------
 
-void checkOperations(const std::string &set, const std::vector<int> &levels) {
-  Context64 ctx = makeContext(set);
+/// A double-prime chain at 32-bit words (ParamSpec::scale_primes = 2): q_0
+/// and `pairs` pairs carrying 2^log_scale, p_count 30-bit P primes.
+Context32 makeDoublePrime32(int log_n, int pairs, int p_count, int log_scale,
+                            int dnum) {
+  ParamSpec spec;
+  spec.name = "dp32";
+  spec.log_n = log_n;
+  spec.q_bits.assign(1 + 2 * pairs, log_scale / 2);
+  spec.q_bits[0] = 30;
+  spec.p_bits.assign(p_count, 30);
+  spec.dnum = dnum;
+  spec.log_scale = log_scale;
+  spec.scale_primes = 2;
+  spec.security = Security::kInsecureTestOnly;
+  return Context32(spec);
+}
+
+Context32 cheddar32() {
+  ParamSpec spec;
+  EXPECT_TRUE(namedParamSpec("cheddar32", spec));
+  return Context32(spec);
+}
+
+/// Every CKKS operation on the GPU against the CPU's, at either word, with
+/// random keys (key switching is deterministic: bit-exactness needs no real
+/// key) at each of `levels`.
+template <typename Word>
+void checkOperations(const Context<Word> &ctx, const std::vector<int> &levels) {
+  using Ct = BasicCiphertext<Word>;
+  using DCt = cuda::BasicDeviceCiphertext<Word>;
   cuda::DeviceContext dctx(ctx);
   Prng prng(seed(11));
-  Evaluator eval(ctx);
-  cuda::Evaluator geval(dctx);
+  BasicEvaluator<Word> eval(ctx);
+  cuda::BasicEvaluator<Word> geval(dctx);
   const double scale = std::ldexp(1.0, int(ctx.spec().log_scale));
 
-  const auto [rk, gk] = randomKeys<RelinKey, GaloisKeys>(ctx, prng, randomKey);
-  cuda::DeviceRelinKey drk = cuda::upload(dctx, rk);
-  cuda::DeviceGaloisKeys dgk = cuda::upload(dctx, gk);
+  const auto [rk, gk] = randomKeys<BasicRelinKey<Word>, BasicGaloisKeys<Word>>(
+      ctx, prng, randomKey<Word>);
+  const auto drk = cuda::upload(dctx, rk);
+  const auto dgk = cuda::upload(dctx, gk);
 
   for (int level : levels) {
     SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
-    Ciphertext a = randomCiphertext(ctx, prng, level, scale);
-    Ciphertext b = randomCiphertext(ctx, prng, level, scale);
-    Plaintext pt;
+    Ct a = randomCiphertext(ctx, prng, level, scale);
+    Ct b = randomCiphertext(ctx, prng, level, scale);
+    BasicPlaintext<Word> pt;
     pt.poly = randomPoly(ctx, prng, ctx.qBasis(level), true);
     pt.level = level;
     pt.scale = scale;
     pt.slots = ctx.slotsMax();
-    cuda::DeviceCiphertext da = cuda::upload(dctx, a),
-                           db = cuda::upload(dctx, b);
-    cuda::DevicePlaintext dp = cuda::upload(dctx, pt);
-    auto dl = [&](const cuda::DeviceCiphertext &c) {
-      return cuda::download(dctx, c);
-    };
+    DCt da = cuda::upload(dctx, a), db = cuda::upload(dctx, b);
+    const auto dp = cuda::upload(dctx, pt);
+    auto dl = [&](const DCt &c) { return cuda::download(dctx, c); };
     EXPECT_EQ(diff(eval.add(a, b), dl(geval.add(da, db))), "") << "add";
     EXPECT_EQ(diff(eval.sub(a, b), dl(geval.sub(da, db))), "") << "sub";
     EXPECT_EQ(diff(eval.negate(a), dl(geval.negate(da))), "") << "negate";
@@ -642,12 +672,12 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
         << "addConst";
     EXPECT_EQ(diff(eval.mulConst(a, 0.3), dl(geval.mulConst(da, 0.3))), "")
         << "mulConst";
-    Ciphertext prod = eval.multiply(a, b);
-    cuda::DeviceCiphertext dprod = geval.multiply(da, db);
+    Ct prod = eval.multiply(a, b);
+    DCt dprod = geval.multiply(da, db);
     EXPECT_EQ(diff(prod, dl(dprod)), "") << "multiply";
-    Ciphertext a2 = a; // same scale as the product, for sub(deg 2, deg 1)
+    Ct a2 = a; // same scale as the product, for sub(deg 2, deg 1)
     a2.scale = prod.scale;
-    cuda::DeviceCiphertext da2 = cuda::upload(dctx, a2);
+    DCt da2 = cuda::upload(dctx, a2);
     EXPECT_EQ(diff(eval.sub(prod, a2), dl(geval.sub(dprod, da2))), "")
         << "sub degree 2";
     EXPECT_EQ(
@@ -657,8 +687,13 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
                    dl(geval.multiplyRelin(da, db, drk))),
               "")
         << "multiplyRelin";
-    if (level >= 1)
+    if (level >= ctx.scalePrimes()) {
       EXPECT_EQ(diff(eval.rescale(a), dl(geval.rescale(da))), "") << "rescale";
+      EXPECT_EQ(diff(eval.rescale(prod), dl(geval.rescale(dprod))), "")
+          << "rescale degree 2";
+    } else {
+      EXPECT_THROW(geval.rescale(da), LevelMismatch);
+    }
     EXPECT_EQ(
         diff(eval.modDropTo(a, level / 2), dl(geval.modDropTo(da, level / 2))),
         "")
@@ -667,11 +702,19 @@ void checkOperations(const std::string &set, const std::vector<int> &levels) {
         << "rotate";
     EXPECT_EQ(diff(eval.conjugate(a, gk), dl(geval.conjugate(da, dgk))), "")
         << "conjugate";
+    const auto [k0, k1] = eval.keySwitch(a.c[1], rk.key);
+    const auto [g0, g1] = geval.keySwitch(cuda::upload(dctx, a.c[1]), drk.key);
+    EXPECT_EQ(diff(k0, cuda::download(dctx, g0)), "") << "keySwitch 0";
+    EXPECT_EQ(diff(k1, cuda::download(dctx, g1)), "") << "keySwitch 1";
   }
   EXPECT_THROW(
       geval.rotate(cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale)), 2,
                    dgk),
       MissingKey);
+}
+
+void checkOperations(const std::string &set, const std::vector<int> &levels) {
+  checkOperations(makeContext(set), levels);
 }
 
 // --- Program ABI
@@ -708,6 +751,31 @@ TEST(CudaProgram, CheckInputComparesTheScaleExactly) {
                InvalidArgument);
 }
 
+TEST(CudaWords32, OperationsSmallN) {
+  REQUIRE_GPU();
+  // 9 Q limbs, dnum 3 (digits 3, 3, 3): 3, 2 and 1 active digits; the
+  // double-prime rescale at every level down to 2, refused at 1.
+  checkOperations(makeDoublePrime32(12, 4, 4, 50, 3), {8, 5, 2, 1});
+}
+TEST(CudaWords32, OperationsCheddarShape) {
+  REQUIRE_GPU();
+  // 47 Q + 12 P limbs, dnum 4 (digits 12, 12, 12, 11), N = 2^16.
+  checkOperations(cheddar32(), {46, 22});
+}
+TEST(CudaWords32, KlssIsRefused) {
+  REQUIRE_GPU();
+  const Context32 ctx = makeDoublePrime32(12, 2, 3, 50, 3);
+  cuda::DeviceContext dctx(ctx);
+  cuda::Evaluator32 geval(dctx);
+  Prng prng(seed(4));
+  const auto ct = cuda::upload(
+      dctx, randomCiphertext(ctx, prng, ctx.maxLevel(), std::ldexp(1.0, 50)));
+  cuda::DeviceKlssRelinKey none;
+  none.key.digits = 1;
+  EXPECT_THROW(geval.relinearize(geval.multiply(ct, ct), none),
+               InvalidArgument);
+}
+
 TEST(CudaOperations, SmallN) {
   REQUIRE_GPU();
   checkOperations("small", {4, 2, 1, 0});
@@ -736,25 +804,25 @@ TEST(CudaOperations, SetCUnevenDigits) {
 /// relinearization and Galois keys): at each of `levels`, the GPU chain
 /// mul + relin, rescale, rotate by 1, conjugate matches the CPU residue for
 /// residue and decrypts within `tol`.
-template <typename MakeKeys>
-void checkDecryptChain(const Context64 &ctx, uint8_t seed_byte,
+template <typename Word, typename MakeKeys>
+void checkDecryptChain(const Context<Word> &ctx, uint8_t seed_byte,
                        const std::vector<int> &levels, double tol,
                        const char *kind, MakeKeys make_keys) {
   cuda::DeviceContext dctx(ctx);
   Prng prng(seed(seed_byte));
-  KeyGenerator keygen(ctx, prng);
-  PublicKey pk = keygen.publicKey();
+  BasicKeyGenerator<Word> keygen(ctx, prng);
+  BasicPublicKey<Word> pk = keygen.publicKey();
   const size_t slots = ctx.slotsMax();
   auto keys = make_keys(
       keygen, std::vector<uint64_t>{galoisElementForRotation(ctx, 1, slots),
                                     galoisElementForConjugation(ctx)});
   const auto &rk = keys.first;
   const auto &gk = keys.second;
-  Encoder encoder(ctx);
-  Encryptor encryptor(ctx, prng);
-  Decryptor decryptor(ctx, keygen.secretKey());
-  Evaluator eval(ctx);
-  cuda::Evaluator geval(dctx);
+  BasicEncoder<Word> encoder(ctx);
+  BasicEncryptor<Word> encryptor(ctx, prng);
+  BasicDecryptor<Word> decryptor(ctx, keygen.secretKey());
+  BasicEvaluator<Word> eval(ctx);
+  cuda::BasicEvaluator<Word> geval(dctx);
   auto drk = cuda::upload(dctx, rk);
   auto dgk = cuda::upload(dctx, gk);
   const double scale = std::ldexp(1.0, int(ctx.spec().log_scale));
@@ -766,17 +834,17 @@ void checkDecryptChain(const Context64 &ctx, uint8_t seed_byte,
   for (size_t i = 0; i < slots; ++i)
     want[i] = std::conj(x[(i + 1) % slots] * y[(i + 1) % slots]);
   for (int level : levels) {
-    Ciphertext cx =
+    BasicCiphertext<Word> cx =
         encryptor.encrypt(encoder.encode(x, level, scale, slots), pk);
-    Ciphertext cy =
+    BasicCiphertext<Word> cy =
         encryptor.encrypt(encoder.encode(y, level, scale, slots), pk);
-    cuda::DeviceCiphertext g = geval.conjugate(
+    cuda::BasicDeviceCiphertext<Word> g = geval.conjugate(
         geval.rotate(geval.rescale(geval.multiplyRelin(
                          cuda::upload(dctx, cx), cuda::upload(dctx, cy), drk)),
                      1, dgk),
         dgk);
-    Ciphertext got = cuda::download(dctx, g);
-    Ciphertext ref = eval.conjugate(
+    BasicCiphertext<Word> got = cuda::download(dctx, g);
+    BasicCiphertext<Word> ref = eval.conjugate(
         eval.rotate(eval.rescale(eval.multiplyRelin(cx, cy, rk)), 1, gk), gk);
     EXPECT_EQ(diff(ref, got), "") << ctx.describe() << " at level " << level;
     auto out = encoder.decode(decryptor.decrypt(got));
@@ -788,6 +856,22 @@ void checkDecryptChain(const Context64 &ctx, uint8_t seed_byte,
                 "mul+relin, rescale, rotate, conjugate on the GPU\n",
                 ctx.describe().c_str(), level, err, kind);
   }
+}
+
+TEST(CudaWords32, DecryptCheddarShape) {
+  REQUIRE_GPU();
+  // Real keys at the shape of Cheddar's 32-bit set: mul + relin, the
+  // double-prime rescale (scale 2^58 back to 2^58 within 2^-6), rotate and
+  // conjugate at the top and at 23 limbs, residue for residue with the CPU.
+  // A fresh error near 2^18 / 2^58 = 2^-40 per slot (sqrt(2N/3) sigma per
+  // coefficient, summed over N by the decoding, the largest of 2^15 slots)
+  // grows by a few bits through the chain (the product of values below
+  // 1.2, the rescale's rounding, two key switches): 1e-9 (2^-30) bounds it.
+  const Context32 ctx = cheddar32();
+  checkDecryptChain(ctx, 5, {ctx.maxLevel(), 22}, 1e-9, "32-bit ",
+                    [](KeyGenerator32 &kg, const std::vector<uint64_t> &g) {
+                      return std::make_pair(kg.relinKey(), kg.galoisKeys(g));
+                    });
 }
 
 void checkDecrypt(const std::string &set) {

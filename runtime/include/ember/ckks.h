@@ -1,7 +1,9 @@
 // CKKS on the RNS runtime: encoding through the canonical embedding, keys in
 // hybrid form (dnum digits over the special primes P), encryption,
-// decryption and the evaluation operations. Words are 64-bit here; the
-// primitives below it are word-generic.
+// decryption and the evaluation operations, at either word: 64-bit words
+// (primes up to 61 bits; the names without a suffix) or 32-bit words
+// (primes below 2^30, the *32 names), usually with double-prime scaling
+// (ParamSpec::scale_primes = 2: a rescale divides by two primes).
 #pragma once
 
 #include "ember/context.h"
@@ -21,13 +23,15 @@ namespace ember {
 using Word64 = uint64_t;
 using Context64 = Context<Word64>;
 using Poly64 = Poly<Word64>;
-/// 32-bit words (primes below 2^30): the RNS primitives so far.
+/// 32-bit words (primes below 2^30).
 using Context32 = Context<uint32_t>;
 using Poly32 = Poly<uint32_t>;
 
 /// An encoded message: one NTT-form polynomial over q_0..q_level.
-struct Plaintext {
-  Poly64 poly;
+/// Every object and class below is a template on the word (Basic*<Word>);
+/// the unsuffixed names are the 64-bit ones, the *32 names the 32-bit ones.
+template <typename Word> struct BasicPlaintext {
+  Poly<Word> poly;
   int level = 0;
   double scale = 1;
   size_t slots = 0;
@@ -35,8 +39,8 @@ struct Plaintext {
 
 /// Degree-1 (2 polynomials) or degree-2 (3, after a multiply) ciphertext,
 /// NTT form over q_0..q_level, decrypting to sum_i c_i s^i.
-struct Ciphertext {
-  std::vector<Poly64> c;
+template <typename Word> struct BasicCiphertext {
+  std::vector<Poly<Word>> c;
   int level = 0;
   double scale = 1;
   size_t slots = 0;
@@ -46,31 +50,29 @@ struct Ciphertext {
 /// Secret s (ternary), NTT form over all of Q u P. Stays with the client.
 /// Its residues are wiped (secureWipe) when the key is destroyed or
 /// overwritten, so no copy of s is left in freed memory.
-struct SecretKey {
-  Poly64 s;
+template <typename Word> struct BasicSecretKey {
+  Poly<Word> s;
 
-  SecretKey() = default;
-  explicit SecretKey(Poly64 s_) : s(std::move(s_)) {}
-  SecretKey(const SecretKey &) = default;
-  SecretKey(SecretKey &&) noexcept = default;
-  SecretKey &operator=(const SecretKey &other);
-  SecretKey &operator=(SecretKey &&other) noexcept;
-  ~SecretKey();
+  BasicSecretKey() = default;
+  explicit BasicSecretKey(Poly<Word> s_) : s(std::move(s_)) {}
+  BasicSecretKey(const BasicSecretKey<Word> &) = default;
+  BasicSecretKey(BasicSecretKey<Word> &&) noexcept = default;
+  BasicSecretKey<Word> &operator=(const BasicSecretKey<Word> &other);
+  BasicSecretKey<Word> &operator=(BasicSecretKey<Word> &&other) noexcept;
+  ~BasicSecretKey();
 };
 /// (b, a) = (-a s + e, a) over Q, NTT form.
-struct PublicKey {
-  Poly64 b, a;
-};
+template <typename Word> struct BasicPublicKey { Poly<Word> b, a; };
 /// Hybrid key-switching key from s' to s: for each digit j,
 ///   (b_j, a_j) = (-a_j s + e_j + P [q_i in digit j] s', a_j) over Q u P.
-struct SwitchingKey {
-  std::vector<Poly64> b, a;
+template <typename Word> struct BasicSwitchingKey {
+  std::vector<Poly<Word>> b, a;
 };
-struct RelinKey {
-  SwitchingKey key; ///< s' = s^2
+template <typename Word> struct BasicRelinKey {
+  BasicSwitchingKey<Word> key; ///< s' = s^2
 };
-struct GaloisKeys {
-  std::map<uint64_t, SwitchingKey> keys; ///< by Galois element
+template <typename Word> struct BasicGaloisKeys {
+  std::map<uint64_t, BasicSwitchingKey<Word>> keys; ///< by Galois element
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
 
@@ -85,17 +87,17 @@ struct GaloisKeys {
 /// Q_l u P for NTTs over T, at the price of more BConv and inner-product
 /// work and a key of digits x groups x r' limbs (against digits x (L+1+K)).
 /// It is a public function of the hybrid key (klssKeyFromHybrid).
-struct KlssKey {
+template <typename Word> struct BasicKlssKey {
   int digits = 0;
   int groups = 0;
-  std::vector<Poly64> b, a;
+  std::vector<Poly<Word>> b, a;
   bool empty() const { return b.empty(); }
 };
-struct KlssRelinKey {
-  KlssKey key; ///< s' = s^2
+template <typename Word> struct BasicKlssRelinKey {
+  BasicKlssKey<Word> key; ///< s' = s^2
 };
-struct KlssGaloisKeys {
-  std::map<uint64_t, KlssKey> keys; ///< by Galois element
+template <typename Word> struct BasicKlssGaloisKeys {
+  std::map<uint64_t, BasicKlssKey<Word>> keys; ///< by Galois element
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
 
@@ -115,10 +117,30 @@ struct KlssGaloisKeys {
 ///                limbs of q_0 and p_0 (nothing is published there).
 ///   from_sparse  s' -> s, an ordinary hybrid key over Q u P (an encryption
 ///                under the dense s).
-struct EncapsulationKeys {
-  SwitchingKey to_sparse;
-  SwitchingKey from_sparse;
+template <typename Word> struct BasicEncapsulationKeys {
+  BasicSwitchingKey<Word> to_sparse;
+  BasicSwitchingKey<Word> from_sparse;
 };
+
+using Plaintext = BasicPlaintext<Word64>;
+using Ciphertext = BasicCiphertext<Word64>;
+using SecretKey = BasicSecretKey<Word64>;
+using PublicKey = BasicPublicKey<Word64>;
+using SwitchingKey = BasicSwitchingKey<Word64>;
+using RelinKey = BasicRelinKey<Word64>;
+using GaloisKeys = BasicGaloisKeys<Word64>;
+using KlssKey = BasicKlssKey<Word64>;
+using KlssRelinKey = BasicKlssRelinKey<Word64>;
+using KlssGaloisKeys = BasicKlssGaloisKeys<Word64>;
+using EncapsulationKeys = BasicEncapsulationKeys<Word64>;
+/// The same objects at 32-bit words (a Context32).
+using Plaintext32 = BasicPlaintext<uint32_t>;
+using Ciphertext32 = BasicCiphertext<uint32_t>;
+using SecretKey32 = BasicSecretKey<uint32_t>;
+using PublicKey32 = BasicPublicKey<uint32_t>;
+using SwitchingKey32 = BasicSwitchingKey<uint32_t>;
+using RelinKey32 = BasicRelinKey<uint32_t>;
+using GaloisKeys32 = BasicGaloisKeys<uint32_t>;
 
 /// The public material a server needs: relinearization and Galois keys, in
 /// hybrid form, KLSS form or both (a compiled program says which it uses),
@@ -136,20 +158,24 @@ struct EvaluationKeys {
 
 /// The KLSS form of `key`: InvalidArgument when the context has no KLSS
 /// form or the key does not span Q u P.
-KlssKey klssKeyFromHybrid(const Context64 &ctx, const SwitchingKey &key);
+template <typename Word>
+BasicKlssKey<Word> klssKeyFromHybrid(const Context<Word> &ctx,
+                                     const BasicSwitchingKey<Word> &key);
 
 /// Bytes of one switching key in memory: hybrid dnum x 2 x (L+1+K) x N
 /// words, KLSS dnum x groups x 2 x r' x N words (Cheddar 5.5: the size that
 /// decides whether a GPU can hold a program's keys).
-size_t hybridKeyBytes(const Context64 &ctx);
-size_t klssKeyBytes(const Context64 &ctx);
+template <typename Word> size_t hybridKeyBytes(const Context<Word> &ctx);
+template <typename Word> size_t klssKeyBytes(const Context<Word> &ctx);
 
 /// Galois element of a left rotation by k slots for vectors of `slots`
 /// slots: 5^(k mod slots) mod 2N.
-uint64_t galoisElementForRotation(const Context64 &ctx, int64_t k,
+template <typename Word>
+uint64_t galoisElementForRotation(const Context<Word> &ctx, int64_t k,
                                   size_t slots);
 /// Galois element of complex conjugation: 2N - 1.
-uint64_t galoisElementForConjugation(const Context64 &ctx);
+template <typename Word>
+uint64_t galoisElementForConjugation(const Context<Word> &ctx);
 
 /// The hybrid key-switch inner product: (acc0, acc1) = sum_j digit_j *
 /// (key.b_j, key.a_j) over the digits' common basis (Q_l u P, NTT form),
@@ -158,9 +184,12 @@ uint64_t galoisElementForConjugation(const Context64 &ctx);
 /// digit is read permuted by the NTT-form automorphism X -> X^galois (a
 /// hoisted rotation's automorphism folded into the indexing), the same
 /// residues as permuting the digits first.
-void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
-                           const std::vector<const Poly64 *> &digits,
-                           Poly64 &acc0, Poly64 &acc1, uint64_t galois = 0);
+template <typename Word>
+void keySwitchInnerProduct(const Context<Word> &ctx,
+                           const BasicSwitchingKey<Word> &key,
+                           const std::vector<const Poly<Word> *> &digits,
+                           Poly<Word> &acc0, Poly<Word> &acc1,
+                           uint64_t galois = 0);
 
 /// The KLSS inner product and the way back to Q_l u P (Athena Fig. 2): for
 /// each key group j < klssGroupCount(level),
@@ -171,69 +200,75 @@ void keySwitchInnerProduct(const Context64 &ctx, const SwitchingKey &key,
 /// the hybrid inner product's (up to the digits' representatives). tdigits
 /// are klssModUp results (possibly permuted by one automorphism, when
 /// hoisted), one per digit at that level.
-void klssInnerProduct(const Context64 &ctx, const KlssKey &key,
-                      const std::vector<const Poly64 *> &tdigits, int level,
-                      Poly64 &acc0, Poly64 &acc1);
+template <typename Word>
+void klssInnerProduct(const Context<Word> &ctx, const BasicKlssKey<Word> &key,
+                      const std::vector<const Poly<Word> *> &tdigits, int level,
+                      Poly<Word> &acc0, Poly<Word> &acc1);
 
-class Encoder {
+template <typename Word> class BasicEncoder {
 public:
-  explicit Encoder(const Context64 &ctx);
+  explicit BasicEncoder(const Context<Word> &ctx);
   /// Encodes `values` (length `slots`, a power of two <= N/2) at `level` and
   /// `scale`. Throws InvalidArgument on a wrong length or slot count, or a
   /// value too large for the modulus at that scale.
-  Plaintext encode(const std::vector<std::complex<double>> &values, int level,
-                   double scale, size_t slots) const;
-  Plaintext encode(const std::vector<double> &values, int level, double scale,
-                   size_t slots) const;
+  BasicPlaintext<Word> encode(const std::vector<std::complex<double>> &values,
+                              int level, double scale, size_t slots) const;
+  BasicPlaintext<Word> encode(const std::vector<double> &values, int level,
+                              double scale, size_t slots) const;
   /// Decodes to `slots` complex values (exact CRT reconstruction, centred).
-  std::vector<std::complex<double>> decode(const Plaintext &pt) const;
+  std::vector<std::complex<double>>
+  decode(const BasicPlaintext<Word> &pt) const;
 
 private:
   /// The rotation group and the 2N-th roots of unity: built once per ring
   /// degree and shared by every encoder of that degree (a program encodes
   /// hundreds of constants, each with its own Encoder).
   struct Tables;
-  const Context64 &ctx_;
+  const Context<Word> &ctx_;
   std::shared_ptr<const Tables> tables_;
   void fftSpecial(std::vector<std::complex<double>> &vals) const;
   void fftSpecialInv(std::vector<std::complex<double>> &vals) const;
 };
 
-class KeyGenerator {
+template <typename Word> class BasicKeyGenerator {
 public:
   /// Samples a fresh secret key with `prng`.
-  KeyGenerator(const Context64 &ctx, Prng &prng);
-  const SecretKey &secretKey() const { return sk_; }
-  PublicKey publicKey();
-  RelinKey relinKey();
-  SwitchingKey galoisKey(uint64_t galois);
-  GaloisKeys galoisKeys(const std::vector<uint64_t> &elements);
+  BasicKeyGenerator(const Context<Word> &ctx, Prng &prng);
+  const BasicSecretKey<Word> &secretKey() const { return sk_; }
+  BasicPublicKey<Word> publicKey();
+  BasicRelinKey<Word> relinKey();
+  BasicSwitchingKey<Word> galoisKey(uint64_t galois);
+  BasicGaloisKeys<Word> galoisKeys(const std::vector<uint64_t> &elements);
   /// KLSS forms of fresh relinearization and Galois keys.
-  KlssRelinKey klssRelinKey();
-  KlssGaloisKeys klssGaloisKeys(const std::vector<uint64_t> &elements);
+  BasicKlssRelinKey<Word> klssRelinKey();
+  BasicKlssGaloisKeys<Word>
+  klssGaloisKeys(const std::vector<uint64_t> &elements);
   /// Key switching from an arbitrary s' (NTT form over Q u P) to s.
-  SwitchingKey switchingKey(const Poly64 &s_prime);
+  BasicSwitchingKey<Word> switchingKey(const Poly<Word> &s_prime);
   /// The encapsulation keys of a fresh ephemeral secret of Hamming weight
   /// h' (see EncapsulationKeys); the ephemeral secret is wiped. Throws
   /// InvalidArgument without special primes or for h' outside 1..N, and
   /// SecurityError (128-bit parameters) when log2(q_0 p_0) exceeds the
   /// published bound for weight h' (maxLogQPSparse128).
-  EncapsulationKeys encapsulationKeys(int hamming_weight);
+  BasicEncapsulationKeys<Word> encapsulationKeys(int hamming_weight);
 
 private:
-  const Context64 &ctx_;
+  const Context<Word> &ctx_;
   Prng &prng_;
-  SecretKey sk_;
+  BasicSecretKey<Word> sk_;
 };
 
-class Encryptor {
+template <typename Word> class BasicEncryptor {
 public:
-  Encryptor(const Context64 &ctx, Prng &prng) : ctx_(ctx), prng_(prng) {}
-  Ciphertext encrypt(const Plaintext &pt, const PublicKey &pk) const;
-  Ciphertext encryptSymmetric(const Plaintext &pt, const SecretKey &sk) const;
+  BasicEncryptor(const Context<Word> &ctx, Prng &prng)
+      : ctx_(ctx), prng_(prng) {}
+  BasicCiphertext<Word> encrypt(const BasicPlaintext<Word> &pt,
+                                const BasicPublicKey<Word> &pk) const;
+  BasicCiphertext<Word> encryptSymmetric(const BasicPlaintext<Word> &pt,
+                                         const BasicSecretKey<Word> &sk) const;
 
 private:
-  const Context64 &ctx_;
+  const Context<Word> &ctx_;
   Prng &prng_;
 };
 
@@ -255,12 +290,13 @@ double floodingBits(double noise_bits,
                     double statistical_security = kFloodingStatisticalSecurity,
                     double queries = 1);
 
-class Decryptor {
+template <typename Word> class BasicDecryptor {
 public:
-  Decryptor(const Context64 &ctx, const SecretKey &sk) : ctx_(ctx), sk_(sk) {}
+  BasicDecryptor(const Context<Word> &ctx, const BasicSecretKey<Word> &sk)
+      : ctx_(ctx), sk_(sk) {}
   /// Exact decryption: c_0 + c_1 s (+ c_2 s^2). Keep it with the key holder:
   /// shared, it leaks the key (see floodingBits).
-  Plaintext decrypt(const Ciphertext &ct) const;
+  BasicPlaintext<Word> decrypt(const BasicCiphertext<Word> &ct) const;
   /// Noise-flooded decryption, for results that leave the key holder: the
   /// exact decryption plus z, each coefficient of z drawn independently from
   /// a Gaussian of standard deviation 2^flooding_bits (rounded to an
@@ -271,75 +307,108 @@ public:
   /// part. InvalidArgument when flooding_bits is negative, not finite, above
   /// 59, or so large that this error reaches 1 (nothing of the message would
   /// survive).
-  Plaintext decrypt(const Ciphertext &ct, double flooding_bits,
-                    Prng &prng) const;
+  BasicPlaintext<Word> decrypt(const BasicCiphertext<Word> &ct,
+                               double flooding_bits, Prng &prng) const;
 
 private:
-  const Context64 &ctx_;
-  const SecretKey &sk_;
+  const Context<Word> &ctx_;
+  const BasicSecretKey<Word> &sk_;
 };
 
 /// The homomorphic operations. Binary operations require equal levels and
 /// scales (LevelMismatch, ScaleMismatch); rotations need the Galois key
 /// (MissingKey).
-class Evaluator {
+template <typename Word> class BasicEvaluator {
 public:
-  explicit Evaluator(const Context64 &ctx) : ctx_(ctx) {}
+  explicit BasicEvaluator(const Context<Word> &ctx) : ctx_(ctx) {}
 
-  Ciphertext add(const Ciphertext &a, const Ciphertext &b) const;
-  Ciphertext sub(const Ciphertext &a, const Ciphertext &b) const;
-  Ciphertext negate(const Ciphertext &a) const;
-  Ciphertext addPlain(const Ciphertext &a, const Plaintext &p) const;
-  Ciphertext subPlain(const Ciphertext &a, const Plaintext &p) const;
+  BasicCiphertext<Word> add(const BasicCiphertext<Word> &a,
+                            const BasicCiphertext<Word> &b) const;
+  BasicCiphertext<Word> sub(const BasicCiphertext<Word> &a,
+                            const BasicCiphertext<Word> &b) const;
+  BasicCiphertext<Word> negate(const BasicCiphertext<Word> &a) const;
+  BasicCiphertext<Word> addPlain(const BasicCiphertext<Word> &a,
+                                 const BasicPlaintext<Word> &p) const;
+  BasicCiphertext<Word> subPlain(const BasicCiphertext<Word> &a,
+                                 const BasicPlaintext<Word> &p) const;
   /// Scale becomes a.scale * p.scale.
-  Ciphertext mulPlain(const Ciphertext &a, const Plaintext &p) const;
+  BasicCiphertext<Word> mulPlain(const BasicCiphertext<Word> &a,
+                                 const BasicPlaintext<Word> &p) const;
   /// Adds the real constant c (encoded at a.scale).
-  Ciphertext addConst(const Ciphertext &a, double c) const;
+  BasicCiphertext<Word> addConst(const BasicCiphertext<Word> &a,
+                                 double c) const;
   /// Multiplies by round(c * const_scale); scale becomes a.scale *
-  /// const_scale. const_scale 0 means q_level, so that a following rescale
-  /// returns exactly to a.scale.
-  Ciphertext mulConst(const Ciphertext &a, double c,
-                      double const_scale = 0) const;
+  /// const_scale. const_scale 0 means the primes the next rescale divides by
+  /// (q_level, or q_level q_{level-1} with double-prime scaling), so that
+  /// it returns exactly to a.scale.
+  BasicCiphertext<Word> mulConst(const BasicCiphertext<Word> &a, double c,
+                                 double const_scale = 0) const;
   /// Tensor product: degree-2 result (3 polynomials), scale product.
-  Ciphertext multiply(const Ciphertext &a, const Ciphertext &b) const;
-  Ciphertext relinearize(const Ciphertext &a, const RelinKey &rk) const;
-  Ciphertext relinearize(const Ciphertext &a, const KlssRelinKey &rk) const;
-  Ciphertext multiplyRelin(const Ciphertext &a, const Ciphertext &b,
-                           const RelinKey &rk) const;
-  Ciphertext multiplyRelin(const Ciphertext &a, const Ciphertext &b,
-                           const KlssRelinKey &rk) const;
-  /// Divides by q_level: level - 1, scale / q_level.
-  Ciphertext rescale(const Ciphertext &a) const;
+  BasicCiphertext<Word> multiply(const BasicCiphertext<Word> &a,
+                                 const BasicCiphertext<Word> &b) const;
+  BasicCiphertext<Word> relinearize(const BasicCiphertext<Word> &a,
+                                    const BasicRelinKey<Word> &rk) const;
+  BasicCiphertext<Word> relinearize(const BasicCiphertext<Word> &a,
+                                    const BasicKlssRelinKey<Word> &rk) const;
+  BasicCiphertext<Word> multiplyRelin(const BasicCiphertext<Word> &a,
+                                      const BasicCiphertext<Word> &b,
+                                      const BasicRelinKey<Word> &rk) const;
+  BasicCiphertext<Word> multiplyRelin(const BasicCiphertext<Word> &a,
+                                      const BasicCiphertext<Word> &b,
+                                      const BasicKlssRelinKey<Word> &rk) const;
+  /// Divides by the top Context::scalePrimes() primes: by q_level (level -
+  /// 1, scale / q_level), or with double-prime scaling by q_level
+  /// q_{level-1} at once (level - 2). LevelMismatch below level
+  /// scalePrimes().
+  BasicCiphertext<Word> rescale(const BasicCiphertext<Word> &a) const;
   /// Drops limbs down to `level` (scale unchanged).
-  Ciphertext modDropTo(const Ciphertext &a, int level) const;
+  BasicCiphertext<Word> modDropTo(const BasicCiphertext<Word> &a,
+                                  int level) const;
   /// Cyclic left rotation by k slots (k may be negative or >= slots).
-  Ciphertext rotate(const Ciphertext &a, int64_t k,
-                    const GaloisKeys &keys) const;
-  Ciphertext rotate(const Ciphertext &a, int64_t k,
-                    const KlssGaloisKeys &keys) const;
-  Ciphertext conjugate(const Ciphertext &a, const GaloisKeys &keys) const;
-  Ciphertext conjugate(const Ciphertext &a, const KlssGaloisKeys &keys) const;
+  BasicCiphertext<Word> rotate(const BasicCiphertext<Word> &a, int64_t k,
+                               const BasicGaloisKeys<Word> &keys) const;
+  BasicCiphertext<Word> rotate(const BasicCiphertext<Word> &a, int64_t k,
+                               const BasicKlssGaloisKeys<Word> &keys) const;
+  BasicCiphertext<Word> conjugate(const BasicCiphertext<Word> &a,
+                                  const BasicGaloisKeys<Word> &keys) const;
+  BasicCiphertext<Word> conjugate(const BasicCiphertext<Word> &a,
+                                  const BasicKlssGaloisKeys<Word> &keys) const;
   /// X -> X^galois on both parts, then key switching back to s.
-  Ciphertext applyGalois(const Ciphertext &a, uint64_t galois,
-                         const GaloisKeys &keys) const;
-  Ciphertext applyGalois(const Ciphertext &a, uint64_t galois,
-                         const KlssGaloisKeys &keys) const;
+  BasicCiphertext<Word> applyGalois(const BasicCiphertext<Word> &a,
+                                    uint64_t galois,
+                                    const BasicGaloisKeys<Word> &keys) const;
+  BasicCiphertext<Word>
+  applyGalois(const BasicCiphertext<Word> &a, uint64_t galois,
+              const BasicKlssGaloisKeys<Word> &keys) const;
   /// Hybrid key switching of d (NTT over Q_l): returns (k0, k1) over Q_l with
   /// k0 + k1 s = d s' (plus noise).
-  std::pair<Poly64, Poly64> keySwitch(const Poly64 &d,
-                                      const SwitchingKey &key) const;
+  std::pair<Poly<Word>, Poly<Word>>
+  keySwitch(const Poly<Word> &d, const BasicSwitchingKey<Word> &key) const;
   /// KLSS key switching of d (NTT over Q_l), same contract: INTT, per digit
   /// klssModUp, klssInnerProduct, ModDown in coefficient form, NTT.
-  std::pair<Poly64, Poly64> keySwitch(const Poly64 &d,
-                                      const KlssKey &key) const;
+  std::pair<Poly<Word>, Poly<Word>>
+  keySwitch(const Poly<Word> &d, const BasicKlssKey<Word> &key) const;
 
 private:
   template <typename Keys>
-  Ciphertext galoisOp(const Ciphertext &a, uint64_t galois, const Keys &keys,
-                      const std::string &what) const;
+  BasicCiphertext<Word> galoisOp(const BasicCiphertext<Word> &a,
+                                 uint64_t galois, const Keys &keys,
+                                 const std::string &what) const;
   template <typename Key>
-  Ciphertext relinearizeWith(const Ciphertext &a, const Key &key) const;
-  const Context64 &ctx_;
+  BasicCiphertext<Word> relinearizeWith(const BasicCiphertext<Word> &a,
+                                        const Key &key) const;
+  const Context<Word> &ctx_;
 };
+
+using Encoder = BasicEncoder<Word64>;
+using KeyGenerator = BasicKeyGenerator<Word64>;
+using Encryptor = BasicEncryptor<Word64>;
+using Decryptor = BasicDecryptor<Word64>;
+using Evaluator = BasicEvaluator<Word64>;
+using Encoder32 = BasicEncoder<uint32_t>;
+using KeyGenerator32 = BasicKeyGenerator<uint32_t>;
+using Encryptor32 = BasicEncryptor<uint32_t>;
+using Decryptor32 = BasicDecryptor<uint32_t>;
+using Evaluator32 = BasicEvaluator<uint32_t>;
 
 } // namespace ember

@@ -53,6 +53,9 @@ public:
   size_t n() const { return size_t{1} << spec_.log_n; }
   size_t slotsMax() const { return n() / 2; }
   int maxLevel() const { return q_count_ - 1; }
+  /// Primes a rescale divides by: 1, or 2 with double-prime scaling
+  /// (ParamSpec::scale_primes).
+  int scalePrimes() const { return spec_.scale_primes; }
   int qCount() const { return q_count_; }
   int pCount() const { return p_count_; }
   /// Primes of Q u P (the ciphertext and key moduli; T is not counted).

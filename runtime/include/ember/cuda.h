@@ -1,8 +1,9 @@
 // The CUDA backend of the runtime: a device context built from a Context64
-// (moduli, Barrett/Shoup constants and the CPU's NTT twiddles, so psi is the
-// same), device polynomials, ciphertexts and keys with upload/download, the
-// RNS primitives of rns.h on the GPU and a CKKS Evaluator on device
-// ciphertexts. Every result matches the CPU backend residue for residue.
+// or a Context32 (moduli, Barrett/Shoup constants and the CPU's NTT
+// twiddles, so psi is the same), device polynomials, ciphertexts and keys
+// with upload/download, the RNS primitives of rns.h on the GPU and a CKKS
+// Evaluator on device ciphertexts, at either word. Every result matches the CPU
+// backend residue for residue.
 //
 // All work goes to the context's one stream; device memory comes from a pool
 // owned by the context (cudaMalloc only when the pool has no block of the
@@ -73,8 +74,8 @@ using DevicePoly = BasicDevicePoly<uint64_t>;
 using DevicePoly32 = BasicDevicePoly<uint32_t>;
 
 /// A ciphertext on the device: its parts stored back to back, each over
-/// q_0..q_level (NTT form).
-struct DeviceCiphertext {
+/// q_0..q_level (NTT form), of Word residues (packed in the pool's words).
+template <typename Word> struct BasicDeviceCiphertext {
   DeviceBuffer buf;
   int parts = 0;
   int level = 0;
@@ -83,28 +84,41 @@ struct DeviceCiphertext {
   size_t n = 0;
   int degree() const { return parts - 1; }
   size_t limbs() const { return static_cast<size_t>(level) + 1; }
-  uint64_t *part(int i) const { return buf.data() + i * limbs() * n; }
+  Word *data() const { return reinterpret_cast<Word *>(buf.data()); }
+  Word *part(int i) const { return data() + i * limbs() * n; }
 };
+using DeviceCiphertext = BasicDeviceCiphertext<uint64_t>;
+using DeviceCiphertext32 = BasicDeviceCiphertext<uint32_t>;
 
-struct DevicePlaintext {
+template <typename Word> struct BasicDevicePlaintext {
   DeviceBuffer buf; ///< level + 1 limbs, NTT form
   int level = 0;
   double scale = 1;
   size_t slots = 0;
+  Word *data() const { return reinterpret_cast<Word *>(buf.data()); }
 };
+using DevicePlaintext = BasicDevicePlaintext<uint64_t>;
+using DevicePlaintext32 = BasicDevicePlaintext<uint32_t>;
 
 /// Hybrid switching key: [digit][b, a][all moduli of Q u P][N].
-struct DeviceSwitchingKey {
+template <typename Word> struct BasicDeviceSwitchingKey {
   DeviceBuffer buf;
   int digits = 0;
+  Word *data() const { return reinterpret_cast<Word *>(buf.data()); }
 };
-struct DeviceRelinKey {
-  DeviceSwitchingKey key;
+template <typename Word> struct BasicDeviceRelinKey {
+  BasicDeviceSwitchingKey<Word> key;
 };
-struct DeviceGaloisKeys {
-  std::map<uint64_t, DeviceSwitchingKey> keys;
+template <typename Word> struct BasicDeviceGaloisKeys {
+  std::map<uint64_t, BasicDeviceSwitchingKey<Word>> keys;
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
+using DeviceSwitchingKey = BasicDeviceSwitchingKey<uint64_t>;
+using DeviceRelinKey = BasicDeviceRelinKey<uint64_t>;
+using DeviceGaloisKeys = BasicDeviceGaloisKeys<uint64_t>;
+using DeviceSwitchingKey32 = BasicDeviceSwitchingKey<uint32_t>;
+using DeviceRelinKey32 = BasicDeviceRelinKey<uint32_t>;
+using DeviceGaloisKeys32 = BasicDeviceGaloisKeys<uint32_t>;
 /// EncapsulationKeys on the device (to_sparse keeps the zero limbs of its
 /// host layout: its inner product reads only q_0 and p_0).
 struct DeviceEncapsulationKeys {
@@ -189,6 +203,14 @@ DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key);
 DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key);
 DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
                             const KlssGaloisKeys &keys);
+// The same at 32-bit words (a DeviceContext of a Context32).
+DeviceCiphertext32 upload(const DeviceContext &ctx, const Ciphertext32 &ct);
+Ciphertext32 download(const DeviceContext &ctx, const DeviceCiphertext32 &ct);
+DevicePlaintext32 upload(const DeviceContext &ctx, const Plaintext32 &pt);
+DeviceSwitchingKey32 upload(const DeviceContext &ctx,
+                            const SwitchingKey32 &key);
+DeviceRelinKey32 upload(const DeviceContext &ctx, const RelinKey32 &key);
+DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys);
 
 // The primitives of rns.h on the device, same contracts. Bases must be
 // q_0..q_l, q_0..q_l u P, P or T (the shapes CKKS and KLSS use); bconv
@@ -264,8 +286,8 @@ DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
 void automorphism(const DeviceContext &ctx, const DevicePoly &in,
                   uint64_t galois, DevicePoly &out);
 // The primitives at 32-bit words (a DeviceContext of a Context32), same
-// contracts and the CPU's 32-bit residues bit for bit. Key switching and
-// the CKKS operations at 32-bit words are not on the GPU yet.
+// contracts and the CPU's 32-bit residues bit for bit (the CKKS operations
+// at 32-bit words: Evaluator32).
 DevicePoly32 upload(const DeviceContext &ctx, const Poly32 &p);
 Poly32 download(const DeviceContext &ctx, const DevicePoly32 &p);
 void ntt(const DeviceContext &ctx, DevicePoly32 &p);
@@ -307,58 +329,52 @@ void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
                    const DevicePoly &a, const DevicePoly &b);
 
 /// The CKKS operations of ember::Evaluator on device ciphertexts, with the
-/// same checks and the same results residue for residue.
-class Evaluator {
+/// same checks and the same results residue for residue, at either word
+/// (the context's). Rescale divides by Context::scalePrimes() primes
+/// (double-prime scaling: one switch Q_l -> Q_{l-2} of every part). KLSS key
+/// switching is 64-bit only on the GPU (InvalidArgument at 32 bits).
+template <typename Word> class BasicEvaluator {
 public:
-  explicit Evaluator(const DeviceContext &ctx) : ctx_(ctx) {}
+  using Ct = BasicDeviceCiphertext<Word>;
+  using Pt = BasicDevicePlaintext<Word>;
+  using Poly = BasicDevicePoly<Word>;
+  explicit BasicEvaluator(const DeviceContext &ctx) : ctx_(ctx) {}
 
-  DeviceCiphertext add(const DeviceCiphertext &a,
-                       const DeviceCiphertext &b) const;
-  DeviceCiphertext sub(const DeviceCiphertext &a,
-                       const DeviceCiphertext &b) const;
-  DeviceCiphertext negate(const DeviceCiphertext &a) const;
-  DeviceCiphertext addPlain(const DeviceCiphertext &a,
-                            const DevicePlaintext &p) const;
-  DeviceCiphertext subPlain(const DeviceCiphertext &a,
-                            const DevicePlaintext &p) const;
-  DeviceCiphertext mulPlain(const DeviceCiphertext &a,
-                            const DevicePlaintext &p) const;
-  DeviceCiphertext addConst(const DeviceCiphertext &a, double c) const;
-  DeviceCiphertext mulConst(const DeviceCiphertext &a, double c,
-                            double const_scale = 0) const;
-  DeviceCiphertext multiply(const DeviceCiphertext &a,
-                            const DeviceCiphertext &b) const;
-  DeviceCiphertext relinearize(const DeviceCiphertext &a,
-                               const DeviceRelinKey &rk) const;
-  DeviceCiphertext multiplyRelin(const DeviceCiphertext &a,
-                                 const DeviceCiphertext &b,
-                                 const DeviceRelinKey &rk) const;
-  DeviceCiphertext relinearize(const DeviceCiphertext &a,
-                               const DeviceKlssRelinKey &rk) const;
-  DeviceCiphertext multiplyRelin(const DeviceCiphertext &a,
-                                 const DeviceCiphertext &b,
-                                 const DeviceKlssRelinKey &rk) const;
-  DeviceCiphertext rescale(const DeviceCiphertext &a) const;
-  DeviceCiphertext modDropTo(const DeviceCiphertext &a, int level) const;
-  DeviceCiphertext rotate(const DeviceCiphertext &a, int64_t k,
-                          const DeviceGaloisKeys &keys) const;
-  DeviceCiphertext conjugate(const DeviceCiphertext &a,
-                             const DeviceGaloisKeys &keys) const;
-  DeviceCiphertext applyGalois(const DeviceCiphertext &a, uint64_t galois,
-                               const DeviceGaloisKeys &keys) const;
-  DeviceCiphertext rotate(const DeviceCiphertext &a, int64_t k,
-                          const DeviceKlssGaloisKeys &keys) const;
-  DeviceCiphertext conjugate(const DeviceCiphertext &a,
-                             const DeviceKlssGaloisKeys &keys) const;
-  DeviceCiphertext applyGalois(const DeviceCiphertext &a, uint64_t galois,
-                               const DeviceKlssGaloisKeys &keys) const;
-  std::pair<DevicePoly, DevicePoly>
-  keySwitch(const DevicePoly &d, const DeviceSwitchingKey &key) const;
-  std::pair<DevicePoly, DevicePoly> keySwitch(const DevicePoly &d,
-                                              const DeviceKlssKey &key) const;
+  Ct add(const Ct &a, const Ct &b) const;
+  Ct sub(const Ct &a, const Ct &b) const;
+  Ct negate(const Ct &a) const;
+  Ct addPlain(const Ct &a, const Pt &p) const;
+  Ct subPlain(const Ct &a, const Pt &p) const;
+  Ct mulPlain(const Ct &a, const Pt &p) const;
+  Ct addConst(const Ct &a, double c) const;
+  Ct mulConst(const Ct &a, double c, double const_scale = 0) const;
+  Ct multiply(const Ct &a, const Ct &b) const;
+  Ct relinearize(const Ct &a, const BasicDeviceRelinKey<Word> &rk) const;
+  Ct multiplyRelin(const Ct &a, const Ct &b,
+                   const BasicDeviceRelinKey<Word> &rk) const;
+  Ct relinearize(const Ct &a, const DeviceKlssRelinKey &rk) const;
+  Ct multiplyRelin(const Ct &a, const Ct &b,
+                   const DeviceKlssRelinKey &rk) const;
+  Ct rescale(const Ct &a) const;
+  Ct modDropTo(const Ct &a, int level) const;
+  Ct rotate(const Ct &a, int64_t k,
+            const BasicDeviceGaloisKeys<Word> &keys) const;
+  Ct conjugate(const Ct &a, const BasicDeviceGaloisKeys<Word> &keys) const;
+  Ct applyGalois(const Ct &a, uint64_t galois,
+                 const BasicDeviceGaloisKeys<Word> &keys) const;
+  Ct rotate(const Ct &a, int64_t k, const DeviceKlssGaloisKeys &keys) const;
+  Ct conjugate(const Ct &a, const DeviceKlssGaloisKeys &keys) const;
+  Ct applyGalois(const Ct &a, uint64_t galois,
+                 const DeviceKlssGaloisKeys &keys) const;
+  std::pair<Poly, Poly>
+  keySwitch(const Poly &d, const BasicDeviceSwitchingKey<Word> &key) const;
+  std::pair<Poly, Poly> keySwitch(const Poly &d,
+                                  const DeviceKlssKey &key) const;
 
 private:
   const DeviceContext &ctx_;
 };
+using Evaluator = BasicEvaluator<uint64_t>;
+using Evaluator32 = BasicEvaluator<uint32_t>;
 
 } // namespace ember::cuda

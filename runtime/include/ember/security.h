@@ -152,7 +152,13 @@ struct ParamSpec {
   /// towards log QP or security.
   int klss_gamma = 0;
   std::vector<int> t_bits;
-  double log_scale = 40;  ///< default encoding scale 2^log_scale, 1..60
+  double log_scale = 40; ///< default encoding scale 2^log_scale, 1..60
+  /// Primes per rescale: 1, or 2 for double-prime scaling (Cheddar 3.1;
+  /// 32-bit words carry a scale of 2^40..2^60 in a pair of primes below
+  /// 2^30). With 2, q_bits is q_0 then the pairs (an odd count), and a
+  /// Context built from the sizes takes its Q chain from
+  /// generateDoublePrimeChain (the pairs' nominal sizes are not used).
+  int scale_primes = 1;
   int hamming_weight = 0; ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 
@@ -178,6 +184,11 @@ struct ParamSpec {
 ///    8, 10) and (24, 8, 8, 10) of Athena's Table 5, with Q = 40 + 36-bit
 ///    scale primes and 8 x 37-bit P, so that 10 primes of 61 bits hold the
 ///    exact KLSS products (Context::klssTBitsNeeded).
+/// cheddar32: the shape of Cheddar's 32-bit default set, for 32-bit words
+///    (Context32) with double-prime scaling: 47 Q limbs (q_0 of 30 bits and
+///    23 pairs of 29-bit primes carrying 2^58), 12 x 30-bit P (Cheddar's P
+///    primes have 31 bits; Ember's 32-bit words take primes below 2^30),
+///    dnum 4; log QP about 1720 of the 1772 allowed.
 /// A, B and C carry a KLSS form too: gamma 4 with 8, 10 and 10 T primes, the
 /// fewest 61-bit primes their products need. Returns false for an unknown
 /// name.
@@ -209,6 +220,13 @@ inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
     s.log_scale = 48;
     s.klss_gamma = 4;
     s.t_bits.assign(10, 61);
+  } else if (name == "cheddar32") {
+    s.q_bits.assign(47, 29);
+    s.q_bits[0] = 30;
+    s.p_bits.assign(12, 30);
+    s.dnum = 4;
+    s.log_scale = 58;
+    s.scale_primes = 2;
   } else if (name == "athena40" || name == "athena24") {
     const int q_limbs = name == "athena40" ? 40 : 24;
     s.q_bits.assign(q_limbs, 36);
