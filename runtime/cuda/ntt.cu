@@ -317,6 +317,9 @@ template <typename W>
 constexpr int kFastMinBlocks = sizeof(W) == 8 ? EMBER_NTT_MIN_BLOCKS
                                               : EMBER_NTT32_MIN_BLOCKS;
 constexpr int kFastWords = 2304;
+/// Dynamic shared memory of the fused forward row phase: the epilogue's a
+/// and b for the block's 8 x 256 points.
+template <typename W> constexpr size_t kEpiPreBytes = 2 * 8 * 256 * sizeof(W);
 
 __device__ __forceinline__ int colAddr(int k, int c) {
   return 8 * k + c + 8 * (k >> 3);
@@ -543,22 +546,21 @@ template <typename W, bool kEpi>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     nttFwdRow16(TablesT<W> T, RowTableT<W> rt, int row_base,
                 const __grid_constant__ EpilogueT<W> e) {
-  // At 32-bit words the epilogue's operands are copied to shared memory
-  // asynchronously (cp.async) while the transform runs: read at the end,
-  // their latency stalled every warp (the fused row phase took 2.6x the
-  // plain one per row on an H200). At 64 bits they would not fit the 48 KB
-  // of static shared memory next to the transform's 18 KB.
-  constexpr bool kPre = kEpi && sizeof(W) == 4;
+  // The epilogue's operands are copied to shared memory asynchronously
+  // (cp.async) while the transform runs: read at the end, their latency
+  // stalled every warp (at 32-bit words the fused row phase took 2.6x the
+  // plain one per row on an H200). They sit in the dynamic shared memory
+  // (kEpiPreBytes<W>: 16 KB at 32 bits, 32 KB at 64, beyond the default
+  // 48 KB with the transform's 18 KB: the launcher raises the limit).
   __shared__ W s[kFastWords];
-  __shared__ W pre[kPre ? 2 * 8 * 256 : 1];
+  W *pre = sharedWords<W>();
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
   EpiRow<W> epi{};
-  if constexpr (kEpi)
+  if constexpr (kEpi) {
     epi = epiRow(e, row_base + row, 16, base);
-  if constexpr (kPre) {
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
       const int k = th + 32 * r;
@@ -587,19 +589,13 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
 #pragma unroll
     for (int r = 0; r < 8; ++r)
       dst[th + 32 * r] = reduce4q(s[rowAddr(th + 32 * r, c)], q, two_q);
-  } else if constexpr (kPre) {
+  } else {
     __pipeline_wait_prior(0); // this thread's own copies: no barrier needed
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
       const int k = th + 32 * r;
       dst[k] = epi.applyValues(reduce4q(s[rowAddr(k, c)], q, two_q),
                                pre[c * 256 + k], pre[2048 + c * 256 + k], q);
-    }
-  } else {
-#pragma unroll
-    for (int r = 0; r < 8; ++r) {
-      const int k = th + 32 * r;
-      dst[k] = epi.apply(reduce4q(s[rowAddr(k, c)], q, two_q), k, q);
     }
   }
 }
@@ -752,10 +748,15 @@ void nttForward(const DeviceContext &ctx, const RowsT<W> &src,
       else
         nttFwdCol16<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, 0);
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      if (epi)
-        nttFwdRow16<W, true>
-            <<<grid, kFastThreads, 0, I.stream>>>(T, row, int(first), *epi);
-      else
+      if (epi) {
+        // Beyond 48 KB of shared memory a kernel must opt in (a host call,
+        // not a stream operation: fine while a graph is captured).
+        EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+            nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            int(kEpiPreBytes<W>)));
+        nttFwdRow16<W, true><<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(
+            T, row, int(first), *epi);
+      } else
         nttFwdRow16<W, false><<<grid, kFastThreads, 0, I.stream>>>(
             T, row, int(first), EpilogueT<W>{});
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
