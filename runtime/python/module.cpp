@@ -156,13 +156,14 @@ template <typename Word> py::array_t<Word> toArray(const Poly<Word> &poly) {
 }
 
 /// (polys, limbs, N) array of several polynomials over one basis.
-py::array_t<uint64_t> toArray3(const std::vector<Poly64> &polys) {
+template <typename Word>
+py::array_t<Word> toArray3(const std::vector<Poly<Word>> &polys) {
   size_t limbs = polys.empty() ? 0 : polys[0].limbs();
   size_t n = polys.empty() ? 0 : polys[0].n;
-  py::array_t<uint64_t> out({polys.size(), limbs, n});
-  uint64_t *dst = out.mutable_data();
-  for (const Poly64 &p : polys) {
-    std::memcpy(dst, p.data.data(), p.data.size() * sizeof(uint64_t));
+  py::array_t<Word> out({polys.size(), limbs, n});
+  Word *dst = out.mutable_data();
+  for (const Poly<Word> &p : polys) {
+    std::memcpy(dst, p.data.data(), p.data.size() * sizeof(Word));
     dst += p.data.size();
   }
   return out;
@@ -635,18 +636,19 @@ void bindParams(py::module_ &m) {
 // --- CKKS --------------------------------------------------------------------
 
 /// Own what the wrapped class holds by reference (the context, the Prng).
-struct PyEncoder {
-  ContextPtr ctx;
-  std::unique_ptr<Encoder> enc;
+template <typename Word> struct PyEncoderT {
+  std::shared_ptr<Context<Word>> ctx;
+  std::unique_ptr<BasicEncoder<Word>> enc;
 };
-struct PyKeyGenerator {
+template <typename Word> struct PyKeyGeneratorT {
   std::shared_ptr<Prng> prng;
-  std::unique_ptr<KeyGenerator> kg;
+  std::unique_ptr<BasicKeyGenerator<Word>> kg;
 };
-struct PyEncryptor {
+template <typename Word> struct PyEncryptorT {
   std::shared_ptr<Prng> prng;
-  std::unique_ptr<Encryptor> enc;
+  std::unique_ptr<BasicEncryptor<Word>> enc;
 };
+using PyKeyGenerator = PyKeyGeneratorT<Word64>;
 
 std::shared_ptr<Prng> prngOrDefault(std::shared_ptr<Prng> prng) {
   return prng ? prng : std::make_shared<Prng>();
@@ -701,7 +703,270 @@ py::array_t<uint64_t> keySwitchArray(const Evaluator &e, const Context64 &ctx,
     py::gil_scoped_release release;
     out = e.keySwitch(p, key);
   }
-  return toArray3({out.first, out.second});
+  return toArray3<Word64>({out.first, out.second});
+}
+
+/// The classes of bindCkksWord that the 64-bit extras extend.
+template <typename Word> struct CkksClasses {
+  py::class_<PyKeyGeneratorT<Word>> keygen;
+  py::class_<BasicEvaluator<Word>> eval;
+};
+
+/// The CKKS objects and operations common to both words, named
+/// Plaintext, ..., Evaluator at 64-bit words and Plaintext32, ...,
+/// Evaluator32 at 32-bit ones (a Context32).
+template <typename Word>
+CkksClasses<Word> bindCkksWord(py::module_ &m, const std::string &sfx) {
+  using Pt = BasicPlaintext<Word>;
+  using Ctx = BasicCiphertext<Word>;
+  using Sk = BasicSecretKey<Word>;
+  using Pk = BasicPublicKey<Word>;
+  using Swk = BasicSwitchingKey<Word>;
+  using Rk = BasicRelinKey<Word>;
+  using Gk = BasicGaloisKeys<Word>;
+  using CtxPtr = std::shared_ptr<Context<Word>>;
+  auto name = [&](const char *base) { return std::string(base) + sfx; };
+
+  py::class_<Pt> pt(m, name("Plaintext").c_str());
+  pt.def_readonly("level", &Pt::level)
+      .def_readwrite("scale", &Pt::scale)
+      .def_readonly("slots", &Pt::slots)
+      .def_property_readonly("basis", [](const Pt &p) { return p.poly.basis; })
+      .def(
+          "residues", [](const Pt &p) { return toArray(p.poly); },
+          "NTT-form residues, shape (limbs, N).");
+  bindCopy(pt);
+
+  py::class_<Ctx> ct(m, name("Ciphertext").c_str());
+  ct.def_readonly("level", &Ctx::level)
+      .def_readwrite("scale", &Ctx::scale)
+      .def_readonly("slots", &Ctx::slots)
+      .def_property_readonly("degree", &Ctx::degree)
+      .def_property_readonly("size", [](const Ctx &c) { return c.c.size(); })
+      .def_property_readonly("basis",
+                             [](const Ctx &c) {
+                               return c.c.empty() ? std::vector<int>{}
+                                                  : c.c[0].basis;
+                             })
+      .def(
+          "residues", [](const Ctx &c) { return toArray3(c.c); },
+          "NTT-form residues, shape (polys, limbs, N).")
+      .def("__repr__", [sfx](const Ctx &c) {
+        return "<Ciphertext" + sfx + " degree=" + std::to_string(c.degree()) +
+               " level=" + std::to_string(c.level) + " scale=2^" +
+               std::to_string(std::log2(c.scale)) +
+               " slots=" + std::to_string(c.slots) + ">";
+      });
+  bindCopy(ct);
+
+  py::class_<Sk> sk(m, name("SecretKey").c_str());
+  sk.def(
+      "residues", [](const Sk &k) { return toArray(k.s); },
+      "s in NTT form over Q u P, shape (limbs, N).");
+  py::class_<Pk> pk(m, name("PublicKey").c_str());
+  pk.def(
+      "residues",
+      [](const Pk &k) {
+        return toArray3<Word>({k.b, k.a});
+      },
+      "(b, a) in NTT form over Q, shape (2, limbs, N).");
+  py::class_<Swk>(m, name("SwitchingKey").c_str())
+      .def_property_readonly("digits", [](const Swk &k) { return k.b.size(); })
+      .def(
+          "residues",
+          [](const Swk &k, size_t digit) {
+            if (digit >= k.b.size())
+              throw InvalidArgument("digit out of range");
+            return toArray3<Word>({k.b[digit], k.a[digit]});
+          },
+          py::arg("digit"), "(b_j, a_j) of digit j, shape (2, limbs, N).");
+  py::class_<Rk>(m, name("RelinKey").c_str()).def_readonly("key", &Rk::key);
+  bindGaloisKeys<Gk>(m, name("GaloisKeys").c_str());
+
+  m.def("galois_element_for_rotation", &galoisElementForRotation<Word>,
+        py::arg("ctx"), py::arg("k"), py::arg("slots"),
+        "Galois element of a left rotation by k slots: 5^(k mod slots) mod "
+        "2N.");
+  m.def("galois_element_for_conjugation", &galoisElementForConjugation<Word>,
+        py::arg("ctx"));
+
+  using Enc = PyEncoderT<Word>;
+  py::class_<Enc>(m, name("Encoder").c_str())
+      .def(py::init([](CtxPtr ctx) {
+             auto out = std::make_unique<Enc>();
+             out->enc = std::make_unique<BasicEncoder<Word>>(*ctx);
+             out->ctx = std::move(ctx);
+             return out;
+           }),
+           py::arg("ctx"))
+      .def(
+          "encode",
+          [](const Enc &e, const py::object &input, std::optional<int> level,
+             std::optional<double> scale, std::optional<size_t> slots) {
+            // Lists, tuples and arrays of any numeric dtype.
+            py::array values =
+                py::module_::import("numpy").attr("asarray")(input);
+            if (values.ndim() != 1)
+              throw InvalidArgument("encode takes a 1-D array, got ndim " +
+                                    std::to_string(values.ndim()));
+            const size_t count = static_cast<size_t>(values.shape(0));
+            const int l = level.value_or(e.ctx->maxLevel());
+            const double sc =
+                scale.value_or(std::exp2(e.ctx->spec().log_scale));
+            const size_t s = slots.value_or(count);
+            if (values.dtype().kind() == 'c') {
+              auto a = py::array_t<std::complex<double>,
+                                   py::array::c_style |
+                                       py::array::forcecast>::ensure(values);
+              std::vector<std::complex<double>> v(a.data(), a.data() + count);
+              py::gil_scoped_release release;
+              return e.enc->encode(v, l, sc, s);
+            }
+            auto a =
+                py::array_t<double, py::array::c_style |
+                                        py::array::forcecast>::ensure(values);
+            if (!a)
+              throw InvalidArgument("encode takes real or complex numbers");
+            std::vector<double> v(a.data(), a.data() + count);
+            py::gil_scoped_release release;
+            return e.enc->encode(v, l, sc, s);
+          },
+          py::arg("values"), py::arg("level") = py::none(),
+          py::arg("scale") = py::none(), py::arg("slots") = py::none(),
+          "Encodes a real or complex vector (length `slots`, default its "
+          "length) at `level` (default max_level) and `scale` (default "
+          "2^log_scale).")
+      .def(
+          "decode",
+          [](const Enc &e, const Pt &pt) {
+            std::vector<std::complex<double>> v;
+            {
+              py::gil_scoped_release release;
+              v = e.enc->decode(pt);
+            }
+            py::array_t<std::complex<double>> out(v.size());
+            std::memcpy(out.mutable_data(), v.data(),
+                        v.size() * sizeof(std::complex<double>));
+            return out;
+          },
+          py::arg("pt"), "Decodes to a complex numpy array of pt.slots.");
+
+  using Kg = PyKeyGeneratorT<Word>;
+  py::class_<Kg> keygen(m, name("KeyGenerator").c_str());
+  keygen
+      .def(py::init([](const Context<Word> &ctx, std::shared_ptr<Prng> prng) {
+             auto out = std::make_unique<Kg>();
+             out->prng = prngOrDefault(std::move(prng));
+             py::gil_scoped_release release;
+             out->kg =
+                 std::make_unique<BasicKeyGenerator<Word>>(ctx, *out->prng);
+             return out;
+           }),
+           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>(),
+           "Samples a fresh secret key (with `prng`, default a new "
+           "OpenSSL-seeded one).")
+      .def(
+          "secret_key",
+          [](const Kg &g) -> const Sk & { return g.kg->secretKey(); },
+          py::return_value_policy::reference_internal)
+      .def(
+          "public_key", [](Kg &g) { return g.kg->publicKey(); }, Release())
+      .def(
+          "relin_key", [](Kg &g) { return g.kg->relinKey(); }, Release())
+      .def(
+          "galois_key",
+          [](Kg &g, uint64_t galois) { return g.kg->galoisKey(galois); },
+          py::arg("galois"), Release())
+      .def(
+          "galois_keys",
+          [](Kg &g, const std::vector<uint64_t> &elements) {
+            return g.kg->galoisKeys(elements);
+          },
+          py::arg("elements"), Release());
+
+  using Encr = PyEncryptorT<Word>;
+  py::class_<Encr>(m, name("Encryptor").c_str())
+      .def(py::init([](const Context<Word> &ctx, std::shared_ptr<Prng> prng) {
+             auto out = std::make_unique<Encr>();
+             out->prng = prngOrDefault(std::move(prng));
+             out->enc = std::make_unique<BasicEncryptor<Word>>(ctx, *out->prng);
+             return out;
+           }),
+           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>())
+      .def(
+          "encrypt",
+          [](const Encr &e, const Pt &pt, const Pk &pk) {
+            return e.enc->encrypt(pt, pk);
+          },
+          py::arg("pt"), py::arg("pk"), Release())
+      .def(
+          "encrypt_symmetric",
+          [](const Encr &e, const Pt &pt, const Sk &sk) {
+            return e.enc->encryptSymmetric(pt, sk);
+          },
+          py::arg("pt"), py::arg("sk"), Release());
+
+  using Dec = BasicDecryptor<Word>;
+  py::class_<Dec>(m, name("Decryptor").c_str())
+      .def(py::init<const Context<Word> &, const Sk &>(), py::arg("ctx"),
+           py::arg("sk"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>())
+      .def(
+          "decrypt",
+          [](const Dec &d, const Ctx &ct, std::optional<double> flooding_bits,
+             std::shared_ptr<Prng> prng) {
+            if (!flooding_bits) {
+              py::gil_scoped_release release;
+              return d.decrypt(ct);
+            }
+            prng = prngOrDefault(std::move(prng));
+            py::gil_scoped_release release;
+            return d.decrypt(ct, *flooding_bits, *prng);
+          },
+          py::arg("ct"), py::arg("flooding_bits") = py::none(),
+          py::arg("prng") = py::none(),
+          "Exact decryption, or with flooding_bits the noise-flooded one for "
+          "results that are shared: Gaussian noise of standard deviation "
+          "2^flooding_bits on every coefficient (from prng, default a new "
+          "OpenSSL-seeded one); choose it with flooding_bits(noise_bits). "
+          "See README.md, 'Shared decryptions'.");
+
+  using E = BasicEvaluator<Word>;
+  using Ct = const Ctx &;
+  py::class_<E> eval(m, name("Evaluator").c_str());
+  eval.def(py::init<const Context<Word> &>(), py::arg("ctx"),
+           py::keep_alive<1, 2>())
+      .def("add", &E::add, py::arg("a"), py::arg("b"), Release())
+      .def("sub", &E::sub, py::arg("a"), py::arg("b"), Release())
+      .def("negate", &E::negate, py::arg("a"), Release())
+      .def("add_plain", &E::addPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("sub_plain", &E::subPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("mul_plain", &E::mulPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("add_const", &E::addConst, py::arg("a"), py::arg("c"), Release())
+      .def("mul_const", &E::mulConst, py::arg("a"), py::arg("c"),
+           py::arg("const_scale") = 0.0, Release())
+      .def("multiply", &E::multiply, py::arg("a"), py::arg("b"), Release())
+      .def("relinearize",
+           py::overload_cast<Ct, const Rk &>(&E::relinearize, py::const_),
+           py::arg("a"), py::arg("rk"), Release())
+      .def("multiply_relin",
+           py::overload_cast<Ct, Ct, const Rk &>(&E::multiplyRelin, py::const_),
+           py::arg("a"), py::arg("b"), py::arg("rk"), Release())
+      .def("rescale", &E::rescale, py::arg("a"), Release(),
+           "Divides by the top scale_primes primes (a pair with double-prime "
+           "scaling).")
+      .def("mod_drop_to", &E::modDropTo, py::arg("a"), py::arg("level"),
+           Release())
+      .def("rotate",
+           py::overload_cast<Ct, int64_t, const Gk &>(&E::rotate, py::const_),
+           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
+      .def("conjugate",
+           py::overload_cast<Ct, const Gk &>(&E::conjugate, py::const_),
+           py::arg("a"), py::arg("keys"), Release())
+      .def("apply_galois",
+           py::overload_cast<Ct, uint64_t, const Gk &>(&E::applyGalois,
+                                                       py::const_),
+           py::arg("a"), py::arg("galois"), py::arg("keys"), Release());
+  return {std::move(keygen), std::move(eval)};
 }
 
 void bindCkks(py::module_ &m) {
@@ -731,70 +996,17 @@ void bindCkks(py::module_ &m) {
           },
           py::arg("n"));
 
-  py::class_<Plaintext> pt(m, "Plaintext");
-  pt.def_readonly("level", &Plaintext::level)
-      .def_readwrite("scale", &Plaintext::scale)
-      .def_readonly("slots", &Plaintext::slots)
-      .def_property_readonly("basis",
-                             [](const Plaintext &p) { return p.poly.basis; })
-      .def(
-          "residues", [](const Plaintext &p) { return toArray(p.poly); },
-          "NTT-form residues, shape (limbs, N).");
-  bindCopy(pt);
+  CkksClasses<Word64> c64 = bindCkksWord<Word64>(m, "");
+  bindCkksWord<uint32_t>(m, "32");
 
-  py::class_<Ciphertext> ct(m, "Ciphertext");
-  ct.def_readonly("level", &Ciphertext::level)
-      .def_readwrite("scale", &Ciphertext::scale)
-      .def_readonly("slots", &Ciphertext::slots)
-      .def_property_readonly("degree", &Ciphertext::degree)
-      .def_property_readonly("size",
-                             [](const Ciphertext &c) { return c.c.size(); })
-      .def_property_readonly("basis",
-                             [](const Ciphertext &c) {
-                               return c.c.empty() ? std::vector<int>{}
-                                                  : c.c[0].basis;
-                             })
-      .def(
-          "residues", [](const Ciphertext &c) { return toArray3(c.c); },
-          "NTT-form residues, shape (polys, limbs, N).")
-      .def("__repr__", [](const Ciphertext &c) {
-        return "<Ciphertext degree=" + std::to_string(c.degree()) +
-               " level=" + std::to_string(c.level) + " scale=2^" +
-               std::to_string(std::log2(c.scale)) +
-               " slots=" + std::to_string(c.slots) + ">";
-      });
-  bindCopy(ct);
-
-  py::class_<SecretKey> sk(m, "SecretKey");
-  sk.def(
-      "residues", [](const SecretKey &k) { return toArray(k.s); },
-      "s in NTT form over Q u P, shape (limbs, N).");
-  py::class_<PublicKey> pk(m, "PublicKey");
-  pk.def(
-      "residues",
-      [](const PublicKey &k) {
-        return toArray3({k.b, k.a});
-      },
-      "(b, a) in NTT form over Q, shape (2, limbs, N).");
-  py::class_<SwitchingKey>(m, "SwitchingKey")
-      .def_property_readonly("digits",
-                             [](const SwitchingKey &k) { return k.b.size(); })
-      .def(
-          "residues",
-          [](const SwitchingKey &k, size_t digit) {
-            if (digit >= k.b.size())
-              throw InvalidArgument("digit out of range");
-            return toArray3({k.b[digit], k.a[digit]});
-          },
-          py::arg("digit"), "(b_j, a_j) of digit j, shape (2, limbs, N).");
-  py::class_<RelinKey>(m, "RelinKey").def_readonly("key", &RelinKey::key);
+  // 64-bit only: bootstrapping's encapsulation keys, the KLSS forms, the
+  // evaluation-key bundle of compiled programs, noise flooding's helper.
   py::class_<EncapsulationKeys>(m, "EncapsulationKeys",
                                 "Bootstrapping's sparse-secret encapsulation "
                                 "keys: to_sparse (s -> s', at q_0 p_0) and "
                                 "from_sparse (s' -> s).")
       .def_readonly("to_sparse", &EncapsulationKeys::to_sparse)
       .def_readonly("from_sparse", &EncapsulationKeys::from_sparse);
-  bindGaloisKeys<GaloisKeys>(m, "GaloisKeys");
   py::class_<KlssKey>(m, "KlssKey",
                       "KLSS form of a switching key: digits x groups pairs "
                       "over the temporary basis T (ember/ckks.h).")
@@ -807,7 +1019,7 @@ void bindCkks(py::module_ &m) {
                 group >= k.groups)
               throw InvalidArgument("KLSS key part out of range");
             const size_t at = size_t(digit) * k.groups + group;
-            return toArray3({k.b[at], k.a[at]});
+            return toArray3<Word64>({k.b[at], k.a[at]});
           },
           py::arg("digit"), py::arg("group"),
           "(b, a) of (digit, group) in NTT form over T, shape (2, r', N).");
@@ -888,109 +1100,7 @@ void bindCkks(py::module_ &m) {
           py::return_value_policy::reference_internal)
       .def_readonly("galois", &EvaluationKeys::galois);
 
-  m.def("galois_element_for_rotation", &galoisElementForRotation<Word64>,
-        py::arg("ctx"), py::arg("k"), py::arg("slots"),
-        "Galois element of a left rotation by k slots: 5^(k mod slots) mod "
-        "2N.");
-  m.def("galois_element_for_conjugation", &galoisElementForConjugation<Word64>,
-        py::arg("ctx"));
-
-  py::class_<PyEncoder>(m, "Encoder")
-      .def(py::init([](ContextPtr ctx) {
-             auto out = std::make_unique<PyEncoder>();
-             out->enc = std::make_unique<Encoder>(*ctx);
-             out->ctx = std::move(ctx);
-             return out;
-           }),
-           py::arg("ctx"))
-      .def(
-          "encode",
-          [](const PyEncoder &e, const py::object &input,
-             std::optional<int> level, std::optional<double> scale,
-             std::optional<size_t> slots) {
-            // Lists, tuples and arrays of any numeric dtype.
-            py::array values =
-                py::module_::import("numpy").attr("asarray")(input);
-            if (values.ndim() != 1)
-              throw InvalidArgument("encode takes a 1-D array, got ndim " +
-                                    std::to_string(values.ndim()));
-            const size_t count = static_cast<size_t>(values.shape(0));
-            const int l = level.value_or(e.ctx->maxLevel());
-            const double sc =
-                scale.value_or(std::exp2(e.ctx->spec().log_scale));
-            const size_t s = slots.value_or(count);
-            if (values.dtype().kind() == 'c') {
-              auto a = py::array_t<std::complex<double>,
-                                   py::array::c_style |
-                                       py::array::forcecast>::ensure(values);
-              std::vector<std::complex<double>> v(a.data(), a.data() + count);
-              py::gil_scoped_release release;
-              return e.enc->encode(v, l, sc, s);
-            }
-            auto a =
-                py::array_t<double, py::array::c_style |
-                                        py::array::forcecast>::ensure(values);
-            if (!a)
-              throw InvalidArgument("encode takes real or complex numbers");
-            std::vector<double> v(a.data(), a.data() + count);
-            py::gil_scoped_release release;
-            return e.enc->encode(v, l, sc, s);
-          },
-          py::arg("values"), py::arg("level") = py::none(),
-          py::arg("scale") = py::none(), py::arg("slots") = py::none(),
-          "Encodes a real or complex vector (length `slots`, default its "
-          "length) at `level` (default max_level) and `scale` (default "
-          "2^log_scale).")
-      .def(
-          "decode",
-          [](const PyEncoder &e, const Plaintext &pt) {
-            std::vector<std::complex<double>> v;
-            {
-              py::gil_scoped_release release;
-              v = e.enc->decode(pt);
-            }
-            py::array_t<std::complex<double>> out(v.size());
-            std::memcpy(out.mutable_data(), v.data(),
-                        v.size() * sizeof(std::complex<double>));
-            return out;
-          },
-          py::arg("pt"), "Decodes to a complex numpy array of pt.slots.");
-
-  py::class_<PyKeyGenerator>(m, "KeyGenerator")
-      .def(py::init([](const Context64 &ctx, std::shared_ptr<Prng> prng) {
-             auto out = std::make_unique<PyKeyGenerator>();
-             out->prng = prngOrDefault(std::move(prng));
-             py::gil_scoped_release release;
-             out->kg = std::make_unique<KeyGenerator>(ctx, *out->prng);
-             return out;
-           }),
-           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>(),
-           "Samples a fresh secret key (with `prng`, default a new "
-           "OpenSSL-seeded one).")
-      .def(
-          "secret_key",
-          [](const PyKeyGenerator &g) -> const SecretKey & {
-            return g.kg->secretKey();
-          },
-          py::return_value_policy::reference_internal)
-      .def(
-          "public_key", [](PyKeyGenerator &g) { return g.kg->publicKey(); },
-          Release())
-      .def(
-          "relin_key", [](PyKeyGenerator &g) { return g.kg->relinKey(); },
-          Release())
-      .def(
-          "galois_key",
-          [](PyKeyGenerator &g, uint64_t galois) {
-            return g.kg->galoisKey(galois);
-          },
-          py::arg("galois"), Release())
-      .def(
-          "galois_keys",
-          [](PyKeyGenerator &g, const std::vector<uint64_t> &elements) {
-            return g.kg->galoisKeys(elements);
-          },
-          py::arg("elements"), Release())
+  c64.keygen
       .def(
           "encapsulation_keys",
           [](PyKeyGenerator &g, int hamming_weight) {
@@ -1020,49 +1130,6 @@ void bindCkks(py::module_ &m) {
           py::arg("ctx"), py::arg("s_prime"),
           "Key switching from s' (NTT form over qp_basis(max_level)) to s.");
 
-  py::class_<PyEncryptor>(m, "Encryptor")
-      .def(py::init([](const Context64 &ctx, std::shared_ptr<Prng> prng) {
-             auto out = std::make_unique<PyEncryptor>();
-             out->prng = prngOrDefault(std::move(prng));
-             out->enc = std::make_unique<Encryptor>(ctx, *out->prng);
-             return out;
-           }),
-           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>())
-      .def(
-          "encrypt",
-          [](const PyEncryptor &e, const Plaintext &pt, const PublicKey &pk) {
-            return e.enc->encrypt(pt, pk);
-          },
-          py::arg("pt"), py::arg("pk"), Release())
-      .def(
-          "encrypt_symmetric",
-          [](const PyEncryptor &e, const Plaintext &pt, const SecretKey &sk) {
-            return e.enc->encryptSymmetric(pt, sk);
-          },
-          py::arg("pt"), py::arg("sk"), Release());
-
-  py::class_<Decryptor>(m, "Decryptor")
-      .def(py::init<const Context64 &, const SecretKey &>(), py::arg("ctx"),
-           py::arg("sk"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>())
-      .def(
-          "decrypt",
-          [](const Decryptor &d, const Ciphertext &ct,
-             std::optional<double> flooding_bits, std::shared_ptr<Prng> prng) {
-            if (!flooding_bits) {
-              py::gil_scoped_release release;
-              return d.decrypt(ct);
-            }
-            prng = prngOrDefault(std::move(prng));
-            py::gil_scoped_release release;
-            return d.decrypt(ct, *flooding_bits, *prng);
-          },
-          py::arg("ct"), py::arg("flooding_bits") = py::none(),
-          py::arg("prng") = py::none(),
-          "Exact decryption, or with flooding_bits the noise-flooded one for "
-          "results that are shared: Gaussian noise of standard deviation "
-          "2^flooding_bits on every coefficient (from prng, default a new "
-          "OpenSSL-seeded one); choose it with flooding_bits(noise_bits). "
-          "See README.md, 'Shared decryptions'.");
   m.def("flooding_bits", &floodingBits, py::arg("noise_bits"),
         py::arg("statistical_security") = kFloodingStatisticalSecurity,
         py::arg("queries") = 1.0,
@@ -1074,22 +1141,7 @@ void bindCkks(py::module_ &m) {
 
   using E = Evaluator;
   using Ct = const Ciphertext &;
-  py::class_<Evaluator>(m, "Evaluator")
-      .def(py::init<const Context64 &>(), py::arg("ctx"),
-           py::keep_alive<1, 2>())
-      .def("add", &E::add, py::arg("a"), py::arg("b"), Release())
-      .def("sub", &E::sub, py::arg("a"), py::arg("b"), Release())
-      .def("negate", &E::negate, py::arg("a"), Release())
-      .def("add_plain", &E::addPlain, py::arg("a"), py::arg("pt"), Release())
-      .def("sub_plain", &E::subPlain, py::arg("a"), py::arg("pt"), Release())
-      .def("mul_plain", &E::mulPlain, py::arg("a"), py::arg("pt"), Release())
-      .def("add_const", &E::addConst, py::arg("a"), py::arg("c"), Release())
-      .def("mul_const", &E::mulConst, py::arg("a"), py::arg("c"),
-           py::arg("const_scale") = 0.0, Release())
-      .def("multiply", &E::multiply, py::arg("a"), py::arg("b"), Release())
-      .def("relinearize",
-           py::overload_cast<Ct, const RelinKey &>(&E::relinearize, py::const_),
-           py::arg("a"), py::arg("rk"), Release())
+  c64.eval
       .def(
           "relinearize",
           [](const E &e, Ct a, const EvaluationKeys &k) {
@@ -1099,10 +1151,6 @@ void bindCkks(py::module_ &m) {
             return e.relinearize(a, k.relin);
           },
           py::arg("a"), py::arg("keys"), Release())
-      .def("multiply_relin",
-           py::overload_cast<Ct, Ct, const RelinKey &>(&E::multiplyRelin,
-                                                       py::const_),
-           py::arg("a"), py::arg("b"), py::arg("rk"), Release())
       .def(
           "multiply_relin",
           [](const E &e, Ct a, Ct b, const EvaluationKeys &k) {
@@ -1132,32 +1180,18 @@ void bindCkks(py::module_ &m) {
            py::overload_cast<Ct, uint64_t, const KlssGaloisKeys &>(
                &E::applyGalois, py::const_),
            py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
-      .def("rescale", &E::rescale, py::arg("a"), Release())
-      .def("mod_drop_to", &E::modDropTo, py::arg("a"), py::arg("level"),
-           Release())
-      .def("rotate",
-           py::overload_cast<Ct, int64_t, const GaloisKeys &>(&E::rotate,
-                                                              py::const_),
-           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
       .def(
           "rotate",
           [](const E &e, Ct a, int64_t k, const EvaluationKeys &keys) {
             return e.rotate(a, k, keys.galois);
           },
           py::arg("a"), py::arg("k"), py::arg("keys"), Release())
-      .def("conjugate",
-           py::overload_cast<Ct, const GaloisKeys &>(&E::conjugate, py::const_),
-           py::arg("a"), py::arg("keys"), Release())
       .def(
           "conjugate",
           [](const E &e, Ct a, const EvaluationKeys &keys) {
             return e.conjugate(a, keys.galois);
           },
           py::arg("a"), py::arg("keys"), Release())
-      .def("apply_galois",
-           py::overload_cast<Ct, uint64_t, const GaloisKeys &>(&E::applyGalois,
-                                                               py::const_),
-           py::arg("a"), py::arg("galois"), py::arg("keys"), Release())
       .def(
           "apply_galois",
           [](const E &e, Ct a, uint64_t galois, const EvaluationKeys &keys) {
