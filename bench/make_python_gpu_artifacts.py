@@ -105,7 +105,7 @@ def programs(rng: np.random.Generator):
         )
     # Automatic parameters with and without the KLSS form the compiler adds.
     xy = {"x": rng.uniform(-1, 1, 16), "y": rng.uniform(-1, 1, 16)}
-    options = {"log_n": 16, "extra_levels": 20, "dnum": 10}
+    options = {"log_n": 16, "extra_levels": 20, "dnum": 23}
     yield "klss_form", klss_form.klss_form, {**options, "klss_form": True}, xy
     yield "klss_form_off", klss_form.klss_form, options, xy
     # The same program stopped after CoeffToSlot and after EvalMod: the

@@ -281,7 +281,8 @@ std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
   P.level = level;
   P.digits = ctx.digitCount(level);
   if (P.digits > kMaxDigits)
-    throw InvalidArgument("the CUDA backend supports at most 16 digits");
+    throw InvalidArgument("the CUDA backend supports at most " +
+                          std::to_string(kMaxDigits) + " digits");
   const std::vector<int> qp = ctx.qpBasis(level);
   const std::vector<int> p_basis = ctx.pBasis();
   const std::vector<int> q_basis = ctx.qBasis(level);

@@ -143,7 +143,11 @@ constexpr int kScaleWords = 5;
 constexpr int kMaxRows = 512;     // rows per NTT launch (chunked beyond)
 constexpr int kMaxJobs = 16;      // BConv jobs per launch
 constexpr int kMaxExactJobs = 32; // exact BConv jobs per launch
-constexpr int kMaxDigits = 16;    // key-switching digits
+// Key-switching digits: up to 64, so that a small special modulus works
+// (Athena's K = 1 shapes need a digit per Q prime). The inner products sum
+// one product per digit of values below 2^61 in 128 bits: 64 of them stay
+// below 2^128.
+constexpr int kMaxDigits = 64;
 constexpr int kMaxConsts = 64;    // per-limb constants passed by value
 
 constexpr int kMaxBases = 4; // buffers one NTT launch reads (or writes) rows of

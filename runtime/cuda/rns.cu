@@ -413,7 +413,8 @@ struct KlssIpArgs {
 
 /// KLSS inner product over T (Athena Fig. 6), all groups in one launch: a
 /// thread owns one coefficient of one T limb, keeps the digits' values in
-/// registers (read once) and for every group sums digit x key (b and a) in
+/// registers (read once; kD = 0: more than 16 digits, re-read per group
+/// from the cache) and for every group sums digit x key (b and a) in
 /// 128 bits, reducing once. Bytes per coefficient: 2 D G words of key (the
 /// bulk, read once), D digit words, 2 G output words. Work: 2 D G
 /// multiply-adds and 2 G reductions.
@@ -426,20 +427,27 @@ __global__ void __launch_bounds__(kEwThreads)
   const size_t block = size_t(a.r) << log_n; // one (digit, group, part)
   const int g = a.t_first + k;
   const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
-  u64 d[kD];
+  constexpr int kR = kD > 0 ? kD : 1; // the register cache
+  u64 d[kR];
 #pragma unroll
-  for (int i = 0; i < kD; ++i)
-    d[i] = i < a.digits ? a.td[i][off] : 0;
+  for (int i = 0; i < kR; ++i)
+    d[i] = kD > 0 && i < a.digits ? a.td[i][off] : 0;
   for (int j = 0; j < a.groups; ++j) {
     u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+    auto mac = [&](int i, u64 v) {
+      const u64 *kb = a.key + size_t(2 * (i * a.key_groups + j)) * block + off;
+      mac128(h0, l0, v, kb[0]);
+      mac128(h1, l1, v, kb[block]);
+    };
+    if constexpr (kD > 0) {
 #pragma unroll
-    for (int i = 0; i < kD; ++i)
-      if (i < a.digits) {
-        const u64 *kb =
-            a.key + size_t(2 * (i * a.key_groups + j)) * block + off;
-        mac128(h0, l0, d[i], kb[0]);
-        mac128(h1, l1, d[i], kb[block]);
-      }
+      for (int i = 0; i < kD; ++i)
+        if (i < a.digits)
+          mac(i, d[i]);
+    } else {
+      for (int i = 0; i < a.digits; ++i)
+        mac(i, a.td[i][off]);
+    }
     a.out[size_t(j) * block + off] = barrett(h0, l0, q, rh, rl);
     a.out[size_t(a.groups + j) * block + off] = barrett(h1, l1, q, rh, rl);
   }
@@ -1211,9 +1219,10 @@ void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
     klssInnerProductKernel<4><<<grid, block, 0, I.stream>>>(I.tables, a);
   else if (plan.digits <= 8)
     klssInnerProductKernel<8><<<grid, block, 0, I.stream>>>(I.tables, a);
+  else if (plan.digits <= 16)
+    klssInnerProductKernel<16><<<grid, block, 0, I.stream>>>(I.tables, a);
   else
-    klssInnerProductKernel<kMaxDigits>
-        <<<grid, block, 0, I.stream>>>(I.tables, a);
+    klssInnerProductKernel<0><<<grid, block, 0, I.stream>>>(I.tables, a);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 

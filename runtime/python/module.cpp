@@ -517,7 +517,7 @@ void bindParams(py::module_ &m) {
             if (!namedParamSpec(name, s))
               throw InvalidArgument("unknown parameter set '" + name +
                                     "' (expected A, B, C, athena40, "
-                                    "athena24 or cheddar32)");
+                                    "athena24, athena47 or cheddar32)");
             return s;
           },
           py::arg("name"),

@@ -84,8 +84,11 @@ KeySwitchWork ember::hybridWork(ckks::ParamsAttr params,
   w.nttLimbs += l1 + beta * (l1 + k) - l1;
   for (double a : digits)
     w.bconvMacs += a * (l1 + k - a);
-  // Automorphisms of the raised digits (hoisting).
-  w.otherBytes += g.automorphisms * 2 * beta * (l1 + k) * limbBytes;
+  // Automorphisms of the raised digits (hoisting): each permutes one
+  // digit's l+1+K limbs (g.automorphisms counts digits x rotations; until
+  // 2026-11-26 this was multiplied by the digit count again, which made a
+  // rotation at Athena's 47-digit shape 7x dearer than measured).
+  w.otherBytes += g.automorphisms * 2 * (l1 + k) * limbBytes;
   // Per product: 2 x beta x (l+1+K) MACs, the key's limbs at this level.
   w.ipMacs += g.innerProducts * 2 * beta * (l1 + k);
   w.keyBytes += g.innerProducts * 2 * beta * (l1 + k) * limbBytes;
@@ -109,7 +112,7 @@ KeySwitchWork ember::klssWork(ckks::ParamsAttr params,
   // klss_mod_up (shared): INTT of Q_l, exact BConv to T, NTT over T.
   w.nttLimbs += l1 + beta * r;
   w.exactBconvMacs += l1 * r;
-  w.otherBytes += g.automorphisms * 2 * beta * r * limbBytes;
+  w.otherBytes += g.automorphisms * 2 * r * limbBytes; // one T digit each
   // Per product: groups x beta x r' MACs per polynomial over T, INTT over T
   // of every group's pair, exact BConv T -> the group's limbs.
   w.ipMacs += g.innerProducts * 2 * groups * beta * r;

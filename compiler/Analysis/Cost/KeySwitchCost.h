@@ -67,8 +67,9 @@ struct KeySwitchWork {
 };
 
 /// The shape of one key-switch group: `innerProducts` key products (one
-/// per rotation, or the relinearisation), `automorphisms` of the raised
-/// digits (hoisted rotations), `modDowns` ModDowns of accumulator pairs.
+/// per rotation, or the relinearisation), `automorphisms` of raised digits
+/// (one per digit and hoisted rotation: the rns.automorphism ops on ModUp's
+/// results), `modDowns` ModDowns of accumulator pairs.
 struct KeySwitchGroup {
   int64_t level = 0;
   int64_t innerProducts = 1;

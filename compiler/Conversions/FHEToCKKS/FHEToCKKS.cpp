@@ -379,7 +379,14 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
     ember::ParamSpec spec;
     if (!ember::namedParamSpec(paramSet, spec)) {
       where->emitError("unknown parameter set '")
-          << paramSet << "' (expected A, B, C, athena40 or athena24)";
+          << paramSet << "' (expected A, B, C, athena40, athena24 or athena47)";
+      return std::nullopt;
+    }
+    if (spec.scale_primes != 1) {
+      where->emitError("parameter set '")
+          << paramSet
+          << "' uses double-prime scaling at 32-bit words, which compiled "
+             "programs do not support yet (64-bit words only)";
       return std::nullopt;
     }
     if (depth > spec.maxLevel() || slots > (int64_t{1} << (spec.log_n - 1))) {

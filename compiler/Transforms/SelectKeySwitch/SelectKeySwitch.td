@@ -64,12 +64,16 @@ def RNSSelectKeySwitch : Pass<"rns-select-keyswitch", "::mlir::ModuleOp"> {
     decides as below. The groups are then chosen as above.
 
     Measured (bench/RESULTS.md, issue 15): bench/programs/klss_form.py at
-    N = 2^16 with dnum 10 and K = 2 gets gamma 5 and 7 T primes, and the
-    model predicts its key switching 19% faster; on an H200 the compiled
-    program took 3.58 ms against 2.90 ms without the form. The KLSS terms
-    were fitted to the runtime's hand-written operations, while compiled
-    hybrid key switching is fused (231 kernels against 67 here). Hence the
-    pipelines leave it off until the model is refitted. A form whose KLSS groups all went back
+    N = 2^16 with dnum 23 and K = 1 gets gamma 6 and 6 T primes, and the
+    model predicts its key switching 30% faster; on an H200 the compiled
+    program took 5.79 ms against 5.59 ms without the form. (At dnum 10 and
+    K = 2 it predicted 19% faster before hoisted automorphisms were counted
+    once per digit, and measured 3.58 against 2.90 ms; the corrected model
+    picks hybrid there.) The KLSS terms were fitted to the runtime's
+    hand-written operations, where they pick the faster method at Athena's
+    K = 1 shape too, while compiled hybrid key switching is fused (630
+    kernels against 81 here). Hence the pipelines leave it off until the
+    KLSS lowering is fused and the model refitted to compiled programs. A form whose KLSS groups all went back
     to hybrid under the memory budget is dropped again. T's primes do not
     enter Q or P, so the security level is unchanged.
 

@@ -184,6 +184,11 @@ struct ParamSpec {
 ///    8, 10) and (24, 8, 8, 10) of Athena's Table 5, with Q = 40 + 36-bit
 ///    scale primes and 8 x 37-bit P, so that 10 primes of 61 bits hold the
 ///    exact KLSS products (Context::klssTBitsNeeded).
+/// athena47: Athena's small-K shape (L+1, K, gamma, r') = (47, 1, 3, 3):
+///    q_0 of 40 bits and 46 x 36-bit scale primes, one 40-bit special prime
+///    (so hybrid key switching needs a digit per Q prime: dnum 47), KLSS
+///    groups of 3 primes and 3 T primes of 61 bits (178.6 of the 183 bits
+///    its exact products need); log QP 1736.
 /// cheddar32: the shape of Cheddar's 32-bit default set, for 32-bit words
 ///    (Context32) with double-prime scaling: 47 Q limbs (q_0 of 30 bits and
 ///    23 pairs of 29-bit primes carrying 2^58), 12 x 30-bit P (Cheddar's P
@@ -227,6 +232,14 @@ inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
     s.dnum = 4;
     s.log_scale = 58;
     s.scale_primes = 2;
+  } else if (name == "athena47") {
+    s.q_bits.assign(47, 36);
+    s.q_bits[0] = 40;
+    s.p_bits.assign(1, 40);
+    s.dnum = 47;
+    s.log_scale = 36;
+    s.klss_gamma = 3;
+    s.t_bits.assign(3, 61);
   } else if (name == "athena40" || name == "athena24") {
     const int q_limbs = name == "athena40" ? 40 : 24;
     s.q_bits.assign(q_limbs, 36);
