@@ -148,7 +148,7 @@ constexpr int kMaxExactJobs = 32; // exact BConv jobs per launch
 // one product per digit of values below 2^61 in 128 bits: 64 of them stay
 // below 2^128.
 constexpr int kMaxDigits = 64;
-constexpr int kMaxConsts = 64;    // per-limb constants passed by value
+constexpr int kMaxConsts = 64; // per-limb constants passed by value
 
 constexpr int kMaxBases = 4; // buffers one NTT launch reads (or writes) rows of
 constexpr int kMaxParts = 4; // polynomials of one fused epilogue
