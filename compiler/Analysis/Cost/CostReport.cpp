@@ -132,9 +132,11 @@ struct Counter {
         })
         .Case<rns::RescaleOp>([&](rns::RescaleOp r) {
           ++c.rescale;
+          // The limbs it drops (one, or a pair with double-prime scaling).
           int64_t out = limbs(r.getResults()[0]);
+          int64_t dropped = limbs(r.getInputs()[0]) - out;
           for (size_t i = 0; i < r.getInputs().size(); ++i)
-            modSwitch(out, 1);
+            modSwitch(out, dropped);
         })
         .Case<rns::KSInnerProductOp>([&](rns::KSInnerProductOp ip) {
           ++c.innerProducts;
