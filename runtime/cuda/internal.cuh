@@ -315,6 +315,9 @@ struct DeviceContext::Impl {
   // capture; endCapture hands them to the graph, which holds them as long
   // as it can be replayed.
   bool capturing = false;
+  /// Whether the fused forward row phase (ntt.cu) may use its dynamic
+  /// shared memory beyond 48 KB on this context's device (set once).
+  mutable bool epi_smem_opt_in = false;
   std::multimap<size_t, u64 *> capture_free;
   u64 *table_mem = nullptr;
   std::map<int, std::unique_ptr<KsPlan>> ks_plans;
@@ -439,6 +442,22 @@ void launchNttInverse(const DeviceContext &ctx, const u32 *src,
                       const std::vector<int> &dst_rows,
                       const std::vector<int> &mods, const u32 *scale,
                       bool by_mod);
+
+/// A centred BConv from two dropped limbs fused into a forward NTT's loads
+/// (double-prime rescale, 32-bit words, N = 2^16): part p's dropped limbs
+/// y[p], y[p] + N (already scaled by (D/d_j)^-1), the SwitchPlan's
+/// constants (hat [keep][2], half [2], neg_b [keep]) and the kept limb
+/// count.
+template <typename W> struct Conv2InT {
+  const W *y[kMaxParts] = {};
+  const W *consts = nullptr;
+  int keep = 0;
+};
+/// The forward NTT of parts x keep rows of `out` (row p * keep + i over
+/// q_i), each row's input the fused BConv of its part's two limbs, the
+/// row phase with the epilogue `epi` (ntt.cu).
+void launchNttForwardConv2(const DeviceContext &ctx, const Conv2InT<u32> &in,
+                           int parts, u32 *out, const EpilogueT<u32> &epi);
 
 // Launchers (rns.cu).
 /// One centred fast base conversion (rns.h): out_t = sum_i y_i (B/b_i) +

@@ -540,6 +540,47 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     dst[(8 * th + j) << 8] = v[j];
 }
 
+/// Forward column phase, N = 2^16, whose inputs are a centred BConv from
+/// two dropped limbs (double-prime scaling's rescale at 32-bit words): row
+/// r's input at x is [above(x) [-D]_t + y_0(x) (D/d_0)_t + y_1(x) (D/d_1)_t]_t
+/// for the row's kept modulus t (the product sum below 2^62, one Barrett),
+/// the value bconvKernel32 would have written, read from the two limbs
+/// instead of a materialised limb per target. Bytes: 2 N words read per
+/// row (from L2: every row of a part reads the same two) and N written.
+template <typename W>
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
+    nttFwdCol16Conv2(TablesT<W> T, RowTableT<W> rt,
+                     const __grid_constant__ Conv2InT<W> in, int row_base) {
+  static_assert(sizeof(W) == 4, "the fused BConv sums 32-bit words");
+  __shared__ W s[kFastWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
+  const int col0 = blockIdx.x << 3;
+  Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  const int part = (row_base + row) / in.keep,
+            limb = (row_base + row) % in.keep;
+  const W *y0 = in.y[part] + col0 + c, *y1 = y0 + (size_t(1) << 16);
+  const W *k = in.consts;
+  const W h0 = k[2 * limb], h1 = k[2 * limb + 1];
+  const W half0 = k[2 * in.keep], half1 = k[2 * in.keep + 1];
+  const W negb = k[2 * in.keep + 2 + limb];
+  const W rh = T.ratioHi[mod], rl = T.ratioLo[mod];
+  W v[8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    const size_t x = size_t(th + 32 * r) << 8;
+    const W a0 = y0[x], a1 = y1[x];
+    const uint64_t acc = uint64_t(W(a0 > half0) + W(a1 > half1)) * negb +
+                         uint64_t(a0) * h0 + uint64_t(a1) * h1;
+    v[r] = barrett(W(acc >> 32), W(acc), t.q, rh, rl);
+  }
+  fwd256(v, s, t, th, [c](int k2) { return colAddr(k2, c); });
+  W *dst = rt.dst(row, 16) + col0 + c;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    dst[(8 * th + j) << 8] = v[j];
+}
+
 /// Forward row phase, N = 2^16: 8 contiguous chunks of 256 per block, then
 /// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
 template <typename W, bool kEpi>
@@ -749,11 +790,15 @@ void nttForward(const DeviceContext &ctx, const RowsT<W> &src,
         nttFwdCol16<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, 0);
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
       if (epi) {
-        // Beyond 48 KB of shared memory a kernel must opt in (a host call,
-        // not a stream operation: fine while a graph is captured).
-        EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-            nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-            int(kEpiPreBytes<W>)));
+        // Beyond 48 KB of shared memory a kernel must opt in, once per
+        // device (a host call, not a stream operation: fine while a graph
+        // is captured). A context has one word, so one flag serves.
+        if (!I.epi_smem_opt_in) {
+          EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+              nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+              int(kEpiPreBytes<W>)));
+          I.epi_smem_opt_in = true;
+        }
         nttFwdRow16<W, true><<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(
             T, row, int(first), *epi);
       } else
@@ -849,6 +894,39 @@ void launchNttForward(const DeviceContext &ctx, const u32 *src,
                       const EpilogueT<u32> *epi) {
   nttForward(ctx, single(src, src_rows), single<u32>(mid, mid_rows),
              single<u32>(dst, dst_rows), mods, in_mod, epi);
+}
+
+void launchNttForwardConv2(const DeviceContext &ctx, const Conv2InT<u32> &in,
+                           int parts, u32 *out, const EpilogueT<u32> &epi) {
+  requireWord<u32>(ctx, "ntt launch");
+  const auto &I = ctx.impl();
+  if (I.n_log != 16)
+    throw InvalidArgument("the fused BConv-NTT needs N = 2^16");
+  const TablesT<u32> &T = tablesOf<u32>(I);
+  const int rows = parts * in.keep;
+  std::vector<int> mods(rows), all = std::vector<int>(rows);
+  for (int r = 0; r < rows; ++r) {
+    mods[r] = r % in.keep; // q_0..q_{keep-1}
+    all[r] = r;
+  }
+  const RowsT<u32> o = single<u32>(out, all);
+  for (size_t first = 0; first < size_t(rows); first += kMaxRows) {
+    const size_t count = std::min<size_t>(kMaxRows, rows - first);
+    const RowTableT<u32> tab = makeTable(mods, o, o, first, count);
+    const dim3 grid(32, unsigned(count));
+    nttFwdCol16Conv2<u32>
+        <<<grid, kFastThreads, 0, I.stream>>>(T, tab, in, int(first));
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    if (!I.epi_smem_opt_in) {
+      EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+          nttFwdRow16<u32, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+          int(kEpiPreBytes<u32>)));
+      I.epi_smem_opt_in = true;
+    }
+    nttFwdRow16<u32, true><<<grid, kFastThreads, kEpiPreBytes<u32>, I.stream>>>(
+        T, tab, int(first), epi);
+    EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  }
 }
 
 void launchNttInverse(const DeviceContext &ctx, const Rows &src,

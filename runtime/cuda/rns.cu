@@ -1051,6 +1051,24 @@ void switchDownParts(const DeviceContext &ctx, const W *in, int parts,
     }
   launchNttInverse(ctx, in, src, z, rows, z, rows, mods,
                    wordsOf<W>(plan.intt_scale), false);
+  if constexpr (sizeof(W) == 4) {
+    if (d == 2 && I.n_log == 16) {
+      // The BConv fused into the NTT's loads: no converted limbs written
+      // and read back (2 x keep limbs a part).
+      Conv2InT<W> conv;
+      for (int p = 0; p < parts; ++p)
+        conv.y[p] = z + size_t(p) * d * n;
+      conv.consts = wordsOf<W>(plan.consts);
+      conv.keep = k;
+      EpilogueT<W> e;
+      for (int p = 0; p < parts; ++p)
+        e.a[p] = in + size_t(p) * l1 * n;
+      e.c = wordsOf<W>(plan.inv);
+      e.div = k;
+      launchNttForwardConv2(ctx, conv, parts, out, e);
+      return;
+    }
+  }
   // Centred BConv D -> kept limbs, every part in one launch.
   const W *c = wordsOf<W>(plan.consts);
   const int *tmod = reinterpret_cast<const int *>(plan.tmod.data());
