@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 
 namespace ember {
 namespace {
@@ -222,6 +223,52 @@ TEST(Ckks32, CheddarShapeIsSecureAndKeepsItsScale) {
   // 64-bit words do not take double-prime chains from a parameter file.
   const Context64 wide(spec);
   EXPECT_THROW(serializeParams(wide), InvalidArgument);
+}
+
+TEST(Ckks32, KlssKeySwitchingAtThirtyTwoBits) {
+  // KLSS on the CPU at 32-bit words: T of five 30-bit primes holds the
+  // exact products (log2 3 + 12 + 55-bit digits + 60-bit key groups + 1 =
+  // 129.6 of 150 bits); KLSS and hybrid relinearisation and rotation
+  // decrypt to the same values within the scheme's error.
+  ParamSpec spec;
+  spec.name = "klss32-insecure";
+  spec.log_n = 12;
+  spec.q_bits = {30, 25, 25, 25, 25};
+  spec.p_bits = {30, 30};
+  spec.dnum = 3;
+  spec.log_scale = 50;
+  spec.scale_primes = 2;
+  spec.klss_gamma = 2;
+  spec.t_bits.assign(5, 30);
+  spec.security = Security::kInsecureTestOnly;
+  const Context32 ctx(spec);
+  ASSERT_TRUE(ctx.hasKlss());
+  EXPECT_LE(ctx.klssTBitsNeeded(), ctx.klssTBits());
+  Party<uint32_t> f(ctx, 9);
+  const KlssRelinKey32 krk = f.keygen.klssRelinKey();
+  const uint64_t g = galoisElementForRotation(ctx, 1, 2048);
+  const GaloisKeys32 gk = f.keygen.galoisKeys({g});
+  const KlssGaloisKeys32 kgk = f.keygen.klssGaloisKeys({g});
+  Prng values(seed(6));
+  const auto x = randomValues(values, 2048), y = randomValues(values, 2048);
+  const int top = ctx.maxLevel();
+  const Ciphertext32 cx = f.encrypt(x, top), cy = f.encrypt(y, top);
+  std::vector<Complex> prod(2048), rot(2048);
+  for (size_t i = 0; i < 2048; ++i) {
+    prod[i] = x[i] * y[i];
+    rot[i] = x[(i + 1) % 2048];
+  }
+  // Fresh error about 2^-32 at N = 2^12 (2^15.4 / 2^50 at the worst slot,
+  // as in the 2^14 chain above, less sqrt(4)); a key switch adds less.
+  EXPECT_GT(
+      bitsOfPrecision(
+          f.decrypt(f.eval.rescale(f.eval.multiplyRelin(cx, cy, krk))), prod),
+      30);
+  EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, kgk)), rot), 30);
+  std::printf("[ klss32   ] %.1f bits (KLSS rotate), %.1f (hybrid)\n",
+              bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, kgk)), rot),
+              bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, gk)), rot));
+  EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, gk)), rot), 30);
 }
 
 TEST(Ckks32, DoublePrimeShapesAreChecked) {

@@ -141,6 +141,9 @@ using PublicKey32 = BasicPublicKey<uint32_t>;
 using SwitchingKey32 = BasicSwitchingKey<uint32_t>;
 using RelinKey32 = BasicRelinKey<uint32_t>;
 using GaloisKeys32 = BasicGaloisKeys<uint32_t>;
+using KlssKey32 = BasicKlssKey<uint32_t>;
+using KlssRelinKey32 = BasicKlssRelinKey<uint32_t>;
+using KlssGaloisKeys32 = BasicKlssGaloisKeys<uint32_t>;
 
 /// The public material a server needs: relinearization and Galois keys, in
 /// hybrid form, KLSS form or both (a compiled program says which it uses),
