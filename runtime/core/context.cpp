@@ -445,6 +445,10 @@ template <typename Word> std::string Context<Word>::describe() const {
       << spec_.dnum << ", log QP " << spec_.logQP();
   if (t_count_ > 0)
     out << ", KLSS gamma " << spec_.klss_gamma << " r' " << t_count_;
+  if (WordTraits<Word>::kBits != 64)
+    out << ", " << WordTraits<Word>::kBits << "-bit words";
+  if (spec_.scale_primes != 1)
+    out << ", double-prime scaling";
   out << (spec_.security == Security::kInsecureTestOnly ? ", INSECURE" : "")
       << ")";
   return out.str();

@@ -64,6 +64,7 @@ def test_cheddar32_context_takes_its_chain_from_the_pairs():
     assert spec.scale_primes == 2
     ctx = er.Context32(spec)
     assert (ctx.q_count, ctx.p_count, ctx.scale_primes) == (47, 12, 2)
+    assert "32-bit words, double-prime scaling" in ctx.describe()
     chain = ctx.primes[:47]
     assert chain == er.generate_double_prime_chain(16, 30, 23, 58)
     assert all(p < 2**30 for p in ctx.primes)

@@ -117,7 +117,8 @@ public:
   /// SHA-256 of the canonical description (log N, primes of Q, P and T,
   /// dnum, gamma, scale, secret distribution); serialized objects carry it.
   const std::array<uint8_t, 32> &hash() const { return hash_; }
-  /// One-line description for messages: "B (N=2^16, 24 Q + 8 P limbs, dnum 3)".
+  /// One-line description for messages: "B (N=2^16, 24 Q + 8 P limbs, dnum
+  /// 3, log QP 1471)", naming 32-bit words and double-prime scaling.
   std::string describe() const;
 
 private:
