@@ -186,6 +186,15 @@ const Anchor *findAnchor(const std::string &set, int limbs) {
   return nullptr;
 }
 
+/// The benchmarks' input slots f(step i), i < slots.
+std::vector<double> benchValues(size_t slots, double (*f)(double),
+                                double step) {
+  std::vector<double> v(slots);
+  for (size_t i = 0; i < slots; ++i)
+    v[i] = f(step * double(i));
+  return v;
+}
+
 double medianUs(const cuda::DeviceContext &dctx, int runs,
                 const std::function<void()> &op) {
   cudaStream_t s = dctx.stream();
@@ -266,11 +275,8 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
               ctx.describe().c_str(), hybridKeyBytes(ctx) / 1e6,
               klssKeyBytes(ctx) / 1e6, dkrk.key.digits, dkrk.key.groups,
               ctx.tCount());
-  std::vector<double> x(slots), y(slots);
-  for (size_t i = 0; i < slots; ++i) {
-    x[i] = std::sin(0.001 * double(i));
-    y[i] = std::cos(0.003 * double(i));
-  }
+  const std::vector<double> x = benchValues(slots, std::sin, 0.001),
+                            y = benchValues(slots, std::cos, 0.003);
   const double scale = std::ldexp(1.0, int(spec.log_scale));
   const int top = ctx.maxLevel();
   auto ca =
@@ -583,11 +589,8 @@ void benchSet(const std::string &set, const ParamSpec &spec, int runs,
   cuda::BasicEvaluator<Word> eval(dctx);
   auto drk = cuda::upload(dctx, rk);
   auto dgk = cuda::upload(dctx, gk);
-  std::vector<double> x(slots), y(slots);
-  for (size_t i = 0; i < slots; ++i) {
-    x[i] = std::sin(0.001 * double(i));
-    y[i] = std::cos(0.003 * double(i));
-  }
+  const std::vector<double> x = benchValues(slots, std::sin, 0.001),
+                            y = benchValues(slots, std::cos, 0.003);
   const double scale = std::ldexp(1.0, int(spec.log_scale));
   const int top = ctx.maxLevel();
   auto ca = cuda::upload(

@@ -63,21 +63,12 @@ BasicDeviceCiphertext<W> clone(const DeviceContext &ctx,
   return out;
 }
 
-/// The host context of the device context's word.
-template <typename W> const Context<W> &hostContext(const DeviceContext &ctx);
-template <> const Context64 &hostContext<u64>(const DeviceContext &ctx) {
-  return ctx.host();
-}
-template <> const Context32 &hostContext<u32>(const DeviceContext &ctx) {
-  return ctx.host32();
-}
-
 /// Residues of the integer round(value) over q_0..q_level, as launchConstOp
 /// takes them.
 template <typename W>
 std::vector<u64> constResidues(const DeviceContext &ctx, double value,
                                int level) {
-  const Context<W> &h = hostContext<W>(ctx);
+  const Context<W> &h = hostOf<W>(ctx);
   const std::vector<W> r =
       internal::integerResidues(h, std::round(value), h.qBasis(level));
   return std::vector<u64>(r.begin(), r.end());
@@ -162,7 +153,7 @@ template <typename W>
 BasicDeviceCiphertext<W> BasicEvaluator<W>::mulConst(const Ct &a, double c,
                                                      double const_scale) const {
   if (const_scale == 0)
-    const_scale = internal::rescaleDivisor(hostContext<W>(ctx_), a.level);
+    const_scale = internal::rescaleDivisor(hostOf<W>(ctx_), a.level);
   checks::mulConstScale(const_scale);
   Ct out = like(ctx_, a, a.parts, a.level);
   launchConstOp(ctx_, true, out.data(), a.data(),
@@ -238,7 +229,7 @@ keySwitchWith(const DeviceContext &ctx, const BasicDevicePoly<W> &d,
   if (!d.ntt)
     throw InvalidArgument("keySwitch needs an NTT-form polynomial");
   const int level = int(d.limbs()) - 1;
-  if (level < 0 || d.basis != hostContext<W>(ctx).qBasis(level))
+  if (level < 0 || d.basis != hostOf<W>(ctx).qBasis(level))
     throw InvalidArgument("keySwitch: d must be over q_0..q_level");
   const size_t part = d.limbs() * d.n;
   DeviceBuffer out = residueBuffer<W>(ctx, 2 * part);
@@ -290,7 +281,7 @@ BasicEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
 
 template <typename W>
 BasicDeviceCiphertext<W> BasicEvaluator<W>::rescale(const Ct &a) const {
-  const Context<W> &h = hostContext<W>(ctx_);
+  const Context<W> &h = hostOf<W>(ctx_);
   const int primes = h.scalePrimes();
   checks::rescale(a.level, primes);
   Ct out = like(ctx_, a, a.parts, a.level - primes);
@@ -335,8 +326,8 @@ BasicDeviceCiphertext<W>
 BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
                           const BasicDeviceGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a,
-                    galoisElementForRotation(hostContext<W>(ctx_), k, a.slots),
-                    keys, "a rotation by " + std::to_string(k));
+                    galoisElementForRotation(hostOf<W>(ctx_), k, a.slots), keys,
+                    "a rotation by " + std::to_string(k));
 }
 
 template <typename W>
@@ -344,24 +335,24 @@ BasicDeviceCiphertext<W>
 BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
                           const DeviceKlssGaloisKeys &keys) const {
   return galoisWith(ctx_, a,
-                    galoisElementForRotation(hostContext<W>(ctx_), k, a.slots),
-                    keys, "a rotation by " + std::to_string(k));
+                    galoisElementForRotation(hostOf<W>(ctx_), k, a.slots), keys,
+                    "a rotation by " + std::to_string(k));
 }
 
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::conjugate(const Ct &a,
                              const BasicDeviceGaloisKeys<W> &keys) const {
-  return galoisWith(ctx_, a, galoisElementForConjugation(hostContext<W>(ctx_)),
-                    keys, "conjugation");
+  return galoisWith(ctx_, a, galoisElementForConjugation(hostOf<W>(ctx_)), keys,
+                    "conjugation");
 }
 
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::conjugate(const Ct &a,
                              const DeviceKlssGaloisKeys &keys) const {
-  return galoisWith(ctx_, a, galoisElementForConjugation(hostContext<W>(ctx_)),
-                    keys, "conjugation");
+  return galoisWith(ctx_, a, galoisElementForConjugation(hostOf<W>(ctx_)), keys,
+                    "conjugation");
 }
 
 template <typename W>

@@ -361,6 +361,15 @@ template <>
 inline const TablesT<u32> &tablesOf<u32>(const DeviceContext::Impl &I) {
   return I.tables32;
 }
+/// The host context of the device context's word (InvalidArgument when the
+/// context has the other word).
+template <typename W> const Context<W> &hostOf(const DeviceContext &ctx);
+template <> inline const Context<u64> &hostOf<u64>(const DeviceContext &ctx) {
+  return ctx.host();
+}
+template <> inline const Context<u32> &hostOf<u32>(const DeviceContext &ctx) {
+  return ctx.host32();
+}
 /// InvalidArgument unless the context's words are W (`what` names the
 /// operation).
 template <typename W>

@@ -768,6 +768,24 @@ RowsT<W> single(const W *base, const std::vector<int> &rows) {
   return RowsT<W>{{const_cast<W *>(base)}, {}, rows};
 }
 
+/// The fused forward row phase at N = 2^16 (its epilogue's operands in
+/// kEpiPreBytes<W> of dynamic shared memory). Beyond 48 KB a kernel must opt
+/// in, once per device (a host call, not a stream operation: fine while a
+/// graph is captured); a context has one word, so one flag serves.
+template <typename W>
+void launchFwdRow16Epi(const DeviceContext::Impl &I, dim3 grid,
+                       const RowTableT<W> &rows, int row_base,
+                       const EpilogueT<W> &epi) {
+  if (!I.epi_smem_opt_in) {
+    EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+        nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        int(kEpiPreBytes<W>)));
+    I.epi_smem_opt_in = true;
+  }
+  nttFwdRow16<W, true><<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(
+      tablesOf<W>(I), rows, row_base, epi);
+}
+
 template <typename W>
 void nttForward(const DeviceContext &ctx, const RowsT<W> &src,
                 const RowsT<W> &mid, const RowsT<W> &dst,
@@ -790,17 +808,7 @@ void nttForward(const DeviceContext &ctx, const RowsT<W> &src,
         nttFwdCol16<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, 0);
       EMBER_CUDA_LAUNCH_CHECK(I.stream);
       if (epi) {
-        // Beyond 48 KB of shared memory a kernel must opt in, once per
-        // device (a host call, not a stream operation: fine while a graph
-        // is captured). A context has one word, so one flag serves.
-        if (!I.epi_smem_opt_in) {
-          EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-              nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-              int(kEpiPreBytes<W>)));
-          I.epi_smem_opt_in = true;
-        }
-        nttFwdRow16<W, true><<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(
-            T, row, int(first), *epi);
+        launchFwdRow16Epi(I, grid, row, int(first), *epi);
       } else
         nttFwdRow16<W, false><<<grid, kFastThreads, 0, I.stream>>>(
             T, row, int(first), EpilogueT<W>{});
@@ -917,14 +925,7 @@ void launchNttForwardConv2(const DeviceContext &ctx, const Conv2InT<u32> &in,
     nttFwdCol16Conv2<u32>
         <<<grid, kFastThreads, 0, I.stream>>>(T, tab, in, int(first));
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
-    if (!I.epi_smem_opt_in) {
-      EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-          nttFwdRow16<u32, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-          int(kEpiPreBytes<u32>)));
-      I.epi_smem_opt_in = true;
-    }
-    nttFwdRow16<u32, true><<<grid, kFastThreads, kEpiPreBytes<u32>, I.stream>>>(
-        T, tab, int(first), epi);
+    launchFwdRow16Epi(I, grid, tab, int(first), epi);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }

@@ -760,14 +760,6 @@ void elementwise(const DeviceContext &ctx, EwOp op, W *out, const W *a,
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-template <typename W> const Context<W> &hostOf(const DeviceContext &ctx);
-template <> const Context<u64> &hostOf<u64>(const DeviceContext &ctx) {
-  return ctx.host();
-}
-template <> const Context<u32> &hostOf<u32>(const DeviceContext &ctx) {
-  return ctx.host32();
-}
-
 template <typename W>
 void constOp(const DeviceContext &ctx, bool mul, W *out, const W *a,
              const std::vector<u64> &c, int const_rows, int rows, ModMap map) {

@@ -5,6 +5,7 @@
 #include "ember/errors.h"
 #include "ember/primes.h"
 #include "ember/serialize.h"
+#include "test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -18,13 +19,7 @@ namespace {
 
 using Complex = std::complex<double>;
 
-double bitsOfPrecision(const std::vector<Complex> &got,
-                       const std::vector<Complex> &want) {
-  double err = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    err = std::max(err, std::abs(got[i] - want[i]));
-  return -std::log2(err);
-}
+using test::bitsOfPrecision;
 
 std::vector<Complex> randomValues(Prng &prng, size_t slots) {
   std::vector<Complex> v(slots);

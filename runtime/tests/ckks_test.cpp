@@ -4,6 +4,7 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
+#include "test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -31,13 +32,7 @@ ParamSpec smallSpec(int dnum = 3, std::vector<int> q = {},
   return spec;
 }
 
-double bitsOfPrecision(const std::vector<Complex> &got,
-                       const std::vector<Complex> &want) {
-  double err = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    err = std::max(err, std::abs(got[i] - want[i]));
-  return -std::log2(err);
-}
+using test::bitsOfPrecision;
 
 struct Fixture {
   explicit Fixture(const ParamSpec &spec)

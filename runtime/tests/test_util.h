@@ -4,6 +4,9 @@
 #include "ember/context.h"
 #include "ember/random.h"
 
+#include <algorithm>
+#include <cmath>
+#include <complex>
 #include <vector>
 
 namespace ember::test {
@@ -26,6 +29,15 @@ template <typename Word>
 Poly<Word> randomPoly(const Context<Word> &ctx, Prng &prng,
                       const std::vector<int> &basis, bool ntt) {
   return sampleUniformPoly(ctx, prng, basis, ntt);
+}
+
+/// Bits of precision: -log2 of the largest slot error.
+inline double bitsOfPrecision(const std::vector<std::complex<double>> &got,
+                              const std::vector<std::complex<double>> &want) {
+  double err = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    err = std::max(err, std::abs(got[i] - want[i]));
+  return -std::log2(err);
 }
 
 } // namespace ember::test
