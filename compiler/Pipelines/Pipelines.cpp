@@ -38,6 +38,7 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   fheToCkks.logN = options.logN;
   fheToCkks.scaleBits = options.scaleBits;
   fheToCkks.dnum = options.dnum;
+  fheToCkks.word = options.word;
   fheToCkks.extraLevels = options.extraLevels;
   fheToCkks.encapsulate = options.encapsulate;
   fheToCkks.bootstrap = options.bootstrap;

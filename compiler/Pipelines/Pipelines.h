@@ -22,6 +22,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                                            "each scale prime (0: 40, or less "
                                            "when declared ranges need it)"),
                             llvm::cl::init(0)};
+  Option<std::string> word{
+      *this, "word",
+      llvm::cl::desc("Word size: 64, 32 (double-prime scaling) or auto (the "
+                     "cost model's choice; fhe-to-ckks); empty: 64, or the "
+                     "named set's"),
+      llvm::cl::init("")};
   Option<int64_t> dnum{*this, "dnum",
                        llvm::cl::desc("Key-switching digits (0: the fewest "
                                       "that are secure)"),

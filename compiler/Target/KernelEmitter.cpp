@@ -258,6 +258,10 @@ LogicalResult Emitter::init() {
   if (!params_)
     return module_.emitError("the module has no #ckks.params (run the "
                              "fhe-to-kernel pipeline first)");
+  if (be_ == Backend::Cuda && params_.getWord() == 32)
+    return module_.emitError("emit-cuda: the CUDA runtime runs compiled "
+                             "programs at 64-bit words only; a 32-bit program "
+                             "runs on the CPU runtime (emit-cpp)");
   for (uint64_t q : params_.getQ())
     primes_.push_back(q);
   for (uint64_t p : params_.getP())
@@ -265,7 +269,7 @@ LogicalResult Emitter::init() {
   qCount_ = params_.getQ().size();
   pCount_ = params_.getP().size();
   n_ = uint64_t{1} << params_.getLogN();
-  limbBytes_ = static_cast<int64_t>(n_) * 8;
+  limbBytes_ = static_cast<int64_t>(n_) * params_.getWordBytes();
   return success();
 }
 
@@ -468,7 +472,7 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
       scalar[op->getResult(0)] = sv;
     }
     for (auto [i, v] : llvm::enumerate(stores))
-      k << "    out" << i << "[k] = " << scalar[v] << ";\n";
+      k << "    out" << i << "[k] = em_word(" << scalar[v] << ");\n";
   }
   int kernel = kernelFor(body, reads.size(), stores.size(), tables.size());
   SmallVector<int> in, out;
@@ -500,12 +504,14 @@ int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
     llvm::raw_string_ostream k(prologue);
     k << "  const int g = em_modulus(L, i);\n  const uint64_t q = kQ[g];\n"
       << "  (void)q;\n";
+    // Buffers hold em_word residues (the module's word size); values are
+    // computed in 64 bits and stored back narrowed (they are below q).
     for (size_t i = 0; i < ins; ++i)
-      k << "  const uint64_t *in" << i << " = em_limb(io.in[" << i << "], g, "
-        << "io.inb[" << i << "]);\n";
+      k << "  const em_word *in" << i << " = em_limb((const em_word *)io.in["
+        << i << "], g, io.inb[" << i << "]);\n";
     for (size_t i = 0; i < outs; ++i)
-      k << "  uint64_t *out" << i << " = (uint64_t *)em_limb(io.out[" << i
-        << "], g, io.outb[" << i << "]);\n";
+      k << "  em_word *out" << i << " = (em_word *)em_limb((const em_word *)"
+        << "io.out[" << i << "], g, io.outb[" << i << "]);\n";
     for (size_t i = 0; i < tabs; ++i)
       k << "  const uint64_t c" << i << " = kConst[io.tab[" << i << "]][g];\n";
   }
@@ -534,9 +540,11 @@ int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
       << "(const KernelLoop &L, const KernelIO &io, cudaStream_t s) {\n"
       << "  EmIO v{};\n"
       << "  for (int j = 0; j < " << ins
-      << "; ++j) {\n    v.in[j] = io.in[j];\n    v.inb[j] = io.inb[j];\n  }\n"
+      << "; ++j) {\n    v.in[j] = (const em_word *)io.in[j];\n"
+      << "    v.inb[j] = io.inb[j];\n  }\n"
       << "  for (int j = 0; j < " << outs
-      << "; ++j) {\n    v.out[j] = io.out[j];\n    v.outb[j] = io.outb[j];\n"
+      << "; ++j) {\n    v.out[j] = (em_word *)io.out[j];\n"
+      << "    v.outb[j] = io.outb[j];\n"
       << "  }\n"
       << "  for (int j = 0; j < " << tabs
       << "; ++j)\n    v.tab[j] = io.tab[j];\n"
@@ -721,6 +729,8 @@ void Emitter::emitPreamble(raw_ostream &os) {
   bool cpp = be_ == Backend::Cpp;
   std::string cst = cpp ? "static const" : "__constant__ const";
   os << "using namespace ember::program;\n\n"
+     << "// Residues are " << params_.getWord() << "-bit words.\n"
+     << "using em_word = uint" << params_.getWord() << "_t;\n"
      << "static constexpr size_t kN = " << n_ << ";\n"
      << "static constexpr int kLogN = " << llvm::Log2_64(n_) << ";\n";
   if (!cpp)
@@ -811,8 +821,8 @@ void Emitter::emitPreamble(raw_ostream &os) {
 /// Limb of global modulus g in a buffer, or null when the buffer has no
 /// such limb (reads as 0).
 )" << hd
-     << R"( const uint64_t *em_limb(const uint64_t *base, int g,
-                               const KernelBasis &b) {
+     << R"( const em_word *em_limb(const em_word *base, int g,
+                              const KernelBasis &b) {
   if (g >= b.q_lo && g < b.q_hi)
     return base + size_t(g - b.q_lo) * kN;
   if (g >= b.p_lo && g < b.p_hi)
@@ -845,8 +855,8 @@ void Emitter::emitPreamble(raw_ostream &os) {
   if (cpp)
     return;
   // A CUDA kernel takes its launch's buffers by value.
-  os << "struct EmIO {\n  const uint64_t *in[" << maxIn_
-     << "];\n  KernelBasis inb[" << maxIn_ << "];\n  uint64_t *out[" << maxOut_
+  os << "struct EmIO {\n  const em_word *in[" << maxIn_
+     << "];\n  KernelBasis inb[" << maxIn_ << "];\n  em_word *out[" << maxOut_
      << "];\n  KernelBasis outb[" << maxOut_ << "];\n  int tab[" << maxTab_
      << "];\n};\n\n";
 }
@@ -1057,9 +1067,14 @@ LogicalResult Emitter::run() {
   os_ << "\n} // namespace\n\n";
   os_ << "extern \"C\" int ember_program_abi() { return "
          "ember::program::kAbiVersion; }\n\n";
+  // The loaders read the word size before they pass arguments of it.
+  os_ << "extern \"C\" int ember_program_word() { return " << params_.getWord()
+      << "; }\n\n";
   if (cpp)
     os_ << "extern \"C\" void ember_program_run(const "
-           "ember::program::CpuArgs &args) {\n"
+           "ember::program::"
+        << (params_.getWord() == 32 ? "CpuArgs32" : "CpuArgs")
+        << " &args) {\n"
            "  ember::program::run(args, kPlan);\n}\n";
   else
     os_ << "extern \"C\" void ember_program_run_cuda(const "
@@ -1246,6 +1261,10 @@ llvm::json::Object ember::target::paramsToJson(ckks::ParamsAttr params) {
       {"dnum", params.getDnum()},  {"security", params.getSecurity()}};
   if (params.getH())
     root["hamming_weight"] = params.getH();
+  if (params.getWord() != 64)
+    root["word"] = params.getWord();
+  if (params.getScalePrimes() != 1)
+    root["scale_primes"] = params.getScalePrimes();
   if (params.hasKlss()) {
     for (uint64_t prime : params.getT())
       t.push_back(prime);

@@ -132,6 +132,10 @@ def context_from_params(params: dict, security: int | str = 128) -> object:
             hamming_weight=int(params.get("hamming_weight", 0)),
             t_bits=[x.bit_length() for x in t],
         )
+        spec.scale_primes = int(params.get("scale_primes", 1))
+        word = int(params.get("word", 64))
+        if word not in (32, 64):
+            raise ValueError(f"word = {word} is neither 32 nor 64")
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         # A manifest is untrusted input: a missing or mistyped field is a
         # damaged artifact, not a crash.
@@ -139,6 +143,10 @@ def context_from_params(params: dict, security: int | str = 128) -> object:
             f"the manifest's params are malformed ({type(err).__name__}: {err})"
         ) from err
     try:
+        if word == 32:
+            if t:
+                raise ValueError("a 32-bit program has no KLSS form")
+            return er.Context32(spec, q, p)
         return er.Context(spec, q, p, t)
     except (TypeError, ValueError, OverflowError) as err:  # e.g. a prime >= 2^64
         raise SerializationError(

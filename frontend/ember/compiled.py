@@ -14,6 +14,7 @@ key and exactly the evaluation keys of the manifest; the server runs
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -63,6 +64,16 @@ class SecretKey:
         self.program_hash = program_hash
 
 
+def _no_32bit_serialization(ctx: Any) -> None:
+    """NotAvailableError for keys or ciphertexts of a 32-bit program: the
+    runtime's file format holds 64-bit words only."""
+    if type(ctx).__name__ == "Context32":
+        raise NotAvailableError(
+            "serializing the keys and ciphertexts of a 32-bit program (word=32) "
+            "is not supported yet: compile with word=64 to save or send them"
+        )
+
+
 class EvaluationKeys:
     """The public evaluation keys of one program: exactly the relinearization,
     Galois and (when it bootstraps) encapsulation keys its manifest lists.
@@ -76,6 +87,7 @@ class EvaluationKeys:
     def serialize(self) -> bytes:
         """The keys as bytes (ember_runtime's format, with a checksum)."""
         er = _toolchain.runtime()
+        _no_32bit_serialization(self._ctx)
         with runtime_errors("serialize"):
             return er.serialize(self._ctx, self.keys)
 
@@ -167,9 +179,16 @@ class Compiled:
 
     def __repr__(self) -> str:
         p = self.manifest["params"]
+        # L: the levels (a pair of primes each above q_0 and the base pair
+        # at 32-bit words).
+        levels = len(p["q"]) - 1
+        word = ""
+        if self.word == 32:
+            levels = (len(p["q"]) - 3) // 2
+            word = " word=32"
         return (
             f"<ember.Compiled {self.name}({', '.join(self.inputs)})"
-            f" target={self.target} N=2^{p['log_n']} L={len(p['q']) - 1}>"
+            f" target={self.target} N=2^{p['log_n']} L={levels}{word}>"
         )
 
     def _path(self, kind: str) -> Path:
@@ -264,6 +283,17 @@ class Compiled:
         return data.decode()
 
     # --- runtime objects ------------------------------------------------------
+    @property
+    def word(self) -> int:
+        """The word size the program was compiled for: 64, or 32 (double-prime
+        scaling; its keys and ciphertexts are the runtime's *32 classes)."""
+        return int(self.manifest["params"].get("word", 64))
+
+    def _rt(self, name: str) -> Any:
+        """The runtime class ``name`` at the program's word size (Encoder or
+        Encoder32, ...)."""
+        return getattr(_toolchain.runtime(), name + ("32" if self.word == 32 else ""))
+
     def _context(self) -> Any:
         if self._ctx is None:
             with runtime_errors("parameters"):
@@ -406,7 +436,7 @@ class Compiled:
                 progress(done, total)
 
         with runtime_errors("keygen"):
-            generator = er.KeyGenerator(ctx)
+            generator = self._rt("KeyGenerator")(ctx)
             secret = SecretKey(generator, self.program_hash)
             step()
             public = generator.public_key()
@@ -417,7 +447,7 @@ class Compiled:
                 step()
             gk = None
             if galois:
-                gk = er.GaloisKeys()
+                gk = self._rt("GaloisKeys")()
                 for g in galois:
                     gk.add(g, generator.galois_key(g))
                     step()
@@ -439,7 +469,7 @@ class Compiled:
                     int(encapsulation["hamming_weight"])
                 )
                 step()
-            evk = er.EvaluationKeys(
+            evk = self._rt("EvaluationKeys")(
                 relin=relin,
                 galois=gk,
                 klss_relin=krelin,
@@ -456,6 +486,7 @@ class Compiled:
     def load_evaluation_keys(self, data: bytes) -> EvaluationKeys:
         """Evaluation keys from :meth:`EvaluationKeys.serialize` (server side)."""
         er = _toolchain.runtime()
+        _no_32bit_serialization(self._context())
         with runtime_errors("evaluation keys"):
             keys = er.deserialize_evaluation_keys(self._context(), data)
         return EvaluationKeys(keys, self.program_hash, self._context())
@@ -509,10 +540,9 @@ class Compiled:
         outside its input's range (declared, or [-1, 1]) is an InputError."""
         self._check_keys(keys)
         values = self._bind(False, args, inputs)
-        er = _toolchain.runtime()
         ctx = self._context()
-        encoder = er.Encoder(ctx)
-        encryptor = er.Encryptor(ctx)
+        encoder = self._rt("Encoder")(ctx)
+        encryptor = self._rt("Encryptor")(ctx)
         out = []
         with runtime_errors("encrypt"):
             for (_, spec), v in zip(self._input_specs(False), values, strict=True):
@@ -615,10 +645,9 @@ class Compiled:
             )
         if getattr(outputs, "on_device", False):
             outputs = self.from_device(outputs)
-        er = _toolchain.runtime()
         ctx = self._context()
-        encoder = er.Encoder(ctx)
-        decryptor = er.Decryptor(ctx, keys.secret.key)
+        encoder = self._rt("Encoder")(ctx)
+        decryptor = self._rt("Decryptor")(ctx, keys.secret.key)
         values = []
         with runtime_errors("decrypt"):
             for ct in outputs:
@@ -709,6 +738,24 @@ def program_hash(meta: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(core, sort_keys=True).encode()).hexdigest()
 
 
+def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
+    """The word size for ``target``. Compiled 32-bit programs run on the CPU
+    runtime only (the CUDA executor is 64-bit so far), and there 32-bit words
+    are slower than 64-bit ones (bench/RESULTS.md: hmul+relin 226 against 163
+    ms): word="auto" is 64 on both targets until the CUDA executor runs
+    32-bit programs. ``ember-opt --fhe-to-ckks=word=auto`` gives the cost
+    model's choice for the GPU today."""
+    if opts.word == "32" and target == "cuda":
+        raise OptionError(
+            "word=32 programs run on the CPU runtime only so far (the CUDA "
+            "runtime runs compiled programs at 64-bit words): use "
+            "target='cpu' or word=64"
+        )
+    if opts.word == "auto":
+        return dataclasses.replace(opts, word="64")
+    return opts
+
+
 def compile(  # noqa: A001 - the API's name
     program: Program,
     target: str = "cpu",
@@ -747,6 +794,7 @@ def compile(  # noqa: A001 - the API's name
     if target not in TARGETS:
         raise OptionError(f"unknown target {target!r} (expected 'cpu' or 'cuda')")
     opts = CompileOptions.from_kwargs(options, **overrides)
+    opts = _resolve_word(opts, target)
     fallback = (program.filename, program.lineno)
     value_ranges = None
     if inputset is not None:

@@ -73,6 +73,16 @@ class CompileOptions:
       None: 40, or less when the inputs' ranges need it (ember.ranges).
       A scale you give is kept, and refused if the values do not fit.
     - ``dnum``: key-switching digits.
+    - ``word``: the runtime's word size. "64" (primes up to 61 bits, one
+      per level; the default), "32" (primes below 2^30 with double-prime
+      scaling, Cheddar's 32-bit CKKS: a pair of primes carries each level's
+      scale) or "auto". None: 64, or the named set's ("cheddar32" is
+      32-bit). Compiled 32-bit programs run on the CPU runtime only so far
+      (target="cuda" refuses word=32), where they are slower than 64-bit
+      ones, so "auto" gives 64 on both targets today; the compiler's own
+      word=auto (``ember-opt --fhe-to-ckks=word=auto``) picks by the GPU
+      cost model and records both predictions. No bootstrapping or KLSS
+      form at 32 bits yet (each refused by name).
     - ``extra_levels``: levels left at the outputs beyond the program's
       depth.
     - ``encapsulate``: a program that bootstraps keeps a dense secret and
@@ -138,6 +148,12 @@ class CompileOptions:
         None, "scale-bits", "bits of the scale and of each scale prime", minimum=1
     )
     dnum: int | None = _option(None, "dnum", "key-switching digits", minimum=1)
+    word: str | None = _option(
+        None,
+        "word",
+        "word size: 64, 32 (double-prime scaling) or auto (the cost model's)",
+        ("64", "32", "auto"),
+    )
     extra_levels: int = _option(
         0, "extra-levels", "levels beyond the program's depth", minimum=0
     )
@@ -257,6 +273,8 @@ def _check(f: dataclasses.Field, value: Any) -> Any:
         return value
     if value is None and f.default is None:
         return None
+    if name == "word" and value in (32, 64) and not isinstance(value, bool):
+        value = str(value)  # word=32 as naturally as word="32"
     if kind == "name":
         if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_]+", value):
             raise OptionError(f"{name} must be a name, got {value!r}")

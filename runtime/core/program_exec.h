@@ -3,7 +3,7 @@
 // Poly64 and the CPU primitives, runtime/cuda/program.cu over DevicePoly and
 // the CUDA primitives. A backend B provides
 //   using Poly, Args, Kernel, HybridKey, KlssKey, Scratch
-//   const Context64 &host(const Args &)
+//   const Context<Word> &host(const Args &)  (the host context, either word)
 //   Poly place(args, basis, ntt, offset, written_in_place)
 //                                          a result's memory: its planned
 //                                          place in the arena (offset >= 0
@@ -31,7 +31,7 @@
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
 //   const Poly *inputPart(args, index, part, offset, storage)
-//   uint64_t *words(poly)
+//   Word *words(poly)                      the residues a kernel reads
 //   void output(args, polys, level, scale, slots)
 //   ConstantCache<Poly> *cache(args)
 //   bool prepareOnly(args)                 encode the constants, run nothing
@@ -46,12 +46,15 @@
 #include "ember/program_plan.h"
 
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ember::program {
 
 /// Global modulus indices of a plan buffer.
-inline std::vector<int> bufferBasis(const Context64 &ctx, const BufferSpec &s) {
+template <typename Word>
+std::vector<int> bufferBasis(const Context<Word> &ctx, const BufferSpec &s) {
   if (s.over_t)
     return ctx.tBasis();
   std::vector<int> b;
@@ -82,7 +85,7 @@ public:
 private:
   const typename B::Args &args_;
   const Plan<typename B::Kernel> &plan_;
-  const Context64 &ctx_;
+  const std::decay_t<decltype(B::host(std::declval<typename B::Args>()))> &ctx_;
   std::vector<Poly> owned_;
   std::vector<const Poly *> at_;
   std::vector<const void *> keys_;
@@ -316,13 +319,13 @@ private:
     const BufferSpec &l = spec(static_cast<int32_t>(s.imm[1]));
     KernelLoop loop{(l.q_hi - l.q_lo) + (l.p_hi - l.p_lo), l.q_hi - l.q_lo,
                     l.q_lo, ctx_.qCount() + l.p_lo};
-    std::vector<const uint64_t *> ins(s.nin);
+    std::vector<const void *> ins(s.nin);
     std::vector<KernelBasis> inb(s.nin);
     for (int32_t j = 0; j < s.nin; ++j) {
       ins[j] = B::words(in(s, j));
       inb[j] = kernelBasis(spec(arg(s.in, j)));
     }
-    std::vector<uint64_t *> outs(s.nout);
+    std::vector<void *> outs(s.nout);
     std::vector<KernelBasis> outb(s.nout);
     for (int32_t j = 0; j < s.nout; ++j) {
       outs[j] = B::words(placeOut(s, j, true));

@@ -22,7 +22,8 @@
 
 namespace ember::program {
 
-std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
+template <typename Word>
+std::vector<int> basis(const Context<Word> &ctx, int q_lo, int q_hi, int p_lo,
                        int p_hi) {
   std::vector<int> b;
   for (int i = q_lo; i < q_hi; ++i)
@@ -68,30 +69,35 @@ void checkInputMetadata(const char *name, size_t index, size_t given,
   checkInputScale(name, scale_got, scale);
 }
 
-void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
-                size_t index, const char *name, int parts, int level,
-                size_t slots, double scale) {
+template <typename Word>
+void checkInput(const Context<Word> &ctx,
+                const std::vector<BasicCiphertext<Word>> &inputs, size_t index,
+                const char *name, int parts, int level, size_t slots,
+                double scale) {
   if (index >= inputs.size())
     checkInputMetadata(name, index, inputs.size(), 0, 0, 0, 0, parts, level,
                        slots, scale);
-  const Ciphertext &ct = inputs[index];
+  const BasicCiphertext<Word> &ct = inputs[index];
   checkInputMetadata(name, index, inputs.size(), static_cast<int>(ct.c.size()),
                      ct.level, ct.slots, ct.scale, parts, level, slots, scale);
   const std::string what = "program input '" + std::string(name) + "'";
-  for (const Poly64 &p : ct.c)
+  for (const Poly<Word> &p : ct.c)
     if (!p.ntt || p.n != ctx.n() || p.basis != ctx.qBasis(level))
       throw InvalidArgument(what + " is not in NTT form over q_0..q_" +
                             std::to_string(level));
 }
 
-const SwitchingKey &relinKey(const EvaluationKeys &keys) {
+template <typename Word>
+const BasicSwitchingKey<Word> &relinKey(const BasicEvaluationKeys<Word> &keys) {
   if (!keys.has_relin || keys.relin.key.b.empty())
     throw MissingKey("the program needs the relinearization key (see its "
                      "manifest)");
   return keys.relin.key;
 }
 
-const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois) {
+template <typename Word>
+const BasicSwitchingKey<Word> &galoisKey(const BasicEvaluationKeys<Word> &keys,
+                                         uint64_t galois) {
   auto it = keys.galois.keys.find(galois);
   if (it == keys.galois.keys.end())
     throw MissingKey("the program needs the Galois key of element " +
@@ -99,8 +105,9 @@ const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois) {
   return it->second;
 }
 
-const SwitchingKey &encapsulationKey(const EvaluationKeys &keys,
-                                     bool to_sparse) {
+template <typename Word>
+const BasicSwitchingKey<Word> &
+encapsulationKey(const BasicEvaluationKeys<Word> &keys, bool to_sparse) {
   if (!keys.has_encapsulation)
     throw MissingKey("the program needs the encapsulation keys of "
                      "bootstrapping (see its manifest)");
@@ -108,14 +115,17 @@ const SwitchingKey &encapsulationKey(const EvaluationKeys &keys,
                    : keys.encapsulation.from_sparse;
 }
 
-const KlssKey &klssRelinKey(const EvaluationKeys &keys) {
+template <typename Word>
+const BasicKlssKey<Word> &klssRelinKey(const BasicEvaluationKeys<Word> &keys) {
   if (!keys.has_klss_relin || keys.klss_relin.key.empty())
     throw MissingKey("the program needs the relinearization key in KLSS form "
                      "(see its manifest)");
   return keys.klss_relin.key;
 }
 
-const KlssKey &klssGaloisKey(const EvaluationKeys &keys, uint64_t galois) {
+template <typename Word>
+const BasicKlssKey<Word> &klssGaloisKey(const BasicEvaluationKeys<Word> &keys,
+                                        uint64_t galois) {
   auto it = keys.klss_galois.keys.find(galois);
   if (it == keys.klss_galois.keys.end())
     throw MissingKey("the program needs the Galois key of element " +
@@ -124,30 +134,33 @@ const KlssKey &klssGaloisKey(const EvaluationKeys &keys, uint64_t galois) {
   return it->second;
 }
 
-Poly64 view(const Poly64 &src, size_t first, size_t count) {
-  Poly64 out(std::vector<int>(src.basis.begin() + first,
-                              src.basis.begin() + first + count),
-             src.n, src.ntt);
+template <typename Word>
+Poly<Word> view(const Poly<Word> &src, size_t first, size_t count) {
+  Poly<Word> out(std::vector<int>(src.basis.begin() + first,
+                                  src.basis.begin() + first + count),
+                 src.n, src.ntt);
   std::copy(src.limb(first), src.limb(first) + count * src.n, out.limb(0));
   return out;
 }
 
-Poly64 concat(const std::vector<const Poly64 *> &parts) {
+template <typename Word>
+Poly<Word> concat(const std::vector<const Poly<Word> *> &parts) {
   std::vector<int> b;
-  for (const Poly64 *p : parts)
+  for (const Poly<Word> *p : parts)
     b.insert(b.end(), p->basis.begin(), p->basis.end());
-  Poly64 out(b, parts.front()->n, parts.front()->ntt);
+  Poly<Word> out(b, parts.front()->n, parts.front()->ntt);
   size_t at = 0;
-  for (const Poly64 *p : parts) {
+  for (const Poly<Word> *p : parts) {
     std::copy(p->data.begin(), p->data.end(), out.data.begin() + at);
     at += p->data.size();
   }
   return out;
 }
 
-Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
-                          size_t slots) {
-  Ciphertext ct;
+template <typename Word>
+BasicCiphertext<Word> makeCiphertext(std::vector<Poly<Word>> polys, int level,
+                                     double scale, size_t slots) {
+  BasicCiphertext<Word> ct;
   ct.c = std::move(polys);
   ct.level = level;
   ct.scale = scale;
@@ -158,10 +171,10 @@ Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
 namespace {
 /// Slot values (real or complex) encoded at `scale` over `basis`, a prefix
 /// of Q, in NTT or coefficient form; `what` names them in the error.
-template <typename V>
-Poly64 encodeOver(const Context64 &ctx, const std::vector<V> &values,
-                  double scale, const std::vector<int> &basis, bool ntt,
-                  const char *what) {
+template <typename Word, typename V>
+Poly<Word> encodeOver(const Context<Word> &ctx, const std::vector<V> &values,
+                      double scale, const std::vector<int> &basis, bool ntt,
+                      const char *what) {
   int level = -1;
   for (size_t i = 0; i < basis.size(); ++i) {
     if (basis[i] != static_cast<int>(i) || basis[i] >= ctx.qCount())
@@ -169,16 +182,18 @@ Poly64 encodeOver(const Context64 &ctx, const std::vector<V> &values,
                             " are encoded over a prefix of Q only");
     level = basis[i];
   }
-  Encoder encoder(ctx);
-  Plaintext pt = encoder.encode(values, level, scale, values.size());
+  BasicEncoder<Word> encoder(ctx);
+  BasicPlaintext<Word> pt = encoder.encode(values, level, scale, values.size());
   if (!ntt)
     cpu::intt(ctx, pt.poly);
   return std::move(pt.poly);
 }
 } // namespace
 
-Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
-                      double scale, const std::vector<int> &basis, bool ntt) {
+template <typename Word>
+Poly<Word> encodeConstant(const Context<Word> &ctx,
+                          const std::vector<double> &values, double scale,
+                          const std::vector<int> &basis, bool ntt) {
   return encodeOver(ctx, values, scale, basis, ntt, "constants");
 }
 
@@ -218,9 +233,11 @@ ConstantData readConstantData(const std::string &path) {
                 count * 8);
   return data;
 }
-Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
-                      uint64_t offset, uint64_t count, bool complex,
-                      double scale, const std::vector<int> &basis, bool ntt) {
+template <typename Word>
+Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
+                          uint64_t offset, uint64_t count, bool complex,
+                          double scale, const std::vector<int> &basis,
+                          bool ntt) {
   if (!data)
     throw InvalidArgument("the program needs its data file (<name>.data) "
                           "for its plaintext constants");
@@ -240,9 +257,10 @@ Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
   return encodeValues(ctx, values, scale, basis, ntt);
 }
 
-Poly64 encodeValues(const Context64 &ctx,
-                    const std::vector<std::complex<double>> &values,
-                    double scale, const std::vector<int> &basis, bool ntt) {
+template <typename Word>
+Poly<Word> encodeValues(const Context<Word> &ctx,
+                        const std::vector<std::complex<double>> &values,
+                        double scale, const std::vector<int> &basis, bool ntt) {
   return encodeOver(ctx, values, scale, basis, ntt, "values");
 }
 
@@ -263,19 +281,20 @@ plainInput(const std::vector<std::vector<std::complex<double>>> *plain,
 
 namespace {
 
-/// The CPU backend of the plan executor (runtime/core/program_exec.h).
-struct CpuBackend {
-  using Poly = Poly64;
-  using Args = CpuArgs;
+/// The CPU backend of the plan executor (runtime/core/program_exec.h), at
+/// either word size.
+template <typename Word> struct CpuBackend {
+  using Poly = ember::Poly<Word>;
+  using Args = BasicCpuArgs<Word>;
   using Kernel = CpuKernel;
-  using HybridKey = SwitchingKey;
-  using KlssKey = ember::KlssKey;
+  using HybridKey = BasicSwitchingKey<Word>;
+  using KlssKey = BasicKlssKey<Word>;
 
-  static const Context64 &host(const Args &a) { return *a.ctx; }
+  static const Context<Word> &host(const Args &a) { return *a.ctx; }
   static bool prepareOnly(const Args &a) { return a.prepare_only; }
   static ConstantCache<Poly> *cache(const Args &a) { return a.constants; }
-  static uint64_t *words(const Poly &p) {
-    return const_cast<uint64_t *>(p.data.data());
+  static Word *words(const Poly &p) {
+    return const_cast<Word *>(p.data.data());
   }
   /// No arena on the CPU: results are vectors. A result the primitive
   /// assigns is not allocated first; one a kernel writes in place is.
@@ -284,8 +303,8 @@ struct CpuBackend {
   static Poly place(const Args &a, std::vector<int> b, bool ntt, int64_t,
                     bool written_in_place) {
     if (written_in_place)
-      return Poly64(std::move(b), a.ctx->n(), ntt); // zeroed by the vector
-    Poly64 p;
+      return Poly(std::move(b), a.ctx->n(), ntt); // zeroed by the vector
+    Poly p;
     p.basis = std::move(b);
     p.n = a.ctx->n();
     p.ntt = ntt;
@@ -312,7 +331,7 @@ struct CpuBackend {
     for (size_t j = 0; j < digits.size(); ++j)
       *outs[j] = cpu::modUp(*a.ctx, p, digits[j]);
   }
-  static void ksInnerProduct(const Args &a, const SwitchingKey &key,
+  static void ksInnerProduct(const Args &a, const HybridKey &key,
                              const std::vector<const Poly *> &digits,
                              Poly &acc0, Poly &acc1, uint64_t galois) {
     keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
@@ -320,7 +339,7 @@ struct CpuBackend {
   static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch) {
     out = cpu::klssModUp(*a.ctx, p);
   }
-  static void klssInnerProduct(const Args &a, const ember::KlssKey &key,
+  static void klssInnerProduct(const Args &a, const KlssKey &key,
                                const std::vector<const Poly *> &digits,
                                int level, Poly &acc0, Poly &acc1) {
     ember::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
@@ -332,7 +351,7 @@ struct CpuBackend {
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
                             const std::vector<const Poly *> &ys,
                             const std::vector<Poly *> &outs, Scratch) {
-    const Context64 &ctx = *a.ctx;
+    const Context<Word> &ctx = *a.ctx;
     for (size_t j = 0; j < xs.size(); ++j) {
       if (j >= ys.size()) { // lifted addends belong to the first inputs
         *outs[j] = cpu::modSwitchDown(ctx, *xs[j], outs[j]->basis);
@@ -345,13 +364,13 @@ struct CpuBackend {
         throw InvalidArgument("modSwitchDown: a lifted addend must be over "
                               "the input's Q limbs, in its form");
       for (size_t i = 0; i < y.limbs(); ++i) {
-        const Modulus<uint64_t> &q = ctx.modulus(t.basis[i]);
-        uint64_t p_mod = 1;
+        const Modulus<Word> &q = ctx.modulus(t.basis[i]);
+        Word p_mod = 1;
         for (int m : t.basis)
           if (m >= ctx.qCount())
             p_mod = q.mul(p_mod, q.reduceWord(ctx.modulus(m).value()));
-        uint64_t *ti = t.limb(i);
-        const uint64_t *yi = y.limb(i);
+        Word *ti = t.limb(i);
+        const Word *yi = y.limb(i);
         for (size_t k = 0; k < t.n; ++k)
           ti[k] = q.add(ti[k], q.mul(yi[k], p_mod));
       }
@@ -369,12 +388,12 @@ struct CpuBackend {
                      Poly &out) {
     out = program::concat(parts);
   }
-  static const SwitchingKey *hybridKey(const Args &a, uint64_t g) {
+  static const HybridKey *hybridKey(const Args &a, uint64_t g) {
     if (g == kToSparseKey || g == kFromSparseKey)
       return &encapsulationKey(*a.keys, g == kToSparseKey);
     return g ? &galoisKey(*a.keys, g) : &relinKey(*a.keys);
   }
-  static const ember::KlssKey *klssKey(const Args &a, uint64_t g) {
+  static const KlssKey *klssKey(const Args &a, uint64_t g) {
     return g ? &klssGaloisKey(*a.keys, g) : &klssRelinKey(*a.keys);
   }
   static Poly constant(const Args &a, int64_t offset, int64_t count,
@@ -435,13 +454,53 @@ void keepFreedMemory() {
   (void)once;
 #endif
 }
-} // namespace
 
-void run(const CpuArgs &args, const Plan<CpuKernel> &plan) {
+template <typename Word>
+void runOn(const BasicCpuArgs<Word> &args, const Plan<CpuKernel> &plan) {
   keepFreedMemory();
   if (!args.prepare_only)
     args.outputs->clear();
-  Executor<CpuBackend>(args, plan).run();
+  Executor<CpuBackend<Word>>(args, plan).run();
 }
+} // namespace
+
+void run(const CpuArgs &args, const Plan<CpuKernel> &plan) {
+  runOn(args, plan);
+}
+void run(const CpuArgs32 &args, const Plan<CpuKernel> &plan) {
+  runOn(args, plan);
+}
+
+#define EMBER_PROGRAM_HELPERS(Word)                                            \
+  template std::vector<int> basis(const Context<Word> &, int, int, int, int);  \
+  template void checkInput(const Context<Word> &,                              \
+                           const std::vector<BasicCiphertext<Word>> &, size_t, \
+                           const char *, int, int, size_t, double);            \
+  template const BasicSwitchingKey<Word> &relinKey(                            \
+      const BasicEvaluationKeys<Word> &);                                      \
+  template const BasicSwitchingKey<Word> &galoisKey(                           \
+      const BasicEvaluationKeys<Word> &, uint64_t);                            \
+  template const BasicSwitchingKey<Word> &encapsulationKey(                    \
+      const BasicEvaluationKeys<Word> &, bool);                                \
+  template const BasicKlssKey<Word> &klssRelinKey(                             \
+      const BasicEvaluationKeys<Word> &);                                      \
+  template const BasicKlssKey<Word> &klssGaloisKey(                            \
+      const BasicEvaluationKeys<Word> &, uint64_t);                            \
+  template Poly<Word> view(const Poly<Word> &, size_t, size_t);                \
+  template Poly<Word> concat(const std::vector<const Poly<Word> *> &);         \
+  template Poly<Word> encodeConstant(const Context<Word> &,                    \
+                                     const std::vector<double> &, double,      \
+                                     const std::vector<int> &, bool);          \
+  template Poly<Word> encodeConstant(                                          \
+      const Context<Word> &, const ConstantData *, uint64_t, uint64_t, bool,   \
+      double, const std::vector<int> &, bool);                                 \
+  template Poly<Word> encodeValues(const Context<Word> &,                      \
+                                   const std::vector<std::complex<double>> &,  \
+                                   double, const std::vector<int> &, bool);    \
+  template BasicCiphertext<Word> makeCiphertext(std::vector<Poly<Word>>, int,  \
+                                                double, size_t);
+EMBER_PROGRAM_HELPERS(uint64_t)
+EMBER_PROGRAM_HELPERS(uint32_t)
+#undef EMBER_PROGRAM_HELPERS
 
 } // namespace ember::program

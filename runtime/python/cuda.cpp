@@ -173,6 +173,11 @@ public:
           program::readConstantData(data));
     entry_ = reinterpret_cast<program::CudaEntry>(
         python::openProgram(path, program::kCudaEntry, handle_));
+    if (python::programWord(handle_, path) != 64)
+      throw InvalidArgument("'" + path +
+                            "' has 32-bit words: the CUDA "
+                            "runtime runs compiled programs at 64-bit words "
+                            "only");
   }
   ~CudaProgram() {
     unbind(); // graph and constants before the library and the device

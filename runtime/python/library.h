@@ -31,4 +31,15 @@ inline void *openProgram(const std::string &path, const char *entry,
   return fn;
 }
 
+/// The word size a loaded program was emitted for (ember_program_word: 64
+/// or 32); InvalidArgument when it exports none or another.
+inline int programWord(void *handle, const std::string &path) {
+  auto word =
+      reinterpret_cast<program::WordEntry>(dlsym(handle, program::kWordEntry));
+  if (!word || (word() != 32 && word() != 64))
+    throw InvalidArgument("'" + path + "' does not say its word size (no " +
+                          program::kWordEntry + " returning 32 or 64)");
+  return word();
+}
+
 } // namespace ember::python

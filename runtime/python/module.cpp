@@ -636,6 +636,77 @@ void bindParams(py::module_ &m) {
 // --- CKKS --------------------------------------------------------------------
 
 /// Own what the wrapped class holds by reference (the context, the Prng).
+/// The evaluation keys a compiled program runs with, at one word size.
+template <typename Word>
+void bindEvaluationKeys(py::module_ &m, const char *name) {
+  using K = BasicEvaluationKeys<Word>;
+  const char *doc = sizeof(Word) == 8
+                        ? "The evaluation keys of a compiled program."
+                        : "The evaluation keys of a compiled 32-bit program.";
+  py::class_<K>(m, name, doc)
+      .def(py::init(
+               [](std::optional<BasicRelinKey<Word>> relin,
+                  std::optional<BasicGaloisKeys<Word>> galois,
+                  std::optional<BasicKlssRelinKey<Word>> klss_relin,
+                  std::optional<BasicKlssGaloisKeys<Word>> klss_galois,
+                  std::optional<BasicEncapsulationKeys<Word>> encapsulation) {
+                 K k;
+                 if (encapsulation) {
+                   k.has_encapsulation = true;
+                   k.encapsulation = std::move(*encapsulation);
+                 }
+                 if (relin) {
+                   k.has_relin = true;
+                   k.relin = std::move(*relin);
+                 }
+                 if (galois)
+                   k.galois = std::move(*galois);
+                 if (klss_relin) {
+                   k.has_klss_relin = true;
+                   k.klss_relin = std::move(*klss_relin);
+                 }
+                 if (klss_galois)
+                   k.klss_galois = std::move(*klss_galois);
+                 return k;
+               }),
+           py::arg("relin") = py::none(), py::arg("galois") = py::none(),
+           py::arg("klss_relin") = py::none(),
+           py::arg("klss_galois") = py::none(),
+           py::arg("encapsulation") = py::none())
+      .def_readonly("has_encapsulation", &K::has_encapsulation)
+      .def_property_readonly(
+          "encapsulation",
+          [](const K &k) -> const BasicEncapsulationKeys<Word> & {
+            if (!k.has_encapsulation)
+              throw MissingKey("these evaluation keys hold no encapsulation "
+                               "keys");
+            return k.encapsulation;
+          },
+          py::return_value_policy::reference_internal)
+      .def_readonly("has_klss_relin", &K::has_klss_relin)
+      .def_property_readonly(
+          "klss_relin",
+          [](const K &k) -> const BasicKlssRelinKey<Word> & {
+            if (!k.has_klss_relin)
+              throw MissingKey("these evaluation keys hold no KLSS "
+                               "relinearization key");
+            return k.klss_relin;
+          },
+          py::return_value_policy::reference_internal)
+      .def_readonly("klss_galois", &K::klss_galois)
+      .def_readonly("has_relin", &K::has_relin)
+      .def_property_readonly(
+          "relin",
+          [](const K &k) -> const BasicRelinKey<Word> & {
+            if (!k.has_relin)
+              throw MissingKey("these evaluation keys hold no "
+                               "relinearization key");
+            return k.relin;
+          },
+          py::return_value_policy::reference_internal)
+      .def_readonly("galois", &K::galois);
+}
+
 template <typename Word> struct PyEncoderT {
   std::shared_ptr<Context<Word>> ctx;
   std::unique_ptr<BasicEncoder<Word>> enc;
@@ -1038,67 +1109,8 @@ void bindCkks(py::module_ &m) {
         "Bytes of one hybrid switching key in memory.");
   m.def("klss_key_bytes", &klssKeyBytes<Word64>, py::arg("ctx"),
         "Bytes of one KLSS switching key in memory (0 without a KLSS form).");
-  py::class_<EvaluationKeys>(m, "EvaluationKeys")
-      .def(py::init([](std::optional<RelinKey> relin,
-                       std::optional<GaloisKeys> galois,
-                       std::optional<KlssRelinKey> klss_relin,
-                       std::optional<KlssGaloisKeys> klss_galois,
-                       std::optional<EncapsulationKeys> encapsulation) {
-             EvaluationKeys k;
-             if (encapsulation) {
-               k.has_encapsulation = true;
-               k.encapsulation = std::move(*encapsulation);
-             }
-             if (relin) {
-               k.has_relin = true;
-               k.relin = std::move(*relin);
-             }
-             if (galois)
-               k.galois = std::move(*galois);
-             if (klss_relin) {
-               k.has_klss_relin = true;
-               k.klss_relin = std::move(*klss_relin);
-             }
-             if (klss_galois)
-               k.klss_galois = std::move(*klss_galois);
-             return k;
-           }),
-           py::arg("relin") = py::none(), py::arg("galois") = py::none(),
-           py::arg("klss_relin") = py::none(),
-           py::arg("klss_galois") = py::none(),
-           py::arg("encapsulation") = py::none())
-      .def_readonly("has_encapsulation", &EvaluationKeys::has_encapsulation)
-      .def_property_readonly(
-          "encapsulation",
-          [](const EvaluationKeys &k) -> const EncapsulationKeys & {
-            if (!k.has_encapsulation)
-              throw MissingKey("these evaluation keys hold no encapsulation "
-                               "keys");
-            return k.encapsulation;
-          },
-          py::return_value_policy::reference_internal)
-      .def_readonly("has_klss_relin", &EvaluationKeys::has_klss_relin)
-      .def_property_readonly(
-          "klss_relin",
-          [](const EvaluationKeys &k) -> const KlssRelinKey & {
-            if (!k.has_klss_relin)
-              throw MissingKey("these evaluation keys hold no KLSS "
-                               "relinearization key");
-            return k.klss_relin;
-          },
-          py::return_value_policy::reference_internal)
-      .def_readonly("klss_galois", &EvaluationKeys::klss_galois)
-      .def_readonly("has_relin", &EvaluationKeys::has_relin)
-      .def_property_readonly(
-          "relin",
-          [](const EvaluationKeys &k) -> const RelinKey & {
-            if (!k.has_relin)
-              throw MissingKey("these evaluation keys hold no "
-                               "relinearization key");
-            return k.relin;
-          },
-          py::return_value_policy::reference_internal)
-      .def_readonly("galois", &EvaluationKeys::galois);
+  bindEvaluationKeys<Word64>(m, "EvaluationKeys");
+  bindEvaluationKeys<uint32_t>(m, "EvaluationKeys32");
 
   c64.keygen
       .def(

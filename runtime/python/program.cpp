@@ -56,8 +56,8 @@ public:
     if (!data.empty())
       data_ = std::make_unique<program::ConstantData>(
           program::readConstantData(data));
-    entry_ = reinterpret_cast<program::CpuEntry>(
-        python::openProgram(path, program::kCpuEntry, handle_));
+    entry_ = python::openProgram(path, program::kCpuEntry, handle_);
+    word_ = python::programWord(handle_, path);
   }
   ~LoadedProgram() {
     if (handle_)
@@ -66,44 +66,68 @@ public:
   LoadedProgram(const LoadedProgram &) = delete;
   LoadedProgram &operator=(const LoadedProgram &) = delete;
 
-  std::vector<Ciphertext>
-  run(const Context64 &ctx, const EvaluationKeys &keys,
-      const std::vector<Ciphertext> &inputs,
+  /// Runs the program on ciphertexts of its word size (InvalidArgument for
+  /// the other: a 32-bit program takes Context32 objects).
+  template <typename Word>
+  std::vector<BasicCiphertext<Word>>
+  run(const Context<Word> &ctx, const BasicEvaluationKeys<Word> &keys,
+      const std::vector<BasicCiphertext<Word>> &inputs,
       const std::vector<std::vector<std::complex<double>>> &plain) {
     std::lock_guard<std::mutex> lock(mutex_); // the constant cache
-    std::vector<Ciphertext> outputs;
-    program::CpuArgs args;
+    std::vector<BasicCiphertext<Word>> outputs;
+    program::BasicCpuArgs<Word> args;
     args.ctx = &ctx;
     args.keys = &keys;
     args.inputs = &inputs;
     args.outputs = &outputs;
-    args.constants = &constants_;
+    args.constants = &cache<Word>();
     args.data = data_.get();
     args.plain = &plain;
-    entry_(args);
+    entry<Word>()(args);
     return outputs;
   }
   /// Encodes the constants for `ctx` now (a later run with `ctx` finds them).
-  void prepare(const Context64 &ctx) {
+  template <typename Word> void prepare(const Context<Word> &ctx) {
     std::lock_guard<std::mutex> lock(mutex_);
-    program::CpuArgs args;
+    program::BasicCpuArgs<Word> args;
     args.ctx = &ctx;
-    args.constants = &constants_;
+    args.constants = &cache<Word>();
     args.data = data_.get();
     args.prepare_only = true;
-    entry_(args);
+    entry<Word>()(args);
   }
   /// Constants encoded so far (0 before the first run or prepare).
-  size_t constantCount() const { return constants_.polys.size(); }
+  size_t constantCount() const {
+    return word_ == 64 ? constants_.polys.size() : constants32_.polys.size();
+  }
   const std::string &path() const { return path_; }
+  int word() const { return word_; }
 
 private:
   std::string path_;
   void *handle_ = nullptr;
-  program::CpuEntry entry_ = nullptr;
+  void *entry_ = nullptr;
+  int word_ = 64;
   std::mutex mutex_;
   program::ConstantCache<Poly64> constants_;
+  program::ConstantCache<Poly32> constants32_;
   std::unique_ptr<program::ConstantData> data_;
+
+  template <typename Word> auto entry() const {
+    if (word_ != 8 * static_cast<int>(sizeof(Word)))
+      throw InvalidArgument("program '" + path_ + "' has " +
+                            std::to_string(word_) +
+                            "-bit words; it runs on a Context" +
+                            (word_ == 32 ? "32" : "") + " and its objects");
+    return reinterpret_cast<void (*)(const program::BasicCpuArgs<Word> &)>(
+        entry_);
+  }
+  template <typename Word> program::ConstantCache<Poly<Word>> &cache() {
+    if constexpr (sizeof(Word) == 8)
+      return constants_;
+    else
+      return constants32_;
+  }
 };
 
 } // namespace
@@ -172,9 +196,18 @@ void bindProgram(py::module_ &m) {
            "Loads the library; `data` is the program's data file "
            "(<name>.data), needed when it has vector constants.")
       .def_property_readonly("path", &LoadedProgram::path)
+      .def_property_readonly("word", &LoadedProgram::word,
+                             "The program's word size: 64 or 32.")
       .def(
           "prepare",
           [](LoadedProgram &p, const Context64 &ctx) {
+            py::gil_scoped_release release;
+            p.prepare(ctx);
+          },
+          py::arg("ctx"))
+      .def(
+          "prepare",
+          [](LoadedProgram &p, const Context32 &ctx) {
             py::gil_scoped_release release;
             p.prepare(ctx);
           },
@@ -188,6 +221,16 @@ void bindProgram(py::module_ &m) {
           "run",
           [](LoadedProgram &p, const Context64 &ctx, const EvaluationKeys &keys,
              const std::vector<Ciphertext> &in,
+             const std::vector<std::vector<std::complex<double>>> &plain) {
+            py::gil_scoped_release release;
+            return p.run(ctx, keys, in, plain);
+          },
+          py::arg("ctx"), py::arg("keys"), py::arg("inputs"),
+          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{})
+      .def(
+          "run",
+          [](LoadedProgram &p, const Context32 &ctx,
+             const EvaluationKeys32 &keys, const std::vector<Ciphertext32> &in,
              const std::vector<std::vector<std::complex<double>>> &plain) {
             py::gil_scoped_release release;
             return p.run(ctx, keys, in, plain);

@@ -148,8 +148,10 @@ def test_every_option_is_tested():
 
     # encapsulate and bootstrap_stop_after act on bootstrapping programs:
     # tests/e2e/test_bootstrap.py tests them; bootstrap and bootstrap_levels
-    # place bootstraps: tests/e2e/test_bootstrap_placement.py.
+    # place bootstraps: tests/e2e/test_bootstrap_placement.py; word:
+    # tests/e2e/test_word32.py.
     tested = set(WITNESSES) | {
+        "word",
         "klss_t",
         "klss_form",
         "key_memory_mib",

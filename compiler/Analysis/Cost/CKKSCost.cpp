@@ -12,12 +12,13 @@ using namespace mlir;
 
 double CKKSCostModel::keySwitchUs(int64_t level) const {
   KeySwitchGroup group;
-  group.level = level;
+  group.level = params.getLimbs(level) - 1;
   return hybridWork(params, group).us(constants, params.getLogN());
 }
 
 double CKKSCostModel::elementwiseUs(int64_t level, int64_t polys) const {
-  double bytes = std::ldexp(8.0 * static_cast<double>(polys * (level + 1)),
+  double bytes = std::ldexp(static_cast<double>(params.getWordBytes() * polys *
+                                                params.getLimbs(level)),
                             static_cast<int>(params.getLogN()));
   return kLaunchUs + bytes / (constants.dramGBps * 1e3);
 }
@@ -26,7 +27,7 @@ double CKKSCostModel::rescaleUs(int64_t level, int64_t parts) const {
   const int64_t logN = params.getLogN();
   const double nttScale =
       std::ldexp(1.0, static_cast<int>(logN) - 16) * logN / 16.0;
-  return parts * (level + 1) * constants.nttLimbUs * nttScale +
+  return parts * params.getLimbs(level) * constants.nttLimbUs * nttScale +
          elementwiseUs(level, 2 * parts);
 }
 

@@ -29,10 +29,11 @@ struct CKKSCostModel {
   static constexpr double kLaunchUs = 3;
 
   /// One hybrid key switch (relinearization or rotation) of a level-`level`
-  /// ciphertext.
+  /// ciphertext. Levels here are ckks levels (params.getLimbs(level)
+  /// limbs; under double-prime scaling a level is a pair of primes).
   double keySwitchUs(int64_t level) const;
   /// An elementwise kernel that reads and writes `polys` polynomials of
-  /// `level` + 1 limbs in all.
+  /// getLimbs(level) limbs in all.
   double elementwiseUs(int64_t level, int64_t polys) const;
   /// Rescaling a ciphertext of `parts` polynomials from `level`: per part
   /// the INTT of the dropped limb and the NTT of the others, and the

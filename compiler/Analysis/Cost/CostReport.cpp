@@ -312,9 +312,11 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t log = logN;
-    if (auto params = ckks::ParamsAttr::lookup(module))
+    int64_t log = logN, wordBytes = 8;
+    if (auto params = ckks::ParamsAttr::lookup(module)) {
       log = params.getLogN();
+      wordBytes = params.getWordBytes();
+    }
     if (log <= 0) {
       module.emitError("ember-cost-report needs #ckks.params on the module "
                        "or the log-n option");
@@ -328,12 +330,12 @@ struct EmberCostReportPass : impl::EmberCostReportBase<EmberCostReportPass> {
       module.emitWarning("ember-cost-report counts rns ops only; run "
                          "ckks-to-rns first to cost the ckks ops");
 
-    int64_t limbBytes = (int64_t{1} << log) * 8;
+    int64_t limbBytes = (int64_t{1} << log) * wordBytes;
     llvm::raw_ostream &os = llvm::outs();
     module.walk([&](FunctionOpInterface func) {
       RNSCost c = computeRNSCost(func, log);
       os << "ember-cost-report @" << func.getName() << " (N = 2^" << log
-         << ", one limb = N x 8 B = " << limbBytes
+         << ", one limb = N x " << wordBytes << " B = " << limbBytes
          << " B, every kernel reads its inputs and writes its outputs once)\n";
       os << "  ntt limb-transforms:    " << c.ntt << "\n";
       os << "  intt limb-transforms:   " << c.intt << "\n";

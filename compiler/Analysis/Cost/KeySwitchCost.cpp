@@ -9,6 +9,17 @@
 
 using namespace ember;
 
+KeySwitchConstants KeySwitchConstants::forWord(int64_t word) {
+  KeySwitchConstants c;
+  if (word == 32) {
+    c.nttLimbUs *= 0.42;
+    c.bconvMacUs *= 0.24;
+    c.exactBconvMacUs *= 0.24;
+    c.ipMacUs *= 0.48;
+  }
+  return c;
+}
+
 std::string KeySwitchConstants::parse(llvm::StringRef spec) {
   llvm::SmallVector<llvm::StringRef> items;
   spec.split(items, ',', -1, /*KeepEmpty=*/false);
@@ -76,7 +87,8 @@ std::vector<double> digitsAt(ckks::ParamsAttr params, int64_t level) {
 KeySwitchWork ember::hybridWork(ckks::ParamsAttr params,
                                 const KeySwitchGroup &g) {
   const double l1 = g.level + 1, k = params.getP().size();
-  const double limbBytes = std::ldexp(8.0, params.getLogN());
+  const double limbBytes =
+      std::ldexp(static_cast<double>(params.getWordBytes()), params.getLogN());
   std::vector<double> digits = digitsAt(params, g.level);
   const double beta = digits.size();
   KeySwitchWork w;
@@ -105,7 +117,8 @@ KeySwitchWork ember::klssWork(ckks::ParamsAttr params,
   const double l1 = g.level + 1, k = params.getP().size();
   const double r = params.getT().size();
   const double groups = params.getKlssGroups(g.level);
-  const double limbBytes = std::ldexp(8.0, params.getLogN());
+  const double limbBytes =
+      std::ldexp(static_cast<double>(params.getWordBytes()), params.getLogN());
   std::vector<double> digits = digitsAt(params, g.level);
   const double beta = digits.size();
   KeySwitchWork w;

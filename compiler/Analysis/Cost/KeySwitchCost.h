@@ -19,7 +19,8 @@
 
 namespace ember {
 
-/// Per-unit times of the model, at N = 2^16 on one H200 (64-bit words).
+/// Per-unit times of the model, at N = 2^16 on one H200 (64-bit words;
+/// forWord(32) for 32-bit words).
 /// Calibrated (least squares by hand) against our hybrid implementation:
 /// hmul+relin at log N = 16 measured 444 us (set B: L+1 = 24, K = 8,
 /// dnum 3), 1022 us (A: 36, 4, 9), 532 us (C: 26, 7, 4); the model gives
@@ -46,6 +47,14 @@ struct KeySwitchConstants {
   /// surrounding elementwise kernels (tensor product, additions).
   double fixedUs = 25;
 
+  /// The constants at `word`-bit words (32 or 64). At 32 bits a limb
+  /// holds half the bits and each unit costs less; the ratios are the
+  /// H100's measured 32/64-bit primitive times at N = 2^16 (bench/RESULTS.md,
+  /// "32-bit vs 64-bit words": per limb an NTT takes 0.42x, a BConv MAC
+  /// 0.24x, an inner-product MAC 0.48x), and the result matches the H200's
+  /// cheddar32 key switch: hmul+relin 414 us predicted at 47 limbs against
+  /// 411 measured, 161 against 189 at 23 limbs.
+  static KeySwitchConstants forWord(int64_t word);
   /// Parses "ntt=1.1,bconv-mac=0.2,exact-bconv-mac=..,ip-mac=..,dram-gbps=..,
   /// fixed=.." over the defaults; returns an error message or "".
   std::string parse(llvm::StringRef spec);

@@ -2,6 +2,7 @@
 //----------------===//
 //
 // A ciphertext of degree d at level l becomes d `!rns.poly<ntt, q[0:l+1]>`
+// (q[0:3+2l] under double-prime scaling: ParamsAttr::getLimbs)
 // values; key switching is hybrid (Phantom III-D) and stays structured:
 // decompose -> mod_up -> ks_inner_product -> mod_down. See CKKSToRNS.td.
 //
@@ -57,13 +58,17 @@ struct Basis {
   unsigned numQ() const { return params.getQ().size(); }
   unsigned numP() const { return params.getP().size(); }
   int64_t logN() const { return params.getLogN(); }
-  /// Ciphertext polynomial at `level`: q_0..q_level in NTT form.
+  /// Q limbs of a ciphertext at ckks `level` (level + 1, or 3 + 2 level
+  /// under double-prime scaling: ParamsAttr::getLimbs).
+  unsigned limbs(int64_t level) const { return params.getLimbs(level); }
+  /// Ciphertext polynomial at `level`: its limbs(level) Q primes in NTT
+  /// form.
   PolyType q(int64_t level) const {
-    return PolyType::get(ctx(), rns::Form::ntt, 0, level + 1, 0, 0);
+    return PolyType::get(ctx(), rns::Form::ntt, 0, limbs(level), 0, 0);
   }
   /// Key-switching basis Q_level u P.
   PolyType qp(int64_t level) const {
-    return PolyType::get(ctx(), rns::Form::ntt, 0, level + 1, 0, numP());
+    return PolyType::get(ctx(), rns::Form::ntt, 0, limbs(level), 0, numP());
   }
   rns::EvalKeyType key() const {
     return rns::EvalKeyType::get(ctx(), params.getDnum(), numQ(), numP());
@@ -72,7 +77,7 @@ struct Basis {
   /// chain, cut at q_level (Phantom III-D keeps c1 in Q_l).
   SmallVector<Type> digits(int64_t level) const {
     SmallVector<Type> out;
-    unsigned top = level + 1, lo = 0;
+    unsigned top = limbs(level), lo = 0;
     for (int size : params.getDigitSizes()) {
       if (lo >= top)
         break;

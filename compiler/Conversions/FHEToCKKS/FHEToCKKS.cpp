@@ -51,6 +51,9 @@ namespace {
 
 constexpr int kFirstPrimeBits = 60; // q_0: holds the output
 constexpr int kSpecialPrimeBits = 60;
+/// At 32-bit words (WordTraits<uint32_t>::kMaxPrimeBits): q_0, the pairs'
+/// primes and P are below 2^30.
+constexpr int kWord32PrimeBits = 30;
 using ckks::kTempPrimeBits; // KLSS T primes (as the named sets)
 constexpr int kMinLogN = 13, kMaxLogN = 17;
 constexpr int kDefaultScaleBits = 40;
@@ -85,14 +88,42 @@ constexpr int kMarginBits = 1;
 /// (ckks::levelScales) of the levels up to the fresh ciphertexts' (a
 /// mod_drop keeps its scale). The runs above hold only bootstrapping's
 /// values, bounded by construction, over moduli far above q_0.
-double log2MaxScale(ArrayRef<uint64_t> q, double logScale) {
+double log2MaxScale(ArrayRef<uint64_t> q, int64_t scalePrimes,
+                    double logScale) {
   const int64_t bits = static_cast<int64_t>(logScale);
-  std::vector<double> scales = ckks::levelScales(q, bits);
+  std::vector<uint64_t> moduli = ckks::levelModuli(q, scalePrimes);
+  std::vector<double> scales = ckks::levelScales(moduli, bits);
   double best = 0;
-  for (int64_t l = 0; l <= ckks::inputLevel(q); ++l)
+  for (int64_t l = 0; l <= ckks::inputLevel(moduli); ++l)
     best = std::max(best, std::log2(scales[l]));
   return best;
 }
+
+/// The Q chain of `spec`: ember::generateQChain, or with double-prime
+/// scaling q_0 and (size - 1) / 2 pairs of 30-bit primes
+/// (ember::generateDoublePrimeChain, as the runtime's Context builds it).
+std::vector<uint64_t> qChain(const ember::ParamSpec &spec) {
+  if (spec.scale_primes == 2)
+    return ember::generateDoublePrimeChain(
+        spec.log_n, spec.q_bits[0],
+        static_cast<int>(spec.q_bits.size() - 1) / 2,
+        static_cast<int>(spec.log_scale), kWord32PrimeBits);
+  return ember::generateQChain(spec.log_n, spec.q_bits,
+                               static_cast<int>(spec.log_scale));
+}
+
+/// Levels of a named set's chain (a pair per level above the base under
+/// double-prime scaling).
+int64_t specMaxLevel(const ember::ParamSpec &spec) {
+  const int64_t limbs = static_cast<int64_t>(spec.q_bits.size());
+  return (limbs - ckks::baseLimbs(spec.scale_primes)) / spec.scale_primes;
+}
+
+/// The smallest pair scale at which ember::generateDoublePrimeChain finds
+/// the pairs of a chain at N = 2^logN (measured for 12 pairs: 2^42 at
+/// N = 2^13 .. 2^50 at 2^17; below, the NTT primes near the square root
+/// of the scale are too sparse to keep it within 2^-6).
+int minDoublePrimeScaleBits(int logN) { return 2 * logN + 16; }
 
 /// Bits of q_0 that a value of magnitude `bound` needs at scale
 /// 2^log2Scale: bound * scale * 2^margin < q_0 / 2.
@@ -249,6 +280,16 @@ private:
   int64_t scaleBitsOrDefault() const {
     return scaleBits ? scaleBits : fittedScaleBits;
   }
+  /// The word size of the parameters: 64 or 32 (double-prime scaling).
+  int wordBits = 64;
+  /// Resolves the `word` option into wordBits (auto: the cost model's
+  /// choice, see Word size); failure after a diagnostic.
+  LogicalResult chooseWord(ModuleOp module, bool secure);
+  /// word=auto: the word size whose parameters for the program the cost
+  /// model (CKKSCostModel at KeySwitchConstants::forWord) predicts
+  /// faster; both predictions are recorded on the module
+  /// (ember.word64_us, ember.word32_us) for ember-cost-report.
+  int cheaperWord(ModuleOp module, bool secure);
   int64_t fittedScaleBits = kDefaultScaleBits;
   /// The default scale: 2^40, 2^50 for a program that bootstraps.
   int64_t defaultScaleBits = kDefaultScaleBits;
@@ -303,6 +344,32 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   spec.hamming_weight = hammingWeight;
   spec.q_bits.assign(depth + 1, static_cast<int>(scaleBitsOrDefault()));
   spec.q_bits[0] = kFirstPrimeBits;
+  int specialBits = kSpecialPrimeBits;
+  std::vector<uint64_t> q;
+  if (wordBits == 32) {
+    // Double-prime scaling: q_0, the base pair and a pair per level, each
+    // pair carrying the scale: the program's scale, or (not fixed by
+    // scale-bits) the smallest from what the primes allow at this N up
+    // whose pairs exist (a long chain uses up the primes near a small
+    // scale's square root).
+    int logScale = static_cast<int>(scaleBitsOrDefault());
+    if (!scaleBits)
+      logScale = std::max(logScale, minDoublePrimeScaleBits(log_n));
+    spec.scale_primes = 2;
+    specialBits = kWord32PrimeBits;
+    for (;; logScale += 2) {
+      spec.log_scale = logScale;
+      spec.q_bits.assign(3 + 2 * depth, (logScale + 1) / 2);
+      spec.q_bits[0] = kWord32PrimeBits;
+      try {
+        q = qChain(spec);
+        break;
+      } catch (const ember::Error &) {
+        if (scaleBits || logScale + 2 > 2 * kWord32PrimeBits)
+          break; // generatePrimes reports it
+      }
+    }
+  }
   if (procedureLevels) {
     // Bootstrapping: q_0 = S_0 2^kMessageRatioBits, and the procedure's
     // levels on their own run of larger primes at the top.
@@ -312,7 +379,7 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
          l <= depth; ++l)
       spec.q_bits[l] = ember::bootstrap::kProcedurePrimeBits;
   }
-  int limbs = static_cast<int>(depth + 1);
+  int limbs = static_cast<int>(spec.q_bits.size());
   // A dnum above the number of Q primes means one prime per digit.
   int first = dnum ? std::min(static_cast<int>(dnum), limbs) : 1;
   int last = dnum ? first : limbs;
@@ -331,11 +398,10 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   // pack more densely than the bootstrapping's 60-bit ones); the runtime
   // refuses a P below a digit, and ember::digitSizes then gives equal counts
   // where this P covers them, else the balanced digits.
-  std::vector<uint64_t> q;
   std::vector<int> bits = spec.q_bits;
   try {
-    q = ember::generateQChain(log_n, spec.q_bits,
-                              static_cast<int>(spec.log_scale));
+    if (q.empty())
+      q = qChain(spec);
     bits.clear();
     for (uint64_t prime : q)
       bits.push_back(ember::nominalBits(prime));
@@ -355,8 +421,7 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
     spec.dnum = d;
     int largest =
         ember::largestDigitBits(bits, ember::balancedDigitSizes(bits, d));
-    spec.p_bits.assign((largest + kSpecialPrimeBits - 1) / kSpecialPrimeBits,
-                       kSpecialPrimeBits);
+    spec.p_bits.assign((largest + specialBits - 1) / specialBits, specialBits);
     int bound = hammingWeight ? ember::maxLogQPSparse128(log_n, hammingWeight)
                               : ember::maxLogQP128(log_n);
     if (!secure || logQP() <= bound)
@@ -382,17 +447,17 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
           << paramSet << "' (expected A, B, C, athena40, athena24 or athena47)";
       return std::nullopt;
     }
-    if (spec.scale_primes != 1) {
+    if ((spec.scale_primes == 2) != (wordBits == 32)) {
       where->emitError("parameter set '")
-          << paramSet
-          << "' uses double-prime scaling at 32-bit words, which compiled "
-             "programs do not support yet (64-bit words only)";
+          << paramSet << "' is for " << (spec.scale_primes == 2 ? 32 : 64)
+          << "-bit words, but word = " << wordBits << " was asked for";
       return std::nullopt;
     }
-    if (depth > spec.maxLevel() || slots > (int64_t{1} << (spec.log_n - 1))) {
+    if (depth > specMaxLevel(spec) ||
+        slots > (int64_t{1} << (spec.log_n - 1))) {
       where->emitError("program has multiplicative depth ")
           << depth << " and " << slots << " slots; parameter set " << paramSet
-          << " allows depth " << spec.maxLevel() << " and "
+          << " allows depth " << specMaxLevel(spec) << " and "
           << (int64_t{1} << (spec.log_n - 1)) << " slots";
       return std::nullopt;
     }
@@ -454,8 +519,7 @@ LogicalResult FHEToCKKSPass::generatePrimes(ModuleOp module,
                                             std::vector<uint64_t> &t) {
   t.clear();
   try {
-    q = ember::generateQChain(spec.log_n, spec.q_bits,
-                              static_cast<int>(spec.log_scale));
+    q = qChain(spec);
     p = ember::generateNttPrimes(spec.log_n, spec.p_bits, q);
     if (spec.klss_gamma > 0) {
       if (spec.t_bits.empty()) {
@@ -500,8 +564,8 @@ void FHEToCKKSPass::reportTooLarge(Value where, double bound) {
 
 bool FHEToCKKSPass::fits(Value where, double bound, ArrayRef<uint64_t> q,
                          const ember::ParamSpec &spec, bool report) {
-  double q0Bits = std::log2(static_cast<double>(q[0]));
-  double scaleBits = log2MaxScale(q, spec.log_scale);
+  double q0Bits = ckks::baseBits(q, spec.scale_primes);
+  double scaleBits = log2MaxScale(q, spec.scale_primes, spec.log_scale);
   double need = bitsNeeded(bound, scaleBits);
   LLVM_DEBUG(llvm::dbgs() << "scale 2^" << scaleBits << ": needs " << need
                           << " bits, q_0 has " << q0Bits << "\n");
@@ -514,7 +578,8 @@ bool FHEToCKKSPass::fits(Value where, double bound, ArrayRef<uint64_t> q,
                                                    std::log2(bound))) -
                     1;
   std::string value = describe(where);
-  int q0Length = 64 - llvm::countl_zero(q[0]); // q_0 < 2^q0Length
+  // The base modulus < 2^q0Length.
+  int q0Length = static_cast<int>(std::floor(q0Bits)) + 1;
   auto diag = emitError(where.getLoc());
   if (!paramSet.empty())
     diag << "parameter set '" << paramSet << "' (a " << q0Length
@@ -753,11 +818,14 @@ void FHEToCKKSPass::runOnOperation() {
         << bootstrap << "'";
     return signalPassFailure();
   }
+  if (failed(chooseWord(module, secure)))
+    return signalPassFailure();
   if (bootstrap == "auto" &&
       failed(placeAutomatically(module, secure, bootConfig)))
     return signalPassFailure();
   bool bootstraps = false;
   module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
+
   if (bootstraps)
     enterBootstrapping(bootConfig);
   int64_t slots = 0, depth = 0;
@@ -834,7 +902,8 @@ void FHEToCKKSPass::runOnOperation() {
         ArrayRef<uint64_t>(p), static_cast<int64_t>(spec->log_scale),
         static_cast<int64_t>(spec->dnum), int64_t{secure ? 128 : 0},
         ArrayRef<uint64_t>(t), static_cast<int64_t>(spec->klss_gamma),
-        static_cast<int64_t>(spec->hamming_weight));
+        static_cast<int64_t>(spec->hamming_weight), int64_t{wordBits},
+        static_cast<int64_t>(spec->scale_primes));
     if (!params)
       return signalPassFailure();
     module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
@@ -859,6 +928,94 @@ void FHEToCKKSPass::runOnOperation() {
   }
   if (failed(lower(module, params, bootConfig)))
     return signalPassFailure();
+}
+
+LogicalResult FHEToCKKSPass::chooseWord(ModuleOp module, bool secure) {
+  if (!word.empty() && word != "64" && word != "32" && word != "auto")
+    return module.emitError("word must be 64, 32 or auto, got '")
+           << word << "'";
+  ember::ParamSpec named;
+  const bool haveNamed =
+      !paramSet.empty() && ember::namedParamSpec(paramSet, named);
+  // A named set fixes its word size (choose() reports a conflict).
+  if (word.empty() || (word == "auto" && haveNamed)) {
+    wordBits = haveNamed && named.scale_primes == 2 ? 32 : 64;
+    return success();
+  }
+  fhe::BootstrapOp first;
+  module.walk([&](fhe::BootstrapOp op) {
+    if (!first)
+      first = op;
+  });
+  const bool bootstraps = first || bootstrap == "auto";
+  if (word == "auto") {
+    // 32-bit words have no bootstrapping or KLSS form yet: 64 then.
+    wordBits =
+        bootstraps || klssGamma || klssT ? 64 : cheaperWord(module, secure);
+    return success();
+  }
+  wordBits = word == "32" ? 32 : 64;
+  if (wordBits == 32 && (klssGamma || klssT))
+    return module.emitError("a KLSS form (klss-gamma, klss-t) is not "
+                            "supported at 32-bit words yet: use word=64");
+  if (wordBits == 32 && bootstraps)
+    return (first ? first->emitError() : module.emitError())
+           << "bootstrapping is not supported at 32-bit words yet: compile "
+              "this program with word=64";
+  return success();
+}
+
+int FHEToCKKSPass::cheaperWord(ModuleOp module, bool secure) {
+  int64_t slots = 0, depth = 0;
+  Operation *deepest = nullptr;
+  analyse(module, slots, depth, deepest, 0, 0);
+  depth += extraLevels;
+  // Each op at the level its operands reach (the input level less the
+  // levels used before it), as analyse counts them.
+  DenseMap<Value, int64_t> used;
+  SmallVector<std::pair<Operation *, int64_t>> ops;
+  module.walk([&](Operation *op) {
+    int64_t d = 0;
+    for (Value operand : op->getOperands())
+      d = std::max(d, used.lookup(operand));
+    if (isa<fhe::FHEDialect>(op->getDialect()))
+      ops.push_back({op, d});
+    for (Value result : op->getResults())
+      used[result] = d + ember::levelsUsed(op);
+  });
+  double best = 0;
+  int bestWord = 64; // also when neither fits (choose() then reports it)
+  bool any = false;
+  for (int w : {64, 32}) {
+    wordBits = w;
+    std::optional<ember::ParamSpec> spec;
+    std::vector<uint64_t> q, p, t;
+    {
+      ScopedDiagnosticHandler quiet(&getContext(),
+                                    [](Diagnostic &) { return success(); });
+      spec = choose(deepest, slots, depth, secure);
+      if (!spec || failed(generatePrimes(module, *spec, q, p, t)))
+        continue;
+    }
+    auto params = ckks::ParamsAttr::get(
+        &getContext(), spec->log_n, q, p, static_cast<int64_t>(spec->log_scale),
+        spec->dnum, secure ? 128 : 0, ArrayRef<uint64_t>(), 0,
+        spec->hamming_weight, w, spec->scale_primes);
+    ember::CKKSCostModel model{params, ember::KeySwitchConstants::forWord(w)};
+    double us = 0;
+    for (auto [op, d] : ops)
+      us += model.fheOpUs(op, std::max<int64_t>(0, params.getInputLevel() - d));
+    LLVM_DEBUG(llvm::dbgs() << "word " << w << ": N = 2^" << spec->log_n
+                            << ", predicted " << us << " us\n");
+    module->setAttr(w == 64 ? "ember.word64_us" : "ember.word32_us",
+                    FloatAttr::get(Float64Type::get(&getContext()), us));
+    if (!any || us < best) {
+      any = true;
+      best = us;
+      bestWord = w;
+    }
+  }
+  return bestWord;
 }
 
 void FHEToCKKSPass::enterBootstrapping(const ember::bootstrap::Config &config) {
@@ -951,10 +1108,10 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     std::vector<uint64_t> q, p, t;
     if (!spec || failed(generatePrimes(module, *spec, q, p, t)))
       return {};
-    return ckks::ParamsAttr::get(&getContext(), spec->log_n, q, p,
-                                 static_cast<int64_t>(spec->log_scale),
-                                 spec->dnum, pricedSecure ? 128 : 0,
-                                 ArrayRef<uint64_t>(), 0, spec->hamming_weight);
+    return ckks::ParamsAttr::get(
+        &getContext(), spec->log_n, q, p, static_cast<int64_t>(spec->log_scale),
+        spec->dnum, pricedSecure ? 128 : 0, ArrayRef<uint64_t>(), 0,
+        spec->hamming_weight, 64, 1);
   };
   // One bootstrap's expansion, lowered once at the largest run; a run b
   // shifts its levels by b - most.

@@ -108,6 +108,31 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     outputs keep `extra-levels`. The function records the placement
     (`ember.bootstrap_placement`), which `ember-cost-report` prints.
 
+    **Word size.** `word=64` (the default) gives the chain above: 61-bit
+    words, one prime per level. `word=32` gives Cheddar's 32-bit CKKS
+    (its 3.1): primes below 2^30 (the runtime's 32-bit words), and
+    double-prime scaling, a pair of primes per level whose product carries
+    the scale (`ember::generateDoublePrimeChain`: each pair is the one
+    nearest S_l^2 / 2^scale, so the scale returns to 2^scale within about
+    2^-12 at every level). The chain is q_0 (30 bits), the base pair and
+    a pair per level: level l holds 3 + 2 l limbs, so the level-0 modulus
+    is about 2^(30 + scale) and values keep 30 bits of headroom above the
+    scale (the 64-bit chain's q_0 keeps 60 - scale). Levels stay logical in
+    every ckks pass (`#ckks.params<..., word = 32, scalePrimes = 2>`,
+    `ParamsAttr::getLimbs`, `getLevelModuli`); ckks-to-rns maps a level to
+    its limbs and a rescale to one `rns.rescale` that drops the pair. The
+    scale is the program's, but at least what the primes near its square
+    root allow: 2^(2 log N + 16) (2^42 at N = 2^13, 2^48 at 2^16), and
+    higher by 2 bits at a time while the pairs of a long chain cannot be
+    found. P is 30-bit primes. No KLSS form and no bootstrapping yet at 32
+    bits (each refused by name). `word=auto` chooses parameters at both
+    words and prices the program at each with the cost model
+    (CKKSCostModel with KeySwitchConstants::forWord: every fhe op at the
+    level its operands reach), keeps the cheaper, and records both
+    predictions on the module (`ember.word64_us`, `ember.word32_us`);
+    programs that bootstrap or ask for a KLSS form stay at 64 bits. A
+    named set fixes its word (`cheddar32` is 32-bit).
+
     **Why.** Parameters follow from the program: too few levels is wrong,
     too many makes every operation slower (more limbs) and may force a
     larger N.
@@ -135,6 +160,11 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     Option<"klssT", "klss-t", "int64_t", /*default=*/"0",
            "Number r' of 61-bit KLSS temporary primes T; 0: the named set's "
            "value, or the fewest that meet the exactness bound">,
+    Option<"word", "word", "std::string", /*default=*/"\"\"",
+           "The runtime's word size: 64 (primes up to 61 bits, one per "
+           "level), 32 (30-bit primes with double-prime scaling, a pair per "
+           "level) or auto (the faster by the cost model; see Word size); "
+           "empty: 64, or the named set's">,
     Option<"security", "security", "std::string", /*default=*/"\"128\"",
            "128 (log2(QP) within the 128-bit bound) or none (insecure test "
            "mode, named explicitly; recorded as security = 0)">,

@@ -190,7 +190,7 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       module.emitError("rns-to-kernel needs the module's #ckks.params");
       return signalPassFailure();
     }
-    limbBytes = (uint64_t{1} << params.getLogN()) * 8;
+    limbBytes = (uint64_t{1} << params.getLogN()) * params.getWordBytes();
     for (auto f : module.getOps<func::FuncOp>()) {
       if (f.isExternal())
         continue;

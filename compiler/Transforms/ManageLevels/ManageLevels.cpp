@@ -62,8 +62,9 @@ bool sameScale(double a, double b) {
 class LevelManager {
 public:
   LevelManager(ParamsAttr params, const LevelOptions &options)
-      : params(params), lazy(options.strategy == RescaleStrategy::Lazy),
-        levelScale(levelScales(params.getQ(), params.getLogScale())) {
+      : params(params), moduli(params.getLevelModuli()),
+        lazy(options.strategy == RescaleStrategy::Lazy),
+        levelScale(levelScales(moduli, params.getLogScale())) {
     int64_t bits =
         options.waterline ? options.waterline : (3 * params.getLogScale()) / 2;
     waterlineScale = std::ldexp(1.0, bits);
@@ -73,6 +74,8 @@ public:
 
 private:
   ParamsAttr params;
+  /// The rescale divisor of each level (ParamsAttr::getLevelModuli).
+  std::vector<uint64_t> moduli;
   bool lazy;
   /// The canonical scale of each level (ckks::levelScales).
   std::vector<double> levelScale;
@@ -124,9 +127,9 @@ FailureOr<Value> LevelManager::rescale(OpBuilder &b, Location loc, Value v) {
   CiphertextType type = ct(v);
   if (type.getLevel() == 0)
     return emitError(loc, "no level left to rescale: the program needs more "
-                          "levels than #ckks.params provides (")
-           << params.getQ().size() << " Q primes)";
-  double q = static_cast<double>(params.getQ()[type.getLevel()]);
+                          "levels than #ckks.params provides (levels 0..")
+           << params.getMaxLevel() << ")";
+  double q = static_cast<double>(moduli[type.getLevel()]);
   auto out = type.withLevelAndScale(type.getLevel() - 1, type.getScale() / q);
   return RescaleOp::create(b, loc, out, v).getResult();
 }
@@ -179,7 +182,7 @@ FailureOr<Value> LevelManager::adjust(OpBuilder &b, Location loc, Value v,
   // v's own and the adjustment's multiply).
   if (Value r = refold(b, loc, v, level, scale))
     return r;
-  double q = static_cast<double>(params.getQ()[level + 1]);
+  double q = static_cast<double>(moduli[level + 1]);
   if (Value r = refold(b, loc, v, level + 1, scale * q))
     return rescale(b, loc, r);
   Value x = modDrop(b, loc, v, level + 1);
@@ -310,7 +313,7 @@ bool LevelManager::refoldTree(OpBuilder *b, Location loc, Value v,
       .Case<RescaleOp>([&](RescaleOp rs) {
         if (ct(rs.getInput()).getLevel() < level + 1)
           return false;
-        double q = static_cast<double>(params.getQ()[level + 1]);
+        double q = static_cast<double>(moduli[level + 1]);
         Value in;
         if (!refoldTree(b, loc, rs.getInput(), level + 1, scale * q, budget,
                         in))
@@ -416,7 +419,7 @@ LogicalResult LevelManager::matchAddSub(OpBuilder &b, Operation *op) {
     if (th.getLevel() != tl.getLevel()) {
       // A rescale of the higher one (from one level above the other) may
       // land exactly on the other's scale: the cheapest match.
-      double q = static_cast<double>(params.getQ()[tl.getLevel() + 1]);
+      double q = static_cast<double>(moduli[tl.getLevel() + 1]);
       if (sameScale(th.getScale() / q, tl.getScale())) {
         FailureOr<Value> r =
             rescale(b, loc, modDrop(b, loc, vh, tl.getLevel() + 1));
@@ -561,8 +564,8 @@ LogicalResult LevelManager::run(func::FuncOp func) {
               CiphertextType c = ct(mul.getCiphertext());
               int64_t l = c.getLevel();
               double ptScale = c.getScale();
-              if (isRunBoundary(params.getQ(), levelScale, l)) {
-                double q = static_cast<double>(params.getQ()[l]);
+              if (isRunBoundary(moduli, levelScale, l)) {
+                double q = static_cast<double>(moduli[l]);
                 double crossing = q * levelScale[l - 1] / c.getScale();
                 if (crossing >= kMinScaleUpRatio)
                   ptScale = crossing;

@@ -67,7 +67,8 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       module.emitError("kernel-plan-memory needs the module's #ckks.params");
       return signalPassFailure();
     }
-    const int64_t limbBytes = (int64_t{1} << params.getLogN()) * 8;
+    const int64_t limbBytes =
+        (int64_t{1} << params.getLogN()) * params.getWordBytes();
     for (auto f : module.getOps<func::FuncOp>())
       if (!f.isExternal())
         plan(f, limbBytes);

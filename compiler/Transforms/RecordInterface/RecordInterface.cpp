@@ -20,6 +20,7 @@ namespace {
 struct RecordInterfacePass
     : ember::impl::CKKSRecordInterfaceBase<RecordInterfacePass> {
   void runOnOperation() override {
+    auto params = ckks::ParamsAttr::lookup(getOperation());
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       Builder b(f.getContext());
       auto entry = [&](StringRef name, Type t,
@@ -44,7 +45,12 @@ struct RecordInterfacePass
         SmallVector<NamedAttribute> fields{
             b.getNamedAttr("name", b.getStringAttr(name)),
             b.getNamedAttr("slots", b.getI64IntegerAttr(ct.getSlots())),
-            b.getNamedAttr("level", b.getI64IntegerAttr(ct.getLevel())),
+            // The runtime's level: the index of the top Q prime (two per
+            // ckks level under double-prime scaling).
+            b.getNamedAttr(
+                "level",
+                b.getI64IntegerAttr(params ? params.getLimbs(ct.getLevel()) - 1
+                                           : ct.getLevel())),
             b.getNamedAttr("scale", b.getF64FloatAttr(ct.getScale())),
             b.getNamedAttr("degree", b.getI64IntegerAttr(ct.getDegree()))};
         if (range)

@@ -183,7 +183,7 @@ void rewriteToKlss(Group &g, ckks::ParamsAttr params,
   }
   auto keyType =
       rns::KlssKeyType::get(ctx, params.getDigitSizes().size(),
-                            params.getKlssGroups(params.getMaxLevel()), r);
+                            params.getKlssGroups(params.getQ().size() - 1), r);
   for (rns::KSInnerProductOp ip : g.products) {
     auto load = ip.getKey().getDefiningOp<rns::LoadKeyOp>();
     Value &key = klssKeys[load];
@@ -267,7 +267,9 @@ struct RNSSelectKeySwitchPass
           "rotate: + automorphism of c0, c1)\n";
     c.print(os);
     os << "  level  hybrid-relin  klss-relin  hybrid-rot  klss-rot\n";
-    for (int64_t l = params.getMaxLevel(); l >= 0; --l) {
+    // Limb levels (l + 1 Q primes), as the rns types count them.
+    for (int64_t l = static_cast<int64_t>(params.getQ().size()) - 1; l >= 0;
+         --l) {
       KeySwitchGroup relin{l, 1, 0, 1, 0}, rot{l, 1, 0, 1, 2};
       double hr = hybridWork(params, relin).us(c, params.getLogN());
       double hg = hybridWork(params, rot).us(c, params.getLogN());
@@ -317,10 +319,10 @@ struct RNSSelectKeySwitchPass
       } catch (const ember::Error &) {
         return failure();
       }
-      auto trial = ckks::ParamsAttr::get(&getContext(), logN, params.getQ(),
-                                         params.getP(), params.getLogScale(),
-                                         params.getDnum(), params.getSecurity(),
-                                         t, gamma, params.getH());
+      auto trial = ckks::ParamsAttr::get(
+          &getContext(), logN, params.getQ(), params.getP(),
+          params.getLogScale(), params.getDnum(), params.getSecurity(), t,
+          gamma, params.getH(), params.getWord(), params.getScalePrimes());
       double us = 0;
       std::set<KeyId> hybridKeys, klssKeys;
       for (const Group &g : groups) {
@@ -364,7 +366,7 @@ struct RNSSelectKeySwitchPass
       module.emitError("rns-select-keyswitch needs the module's #ckks.params");
       return signalPassFailure();
     }
-    KeySwitchConstants consts;
+    KeySwitchConstants consts = KeySwitchConstants::forWord(params.getWord());
     if (std::string err = consts.parse(constants); !err.empty()) {
       module.emitError("rns-select-keyswitch: ") << err;
       return signalPassFailure();

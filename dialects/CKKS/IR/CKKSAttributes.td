@@ -35,30 +35,61 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
       fixed Hamming weight h (bootstrapping needs it: the multiple of q_0
       that ModRaise adds grows as sqrt(h)); the security bound is then
       ember::maxLogQPSparse128. 0: a uniform ternary secret.
+    - `word` (optional, printed only when 32): the runtime's word size, 64
+      (primes up to 61 bits) or 32 (primes up to 30 bits).
+    - `scalePrimes` (optional, printed only when 2): double-prime scaling
+      (Cheddar 3.1): the scale is carried by a pair of primes and a rescale
+      divides by both. The chain is q_0, then pairs
+      (ember::generateDoublePrimeChain); q_0 and the first pair are the base
+      modulus of level 0, so level l holds 3 + 2 l primes. Levels stay
+      logical everywhere above the rns dialect: `getLimbs(level)` is the
+      limb count, `getLevelModuli()[l]` the divisor of the rescale from l.
   }];
   let parameters = (ins "int64_t":$logN, ArrayRefParameter<"uint64_t">:$q,
                     ArrayRefParameter<"uint64_t">:$p, "int64_t":$logScale,
                     "int64_t":$dnum, "int64_t":$security,
                     OptionalArrayRefParameter<"uint64_t">:$t,
                     DefaultValuedParameter<"int64_t", "0">:$gamma,
-                    DefaultValuedParameter<"int64_t", "0">:$h);
+                    DefaultValuedParameter<"int64_t", "0">:$h,
+                    DefaultValuedParameter<"int64_t", "64">:$word,
+                    DefaultValuedParameter<"int64_t", "1">:$scalePrimes);
   let assemblyFormat = [{
     `<` `logN` `=` $logN `,` `Q` `=` `[` $q `]` `,` `P` `=` `[` $p `]` `,`
     `logScale` `=` $logScale `,` `dnum` `=` $dnum `,` `security` `=` $security
-    `` custom<OptionalParams>($t, $gamma, $h) `>`
+    `` custom<OptionalParams>($t, $gamma, $h, $word, $scalePrimes) `>`
   }];
   let builders = [
     AttrBuilder<(ins "int64_t":$logN, "::llvm::ArrayRef<uint64_t>":$q,
                      "::llvm::ArrayRef<uint64_t>":$p, "int64_t":$logScale,
                      "int64_t":$dnum, "int64_t":$security), [{
       return $_get($_ctxt, logN, q, p, logScale, dnum, security,
-                   ::llvm::ArrayRef<uint64_t>(), int64_t{0}, int64_t{0});
+                   ::llvm::ArrayRef<uint64_t>(), int64_t{0}, int64_t{0},
+                   int64_t{64}, int64_t{1});
     }]>
   ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Index of the last Q prime.
-    int64_t getMaxLevel() const { return getQ().size() - 1; }
+    /// Q primes of level 0: q_0 alone, or q_0 and the first pair under
+    /// double-prime scaling.
+    int64_t getBaseLimbs() const { return baseLimbs(getScalePrimes()); }
+    /// Q primes (limbs) of a ciphertext at `level`.
+    int64_t getLimbs(int64_t level) const {
+      return getBaseLimbs() + getScalePrimes() * level;
+    }
+    /// The highest level: (L + 1 - base) / scalePrimes.
+    int64_t getMaxLevel() const {
+      return (static_cast<int64_t>(getQ().size()) - getBaseLimbs()) /
+             getScalePrimes();
+    }
+    /// The modulus chain by level: entry l >= 1 is what the rescale from
+    /// level l divides by (q_l, or the product of level l's pair). Entry 0
+    /// is q_0 with one scale prime; with two the base modulus exceeds 64
+    /// bits and entry 0 is 0 (read getBaseBits).
+    ::std::vector<uint64_t> getLevelModuli() const;
+    /// log2 of the level-0 modulus (q_0, or q_0 and the first pair).
+    double getBaseBits() const;
+    /// Bytes of one word: 8 or 4.
+    int64_t getWordBytes() const { return getWord() / 8; }
     /// A fresh ciphertext's level: the highest below the scale-keeping
     /// levels (ckks::inputLevel; getMaxLevel for a uniform chain).
     int64_t getInputLevel() const;
@@ -72,15 +103,16 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     bool hasKlss() const { return !getT().empty() && getGamma() > 0; }
     /// Q-limb count of each key-switching digit (ember::digitSizes).
     ::std::vector<int> getDigitSizes() const;
-    /// KLSS key groups covering P u Q_level: ceil((K + level + 1) / gamma).
+    /// KLSS key groups covering P u Q_level: ceil((K + limbs(level)) /
+    /// gamma).
     int64_t getKlssGroups(int64_t level) const;
-    /// Bytes of one switching key in memory (64-bit words): hybrid
-    /// digits x 2 x (L+1+K) x N x 8, KLSS digits x groups_L x 2 x r' x N x 8
-    /// (the runtime's hybridKeyBytes / klssKeyBytes).
+    /// Bytes of one switching key in memory (words of getWordBytes()):
+    /// hybrid digits x 2 x (L+1+K) x N words, KLSS digits x groups_L x 2 x
+    /// r' x N words (the runtime's hybridKeyBytes / klssKeyBytes).
     uint64_t getHybridKeyBytes() const;
     uint64_t getKlssKeyBytes() const;
     /// Bytes of bootstrapping's to_sparse encapsulation key: one digit in
-    /// the hybrid layout (1 x 2 x (L+1+K) x N x 8, zero outside q_0, p_0).
+    /// the hybrid layout (1 x 2 x (L+1+K) x N words, zero outside q_0, p_0).
     uint64_t getToSparseKeyBytes() const;
     /// The #ckks.params of the module enclosing `op` (or `op` itself), or a
     /// null attribute when there is none.

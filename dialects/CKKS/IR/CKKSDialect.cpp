@@ -19,14 +19,18 @@ using namespace ember::ckks;
 #include "dialects/CKKS/IR/CKKSDialect.cpp.inc"
 
 /// The optional tail of #ckks.params, each part printed only when present:
-/// `, T = [...], gamma = g` (a KLSS form) and `, h = w` (a sparse secret),
+/// `, T = [...], gamma = g` (a KLSS form), `, h = w` (a sparse secret),
+/// `, word = 32` and `, scalePrimes = 2` (double-prime scaling),
 /// parsed in any order.
 static ParseResult parseOptionalParams(AsmParser &parser,
                                        SmallVector<uint64_t> &t, int64_t &gamma,
-                                       int64_t &h) {
+                                       int64_t &h, int64_t &word,
+                                       int64_t &scalePrimes) {
   t.clear();
   gamma = 0;
   h = 0;
+  word = 64;
+  scalePrimes = 1;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
@@ -43,14 +47,19 @@ static ParseResult parseOptionalParams(AsmParser &parser,
                                          }))
         return failure();
       t = std::move(primes);
-    } else if (key == "gamma" || key == "h") {
+    } else if (key == "gamma" || key == "h" || key == "word" ||
+               key == "scalePrimes") {
       int64_t v;
       if (parser.parseInteger(v))
         return failure();
-      (key == "gamma" ? gamma : h) = v;
+      (key == "gamma"  ? gamma
+       : key == "h"    ? h
+       : key == "word" ? word
+                       : scalePrimes) = v;
     } else {
-      return parser.emitError(parser.getCurrentLocation(),
-                              "expected T, gamma or h, got '")
+      return parser.emitError(
+                 parser.getCurrentLocation(),
+                 "expected T, gamma, h, word or scalePrimes, got '")
              << key << "'";
     }
   }
@@ -58,7 +67,8 @@ static ParseResult parseOptionalParams(AsmParser &parser,
 }
 
 static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
-                                int64_t gamma, int64_t h) {
+                                int64_t gamma, int64_t h, int64_t word,
+                                int64_t scalePrimes) {
   if (!t.empty()) {
     printer << ", T = [";
     llvm::interleaveComma(t, printer);
@@ -68,6 +78,10 @@ static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
     printer << ", gamma = " << gamma;
   if (h)
     printer << ", h = " << h;
+  if (word != 64)
+    printer << ", word = " << word;
+  if (scalePrimes != 1)
+    printer << ", scalePrimes = " << scalePrimes;
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -236,18 +250,55 @@ LogicalResult CKKSDialect::verifyOperationAttribute(Operation *op,
 // #ckks.params
 //===----------------------------------------------------------------------===//
 
-/// The largest prime the runtime's 64-bit words hold
-/// (WordTraits<uint64_t>::kMaxPrimeBits).
-constexpr int64_t kMaxPrimeBits = 61;
+/// The largest prime the runtime's words hold
+/// (WordTraits<uint64_t / uint32_t>::kMaxPrimeBits).
+static int64_t maxPrimeBits(int64_t word) { return word == 32 ? 30 : 61; }
 
 double ParamsAttr::getDefaultScale() const {
   return std::ldexp(1.0, getLogScale());
 }
 
-int64_t ParamsAttr::getInputLevel() const { return inputLevel(getQ()); }
+int64_t ember::ckks::baseLimbs(int64_t scalePrimes) {
+  return scalePrimes == 2 ? 3 : 1;
+}
+
+std::vector<uint64_t> ember::ckks::levelModuli(ArrayRef<uint64_t> q,
+                                               int64_t scalePrimes) {
+  if (scalePrimes == 1)
+    return std::vector<uint64_t>(q.begin(), q.end());
+  const int64_t base = baseLimbs(scalePrimes);
+  const int64_t levels = (static_cast<int64_t>(q.size()) - base) / 2;
+  std::vector<uint64_t> out(levels + 1, 0);
+  for (int64_t l = 1; l <= levels; ++l) {
+    // Level l's pair is q[base + 2(l-1)], q[base + 2(l-1) + 1]; 30-bit
+    // primes, so the product fits a word.
+    const int64_t a = base + 2 * (l - 1);
+    out[l] = q[a] * q[a + 1];
+  }
+  return out;
+}
+
+double ember::ckks::baseBits(ArrayRef<uint64_t> q, int64_t scalePrimes) {
+  double bits = 0;
+  for (int64_t i = 0; i < baseLimbs(scalePrimes); ++i)
+    bits += std::log2(static_cast<double>(q[i]));
+  return bits;
+}
+
+std::vector<uint64_t> ParamsAttr::getLevelModuli() const {
+  return levelModuli(getQ(), getScalePrimes());
+}
+
+double ParamsAttr::getBaseBits() const {
+  return baseBits(getQ(), getScalePrimes());
+}
+
+int64_t ParamsAttr::getInputLevel() const {
+  return inputLevel(getLevelModuli());
+}
 
 double ParamsAttr::getLevelScale(int64_t level) const {
-  return levelScales(getQ(), getLogScale())[level];
+  return levelScales(getLevelModuli(), getLogScale())[level];
 }
 
 int64_t ParamsAttr::getLogQP() const { return ember::logQP(getQ(), getP()); }
@@ -266,12 +317,13 @@ uint64_t ParamsAttr::getHybridKeyBytes() const {
 }
 
 uint64_t ParamsAttr::getToSparseKeyBytes() const {
-  return 2 * (getQ().size() + getP().size()) * (uint64_t{1} << getLogN()) * 8;
+  return 2 * (getQ().size() + getP().size()) * (uint64_t{1} << getLogN()) *
+         getWordBytes();
 }
 
 uint64_t ParamsAttr::getKlssKeyBytes() const {
-  return getDigitSizes().size() * getKlssGroups(getMaxLevel()) * 2 *
-         getT().size() * (uint64_t{1} << getLogN()) * 8;
+  return getDigitSizes().size() * getKlssGroups(getQ().size() - 1) * 2 *
+         getT().size() * (uint64_t{1} << getLogN()) * getWordBytes();
 }
 
 double ember::ckks::klssTBitsNeeded(int64_t logN, ArrayRef<uint64_t> q,
@@ -337,23 +389,31 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t logN, ArrayRef<uint64_t> q,
                                  ArrayRef<uint64_t> p, int64_t logScale,
                                  int64_t dnum, int64_t security,
-                                 ArrayRef<uint64_t> t, int64_t gamma,
-                                 int64_t h) {
+                                 ArrayRef<uint64_t> t, int64_t gamma, int64_t h,
+                                 int64_t word, int64_t scalePrimes) {
   if (logN < 10 || logN > 17)
     return emitError() << "logN = " << logN << " is outside 10..17";
   if (q.empty())
     return emitError() << "Q needs at least one prime";
   if (p.empty())
     return emitError() << "P needs at least one prime";
+  if (word != 32 && word != 64)
+    return emitError() << "word = " << word << " must be 32 or 64";
+  if (scalePrimes != 1 && scalePrimes != 2)
+    return emitError() << "scalePrimes = " << scalePrimes
+                       << " must be 1 or 2 (double-prime scaling)";
+  if (scalePrimes == 2 && (q.size() < 3 || q.size() % 2 == 0))
+    return emitError() << "double-prime scaling needs q_0 and pairs of primes "
+                          "(an odd count, at least 3), got "
+                       << q.size() << " Q primes";
   const uint64_t twoN = uint64_t{2} << logN;
   for (ArrayRef<uint64_t> primes : {q, p, t})
     for (uint64_t prime : primes)
-      if (ember::primeBits(prime) > kMaxPrimeBits)
+      if (ember::primeBits(prime) > maxPrimeBits(word))
         return emitError() << "prime " << prime << " has "
                            << ember::primeBits(prime)
-                           << " bits, more than the runtime's 64-bit words "
-                              "hold ("
-                           << kMaxPrimeBits << ")";
+                           << " bits, more than the runtime's " << word
+                           << "-bit words hold (" << maxPrimeBits(word) << ")";
   for (ArrayRef<uint64_t> primes : {q, p})
     for (uint64_t prime : primes) {
       if (prime % twoN != 1 || !ember::isPrime(prime))

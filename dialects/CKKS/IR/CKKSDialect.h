@@ -21,6 +21,21 @@
 #include "dialects/CKKS/IR/CKKSDialect.h.inc"
 #include "dialects/CKKS/IR/CKKSTraits.h"
 
+namespace ember::ckks {
+/// Q primes of level 0: q_0 alone (one scale prime), or q_0 and the first
+/// pair (double-prime scaling: a 30-bit q_0 alone holds no value at a
+/// pair's scale).
+int64_t baseLimbs(int64_t scalePrimes);
+/// The chain by level: entry l >= 1 is the divisor of the rescale from
+/// level l (q_l, or the product of level l's pair); entry 0 is q_0, or 0
+/// with two scale primes (the base modulus exceeds 64 bits: baseBits).
+std::vector<uint64_t> levelModuli(llvm::ArrayRef<uint64_t> q,
+                                  int64_t scalePrimes);
+/// log2 of the level-0 modulus.
+double baseBits(llvm::ArrayRef<uint64_t> q, int64_t scalePrimes);
+
+} // namespace ember::ckks
+
 #define GET_ATTRDEF_CLASSES
 #include "dialects/CKKS/IR/CKKSAttributes.h.inc"
 

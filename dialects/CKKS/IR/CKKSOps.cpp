@@ -295,8 +295,8 @@ LogicalResult RescaleOp::verify() {
     return emitOpError("input level ")
            << in.getLevel() << " exceeds the parameters' maximum level "
            << params.getMaxLevel();
-  double expected =
-      in.getScale() / static_cast<double>(params.getQ()[in.getLevel()]);
+  double expected = in.getScale() /
+                    static_cast<double>(params.getLevelModuli()[in.getLevel()]);
   if (!scalesMatch(out.getScale(), expected))
     return emitOpError("result scale must be input scale / q_")
            << in.getLevel() << " = " << formatScale(expected) << ", got "

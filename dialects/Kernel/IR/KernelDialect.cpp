@@ -205,8 +205,8 @@ LogicalResult CallOp::verifyCallAttributes() {
     IntegerAttr level = integerAttr(*this, "level", true, ok);
     if (failed(ok))
       return ok;
-    int64_t maxLevel =
-        params ? params.getMaxLevel() : std::numeric_limits<int64_t>::max();
+    int64_t maxLevel = params ? static_cast<int64_t>(params.getQ().size()) - 1
+                              : std::numeric_limits<int64_t>::max();
     if (level.getInt() < 0 || level.getInt() > maxLevel)
       return emitOpError("level ")
              << level.getInt() << " is outside 0.." << maxLevel;

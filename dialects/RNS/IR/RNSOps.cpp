@@ -101,7 +101,7 @@ static LogicalResult checkTypeAgainstParams(Operation *op, Type type,
   }
   if (auto key = dyn_cast<KlssKeyType>(type)) {
     const unsigned digits = params.getDigitSizes().size();
-    const unsigned groups = params.getKlssGroups(params.getMaxLevel());
+    const unsigned groups = params.getKlssGroups(params.getQ().size() - 1);
     if (!params.hasKlss() || key.getT() != numT || key.getDnum() != digits ||
         key.getGroups() != groups)
       return op->emitOpError("KLSS key type ")
@@ -418,11 +418,18 @@ LogicalResult RescaleOp::verify() {
     return emitOpError("needs one result per input");
   if (in.hasP() || !in.isNTT())
     return emitOpError("input must be over Q only and in NTT form, got ") << in;
-  if (in.getNumQ() < 2)
-    return emitOpError("cannot rescale a polynomial with one Q limb");
-  if (out != in.withBasis(in.getQLo(), in.getQHi() - 1, 0, 0))
-    return emitOpError("result must drop exactly the top Q limb, got ")
-           << in << " -> " << out;
+  // One scale prime per level, or a pair under double-prime scaling.
+  ember::ckks::ParamsAttr params = ember::ckks::ParamsAttr::lookup(*this);
+  const unsigned drop = params ? params.getScalePrimes() : 1;
+  if (in.getNumQ() < drop + 1)
+    return emitOpError("cannot rescale a polynomial with ")
+           << in.getNumQ() << " Q limbs by " << drop << " prime(s)";
+  if (out != in.withBasis(in.getQLo(), in.getQHi() - drop, 0, 0))
+    return emitOpError("result must drop exactly the top ")
+           << (drop == 1 ? "Q limb"
+                         : "pair of Q limbs (double-prime "
+                           "scaling)")
+           << ", got " << in << " -> " << out;
   return success();
 }
 

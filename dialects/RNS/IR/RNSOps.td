@@ -296,8 +296,10 @@ def RNS_RescaleOp : RNS_Op<"rescale", [Pure, SameVariadicOperandSize]> {
     Rescales every polynomial of a ciphertext at once:
     `x -> round(x / q_l)`, from Q_l = q[lo:l+1] to Q_{l-1} = q[lo:l]. In RNS
     this is one ModSwitch (Cheddar 2.3): INTT of limb l, its reduction into
-    the other limbs, NTT, subtract, multiply by `q_l^-1`. All operands share
-    one type, all results another.
+    the other limbs, NTT, subtract, multiply by `q_l^-1`. Under double-prime
+    scaling (`#ckks.params<..., scalePrimes = 2>`) it drops the top pair
+    at once (one ModSwitch by the pair's product). All operands share one
+    type, all results another.
   }];
   let arguments = (ins Variadic<RNS_AnyPoly>:$inputs);
   let results = (outs Variadic<RNS_AnyPoly>:$results);

@@ -148,16 +148,18 @@ using KlssGaloisKeys32 = BasicKlssGaloisKeys<uint32_t>;
 /// The public material a server needs: relinearization and Galois keys, in
 /// hybrid form, KLSS form or both (a compiled program says which it uses),
 /// and a bootstrapping program's encapsulation keys.
-struct EvaluationKeys {
+template <typename Word> struct BasicEvaluationKeys {
   bool has_relin = false;
-  RelinKey relin;
-  GaloisKeys galois;
+  BasicRelinKey<Word> relin;
+  BasicGaloisKeys<Word> galois;
   bool has_klss_relin = false;
-  KlssRelinKey klss_relin;
-  KlssGaloisKeys klss_galois;
+  BasicKlssRelinKey<Word> klss_relin;
+  BasicKlssGaloisKeys<Word> klss_galois;
   bool has_encapsulation = false;
-  EncapsulationKeys encapsulation;
+  BasicEncapsulationKeys<Word> encapsulation;
 };
+using EvaluationKeys = BasicEvaluationKeys<Word64>;
+using EvaluationKeys32 = BasicEvaluationKeys<uint32_t>;
 
 /// The KLSS form of `key`: InvalidArgument when the context has no KLSS
 /// form or the key does not span Q u P.

@@ -36,14 +36,16 @@ struct ConstantData {
 /// SerializationError names what is wrong.
 ConstantData readConstantData(const std::string &path);
 
-/// What the host entry function of a generated C++ program receives.
-struct CpuArgs {
-  const Context64 *ctx = nullptr;
-  const EvaluationKeys *keys = nullptr;
-  const std::vector<Ciphertext> *inputs = nullptr;
-  std::vector<Ciphertext> *outputs = nullptr;
+/// What the host entry function of a generated C++ program receives, at the
+/// program's word size (CpuArgs: 64-bit, CpuArgs32: 32-bit words with
+/// double-prime scaling; the program's ember_program_word() says which).
+template <typename Word> struct BasicCpuArgs {
+  const Context<Word> *ctx = nullptr;
+  const BasicEvaluationKeys<Word> *keys = nullptr;
+  const std::vector<BasicCiphertext<Word>> *inputs = nullptr;
+  std::vector<BasicCiphertext<Word>> *outputs = nullptr;
   /// Kept by the caller between runs; null: encode the constants every run.
-  ConstantCache<Poly64> *constants = nullptr;
+  ConstantCache<Poly<Word>> *constants = nullptr;
   /// The program's data file (null: the program has no vector constants).
   const ConstantData *data = nullptr;
   /// The values of the plaintext inputs, in interface order (complex slot
@@ -57,21 +59,32 @@ struct CpuArgs {
 };
 
 /// Every generated .cpp exports `extern "C" void ember_program_run(const
-/// CpuArgs &)`; it throws ember errors (InvalidArgument, MissingKey, ...).
+/// CpuArgs &)` (CpuArgs32 when `ember_program_word()` is 32); it throws
+/// ember errors (InvalidArgument, MissingKey, ...).
 inline constexpr const char *kCpuEntry = "ember_program_run";
 using CpuEntry = void (*)(const CpuArgs &);
+using CpuEntry32 = void (*)(const CpuArgs32 &);
+/// The exported word size of a generated program.
+inline constexpr const char *kWordEntry = "ember_program_word";
+using WordEntry = int (*)();
+
+/// The helpers below are templates on the word, instantiated for uint64_t
+/// and uint32_t (runtime/cpu/program.cpp).
 
 /// Global modulus indices of q[qLo:qHi] u p[pLo:pHi].
-std::vector<int> basis(const Context64 &ctx, int q_lo, int q_hi, int p_lo,
+template <typename Word>
+std::vector<int> basis(const Context<Word> &ctx, int q_lo, int q_hi, int p_lo,
                        int p_hi);
 /// Throws unless input `index` has `parts` polynomials over q_0..q_level in
 /// NTT form, `slots` slots (InvalidArgument), level `level` (LevelMismatch)
 /// and exactly the scale `scale` (ScaleMismatch): the manifest records the
 /// double the client encodes at, and the program's constants and rescales
 /// were planned for it, so any other scale decrypts to a wrong value.
-void checkInput(const Context64 &ctx, const std::vector<Ciphertext> &inputs,
-                size_t index, const char *name, int parts, int level,
-                size_t slots, double scale);
+template <typename Word>
+void checkInput(const Context<Word> &ctx,
+                const std::vector<BasicCiphertext<Word>> &inputs, size_t index,
+                const char *name, int parts, int level, size_t slots,
+                double scale);
 /// The scale half of checkInput: ScaleMismatch naming the input and both
 /// scales (as 2^x and as exact decimals) unless `got == expected`.
 void checkInputScale(const char *name, double got, double expected);
@@ -83,49 +96,58 @@ void checkInputMetadata(const char *name, size_t index, size_t given,
                         double scale_got, int parts, int level, size_t slots,
                         double scale);
 /// The keys a program loads; MissingKey names the one absent.
-const SwitchingKey &relinKey(const EvaluationKeys &keys);
-const SwitchingKey &galoisKey(const EvaluationKeys &keys, uint64_t galois);
+template <typename Word>
+const BasicSwitchingKey<Word> &relinKey(const BasicEvaluationKeys<Word> &keys);
+template <typename Word>
+const BasicSwitchingKey<Word> &galoisKey(const BasicEvaluationKeys<Word> &keys,
+                                         uint64_t galois);
 /// to_sparse or from_sparse of bootstrapping's encapsulation keys.
-const SwitchingKey &encapsulationKey(const EvaluationKeys &keys,
-                                     bool to_sparse);
-const KlssKey &klssRelinKey(const EvaluationKeys &keys);
-const KlssKey &klssGaloisKey(const EvaluationKeys &keys, uint64_t galois);
+template <typename Word>
+const BasicSwitchingKey<Word> &
+encapsulationKey(const BasicEvaluationKeys<Word> &keys, bool to_sparse);
+template <typename Word>
+const BasicKlssKey<Word> &klssRelinKey(const BasicEvaluationKeys<Word> &keys);
+template <typename Word>
+const BasicKlssKey<Word> &klssGaloisKey(const BasicEvaluationKeys<Word> &keys,
+                                        uint64_t galois);
 /// Limbs first..first+count-1 of `src` (a copy).
-Poly64 view(const Poly64 &src, size_t first, size_t count);
+template <typename Word>
+Poly<Word> view(const Poly<Word> &src, size_t first, size_t count);
 /// Parts over disjoint bases joined in order.
-Poly64 concat(const std::vector<const Poly64 *> &parts);
+template <typename Word>
+Poly<Word> concat(const std::vector<const Poly<Word> *> &parts);
 /// The CKKS encoding of `values` at `scale` over `basis` (a prefix of Q), in
 /// NTT form unless `ntt` is false.
-Poly64 encodeConstant(const Context64 &ctx, const std::vector<double> &values,
-                      double scale, const std::vector<int> &basis, bool ntt);
+template <typename Word>
+Poly<Word> encodeConstant(const Context<Word> &ctx,
+                          const std::vector<double> &values, double scale,
+                          const std::vector<int> &basis, bool ntt);
 /// The same for the `count` slot values at values[offset] of the program's
 /// data (complex: `count` (real, imaginary) pairs); InvalidArgument when
 /// there is no data or the range is outside it.
-Poly64 encodeConstant(const Context64 &ctx, const ConstantData *data,
-                      uint64_t offset, uint64_t count, bool complex,
-                      double scale, const std::vector<int> &basis, bool ntt);
+template <typename Word>
+Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
+                          uint64_t offset, uint64_t count, bool complex,
+                          double scale, const std::vector<int> &basis,
+                          bool ntt);
 /// The encoding of complex slot values (a plaintext input's), as
 /// encodeConstant.
-Poly64 encodeValues(const Context64 &ctx,
-                    const std::vector<std::complex<double>> &values,
-                    double scale, const std::vector<int> &basis, bool ntt);
+template <typename Word>
+Poly<Word> encodeValues(const Context<Word> &ctx,
+                        const std::vector<std::complex<double>> &values,
+                        double scale, const std::vector<int> &basis, bool ntt);
 /// Plaintext input `index` of a run, checked: InvalidArgument unless it is
 /// given with `slots` values.
 const std::vector<std::complex<double>> &
 plainInput(const std::vector<std::vector<std::complex<double>>> *plain,
            size_t index, const char *name, size_t slots);
-/// The polynomials of an output, moved or copied as the arguments say (a
-/// braced list would copy them all and leave moved-from repeats empty).
-template <typename... P> std::vector<Poly64> polys(P &&...p) {
-  std::vector<Poly64> v;
-  v.reserve(sizeof...(p));
-  (v.push_back(std::forward<P>(p)), ...);
-  return v;
-}
 /// An output ciphertext from its polynomials.
-Ciphertext makeCiphertext(std::vector<Poly64> polys, int level, double scale,
-                          size_t slots);
+template <typename Word>
+BasicCiphertext<Word> makeCiphertext(std::vector<Poly<Word>> polys, int level,
+                                     double scale, size_t slots);
 /// Frees a dead buffer's memory.
-inline void release(Poly64 &p) { std::vector<uint64_t>().swap(p.data); }
+template <typename Word> void release(Poly<Word> &p) {
+  std::vector<Word>().swap(p.data);
+}
 
 } // namespace ember::program

@@ -12,13 +12,17 @@ struct CUstream_st;
 
 namespace ember::program {
 
-struct CpuArgs;
+template <typename Word> struct BasicCpuArgs;
+using CpuArgs = BasicCpuArgs<uint64_t>;
+using CpuArgs32 = BasicCpuArgs<uint32_t>;
 struct CudaArgs;
 
 /// Bumped when the plan, the arguments or the executors change; generated
 /// code exports `ember_program_abi` returning the version it was emitted
-/// for, and the loaders refuse another.
-inline constexpr int kAbiVersion = 8;
+/// for, and the loaders refuse another. Generated code also exports
+/// `ember_program_word` (64 or 32): the word size of its arguments.
+/// 9: KernelIO's buffers untyped (32-bit programs), ember_program_word.
+inline constexpr int kAbiVersion = 9;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);
@@ -30,6 +34,8 @@ using CudaKernel = void (*)(const KernelLoop &, const KernelIO &,
 /// Runs a plan on the CPU runtime (runtime/core/program_exec.h): what every
 /// generated .cpp's entry does with its tables.
 void run(const CpuArgs &args, const Plan<CpuKernel> &plan);
+/// The same for a 32-bit program (ember_program_word() == 32).
+void run(const CpuArgs32 &args, const Plan<CpuKernel> &plan);
 /// Runs a plan on the CUDA runtime: what every generated .cu's entry does.
 /// All work is queued on the context's stream.
 void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan);

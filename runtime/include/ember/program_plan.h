@@ -40,11 +40,13 @@ struct KernelLoop {
 struct KernelBasis {
   int q_lo, q_hi, p_lo, p_hi;
 };
-/// The buffers and constant rows of one launch of a generated kernel.
+/// The buffers and constant rows of one launch of a generated kernel. The
+/// buffers hold words of the program's size (ember_program_word: uint64_t
+/// or uint32_t residues); the kernel reads them as such.
 struct KernelIO {
-  const uint64_t *const *in;
+  const void *const *in;
   const KernelBasis *inb;
-  uint64_t *const *out;
+  void *const *out;
   const KernelBasis *outb;
   const int *tab;
 };

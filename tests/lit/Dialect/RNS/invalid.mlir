@@ -533,3 +533,14 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [1099504549889, 109
     return
   }
 }
+
+// -----
+
+// Under double-prime scaling a rescale drops the top pair, not one limb.
+module attributes {ckks.params = #ckks.params<logN = 13, Q = [1073692673, 1376257, 3194881, 1589249, 2768897, 163841, 26836993], P = [1073643521], logScale = 42, dnum = 7, security = 128, word = 32, scalePrimes = 2>} {
+  func.func @rescale_one_of_a_pair(%x: !rns.poly<ntt, q[0:7]>) {
+    // expected-error @+1 {{result must drop exactly the top pair of Q limbs (double-prime scaling), got}}
+    %0 = rns.rescale %x : !rns.poly<ntt, q[0:7]> -> !rns.poly<ntt, q[0:6]>
+    return
+  }
+}

@@ -1,0 +1,131 @@
+"""Compiled programs at 32-bit words (issue 15: word=32|64|auto): the same
+program compiled at both words decrypts to numpy on fresh inputs, with its
+precision in bits side by side; the 32-bit artifact runs on the runtime's
+32-bit objects; word=auto follows the cost model; what 32-bit words lack
+yet is refused by name."""
+
+from __future__ import annotations
+
+import ember
+import numpy as np
+import pytest
+
+SLOTS = 256
+
+
+def _bits(out: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
+    """Mean and minimum bits of precision over the slots (OpenFHE's and
+    Lattigo's -log2 |error|)."""
+    err = np.maximum(np.abs(out - ref), 2.0**-60)
+    return float(np.mean(-np.log2(err))), float(-np.log2(err.max()))
+
+
+@ember.program(slots=SLOTS)
+def mixed(x, y, w: ember.Plain):
+    """A product (relinearized, rescaled by a pair at 32 bits), a vector
+    constant, a plaintext input and a rotation."""
+    z = x * y
+    u = z * np.linspace(-1, 1, SLOTS) + x * w
+    return u + u.rotate(3)
+
+
+def _reference(x, y, w):
+    u = x * y * np.linspace(-1, 1, SLOTS) + x * w
+    return u + np.roll(u, -3)
+
+
+@pytest.fixture(scope="module")
+def compiled(build_dir):
+    return {word: ember.compile(mixed, word=word) for word in ("64", "32")}
+
+
+def test_both_words_decrypt_to_numpy(compiled, rng):
+    """Fresh inputs through keygen, encrypt, run, decrypt at each word. The
+    error of a product and a rotation at a scale of 2^40 (64-bit) or 2^42
+    (32-bit, the smallest pair scale at N = 2^13): fresh and key-switching
+    noise of a few thousand, rounding of the rescale, all divided by the
+    scale, about 2^-28 of the values; 2^-20 leaves a margin of 2^8."""
+    x, y, w = (rng.uniform(-1, 1, SLOTS) for _ in range(3))
+    ref = _reference(x, y, w)
+    bits = {}
+    for word, c in compiled.items():
+        out = c(x, y, w=w)
+        np.testing.assert_allclose(out, ref, rtol=0, atol=2.0**-20)
+        bits[word] = _bits(out, ref)
+    (m64, n64), (m32, n32) = bits["64"], bits["32"]
+    print(
+        f"precision (mean, min bits): 64-bit {m64:.1f} / {n64:.1f}, "
+        f"32-bit {m32:.1f} / {n32:.1f}"
+    )
+    # The 32-bit scale is at least the 64-bit one: no precision is lost.
+    assert bits["32"][0] >= bits["64"][0] - 1
+
+
+def test_the_32_bit_artifact(compiled, rng):
+    """The manifest names the word and double-prime scaling; the client
+    objects are the runtime's 32-bit ones; each input's level is the index
+    of its top Q prime (q_0 and two primes per level)."""
+    c = compiled["32"]
+    params = c.manifest["params"]
+    assert params["word"] == 32 and params["scale_primes"] == 2
+    assert all(q < 2**30 for q in params["q"] + params["p"])
+    assert len(params["q"]) % 2 == 1
+    assert c.word == 32 and compiled["64"].word == 64
+    levels = (len(params["q"]) - 3) // 2
+    assert c.manifest["inputs"][0]["level"] == 2 * levels + 2
+    keys = c.keygen()
+    cts = c.encrypt(keys, rng.uniform(-1, 1, SLOTS), rng.uniform(-1, 1, SLOTS))
+    assert type(cts[0]).__name__ == "Ciphertext32"
+    assert type(keys.evaluation.keys).__name__ == "EvaluationKeys32"
+    outs = c.run(keys.evaluation, cts, w=np.zeros(SLOTS))
+    assert type(outs[0]).__name__ == "Ciphertext32"
+
+
+def test_32_bit_objects_do_not_run_a_64_bit_program(compiled, rng):
+    """Objects of one word size are refused by a program of the other, by
+    name, before anything runs."""
+    keys32 = compiled["32"].keygen()
+    cts32 = compiled["32"].encrypt(
+        keys32, rng.uniform(-1, 1, SLOTS), rng.uniform(-1, 1, SLOTS)
+    )
+    program64 = compiled["64"]._program()
+    er = ember._toolchain.runtime()
+    with pytest.raises(er.InvalidArgument, match="has 64-bit words"):
+        program64.run(compiled["32"]._context(), keys32.evaluation.keys, list(cts32))
+
+
+def test_serialization_is_refused_at_32_bits(compiled):
+    keys = compiled["32"].keygen()
+    with pytest.raises(ember.NotAvailableError, match="32-bit program"):
+        keys.evaluation.serialize()
+
+
+def test_word_auto_and_the_targets(build_dir):
+    """word="auto" compiles at 64 bits on both targets today (32-bit words
+    are slower on the CPU runtime, and the CUDA runtime runs 64-bit
+    programs only; the compiler's own choice by the cost model is checked
+    by the lit test Conversions/fhe_to_ckks/word32.mlir); word=32 for
+    target="cuda" is an OptionError before anything compiles."""
+
+    @ember.program(slots=8)
+    def small(x, y):
+        return x * y * 0.5
+
+    assert ember.compile(small, word="auto", scale_bits=50).word == 64
+    with pytest.raises(ember.OptionError, match="CPU runtime only"):
+        ember.compile(small, word=32, target="cuda")
+
+
+def test_word_options(build_dir):
+    """word=32 as an int or a string; anything else is an OptionError; a
+    bootstrapping program at 32 bits is a CompileError at its bootstrap."""
+    assert ember.CompileOptions(word=32).word == "32"
+    with pytest.raises(ember.OptionError, match="word must be one of"):
+        ember.CompileOptions(word="16")
+
+    @ember.program(slots=8)
+    def boots(x):
+        return (x * x).bootstrap()
+
+    with pytest.raises(ember.CompileError, match="not supported at 32-bit"):
+        ember.compile(boots, word=32, security="none")
