@@ -29,6 +29,7 @@ from __future__ import annotations
 import importlib
 import json
 import lzma
+import os
 import re
 import shutil
 import subprocess
@@ -110,6 +111,15 @@ ORDER = [
     "klss_form_off",
     "poly_net",
     "logistic_regression_training",
+    # 32-bit twins (make_python_gpu_artifacts.py W32_EXAMPLES, W32_SET_B).
+    "logistic_regression_w32",
+    "polynomial_w32",
+    "variance_w32",
+    "dense_layer_w32",
+    "rot8_sum_B_w32",
+    "polynomial_B_w32",
+    "mul_relin_B_w32",
+    "rotate_B_w32",
 ]
 
 
@@ -152,8 +162,9 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     second = cuda.run(keys.evaluation, on_gpu)  # graph replay
     step("GPU run 2 (replay)")
     program = cuda._program()
+    word_bytes = cuda.word // 8
     out_bytes = sum(
-        ct.parts * (ct.level + 1) * (1 << cuda.manifest["params"]["log_n"]) * 8
+        ct.parts * (ct.level + 1) * (1 << cuda.manifest["params"]["log_n"]) * word_bytes
         for ct in list(first) + list(second)
     )
     run_bytes = device.pool_bytes - pool0 - program.constant_bytes - out_bytes
@@ -247,6 +258,8 @@ def one_by_one(cuda, keys, on_gpu, name: str, runs: int) -> dict | None:
     sys.path.insert(0, str(ROOT / "bench" / "programs"))
     import set_b
 
+    if cuda.word == 32:  # CudaEvaluator is 64-bit (gpu_bench times Evaluator32)
+        return None
     er = _toolchain.runtime()
     device = cuda._gpu()
     ev = er.CudaEvaluator(device, cuda._gpu_keys(keys.evaluation))
@@ -305,8 +318,14 @@ def main() -> None:
     print(f"GPU: {er.cuda_device_name()}", flush=True)
     arrays = np.load(folder / "inputs.npz")
     present = {k.split("/")[0] for k in arrays.files}
+    # GPU_PYTHON_ONLY=a,b: only those programs of the folder.
+    only = os.environ.get("GPU_PYTHON_ONLY")
+    if only:
+        present &= set(only.split(","))
     rows, failed = [], []
-    for name in [n for n in ORDER if n in present]:
+    # ORDER first, then any other program of the folder (none is skipped).
+    names = [n for n in ORDER if n in present] + sorted(present - set(ORDER))
+    for name in names:
         # A crash in one program (a segfault in the runtime) loses only it.
         run = subprocess.run(
             [
@@ -382,6 +401,7 @@ def cuda_reference(name: str, inputs: dict[str, np.ndarray]):
 
     if name in BOOTSTRAPS:  # x.bootstrap(): the identity on plain values
         return inputs["x"]
+    name = name.removesuffix("_w32")  # a 32-bit twin: the same function
     if name in set_b.PROGRAMS:
         prog = set_b.PROGRAMS[name]
     else:

@@ -5,7 +5,8 @@ compiler is: each program twice, target="cpu" and target="cuda", saved with
 The GPU host (no MLIR) loads them with ``ember.load`` and runs them from
 Python.
 
-Programs: the examples of examples/; at parameter set B (N = 2^16,
+Programs: the examples of examples/ (four also at 32-bit words, and four
+set-B programs at cheddar32's 32-bit shape: <name>_w32); at parameter set B (N = 2^16,
 24 Q primes), a sum of 8 rotations, a 256 x 256 dense layer (diagonal
 method, baby-step giant-step), the degree-15 polynomial, one hmul+relin
 and one rotation; and bootstrap13, one full-slot x.bootstrap() at N = 2^13
@@ -76,6 +77,12 @@ EXAMPLES = [
     "mlp",
     "tanh_layer",
 ]
+# 32-bit twins (issue 15, word=32): examples with automatic 32-bit
+# parameters, and set-B programs at cheddar32's shape (N = 2^16, 47 Q
+# limbs, pairs carrying 2^58), as <name>_w32.
+W32_EXAMPLES = ["logistic_regression", "dense_layer", "variance", "polynomial"]
+W32_SET_B = ["rot8_sum_B", "polynomial_B", "mul_relin_B", "rotate_B"]
+NO_NOFUSE |= {f"{n}_w32" for n in W32_EXAMPLES + W32_SET_B}
 
 
 def programs(rng: np.random.Generator):
@@ -88,6 +95,15 @@ def programs(rng: np.random.Generator):
         yield example, prog, options, cli._inputs(module, prog, None, rng)
     for name, prog in set_b.PROGRAMS.items():
         yield name, prog, {"params": "B"}, set_b.inputs(prog, rng)
+    for example in W32_EXAMPLES:
+        path = ROOT / "examples" / f"{example}.py"
+        module = cli._load_module(path)
+        prog = cli._find_program(module, path, None)
+        inputs = cli._inputs(module, prog, None, rng)
+        yield f"{example}_w32", prog, {"word": "32"}, inputs
+    for name in W32_SET_B:
+        prog = set_b.PROGRAMS[name]
+        yield f"{name}_w32", prog, {"params": "cheddar32"}, set_b.inputs(prog, rng)
     yield (
         "bootstrap13",
         bootstrap13,

@@ -258,10 +258,6 @@ LogicalResult Emitter::init() {
   if (!params_)
     return module_.emitError("the module has no #ckks.params (run the "
                              "fhe-to-kernel pipeline first)");
-  if (be_ == Backend::Cuda && params_.getWord() == 32)
-    return module_.emitError("emit-cuda: the CUDA runtime runs compiled "
-                             "programs at 64-bit words only; a 32-bit program "
-                             "runs on the CPU runtime (emit-cpp)");
   for (uint64_t q : params_.getQ())
     primes_.push_back(q);
   for (uint64_t p : params_.getP())
@@ -1078,7 +1074,9 @@ LogicalResult Emitter::run() {
            "  ember::program::run(args, kPlan);\n}\n";
   else
     os_ << "extern \"C\" void ember_program_run_cuda(const "
-           "ember::program::CudaArgs &args) {\n"
+           "ember::program::"
+        << (params_.getWord() == 32 ? "CudaArgs32" : "CudaArgs")
+        << " &args) {\n"
            "  ember::program::runCuda(args, kPlan);\n}\n";
   return success();
 }

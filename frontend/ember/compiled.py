@@ -342,7 +342,10 @@ class Compiled:
             keys = getattr(evaluation_keys, "keys", evaluation_keys)
             er = _toolchain.cuda_runtime()
             with runtime_errors("uploading the evaluation keys"):
-                uploaded = er.CudaEvaluationKeys(self._gpu(), keys)
+                uploaded = getattr(
+                    er,
+                    "CudaEvaluationKeys32" if self.word == 32 else "CudaEvaluationKeys",
+                )(self._gpu(), keys)
             self._device_keys = (evaluation_keys, uploaded)
         return self._device_keys[1]
 
@@ -739,19 +742,11 @@ def program_hash(meta: dict[str, Any]) -> str:
 
 
 def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
-    """The word size for ``target``. Compiled 32-bit programs run on the CPU
-    runtime only (the CUDA executor is 64-bit so far), and there 32-bit words
-    are slower than 64-bit ones (bench/RESULTS.md: hmul+relin 226 against 163
-    ms): word="auto" is 64 on both targets until the CUDA executor runs
-    32-bit programs. ``ember-opt --fhe-to-ckks=word=auto`` gives the cost
-    model's choice for the GPU today."""
-    if opts.word == "32" and target == "cuda":
-        raise OptionError(
-            "word=32 programs run on the CPU runtime only so far (the CUDA "
-            "runtime runs compiled programs at 64-bit words): use "
-            "target='cpu' or word=64"
-        )
-    if opts.word == "auto":
+    """The word size for ``target``: word="auto" is the compiler's choice by
+    its cost model on target="cuda" (the model is the GPU's), and 64 on
+    target="cpu", where 32-bit words are slower (bench/RESULTS.md:
+    hmul+relin 226 against 163 ms on two cores)."""
+    if opts.word == "auto" and target == "cpu":
         return dataclasses.replace(opts, word="64")
     return opts
 

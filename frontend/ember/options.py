@@ -76,13 +76,12 @@ class CompileOptions:
     - ``word``: the runtime's word size. "64" (primes up to 61 bits, one
       per level; the default), "32" (primes below 2^30 with double-prime
       scaling, Cheddar's 32-bit CKKS: a pair of primes carries each level's
-      scale) or "auto". None: 64, or the named set's ("cheddar32" is
-      32-bit). Compiled 32-bit programs run on the CPU runtime only so far
-      (target="cuda" refuses word=32), where they are slower than 64-bit
-      ones, so "auto" gives 64 on both targets today; the compiler's own
-      word=auto (``ember-opt --fhe-to-ckks=word=auto``) picks by the GPU
-      cost model and records both predictions. No bootstrapping or KLSS
-      form at 32 bits yet (each refused by name).
+      scale) or "auto": on target="cuda" the word the compiler's cost model
+      predicts faster for the program (both predictions are in the ckks IR,
+      ``ember.word64_us`` / ``ember.word32_us``); on target="cpu" 64, where
+      32-bit words are slower. None: 64, or the named set's ("cheddar32" is
+      32-bit). No bootstrapping or KLSS form at 32 bits yet (refused by
+      name; "auto" keeps such programs at 64).
     - ``extra_levels``: levels left at the outputs beyond the program's
       depth.
     - ``encapsulate``: a program that bootstraps keeps a dense secret and

@@ -315,9 +315,6 @@ struct DeviceContext::Impl {
   // capture; endCapture hands them to the graph, which holds them as long
   // as it can be replayed.
   bool capturing = false;
-  /// Whether the fused forward row phase (ntt.cu) may use its dynamic
-  /// shared memory beyond 48 KB on this context's device (set once).
-  mutable bool epi_smem_opt_in = false;
   std::multimap<size_t, u64 *> capture_free;
   u64 *table_mem = nullptr;
   std::map<int, std::unique_ptr<KsPlan>> ks_plans;

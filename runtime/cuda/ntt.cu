@@ -41,6 +41,7 @@
 #include <cuda_pipeline.h>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 namespace ember::cuda {
@@ -771,16 +772,23 @@ RowsT<W> single(const W *base, const std::vector<int> &rows) {
 /// The fused forward row phase at N = 2^16 (its epilogue's operands in
 /// kEpiPreBytes<W> of dynamic shared memory). Beyond 48 KB a kernel must opt
 /// in, once per device (a host call, not a stream operation: fine while a
-/// graph is captured); a context has one word, so one flag serves.
+/// graph is captured). The attribute belongs to this copy of the kernel:
+/// every library that links the runtime (the Python module and each
+/// compiled program it loads) has its own, so the flag is this copy's, per
+/// word and device, not the context's (a context's flag, set by a program
+/// library's launch, left the module's own copy without it: "invalid
+/// argument" at its next launch).
 template <typename W>
 void launchFwdRow16Epi(const DeviceContext::Impl &I, dim3 grid,
                        const RowTableT<W> &rows, int row_base,
                        const EpilogueT<W> &epi) {
-  if (!I.epi_smem_opt_in) {
+  static std::atomic<uint64_t> opted{0}; // bit d: device d
+  const uint64_t bit = uint64_t{1} << (I.device & 63);
+  if (!(opted.load(std::memory_order_acquire) & bit)) {
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(
         nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
         int(kEpiPreBytes<W>)));
-    I.epi_smem_opt_in = true;
+    opted.fetch_or(bit, std::memory_order_acq_rel);
   }
   nttFwdRow16<W, true><<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(
       tablesOf<W>(I), rows, row_base, epi);

@@ -15,54 +15,68 @@ namespace ember::program {
 
 namespace {
 
+/// The host context of a device context at word W.
+template <typename W> const Context<W> &hostOf(const cuda::DeviceContext &c) {
+  if constexpr (sizeof(W) == 8)
+    return c.host();
+  else
+    return c.host32();
+}
+
 /// A poly buffer from the context's pool (optionally zeroed).
-cuda::DevicePoly alloc(const cuda::DeviceContext &ctx, std::vector<int> basis,
-                       bool ntt, bool zero) {
-  cuda::DevicePoly p;
-  p.n = ctx.host().n();
+template <typename W>
+cuda::BasicDevicePoly<W> alloc(const cuda::DeviceContext &ctx,
+                               std::vector<int> basis, bool ntt, bool zero) {
+  cuda::BasicDevicePoly<W> p;
+  p.n = hostOf<W>(ctx).n();
   p.ntt = ntt;
-  p.buf = cuda::DeviceBuffer(ctx, basis.size() * p.n);
+  p.buf = cuda::DeviceBuffer(
+      ctx, cuda::BasicDevicePoly<W>::wordsFor(basis.size() * p.n));
   p.basis = std::move(basis);
   if (zero)
-    cudaCheck(
-        cudaMemsetAsync(p.data(), 0, p.basis.size() * p.n * 8, ctx.stream()),
-        "cudaMemsetAsync");
+    cudaCheck(cudaMemsetAsync(p.data(), 0, p.basis.size() * p.n * sizeof(W),
+                              ctx.stream()),
+              "cudaMemsetAsync");
   return p;
 }
 
-void copyWords(const cuda::DeviceContext &ctx, uint64_t *dst,
-               const uint64_t *src, size_t words) {
-  if (words)
-    cudaCheck(cudaMemcpyAsync(dst, src, words * 8, cudaMemcpyDeviceToDevice,
-                              ctx.stream()),
+/// `count` residues from src to dst on the context's stream.
+template <typename W>
+void copyWords(const cuda::DeviceContext &ctx, W *dst, const W *src,
+               size_t count) {
+  if (count)
+    cudaCheck(cudaMemcpyAsync(dst, src, count * sizeof(W),
+                              cudaMemcpyDeviceToDevice, ctx.stream()),
               "cudaMemcpyAsync");
 }
 
-struct CudaBackend {
-  using Poly = cuda::DevicePoly;
-  static bool capturing(const CudaArgs &a) {
-    return a.graph && a.graph->capturing;
-  }
+/// The CUDA backend of the plan executor at word W (64-bit, or 32-bit on a
+/// DeviceContext of a Context32: no KLSS or encapsulation keys there).
+template <typename W> struct CudaBackend {
+  using Poly = cuda::BasicDevicePoly<W>;
+  using Args = BasicCudaArgs<W>;
+  using Graph = BasicCudaGraph<W>;
+  static bool capturing(const Args &a) { return a.graph && a.graph->capturing; }
   static Poly borrowed(const Poly &p) {
     Poly v;
     v.n = p.n;
     v.ntt = p.ntt;
     v.basis = p.basis;
-    v.buf = cuda::DeviceBuffer::borrow(p.data(), p.buf.words());
+    v.buf = cuda::DeviceBuffer::borrow(p.buf.data(), p.buf.words());
     return v;
   }
-  using Args = CudaArgs;
   using Kernel = CudaKernel;
-  using HybridKey = cuda::DeviceSwitchingKey;
+  using HybridKey = cuda::BasicDeviceSwitchingKey<W>;
   using KlssKey = cuda::DeviceKlssKey;
   using Scratch = cuda::Scratch;
+  static constexpr bool kWide = sizeof(W) == 8;
 
-  static const Context64 &host(const Args &a) { return a.ctx->host(); }
+  static const Context<W> &host(const Args &a) { return hostOf<W>(*a.ctx); }
   /// The GPU encodes its constants in the first run, which also captures
   /// the graph (no separate setup step yet).
   static bool prepareOnly(const Args &) { return false; }
   static ConstantCache<Poly> *cache(const Args &a) { return a.constants; }
-  static uint64_t *words(const Poly &p) { return p.data(); }
+  static W *words(const Poly &p) { return p.data(); }
   /// Bytes [offset, offset + bytes) of the arena, or null without one.
   static uint64_t *inArena(const Args &a, int64_t offset, size_t bytes) {
     if (!a.arena || offset < 0)
@@ -77,26 +91,28 @@ struct CudaBackend {
   /// A view at the buffer's planned offset, or a pool buffer.
   static Poly place(const Args &a, std::vector<int> b, bool ntt, int64_t offset,
                     bool) {
-    const size_t words = b.size() * a.ctx->host().n();
+    const size_t n = host(a).n();
+    const size_t words = Poly::wordsFor(b.size() * n);
     if (uint64_t *at = inArena(a, offset, words * 8)) {
       Poly v;
-      v.n = a.ctx->host().n();
+      v.n = n;
       v.ntt = ntt;
       v.basis = std::move(b);
       v.buf = cuda::DeviceBuffer::borrow(at, words);
       return v;
     }
-    return program::alloc(*a.ctx, std::move(b), ntt, false);
+    return program::alloc<W>(*a.ctx, std::move(b), ntt, false);
   }
   static Scratch scratch(const Args &a, const BufferSpec *s) {
     if (!s)
       return {};
-    const size_t words = size_t(s->q_hi) * a.ctx->host().n();
+    const size_t words = Poly::wordsFor(size_t(s->q_hi) * host(a).n());
     uint64_t *at = inArena(a, s->offset, words * 8);
     return at ? Scratch{at, words} : Scratch{};
   }
   static void zero(const Args &a, Poly &out) {
-    cudaCheck(cudaMemsetAsync(out.data(), 0, out.basis.size() * out.n * 8,
+    cudaCheck(cudaMemsetAsync(out.data(), 0,
+                              out.basis.size() * out.n * sizeof(W),
                               a.ctx->stream()),
               "cudaMemsetAsync");
   }
@@ -125,12 +141,18 @@ struct CudaBackend {
     cuda::keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
   }
   static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch s) {
-    cuda::klssModUp(*a.ctx, p, out, s);
+    if constexpr (kWide)
+      cuda::klssModUp(*a.ctx, p, out, s);
+    else
+      throw InvalidArgument("KLSS key switching is 64-bit only on the GPU");
   }
   static void klssInnerProduct(const Args &a, const KlssKey &key,
                                const std::vector<const Poly *> &digits,
                                int level, Poly &acc0, Poly &acc1) {
-    cuda::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
+    if constexpr (kWide)
+      cuda::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
+    else
+      throw InvalidArgument("KLSS key switching is 64-bit only on the GPU");
   }
   /// Every part of the step at once (one launch per stage).
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
@@ -149,7 +171,9 @@ struct CudaBackend {
     v.n = p.n;
     v.ntt = p.ntt;
     v.basis.assign(p.basis.begin() + first, p.basis.begin() + first + count);
-    v.buf = cuda::DeviceBuffer::borrow(p.limb(first), count * p.n);
+    v.buf =
+        cuda::DeviceBuffer::borrow(reinterpret_cast<uint64_t *>(p.limb(first)),
+                                   Poly::wordsFor(count * p.n));
     return v;
   }
   static void concat(const Args &a, const std::vector<const Poly *> &parts,
@@ -163,11 +187,16 @@ struct CudaBackend {
   }
   static const HybridKey *hybridKey(const Args &a, uint64_t g) {
     if (g == kToSparseKey || g == kFromSparseKey) {
-      if (!a.encapsulation)
-        throw MissingKey("the program needs the encapsulation keys of "
-                         "bootstrapping (see its manifest)");
-      return g == kToSparseKey ? &a.encapsulation->to_sparse
-                               : &a.encapsulation->from_sparse;
+      if constexpr (kWide) {
+        if (!a.encapsulation)
+          throw MissingKey("the program needs the encapsulation keys of "
+                           "bootstrapping (see its manifest)");
+        return g == kToSparseKey ? &a.encapsulation->to_sparse
+                                 : &a.encapsulation->from_sparse;
+      } else {
+        throw InvalidArgument("bootstrapping's encapsulation keys are 64-bit "
+                              "only");
+      }
     }
     if (!g) {
       if (!a.relin)
@@ -195,9 +224,8 @@ struct CudaBackend {
   static Poly constant(const Args &a, int64_t offset, int64_t count,
                        bool complex, double scale,
                        const std::vector<int> &basis, bool ntt) {
-    return cuda::upload(*a.ctx,
-                        encodeConstant(a.ctx->host(), a.data, offset, count,
-                                       complex, scale, basis, ntt));
+    return cuda::upload(*a.ctx, encodeConstant(host(a), a.data, offset, count,
+                                               complex, scale, basis, ntt));
   }
   /// Encoded on the host (the canonical embedding's FFT), then uploaded
   /// into out; while a graph is captured, its plaintext slot (filled per
@@ -206,18 +234,19 @@ struct CudaBackend {
                            const std::vector<std::complex<double>> &values,
                            double scale, Poly &out) {
     if (capturing(a)) {
-      for (CudaGraph::PlainSlot &slot : a.graph->plains)
+      for (typename Graph::PlainSlot &slot : a.graph->plains)
         if (slot.plain == index) {
           if (slot.poly.data() != out.data())
             out = borrowed(slot.poly);
           return;
         }
     }
-    const Poly64 p =
-        program::encodeValues(a.ctx->host(), values, scale, out.basis, out.ntt);
+    const ember::Poly<W> p =
+        program::encodeValues(host(a), values, scale, out.basis, out.ntt);
     // Pageable host memory: the copy has read it when the call returns.
-    cudaCheck(cudaMemcpyAsync(out.data(), p.data.data(), p.data.size() * 8,
-                              cudaMemcpyHostToDevice, a.ctx->stream()),
+    cudaCheck(cudaMemcpyAsync(out.data(), p.data.data(),
+                              p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
+                              a.ctx->stream()),
               "cudaMemcpyAsync");
   }
   static const std::vector<std::vector<std::complex<double>>> *
@@ -239,11 +268,11 @@ struct CudaBackend {
   static const Poly *inputPart(const Args &a, size_t index, int part,
                                int64_t offset, Poly &storage) {
     if (capturing(a))
-      for (CudaGraph::InputSlot &slot : a.graph->inputs)
+      for (typename Graph::InputSlot &slot : a.graph->inputs)
         if (slot.input == index && slot.part == part)
           return &slot.poly;
-    const cuda::DeviceCiphertext &ct = (*a.inputs)[index];
-    storage = place(a, a.ctx->host().qBasis(ct.level), true, offset, false);
+    const cuda::BasicDeviceCiphertext<W> &ct = (*a.inputs)[index];
+    storage = place(a, host(a).qBasis(ct.level), true, offset, false);
     copyWords(*a.ctx, storage.data(), ct.part(part), ct.limbs() * ct.n);
     return &storage;
   }
@@ -253,13 +282,14 @@ struct CudaBackend {
       a.graph->outputs.push_back({std::move(polys), level, scale, slots});
       return;
     }
-    cuda::DeviceCiphertext ct;
+    cuda::BasicDeviceCiphertext<W> ct;
     ct.parts = static_cast<int>(polys.size());
     ct.level = level;
     ct.scale = scale;
     ct.slots = slots;
-    ct.n = a.ctx->host().n();
-    ct.buf = cuda::DeviceBuffer(*a.ctx, ct.parts * ct.limbs() * ct.n);
+    ct.n = host(a).n();
+    ct.buf = cuda::DeviceBuffer(*a.ctx,
+                                Poly::wordsFor(ct.parts * ct.limbs() * ct.n));
     for (int i = 0; i < ct.parts; ++i)
       copyWords(*a.ctx, ct.part(i), polys[i].data(), ct.limbs() * ct.n);
     a.outputs->push_back(std::move(ct));
@@ -268,20 +298,25 @@ struct CudaBackend {
 
 } // namespace
 
-void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in, size_t index,
-                    const char *name, int parts, int level, size_t slots,
-                    double scale) {
+template <typename W>
+void cudaCheckInput(const std::vector<cuda::BasicDeviceCiphertext<W>> &in,
+                    size_t index, const char *name, int parts, int level,
+                    size_t slots, double scale) {
   if (index >= in.size())
     checkInputMetadata(name, index, in.size(), 0, 0, 0, 0, parts, level, slots,
                        scale);
-  const cuda::DeviceCiphertext &ct = in[index];
+  const cuda::BasicDeviceCiphertext<W> &ct = in[index];
   checkInputMetadata(name, index, in.size(), ct.parts, ct.level, ct.slots,
                      ct.scale, parts, level, slots, scale);
 }
+template void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &,
+                             size_t, const char *, int, int, size_t, double);
+template void cudaCheckInput(const std::vector<cuda::DeviceCiphertext32> &,
+                             size_t, const char *, int, int, size_t, double);
 
 void checkLaunch(cudaError_t e) { cudaCheck(e, "generated kernel launch"); }
 
-void CudaGraph::reset() {
+template <typename Word> void BasicCudaGraph<Word>::reset() {
   if (exec)
     cudaGraphExecDestroy(exec);
   if (graph)
@@ -299,11 +334,14 @@ void CudaGraph::reset() {
   blocks.clear();
   warmed = capturing = false;
 }
+template struct BasicCudaGraph<uint64_t>;
+template struct BasicCudaGraph<uint32_t>;
 
 namespace {
 
 /// The checks of the run's inputs that the captured steps no longer make.
-void checkInputs(const CudaArgs &args, const Plan<CudaKernel> &plan) {
+template <typename W>
+void checkInputs(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
   for (size_t i = 0; i < plan.step_count; ++i) {
     const Step &s = plan.steps[i];
     if (s.kind == StepKind::kInput)
@@ -319,28 +357,31 @@ void checkInputs(const CudaArgs &args, const Plan<CudaKernel> &plan) {
 
 /// The graph's input and plaintext slots, one buffer each, allocated
 /// before the capture so that no captured step reuses them.
-void allocateSlots(const CudaArgs &args, const Plan<CudaKernel> &plan,
-                   CudaGraph &g) {
-  const Context64 &h = args.ctx->host();
+template <typename W>
+void allocateSlots(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+                   BasicCudaGraph<W> &g) {
+  const Context<W> &h = hostOf<W>(*args.ctx);
   for (size_t i = 0; i < plan.step_count; ++i) {
     const Step &s = plan.steps[i];
     if (s.kind == StepKind::kInput)
       for (int32_t j = 0; j < s.nout; ++j)
         g.inputs.push_back(
             {static_cast<size_t>(s.imm[0]), j,
-             CudaBackend::place(args, h.qBasis(static_cast<int>(s.imm[1])),
-                                true, plan.buffers[plan.args[s.out + j]].offset,
-                                false)});
+             CudaBackend<W>::place(
+                 args, h.qBasis(static_cast<int>(s.imm[1])), true,
+                 plan.buffers[plan.args[s.out + j]].offset, false)});
     else if (s.kind == StepKind::kEncodeValues) {
       const BufferSpec &b = plan.buffers[plan.args[s.out]];
       g.plains.push_back({static_cast<size_t>(s.imm[0]), s.scale,
-                          CudaBackend::place(args, bufferBasis(h, b),
-                                             b.ntt != 0, b.offset, false)});
+                          CudaBackend<W>::place(args, bufferBasis(h, b),
+                                                b.ntt != 0, b.offset, false)});
     }
   }
 }
 
-void capture(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
+template <typename W>
+void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+             BasicCudaGraph<W> &g) {
   const cuda::DeviceContext &ctx = *args.ctx;
   allocateSlots(args, plan, g);
   cudaStream_t stream = ctx.stream();
@@ -349,7 +390,7 @@ void capture(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
             "cudaStreamBeginCapture");
   try {
-    Executor<CudaBackend>(args, plan).run(); // its buffers die in the capture
+    Executor<CudaBackend<W>>(args, plan).run(); // its buffers die in capture
   } catch (...) {
     g.capturing = false;
     g.blocks = ctx.endCapture();
@@ -375,34 +416,36 @@ void capture(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
 }
 
 /// One run of the captured graph: inputs in, launch, outputs out.
-void replay(const CudaArgs &args, const Plan<CudaKernel> &plan, CudaGraph &g) {
+template <typename W>
+void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+            BasicCudaGraph<W> &g) {
+  using Graph = BasicCudaGraph<W>;
   const cuda::DeviceContext &ctx = *args.ctx;
   checkInputs(args, plan);
-  for (CudaGraph::InputSlot &slot : g.inputs) {
-    const cuda::DeviceCiphertext &ct = (*args.inputs)[slot.input];
+  for (typename Graph::InputSlot &slot : g.inputs) {
+    const cuda::BasicDeviceCiphertext<W> &ct = (*args.inputs)[slot.input];
     copyWords(ctx, slot.poly.data(), ct.part(slot.part), ct.limbs() * ct.n);
   }
-  for (CudaGraph::PlainSlot &slot : g.plains) {
+  for (typename Graph::PlainSlot &slot : g.plains) {
     // Pageable host memory: the copy has read it when the call returns.
-    const Poly64 p = encodeValues(ctx.host(), (*args.plain)[slot.plain],
-                                  slot.scale, slot.poly.basis, slot.poly.ntt);
+    const Poly<W> p = encodeValues(hostOf<W>(ctx), (*args.plain)[slot.plain],
+                                   slot.scale, slot.poly.basis, slot.poly.ntt);
     cudaCheck(cudaMemcpyAsync(slot.poly.data(), p.data.data(),
-                              p.data.size() * 8, cudaMemcpyHostToDevice,
+                              p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
                               ctx.stream()),
               "cudaMemcpyAsync");
   }
   cudaCheck(cudaGraphLaunch(g.exec, ctx.stream()), "cudaGraphLaunch");
-  for (const CudaGraph::Output &o : g.outputs) { // output() copies them
-    std::vector<cuda::DevicePoly> polys;
-    for (const cuda::DevicePoly &p : o.polys)
-      polys.push_back(CudaBackend::borrowed(p));
-    CudaBackend::output(args, std::move(polys), o.level, o.scale, o.slots);
+  for (const typename Graph::Output &o : g.outputs) { // output() copies them
+    std::vector<cuda::BasicDevicePoly<W>> polys;
+    for (const cuda::BasicDevicePoly<W> &p : o.polys)
+      polys.push_back(CudaBackend<W>::borrowed(p));
+    CudaBackend<W>::output(args, std::move(polys), o.level, o.scale, o.slots);
   }
 }
 
-} // namespace
-
-void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
+template <typename W>
+void runOn(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
   args.outputs->clear();
   if (CudaArena *arena = args.arena) {
     const size_t words = size_t(std::max<int64_t>(plan.arena_bytes, 8)) / 8;
@@ -414,9 +457,9 @@ void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
       arena->ctx = args.ctx;
     }
   }
-  CudaGraph *g = args.graph;
+  BasicCudaGraph<W> *g = args.graph;
   if (!g) {
-    Executor<CudaBackend>(args, plan).run();
+    Executor<CudaBackend<W>>(args, plan).run();
     return;
   }
   const void *keys[5] = {args.relin, args.galois, args.klss_relin,
@@ -433,12 +476,24 @@ void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
   if (!g->warmed) { // plans, pool and constants, then the capture
     if (!args.constants)
       throw InvalidArgument("runCuda: a graph needs a constant cache");
-    Executor<CudaBackend>(args, plan).run();
+    Executor<CudaBackend<W>>(args, plan).run();
     g->warmed = true;
     capture(args, plan, *g);
     return;
   }
   replay(args, plan, *g);
+}
+
+} // namespace
+
+void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan) {
+  runOn(args, plan);
+}
+void runCuda(const CudaArgs32 &args, const Plan<CudaKernel> &plan) {
+  if (args.ctx && args.ctx->wordBits() != 32)
+    throw InvalidArgument("a 32-bit program runs on a DeviceContext of a "
+                          "Context32");
+  runOn(args, plan);
 }
 
 } // namespace ember::program

@@ -1446,6 +1446,12 @@ void ntt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
 void intt(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out) {
   inttPoly(ctx, in, out);
 }
+void ntt(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out) {
+  nttPoly(ctx, in, out);
+}
+void intt(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out) {
+  inttPoly(ctx, in, out);
+}
 
 DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
                  const std::vector<int> &to) {
@@ -1479,12 +1485,20 @@ void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
 
 DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
                    const std::vector<int> &to) {
+  DevicePoly32 out = makePoly<u32>(ctx, to, false);
+  bconv(ctx, in, out, Scratch{});
+  return out;
+}
+
+void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
+           Scratch) {
   if (in.ntt)
     throw InvalidArgument("bconv needs a polynomial in coefficient form");
+  const std::vector<int> &to = out.basis;
   for (int t : to)
     if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
       throw InvalidArgument("bconv: source and target bases overlap");
-  DevicePoly32 out = makePoly<u32>(ctx, to, false);
+  prepareOut(ctx, out, to, false, "bconv");
   const int m = int(in.limbs());
   const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
   DevicePoly32 scaled = makePoly<u32>(ctx, in.basis, false);
@@ -1506,7 +1520,6 @@ DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
                        scaled.data(), out.data(), c, c + hat, c + hat + m,
                        nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
                        m, int(to.size())}});
-  return out;
 }
 
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
@@ -2065,6 +2078,158 @@ DevicePoly32 modUp(const DeviceContext &ctx, const DevicePoly32 &in,
   return out;
 }
 
+namespace {
+/// Residues of `from` into `to` (same basis and size), on the stream.
+void copyResidues(const DeviceContext &ctx, const DevicePoly32 &from,
+                  DevicePoly32 &to) {
+  if (from.basis != to.basis)
+    throw InvalidArgument("a 32-bit result does not fit its output buffer");
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(
+      to.data(), from.data(), from.limbs() * from.n * sizeof(u32),
+      cudaMemcpyDeviceToDevice, ctx.impl().stream));
+  to.ntt = from.ntt;
+}
+
+struct RaisedDigits32 {
+  const u32 *d[kMaxDigits];
+};
+
+/// The hybrid inner product of raised digits at 32-bit words (the 64-bit
+/// raisedInnerProductKernel's contract): 64-bit sums folded every 8
+/// products (hi 2^32 + lo -> hi [2^32]_q + lo, below 2^62), reduced once.
+__global__ void __launch_bounds__(kEwThreads)
+    raisedInnerProduct32Kernel(TablesT<u32> T, RaisedDigits32 ds, int count,
+                               const u32 *key, int m_count, int level,
+                               u32 *acc0, u32 *acc1, const uint32_t *index) {
+  const int t = blockIdx.y, log_n = T.logN;
+  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t src = index ? __ldg(index + x) : x;
+  const int g = qpModulus(t, level, T.qCount);
+  const u32 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  const u64 fold = barrett<u32>(1, 0, q, rh, rl); // 2^32 mod q
+  u64 s0 = 0, s1 = 0;
+#pragma unroll
+  for (int j = 0; j < kMaxDigits; ++j) {
+    if (j >= count)
+      break;
+    const u64 v = ds.d[j][(size_t(t) << log_n) + src];
+    s0 += v * key[(size_t(2 * j * m_count + g) << log_n) + x];
+    s1 += v * key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
+    if ((j & 7) == 7) {
+      s0 = (s0 >> 32) * fold + u32(s0);
+      s1 = (s1 >> 32) * fold + u32(s1);
+    }
+  }
+  acc0[(size_t(t) << log_n) + x] = barrett(u32(s0 >> 32), u32(s0), q, rh, rl);
+  acc1[(size_t(t) << log_n) + x] = barrett(u32(s1 >> 32), u32(s1), q, rh, rl);
+}
+} // namespace
+
+// The primitives of a compiled program's plan at 32-bit words (into memory
+// the caller provides). ModUp and the modulus switches run per digit and
+// per part through the 32-bit operations above and copy into place: correct,
+// not yet fused like the 64-bit forms.
+
+void modUp(const DeviceContext &ctx, const DevicePoly32 &in,
+           const std::vector<int> &digits,
+           const std::vector<DevicePoly32 *> &outs, Scratch) {
+  if (digits.size() != outs.size() || digits.empty())
+    throw InvalidArgument("modUp: one output per digit is needed");
+  for (size_t k = 0; k < digits.size(); ++k) {
+    const DevicePoly32 raised = modUp(ctx, in, digits[k]);
+    prepareOut(ctx, *outs[k], raised.basis, true, "modUp");
+    copyResidues(ctx, raised, *outs[k]);
+  }
+}
+
+void keySwitchInnerProduct(const DeviceContext &ctx,
+                           const DeviceSwitchingKey32 &key,
+                           const std::vector<const DevicePoly32 *> &digits,
+                           DevicePoly32 &acc0, DevicePoly32 &acc1,
+                           uint64_t galois) {
+  requireWord<u32>(ctx, "keySwitchInnerProduct");
+  auto &I = ctx.impl();
+  if (digits.empty())
+    throw InvalidArgument("keySwitchInnerProduct: no digits");
+  const Context32 &h = ctx.host32();
+  const DevicePoly32 &first = *digits.front();
+  const int level = int(first.limbs()) - h.pCount() - 1;
+  if (level < 0 || first.basis != h.qpBasis(level))
+    throw InvalidArgument("keySwitchInnerProduct: the digits must be over "
+                          "q_0..q_l u P (modUp results)");
+  if (static_cast<int>(digits.size()) > key.digits ||
+      digits.size() > size_t(kMaxDigits))
+    throw InvalidArgument(
+        "keySwitchInnerProduct: " + std::to_string(digits.size()) +
+        " digits, the key has " + std::to_string(key.digits));
+  RaisedDigits32 ds{};
+  for (size_t j = 0; j < digits.size(); ++j) {
+    if (digits[j]->basis != first.basis || !digits[j]->ntt)
+      throw InvalidArgument("keySwitchInnerProduct: digits over different "
+                            "bases or not in NTT form");
+    ds.d[j] = digits[j]->data();
+  }
+  const std::vector<int> &qp = first.basis;
+  for (DevicePoly32 *acc : {&acc0, &acc1})
+    if (acc->basis != qp || !acc->data() ||
+        acc->buf.words() < DevicePoly32::wordsFor(qp.size() * I.n))
+      *acc = makePoly<u32>(ctx, qp, true);
+    else
+      acc->ntt = true;
+  const uint32_t *index = galois ? I.galoisIndex(ctx, galois) : nullptr;
+  raisedInnerProduct32Kernel<<<ewGrid(I, int(qp.size())), ewBlock(I), 0,
+                               I.stream>>>(
+      tablesOf<u32>(I), ds, int(digits.size()), key.data(), I.m_count, level,
+      acc0.data(), acc1.data(), index);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+void modSwitchDown(const DeviceContext &ctx,
+                   const std::vector<const DevicePoly32 *> &in,
+                   const std::vector<const DevicePoly32 *> &lifted,
+                   const std::vector<DevicePoly32 *> &out, Scratch) {
+  if (in.empty() || out.size() != in.size() || lifted.size() > in.size())
+    throw InvalidArgument("modSwitchDown: one output per input and at most "
+                          "one lifted addend per input");
+  const Context32 &h = ctx.host32();
+  for (size_t p = 0; p < in.size(); ++p) {
+    const DevicePoly32 &x = *in[p];
+    const std::vector<int> keep = out[p]->basis;
+    if (p >= lifted.size()) {
+      const DevicePoly32 r = modSwitchDown(ctx, x, keep);
+      prepareOut(ctx, *out[p], keep, x.ntt, "modSwitchDown");
+      copyResidues(ctx, r, *out[p]);
+      continue;
+    }
+    // x + P y first (y over x's Q limbs, P the product of x's special
+    // primes), as the CPU backend does.
+    const DevicePoly32 &y = *lifted[p];
+    if (!x.ntt || !y.ntt || y.limbs() > x.limbs() ||
+        !std::equal(y.basis.begin(), y.basis.end(), x.basis.begin()))
+      throw InvalidArgument("modSwitchDown: a lifted addend must be over "
+                            "the input's Q limbs, in NTT form");
+    DevicePoly32 t = makePoly<u32>(ctx, x.basis, true);
+    copyResidues(ctx, x, t);
+    DevicePoly32 py = makePoly<u32>(ctx, y.basis, true);
+    copyResidues(ctx, y, py);
+    std::vector<uint32_t> p_mod;
+    for (int m : y.basis) {
+      const Modulus<u32> &q = h.modulus(m);
+      u32 v = 1;
+      for (int b : x.basis)
+        if (b >= h.qCount())
+          v = q.mul(v, q.reduceWord(h.modulus(b).value()));
+      p_mod.push_back(v);
+    }
+    mulConstInPlace(ctx, py, p_mod);
+    DevicePoly32 head = limbView(t, 0, y.limbs(), true);
+    addInPlace(ctx, head, py);
+    const DevicePoly32 r = modSwitchDown(ctx, t, keep);
+    prepareOut(ctx, *out[p], keep, true, "modSwitchDown");
+    copyResidues(ctx, r, *out[p]);
+  }
+}
+
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {
   if (!in.ntt)
     throw InvalidArgument("modDown needs a polynomial in NTT form");
@@ -2171,6 +2336,10 @@ DevicePoly32 automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
 }
 void automorphism(const DeviceContext &ctx, const DevicePoly &in,
                   uint64_t galois, DevicePoly &out) {
+  automorphismPoly(ctx, in, galois, out);
+}
+void automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
+                  uint64_t galois, DevicePoly32 &out) {
   automorphismPoly(ctx, in, galois, out);
 }
 

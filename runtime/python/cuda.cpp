@@ -58,24 +58,41 @@ int deviceCount() {
   return count;
 }
 
-/// A GPU context for one parameter set (keeps its host context alive).
+/// A GPU context for one parameter set (keeps its host context alive), at
+/// 64-bit words or, built from a Context32, at 32-bit words.
 struct Device {
   Device(ContextPtr h, int device) : host(std::move(h)) {
+    checkDevice(device);
+    ctx = std::make_unique<cuda::DeviceContext>(*host, device);
+  }
+  Device(std::shared_ptr<Context32> h, int device) : host32(std::move(h)) {
+    checkDevice(device);
+    ctx = std::make_unique<cuda::DeviceContext>(*host32, device);
+  }
+  static void checkDevice(int device) {
     const int count = deviceCount();
     if (device < 0 || device >= count)
       throw DeviceUnavailable("no CUDA device " + std::to_string(device) +
                               ": " + std::to_string(count) + " present");
-    ctx = std::make_unique<cuda::DeviceContext>(*host, device);
   }
+  int word() const { return host32 ? 32 : 64; }
   ContextPtr host;
+  std::shared_ptr<Context32> host32;
   std::unique_ptr<cuda::DeviceContext> ctx;
 };
 using DevicePtr = std::shared_ptr<Device>;
 
-/// A ciphertext on the device (the device outlives it: declared first).
+/// A ciphertext on the device (the device outlives it: declared first), of
+/// the device's word size: ct at 64 bits, ct32 at 32.
 struct DeviceCt {
   DevicePtr dev;
   cuda::DeviceCiphertext ct;
+  cuda::DeviceCiphertext32 ct32;
+  bool is32() const { return dev && dev->word() == 32; }
+  int level() const { return is32() ? ct32.level : ct.level; }
+  double scale() const { return is32() ? ct32.scale : ct.scale; }
+  size_t slots() const { return is32() ? ct32.slots : ct.slots; }
+  int parts() const { return is32() ? ct32.parts : ct.parts; }
 };
 using DeviceCtPtr = std::shared_ptr<DeviceCt>;
 
@@ -102,6 +119,25 @@ struct DeviceKeys {
   cuda::DeviceGaloisKeys galois;
   cuda::DeviceKlssRelinKey klss_relin;
   cuda::DeviceKlssGaloisKeys klss_galois;
+};
+
+/// Evaluation keys of a 32-bit program on the device (relinearization and
+/// Galois keys: 32-bit words have no KLSS form or bootstrapping yet).
+struct DeviceKeys32 {
+  DeviceKeys32(DevicePtr d, const EvaluationKeys32 &keys) : dev(std::move(d)) {
+    if (dev->word() != 32)
+      throw InvalidArgument("32-bit evaluation keys go to a CudaDevice of a "
+                            "Context32");
+    const cuda::DeviceContext &c = *dev->ctx;
+    has_relin = keys.has_relin;
+    if (has_relin)
+      relin = cuda::upload(c, keys.relin);
+    galois = cuda::upload(c, keys.galois);
+  }
+  DevicePtr dev;
+  bool has_relin = false;
+  cuda::DeviceRelinKey32 relin;
+  cuda::DeviceGaloisKeys32 galois;
 };
 
 /// GPU milliseconds on `stream` from before issue() enqueues its work to
@@ -144,6 +180,8 @@ struct DeviceEvaluator {
       : dev(std::move(d)), keys(std::move(k)), eval(*dev->ctx) {
     if (keys->dev != dev)
       throw InvalidArgument("these keys were uploaded to another CudaDevice");
+    if (dev->word() != 64)
+      throw InvalidArgument("CudaEvaluator runs at 64-bit words");
   }
   const cuda::DeviceCiphertext &ct(const DeviceCtPtr &c) const {
     if (!c || c->dev != dev)
@@ -171,13 +209,8 @@ public:
     if (!data.empty())
       data_ = std::make_unique<program::ConstantData>(
           program::readConstantData(data));
-    entry_ = reinterpret_cast<program::CudaEntry>(
-        python::openProgram(path, program::kCudaEntry, handle_));
-    if (python::programWord(handle_, path) != 64)
-      throw InvalidArgument("'" + path +
-                            "' has 32-bit words: the CUDA "
-                            "runtime runs compiled programs at 64-bit words "
-                            "only");
+    entry_ = python::openProgram(path, program::kCudaEntry, handle_);
+    word_ = python::programWord(handle_, path);
   }
   ~CudaProgram() {
     unbind(); // graph and constants before the library and the device
@@ -192,93 +225,169 @@ public:
       const std::vector<DeviceCtPtr> &inputs,
       const std::vector<std::vector<std::complex<double>>> &plain, bool graphs,
       bool arena) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (keys.dev != dev)
-      throw InvalidArgument("these keys were uploaded to another CudaDevice");
-    std::vector<cuda::DeviceCiphertext> in;
-    // The program reads the inputs; DeviceCiphertext owns its buffer, so
-    // borrow each one (the caller's handles keep them alive).
-    for (const DeviceCtPtr &p : inputs) {
-      if (!p || p->dev != dev)
-        throw InvalidArgument("an input lives on another CudaDevice");
-      cuda::DeviceCiphertext c;
-      c.buf = cuda::DeviceBuffer::borrow(p->ct.buf.data(), p->ct.buf.words());
-      c.parts = p->ct.parts;
-      c.level = p->ct.level;
-      c.scale = p->ct.scale;
-      c.slots = p->ct.slots;
-      c.n = p->ct.n;
-      in.push_back(std::move(c));
-    }
-    if (dev_ != dev) {
-      unbind();
-      dev_ = dev;
-      constants_ = std::make_unique<program::ConstantCache<cuda::DevicePoly>>();
-    }
-    if (graphs && !graph_)
-      graph_ = std::make_unique<program::CudaGraph>();
-    if (!graphs)
-      graph_.reset();
-    if (arena && !arena_)
-      arena_ = std::make_unique<program::CudaArena>();
-    if (!arena)
-      arena_.reset(); // a graph captured on it is captured again
-    std::vector<cuda::DeviceCiphertext> out;
     program::CudaArgs args;
-    args.ctx = dev->ctx.get();
     args.relin = keys.has_relin ? &keys.relin : nullptr;
     args.galois = &keys.galois;
     args.klss_relin = keys.has_klss_relin ? &keys.klss_relin : nullptr;
     args.klss_galois = &keys.klss_galois;
     args.encapsulation = keys.has_encapsulation ? &keys.encapsulation : nullptr;
-    args.inputs = &in;
-    args.outputs = &out;
-    args.constants = constants_.get();
-    args.data = data_.get();
-    args.plain = &plain;
-    args.graph = graph_.get();
-    args.arena = arena_.get();
-    last_ms_ = eventMs(
-        dev->ctx->stream(), [&] { entry_(args); },
-        [](cudaEvent_t stop) {
-          program::cudaCheck(cudaEventSynchronize(stop), "the program's run");
-        });
-    std::vector<DeviceCtPtr> result;
-    for (cuda::DeviceCiphertext &c : out)
-      result.push_back(std::make_shared<DeviceCt>(DeviceCt{dev, std::move(c)}));
-    return result;
+    return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
+  }
+  std::vector<DeviceCtPtr>
+  run(const DevicePtr &dev, const DeviceKeys32 &keys,
+      const std::vector<DeviceCtPtr> &inputs,
+      const std::vector<std::vector<std::complex<double>>> &plain, bool graphs,
+      bool arena) {
+    program::CudaArgs32 args;
+    args.relin = keys.has_relin ? &keys.relin : nullptr;
+    args.galois = &keys.galois;
+    return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
   }
 
   const std::string &path() const { return path_; }
   double lastMs() const { return last_ms_; }
-  size_t graphNodes() const { return graph_ ? graph_->nodes : 0; }
-  size_t graphKernels() const { return graph_ ? graph_->kernel_nodes : 0; }
-  bool graphCaptured() const { return graph_ && graph_->captured(); }
+  int word() const { return word_; }
+  size_t graphNodes() const {
+    return graph_ ? graph_->nodes : graph32_ ? graph32_->nodes : 0;
+  }
+  size_t graphKernels() const {
+    return graph_     ? graph_->kernel_nodes
+           : graph32_ ? graph32_->kernel_nodes
+                      : 0;
+  }
+  bool graphCaptured() const {
+    return (graph_ && graph_->captured()) || (graph32_ && graph32_->captured());
+  }
   size_t arenaBytes() const { return arena_ ? arena_->bytes() : 0; }
   size_t constantBytes() const {
     size_t bytes = 0;
     if (constants_)
       for (const cuda::DevicePoly &p : constants_->polys)
         bytes += p.buf.words() * 8;
+    if (constants32_)
+      for (const cuda::DevicePoly32 &p : constants32_->polys)
+        bytes += p.buf.words() * 8;
     return bytes;
   }
 
 private:
+  template <typename W> auto &constants() {
+    if constexpr (sizeof(W) == 8)
+      return constants_;
+    else
+      return constants32_;
+  }
+  template <typename W> auto &graph() {
+    if constexpr (sizeof(W) == 8)
+      return graph_;
+    else
+      return graph32_;
+  }
+  /// A run at word W: the inputs borrowed, the device's state (constants,
+  /// graph, arena) rebuilt when the device changes.
+  template <typename W>
+  std::vector<DeviceCtPtr>
+  runWith(program::BasicCudaArgs<W> &args, const DevicePtr &dev,
+          const DevicePtr &keys_dev, const std::vector<DeviceCtPtr> &inputs,
+          const std::vector<std::vector<std::complex<double>>> &plain,
+          bool graphs, bool arena) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    constexpr int kWord = 8 * sizeof(W);
+    if (word_ != kWord)
+      throw InvalidArgument("program '" + path_ + "' has " +
+                            std::to_string(word_) + "-bit words; these are " +
+                            std::to_string(kWord) + "-bit keys");
+    if (dev->word() != kWord)
+      throw InvalidArgument(
+          "program '" + path_ + "' has " + std::to_string(word_) +
+          "-bit words; the CudaDevice has " + std::to_string(dev->word()));
+    if (keys_dev != dev)
+      throw InvalidArgument("these keys were uploaded to another CudaDevice");
+    std::vector<cuda::BasicDeviceCiphertext<W>> in;
+    // The program reads the inputs; a device ciphertext owns its buffer, so
+    // borrow each one (the caller's handles keep them alive).
+    for (const DeviceCtPtr &p : inputs) {
+      if (!p || p->dev != dev)
+        throw InvalidArgument("an input lives on another CudaDevice");
+      const cuda::BasicDeviceCiphertext<W> *src;
+      if constexpr (sizeof(W) == 8)
+        src = &p->ct;
+      else
+        src = &p->ct32;
+      cuda::BasicDeviceCiphertext<W> c;
+      c.buf = cuda::DeviceBuffer::borrow(src->buf.data(), src->buf.words());
+      c.parts = src->parts;
+      c.level = src->level;
+      c.scale = src->scale;
+      c.slots = src->slots;
+      c.n = src->n;
+      in.push_back(std::move(c));
+    }
+    if (dev_ != dev) {
+      unbind();
+      dev_ = dev;
+    }
+    auto &constants_w = constants<W>();
+    if (!constants_w)
+      constants_w =
+          std::make_unique<program::ConstantCache<cuda::BasicDevicePoly<W>>>();
+    auto &graph_w = graph<W>();
+    if (graphs && !graph_w)
+      graph_w = std::make_unique<program::BasicCudaGraph<W>>();
+    if (!graphs)
+      graph_w.reset();
+    if (arena && !arena_)
+      arena_ = std::make_unique<program::CudaArena>();
+    if (!arena)
+      arena_.reset(); // a graph captured on it is captured again
+    std::vector<cuda::BasicDeviceCiphertext<W>> out;
+    args.ctx = dev->ctx.get();
+    args.inputs = &in;
+    args.outputs = &out;
+    args.constants = constants_w.get();
+    args.data = data_.get();
+    args.plain = &plain;
+    args.graph = graph_w.get();
+    args.arena = arena_.get();
+    auto entry =
+        reinterpret_cast<void (*)(const program::BasicCudaArgs<W> &)>(entry_);
+    last_ms_ = eventMs(
+        dev->ctx->stream(), [&] { entry(args); },
+        [](cudaEvent_t stop) {
+          program::cudaCheck(cudaEventSynchronize(stop), "the program's run");
+        });
+    std::vector<DeviceCtPtr> result;
+    for (cuda::BasicDeviceCiphertext<W> &c : out) {
+      auto ct = std::make_shared<DeviceCt>();
+      ct->dev = dev;
+      if constexpr (sizeof(W) == 8)
+        ct->ct = std::move(c);
+      else
+        ct->ct32 = std::move(c);
+      result.push_back(std::move(ct));
+    }
+    return result;
+  }
   void unbind() {
     graph_.reset();
+    graph32_.reset();
     arena_.reset();
     constants_.reset();
+    constants32_.reset();
     dev_.reset();
   }
   std::string path_;
   void *handle_ = nullptr;
-  program::CudaEntry entry_ = nullptr;
+  void *entry_ = nullptr;
+  int word_ = 64;
   std::unique_ptr<program::ConstantData> data_;
   std::mutex mutex_;
   DevicePtr dev_;
   std::unique_ptr<program::ConstantCache<cuda::DevicePoly>> constants_;
+  std::unique_ptr<program::ConstantCache<cuda::DevicePoly32>> constants32_;
   std::unique_ptr<program::CudaGraph> graph_;
-  std::unique_ptr<program::CudaArena> arena_; // after graph_: freed first
+  std::unique_ptr<program::CudaGraph32> graph32_;
+  std::unique_ptr<program::CudaArena> arena_; // after the graphs: freed first
   double last_ms_ = 0;
 };
 
@@ -357,6 +466,14 @@ void bindCuda(py::module_ &m) {
              return std::make_shared<Device>(std::move(ctx), device);
            }),
            py::arg("ctx"), py::arg("device") = 0)
+      .def(py::init([](std::shared_ptr<Context32> ctx, int device) {
+             py::gil_scoped_release release;
+             return std::make_shared<Device>(std::move(ctx), device);
+           }),
+           py::arg("ctx"), py::arg("device") = 0,
+           "A device context at 32-bit words (its programs, keys and "
+           "ciphertexts are 32-bit).")
+      .def_property_readonly("word", &Device::word)
       .def("synchronize",
            [](const Device &d) {
              py::gil_scoped_release release;
@@ -369,36 +486,65 @@ void bindCuda(py::module_ &m) {
           "upload",
           [](const DevicePtr &d, const Ciphertext &ct) {
             py::gil_scoped_release release;
-            return std::make_shared<DeviceCt>(
-                DeviceCt{d, cuda::upload(*d->ctx, ct)});
+            auto out = std::make_shared<DeviceCt>();
+            out->dev = d;
+            out->ct = cuda::upload(*d->ctx, ct);
+            return out;
           },
           py::arg("ct"), "A host ciphertext copied to the device.")
       .def(
+          "upload",
+          [](const DevicePtr &d, const Ciphertext32 &ct) {
+            py::gil_scoped_release release;
+            auto out = std::make_shared<DeviceCt>();
+            out->dev = d;
+            out->ct32 = cuda::upload(*d->ctx, ct);
+            return out;
+          },
+          py::arg("ct"))
+      .def(
           "download",
-          [](const DevicePtr &d, const DeviceCt &ct) {
+          [](const DevicePtr &d, const DeviceCt &ct) -> py::object {
             if (ct.dev != d)
               throw InvalidArgument("the ciphertext lives on another device");
-            py::gil_scoped_release release;
-            return cuda::download(*d->ctx, ct.ct);
+            if (ct.is32()) {
+              Ciphertext32 host;
+              {
+                py::gil_scoped_release release;
+                host = cuda::download(*d->ctx, ct.ct32);
+              }
+              return py::cast(std::move(host));
+            }
+            Ciphertext host;
+            {
+              py::gil_scoped_release release;
+              host = cuda::download(*d->ctx, ct.ct);
+            }
+            return py::cast(std::move(host));
           },
           py::arg("ct"), "A device ciphertext copied to the host.");
 
   py::class_<DeviceCt, DeviceCtPtr>(m, "CudaCiphertext",
                                     "A ciphertext in device memory.")
-      .def_property_readonly("level",
-                             [](const DeviceCt &c) { return c.ct.level; })
-      .def_property_readonly("scale",
-                             [](const DeviceCt &c) { return c.ct.scale; })
-      .def_property_readonly("slots",
-                             [](const DeviceCt &c) { return c.ct.slots; })
-      .def_property_readonly("parts",
-                             [](const DeviceCt &c) { return c.ct.parts; });
+      .def_property_readonly("level", &DeviceCt::level)
+      .def_property_readonly("scale", &DeviceCt::scale)
+      .def_property_readonly("slots", &DeviceCt::slots)
+      .def_property_readonly("parts", &DeviceCt::parts);
 
   py::class_<DeviceKeys, std::shared_ptr<DeviceKeys>>(
       m, "CudaEvaluationKeys", "Evaluation keys uploaded to a CudaDevice.")
       .def(py::init([](DevicePtr d, const EvaluationKeys &keys) {
              py::gil_scoped_release release;
              return std::make_shared<DeviceKeys>(std::move(d), keys);
+           }),
+           py::arg("device"), py::arg("keys"));
+  py::class_<DeviceKeys32, std::shared_ptr<DeviceKeys32>>(
+      m, "CudaEvaluationKeys32",
+      "Evaluation keys of a 32-bit program uploaded to a CudaDevice of a "
+      "Context32.")
+      .def(py::init([](DevicePtr d, const EvaluationKeys32 &keys) {
+             py::gil_scoped_release release;
+             return std::make_shared<DeviceKeys32>(std::move(d), keys);
            }),
            py::arg("device"), py::arg("keys"));
 
@@ -499,6 +645,7 @@ void bindCuda(py::module_ &m) {
       .def(py::init<const std::string &, const std::string &>(),
            py::arg("path"), py::arg("data") = "")
       .def_property_readonly("path", &CudaProgram::path)
+      .def_property_readonly("word", &CudaProgram::word)
       .def(
           "run",
           [](CudaProgram &p, const DevicePtr &dev, const DeviceKeys &keys,
@@ -510,8 +657,22 @@ void bindCuda(py::module_ &m) {
           },
           py::arg("device"), py::arg("keys"), py::arg("inputs"),
           py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
+          py::arg("graphs") = true, py::arg("arena") = true)
+      .def(
+          "run",
+          [](CudaProgram &p, const DevicePtr &dev, const DeviceKeys32 &keys,
+             const std::vector<DeviceCtPtr> &in,
+             const std::vector<std::vector<std::complex<double>>> &plain,
+             bool graphs, bool arena) {
+            py::gil_scoped_release release;
+            return p.run(dev, keys, in, plain, graphs, arena);
+          },
+          py::arg("device"), py::arg("keys"), py::arg("inputs"),
+          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
           py::arg("graphs") = true, py::arg("arena") = true,
-          "Runs the program on the device and waits for it. graphs=True: "
+          "Runs the program on the device and waits for it (32-bit programs "
+          "with CudaEvaluationKeys32 on a CudaDevice of a Context32). "
+          "graphs=True: "
           "the first run captures the steps as a CUDA Graph, later runs "
           "replay it. arena=True: every buffer of the memory plan is a view "
           "of one arena of the plan's size, allocated by the first run; "

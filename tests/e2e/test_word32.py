@@ -100,20 +100,21 @@ def test_serialization_is_refused_at_32_bits(compiled):
         keys.evaluation.serialize()
 
 
-def test_word_auto_and_the_targets(build_dir):
-    """word="auto" compiles at 64 bits on both targets today (32-bit words
-    are slower on the CPU runtime, and the CUDA runtime runs 64-bit
-    programs only; the compiler's own choice by the cost model is checked
-    by the lit test Conversions/fhe_to_ckks/word32.mlir); word=32 for
-    target="cuda" is an OptionError before anything compiles."""
+def test_word_auto_follows_the_target(build_dir):
+    """word="auto": on target="cuda" the compiler's cost-model choice (here
+    32 bits at a 2^50 scale; the lit test Conversions/fhe_to_ckks/word32.mlir
+    checks the model's figures), on target="cpu" 64 (32-bit words are slower
+    on the CPU runtime)."""
 
     @ember.program(slots=8)
     def small(x, y):
         return x * y * 0.5
 
     assert ember.compile(small, word="auto", scale_bits=50).word == 64
-    with pytest.raises(ember.OptionError, match="CPU runtime only"):
-        ember.compile(small, word=32, target="cuda")
+    cuda = ember.compile(small, word="auto", scale_bits=50, target="cuda")
+    assert cuda.word == 32
+    assert "ember.word32_us" in cuda.ir("ckks")
+    assert "CudaArgs32" in cuda.source
 
 
 def test_word_options(build_dir):

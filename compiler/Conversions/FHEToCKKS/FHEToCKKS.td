@@ -131,7 +131,9 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     level its operands reach), keeps the cheaper, and records both
     predictions on the module (`ember.word64_us`, `ember.word32_us`);
     programs that bootstrap or ask for a KLSS form stay at 64 bits. A
-    named set fixes its word (`cheddar32` is 32-bit).
+    named set fixes its word (`cheddar32` is 32-bit). The model is the
+    GPU's: `ember.compile` passes auto for target="cuda" and 64 for
+    target="cpu", where 32-bit words are slower.
 
     **Why.** Parameters follow from the program: too few levels is wrong,
     too many makes every operation slower (more limbs) and may force a

@@ -565,6 +565,124 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
   checkElementwise(ctx, dctx, prng, qp);
 }
 
+/// The forms a compiled program's plan calls at 32-bit words (into memory
+/// the caller provides: cuda.h's 32-bit plan primitives) against the CPU's:
+/// ModUp of every digit at once, the key-switch inner product over raised
+/// digits (and read permuted by an automorphism), the modulus switches of
+/// several parts with a lifted addend (x + P y, a merged ModDown), BConv,
+/// the transforms and the automorphism.
+void checkPlanPrimitives32(int log_n, int q_count, int p_count, int level) {
+  Context32 ctx = makeContext32(log_n, q_count, p_count);
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(11));
+  SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
+  const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level);
+  auto into = [&](const std::vector<int> &basis, bool ntt) {
+    cuda::DevicePoly32 out = cuda::upload(dctx, Poly32(basis, ctx.n(), ntt));
+    return out;
+  };
+  const Poly32 a = randomPoly(ctx, prng, q, true);
+  const cuda::DevicePoly32 da = cuda::upload(dctx, a);
+  { // The transforms and the automorphism into place.
+    cuda::DevicePoly32 c = into(q, false), back = into(q, true);
+    cuda::intt(dctx, da, c);
+    cuda::ntt(dctx, c, back);
+    EXPECT_EQ(diff(a, cuda::download(dctx, back)), "") << "intt then ntt";
+    const uint64_t g = galoisElementForRotation(ctx, 5, ctx.slotsMax());
+    cuda::DevicePoly32 r = into(q, true);
+    cuda::automorphism(dctx, da, g, r);
+    EXPECT_EQ(diff(cpu::automorphism(ctx, a, g), cuda::download(dctx, r)), "")
+        << "automorphism";
+  }
+  { // BConv into place: the first digit's limbs to the rest of Q_l u P.
+    const std::vector<int> digit = ctx.digitLimbs(0, level);
+    std::vector<int> rest;
+    for (int i : qp)
+      if (i >= int(digit.size()))
+        rest.push_back(i);
+    const Poly32 x = randomPoly(ctx, prng, digit, false);
+    cuda::DevicePoly32 out = into(rest, false);
+    cuda::bconv(dctx, cuda::upload(dctx, x), out, cuda::Scratch{});
+    EXPECT_EQ(diff(cpu::bconv(ctx, x, rest), cuda::download(dctx, out)), "")
+        << "bconv into";
+  }
+  // ModUp of every digit in one call, then the inner product with a key.
+  std::vector<int> digits;
+  std::vector<cuda::DevicePoly32> draised;
+  for (int j = 0; j < ctx.digitCount(level); ++j) {
+    digits.push_back(j);
+    draised.push_back(into(qp, true));
+  }
+  std::vector<cuda::DevicePoly32 *> outs;
+  for (cuda::DevicePoly32 &r : draised)
+    outs.push_back(&r);
+  cuda::modUp(dctx, da, digits, outs, cuda::Scratch{});
+  std::vector<Poly32> raised;
+  for (int j : digits) {
+    raised.push_back(cpu::modUp(ctx, a, j));
+    EXPECT_EQ(diff(raised.back(), cuda::download(dctx, draised[j])), "")
+        << "modUp digit " << j;
+  }
+  KeyGenerator32 keygen(ctx, prng);
+  const SwitchingKey32 key = keygen.relinKey().key;
+  const cuda::DeviceSwitchingKey32 dkey = cuda::upload(dctx, key);
+  std::vector<const Poly32 *> hd;
+  std::vector<const cuda::DevicePoly32 *> dd;
+  for (size_t j = 0; j < raised.size(); ++j) {
+    hd.push_back(&raised[j]);
+    dd.push_back(&draised[j]);
+  }
+  const uint64_t galois = galoisElementForRotation(ctx, 3, ctx.slotsMax());
+  for (uint64_t g : {uint64_t{0}, galois}) {
+    Poly32 acc0, acc1;
+    keySwitchInnerProduct(ctx, key, hd, acc0, acc1, g);
+    cuda::DevicePoly32 dacc0, dacc1;
+    cuda::keySwitchInnerProduct(dctx, dkey, dd, dacc0, dacc1, g);
+    EXPECT_EQ(diff(acc0, cuda::download(dctx, dacc0)), "")
+        << "keySwitchInnerProduct acc0, galois " << g;
+    EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
+        << "keySwitchInnerProduct acc1, galois " << g;
+  }
+  // Two parts switched from Q_l u P to Q_l and (merged) Q_{l-1}, the first
+  // with a lifted addend y: (x + P y) switched, as the CPU backend does.
+  for (int drop_q : {0, 1}) {
+    if (level - drop_q < 0)
+      continue;
+    const std::vector<int> keep = ctx.qBasis(level - drop_q);
+    const Poly32 x0 = randomPoly(ctx, prng, qp, true);
+    const Poly32 x1 = randomPoly(ctx, prng, qp, true);
+    const Poly32 y = randomPoly(ctx, prng, q, true);
+    Poly32 t = x0;
+    for (size_t i = 0; i < y.limbs(); ++i) {
+      const Modulus<uint32_t> &m = ctx.modulus(t.basis[i]);
+      uint32_t p_mod = 1;
+      for (int b : t.basis)
+        if (b >= ctx.qCount())
+          p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(b).value()));
+      for (size_t k = 0; k < ctx.n(); ++k)
+        t.limb(i)[k] = m.add(t.limb(i)[k], m.mul(y.limb(i)[k], p_mod));
+    }
+    const cuda::DevicePoly32 dx0 = cuda::upload(dctx, x0),
+                             dx1 = cuda::upload(dctx, x1),
+                             dy = cuda::upload(dctx, y);
+    cuda::DevicePoly32 o0 = into(keep, true), o1 = into(keep, true);
+    cuda::modSwitchDown(dctx, {&dx0, &dx1}, {&dy}, {&o0, &o1}, cuda::Scratch{});
+    EXPECT_EQ(diff(cpu::modSwitchDown(ctx, t, keep), cuda::download(dctx, o0)),
+              "")
+        << "modSwitchDown with a lifted addend to " << keep.size() << " limbs";
+    EXPECT_EQ(diff(cpu::modSwitchDown(ctx, x1, keep), cuda::download(dctx, o1)),
+              "")
+        << "modSwitchDown to " << keep.size() << " limbs";
+  }
+}
+
+// The 32-bit primitives of compiled programs' plans (runCuda at 32 bits).
+TEST(CudaWords32, PlanPrimitivesMatchTheCpu) {
+  REQUIRE_GPU();
+  checkPlanPrimitives32(12, 6, 3, 5);
+  checkPlanPrimitives32(13, 9, 3, 4);
+}
+
 TEST(CudaWords32, PrimitivesSmallN) {
   REQUIRE_GPU();
   checkPrimitives32(12, 6, 3, 5);

@@ -316,6 +316,28 @@ void addConstInPlace(const DeviceContext &ctx, DevicePoly32 &a,
                      const std::vector<uint32_t> &c);
 void mulAddInPlace(const DeviceContext &ctx, DevicePoly32 &acc,
                    const DevicePoly32 &a, const DevicePoly32 &b);
+// The forms a compiled program's plan calls at 32-bit words (into `out`, as
+// the 64-bit ones above). ModUp and the modulus switches run per digit and
+// per part through the operations above and copy into place: bit for bit
+// the CPU's, not yet fused like the 64-bit forms.
+void ntt(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out);
+void intt(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out);
+void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
+           Scratch scratch);
+void modUp(const DeviceContext &ctx, const DevicePoly32 &in,
+           const std::vector<int> &digits,
+           const std::vector<DevicePoly32 *> &outs, Scratch scratch);
+void keySwitchInnerProduct(const DeviceContext &ctx,
+                           const DeviceSwitchingKey32 &key,
+                           const std::vector<const DevicePoly32 *> &digits,
+                           DevicePoly32 &acc0, DevicePoly32 &acc1,
+                           uint64_t galois = 0);
+void modSwitchDown(const DeviceContext &ctx,
+                   const std::vector<const DevicePoly32 *> &in,
+                   const std::vector<const DevicePoly32 *> &lifted,
+                   const std::vector<DevicePoly32 *> &out, Scratch scratch);
+void automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
+                  uint64_t galois, DevicePoly32 &out);
 
 void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
 void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);

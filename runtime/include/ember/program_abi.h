@@ -15,7 +15,9 @@ namespace ember::program {
 template <typename Word> struct BasicCpuArgs;
 using CpuArgs = BasicCpuArgs<uint64_t>;
 using CpuArgs32 = BasicCpuArgs<uint32_t>;
-struct CudaArgs;
+template <typename Word> struct BasicCudaArgs;
+using CudaArgs = BasicCudaArgs<uint64_t>;
+using CudaArgs32 = BasicCudaArgs<uint32_t>;
 
 /// Bumped when the plan, the arguments or the executors change; generated
 /// code exports `ember_program_abi` returning the version it was emitted
@@ -39,6 +41,8 @@ void run(const CpuArgs32 &args, const Plan<CpuKernel> &plan);
 /// Runs a plan on the CUDA runtime: what every generated .cu's entry does.
 /// All work is queued on the context's stream.
 void runCuda(const CudaArgs &args, const Plan<CudaKernel> &plan);
+/// The same for a 32-bit program on a DeviceContext of a Context32.
+void runCuda(const CudaArgs32 &args, const Plan<CudaKernel> &plan);
 
 #ifdef __CUDACC__
 /// Throws the error of the last kernel launch, if any (generated code calls

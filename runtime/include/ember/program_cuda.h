@@ -15,7 +15,7 @@
 
 namespace ember::program {
 
-struct CudaGraph;
+template <typename Word> struct BasicCudaGraph;
 
 /// A program's planned arena (runCuda with CudaArgs::arena): one buffer of
 /// the plan's arena_bytes, allocated by the first run on a context and
@@ -28,20 +28,23 @@ struct CudaArena {
   size_t bytes() const { return buf.words() * 8; }
 };
 
-/// What the host entry of a generated CUDA program receives.
-struct CudaArgs {
+/// What the host entry of a generated CUDA program receives, at the
+/// program's word size (CudaArgs: 64-bit, CudaArgs32: 32-bit words on a
+/// DeviceContext of a Context32; KLSS and encapsulation keys are 64-bit
+/// only).
+template <typename Word> struct BasicCudaArgs {
   const cuda::DeviceContext *ctx = nullptr;
-  const cuda::DeviceRelinKey *relin = nullptr;    ///< null: none generated
-  const cuda::DeviceGaloisKeys *galois = nullptr; ///< null: none generated
-  const cuda::DeviceKlssRelinKey *klss_relin = nullptr;    ///< KLSS forms
-  const cuda::DeviceKlssGaloisKeys *klss_galois = nullptr; ///< (null: none)
+  const cuda::BasicDeviceRelinKey<Word> *relin = nullptr;    ///< null: none
+  const cuda::BasicDeviceGaloisKeys<Word> *galois = nullptr; ///< null: none
+  const cuda::DeviceKlssRelinKey *klss_relin = nullptr;      ///< KLSS forms
+  const cuda::DeviceKlssGaloisKeys *klss_galois = nullptr;   ///< (null: none)
   /// Bootstrapping's encapsulation keys (null: none generated).
   const cuda::DeviceEncapsulationKeys *encapsulation = nullptr;
-  const std::vector<cuda::DeviceCiphertext> *inputs = nullptr;
-  std::vector<cuda::DeviceCiphertext> *outputs = nullptr;
+  const std::vector<cuda::BasicDeviceCiphertext<Word>> *inputs = nullptr;
+  std::vector<cuda::BasicDeviceCiphertext<Word>> *outputs = nullptr;
   /// Kept by the caller between runs (destroy it before the context);
   /// null: encode and upload the constants every run.
-  ConstantCache<cuda::DevicePoly> *constants = nullptr;
+  ConstantCache<cuda::BasicDevicePoly<Word>> *constants = nullptr;
   /// The program's data file (null: the program has no vector constants).
   const ConstantData *data = nullptr;
   /// The values of the plaintext inputs, in interface order (host memory;
@@ -49,7 +52,7 @@ struct CudaArgs {
   const std::vector<std::vector<std::complex<double>>> *plain = nullptr;
   /// Kept by the caller between runs (destroy it before the context and
   /// the keys); null: every run enqueues its steps one by one.
-  CudaGraph *graph = nullptr;
+  BasicCudaGraph<Word> *graph = nullptr;
   /// Kept by the caller between runs (destroy it after the graph, before
   /// the context); null: every buffer from the context's pool.
   CudaArena *arena = nullptr;
@@ -65,11 +68,12 @@ struct CudaArgs {
 /// graph is captured again when the context, the keys or the constant
 /// cache change. Memory the graph touches is held by it (the pool blocks
 /// of its temporaries and outputs) until it is destroyed.
-struct CudaGraph {
-  CudaGraph() = default;
-  ~CudaGraph() { reset(); }
-  CudaGraph(const CudaGraph &) = delete;
-  CudaGraph &operator=(const CudaGraph &) = delete;
+template <typename Word> struct BasicCudaGraph {
+  using Poly = cuda::BasicDevicePoly<Word>;
+  BasicCudaGraph() = default;
+  ~BasicCudaGraph() { reset(); }
+  BasicCudaGraph(const BasicCudaGraph &) = delete;
+  BasicCudaGraph &operator=(const BasicCudaGraph &) = delete;
 
   /// Whether a graph is captured (runs replay it).
   bool captured() const { return exec != nullptr; }
@@ -84,15 +88,15 @@ struct CudaGraph {
   struct InputSlot { ///< a part of an encrypted input, copied in per run
     size_t input;
     int part;
-    cuda::DevicePoly poly;
+    Poly poly;
   };
   struct PlainSlot { ///< a plaintext input, encoded per run
     size_t plain;
     double scale;
-    cuda::DevicePoly poly;
+    Poly poly;
   };
   struct Output { ///< an output's polynomials, copied out per run
-    std::vector<cuda::DevicePoly> polys;
+    std::vector<Poly> polys;
     int level;
     double scale;
     size_t slots;
@@ -109,10 +113,14 @@ struct CudaGraph {
   std::vector<Output> outputs;
   std::vector<std::pair<uint64_t *, size_t>> blocks; ///< held temporaries
 };
+using CudaGraph = BasicCudaGraph<uint64_t>;
+using CudaGraph32 = BasicCudaGraph<uint32_t>;
 /// Every generated .cu exports `extern "C" void ember_program_run_cuda(const
-/// CudaArgs &)`; all work is queued on the context's stream.
+/// CudaArgs &)` (CudaArgs32 when `ember_program_word()` is 32); all work is
+/// queued on the context's stream.
 inline constexpr const char *kCudaEntry = "ember_program_run_cuda";
 using CudaEntry = void (*)(const CudaArgs &);
+using CudaEntry32 = void (*)(const CudaArgs32 &);
 
 inline void cudaCheck(cudaError_t e, const char *what) {
   if (e != cudaSuccess)
@@ -121,8 +129,9 @@ inline void cudaCheck(cudaError_t e, const char *what) {
 
 /// The CUDA form of checkInput: the input's parts, level and slots, then
 /// exactly the manifest's scale (ScaleMismatch, checkInputScale).
-void cudaCheckInput(const std::vector<cuda::DeviceCiphertext> &in, size_t index,
-                    const char *name, int parts, int level, size_t slots,
-                    double scale);
+template <typename Word>
+void cudaCheckInput(const std::vector<cuda::BasicDeviceCiphertext<Word>> &in,
+                    size_t index, const char *name, int parts, int level,
+                    size_t slots, double scale);
 
 } // namespace ember::program
