@@ -230,19 +230,21 @@ __global__ void __launch_bounds__(kEwThreads)
 }
 
 constexpr int kMaxLiftRows = 16;
-struct LiftArgs {
-  const u64 *x[kMaxLiftRows], *y[kMaxLiftRows], *c[kMaxLiftRows];
-  u64 *out[kMaxLiftRows];
+template <typename W> struct LiftArgsT {
+  const W *x[kMaxLiftRows], *y[kMaxLiftRows], *c[kMaxLiftRows];
+  W *out[kMaxLiftRows];
   int mod[kMaxLiftRows];
 };
 
 /// out_r = x_r + c_r y_r mod q (c_r a word and its Shoup quotient): the
 /// dropped Q limbs of a lifted switch's x + P y, which its INTT reads.
 /// Bytes: 3 N words per row.
-__global__ void __launch_bounds__(kEwThreads) liftKernel(Tables T, LiftArgs a) {
+template <typename W>
+__global__ void __launch_bounds__(kEwThreads)
+    liftKernel(TablesT<W> T, LiftArgsT<W> a) {
   const int r = blockIdx.y;
   const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const u64 q = T.q[a.mod[r]];
+  const W q = T.q[a.mod[r]];
   a.out[r][k] =
       addMod(a.x[r][k], mulShoup(a.y[r][k], a.c[r][0], a.c[r][1], q), q);
 }
@@ -1380,13 +1382,6 @@ BasicDevicePoly<W> makePoly(const DeviceContext &ctx, std::vector<int> basis,
   return p;
 }
 
-void copyRows(const DeviceContext &ctx, u64 *dst, const u64 *src, size_t rows) {
-  if (rows)
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, rows * ctx.host().n() * 8,
-                                     cudaMemcpyDeviceToDevice,
-                                     ctx.impl().stream));
-}
-
 /// `words` of temporaries: the caller's scratch when it holds them, else
 /// a pool buffer (kept in `fallback`).
 u64 *temporary(const DeviceContext &ctx, Scratch scratch, size_t words,
@@ -1533,12 +1528,19 @@ DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
   return out;
 }
 
-void modUp(const DeviceContext &ctx, const DevicePoly &in,
-           const std::vector<int> &digits,
-           const std::vector<DevicePoly *> &outs, Scratch scratch) {
+namespace {
+/// ModUp of several digits at once, at either word: one INTT launch of all
+/// the digits' limbs ((Q_j / q_i)^-1 folded in), one BConv launch (two jobs
+/// per digit, straight into the rows around the digit's own limbs), one NTT
+/// launch of every converted row where the outputs lie within a row table's
+/// reach, and the digits' own limbs copied.
+template <typename W>
+void modUpInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
+               const std::vector<int> &digits,
+               const std::vector<BasicDevicePoly<W> *> &outs, Scratch scratch) {
   if (!in.ntt)
     throw InvalidArgument("modUp needs a polynomial in NTT form");
-  const Context64 &h = ctx.host();
+  const Context<W> &h = hostOf<W>(ctx);
   const int level = int(in.limbs()) - 1;
   if (level < 0 || in.basis != h.qBasis(level))
     throw InvalidArgument("modUp: the polynomial is not over the expected "
@@ -1551,7 +1553,7 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
                             " does not exist at level " +
                             std::to_string(level));
   const std::vector<int> qp = h.qpBasis(level);
-  for (DevicePoly *o : outs)
+  for (BasicDevicePoly<W> *o : outs)
     prepareOut(ctx, *o, qp, true, "modUp");
   const KsPlan &plan = ctx.impl().ksPlan(ctx, level);
   const size_t n = in.n;
@@ -1564,35 +1566,38 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
   }
   rows = iota(0, int(src.size()));
   DeviceBuffer fallback;
-  u64 *y = temporary(ctx, scratch, src.size() * n, fallback);
+  W *y = reinterpret_cast<W *>(temporary(
+      ctx, scratch, BasicDevicePoly<W>::wordsFor(src.size() * n), fallback));
   launchNttInverse(ctx, in.data(), src, y, rows, y, rows, src,
-                   plan.intt_scale.data(), true);
+                   wordsOf<W>(plan.intt_scale), true);
   // 2. BConv of each digit straight into the rows around its own limbs
   // (two jobs per digit), one launch.
-  std::vector<BConvJob> jobs;
+  std::vector<BConvJobT<W>> jobs;
   const int *tmod = reinterpret_cast<const int *>(plan.tmod_up.data());
+  const W *up = wordsOf<W>(plan.up);
   for (size_t k = 0; k < digits.size(); ++k) {
     const int j = digits[k], st = plan.start[j], sz = plan.size[j];
-    const u64 *hat = plan.up.data() + plan.hat_off[j];
-    const u64 *half = plan.up.data() + plan.half_off[j];
-    const u64 *negb = plan.up.data() + plan.negb_off[j];
+    const W *hat = up + plan.hat_off[j];
+    const W *half = up + plan.half_off[j];
+    const W *negb = up + plan.negb_off[j];
     const int *tm = tmod + plan.tmod_up_off[j];
-    const u64 *yj = y + size_t(y_off[k]) * n;
+    const W *yj = y + size_t(y_off[k]) * n;
     if (st > 0)
-      jobs.push_back(
-          BConvJob{yj, outs[k]->data(), hat, half, negb, nullptr, tm, sz, st});
+      jobs.push_back(BConvJobT<W>{yj, outs[k]->data(), hat, half, negb, nullptr,
+                                  tm, sz, st});
     const int after = plan.qp - st - sz;
     if (after > 0)
-      jobs.push_back(BConvJob{yj, outs[k]->limb(st + sz), hat + size_t(st) * sz,
-                              half, negb + st, nullptr, tm + st, sz, after});
+      jobs.push_back(BConvJobT<W>{yj, outs[k]->limb(st + sz),
+                                  hat + size_t(st) * sz, half, negb + st,
+                                  nullptr, tm + st, sz, after});
   }
   launchBConv(ctx, jobs);
   // 3. NTT of every converted row in place: one launch when the outputs
   // lie a whole number of limbs apart within a row table's reach (an arena),
   // else one per digit (pool buffers can lie gigabytes apart).
-  const u64 *base = outs.front()->data();
-  for (DevicePoly *o : outs)
-    base = std::min<const u64 *>(base, o->data());
+  const W *base = outs.front()->data();
+  for (BasicDevicePoly<W> *o : outs)
+    base = std::min<const W *>(base, o->data());
   bool one = true;
   std::vector<int> nrows, nmods;
   for (size_t k = 0; k < digits.size() && one; ++k) {
@@ -1606,7 +1611,7 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
         nmods.push_back(qp[t]);
       }
   }
-  u64 *nbase = const_cast<u64 *>(base);
+  W *nbase = const_cast<W *>(base);
   if (one) {
     launchNttForward(ctx, nbase, nrows, nbase, nrows, nbase, nrows, nmods, -1,
                      nullptr);
@@ -1626,8 +1631,18 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
   // 4. The digit's own limbs, as they are.
   for (size_t k = 0; k < digits.size(); ++k) {
     const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
-    copyRows(ctx, outs[k]->limb(st), in.limb(st), sz);
+    if (sz)
+      EMBER_CUDA_CHECK(cudaMemcpyAsync(
+          outs[k]->limb(st), in.limb(st), size_t(sz) * n * sizeof(W),
+          cudaMemcpyDeviceToDevice, ctx.impl().stream));
   }
+}
+} // namespace
+
+void modUp(const DeviceContext &ctx, const DevicePoly &in,
+           const std::vector<int> &digits,
+           const std::vector<DevicePoly *> &outs, Scratch scratch) {
+  modUpInto(ctx, in, digits, outs, scratch);
 }
 
 namespace {
@@ -1830,22 +1845,24 @@ namespace {
 /// Switches parts of one shape in one INTT, one BConv and one NTT launch
 /// (at most 3 with lifted addends, 4 without: the launch's buffers); the
 /// first lifted.size() parts have lifted addends. Scratch z: parts x drop
-/// rows, then lifted x drop_q rows.
+/// rows, then lifted x drop_q rows. Either word.
+template <typename W>
 void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
-                 const std::vector<const DevicePoly *> &in,
-                 const std::vector<const DevicePoly *> &lifted,
-                 const std::vector<DevicePoly *> &out, u64 *z) {
-  const size_t n = ctx.host().n();
+                 const std::vector<const BasicDevicePoly<W> *> &in,
+                 const std::vector<const BasicDevicePoly<W> *> &lifted,
+                 const std::vector<BasicDevicePoly<W> *> &out, W *z) {
+  const size_t n = ctx.impl().n;
   const int parts = int(in.size()), k = plan.keep, d = plan.drop;
   const int m = int(lifted.size()), dq = m ? plan.drop_q : 0;
   const std::vector<int> &basis = in[0]->basis;
-  u64 *fix = z + size_t(parts) * d * n;
+  W *fix = z + size_t(parts) * d * n;
+  const W *lift = wordsOf<W>(plan.lift);
   // The dropped Q limbs of x + P y (the INTT reads them from fix).
   if (m * dq) {
     if (m * dq > kMaxLiftRows)
       throw InvalidArgument("modSwitchDown: too many dropped Q limbs with a "
                             "lifted addend");
-    LiftArgs a{};
+    LiftArgsT<W> a{};
     for (int p = 0; p < m; ++p)
       for (int j = 0; j < dq; ++j) {
         const int r = p * dq + j;
@@ -1853,44 +1870,46 @@ void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
         a.y[r] = lifted[p]->limb(k + j);
         a.out[r] = fix + size_t(r) * n;
         a.mod[r] = basis[k + j];
-        a.c[r] = plan.lift.data() + 2 * (k + j);
+        a.c[r] = lift + 2 * (k + j);
       }
     const auto &I = ctx.impl();
-    liftKernel<<<ewGrid(I, m * dq), ewBlock(I), 0, I.stream>>>(I.tables, a);
+    liftKernel<W>
+        <<<ewGrid(I, m * dq), ewBlock(I), 0, I.stream>>>(tablesOf<W>(I), a);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
   // INTT of every part's dropped limbs with (D/d_j)^-1 folded in.
   // Source buffers: [fix,] the parts' inputs.
-  Rows src, mid;
+  RowsT<W> src, mid;
   const int first = m * dq ? 1 : 0;
   if (first)
     src.bases.push_back(fix);
   mid.bases.push_back(z);
   std::vector<int> mods;
   for (int p = 0; p < parts; ++p) {
-    src.bases.push_back(const_cast<u64 *>(in[p]->data()));
+    src.bases.push_back(const_cast<W *>(in[p]->data()));
     for (int j = 0; j < d; ++j) {
-      const bool lift = p < m && j < dq;
-      src.buf.push_back(uint8_t(lift ? 0 : first + p));
-      src.rows.push_back(lift ? p * dq + j : k + j);
+      const bool lifted_row = p < m && j < dq;
+      src.buf.push_back(uint8_t(lifted_row ? 0 : first + p));
+      src.rows.push_back(lifted_row ? p * dq + j : k + j);
       mid.rows.push_back(p * d + j);
       mods.push_back(basis[k + j]);
     }
   }
-  launchNttInverse(ctx, src, mid, mid, mods, plan.intt_scale.data(), false);
+  launchNttInverse(ctx, src, mid, mid, mods, wordsOf<W>(plan.intt_scale),
+                   false);
   // Centred BConv D -> keep, into the outputs.
-  const u64 *c = plan.consts.data();
-  std::vector<BConvJob> jobs;
+  const W *c = wordsOf<W>(plan.consts);
+  std::vector<BConvJobT<W>> jobs;
   for (int p = 0; p < parts; ++p)
-    jobs.push_back(BConvJob{z + size_t(p) * d * n, out[p]->data(), c,
-                            c + size_t(k) * d, c + size_t(k) * d + d, nullptr,
-                            reinterpret_cast<const int *>(plan.tmod.data()), d,
-                            k});
+    jobs.push_back(
+        BConvJobT<W>{z + size_t(p) * d * n, out[p]->data(), c,
+                     c + size_t(k) * d, c + size_t(k) * d + d, nullptr,
+                     reinterpret_cast<const int *>(plan.tmod.data()), d, k});
   launchBConv(ctx, jobs);
   // NTT in place with (x - conv) D^-1 [+ y P D^-1] in its epilogue.
-  Rows o;
+  RowsT<W> o;
   std::vector<int> keep_mods;
-  Epilogue e;
+  EpilogueT<W> e;
   for (int p = 0; p < parts; ++p) {
     o.bases.push_back(out[p]->data());
     for (int i = 0; i < k; ++i) {
@@ -1901,22 +1920,25 @@ void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
     e.a[p] = in[p]->data();
     e.b[p] = p < m ? lifted[p]->data() : nullptr;
   }
-  e.c = plan.inv.data();
-  e.bc = m ? plan.lift.data() : nullptr;
+  e.c = wordsOf<W>(plan.inv);
+  e.bc = m ? lift : nullptr;
   e.div = k;
   launchNttForward(ctx, o, o, o, keep_mods, -1, &e);
 }
 
-} // namespace
-
-void modSwitchDown(const DeviceContext &ctx,
-                   const std::vector<const DevicePoly *> &in,
-                   const std::vector<const DevicePoly *> &lifted,
-                   const std::vector<DevicePoly *> &out, Scratch scratch) {
+/// The modulus switches of several parts (rns.h modSwitchDown: keep a
+/// proper prefix; lifted addends for the first parts), at either word:
+/// groups of parts in one INTT, one BConv and one NTT launch (switchGroup).
+template <typename W>
+void switchDownInto(const DeviceContext &ctx,
+                    const std::vector<const BasicDevicePoly<W> *> &in,
+                    const std::vector<const BasicDevicePoly<W> *> &lifted,
+                    const std::vector<BasicDevicePoly<W> *> &out,
+                    Scratch scratch) {
   if (in.empty() || out.size() != in.size() || lifted.size() > in.size())
     throw InvalidArgument("modSwitchDown: one output per input and at most "
                           "one lifted addend per input");
-  const DevicePoly &first = *in[0];
+  const BasicDevicePoly<W> &first = *in[0];
   const std::vector<int> keep = out[0]->basis;
   for (size_t p = 0; p < in.size(); ++p) {
     if (in[p]->basis != first.basis || in[p]->ntt != first.ntt ||
@@ -1938,16 +1960,24 @@ void modSwitchDown(const DeviceContext &ctx,
                             "limbs");
     const std::vector<int> q_part(
         first.basis.begin(), first.basis.begin() + keep.size() + plan.drop_q);
-    for (const DevicePoly *y : lifted)
+    for (const BasicDevicePoly<W> *y : lifted)
       if (!y->ntt || y->basis != q_part)
         throw InvalidArgument("modSwitchDown: a lifted addend must be over "
                               "the input's Q limbs, in NTT form");
   }
   const size_t n = in[0]->n;
-  if (!first.ntt) { // coefficient form: one fused kernel, no transforms
-    for (size_t p = 0; p < in.size(); ++p)
-      modDownCoeffParts(ctx, plan, in[p]->data(), int(in[p]->limbs()), 1,
-                        out[p]->data(), int(keep.size()));
+  if (!first.ntt) { // coefficient form
+    for (size_t p = 0; p < in.size(); ++p) {
+      if constexpr (sizeof(W) == 8) { // one fused kernel, no transforms
+        modDownCoeffParts(ctx, plan, in[p]->data(), int(in[p]->limbs()), 1,
+                          out[p]->data(), int(keep.size()));
+      } else {
+        const BasicDevicePoly<W> r = modSwitchDown(ctx, *in[p], keep);
+        EMBER_CUDA_CHECK(cudaMemcpyAsync(out[p]->data(), r.data(),
+                                         keep.size() * n * sizeof(W),
+                                         cudaMemcpyDeviceToDevice, I.stream));
+      }
+    }
     return;
   }
   // Launch buffers: the parts' inputs, and the lifted limbs' pre-pass.
@@ -1955,10 +1985,12 @@ void modSwitchDown(const DeviceContext &ctx,
   const int parts = int(in.size()), m = int(lifted.size());
   const int per = std::min(parts, group);
   DeviceBuffer fallback;
-  u64 *z = temporary(
+  W *z = reinterpret_cast<W *>(temporary(
       ctx, scratch,
-      (size_t(per) * plan.drop + size_t(std::min(m, per)) * plan.drop_q) * n,
-      fallback);
+      BasicDevicePoly<W>::wordsFor(
+          (size_t(per) * plan.drop + size_t(std::min(m, per)) * plan.drop_q) *
+          n),
+      fallback));
   for (int p0 = 0; p0 < parts; p0 += group) {
     const int p1 = std::min(parts, p0 + group);
     auto slice = [&](const auto &v) {
@@ -1966,8 +1998,17 @@ void modSwitchDown(const DeviceContext &ctx,
       const int hi = std::min(int(v.size()), p1);
       return hi <= p0 ? V() : V(v.begin() + p0, v.begin() + hi);
     };
-    switchGroup(ctx, plan, slice(in), slice(lifted), slice(out), z);
+    switchGroup<W>(ctx, plan, slice(in), slice(lifted), slice(out), z);
   }
+}
+
+} // namespace
+
+void modSwitchDown(const DeviceContext &ctx,
+                   const std::vector<const DevicePoly *> &in,
+                   const std::vector<const DevicePoly *> &lifted,
+                   const std::vector<DevicePoly *> &out, Scratch scratch) {
+  switchDownInto(ctx, in, lifted, out, scratch);
 }
 
 // --- ModUp and modulus switches at 32-bit words ---------------------------
@@ -2079,17 +2120,6 @@ DevicePoly32 modUp(const DeviceContext &ctx, const DevicePoly32 &in,
 }
 
 namespace {
-/// Residues of `from` into `to` (same basis and size), on the stream.
-void copyResidues(const DeviceContext &ctx, const DevicePoly32 &from,
-                  DevicePoly32 &to) {
-  if (from.basis != to.basis)
-    throw InvalidArgument("a 32-bit result does not fit its output buffer");
-  EMBER_CUDA_CHECK(cudaMemcpyAsync(
-      to.data(), from.data(), from.limbs() * from.n * sizeof(u32),
-      cudaMemcpyDeviceToDevice, ctx.impl().stream));
-  to.ntt = from.ntt;
-}
-
 struct RaisedDigits32 {
   const u32 *d[kMaxDigits];
 };
@@ -2126,20 +2156,14 @@ __global__ void __launch_bounds__(kEwThreads)
 } // namespace
 
 // The primitives of a compiled program's plan at 32-bit words (into memory
-// the caller provides). ModUp and the modulus switches run per digit and
-// per part through the 32-bit operations above and copy into place: correct,
-// not yet fused like the 64-bit forms.
+// the caller provides): ModUp and the modulus switches share the 64-bit
+// forms' templates (modUpInto, switchDownInto).
 
 void modUp(const DeviceContext &ctx, const DevicePoly32 &in,
            const std::vector<int> &digits,
-           const std::vector<DevicePoly32 *> &outs, Scratch) {
-  if (digits.size() != outs.size() || digits.empty())
-    throw InvalidArgument("modUp: one output per digit is needed");
-  for (size_t k = 0; k < digits.size(); ++k) {
-    const DevicePoly32 raised = modUp(ctx, in, digits[k]);
-    prepareOut(ctx, *outs[k], raised.basis, true, "modUp");
-    copyResidues(ctx, raised, *outs[k]);
-  }
+           const std::vector<DevicePoly32 *> &outs, Scratch scratch) {
+  requireWord<u32>(ctx, "modUp");
+  modUpInto(ctx, in, digits, outs, scratch);
 }
 
 void keySwitchInnerProduct(const DeviceContext &ctx,
@@ -2187,47 +2211,9 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly32 *> &in,
                    const std::vector<const DevicePoly32 *> &lifted,
-                   const std::vector<DevicePoly32 *> &out, Scratch) {
-  if (in.empty() || out.size() != in.size() || lifted.size() > in.size())
-    throw InvalidArgument("modSwitchDown: one output per input and at most "
-                          "one lifted addend per input");
-  const Context32 &h = ctx.host32();
-  for (size_t p = 0; p < in.size(); ++p) {
-    const DevicePoly32 &x = *in[p];
-    const std::vector<int> keep = out[p]->basis;
-    if (p >= lifted.size()) {
-      const DevicePoly32 r = modSwitchDown(ctx, x, keep);
-      prepareOut(ctx, *out[p], keep, x.ntt, "modSwitchDown");
-      copyResidues(ctx, r, *out[p]);
-      continue;
-    }
-    // x + P y first (y over x's Q limbs, P the product of x's special
-    // primes), as the CPU backend does.
-    const DevicePoly32 &y = *lifted[p];
-    if (!x.ntt || !y.ntt || y.limbs() > x.limbs() ||
-        !std::equal(y.basis.begin(), y.basis.end(), x.basis.begin()))
-      throw InvalidArgument("modSwitchDown: a lifted addend must be over "
-                            "the input's Q limbs, in NTT form");
-    DevicePoly32 t = makePoly<u32>(ctx, x.basis, true);
-    copyResidues(ctx, x, t);
-    DevicePoly32 py = makePoly<u32>(ctx, y.basis, true);
-    copyResidues(ctx, y, py);
-    std::vector<uint32_t> p_mod;
-    for (int m : y.basis) {
-      const Modulus<u32> &q = h.modulus(m);
-      u32 v = 1;
-      for (int b : x.basis)
-        if (b >= h.qCount())
-          v = q.mul(v, q.reduceWord(h.modulus(b).value()));
-      p_mod.push_back(v);
-    }
-    mulConstInPlace(ctx, py, p_mod);
-    DevicePoly32 head = limbView(t, 0, y.limbs(), true);
-    addInPlace(ctx, head, py);
-    const DevicePoly32 r = modSwitchDown(ctx, t, keep);
-    prepareOut(ctx, *out[p], keep, true, "modSwitchDown");
-    copyResidues(ctx, r, *out[p]);
-  }
+                   const std::vector<DevicePoly32 *> &out, Scratch scratch) {
+  requireWord<u32>(ctx, "modSwitchDown");
+  switchDownInto(ctx, in, lifted, out, scratch);
 }
 
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {

@@ -317,9 +317,9 @@ void addConstInPlace(const DeviceContext &ctx, DevicePoly32 &a,
 void mulAddInPlace(const DeviceContext &ctx, DevicePoly32 &acc,
                    const DevicePoly32 &a, const DevicePoly32 &b);
 // The forms a compiled program's plan calls at 32-bit words (into `out`, as
-// the 64-bit ones above). ModUp and the modulus switches run per digit and
-// per part through the operations above and copy into place: bit for bit
-// the CPU's, not yet fused like the 64-bit forms.
+// the 64-bit ones above, with the same launches: ModUp of all digits and
+// the modulus switches of all parts in one INTT, one BConv and one NTT
+// launch each), bit for bit the CPU's.
 void ntt(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out);
 void intt(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out);
 void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
