@@ -52,7 +52,7 @@ struct KeySwitchConstants {
   /// H100's measured 32/64-bit primitive times at N = 2^16 (bench/RESULTS.md,
   /// "32-bit vs 64-bit words": per limb an NTT takes 0.42x, a BConv MAC
   /// 0.24x, an inner-product MAC 0.48x), and the result matches the H200's
-  /// cheddar32 key switch: hmul+relin 414 us predicted at 47 limbs against
+  /// cheddar32 key switch: hmul+relin 412 us predicted at 47 limbs against
   /// 411 measured, 161 against 189 at 23 limbs.
   static KeySwitchConstants forWord(int64_t word);
   /// Parses "ntt=1.1,bconv-mac=0.2,exact-bconv-mac=..,ip-mac=..,dram-gbps=..,
