@@ -44,6 +44,23 @@ inline std::unique_ptr<Context64> makeFuzzContext() {
   return std::make_unique<Context64>(spec);
 }
 
+/// The 32-bit context of the object harness (selector bit 7): N = 2^4,
+/// double-prime scaling (q_0 and two pairs carrying 2^40), P = 2 primes
+/// of 30 bits, a digit per Q prime; no KLSS form (the 32-bit objects have
+/// the same fields with 4-byte residues).
+inline std::unique_ptr<Context32> makeFuzzContext32() {
+  ParamSpec spec;
+  spec.name = "fuzz32";
+  spec.log_n = 4;
+  spec.q_bits = {30, 20, 20, 20, 20};
+  spec.p_bits = {30, 30};
+  spec.dnum = 5;
+  spec.log_scale = 40;
+  spec.scale_primes = 2;
+  spec.security = Security::kInsecureTestOnly;
+  return std::make_unique<Context32>(spec);
+}
+
 /// Rewrites the payload length, optionally the kind and parameter hash, and
 /// the checksum of `bytes` in place; leaves inputs shorter than a header and
 /// checksum as they are.

@@ -101,6 +101,27 @@ int main(int argc, char **argv) {
   writeBoth(objects, "ciphertext-level0", 3,
             ember::serialize(*ctx, eval.modDropTo(ct, 0)));
   writeBoth(objects, "plaintext", 4, ember::serialize(*ctx, pt));
+  // The same kinds at 32-bit words (selector bit 7: the 32-bit context).
+  {
+    auto ctx32 = ember::fuzz::makeFuzzContext32();
+    ember::KeyGenerator32 keygen32(*ctx32, prng);
+    ember::Encoder32 encoder32(*ctx32);
+    ember::Encryptor32 enc32(*ctx32, prng);
+    const ember::PublicKey32 pk32 = keygen32.publicKey();
+    writeBoth(objects, "secret-key-32", 0x40,
+              ember::serialize(*ctx32, keygen32.secretKey()));
+    writeBoth(objects, "public-key-32", 0x41, ember::serialize(*ctx32, pk32));
+    ember::EvaluationKeys32 keys32;
+    keys32.has_relin = true;
+    keys32.relin = keygen32.relinKey();
+    keys32.galois = keygen32.galoisKeys({5});
+    writeBoth(objects, "eval-keys-32", 0x42, ember::serialize(*ctx32, keys32));
+    const ember::Plaintext32 pt32 = encoder32.encode(
+        std::vector<double>{0.5, 1, 2, 3}, ctx32->maxLevel(), 1 << 20, 4);
+    writeBoth(objects, "ciphertext-32", 0x43,
+              ember::serialize(*ctx32, enc32.encrypt(pt32, pk32)));
+    writeBoth(objects, "plaintext-32", 0x44, ember::serialize(*ctx32, pt32));
+  }
   std::printf("seeds written to %s\n", out.string().c_str());
   return 0;
 }

@@ -64,16 +64,6 @@ class SecretKey:
         self.program_hash = program_hash
 
 
-def _no_32bit_serialization(ctx: Any) -> None:
-    """NotAvailableError for keys or ciphertexts of a 32-bit program: the
-    runtime's file format holds 64-bit words only."""
-    if type(ctx).__name__ == "Context32":
-        raise NotAvailableError(
-            "serializing the keys and ciphertexts of a 32-bit program (word=32) "
-            "is not supported yet: compile with word=64 to save or send them"
-        )
-
-
 class EvaluationKeys:
     """The public evaluation keys of one program: exactly the relinearization,
     Galois and (when it bootstraps) encapsulation keys its manifest lists.
@@ -87,7 +77,6 @@ class EvaluationKeys:
     def serialize(self) -> bytes:
         """The keys as bytes (ember_runtime's format, with a checksum)."""
         er = _toolchain.runtime()
-        _no_32bit_serialization(self._ctx)
         with runtime_errors("serialize"):
             return er.serialize(self._ctx, self.keys)
 
@@ -489,7 +478,6 @@ class Compiled:
     def load_evaluation_keys(self, data: bytes) -> EvaluationKeys:
         """Evaluation keys from :meth:`EvaluationKeys.serialize` (server side)."""
         er = _toolchain.runtime()
-        _no_32bit_serialization(self._context())
         with runtime_errors("evaluation keys"):
             keys = er.deserialize_evaluation_keys(self._context(), data)
         return EvaluationKeys(keys, self.program_hash, self._context())

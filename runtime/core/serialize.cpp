@@ -62,14 +62,16 @@ public:
     put<uint32_t>(static_cast<uint32_t>(s.size()));
     bytes.insert(bytes.end(), s.begin(), s.end());
   }
-  void putPoly(const Poly64 &p) {
+  /// n, form, basis, then the residues as words of the context's size
+  /// (the parameter hash says which: it names the word).
+  template <typename W> void putPoly(const Poly<W> &p) {
     put<uint64_t>(p.n);
     put<uint8_t>(p.ntt ? 1 : 0);
     put<uint32_t>(static_cast<uint32_t>(p.basis.size()));
     for (int b : p.basis)
       put<int32_t>(b);
     const auto *raw = reinterpret_cast<const uint8_t *>(p.data.data());
-    bytes.insert(bytes.end(), raw, raw + p.data.size() * sizeof(Word64));
+    bytes.insert(bytes.end(), raw, raw + p.data.size() * sizeof(W));
   }
   Bytes bytes;
 };
@@ -92,7 +94,7 @@ public:
     pos_ += len;
     return s;
   }
-  Poly64 getPoly(const Context64 &ctx) {
+  template <typename W> Poly<W> getPoly(const Context<W> &ctx) {
     uint64_t n = get<uint64_t>();
     if (n != ctx.n())
       fail("a polynomial of degree " + std::to_string(n) + ", expected " +
@@ -110,13 +112,13 @@ public:
       if (basis[i] < 0 || basis[i] >= ctx.allModuliCount())
         fail("modulus index " + std::to_string(basis[i]) + " out of range");
     }
-    Poly64 p(basis, n, ntt != 0);
-    need(p.data.size() * sizeof(Word64));
-    std::memcpy(p.data.data(), data_ + pos_, p.data.size() * sizeof(Word64));
-    pos_ += p.data.size() * sizeof(Word64);
+    Poly<W> p(basis, n, ntt != 0);
+    need(p.data.size() * sizeof(W));
+    std::memcpy(p.data.data(), data_ + pos_, p.data.size() * sizeof(W));
+    pos_ += p.data.size() * sizeof(W);
     for (uint32_t i = 0; i < limbs; ++i) {
-      const Word64 q = ctx.modulus(basis[i]).value();
-      const Word64 *limb = p.limb(i);
+      const W q = ctx.modulus(basis[i]).value();
+      const W *limb = p.limb(i);
       for (size_t k = 0; k < n; ++k)
         if (limb[k] >= q)
           fail("a residue not reduced modulo its prime");
@@ -209,7 +211,8 @@ Unwrapped unwrap(const Bytes &bytes) {
   return u;
 }
 
-Unwrapped unwrapFor(const Context64 &ctx, const Bytes &bytes,
+template <typename W>
+Unwrapped unwrapFor(const Context<W> &ctx, const Bytes &bytes,
                     ObjectKind expected) {
   Unwrapped u = unwrap(bytes);
   if (u.kind != expected)
@@ -223,7 +226,8 @@ Unwrapped unwrapFor(const Context64 &ctx, const Bytes &bytes,
   return u;
 }
 
-void putSwitchingKey(Writer &w, const SwitchingKey &key) {
+template <typename W>
+void putSwitchingKey(Writer &w, const BasicSwitchingKey<W> &key) {
   w.put<uint32_t>(static_cast<uint32_t>(key.b.size()));
   for (size_t j = 0; j < key.b.size(); ++j) {
     w.putPoly(key.b[j]);
@@ -232,9 +236,10 @@ void putSwitchingKey(Writer &w, const SwitchingKey &key) {
 }
 
 /// A switching key of `expected` digits (0: the chain's digit count).
-SwitchingKey getSwitchingKey(Reader &r, const Context64 &ctx,
-                             int expected = 0) {
-  SwitchingKey key;
+template <typename W>
+BasicSwitchingKey<W> getSwitchingKey(Reader &r, const Context<W> &ctx,
+                                     int expected = 0) {
+  BasicSwitchingKey<W> key;
   uint32_t digits = r.get<uint32_t>();
   if (digits != static_cast<uint32_t>(
                     expected ? expected : ctx.digitCount(ctx.maxLevel())))
@@ -250,7 +255,7 @@ SwitchingKey getSwitchingKey(Reader &r, const Context64 &ctx,
   return key;
 }
 
-void putKlssKey(Writer &w, const KlssKey &key) {
+template <typename W> void putKlssKey(Writer &w, const BasicKlssKey<W> &key) {
   w.put<uint32_t>(static_cast<uint32_t>(key.digits));
   w.put<uint32_t>(static_cast<uint32_t>(key.groups));
   for (size_t j = 0; j < key.b.size(); ++j) {
@@ -259,10 +264,11 @@ void putKlssKey(Writer &w, const KlssKey &key) {
   }
 }
 
-KlssKey getKlssKey(Reader &r, const Context64 &ctx) {
+template <typename W>
+BasicKlssKey<W> getKlssKey(Reader &r, const Context<W> &ctx) {
   if (!ctx.hasKlss())
     r.fail("a KLSS key for parameters without a KLSS form");
-  KlssKey key;
+  BasicKlssKey<W> key;
   key.digits = static_cast<int>(r.get<uint32_t>());
   key.groups = static_cast<int>(r.get<uint32_t>());
   if (key.digits != ctx.digitCount(ctx.maxLevel()) ||
@@ -280,14 +286,16 @@ KlssKey getKlssKey(Reader &r, const Context64 &ctx) {
   return key;
 }
 
-void checkSlots(Reader &r, const Context64 &ctx, uint64_t slots) {
+template <typename W>
+void checkSlots(Reader &r, const Context<W> &ctx, uint64_t slots) {
   if (slots == 0 || (slots & (slots - 1)) != 0 || slots > ctx.slotsMax())
     r.fail("slot count " + std::to_string(slots) +
            " is not a power of two in 1.." + std::to_string(ctx.slotsMax()) +
            " (N/2)");
 }
 
-void checkLevel(Reader &r, const Context64 &ctx, int level) {
+template <typename W>
+void checkLevel(Reader &r, const Context<W> &ctx, int level) {
   if (level < 0 || level > ctx.maxLevel())
     r.fail("level " + std::to_string(level) + " is outside 0.." +
            std::to_string(ctx.maxLevel()));
@@ -298,7 +306,8 @@ void checkLevel(Reader &r, const Context64 &ctx, int level) {
 /// A degree-2 product before its rescale carries about q_l times the scale
 /// of its factors, which Q_level holds with q_0 to spare; a scale of 1e300
 /// does not fit any chain.
-void checkScale(Reader &r, const Context64 &ctx, int level, double scale) {
+template <typename W>
+void checkScale(Reader &r, const Context<W> &ctx, int level, double scale) {
   const double limit = internal::logQ(ctx, level) - 1;
   if (!(scale >= 1) || !std::isfinite(scale) || !(std::log2(scale) < limit)) {
     char buf[192];
@@ -401,23 +410,30 @@ std::unique_ptr<Context64> deserializeParams(const Bytes &bytes) {
   return ctx;
 }
 
-Bytes serialize(const Context64 &ctx, const SecretKey &sk) {
+namespace {
+
+template <typename W>
+Bytes serializeSecret(const Context<W> &ctx, const BasicSecretKey<W> &sk) {
   Writer w;
-  w.bytes.reserve(8 + 1 + 4 + 4 * sk.s.basis.size() + 8 * sk.s.data.size());
+  w.bytes.reserve(8 + 1 + 4 + 4 * sk.s.basis.size() +
+                  sizeof(W) * sk.s.data.size());
   w.putPoly(sk.s);
   Bytes out = wrap(ObjectKind::kSecretKey, ctx.hash(), w.bytes);
   secureWipe(w.bytes);
   return out;
 }
 
-Bytes serialize(const Context64 &ctx, const PublicKey &pk) {
+template <typename W>
+Bytes serializePublic(const Context<W> &ctx, const BasicPublicKey<W> &pk) {
   Writer w;
   w.putPoly(pk.b);
   w.putPoly(pk.a);
   return wrap(ObjectKind::kPublicKey, ctx.hash(), w.bytes);
 }
 
-Bytes serialize(const Context64 &ctx, const EvaluationKeys &keys) {
+template <typename W>
+Bytes serializeEvaluation(const Context<W> &ctx,
+                          const BasicEvaluationKeys<W> &keys) {
   Writer w;
   w.put<uint8_t>(keys.has_relin ? 1 : 0);
   if (keys.has_relin)
@@ -443,18 +459,20 @@ Bytes serialize(const Context64 &ctx, const EvaluationKeys &keys) {
   return wrap(ObjectKind::kEvaluationKeys, ctx.hash(), w.bytes);
 }
 
-Bytes serialize(const Context64 &ctx, const Ciphertext &ct) {
+template <typename W>
+Bytes serializeCt(const Context<W> &ctx, const BasicCiphertext<W> &ct) {
   Writer w;
   w.put<int32_t>(ct.level);
   w.put<double>(ct.scale);
   w.put<uint64_t>(ct.slots);
   w.put<uint32_t>(static_cast<uint32_t>(ct.c.size()));
-  for (const Poly64 &p : ct.c)
+  for (const Poly<W> &p : ct.c)
     w.putPoly(p);
   return wrap(ObjectKind::kCiphertext, ctx.hash(), w.bytes);
 }
 
-Bytes serialize(const Context64 &ctx, const Plaintext &pt) {
+template <typename W>
+Bytes serializePt(const Context<W> &ctx, const BasicPlaintext<W> &pt) {
   Writer w;
   w.put<int32_t>(pt.level);
   w.put<double>(pt.scale);
@@ -463,20 +481,22 @@ Bytes serialize(const Context64 &ctx, const Plaintext &pt) {
   return wrap(ObjectKind::kPlaintext, ctx.hash(), w.bytes);
 }
 
-SecretKey deserializeSecretKey(const Context64 &ctx, const Bytes &bytes) {
+template <typename W>
+BasicSecretKey<W> readSecretKey(const Context<W> &ctx, const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kSecretKey);
   Reader r(u.payload, u.payload_size, "secret key");
-  SecretKey sk(r.getPoly(ctx));
+  BasicSecretKey<W> sk(r.getPoly(ctx));
   if (sk.s.basis != ctx.qpBasis(ctx.maxLevel()) || !sk.s.ntt)
     r.fail("the key is not in NTT form over Q u P");
   r.expectEnd();
   return sk;
 }
 
-PublicKey deserializePublicKey(const Context64 &ctx, const Bytes &bytes) {
+template <typename W>
+BasicPublicKey<W> readPublicKey(const Context<W> &ctx, const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kPublicKey);
   Reader r(u.payload, u.payload_size, "public key");
-  PublicKey pk;
+  BasicPublicKey<W> pk;
   pk.b = r.getPoly(ctx);
   pk.a = r.getPoly(ctx);
   const std::vector<int> q = ctx.qBasis(ctx.maxLevel());
@@ -486,11 +506,12 @@ PublicKey deserializePublicKey(const Context64 &ctx, const Bytes &bytes) {
   return pk;
 }
 
-EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
-                                         const Bytes &bytes) {
+template <typename W>
+BasicEvaluationKeys<W> readEvaluationKeys(const Context<W> &ctx,
+                                          const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kEvaluationKeys);
   Reader r(u.payload, u.payload_size, "evaluation keys");
-  EvaluationKeys keys;
+  BasicEvaluationKeys<W> keys;
   // A Galois key count and element: odd, below 2N, each at most once.
   auto galoisCount = [&](const char *what) {
     uint32_t count = r.get<uint32_t>();
@@ -536,10 +557,11 @@ EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
   return keys;
 }
 
-Ciphertext deserializeCiphertext(const Context64 &ctx, const Bytes &bytes) {
+template <typename W>
+BasicCiphertext<W> readCiphertext(const Context<W> &ctx, const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kCiphertext);
   Reader r(u.payload, u.payload_size, "ciphertext");
-  Ciphertext ct;
+  BasicCiphertext<W> ct;
   ct.level = r.get<int32_t>();
   ct.scale = r.get<double>();
   ct.slots = r.get<uint64_t>();
@@ -559,10 +581,11 @@ Ciphertext deserializeCiphertext(const Context64 &ctx, const Bytes &bytes) {
   return ct;
 }
 
-Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes) {
+template <typename W>
+BasicPlaintext<W> readPlaintext(const Context<W> &ctx, const Bytes &bytes) {
   Unwrapped u = unwrapFor(ctx, bytes, ObjectKind::kPlaintext);
   Reader r(u.payload, u.payload_size, "plaintext");
-  Plaintext pt;
+  BasicPlaintext<W> pt;
   pt.level = r.get<int32_t>();
   pt.scale = r.get<double>();
   pt.slots = r.get<uint64_t>();
@@ -575,6 +598,47 @@ Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes) {
   r.expectEnd();
   return pt;
 }
+
+} // namespace
+
+// The public forms at both words (the word's context: its hash names the
+// word, so a file of one word is refused by a context of the other).
+#define EMBER_SERIALIZE_WORD(Ctx, Sk, Pk, Evk, Ct, Pt)                         \
+  Bytes serialize(const Ctx &ctx, const Sk &sk) {                              \
+    return serializeSecret(ctx, sk);                                           \
+  }                                                                            \
+  Bytes serialize(const Ctx &ctx, const Pk &pk) {                              \
+    return serializePublic(ctx, pk);                                           \
+  }                                                                            \
+  Bytes serialize(const Ctx &ctx, const Evk &keys) {                           \
+    return serializeEvaluation(ctx, keys);                                     \
+  }                                                                            \
+  Bytes serialize(const Ctx &ctx, const Ct &ct) {                              \
+    return serializeCt(ctx, ct);                                               \
+  }                                                                            \
+  Bytes serialize(const Ctx &ctx, const Pt &pt) {                              \
+    return serializePt(ctx, pt);                                               \
+  }                                                                            \
+  Sk deserializeSecretKey(const Ctx &ctx, const Bytes &bytes) {                \
+    return readSecretKey(ctx, bytes);                                          \
+  }                                                                            \
+  Pk deserializePublicKey(const Ctx &ctx, const Bytes &bytes) {                \
+    return readPublicKey(ctx, bytes);                                          \
+  }                                                                            \
+  Evk deserializeEvaluationKeys(const Ctx &ctx, const Bytes &bytes) {          \
+    return readEvaluationKeys(ctx, bytes);                                     \
+  }                                                                            \
+  Ct deserializeCiphertext(const Ctx &ctx, const Bytes &bytes) {               \
+    return readCiphertext(ctx, bytes);                                         \
+  }                                                                            \
+  Pt deserializePlaintext(const Ctx &ctx, const Bytes &bytes) {                \
+    return readPlaintext(ctx, bytes);                                          \
+  }
+EMBER_SERIALIZE_WORD(Context64, SecretKey, PublicKey, EvaluationKeys,
+                     Ciphertext, Plaintext)
+EMBER_SERIALIZE_WORD(Context32, SecretKey32, PublicKey32, EvaluationKeys32,
+                     Ciphertext32, Plaintext32)
+#undef EMBER_SERIALIZE_WORD
 
 ObjectKind peekKind(const Bytes &bytes) { return unwrap(bytes).kind; }
 

@@ -1221,12 +1221,14 @@ void bindCkks(py::module_ &m) {
 
 // --- Serialization -----------------------------------------------------------
 
-template <typename T>
+/// serialize / deserialize_<suffix> / save / load_<suffix> of one object
+/// type with its context (Context64 or Context32: each word's overloads).
+template <typename Ctx, typename T>
 void bindSerializeOf(py::module_ &m, const char *suffix,
-                     T (*load)(const Context64 &, const Bytes &)) {
+                     T (*load)(const Ctx &, const Bytes &)) {
   m.def(
       "serialize",
-      [](const Context64 &ctx, const T &obj) {
+      [](const Ctx &ctx, const T &obj) {
         std::optional<SecretBytes> b;
         {
           py::gil_scoped_release release;
@@ -1236,7 +1238,7 @@ void bindSerializeOf(py::module_ &m, const char *suffix,
       },
       py::arg("ctx"), py::arg("obj"));
   m.def((std::string("deserialize_") + suffix).c_str(),
-        [load](const Context64 &ctx, const py::bytes &data) {
+        [load](const Ctx &ctx, const py::bytes &data) {
           SecretBytes b(fromBytes(data));
           py::gil_scoped_release release;
           return load(ctx, b.bytes);
@@ -1244,14 +1246,14 @@ void bindSerializeOf(py::module_ &m, const char *suffix,
         py::arg("ctx"), py::arg("data"));
   m.def(
       "save",
-      [](const std::string &path, const Context64 &ctx, const T &obj) {
+      [](const std::string &path, const Ctx &ctx, const T &obj) {
         py::gil_scoped_release release;
         SecretBytes b(serialize(ctx, obj));
         writeFile(path, b.bytes); // a secret key: mode 0600
       },
       py::arg("path"), py::arg("ctx"), py::arg("obj"));
   m.def((std::string("load_") + suffix).c_str(),
-        [load](const Context64 &ctx, const std::string &path) {
+        [load](const Ctx &ctx, const std::string &path) {
           py::gil_scoped_release release;
           SecretBytes b(readFile(path));
           return load(ctx, b.bytes);
@@ -1301,12 +1303,23 @@ void bindSerialize(py::module_ &m) {
       },
       py::arg("path"));
 
-  bindSerializeOf<SecretKey>(m, "secret_key", &deserializeSecretKey);
-  bindSerializeOf<PublicKey>(m, "public_key", &deserializePublicKey);
-  bindSerializeOf<EvaluationKeys>(m, "evaluation_keys",
-                                  &deserializeEvaluationKeys);
-  bindSerializeOf<Ciphertext>(m, "ciphertext", &deserializeCiphertext);
-  bindSerializeOf<Plaintext>(m, "plaintext", &deserializePlaintext);
+  bindSerializeOf<Context64, SecretKey>(m, "secret_key", &deserializeSecretKey);
+  bindSerializeOf<Context64, PublicKey>(m, "public_key", &deserializePublicKey);
+  bindSerializeOf<Context64, EvaluationKeys>(m, "evaluation_keys",
+                                             &deserializeEvaluationKeys);
+  bindSerializeOf<Context64, Ciphertext>(m, "ciphertext",
+                                         &deserializeCiphertext);
+  bindSerializeOf<Context64, Plaintext>(m, "plaintext", &deserializePlaintext);
+  bindSerializeOf<Context32, SecretKey32>(m, "secret_key",
+                                          &deserializeSecretKey);
+  bindSerializeOf<Context32, PublicKey32>(m, "public_key",
+                                          &deserializePublicKey);
+  bindSerializeOf<Context32, EvaluationKeys32>(m, "evaluation_keys",
+                                               &deserializeEvaluationKeys);
+  bindSerializeOf<Context32, Ciphertext32>(m, "ciphertext",
+                                           &deserializeCiphertext);
+  bindSerializeOf<Context32, Plaintext32>(m, "plaintext",
+                                          &deserializePlaintext);
 
   m.def(
       "peek_kind",

@@ -105,6 +105,74 @@ TEST(Serialize, DamagedFilesAreNamedErrors) {
   EXPECT_THROW(readFile("/nonexistent/ember.key"), SerializationError);
 }
 
+/// 32-bit words with double-prime scaling (q_0 and three pairs carrying
+/// 2^40 at N = 2^12): keys and ciphertexts round-trip with 4-byte residues,
+/// and a file of one word is refused by a context of the other.
+TEST(Serialize, ThirtyTwoBitObjectsRoundTrip) {
+  ParamSpec spec;
+  spec.name = "toy32";
+  spec.log_n = 12;
+  spec.q_bits.assign(7, 20);
+  spec.q_bits[0] = 30;
+  spec.p_bits = {30, 30};
+  spec.dnum = 7;
+  spec.log_scale = 40;
+  spec.scale_primes = 2;
+  spec.security = Security::kInsecureTestOnly;
+  Context32 ctx(spec);
+  Prng prng;
+  KeyGenerator32 keygen(ctx, prng);
+  Encoder32 encoder(ctx);
+  Encryptor32 enc(ctx, prng);
+  const Plaintext32 pt = encoder.encode(std::vector<double>(8, 0.25),
+                                        ctx.maxLevel(), std::ldexp(1.0, 40), 8);
+  const Ciphertext32 ct = enc.encrypt(pt, keygen.publicKey());
+  EvaluationKeys32 keys;
+  keys.has_relin = true;
+  keys.relin = keygen.relinKey();
+  keys.galois = keygen.galoisKeys({5, 25});
+
+  const Bytes ct_bytes = serialize(ctx, ct);
+  const Ciphertext32 ct2 = deserializeCiphertext(ctx, ct_bytes);
+  EXPECT_EQ(ct2.level, ct.level);
+  EXPECT_EQ(ct2.scale, ct.scale);
+  ASSERT_EQ(ct2.c.size(), 2u);
+  EXPECT_EQ(ct2.c[0].data, ct.c[0].data);
+  EXPECT_EQ(ct2.c[1].data, ct.c[1].data);
+  // 4-byte residues: about half a 64-bit file of the same limbs.
+  EXPECT_LT(ct_bytes.size(), 2 * ct.c[0].data.size() * 4 + 1024);
+  const EvaluationKeys32 keys2 =
+      deserializeEvaluationKeys(ctx, serialize(ctx, keys));
+  EXPECT_TRUE(keys2.has_relin);
+  EXPECT_EQ(keys2.relin.key.b.back().data, keys.relin.key.b.back().data);
+  ASSERT_TRUE(keys2.galois.has(25));
+  EXPECT_EQ(keys2.galois.keys.at(25).a[0].data,
+            keys.galois.keys.at(25).a[0].data);
+  EXPECT_EQ(
+      deserializeSecretKey(ctx, serialize(ctx, keygen.secretKey())).s.data,
+      keygen.secretKey().s.data);
+  const PublicKey32 pk = keygen.publicKey(); // fresh randomness per call
+  EXPECT_EQ(deserializePublicKey(ctx, serialize(ctx, pk)).b.data, pk.b.data);
+  EXPECT_EQ(deserializePlaintext(ctx, serialize(ctx, pt)).poly.data,
+            pt.poly.data);
+
+  // The same primes in a 64-bit context: another hash (it names the word).
+  const std::vector<uint64_t> &all = ctx.primes();
+  Context64 wide(spec, std::vector<uint64_t>(all.begin(), all.begin() + 7),
+                 std::vector<uint64_t>(all.begin() + 7, all.end()));
+  try {
+    deserializeCiphertext(wide, ct_bytes);
+    FAIL() << "no error";
+  } catch (const SerializationError &e) {
+    EXPECT_NE(std::string(e.what()).find("other parameters"), std::string::npos)
+        << e.what();
+  }
+  // A damaged 32-bit file: truncated, or a residue at or above its prime.
+  EXPECT_THROW(
+      deserializeCiphertext(ctx, Bytes(ct_bytes.begin(), ct_bytes.end() - 40)),
+      SerializationError);
+}
+
 // --- Forged files: valid checksum, field out of range ------------------------
 // The SHA-256 is unkeyed: anyone can change a field and re-seal the file.
 // Each case below does exactly that and expects the SerializationError to

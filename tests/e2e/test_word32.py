@@ -94,10 +94,28 @@ def test_32_bit_objects_do_not_run_a_64_bit_program(compiled, rng):
         program64.run(compiled["32"]._context(), keys32.evaluation.keys, list(cts32))
 
 
-def test_serialization_is_refused_at_32_bits(compiled):
-    keys = compiled["32"].keygen()
-    with pytest.raises(ember.NotAvailableError, match="32-bit program"):
-        keys.evaluation.serialize()
+def test_32_bit_keys_and_ciphertexts_serialize(compiled, rng):
+    """The server's evaluation keys and the ciphertexts of a 32-bit program
+    travel as files (4-byte residues; the parameter hash names the word):
+    a run with the loaded keys on loaded inputs decrypts as the original."""
+    c = compiled["32"]
+    er = ember._toolchain.runtime()
+    keys = c.keygen()
+    x, y, w = (rng.uniform(-1, 1, SLOTS) for _ in range(3))
+    cts = c.encrypt(keys, x, y)
+    server_keys = c.load_evaluation_keys(keys.evaluation.serialize())
+    ctx = c._context()
+    moved = [er.deserialize_ciphertext(ctx, er.serialize(ctx, ct)) for ct in cts]
+    assert type(moved[0]).__name__ == "Ciphertext32"
+    out = c.run(server_keys, ember.Ciphertexts(moved, c.program_hash, "inputs"), w=w)
+    np.testing.assert_allclose(
+        c.decrypt(keys, out), _reference(x, y, w), rtol=0, atol=2.0**-20
+    )
+    # A 64-bit program's context refuses the 32-bit file by name.
+    with pytest.raises(er.SerializationError, match="other parameters"):
+        er.deserialize_evaluation_keys(
+            compiled["64"]._context(), keys.evaluation.serialize()
+        )
 
 
 def test_word_auto_follows_the_target(build_dir):

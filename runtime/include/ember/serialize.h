@@ -59,6 +59,23 @@ EvaluationKeys deserializeEvaluationKeys(const Context64 &ctx,
 Ciphertext deserializeCiphertext(const Context64 &ctx, const Bytes &bytes);
 Plaintext deserializePlaintext(const Context64 &ctx, const Bytes &bytes);
 
+/// The same at 32-bit words: the layout above with 4-byte residues. The
+/// parameter hash names the word, so a file of one word is refused by a
+/// context of the other (SerializationError, "other parameters"). Parameter
+/// files themselves are 64-bit only (a 32-bit program's parameters travel
+/// in its manifest).
+Bytes serialize(const Context32 &ctx, const SecretKey32 &sk);
+Bytes serialize(const Context32 &ctx, const PublicKey32 &pk);
+Bytes serialize(const Context32 &ctx, const EvaluationKeys32 &keys);
+Bytes serialize(const Context32 &ctx, const Ciphertext32 &ct);
+Bytes serialize(const Context32 &ctx, const Plaintext32 &pt);
+SecretKey32 deserializeSecretKey(const Context32 &ctx, const Bytes &bytes);
+PublicKey32 deserializePublicKey(const Context32 &ctx, const Bytes &bytes);
+EvaluationKeys32 deserializeEvaluationKeys(const Context32 &ctx,
+                                           const Bytes &bytes);
+Ciphertext32 deserializeCiphertext(const Context32 &ctx, const Bytes &bytes);
+Plaintext32 deserializePlaintext(const Context32 &ctx, const Bytes &bytes);
+
 /// What kind of object a buffer holds (after checking header and checksum).
 ObjectKind peekKind(const Bytes &bytes);
 
