@@ -270,6 +270,10 @@ private:
   FailureOr<int64_t> initialScaleBits(Value where, double bound);
   /// The error for a value too large for any scale >= 2^kMinScaleBits.
   void reportTooLarge(Value where, double bound);
+  /// The same at 32-bit words, where the scale cannot come down (the
+  /// pairs' smallest) and the headroom is the base modulus'.
+  void reportTooLarge32(Value where, double bound, ArrayRef<uint64_t> q,
+                        const ember::ParamSpec &spec);
   /// Whether `bound` fits the first prime of `q` at the scales of the
   /// chain (kMarginBits); with `report`, the diagnostic for parameters the
   /// user fixed (scale-bits or a named set).
@@ -560,6 +564,23 @@ void FHEToCKKSPass::reportTooLarge(Value where, double bound) {
       << " of noise margin < q_0 / 2), and q_0 has at most " << kFirstPrimeBits
       << " bits: declare smaller input ranges, or scale the values down "
          "before they grow";
+}
+
+void FHEToCKKSPass::reportTooLarge32(Value where, double bound,
+                                     ArrayRef<uint64_t> q,
+                                     const ember::ParamSpec &spec) {
+  const double base = ckks::baseBits(q, spec.scale_primes);
+  const double scale = log2MaxScale(q, spec.scale_primes, spec.log_scale);
+  emitError(where.getLoc(), describe(where))
+      << " can reach magnitude " << formatBound(bound)
+      << "; at 32-bit words the level-0 modulus (q_0 and the base pair, 2^"
+      << oneDecimal(base) << ") holds it at the chain's scale 2^"
+      << oneDecimal(scale) << " only below 2^"
+      << oneDecimal(base - scale - kMarginBits - 1)
+      << " (magnitude x scale x 2^" << kMarginBits
+      << " of noise margin < Q_0 / 2), and the pairs allow no smaller scale "
+         "at this ring: declare smaller input ranges, scale the values "
+         "down, or compile with word=64";
 }
 
 bool FHEToCKKSPass::fits(Value where, double bound, ArrayRef<uint64_t> q,
@@ -890,6 +911,12 @@ void FHEToCKKSPass::runOnOperation() {
         break;
       if (scaleFixed)
         return signalPassFailure();
+      if (wordBits == 32) {
+        // The pairs' smallest scale is what the chain has: a smaller scale
+        // does not help, the headroom above it is the base's.
+        reportTooLarge32(largest, bound, q, *spec);
+        return signalPassFailure();
+      }
       if (fittedScaleBits <= kMinScaleBits) {
         reportTooLarge(largest, bound);
         return signalPassFailure();
@@ -983,6 +1010,17 @@ int FHEToCKKSPass::cheaperWord(ModuleOp module, bool secure) {
     for (Value result : op->getResults())
       used[result] = d + ember::levelsUsed(op);
   });
+  // The value that must fit the level-0 modulus (32-bit words keep 30 bits
+  // above any scale; a word that cannot hold it is not a candidate).
+  Value largest;
+  double bound = 0;
+  {
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<ember::RangeAnalysis> ranges = ember::RangeAnalysis::run(module);
+    if (succeeded(ranges) && (largest = ranges->largest()))
+      bound = ranges->lookup(largest)->bound;
+  }
   double best = 0;
   int bestWord = 64; // also when neither fits (choose() then reports it)
   bool any = false;
@@ -995,6 +1033,8 @@ int FHEToCKKSPass::cheaperWord(ModuleOp module, bool secure) {
                                     [](Diagnostic &) { return success(); });
       spec = choose(deepest, slots, depth, secure);
       if (!spec || failed(generatePrimes(module, *spec, q, p, t)))
+        continue;
+      if (w == 32 && largest && !fits(largest, bound, q, *spec, false))
         continue;
     }
     auto params = ckks::ParamsAttr::get(
