@@ -120,6 +120,10 @@ ORDER = [
     "polynomial_B_w32",
     "mul_relin_B_w32",
     "rotate_B_w32",
+    "tanh_layer_s46",
+    "tanh_layer_s46_w32",
+    "polynomial_s46",
+    "polynomial_s46_w32",
 ]
 
 
@@ -401,7 +405,8 @@ def cuda_reference(name: str, inputs: dict[str, np.ndarray]):
 
     if name in BOOTSTRAPS:  # x.bootstrap(): the identity on plain values
         return inputs["x"]
-    name = name.removesuffix("_w32")  # a 32-bit twin: the same function
+    # A 32-bit twin or one at another scale: the same function.
+    name = re.sub(r"_s\d+$", "", name.removesuffix("_w32"))
     if name in set_b.PROGRAMS:
         prog = set_b.PROGRAMS[name]
     else:

@@ -82,7 +82,12 @@ EXAMPLES = [
 # limbs, pairs carrying 2^58), as <name>_w32.
 W32_EXAMPLES = ["logistic_regression", "dense_layer", "variance", "polynomial"]
 W32_SET_B = ["rot8_sum_B", "polynomial_B", "mul_relin_B", "rotate_B"]
+# word=auto's 32-bit choices, measured: examples at a 2^46 scale at both
+# words (<name>_s46 and <name>_s46_w32), where the cost model picks 32 bits
+# (tanh_layer by 16%, polynomial by 0.4%).
+W32_S46 = ["tanh_layer", "polynomial"]
 NO_NOFUSE |= {f"{n}_w32" for n in W32_EXAMPLES + W32_SET_B}
+NO_NOFUSE |= {f"{n}_s46{w}" for n in W32_S46 for w in ("", "_w32")}
 
 
 def programs(rng: np.random.Generator):
@@ -104,6 +109,15 @@ def programs(rng: np.random.Generator):
     for name in W32_SET_B:
         prog = set_b.PROGRAMS[name]
         yield f"{name}_w32", prog, {"params": "cheddar32"}, set_b.inputs(prog, rng)
+    for example in W32_S46:
+        path = ROOT / "examples" / f"{example}.py"
+        module = cli._load_module(path)
+        prog = cli._find_program(module, path, None)
+        inputs = cli._inputs(module, prog, None, rng)
+        for word in ("64", "32"):
+            suffix = "_w32" if word == "32" else ""
+            options = {"word": word, "scale_bits": 46}
+            yield f"{example}_s46{suffix}", prog, options, inputs
     yield (
         "bootstrap13",
         bootstrap13,

@@ -77,9 +77,11 @@ class CompileOptions:
       per level; the default), "32" (primes below 2^30 with double-prime
       scaling, Cheddar's 32-bit CKKS: a pair of primes carries each level's
       scale) or "auto": on target="cuda" the word the compiler's cost model
-      predicts faster for the program (both predictions are in the ckks IR,
-      ``ember.word64_us`` / ``ember.word32_us``); on target="cpu" 64, where
-      32-bit words are slower. None: 64, or the named set's ("cheddar32" is
+      predicts faster for the program, 32 bits only by a 20% margin (both
+      predictions are in the ckks IR, ``ember.word64_us`` /
+      ``ember.word32_us``; compiled 32-bit programs have run slower than the
+      model predicts, bench/RESULTS.md); on target="cpu" 64, where 32-bit
+      words are slower. None: 64, or the named set's ("cheddar32" is
       32-bit). No bootstrapping or KLSS form at 32 bits yet (refused by
       name; "auto" keeps such programs at 64).
     - ``extra_levels``: levels left at the outputs beyond the program's

@@ -6,6 +6,8 @@ yet is refused by name."""
 
 from __future__ import annotations
 
+import re
+
 import ember
 import numpy as np
 import pytest
@@ -119,20 +121,25 @@ def test_32_bit_keys_and_ciphertexts_serialize(compiled, rng):
 
 
 def test_word_auto_follows_the_target(build_dir):
-    """word="auto": on target="cuda" the compiler's cost-model choice (here
-    32 bits at a 2^50 scale; the lit test Conversions/fhe_to_ckks/word32.mlir
-    checks the model's figures), on target="cpu" 64 (32-bit words are slower
-    on the CPU runtime)."""
+    """word="auto": on target="cuda" the compiler's cost-model choice, with
+    both predictions in the ckks IR and 32 bits only by a 20% margin (here
+    5.6% predicted at a 2^50 scale: 64 bits; the lit test
+    Conversions/fhe_to_ckks/word32.mlir checks the figures and the choice
+    without the margin); on target="cpu" 64, without pricing (32-bit words
+    are slower on the CPU runtime)."""
 
     @ember.program(slots=8)
     def small(x, y):
         return x * y * 0.5
 
-    assert ember.compile(small, word="auto", scale_bits=50).word == 64
+    cpu = ember.compile(small, word="auto", scale_bits=50)
+    assert cpu.word == 64 and "ember.word32_us" not in cpu.ir("ckks")
     cuda = ember.compile(small, word="auto", scale_bits=50, target="cuda")
-    assert cuda.word == 32
-    assert "ember.word32_us" in cuda.ir("ckks")
-    assert "CudaArgs32" in cuda.source
+    assert cuda.word == 64
+    ir = cuda.ir("ckks")
+    w64 = float(re.search(r"ember.word64_us = ([0-9.e+]+)", ir)[1])
+    w32 = float(re.search(r"ember.word32_us = ([0-9.e+]+)", ir)[1])
+    assert 0.8 * w64 < w32 < w64  # cheaper, but not by the margin
 
 
 def test_word_options(build_dir):

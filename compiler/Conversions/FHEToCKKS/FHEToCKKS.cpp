@@ -961,6 +961,9 @@ LogicalResult FHEToCKKSPass::chooseWord(ModuleOp module, bool secure) {
   if (!word.empty() && word != "64" && word != "32" && word != "auto")
     return module.emitError("word must be 64, 32 or auto, got '")
            << word << "'";
+  if (!(wordMargin >= 0 && wordMargin < 1))
+    return module.emitError("word-margin = ")
+           << wordMargin << " is outside [0, 1)";
   ember::ParamSpec named;
   const bool haveNamed =
       !paramSet.empty() && ember::namedParamSpec(paramSet, named);
@@ -1049,7 +1052,12 @@ int FHEToCKKSPass::cheaperWord(ModuleOp module, bool secure) {
                             << ", predicted " << us << " us\n");
     module->setAttr(w == 64 ? "ember.word64_us" : "ember.word32_us",
                     FloatAttr::get(Float64Type::get(&getContext()), us));
-    if (!any || us < best) {
+    // 32 bits only by the margin `word-margin` (the loop prices 64 bits
+    // first): measured against the model, the compiled 32-bit programs ran
+    // 4-66% slower relative to the 64-bit ones than predicted (six programs
+    // at both words on an H200, bench/RESULTS.md).
+    const double needed = w == 32 && any ? best * (1 - wordMargin) : best;
+    if (!any || us < needed) {
       any = true;
       best = us;
       bestWord = w;
