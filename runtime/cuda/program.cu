@@ -6,6 +6,7 @@
 #include "ember/program_cuda.h"
 
 #include "../core/program_exec.h"
+#include "internal.cuh"
 
 #include <algorithm>
 #include <string>
@@ -15,20 +16,12 @@ namespace ember::program {
 
 namespace {
 
-/// The host context of a device context at word W.
-template <typename W> const Context<W> &hostOf(const cuda::DeviceContext &c) {
-  if constexpr (sizeof(W) == 8)
-    return c.host();
-  else
-    return c.host32();
-}
-
 /// A poly buffer from the context's pool (optionally zeroed).
 template <typename W>
 cuda::BasicDevicePoly<W> alloc(const cuda::DeviceContext &ctx,
                                std::vector<int> basis, bool ntt, bool zero) {
   cuda::BasicDevicePoly<W> p;
-  p.n = hostOf<W>(ctx).n();
+  p.n = cuda::hostOf<W>(ctx).n();
   p.ntt = ntt;
   p.buf = cuda::DeviceBuffer(
       ctx, cuda::BasicDevicePoly<W>::wordsFor(basis.size() * p.n));
@@ -71,7 +64,9 @@ template <typename W> struct CudaBackend {
   using Scratch = cuda::Scratch;
   static constexpr bool kWide = sizeof(W) == 8;
 
-  static const Context<W> &host(const Args &a) { return hostOf<W>(*a.ctx); }
+  static const Context<W> &host(const Args &a) {
+    return cuda::hostOf<W>(*a.ctx);
+  }
   /// The GPU encodes its constants in the first run, which also captures
   /// the graph (no separate setup step yet).
   static bool prepareOnly(const Args &) { return false; }
@@ -360,7 +355,7 @@ void checkInputs(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
 template <typename W>
 void allocateSlots(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
                    BasicCudaGraph<W> &g) {
-  const Context<W> &h = hostOf<W>(*args.ctx);
+  const Context<W> &h = cuda::hostOf<W>(*args.ctx);
   for (size_t i = 0; i < plan.step_count; ++i) {
     const Step &s = plan.steps[i];
     if (s.kind == StepKind::kInput)
@@ -428,8 +423,9 @@ void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   }
   for (typename Graph::PlainSlot &slot : g.plains) {
     // Pageable host memory: the copy has read it when the call returns.
-    const Poly<W> p = encodeValues(hostOf<W>(ctx), (*args.plain)[slot.plain],
-                                   slot.scale, slot.poly.basis, slot.poly.ntt);
+    const Poly<W> p =
+        encodeValues(cuda::hostOf<W>(ctx), (*args.plain)[slot.plain],
+                     slot.scale, slot.poly.basis, slot.poly.ntt);
     cudaCheck(cudaMemcpyAsync(slot.poly.data(), p.data.data(),
                               p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
                               ctx.stream()),

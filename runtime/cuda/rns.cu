@@ -1486,7 +1486,7 @@ DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
 }
 
 void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
-           Scratch) {
+           Scratch scratch) {
   if (in.ntt)
     throw InvalidArgument("bconv needs a polynomial in coefficient form");
   const std::vector<int> &to = out.basis;
@@ -1496,25 +1496,30 @@ void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
   prepareOut(ctx, out, to, false, "bconv");
   const int m = int(in.limbs());
   const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
-  DevicePoly32 scaled = makePoly<u32>(ctx, in.basis, false);
+  // The scaled inputs in the step's scratch where it holds them.
+  const size_t n = ctx.impl().n;
+  DeviceBuffer fallback;
+  u32 *scaled = reinterpret_cast<u32 *>(
+      temporary(ctx, scratch, DevicePoly32::wordsFor(size_t(m) * n), fallback));
   // y_i = x_i (B/b_i)^-1: one launch over a run of moduli, else (q_l u P,
   // a merged switch's dropped limbs) one per limb.
   bool run = true;
   for (int i = 1; i < m; ++i)
     run = run && in.basis[i] == in.basis[i - 1] + 1;
   if (run)
-    launchConstOp(ctx, true, scaled.data(), in.data(), plan.hat_inv, m, m,
+    launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m,
                   mapFor(ctx, in.basis));
   else
     for (int i = 0; i < m; ++i)
-      launchConstOp(ctx, true, scaled.limb(i), in.limb(i), {plan.hat_inv[i]}, 1,
-                    1, ModMap{1, ctx.impl().all_count, in.basis[i]});
+      launchConstOp(ctx, true, scaled + size_t(i) * n, in.limb(i),
+                    {plan.hat_inv[i]}, 1, 1,
+                    ModMap{1, ctx.impl().all_count, in.basis[i]});
   const u32 *c = wordsOf<u32>(plan.consts);
   const size_t hat = plan.hat_words;
-  launchBConv(ctx, {BConvJobT<u32>{
-                       scaled.data(), out.data(), c, c + hat, c + hat + m,
-                       nullptr, reinterpret_cast<const int *>(plan.tmod.data()),
-                       m, int(to.size())}});
+  launchBConv(
+      ctx, {BConvJobT<u32>{scaled, out.data(), c, c + hat, c + hat + m, nullptr,
+                           reinterpret_cast<const int *>(plan.tmod.data()), m,
+                           int(to.size())}});
 }
 
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {
@@ -1715,60 +1720,84 @@ void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
 }
 
 namespace {
-struct RaisedDigits {
-  const u64 *d[kMaxDigits];
-};
+template <typename W> struct RaisedDigitsT { const W *d[kMaxDigits]; };
 
 /// The hybrid key-switch inner product of raised digits (each over Q_l u P,
 /// NTT form, as modUp returns them): acc_0 = sum_j d_j b_j, acc_1 = sum_j
-/// d_j a_j over Q_l u P, summed in 128 bits over the digits and reduced
-/// once, as ember::keySwitchInnerProduct does on the CPU (same residues).
-/// Bytes: 3 D + 2 words per coefficient of each of the l+1+K rows (the key
-/// dominates). Work: 2 D multiply-adds and 2 reductions per coefficient.
+/// d_j a_j over Q_l u P, summed in a double word over the digits and
+/// reduced once, as ember::keySwitchInnerProduct does on the CPU (same
+/// residues). At 64-bit words the sums are 128-bit; at 32-bit words 64-bit
+/// sums fold every 8 products (hi 2^32 + lo -> hi [2^32]_q + lo, below
+/// 2^62). Bytes: 3 D + 2 words per coefficient of each of the l+1+K rows
+/// (the key dominates). Work: 2 D multiply-adds and 2 reductions per
+/// coefficient.
+template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    raisedInnerProductKernel(Tables T, RaisedDigits ds, int count,
-                             const u64 *key, int m_count, int level, u64 *acc0,
-                             u64 *acc1, const uint32_t *index) {
+    raisedInnerProductKernel(TablesT<W> T, RaisedDigitsT<W> ds, int count,
+                             const W *key, int m_count, int level, W *acc0,
+                             W *acc1, const uint32_t *index) {
   const int t = blockIdx.y, log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   // The digits' residue: x, or x's image under the automorphism (a gather
   // of runs that the bit-reversed layout keeps contiguous).
   const size_t src = index ? __ldg(index + x) : x;
   const int g = qpModulus(t, level, T.qCount);
-  u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
+  const W q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
   // Unrolled over the bound so that every ds.d[j] is a constant index into
   // the parameter space: a loop to `count` made ptxas copy ds to a 128-byte
   // local stack frame per thread, whose spills tripled the kernel's DRAM
   // writes (102 us instead of 61 us at set B, Nsight Compute).
+  if constexpr (sizeof(W) == 8) {
+    u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
 #pragma unroll
-  for (int j = 0; j < kMaxDigits; ++j) {
-    if (j >= count)
-      break;
-    const u64 v = ds.d[j][(size_t(t) << log_n) + src];
-    const u64 kb = key[(size_t(2 * j * m_count + g) << log_n) + x];
-    const u64 ka = key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
-    mac128(h0, l0, v, kb);
-    mac128(h1, l1, v, ka);
+    for (int j = 0; j < kMaxDigits; ++j) {
+      if (j >= count)
+        break;
+      const u64 v = ds.d[j][(size_t(t) << log_n) + src];
+      const u64 kb = key[(size_t(2 * j * m_count + g) << log_n) + x];
+      const u64 ka = key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
+      mac128(h0, l0, v, kb);
+      mac128(h1, l1, v, ka);
+    }
+    acc0[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
+    acc1[(size_t(t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
+  } else {
+    const u64 fold = barrett<u32>(1, 0, q, rh, rl); // 2^32 mod q
+    u64 s0 = 0, s1 = 0;
+#pragma unroll
+    for (int j = 0; j < kMaxDigits; ++j) {
+      if (j >= count)
+        break;
+      const u64 v = ds.d[j][(size_t(t) << log_n) + src];
+      s0 += v * key[(size_t(2 * j * m_count + g) << log_n) + x];
+      s1 += v * key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
+      if ((j & 7) == 7) {
+        s0 = (s0 >> 32) * fold + u32(s0);
+        s1 = (s1 >> 32) * fold + u32(s1);
+      }
+    }
+    acc0[(size_t(t) << log_n) + x] = barrett(u32(s0 >> 32), u32(s0), q, rh, rl);
+    acc1[(size_t(t) << log_n) + x] = barrett(u32(s1 >> 32), u32(s1), q, rh, rl);
   }
-  const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
-  acc0[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
-  acc1[(size_t(t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
 }
-} // namespace
 
-void keySwitchInnerProduct(const DeviceContext &ctx,
-                           const DeviceSwitchingKey &key,
-                           const std::vector<const DevicePoly *> &digits,
-                           DevicePoly &acc0, DevicePoly &acc1,
-                           uint64_t galois) {
+/// The inner product over raised digits at either word (the public
+/// keySwitchInnerProduct forms).
+template <typename W>
+void raisedInnerProduct(const DeviceContext &ctx,
+                        const BasicDeviceSwitchingKey<W> &key,
+                        const std::vector<const BasicDevicePoly<W> *> &digits,
+                        BasicDevicePoly<W> &acc0, BasicDevicePoly<W> &acc1,
+                        uint64_t galois) {
+  requireWord<W>(ctx, "keySwitchInnerProduct");
   auto &I = ctx.impl();
   if (digits.empty())
     throw InvalidArgument("keySwitchInnerProduct: no digits");
   const uint32_t *index = galois ? I.galoisIndex(ctx, galois) : nullptr;
-  const DevicePoly &first = *digits.front();
+  const BasicDevicePoly<W> &first = *digits.front();
   // q_0..q_l u p_0..p_{k-1}: all of P for ModUp results; p_0 alone for
   // the encapsulation key s -> s' (qpModulus maps both).
-  const Context64 &h = ctx.host();
+  const Context<W> &h = hostOf<W>(ctx);
   const int q_limbs =
       static_cast<int>(std::count_if(first.basis.begin(), first.basis.end(),
                                      [&](int m) { return m < h.qCount(); }));
@@ -1784,24 +1813,41 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
     throw InvalidArgument(
         "keySwitchInnerProduct: " + std::to_string(digits.size()) +
         " digits, the key has " + std::to_string(key.digits));
-  RaisedDigits ds{};
+  RaisedDigitsT<W> ds{};
   for (size_t j = 0; j < digits.size(); ++j) {
     if (digits[j]->basis != qp || !digits[j]->ntt)
       throw InvalidArgument("keySwitchInnerProduct: digits over different "
                             "bases or not in NTT form");
     ds.d[j] = digits[j]->data();
   }
-  for (DevicePoly *acc : {&acc0, &acc1})
+  for (BasicDevicePoly<W> *acc : {&acc0, &acc1})
     if (acc->basis != qp || !acc->data() ||
-        acc->buf.words() < qp.size() * ctx.host().n())
-      *acc = makePoly(ctx, qp, true);
+        acc->buf.words() < BasicDevicePoly<W>::wordsFor(qp.size() * h.n()))
+      *acc = makePoly<W>(ctx, qp, true);
     else
       acc->ntt = true;
-  raisedInnerProductKernel<<<ewGrid(I, int(qp.size())), ewBlock(I), 0,
-                             I.stream>>>(I.tables, ds, int(digits.size()),
-                                         key.buf.data(), I.m_count, level,
-                                         acc0.data(), acc1.data(), index);
+  raisedInnerProductKernel<W>
+      <<<ewGrid(I, int(qp.size())), ewBlock(I), 0, I.stream>>>(
+          tablesOf<W>(I), ds, int(digits.size()), key.data(), I.m_count, level,
+          acc0.data(), acc1.data(), index);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+} // namespace
+
+void keySwitchInnerProduct(const DeviceContext &ctx,
+                           const DeviceSwitchingKey &key,
+                           const std::vector<const DevicePoly *> &digits,
+                           DevicePoly &acc0, DevicePoly &acc1,
+                           uint64_t galois) {
+  raisedInnerProduct(ctx, key, digits, acc0, acc1, galois);
+}
+
+void keySwitchInnerProduct(const DeviceContext &ctx,
+                           const DeviceSwitchingKey32 &key,
+                           const std::vector<const DevicePoly32 *> &digits,
+                           DevicePoly32 &acc0, DevicePoly32 &acc1,
+                           uint64_t galois) {
+  raisedInnerProduct(ctx, key, digits, acc0, acc1, galois);
 }
 
 void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
@@ -2119,93 +2165,16 @@ DevicePoly32 modUp(const DeviceContext &ctx, const DevicePoly32 &in,
   return out;
 }
 
-namespace {
-struct RaisedDigits32 {
-  const u32 *d[kMaxDigits];
-};
-
-/// The hybrid inner product of raised digits at 32-bit words (the 64-bit
-/// raisedInnerProductKernel's contract): 64-bit sums folded every 8
-/// products (hi 2^32 + lo -> hi [2^32]_q + lo, below 2^62), reduced once.
-__global__ void __launch_bounds__(kEwThreads)
-    raisedInnerProduct32Kernel(TablesT<u32> T, RaisedDigits32 ds, int count,
-                               const u32 *key, int m_count, int level,
-                               u32 *acc0, u32 *acc1, const uint32_t *index) {
-  const int t = blockIdx.y, log_n = T.logN;
-  const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const size_t src = index ? __ldg(index + x) : x;
-  const int g = qpModulus(t, level, T.qCount);
-  const u32 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
-  const u64 fold = barrett<u32>(1, 0, q, rh, rl); // 2^32 mod q
-  u64 s0 = 0, s1 = 0;
-#pragma unroll
-  for (int j = 0; j < kMaxDigits; ++j) {
-    if (j >= count)
-      break;
-    const u64 v = ds.d[j][(size_t(t) << log_n) + src];
-    s0 += v * key[(size_t(2 * j * m_count + g) << log_n) + x];
-    s1 += v * key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
-    if ((j & 7) == 7) {
-      s0 = (s0 >> 32) * fold + u32(s0);
-      s1 = (s1 >> 32) * fold + u32(s1);
-    }
-  }
-  acc0[(size_t(t) << log_n) + x] = barrett(u32(s0 >> 32), u32(s0), q, rh, rl);
-  acc1[(size_t(t) << log_n) + x] = barrett(u32(s1 >> 32), u32(s1), q, rh, rl);
-}
-} // namespace
-
 // The primitives of a compiled program's plan at 32-bit words (into memory
-// the caller provides): ModUp and the modulus switches share the 64-bit
-// forms' templates (modUpInto, switchDownInto).
+// the caller provides): ModUp, the inner product and the modulus switches
+// share the 64-bit forms' templates (modUpInto, raisedInnerProduct,
+// switchDownInto).
 
 void modUp(const DeviceContext &ctx, const DevicePoly32 &in,
            const std::vector<int> &digits,
            const std::vector<DevicePoly32 *> &outs, Scratch scratch) {
   requireWord<u32>(ctx, "modUp");
   modUpInto(ctx, in, digits, outs, scratch);
-}
-
-void keySwitchInnerProduct(const DeviceContext &ctx,
-                           const DeviceSwitchingKey32 &key,
-                           const std::vector<const DevicePoly32 *> &digits,
-                           DevicePoly32 &acc0, DevicePoly32 &acc1,
-                           uint64_t galois) {
-  requireWord<u32>(ctx, "keySwitchInnerProduct");
-  auto &I = ctx.impl();
-  if (digits.empty())
-    throw InvalidArgument("keySwitchInnerProduct: no digits");
-  const Context32 &h = ctx.host32();
-  const DevicePoly32 &first = *digits.front();
-  const int level = int(first.limbs()) - h.pCount() - 1;
-  if (level < 0 || first.basis != h.qpBasis(level))
-    throw InvalidArgument("keySwitchInnerProduct: the digits must be over "
-                          "q_0..q_l u P (modUp results)");
-  if (static_cast<int>(digits.size()) > key.digits ||
-      digits.size() > size_t(kMaxDigits))
-    throw InvalidArgument(
-        "keySwitchInnerProduct: " + std::to_string(digits.size()) +
-        " digits, the key has " + std::to_string(key.digits));
-  RaisedDigits32 ds{};
-  for (size_t j = 0; j < digits.size(); ++j) {
-    if (digits[j]->basis != first.basis || !digits[j]->ntt)
-      throw InvalidArgument("keySwitchInnerProduct: digits over different "
-                            "bases or not in NTT form");
-    ds.d[j] = digits[j]->data();
-  }
-  const std::vector<int> &qp = first.basis;
-  for (DevicePoly32 *acc : {&acc0, &acc1})
-    if (acc->basis != qp || !acc->data() ||
-        acc->buf.words() < DevicePoly32::wordsFor(qp.size() * I.n))
-      *acc = makePoly<u32>(ctx, qp, true);
-    else
-      acc->ntt = true;
-  const uint32_t *index = galois ? I.galoisIndex(ctx, galois) : nullptr;
-  raisedInnerProduct32Kernel<<<ewGrid(I, int(qp.size())), ewBlock(I), 0,
-                               I.stream>>>(
-      tablesOf<u32>(I), ds, int(digits.size()), key.data(), I.m_count, level,
-      acc0.data(), acc1.data(), index);
-  EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
 void modSwitchDown(const DeviceContext &ctx,

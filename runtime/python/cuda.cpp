@@ -391,6 +391,18 @@ private:
   double last_ms_ = 0;
 };
 
+/// CudaProgram.run for evaluation keys of one word (DeviceKeys: 64-bit,
+/// DeviceKeys32: 32-bit), without the GIL while it runs.
+template <typename Keys> auto runBinding() {
+  return [](CudaProgram &p, const DevicePtr &dev, const Keys &keys,
+            const std::vector<DeviceCtPtr> &in,
+            const std::vector<std::vector<std::complex<double>>> &plain,
+            bool graphs, bool arena) {
+    py::gil_scoped_release release;
+    return p.run(dev, keys, in, plain, graphs, arena);
+  };
+}
+
 const std::string &cudaLibrary() {
   static const std::string path = runtimePath(EMBER_CUDA_LIBRARY);
   return path;
@@ -646,37 +658,21 @@ void bindCuda(py::module_ &m) {
            py::arg("path"), py::arg("data") = "")
       .def_property_readonly("path", &CudaProgram::path)
       .def_property_readonly("word", &CudaProgram::word)
-      .def(
-          "run",
-          [](CudaProgram &p, const DevicePtr &dev, const DeviceKeys &keys,
-             const std::vector<DeviceCtPtr> &in,
-             const std::vector<std::vector<std::complex<double>>> &plain,
-             bool graphs, bool arena) {
-            py::gil_scoped_release release;
-            return p.run(dev, keys, in, plain, graphs, arena);
-          },
-          py::arg("device"), py::arg("keys"), py::arg("inputs"),
-          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
-          py::arg("graphs") = true, py::arg("arena") = true)
-      .def(
-          "run",
-          [](CudaProgram &p, const DevicePtr &dev, const DeviceKeys32 &keys,
-             const std::vector<DeviceCtPtr> &in,
-             const std::vector<std::vector<std::complex<double>>> &plain,
-             bool graphs, bool arena) {
-            py::gil_scoped_release release;
-            return p.run(dev, keys, in, plain, graphs, arena);
-          },
-          py::arg("device"), py::arg("keys"), py::arg("inputs"),
-          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
-          py::arg("graphs") = true, py::arg("arena") = true,
-          "Runs the program on the device and waits for it (32-bit programs "
-          "with CudaEvaluationKeys32 on a CudaDevice of a Context32). "
-          "graphs=True: "
-          "the first run captures the steps as a CUDA Graph, later runs "
-          "replay it. arena=True: every buffer of the memory plan is a view "
-          "of one arena of the plan's size, allocated by the first run; "
-          "False: buffers from the device's pool.")
+      .def("run", runBinding<DeviceKeys>(), py::arg("device"), py::arg("keys"),
+           py::arg("inputs"),
+           py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
+           py::arg("graphs") = true, py::arg("arena") = true)
+      .def("run", runBinding<DeviceKeys32>(), py::arg("device"),
+           py::arg("keys"), py::arg("inputs"),
+           py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
+           py::arg("graphs") = true, py::arg("arena") = true,
+           "Runs the program on the device and waits for it (32-bit programs "
+           "with CudaEvaluationKeys32 on a CudaDevice of a Context32). "
+           "graphs=True: "
+           "the first run captures the steps as a CUDA Graph, later runs "
+           "replay it. arena=True: every buffer of the memory plan is a view "
+           "of one arena of the plan's size, allocated by the first run; "
+           "False: buffers from the device's pool.")
       .def_property_readonly("arena_bytes", &CudaProgram::arenaBytes,
                              "Bytes of the arena the runs use (0: none).")
       .def_property_readonly("constant_bytes", &CudaProgram::constantBytes,
