@@ -61,10 +61,18 @@ from ember.compiled import Ciphertexts  # noqa: E402
 # security="none" (its INSECURE list).
 INSECURE = {"bootstrap13"}
 # x.bootstrap(): the identity on plain values; precision reported in bits.
-BOOTSTRAPS = {"bootstrap13", "bootstrap16", "bootstrap16_s14", "bootstrap16_s12"}
+BOOTSTRAPS = {
+    "bootstrap13",
+    "bootstrap16",
+    "bootstrap16_s14",
+    "bootstrap16_s12",
+    "bootstrap16_w32",
+}
 # bootstrap16 stopped after a phase (bootstrap_stop_after): no reference
 # value; their times against bootstrap16's give the phases' times.
 PHASES = {"bootstrap16_coeff_to_slot", "bootstrap16_eval_mod"}
+# The same at 32-bit words (bootstrap16_w32).
+PHASES32 = {"bootstrap16_w32_coeff_to_slot", "bootstrap16_w32_eval_mod"}
 
 
 def same(a, b) -> bool:
@@ -124,6 +132,9 @@ ORDER = [
     "tanh_layer_s46_w32",
     "polynomial_s46",
     "polynomial_s46_w32",
+    "bootstrap16_w32",
+    "bootstrap16_w32_coeff_to_slot",
+    "bootstrap16_w32_eval_mod",
 ]
 
 
@@ -200,7 +211,9 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     )
     got = cuda.decrypt(keys, second_host)
     err = (
-        float("nan") if name in PHASES else max_error(got, cuda_reference(name, inputs))
+        float("nan")
+        if name in PHASES | PHASES32
+        else max_error(got, cuda_reference(name, inputs))
     )
     if name in BOOTSTRAPS:  # OpenFHE's and Lattigo's measure: bits per slot
         bits = -np.log2(np.abs(got - inputs["x"]))
@@ -384,14 +397,16 @@ def main() -> None:
             )
         )
     ms = {r["program"]: r["graph_ms"] for r in rows}
-    if {"bootstrap16", *PHASES} <= ms.keys():
-        cts = ms["bootstrap16_coeff_to_slot"]
-        evalmod = ms["bootstrap16_eval_mod"] - cts
-        stc = ms["bootstrap16"] - ms["bootstrap16_eval_mod"]
+    for whole in ("bootstrap16", "bootstrap16_w32"):
+        if not {whole, f"{whole}_coeff_to_slot", f"{whole}_eval_mod"} <= ms.keys():
+            continue
+        cts = ms[f"{whole}_coeff_to_slot"]
+        evalmod = ms[f"{whole}_eval_mod"] - cts
+        stc = ms[whole] - ms[f"{whole}_eval_mod"]
         print(
-            f"\nbootstrap16 phases (CUDA graph medians, differences): ModRaise +"
+            f"\n{whole} phases (CUDA graph medians, differences): ModRaise +"
             f" CoeffToSlot {cts:.2f} ms, EvalMod {evalmod:.2f} ms, SlotToCoeff"
-            f" {stc:.2f} ms, total {ms['bootstrap16']:.2f} ms"
+            f" {stc:.2f} ms, total {ms[whole]:.2f} ms"
         )
     if failed or not all(r["identical"] for r in rows):
         sys.exit(1)

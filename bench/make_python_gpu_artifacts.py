@@ -88,6 +88,14 @@ W32_SET_B = ["rot8_sum_B", "polynomial_B", "mul_relin_B", "rotate_B"]
 W32_S46 = ["tanh_layer", "polynomial"]
 NO_NOFUSE |= {f"{n}_w32" for n in W32_EXAMPLES + W32_SET_B}
 NO_NOFUSE |= {f"{n}_s46{w}" for n in W32_S46 for w in ("", "_w32")}
+# bootstrap16 at 32-bit words (word=32: 53 Q limbs of double-prime scaling)
+# and its twins stopped after CoeffToSlot and after EvalMod.
+W32_BOOTSTRAPS = [
+    "bootstrap16_w32",
+    "bootstrap16_w32_coeff_to_slot",
+    "bootstrap16_w32_eval_mod",
+]
+NO_NOFUSE |= set(W32_BOOTSTRAPS)
 
 
 def programs(rng: np.random.Generator):
@@ -145,6 +153,16 @@ def programs(rng: np.random.Generator):
             f"bootstrap16_{phase}",
             bootstrap16,
             {"log_n": 16, "extra_levels": 9, "bootstrap_stop_after": phase},
+            {"x": x16},
+        )
+    # The same at 32-bit words.
+    w32 = {"log_n": 16, "extra_levels": 9, "word": "32"}
+    yield "bootstrap16_w32", bootstrap16, w32, {"x": x16}
+    for phase in ("coeff_to_slot", "eval_mod"):
+        yield (
+            f"bootstrap16_w32_{phase}",
+            bootstrap16,
+            {**w32, "bootstrap_stop_after": phase},
             {"x": x16},
         )
 

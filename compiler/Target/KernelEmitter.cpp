@@ -1200,9 +1200,9 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   };
   // Hybrid keys: digits x 2 x (L+1+K) limbs; KLSS keys: digits x groups x
   // 2 x r' limbs (ParamsAttr::getHybridKeyBytes / getKlssKeyBytes).
-  // The encapsulation keys: to_sparse in the one-digit layout of a
-  // switching key (1 x 2 x (L+1+K) limbs, zero outside q_0 and p_0) and
-  // from_sparse, a hybrid key.
+  // The encapsulation keys: to_sparse in the layout of a switching key
+  // with a digit per limb of Q_0 (baseLimbs x 2 x (L+1+K) limbs, zero
+  // outside Q_0 and p_0) and from_sparse, a hybrid key.
   const uint64_t hybridKeys =
       galois[0].size() + (relin[0] ? 1 : 0) + (encapsulation ? 1 : 0);
   const uint64_t klssKeys = galois[1].size() + (relin[1] ? 1 : 0);

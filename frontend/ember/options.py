@@ -82,8 +82,10 @@ class CompileOptions:
       ``ember.word32_us``; compiled 32-bit programs have run slower than the
       model predicts, bench/RESULTS.md); on target="cpu" 64, where 32-bit
       words are slower. None: 64, or the named set's ("cheddar32" is
-      32-bit). No bootstrapping or KLSS form at 32 bits yet (refused by
-      name; "auto" keeps such programs at 64).
+      32-bit). Bootstrapping compiles at 32 bits (``word=32``: Q_0 is q_0
+      and the base pair, the procedure on pairs carrying 2^59); "auto"
+      keeps programs that bootstrap at 64. No KLSS form at 32 bits yet
+      (refused by name).
     - ``extra_levels``: levels left at the outputs beyond the program's
       depth.
     - ``encapsulate``: a program that bootstraps keeps a dense secret and

@@ -147,17 +147,19 @@ BasicKeyGenerator<Word>::encapsulationKeys(int hamming_weight) {
   if (hamming_weight < 1 || static_cast<size_t>(hamming_weight) > n)
     throw InvalidArgument("the ephemeral secret's Hamming weight " +
                           std::to_string(hamming_weight) + " is outside 1..N");
-  const int q0 = 0, p0 = ctx_.qCount();
-  const double log_q0p0 =
-      std::log2(static_cast<double>(ctx_.modulus(q0).value())) +
-      std::log2(static_cast<double>(ctx_.modulus(p0).value()));
+  // The lowest level's limbs Q_0 (q_0, or q_0 and the base pair under
+  // double-prime scaling) and the first special prime p_0.
+  const int base = ctx_.baseLimbs(), p0 = ctx_.qCount();
+  double log_q0p0 = std::log2(static_cast<double>(ctx_.modulus(p0).value()));
+  for (int i = 0; i < base; ++i)
+    log_q0p0 += std::log2(static_cast<double>(ctx_.modulus(i).value()));
   if (ctx_.spec().security == Security::k128) {
     const int bound = maxLogQPSparse128(ctx_.logN(), hamming_weight);
     if (log_q0p0 > bound) {
       char buf[320];
       std::snprintf(buf, sizeof buf,
                     "the encapsulation key s -> s' is an RLWE sample under "
-                    "a secret of Hamming weight %d at modulus q_0 p_0 of "
+                    "a secret of Hamming weight %d at modulus Q_0 p_0 of "
                     "%.1f bits; the 128-bit bound at N = 2^%d is %d bits%s",
                     hamming_weight, log_q0p0, ctx_.logN(), bound,
                     bound ? "" : " (none is published for this weight)");
@@ -169,34 +171,38 @@ BasicKeyGenerator<Word>::encapsulationKeys(int hamming_weight) {
       nttOfSigned(ctx_, sampleTernaryHamming(prng_, n, hamming_weight), qp)};
   BasicEncapsulationKeys<Word> keys;
   keys.from_sparse = switchingKey(sp.p);
-  // to_sparse: (b, a) = (-a s' + e + p_0 s, a) mod q_0 p_0: one digit
-  // (q_0), the special modulus p_0 alone (P s on the digit's limb, 0 on
-  // p_0's). ModUp, the inner product and ModDown then run over
-  // {q_0, p_0} only.
-  const std::vector<int> small = {q0, p0};
-  Poly<Word> a = sampleUniformPoly(ctx_, prng_, small, true);
-  Poly<Word> b = nttOfSigned(ctx_, sampleGaussian(prng_, n), small);
-  {
-    Wiped<Word> as{a};
-    Wiped<Word> s_small{cpu::selectLimbs(sp.p, small)};
-    cpu::mulInPlace(ctx_, as.p, s_small.p);
-    cpu::subInPlace(ctx_, b, as.p);
-    const Modulus<Word> &q = ctx_.modulus(q0);
-    const Word w = q.reduceWord(ctx_.modulus(p0).value()), w_shoup = q.shoup(w);
-    Word *dst = b.limb(0);
-    const Word *src = sk_.s.limb(q0);
-    for (size_t k = 0; k < n; ++k)
-      dst[k] = q.add(dst[k], q.mulShoup(src[k], w, w_shoup));
-  }
+  // to_sparse: one digit per limb of Q_0 (each below p_0, so that ModDown
+  // by p_0 alone keeps the noise small), digit i
+  //   (b_i, a_i) = (-a_i s' + e_i + p_0 s [on q_i only], a_i) mod Q_0 p_0,
+  // P s on the digit's limb, 0 on Q_0's other limbs and on p_0. ModUp, the
+  // inner product and ModDown then run over Q_0 u {p_0} only.
+  std::vector<int> small;
+  for (int i = 0; i < base; ++i)
+    small.push_back(i);
+  small.push_back(p0);
+  Wiped<Word> s_small{cpu::selectLimbs(sp.p, small)};
   // Spread over Q u P (the layout every switching key has), zero elsewhere.
   auto spread = [&](const Poly<Word> &p) {
     Poly<Word> full(qp, n, true);
-    std::copy(p.limb(0), p.limb(0) + n, full.limb(q0));
-    std::copy(p.limb(1), p.limb(1) + n, full.limb(p0));
+    for (size_t t = 0; t < small.size(); ++t)
+      std::copy(p.limb(t), p.limb(t) + n, full.limb(small[t]));
     return full;
   };
-  keys.to_sparse.b.push_back(spread(b));
-  keys.to_sparse.a.push_back(spread(a));
+  for (int digit = 0; digit < base; ++digit) {
+    Poly<Word> a = sampleUniformPoly(ctx_, prng_, small, true);
+    Poly<Word> b = nttOfSigned(ctx_, sampleGaussian(prng_, n), small);
+    Wiped<Word> as{a};
+    cpu::mulInPlace(ctx_, as.p, s_small.p);
+    cpu::subInPlace(ctx_, b, as.p);
+    const Modulus<Word> &q = ctx_.modulus(digit);
+    const Word w = q.reduceWord(ctx_.modulus(p0).value()), w_shoup = q.shoup(w);
+    Word *dst = b.limb(digit);
+    const Word *src = sk_.s.limb(digit);
+    for (size_t k = 0; k < n; ++k)
+      dst[k] = q.add(dst[k], q.mulShoup(src[k], w, w_shoup));
+    keys.to_sparse.b.push_back(spread(b));
+    keys.to_sparse.a.push_back(spread(a));
+  }
   return keys;
 }
 

@@ -550,7 +550,7 @@ BasicEvaluationKeys<W> readEvaluationKeys(const Context<W> &ctx,
   }
   keys.has_encapsulation = r.getFlag("encapsulation keys");
   if (keys.has_encapsulation) {
-    keys.encapsulation.to_sparse = getSwitchingKey(r, ctx, 1);
+    keys.encapsulation.to_sparse = getSwitchingKey(r, ctx, ctx.baseLimbs());
     keys.encapsulation.from_sparse = getSwitchingKey(r, ctx);
   }
   r.expectEnd();

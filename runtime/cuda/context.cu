@@ -781,6 +781,12 @@ DeviceEncapsulationKeys upload(const DeviceContext &ctx,
                                  upload(ctx, keys.from_sparse)};
 }
 
+DeviceEncapsulationKeys32 upload(const DeviceContext &ctx,
+                                 const EncapsulationKeys32 &keys) {
+  return DeviceEncapsulationKeys32{upload(ctx, keys.to_sparse),
+                                   upload(ctx, keys.from_sparse)};
+}
+
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {
   return DeviceRelinKey{upload(ctx, key.key)};
 }

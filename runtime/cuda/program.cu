@@ -44,7 +44,7 @@ void copyWords(const cuda::DeviceContext &ctx, W *dst, const W *src,
 }
 
 /// The CUDA backend of the plan executor at word W (64-bit, or 32-bit on a
-/// DeviceContext of a Context32: no KLSS or encapsulation keys there).
+/// DeviceContext of a Context32: no KLSS keys there).
 template <typename W> struct CudaBackend {
   using Poly = cuda::BasicDevicePoly<W>;
   using Args = BasicCudaArgs<W>;
@@ -182,16 +182,11 @@ template <typename W> struct CudaBackend {
   }
   static const HybridKey *hybridKey(const Args &a, uint64_t g) {
     if (g == kToSparseKey || g == kFromSparseKey) {
-      if constexpr (kWide) {
-        if (!a.encapsulation)
-          throw MissingKey("the program needs the encapsulation keys of "
-                           "bootstrapping (see its manifest)");
-        return g == kToSparseKey ? &a.encapsulation->to_sparse
-                                 : &a.encapsulation->from_sparse;
-      } else {
-        throw InvalidArgument("bootstrapping's encapsulation keys are 64-bit "
-                              "only");
-      }
+      if (!a.encapsulation)
+        throw MissingKey("the program needs the encapsulation keys of "
+                         "bootstrapping (see its manifest)");
+      return g == kToSparseKey ? &a.encapsulation->to_sparse
+                               : &a.encapsulation->from_sparse;
     }
     if (!g) {
       if (!a.relin)

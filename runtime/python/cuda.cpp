@@ -121,8 +121,8 @@ struct DeviceKeys {
   cuda::DeviceKlssGaloisKeys klss_galois;
 };
 
-/// Evaluation keys of a 32-bit program on the device (relinearization and
-/// Galois keys: 32-bit words have no KLSS form or bootstrapping yet).
+/// Evaluation keys of a 32-bit program on the device (relinearization,
+/// Galois and encapsulation keys: 32-bit words have no KLSS form yet).
 struct DeviceKeys32 {
   DeviceKeys32(DevicePtr d, const EvaluationKeys32 &keys) : dev(std::move(d)) {
     if (dev->word() != 32)
@@ -133,9 +133,13 @@ struct DeviceKeys32 {
     if (has_relin)
       relin = cuda::upload(c, keys.relin);
     galois = cuda::upload(c, keys.galois);
+    has_encapsulation = keys.has_encapsulation;
+    if (has_encapsulation)
+      encapsulation = cuda::upload(c, keys.encapsulation);
   }
   DevicePtr dev;
-  bool has_relin = false;
+  bool has_relin = false, has_encapsulation = false;
+  cuda::DeviceEncapsulationKeys32 encapsulation;
   cuda::DeviceRelinKey32 relin;
   cuda::DeviceGaloisKeys32 galois;
 };
@@ -241,6 +245,7 @@ public:
     program::CudaArgs32 args;
     args.relin = keys.has_relin ? &keys.relin : nullptr;
     args.galois = &keys.galois;
+    args.encapsulation = keys.has_encapsulation ? &keys.encapsulation : nullptr;
     return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
   }
 

@@ -575,12 +575,23 @@ void bindParams(py::module_ &m) {
       py::arg("q_primes"), py::arg("p_primes"),
       "log2(QP) as the security checks count it: the sum of the primes' "
       "bit lengths.");
-  m.def("generate_double_prime_chain", &generateDoublePrimeChain,
+  m.def("generate_double_prime_chain",
+        static_cast<std::vector<uint64_t> (*)(int, int, int, int, int, size_t)>(
+            &generateDoublePrimeChain),
         py::arg("log_n"), py::arg("q0_bits"), py::arg("pairs"),
         py::arg("log_scale"), py::arg("max_bits") = 30, py::arg("window") = 64,
         "Double-prime scaling's Q chain: q_0, then pairs of NTT primes below "
         "2^max_bits whose products track the scale 2^log_scale (top pair "
         "last; ember/primes.h).");
+  m.def("generate_double_prime_chain",
+        static_cast<std::vector<uint64_t> (*)(
+            int, int, const std::vector<int> &, int, size_t)>(
+            &generateDoublePrimeChain),
+        py::arg("log_n"), py::arg("q0_bits"), py::arg("pair_log_scales"),
+        py::arg("max_bits") = 30, py::arg("window") = 64,
+        "The chain with a scale per pair (the base pair first): runs of "
+        "equal scales, each tracked from its top as ckks levelScales reads "
+        "it.");
   m.def("generate_ntt_primes", &generateNttPrimes, py::arg("log_n"),
         py::arg("bits"), py::arg("exclude") = std::vector<uint64_t>{},
         "Distinct primes = 1 mod 2N of the given bit sizes.");
@@ -778,6 +789,29 @@ py::array_t<uint64_t> keySwitchArray(const Evaluator &e, const Context64 &ctx,
 }
 
 /// The classes of bindCkksWord that the 64-bit extras extend.
+/// Bootstrapping's encapsulation keys at one word (EncapsulationKeys,
+/// EncapsulationKeys32) and the key generator's method for them.
+template <typename Word>
+void bindEncapsulationKeys(py::module_ &m, const std::string &sfx,
+                           py::class_<PyKeyGeneratorT<Word>> &keygen) {
+  using E = BasicEncapsulationKeys<Word>;
+  py::class_<E>(m, ("EncapsulationKeys" + sfx).c_str(),
+                "Bootstrapping's sparse-secret encapsulation keys: to_sparse "
+                "(s -> s', at Q_0 p_0, one digit per limb of Q_0) and "
+                "from_sparse (s' -> s).")
+      .def_readonly("to_sparse", &E::to_sparse)
+      .def_readonly("from_sparse", &E::from_sparse);
+  keygen.def(
+      "encapsulation_keys",
+      [](PyKeyGeneratorT<Word> &g, int hamming_weight) {
+        return g.kg->encapsulationKeys(hamming_weight);
+      },
+      py::arg("hamming_weight"), Release(),
+      "Bootstrapping's encapsulation keys for a fresh ephemeral secret "
+      "of this Hamming weight (SecurityError when Q_0 p_0 is too large "
+      "for it).");
+}
+
 template <typename Word> struct CkksClasses {
   py::class_<PyKeyGeneratorT<Word>> keygen;
   py::class_<BasicEvaluator<Word>> eval;
@@ -1068,16 +1102,11 @@ void bindCkks(py::module_ &m) {
           py::arg("n"));
 
   CkksClasses<Word64> c64 = bindCkksWord<Word64>(m, "");
-  bindCkksWord<uint32_t>(m, "32");
+  CkksClasses<uint32_t> c32 = bindCkksWord<uint32_t>(m, "32");
+  bindEncapsulationKeys(m, "", c64.keygen);
+  bindEncapsulationKeys(m, "32", c32.keygen);
 
-  // 64-bit only: bootstrapping's encapsulation keys, the KLSS forms, the
-  // evaluation-key bundle of compiled programs, noise flooding's helper.
-  py::class_<EncapsulationKeys>(m, "EncapsulationKeys",
-                                "Bootstrapping's sparse-secret encapsulation "
-                                "keys: to_sparse (s -> s', at q_0 p_0) and "
-                                "from_sparse (s' -> s).")
-      .def_readonly("to_sparse", &EncapsulationKeys::to_sparse)
-      .def_readonly("from_sparse", &EncapsulationKeys::from_sparse);
+  // 64-bit only: the KLSS forms, noise flooding's helper.
   py::class_<KlssKey>(m, "KlssKey",
                       "KLSS form of a switching key: digits x groups pairs "
                       "over the temporary basis T (ember/ckks.h).")
@@ -1113,15 +1142,6 @@ void bindCkks(py::module_ &m) {
   bindEvaluationKeys<uint32_t>(m, "EvaluationKeys32");
 
   c64.keygen
-      .def(
-          "encapsulation_keys",
-          [](PyKeyGenerator &g, int hamming_weight) {
-            return g.kg->encapsulationKeys(hamming_weight);
-          },
-          py::arg("hamming_weight"), Release(),
-          "Bootstrapping's encapsulation keys for a fresh ephemeral secret "
-          "of this Hamming weight (SecurityError when q_0 p_0 is too large "
-          "for it).")
       .def(
           "klss_relin_key",
           [](PyKeyGenerator &g) { return g.kg->klssRelinKey(); }, Release())

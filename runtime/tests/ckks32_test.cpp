@@ -4,6 +4,7 @@
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/primes.h"
+#include "ember/rns.h"
 #include "ember/serialize.h"
 #include "test_util.h"
 
@@ -264,6 +265,83 @@ TEST(Ckks32, KlssKeySwitchingAtThirtyTwoBits) {
               bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, kgk)), rot),
               bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, gk)), rot));
   EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, gk)), rot), 30);
+}
+
+TEST(Ckks32, EncapsulationKeysHaveADigitPerBaseLimb) {
+  // Bootstrapping's encapsulation at 32-bit words: level 0 is Q_0 = q_0
+  // and the base pair, so to_sparse has one digit per limb of Q_0 (each
+  // below p_0) over Q_0 u {p_0}. A level-0 ciphertext switched s -> s' the
+  // way the compiled program does it (each limb lifted exactly to the
+  // others and p_0; inner product; ModDown by p_0), then s' -> s, decrypts
+  // to the message again.
+  ParamSpec spec = doublePrimeSpec();
+  spec.security = Security::kInsecureTestOnly; // no h = 32 bound at 2^14
+  const Context32 ctx(spec);
+  ASSERT_EQ(ctx.baseLimbs(), 3);
+  Party<uint32_t> f(ctx, 11);
+  const int p0 = ctx.qCount();
+  const size_t n = ctx.n();
+  const EncapsulationKeys32 keys = f.keygen.encapsulationKeys(32);
+  ASSERT_EQ(keys.to_sparse.b.size(), 3u);
+  EXPECT_EQ(keys.from_sparse.b.size(), size_t(ctx.digitCount(ctx.maxLevel())));
+  for (size_t j = 0; j < 3; ++j)
+    for (const Poly32 *k : {&keys.to_sparse.b[j], &keys.to_sparse.a[j]})
+      for (size_t i = 0; i < k->limbs(); ++i) {
+        const bool used = k->basis[i] < 3 || k->basis[i] == p0;
+        const bool zero = std::all_of(k->limb(i), k->limb(i) + n,
+                                      [](uint32_t w) { return !w; });
+        EXPECT_EQ(zero, !used) << "digit " << j << ", limb " << k->basis[i];
+      }
+  Prng values(seed(12));
+  const auto v = randomValues(values, 4096);
+  const Ciphertext32 ct = f.encrypt(v, 2); // q_0 and the base pair
+  Poly32 coeff = ct.c[1];
+  cpu::intt(ctx, coeff);
+  std::vector<Poly32> digits;
+  for (int j = 0; j < 3; ++j) {
+    Poly32 own = cpu::selectLimbs(coeff, {j});
+    std::vector<int> others;
+    for (int i : {0, 1, 2, p0})
+      if (i != j)
+        others.push_back(i);
+    Poly32 up = cpu::bconv(ctx, own, others);
+    cpu::ntt(ctx, up);
+    Poly32 digit({0, 1, 2, p0}, n, true);
+    for (int t = 0; t < 4; ++t) {
+      const int m = digit.basis[t];
+      const Poly32 &src = m == j ? ct.c[1] : up;
+      const size_t at =
+          m == j ? size_t(j)
+                 : size_t(std::find(others.begin(), others.end(), m) -
+                          others.begin());
+      std::copy(src.limb(at), src.limb(at) + n, digit.limb(t));
+    }
+    digits.push_back(std::move(digit));
+  }
+  Poly32 acc0, acc1;
+  keySwitchInnerProduct(ctx, keys.to_sparse,
+                        {&digits[0], &digits[1], &digits[2]}, acc0, acc1);
+  Ciphertext32 sparse = ct;
+  cpu::addInPlace(ctx, sparse.c[0], cpu::modSwitchDown(ctx, acc0, {0, 1, 2}));
+  sparse.c[1] = cpu::modSwitchDown(ctx, acc1, {0, 1, 2});
+  EXPECT_LT(bitsOfPrecision(f.decrypt(sparse), v), 1); // under s' now
+  auto [k0, k1] = f.eval.keySwitch(sparse.c[1], keys.from_sparse);
+  Ciphertext32 back = sparse;
+  cpu::addInPlace(ctx, back.c[0], k0);
+  back.c[1] = k1;
+  // Each digit's key noise is divided by p_0 (2^30) against a limb below
+  // 2^30: the two switches add less than a bit to the fresh error.
+  const double fresh = bitsOfPrecision(f.decrypt(ct), v);
+  EXPECT_GT(fresh, 25);
+  EXPECT_GT(bitsOfPrecision(f.decrypt(back), v), fresh - 1);
+  // cheddar32's Q_0 p_0 (30 + 29 + 29 + 30 bits) is above the h = 32
+  // bound at N = 2^16 (117 bits): its encapsulation key is refused.
+  ParamSpec cheddar;
+  ASSERT_TRUE(namedParamSpec("cheddar32", cheddar));
+  const Context32 big(cheddar);
+  Prng prng(seed(13));
+  KeyGenerator32 kg(big, prng);
+  EXPECT_THROW(kg.encapsulationKeys(32), SecurityError);
 }
 
 TEST(Ckks32, DoublePrimeShapesAreChecked) {

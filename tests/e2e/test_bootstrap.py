@@ -60,6 +60,51 @@ def test_bootstrap_then_multiply(build_dir, rng):
     assert bits.mean() > MEAN_BITS, f"mean {bits.mean():.1f} bits"
 
 
+# At 32-bit words (double-prime scaling) the procedure's pairs carry 2^59,
+# a bit below the 64-bit chain's 60-bit primes, and every noise term above
+# scales with it: the bounds above less one bit. Measured for this program
+# at N = 2^13 (four seeds): 2^-25.4..-25.5 mean, 2^-21.5..-21.7 worst.
+MAX_ERR_32 = 2 * MAX_ERR
+MEAN_BITS_32 = MEAN_BITS - 1
+
+
+def test_bootstrap_at_32_bit_words(build_dir, rng):
+    """word=32: Q_0 is q_0 and the base pair (about 2^30 S_0); the input is
+    multiplied by an integer near 2^20 before ModRaise (ckks.mul_int, no
+    level) so that the message sits 2^10 below Q_0, encapsulation switches
+    with a digit per limb of Q_0, and the procedure runs on pairs of 30-bit
+    primes carrying 2^59."""
+
+    @ember.program(slots=SLOTS)
+    def refresh(x):
+        y = x * x
+        return y.bootstrap() * x
+
+    compiled = ember.compile(refresh, security="none", log_n=13, word=32)
+    assert compiled.word == 32
+    params = compiled.manifest["params"]
+    assert params["scale_primes"] == 2
+    q = params["q"]
+    assert all(prime < 2**30 for prime in q + params["p"])
+    # The top pair carries 2^59 (the procedure's run), the base pair the
+    # program's scale.
+    assert abs(math.log2(q[-1] * q[-2]) - 59) < 2**-6
+    assert abs(math.log2(q[1] * q[2]) - params["log_scale"]) < 2**-6
+    assert compiled.manifest["keys"]["encapsulation"] == {"hamming_weight": 32}
+    ckks = compiled.ir("ckks")
+    factor = re.search(r"ckks\.mul_int %\w+, (\d{6,})", ckks)
+    assert factor, "no integer factor before ModRaise"
+    q0 = q[0] * q[1] * q[2]
+    want_bits = math.log2(q0) - params["log_scale"] - 10  # Q_0 / (S_0 2^10)
+    assert abs(math.log2(int(factor.group(1))) - want_bits) < 0.5
+    x = rng.uniform(-1, 1, SLOTS)
+    want = x * x * x
+    err = np.abs(compiled(x=x) - want)
+    bits = -np.log2(err)
+    assert err.max() < MAX_ERR_32, f"worst slot 2^{math.log2(err.max()):.1f}"
+    assert bits.mean() > MEAN_BITS_32, f"mean {bits.mean():.1f} bits"
+
+
 def test_bootstrap_without_encapsulation(build_dir, rng):
     """encapsulate=False: the secret itself is sparse (h = 192, K = 29),
     no encapsulation keys; measured 2^-25.9 mean bits, 2^-22.8 worst at

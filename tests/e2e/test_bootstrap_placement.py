@@ -94,6 +94,27 @@ def test_poly_net_twenty_layers(build_dir, rng):
     assert err.max() < bound, f"2^{math.log2(err.max()):.1f}, {count} bootstraps"
 
 
+def test_poly_net_at_32_bit_words(build_dir, rng):
+    """bootstrap="auto" at word=32: the placement prices runs of pairs
+    with the 32-bit cost model (6 levels between bootstraps here, 9
+    bootstraps; measured 2^-24.3 worst). One 32-bit bootstrap leaves a bit
+    more error than a 64-bit one (tests/e2e/test_bootstrap.py,
+    MAX_ERR_32 = 2^-20)."""
+    prog = poly_net.network(SLOTS)
+    compiled = ember.compile(prog, **OPTIONS, word=32)
+    assert compiled.word == 32
+    levels, count, _ = placement(compiled)
+    assert levels >= 3
+    assert count == fewest_bootstraps(3 * poly_net.LAYERS, levels)
+    # The chain: q_0, the base pair, a pair per level.
+    assert len(compiled.manifest["params"]["q"]) == 3 + 2 * (levels + PROCEDURE_LEVELS)
+    x = rng.uniform(-1, 1, SLOTS)
+    want = poly_net.reference(x)
+    err = np.abs(compiled(x=x) - want)
+    bound = 1.5 * count * 2 * BOOTSTRAP_ERR + 3 * poly_net.LAYERS * LEVEL_ERR
+    assert err.max() < bound, f"2^{math.log2(err.max()):.1f}, {count} bootstraps"
+
+
 def test_logistic_regression_training(build_dir):
     """Ten iterations, seventy levels; w is what gets bootstrapped."""
     prog = training.trainer(SLOTS)

@@ -144,14 +144,15 @@ def test_word_auto_follows_the_target(build_dir):
 
 def test_word_options(build_dir):
     """word=32 as an int or a string; anything else is an OptionError; a
-    bootstrapping program at 32 bits is a CompileError at its bootstrap."""
+    KLSS form at 32 bits is a CompileError (bootstrapping compiles there:
+    tests/e2e/test_bootstrap.py)."""
     assert ember.CompileOptions(word=32).word == "32"
     with pytest.raises(ember.OptionError, match="word must be one of"):
         ember.CompileOptions(word="16")
 
     @ember.program(slots=8)
-    def boots(x):
-        return (x * x).bootstrap()
+    def square(x):
+        return x * x
 
     with pytest.raises(ember.CompileError, match="not supported at 32-bit"):
-        ember.compile(boots, word=32, security="none")
+        ember.compile(square, word=32, security="none", klss_gamma=2)

@@ -46,6 +46,29 @@ def test_pairs_keep_the_scale(log_n, pairs, log_scale):
         assert abs(ratio - 1) < Decimal(2) ** -9, (level, ratio)
 
 
+def test_runs_of_pairs_keep_their_own_scales():
+    """A scale per pair (bootstrapping at 32-bit words: the program's pairs
+    at 2^48, the procedure's 16 at 2^59 above them, N = 2^16): each run is
+    tracked from its own top, as ckks levelScales reads the chain, so both
+    runs' scales stay near their own 2^scale: within 2^-9 at 2^59 (about
+    200 primes near 2^29.5 = 1 mod 2^17), within the generator's 2^-6 at
+    2^48, the smallest pair scale at N = 2^16 (primes near 2^24 are sparse:
+    measured up to 2^-7.0)."""
+    program, procedure = [48] * 10, [59] * 16
+    chain = er.generate_double_prime_chain(16, 30, program + procedure)
+    assert len(chain) == 1 + 2 * 26 and len(set(chain)) == len(chain)
+    assert all(q < 2**30 and er.is_prime(q) for q in chain)
+    top = [chain[0], *chain[1 + 2 * len(program) :]]
+    for ratio in scales(top, 59):
+        assert abs(ratio - 1) < Decimal(2) ** -9
+    for ratio in scales(chain[: 1 + 2 * len(program)], 48):
+        assert abs(ratio - 1) < Decimal(2) ** -6
+    # One scale for every pair is the chain of the scalar form.
+    assert er.generate_double_prime_chain(13, 30, [50] * 4) == (
+        er.generate_double_prime_chain(13, 30, 4, 50)
+    )
+
+
 def test_primes_that_run_out_are_refused():
     """At N = 2^16, 2^44 would need pairs of about 22-bit primes = 1 mod
     2^17, of which there are a handful: the chain is refused, not

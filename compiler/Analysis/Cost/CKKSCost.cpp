@@ -56,7 +56,7 @@ double CKKSCostModel::opUs(Operation *op, int64_t levelShift) const {
       .Case<ckks::ModRaiseOp>([&](ckks::ModRaiseOp raise) {
         // INTT at level 0, NTT of both parts at the top; with
         // encapsulation a key switch at the top (the one at level 0 over
-        // q_0 p_0 is small).
+        // Q_0 p_0 is small).
         int64_t top =
             cast<ckks::CiphertextType>(raise.getType()).getLevel() + levelShift;
         return rescaleUs(top, 2) + (raise.getEncapsulate()

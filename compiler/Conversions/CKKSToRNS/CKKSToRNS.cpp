@@ -261,25 +261,47 @@ LOWERING(MulIOp) {
   return success();
 }
 
-/// Encapsulation's first switch, s -> s' at level 0, with the special
-/// modulus p_0 alone (the key's security rests on log2(q_0 p_0)): c_1
-/// raised exactly to {q_0, p_0} (one prime: the centred BConv has no
-/// error), the inner product with the to_sparse key, ModDown by p_0.
+/// Bootstrapping's key switch s -> s' at level 0 (sparse-secret
+/// encapsulation): each limb of Q_0 (q_0; q_0 and the base pair under
+/// double-prime scaling) is one digit, raised exactly to Q_0 u {p_0} (one
+/// prime: the centred BConv has no error), the inner product with the
+/// to_sparse key (a digit per limb), ModDown by p_0.
 static SmallVector<Value> switchToSparse(OpBuilder &b, Location loc,
-                                         ValueRange c) {
+                                         const Basis &basis, ValueRange c) {
   MLIRContext *ctx = b.getContext();
-  auto q0 = PolyType::get(ctx, rns::Form::coeff, 0, 1, 0, 0);
-  auto p0 = PolyType::get(ctx, rns::Form::coeff, 0, 0, 0, 1);
-  auto q0p0 = PolyType::get(ctx, rns::Form::ntt, 0, 1, 0, 1);
-  Value coeff = rns::INTTOp::create(b, loc, q0, c[1]);
-  Value up = rns::BConvOp::create(b, loc, p0, coeff);
-  Value upNtt = rns::NTTOp::create(b, loc, p0.withForm(rns::Form::ntt), up);
-  Value digit = rns::ConcatOp::create(b, loc, q0p0, ValueRange{c[1], upNtt});
+  const unsigned base = basis.limbs(0);
+  auto poly = [&](rns::Form f, unsigned qLo, unsigned qHi, unsigned pHi) {
+    return PolyType::get(ctx, f, qLo, qHi, 0, pHi);
+  };
+  auto raised = poly(rns::Form::ntt, 0, base, 1);
+  SmallVector<Value> digits;
+  for (unsigned j = 0; j < base; ++j) {
+    // Limb j in both forms, then its lifts to the limbs below it and to
+    // those above it with p_0, in the basis' order.
+    Value own = c[1];
+    if (base > 1)
+      own = rns::DropLimbsOp::create(b, loc, poly(rns::Form::ntt, j, j + 1, 0),
+                                     c[1]);
+    Value coeff =
+        rns::INTTOp::create(b, loc, poly(rns::Form::coeff, j, j + 1, 0), own);
+    auto lift = [&](PolyType to) {
+      Value up = rns::BConvOp::create(b, loc, to, coeff);
+      return rns::NTTOp::create(b, loc, to.withForm(rns::Form::ntt), up)
+          .getResult();
+    };
+    SmallVector<Value> parts;
+    if (j > 0)
+      parts.push_back(lift(poly(rns::Form::coeff, 0, j, 0)));
+    parts.push_back(own);
+    parts.push_back(lift(j + 1 < base ? poly(rns::Form::coeff, j + 1, base, 1)
+                                      : poly(rns::Form::coeff, 0, 0, 1)));
+    digits.push_back(rns::ConcatOp::create(b, loc, raised, parts));
+  }
   Value key =
-      rns::LoadKeyOp::create(b, loc, rns::EvalKeyType::get(ctx, 1, 1, 1),
+      rns::LoadKeyOp::create(b, loc, rns::EvalKeyType::get(ctx, base, base, 1),
                              IntegerAttr(), b.getStringAttr("to_sparse"));
-  auto ip = rns::KSInnerProductOp::create(b, loc, q0p0, q0p0, ValueRange{digit},
-                                          key, /*galois=*/IntegerAttr());
+  auto ip = rns::KSInnerProductOp::create(b, loc, raised, raised, digits, key,
+                                          /*galois=*/IntegerAttr());
   Type level0 = c[0].getType();
   auto md = rns::ModDownOp::create(b, loc, TypeRange{level0, level0},
                                    ValueRange{ip.getAcc0(), ip.getAcc1()},
@@ -288,30 +310,33 @@ static SmallVector<Value> switchToSparse(OpBuilder &b, Location loc,
 }
 
 LOWERING(ModRaiseOp) {
-  // Each polynomial: INTT of its one limb, the centred one-prime BConv to
-  // q_1..q_L (the centred representative of each coefficient mod q_0,
-  // exactly: one prime has no conversion error), the limbs joined, NTT.
-  // Encapsulated: under s' (switchToSparse first), then back to s at the
-  // top with the from_sparse key.
+  // Each polynomial: INTT of the limbs of Q_0 (q_0; q_0 and the base pair
+  // under double-prime scaling), the centred BConv to the limbs above
+  // (one prime: the centred representative of each coefficient mod q_0,
+  // exactly; more: that plus u Q_0, u centred and small, which joins
+  // ModRaise's multiple of Q_0), the limbs joined, NTT. Encapsulated:
+  // under s' (switchToSparse first), then back to s at the top with the
+  // from_sparse key.
   Location loc = op.getLoc();
-  const unsigned top = static_cast<unsigned>(levelOf(op.getResult())) + 1;
+  const int64_t topLevel = levelOf(op.getResult());
+  const unsigned top = basis.limbs(topLevel), base = basis.limbs(0);
   MLIRContext *ctx = rewriter.getContext();
-  auto limb0 = PolyType::get(ctx, rns::Form::coeff, 0, 1, 0, 0);
-  auto raised = PolyType::get(ctx, rns::Form::coeff, 1, top, 0, 0);
+  auto bottom = PolyType::get(ctx, rns::Form::coeff, 0, base, 0, 0);
+  auto raised = PolyType::get(ctx, rns::Form::coeff, base, top, 0, 0);
   auto whole = PolyType::get(ctx, rns::Form::coeff, 0, top, 0, 0);
   SmallVector<Value> in(adaptor.getInput());
   if (op.getEncapsulate())
-    in = switchToSparse(rewriter, loc, in);
+    in = switchToSparse(rewriter, loc, basis, in);
   SmallVector<Value> out;
   for (Value v : in) {
-    Value c = rns::INTTOp::create(rewriter, loc, limb0, v);
+    Value c = rns::INTTOp::create(rewriter, loc, bottom, v);
     Value up = rns::BConvOp::create(rewriter, loc, raised, c);
     Value joined =
         rns::ConcatOp::create(rewriter, loc, whole, ValueRange{c, up});
-    out.push_back(rns::NTTOp::create(rewriter, loc, basis.q(top - 1), joined));
+    out.push_back(rns::NTTOp::create(rewriter, loc, basis.q(topLevel), joined));
   }
   if (op.getEncapsulate()) {
-    KeySwitcher ks{rewriter, loc, basis, static_cast<int64_t>(top) - 1};
+    KeySwitcher ks{rewriter, loc, basis, topLevel};
     auto [r0, r1] = ks.switchAndAdd(out[0], out[1], ks.loadFromSparseKey());
     out = {r0, r1};
   }

@@ -236,8 +236,26 @@ Config configureWith(int hammingWeight, double k, int doubleAngles) {
 }
 } // namespace
 
-Config configure(int hammingWeight) {
-  const double k = std::ceil(6.5 * std::sqrt((hammingWeight + 1) / 12.0)) + 2;
+Window window(ckks::ParamsAttr params) {
+  Window w;
+  w.q0 = 1;
+  for (int64_t i = 0; i < ckks::baseLimbs(params.getScalePrimes()); ++i)
+    w.q0 *= static_cast<double>(params.getQ()[i]);
+  const double s0 = params.getLevelScale(0);
+  const double ratio = w.q0 / (s0 * std::exp2(kMessageRatioBits));
+  // (A chain without program levels has no level-0 scale: s0 = 0, ratio
+  // infinite; its trial lowering fails, and the chain grows.)
+  w.factor = std::isfinite(ratio) && ratio >= 2 && ratio <= 0x1p30
+                 ? static_cast<int64_t>(std::floor(ratio))
+                 : 1;
+  w.scale = s0 * static_cast<double>(w.factor);
+  return w;
+}
+
+Config configure(int hammingWeight, int baseLimbs) {
+  const double variance =
+      (hammingWeight + 1) / 12.0 + (baseLimbs > 1 ? baseLimbs / 12.0 : 0.0);
+  const double k = std::ceil(6.5 * std::sqrt(variance)) + 2;
   // The fewest levels over r = 2..3 double angles; on a tie the lower
   // degree (fewer products). K = 13 (h = 32): r = 2, degree 48, 10 levels
   // (r = 3 needs degree 33: 11); K = 29 (h = 192): r = 3, 11 levels.
@@ -296,8 +314,9 @@ int64_t slotsOf(Value x) {
 }
 } // namespace
 
-Value expand(BootstrapOp op, const Config &config, int logN, double q0,
-             double topScale, double inputScale, StopAfter stop) {
+Value expand(BootstrapOp op, const Config &config, int logN, const Window &w,
+             double topScale, StopAfter stop) {
+  const double q0 = w.q0, inputScale = w.scale;
   OpBuilder b(op);
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -318,7 +337,13 @@ Value expand(BootstrapOp op, const Config &config, int logN, double q0,
   // j < log2(N / 2n), rotations by n, 2n, ... N/4 slots) leaves
   // (N / 2n) (P + q_0 I') in it, I' the subring part of I. The factor
   // N / 2n joins the CoeffToSlot constants.
-  Value x = ModRaiseOp::create(b, loc, ctType(half), op.getInput());
+  // 32-bit words: the message moved up to 2^kMessageRatioBits below Q_0
+  // first (an integer multiple: no level, no encoding error).
+  Value input = op.getInput();
+  if (w.factor > 1)
+    input = MulOp::create(b, loc, ctType(n), input,
+                          splat(b, loc, n, static_cast<double>(w.factor)));
+  Value x = ModRaiseOp::create(b, loc, ctType(half), input);
   for (int64_t step = n; step < half; step *= 2)
     x = AddOp::create(b, loc, ctType(half), x,
                       RotateOp::create(b, loc, x, b.getI64IntegerAttr(step)));

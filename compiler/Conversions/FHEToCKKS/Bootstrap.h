@@ -54,6 +54,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/FHE/IR/FHEDialect.h"
 
 #include "mlir/IR/Value.h"
@@ -92,6 +93,23 @@ inline constexpr double kMaxInputRatio = 1.0 / 128;
 /// the procedure's noise (23 mean bits at N = 2^16).
 inline constexpr long double kCosineTail = 0x1p-45L;
 
+/// Bootstrapping's view of a chain's level 0. ModRaise lifts the level-0
+/// modulus Q_0 (q_0; q_0 and the base pair under double-prime scaling), and
+/// EvalMod is accurate while the message sits 2^kMessageRatioBits below it.
+/// At 64-bit words q_0 is built so (S_0 2^10); at 32-bit words Q_0 is about
+/// 2^30 S_0 (the pair carries the scale, q_0 the headroom), so the
+/// expansion first multiplies its input by the integer `factor` (about
+/// 2^20, no level: ckks.mul_int) and EvalMod reads the message at
+/// S_0 factor.
+struct Window {
+  double q0 = 0;      ///< Q_0
+  int64_t factor = 1; ///< the input's integer multiplier before ModRaise
+  double scale = 0;   ///< S_0 factor: the message's scale in EvalMod
+  /// The largest input magnitude the arcsine step handles (kMaxInputRatio).
+  double maxInput() const { return kMaxInputRatio * q0 / scale; }
+};
+Window window(ckks::ParamsAttr params);
+
 /// The procedure's shape for a secret of Hamming weight h.
 struct Config {
   int hammingWeight = 0;
@@ -112,7 +130,10 @@ struct Config {
   int depth() const;
 };
 
-Config configure(int hammingWeight = kHammingWeight);
+/// `baseLimbs` (the limbs of Q_0) widens K: a fast base conversion from
+/// more than one limb adds u Q_0 to ModRaise's I, u centred, of variance
+/// about baseLimbs / 12.
+Config configure(int hammingWeight = kHammingWeight, int baseLimbs = 1);
 
 /// Where an expansion may stop (a measurement aid: the times of programs
 /// stopped after each phase give the phases' times on a GPU, where a CUDA
@@ -121,12 +142,12 @@ Config configure(int hammingWeight = kHammingWeight);
 enum class StopAfter { kNone, kCoeffToSlot, kEvalMod };
 
 /// Builds the expansion of `op` before it (its slot count N / 2 =
-/// 2^(logN - 1), or fewer: sparse packing) for a chain with
-/// first prime q0, top scale topScale and canonical level-0 scale
-/// inputScale; its linear transforms and polynomials are expanded too.
-/// The caller replaces the op's uses and erases it.
+/// 2^(logN - 1), or fewer: sparse packing) for a chain with level-0
+/// window `w` and top scale topScale; its linear transforms and
+/// polynomials are expanded too. The caller replaces the op's uses and
+/// erases it.
 mlir::Value expand(fhe::BootstrapOp op, const Config &config, int logN,
-                   double q0, double topScale, double inputScale,
+                   const Window &w, double topScale,
                    StopAfter stop = StopAfter::kNone);
 
 } // namespace ember::bootstrap

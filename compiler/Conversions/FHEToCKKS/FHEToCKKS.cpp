@@ -54,6 +54,10 @@ constexpr int kSpecialPrimeBits = 60;
 /// At 32-bit words (WordTraits<uint32_t>::kMaxPrimeBits): q_0, the pairs'
 /// primes and P are below 2^30.
 constexpr int kWord32PrimeBits = 30;
+/// Bootstrapping's procedure levels at 32-bit words: pairs of primes just
+/// below 2^30 carrying 2^59 (a 2^60 pair would need primes within 2^-7 of
+/// 2^30, too few for 16 levels; Bootstrap.h's kProcedurePrimeBits at 64).
+constexpr int kProcedurePairBits = 2 * kWord32PrimeBits - 1;
 using ckks::kTempPrimeBits; // KLSS T primes (as the named sets)
 constexpr int kMinLogN = 13, kMaxLogN = 17;
 constexpr int kDefaultScaleBits = 40;
@@ -101,15 +105,26 @@ double log2MaxScale(ArrayRef<uint64_t> q, int64_t scalePrimes,
 
 /// The Q chain of `spec`: ember::generateQChain, or with double-prime
 /// scaling q_0 and (size - 1) / 2 pairs of 30-bit primes
-/// (ember::generateDoublePrimeChain, as the runtime's Context builds it).
+/// (ember::generateDoublePrimeChain), each pair carrying the scale its two
+/// nominal sizes sum to: the program's (as the runtime's Context builds a
+/// named set's chain), and bootstrapping's procedure pairs their own
+/// (kProcedurePairBits).
 std::vector<uint64_t> qChain(const ember::ParamSpec &spec) {
-  if (spec.scale_primes == 2)
-    return ember::generateDoublePrimeChain(
-        spec.log_n, spec.q_bits[0],
-        static_cast<int>(spec.q_bits.size() - 1) / 2,
-        static_cast<int>(spec.log_scale), kWord32PrimeBits);
+  if (spec.scale_primes == 2) {
+    std::vector<int> scales;
+    for (size_t i = 1; i + 1 < spec.q_bits.size(); i += 2)
+      scales.push_back(spec.q_bits[i] + spec.q_bits[i + 1]);
+    return ember::generateDoublePrimeChain(spec.log_n, spec.q_bits[0], scales,
+                                           kWord32PrimeBits);
+  }
   return ember::generateQChain(spec.log_n, spec.q_bits,
                                static_cast<int>(spec.log_scale));
+}
+
+/// Nominal sizes of a pair carrying 2^logScale (they sum to it).
+void setPair(std::vector<int> &qBits, size_t first, int logScale) {
+  qBits[first] = (logScale + 1) / 2;
+  qBits[first + 1] = logScale / 2;
 }
 
 /// Levels of a named set's chain (a pair per level above the base under
@@ -363,8 +378,13 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
     specialBits = kWord32PrimeBits;
     for (;; logScale += 2) {
       spec.log_scale = logScale;
-      spec.q_bits.assign(3 + 2 * depth, (logScale + 1) / 2);
+      spec.q_bits.assign(3 + 2 * depth, 0);
       spec.q_bits[0] = kWord32PrimeBits;
+      for (int64_t l = 0; l <= depth; ++l)
+        setPair(spec.q_bits, 1 + 2 * l,
+                procedureLevels && l >= 1 && l > depth - procedureLevels
+                    ? kProcedurePairBits
+                    : logScale);
       try {
         q = qChain(spec);
         break;
@@ -374,9 +394,12 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
       }
     }
   }
-  if (procedureLevels) {
+  if (procedureLevels && wordBits != 32) {
     // Bootstrapping: q_0 = S_0 2^kMessageRatioBits, and the procedure's
-    // levels on their own run of larger primes at the top.
+    // levels on their own run of larger primes at the top. (32-bit words:
+    // the pairs above; Q_0 = q_0 and the base pair is 2^30 S_0, and the
+    // expansion multiplies its input by an integer to reach
+    // S_0 2^kMessageRatioBits, Bootstrap.h.)
     spec.q_bits[0] = static_cast<int>(scaleBitsOrDefault()) +
                      ember::bootstrap::kMessageRatioBits;
     for (int64_t l = std::max<int64_t>(1, depth + 1 - procedureLevels);
@@ -387,11 +410,16 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   // A dnum above the number of Q primes means one prime per digit.
   int first = dnum ? std::min(static_cast<int>(dnum), limbs) : 1;
   int last = dnum ? first : limbs;
-  // Encapsulation's key s -> s' lives at q_0 p_0 (a p_0 of
-  // kSpecialPrimeBits; primes may lie a fraction of a bit above their
-  // nominal size): it needs a published bound for the ephemeral weight.
+  // Encapsulation's key s -> s' lives at Q_0 p_0 (the level-0 limbs and a
+  // p_0 of the special primes' size; primes may lie a fraction of a bit
+  // above their nominal size): it needs a published bound for the
+  // ephemeral weight (117 bits at N = 2^16: a 50-bit q_0 and a 60-bit p_0
+  // at 64-bit words, 30 + 48 + 30 bits at 32).
+  const int baseBits = spec.scale_primes == 2
+                           ? spec.q_bits[0] + spec.q_bits[1] + spec.q_bits[2]
+                           : spec.q_bits[0];
   if (secure && encapsulating &&
-      spec.q_bits[0] + kSpecialPrimeBits + 1 >
+      baseBits + specialBits + 1 >
           ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight))
     return std::nullopt;
   // log QP counts the bits of the primes the set will get (ember::logQP): a
@@ -762,19 +790,18 @@ LogicalResult FHEToCKKSPass::convert(func::FuncOp func,
 LogicalResult
 FHEToCKKSPass::checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
                                const ember::RangeAnalysis &ranges) {
-  const double q0 = static_cast<double>(params.getQ()[0]);
-  const double s0 = params.getLevelScale(0);
+  const ember::bootstrap::Window w = ember::bootstrap::window(params);
   WalkResult result = module.walk([&](fhe::BootstrapOp op) {
-    // |P / q_0| = bound * S_0 / q_0 must stay where the arcsine is exact.
+    // |P / Q_0| = bound * S / Q_0 must stay where the arcsine is exact.
     const ember::RangeSummary *range = ranges.lookup(op.getInput());
     double bound = range ? range->bound : fhe::kDefaultBound;
-    double limit = ember::bootstrap::kMaxInputRatio * q0 / s0;
+    double limit = w.maxInput();
     if (bound > limit) {
       op.emitOpError("input can reach magnitude ")
           << formatBound(bound) << ", but bootstrapping at scale 2^"
-          << oneDecimal(std::log2(s0)) << " with a "
-          << oneDecimal(std::log2(q0)) << "-bit q_0 is accurate only up "
-          << "to " << formatBound(limit) << " (q_0 / S_0 = 2^"
+          << oneDecimal(std::log2(w.scale)) << " with a "
+          << oneDecimal(std::log2(w.q0)) << "-bit Q_0 is accurate only up "
+          << "to " << formatBound(limit) << " (Q_0 / S_0 = 2^"
           << ember::bootstrap::kMessageRatioBits
           << "): scale the value down before bootstrapping and back up "
              "after";
@@ -788,9 +815,8 @@ FHEToCKKSPass::checkBootstraps(ModuleOp module, ckks::ParamsAttr params,
 LogicalResult
 FHEToCKKSPass::expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
                                 const ember::bootstrap::Config &config) {
-  const double q0 = static_cast<double>(params.getQ()[0]);
+  const ember::bootstrap::Window w = ember::bootstrap::window(params);
   const double top = params.getLevelScale(params.getMaxLevel());
-  const double s0 = params.getLevelScale(0);
   SmallVector<fhe::BootstrapOp> ops;
   module.walk([&](fhe::BootstrapOp op) { ops.push_back(op); });
   using ember::bootstrap::StopAfter;
@@ -800,7 +826,7 @@ FHEToCKKSPass::expandBootstraps(ModuleOp module, ckks::ParamsAttr params,
                                                       : StopAfter::kNone;
   for (fhe::BootstrapOp op : ops) {
     Value out = ember::bootstrap::expand(
-        op, config, static_cast<int>(params.getLogN()), q0, top, s0, stop);
+        op, config, static_cast<int>(params.getLogN()), w, top, stop);
     op.getResult().replaceAllUsesWith(out);
     op.erase();
   }
@@ -827,9 +853,12 @@ void FHEToCKKSPass::runOnOperation() {
   // procedure's levels at the top of the chain and either a dense secret
   // with an ephemeral sparse one around ModRaise (encapsulation) or a
   // sparse secret.
+  if (failed(chooseWord(module, secure)))
+    return signalPassFailure();
   ember::bootstrap::Config bootConfig = ember::bootstrap::configure(
       encapsulate ? ember::kEncapsulationHammingWeight
-                  : ember::bootstrap::kHammingWeight);
+                  : ember::bootstrap::kHammingWeight,
+      static_cast<int>(ckks::baseLimbs(wordBits == 32 ? 2 : 1)));
   if (extraLevels < 0) {
     module.emitError("extra-levels = ") << extraLevels << " is negative";
     return signalPassFailure();
@@ -839,8 +868,6 @@ void FHEToCKKSPass::runOnOperation() {
         << bootstrap << "'";
     return signalPassFailure();
   }
-  if (failed(chooseWord(module, secure)))
-    return signalPassFailure();
   if (bootstrap == "auto" &&
       failed(placeAutomatically(module, secure, bootConfig)))
     return signalPassFailure();
@@ -979,7 +1006,8 @@ LogicalResult FHEToCKKSPass::chooseWord(ModuleOp module, bool secure) {
   });
   const bool bootstraps = first || bootstrap == "auto";
   if (word == "auto") {
-    // 32-bit words have no bootstrapping or KLSS form yet: 64 then.
+    // 32-bit words have no KLSS form yet, and the cost model's word
+    // choice does not price bootstrapping (word=32 compiles it): 64 then.
     wordBits =
         bootstraps || klssGamma || klssT ? 64 : cheaperWord(module, secure);
     return success();
@@ -988,10 +1016,6 @@ LogicalResult FHEToCKKSPass::chooseWord(ModuleOp module, bool secure) {
   if (wordBits == 32 && (klssGamma || klssT))
     return module.emitError("a KLSS form (klss-gamma, klss-t) is not "
                             "supported at 32-bit words yet: use word=64");
-  if (wordBits == 32 && bootstraps)
-    return (first ? first->emitError() : module.emitError())
-           << "bootstrapping is not supported at 32-bit words yet: compile "
-              "this program with word=64";
   return success();
 }
 
@@ -1159,7 +1183,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     return ckks::ParamsAttr::get(
         &getContext(), spec->log_n, q, p, static_cast<int64_t>(spec->log_scale),
         spec->dnum, pricedSecure ? 128 : 0, ArrayRef<uint64_t>(), 0,
-        spec->hamming_weight, 64, 1);
+        spec->hamming_weight, wordBits, spec->scale_primes);
   };
   // One bootstrap's expansion, lowered once at the largest run; a run b
   // shifts its levels by b - most.
@@ -1179,9 +1203,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
   FailureOr<ember::RangeAnalysis> ranges = ember::RangeAnalysis::run(module);
   if (failed(ranges))
     return failure();
-  const double limit = ember::bootstrap::kMaxInputRatio *
-                       static_cast<double>(ringParams.getQ()[0]) /
-                       ringParams.getLevelScale(0);
+  const double limit = ember::bootstrap::window(ringParams).maxInput();
   auto cannotBootstrap = [&](Value v) -> std::string {
     const ember::RangeSummary *range = ranges->lookup(v);
     double bound = range ? range->bound : fhe::kDefaultBound;
@@ -1215,6 +1237,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
        b <= most; ++b) {
     Candidate c;
     c.levels = b;
+    c.model.constants = ember::KeySwitchConstants::forWord(wordBits);
     c.model.params = paramsFor(b, secure ? ring : boundRing, true);
     if (!secure && !c.model.params)
       c.model.params = paramsFor(b, ring, false);
@@ -1225,7 +1248,8 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
           secure ? c.model.params : paramsFor(b, ring, false);
       if (!real)
         continue;
-      // Encapsulation: from_sparse is a full key, to_sparse one digit.
+      // Encapsulation: from_sparse is a full key, to_sparse a digit per
+      // limb of Q_0.
       uint64_t bytes =
           (keys + (encapsulating ? 1 : 0)) * real.getHybridKeyBytes() +
           (encapsulating ? real.getToSparseKeyBytes() : 0);

@@ -124,8 +124,15 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     scale is the program's, but at least what the primes near its square
     root allow: 2^(2 log N + 16) (2^42 at N = 2^13, 2^48 at 2^16), and
     higher by 2 bits at a time while the pairs of a long chain cannot be
-    found. P is 30-bit primes. No KLSS form and no bootstrapping yet at 32
-    bits (each refused by name). `word=auto` chooses parameters at both
+    found. P is 30-bit primes. No KLSS form yet at 32 bits (refused by
+    name). Bootstrapping at 32 bits: the procedure's levels are pairs
+    carrying 2^59 at the top of the chain (ember::generateDoublePrimeChain
+    with a scale per pair); Q_0 = q_0 and the base pair is about
+    2^30 S_0, so the expansion multiplies its input by an integer near
+    2^20 first (ckks.mul_int, no level) and EvalMod reads the message at
+    S_0 times it, 2^10 below Q_0 as at 64 bits; encapsulation's key
+    s -> s' has a digit per limb of Q_0 (each below the one p_0 it is
+    switched over). `word=auto` chooses parameters at both
     words and prices the program at each with the cost model
     (CKKSCostModel with KeySwitchConstants::forWord: every fhe op at the
     level its operands reach), keeps the cheaper, and records both

@@ -111,8 +111,10 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     /// r' x N words (the runtime's hybridKeyBytes / klssKeyBytes).
     uint64_t getHybridKeyBytes() const;
     uint64_t getKlssKeyBytes() const;
-    /// Bytes of bootstrapping's to_sparse encapsulation key: one digit in
-    /// the hybrid layout (1 x 2 x (L+1+K) x N words, zero outside q_0, p_0).
+    /// Bytes of one digit of a hybrid key (2 x (L+1+K) x N words).
+    uint64_t getKeyDigitBytes() const;
+    /// Bytes of bootstrapping's to_sparse encapsulation key: a digit per
+    /// limb of Q_0 in the hybrid layout (zero outside Q_0 and p_0).
     uint64_t getToSparseKeyBytes() const;
     /// The #ckks.params of the module enclosing `op` (or `op` itself), or a
     /// null attribute when there is none.

@@ -313,12 +313,16 @@ int64_t ParamsAttr::getKlssGroups(int64_t level) const {
 }
 
 uint64_t ParamsAttr::getHybridKeyBytes() const {
-  return getDigitSizes().size() * getToSparseKeyBytes();
+  return getDigitSizes().size() * getKeyDigitBytes();
+}
+
+uint64_t ParamsAttr::getKeyDigitBytes() const {
+  return 2 * (getQ().size() + getP().size()) * (uint64_t{1} << getLogN()) *
+         getWordBytes();
 }
 
 uint64_t ParamsAttr::getToSparseKeyBytes() const {
-  return 2 * (getQ().size() + getP().size()) * (uint64_t{1} << getLogN()) *
-         getWordBytes();
+  return static_cast<uint64_t>(getBaseLimbs()) * getKeyDigitBytes();
 }
 
 uint64_t ParamsAttr::getKlssKeyBytes() const {

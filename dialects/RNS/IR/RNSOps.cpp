@@ -89,9 +89,12 @@ static LogicalResult checkTypeAgainstParams(Operation *op, Type type,
     return success();
   }
   if (auto key = dyn_cast<EvalKeyType>(type)) {
-    // Or bootstrapping's to_sparse key: one digit over q_0 and p_0
-    // (LoadKeyOp::verify keeps that shape to it).
-    bool toSparse = key.getQ() == 1 && key.getP() == 1 && key.getDnum() == 1;
+    // Or bootstrapping's to_sparse key: a digit per limb of Q_0, over Q_0
+    // and p_0 (LoadKeyOp::verify keeps that shape to it).
+    const unsigned base =
+        static_cast<unsigned>(ember::ckks::baseLimbs(params.getScalePrimes()));
+    bool toSparse =
+        key.getQ() == base && key.getP() == 1 && key.getDnum() == base;
     if (!toSparse && (key.getQ() != numQ || key.getP() != numP ||
                       key.getDnum() != params.getDnum()))
       return op->emitOpError("key type ")
@@ -480,11 +483,17 @@ LogicalResult LoadKeyOp::verify() {
     auto key = dyn_cast<EvalKeyType>(getType());
     if (!key)
       return emitOpError("encapsulation keys are hybrid (!rns.evk)");
+    // A digit per limb of Q_0: q_0 alone, or q_0 and the base pair under
+    // double-prime scaling.
+    unsigned base = key.getQ() == 3 ? 3 : 1;
+    if (auto params = ember::ckks::ParamsAttr::lookup(*this))
+      base = static_cast<unsigned>(
+          ember::ckks::baseLimbs(params.getScalePrimes()));
     if (*kind == "to_sparse" &&
-        (key.getDnum() != 1 || key.getQ() != 1 || key.getP() != 1))
-      return emitOpError("the to_sparse key is !rns.evk<dnum = 1, q = 1, "
-                         "p = 1> (q_0 and p_0 only), got ")
-             << key;
+        (key.getDnum() != base || key.getQ() != base || key.getP() != 1))
+      return emitOpError("the to_sparse key is !rns.evk<dnum = ")
+             << base << ", q = " << base
+             << ", p = 1> (a digit per limb of Q_0, and p_0), got " << key;
     return success();
   }
   if (auto key = dyn_cast<EvalKeyType>(getType()))

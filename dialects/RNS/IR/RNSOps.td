@@ -352,8 +352,10 @@ def RNS_LoadKeyOp : RNS_Op<"load_key", [Pure]> {
 
     Bootstrapping's sparse-secret encapsulation keys (hybrid only):
     `rns.load_key to_sparse : !rns.evk<dnum = 1, q = 1, p = 1>` switches a
-    level-0 ciphertext from s to the ephemeral sparse s' over q_0 and the
-    first special prime alone (its security rests on that small modulus);
+    level-0 ciphertext from s to the ephemeral sparse s' over Q_0 and the
+    first special prime alone (its security rests on that small modulus),
+    a digit per limb of Q_0 (`dnum = q = 3` under double-prime scaling:
+    q_0 and the base pair);
     `rns.load_key from_sparse : !rns.evk<...>` switches back from s' to s,
     an ordinary key over Q u P.
   }];

@@ -110,11 +110,15 @@ template <typename Word> struct BasicKlssGaloisKeys {
 /// (the uniform-ternary security bound, 1772 bits of log QP at N = 2^16,
 /// not the sparse 1553), and the sparse key is only ever exposed at a small
 /// modulus:
-///   to_sparse    s -> s', one digit at modulus q_0 p_0 (the first special
-///                prime alone: log2(q_0 p_0) must meet the published h'
-///                bound, 117 bits at N = 2^16 and h' = 32). Its polynomials
-///                span Q u P like every switching key, zero outside the
-///                limbs of q_0 and p_0 (nothing is published there).
+///   to_sparse    s -> s' at modulus Q_0 p_0, Q_0 the lowest level's limbs
+///                (Context::baseLimbs: q_0, or q_0 and the base pair under
+///                double-prime scaling) and the first special prime alone:
+///                log2(Q_0 p_0) must meet the published h' bound, 117 bits
+///                at N = 2^16 and h' = 32. One digit per limb of Q_0 (each
+///                below p_0, so that ModDown by p_0 keeps the noise small).
+///                Its polynomials span Q u P like every switching key, zero
+///                outside the limbs of Q_0 and p_0 (nothing is published
+///                there).
 ///   from_sparse  s' -> s, an ordinary hybrid key over Q u P (an encryption
 ///                under the dense s).
 template <typename Word> struct BasicEncapsulationKeys {
@@ -144,6 +148,7 @@ using GaloisKeys32 = BasicGaloisKeys<uint32_t>;
 using KlssKey32 = BasicKlssKey<uint32_t>;
 using KlssRelinKey32 = BasicKlssRelinKey<uint32_t>;
 using KlssGaloisKeys32 = BasicKlssGaloisKeys<uint32_t>;
+using EncapsulationKeys32 = BasicEncapsulationKeys<uint32_t>;
 
 /// The public material a server needs: relinearization and Galois keys, in
 /// hybrid form, KLSS form or both (a compiled program says which it uses),

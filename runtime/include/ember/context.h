@@ -56,6 +56,9 @@ public:
   /// Primes a rescale divides by: 1, or 2 with double-prime scaling
   /// (ParamSpec::scale_primes).
   int scalePrimes() const { return spec_.scale_primes; }
+  /// Q limbs of the lowest level: q_0, or with double-prime scaling q_0 and
+  /// the base pair (ckks::baseLimbs in the compiler).
+  int baseLimbs() const { return spec_.scale_primes == 2 ? 3 : 1; }
   int qCount() const { return q_count_; }
   int pCount() const { return p_count_; }
   /// Primes of Q u P (the ciphertext and key moduli; T is not counted).

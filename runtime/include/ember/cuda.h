@@ -120,10 +120,12 @@ using DeviceSwitchingKey32 = BasicDeviceSwitchingKey<uint32_t>;
 using DeviceRelinKey32 = BasicDeviceRelinKey<uint32_t>;
 using DeviceGaloisKeys32 = BasicDeviceGaloisKeys<uint32_t>;
 /// EncapsulationKeys on the device (to_sparse keeps the zero limbs of its
-/// host layout: its inner product reads only q_0 and p_0).
-struct DeviceEncapsulationKeys {
-  DeviceSwitchingKey to_sparse, from_sparse;
+/// host layout: its inner product reads only Q_0 and p_0).
+template <typename Word> struct BasicDeviceEncapsulationKeys {
+  BasicDeviceSwitchingKey<Word> to_sparse, from_sparse;
 };
+using DeviceEncapsulationKeys = BasicDeviceEncapsulationKeys<uint64_t>;
+using DeviceEncapsulationKeys32 = BasicDeviceEncapsulationKeys<uint32_t>;
 
 /// KLSS switching key (ember::KlssKey): [digit][group][b, a][r' T limbs][N],
 /// NTT form over T.
@@ -210,6 +212,8 @@ DevicePlaintext32 upload(const DeviceContext &ctx, const Plaintext32 &pt);
 DeviceSwitchingKey32 upload(const DeviceContext &ctx,
                             const SwitchingKey32 &key);
 DeviceRelinKey32 upload(const DeviceContext &ctx, const RelinKey32 &key);
+DeviceEncapsulationKeys32 upload(const DeviceContext &ctx,
+                                 const EncapsulationKeys32 &keys);
 DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys);
 
 // The primitives of rns.h on the device, same contracts. Bases must be

@@ -216,22 +216,34 @@ inline std::vector<uint64_t> nearestNttPrimes(int log_n, long double target,
 /// InvalidArgument when the primes near the scale run out, i.e. when the
 /// best pair misses its target by more than 2^-6 (at N = 2^16 there are
 /// about 200 NTT primes between 2^29 and 2^30).
-inline std::vector<uint64_t> generateDoublePrimeChain(int log_n, int q0_bits,
-                                                      int pairs, int log_scale,
-                                                      int max_bits = 30,
-                                                      size_t window = 64) {
-  if (pairs < 0 || log_scale < 2 * (log_n + 2) || log_scale > 2 * max_bits)
-    throw InvalidArgument("double-prime scale 2^" + std::to_string(log_scale) +
-                          " is outside [2^" + std::to_string(2 * (log_n + 2)) +
-                          ", 2^" + std::to_string(2 * max_bits) +
-                          "] for pairs of " + std::to_string(max_bits) +
-                          "-bit NTT primes at N = 2^" + std::to_string(log_n));
+///
+/// Runs of pairs may carry different scales (bootstrapping's procedure
+/// levels above a program's, as generateQChain's runs of larger primes):
+/// pair_log_scales[i] is the scale of pair i + 1 (the base pair first), and
+/// at the top of each run the tracked scale starts again at the run's
+/// 2^scale, as ckks::levelScales reads the chain.
+inline std::vector<uint64_t>
+generateDoublePrimeChain(int log_n, int q0_bits,
+                         const std::vector<int> &pair_log_scales,
+                         int max_bits = 30, size_t window = 64) {
+  for (int log_scale : pair_log_scales)
+    if (log_scale < 2 * (log_n + 2) || log_scale > 2 * max_bits)
+      throw InvalidArgument(
+          "double-prime scale 2^" + std::to_string(log_scale) +
+          " is outside [2^" + std::to_string(2 * (log_n + 2)) + ", 2^" +
+          std::to_string(2 * max_bits) + "] for pairs of " +
+          std::to_string(max_bits) + "-bit NTT primes at N = 2^" +
+          std::to_string(log_n));
+  const int pairs = static_cast<int>(pair_log_scales.size());
   std::vector<uint64_t> chain = generateNttPrimes(log_n, {q0_bits});
   std::vector<uint64_t> used = chain;
   std::vector<std::pair<uint64_t, uint64_t>> top_down;
-  const long double delta = std::ldexp(1.0L, log_scale);
-  long double scale = delta;
+  long double scale = 0;
   for (int l = pairs; l >= 1; --l) {
+    const int log_scale = pair_log_scales[l - 1];
+    const long double delta = std::ldexp(1.0L, log_scale);
+    if (l == pairs || pair_log_scales[l] != log_scale)
+      scale = delta; // a run's top
     // The product that brings the next scale back to delta.
     const long double target = scale * scale / delta;
     uint64_t best_a = 0, best_b = 0;
@@ -271,6 +283,22 @@ inline std::vector<uint64_t> generateDoublePrimeChain(int log_n, int q0_bits,
     chain.push_back(top_down[i].first);
     chain.push_back(top_down[i].second);
   }
+  return chain;
+}
+
+/// The chain above with every pair carrying 2^log_scale.
+inline std::vector<uint64_t> generateDoublePrimeChain(int log_n, int q0_bits,
+                                                      int pairs, int log_scale,
+                                                      int max_bits = 30,
+                                                      size_t window = 64) {
+  if (pairs < 0)
+    throw InvalidArgument("a double-prime chain cannot have " +
+                          std::to_string(pairs) + " pairs");
+  // One scale checked even without pairs.
+  std::vector<int> scales(static_cast<size_t>(std::max(pairs, 1)), log_scale);
+  std::vector<uint64_t> chain =
+      generateDoublePrimeChain(log_n, q0_bits, scales, max_bits, window);
+  chain.resize(1 + 2 * static_cast<size_t>(pairs));
   return chain;
 }
 

@@ -30,8 +30,7 @@ struct CudaArena {
 
 /// What the host entry of a generated CUDA program receives, at the
 /// program's word size (CudaArgs: 64-bit, CudaArgs32: 32-bit words on a
-/// DeviceContext of a Context32; KLSS and encapsulation keys are 64-bit
-/// only).
+/// DeviceContext of a Context32; KLSS keys are 64-bit only).
 template <typename Word> struct BasicCudaArgs {
   const cuda::DeviceContext *ctx = nullptr;
   const cuda::BasicDeviceRelinKey<Word> *relin = nullptr;    ///< null: none
@@ -39,7 +38,7 @@ template <typename Word> struct BasicCudaArgs {
   const cuda::DeviceKlssRelinKey *klss_relin = nullptr;      ///< KLSS forms
   const cuda::DeviceKlssGaloisKeys *klss_galois = nullptr;   ///< (null: none)
   /// Bootstrapping's encapsulation keys (null: none generated).
-  const cuda::DeviceEncapsulationKeys *encapsulation = nullptr;
+  const cuda::BasicDeviceEncapsulationKeys<Word> *encapsulation = nullptr;
   const std::vector<cuda::BasicDeviceCiphertext<Word>> *inputs = nullptr;
   std::vector<cuda::BasicDeviceCiphertext<Word>> *outputs = nullptr;
   /// Kept by the caller between runs (destroy it before the context);

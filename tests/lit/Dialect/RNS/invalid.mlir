@@ -511,7 +511,7 @@ func.func @encapsulation_kind() {
 // -----
 
 func.func @encapsulation_shape() {
-  // expected-error @+1 {{the to_sparse key is !rns.evk<dnum = 1, q = 1, p = 1> (q_0 and p_0 only), got '!rns.evk<dnum = 2, q = 4, p = 1>'}}
+  // expected-error @+1 {{the to_sparse key is !rns.evk<dnum = 1, q = 1, p = 1> (a digit per limb of Q_0, and p_0), got '!rns.evk<dnum = 2, q = 4, p = 1>'}}
   %k = rns.load_key to_sparse : !rns.evk<dnum = 2, q = 4, p = 1>
   return
 }
