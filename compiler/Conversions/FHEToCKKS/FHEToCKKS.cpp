@@ -35,6 +35,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #define DEBUG_TYPE "fhe-to-ckks"
 
@@ -348,6 +349,9 @@ private:
   placementOptions(const ember::CKKSCostModel &model, int64_t levels,
                    double bootstrapUs,
                    std::function<std::string(Value)> cannotBootstrap);
+  /// (ring, bits, bound) when fit() refused a chain for bootstrapping's
+  /// encapsulation key alone (Q_0 p_0 above the h = 32 bound).
+  std::optional<std::tuple<int, int, int>> encapsulationRefused;
   /// The program run between bootstraps that the automatic placement used
   /// (0: none placed); the chain gets exactly that run.
   int64_t placedLevels = 0;
@@ -418,10 +422,13 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   const int baseBits = spec.scale_primes == 2
                            ? spec.q_bits[0] + spec.q_bits[1] + spec.q_bits[2]
                            : spec.q_bits[0];
+  const int encapsulationBound =
+      ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight);
   if (secure && encapsulating &&
-      baseBits + specialBits + 1 >
-          ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight))
+      baseBits + specialBits + 1 > encapsulationBound) {
+    encapsulationRefused = {log_n, baseBits + specialBits, encapsulationBound};
     return std::nullopt;
+  }
   // log QP counts the bits of the primes the set will get (ember::logQP): a
   // scale prime may lie just above 2^scale-bits. Primes that cannot be
   // generated are reported by runOnOperation; count the nominal sizes then.
@@ -520,7 +527,27 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
   for (int n = lo; n <= hi; ++n)
     if (std::optional<ember::ParamSpec> spec = fit(n, depth, secure))
       return spec;
-  // Nothing fits: report the largest depth that would.
+  // Nothing fits. When bootstrapping's encapsulation key is what no ring
+  // allows (Q_0 p_0 above the published bound for its sparse secret), say
+  // so: no depth would fit.
+  encapsulationRefused.reset();
+  bool others = false;
+  for (int n = lo; n <= hi && !others; ++n)
+    others = fit(n, 0, secure).has_value();
+  if (!others && encapsulationRefused) {
+    auto [ring, bits, bound] = *encapsulationRefused;
+    where->emitError("bootstrapping's encapsulation key s -> s' lives at "
+                     "Q_0 p_0 (the level-0 modulus and one special prime): ")
+        << bits << " bits at a 2^" << scaleBitsOrDefault()
+        << " scale, above the " << bound
+        << "-bit 128-bit bound for its Hamming-weight-"
+        << ember::kEncapsulationHammingWeight << " secret at N = 2^" << ring
+        << (bound ? "" : " (none is published below N = 2^16)")
+        << ": lower scale-bits, or compile with encapsulate=False (a sparse "
+           "main secret)";
+    return std::nullopt;
+  }
+  // Otherwise report the largest depth that would.
   int64_t best = -1;
   for (int64_t d = 0; d < 1000; ++d) {
     bool any = false;
