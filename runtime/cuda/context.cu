@@ -775,16 +775,19 @@ DeviceSwitchingKey32 upload(const DeviceContext &ctx,
   return uploadKey(ctx, key);
 }
 
+template <typename W>
+BasicDeviceEncapsulationKeys<W>
+uploadEncapsulation(const DeviceContext &ctx,
+                    const BasicEncapsulationKeys<W> &keys) {
+  return {uploadKey(ctx, keys.to_sparse), uploadKey(ctx, keys.from_sparse)};
+}
 DeviceEncapsulationKeys upload(const DeviceContext &ctx,
                                const EncapsulationKeys &keys) {
-  return DeviceEncapsulationKeys{upload(ctx, keys.to_sparse),
-                                 upload(ctx, keys.from_sparse)};
+  return uploadEncapsulation(ctx, keys);
 }
-
 DeviceEncapsulationKeys32 upload(const DeviceContext &ctx,
                                  const EncapsulationKeys32 &keys) {
-  return DeviceEncapsulationKeys32{upload(ctx, keys.to_sparse),
-                                   upload(ctx, keys.from_sparse)};
+  return uploadEncapsulation(ctx, keys);
 }
 
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key) {

@@ -419,9 +419,9 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::fit(int log_n, int64_t depth,
   // above their nominal size): it needs a published bound for the
   // ephemeral weight (117 bits at N = 2^16: a 50-bit q_0 and a 60-bit p_0
   // at 64-bit words, 30 + 48 + 30 bits at 32).
-  const int baseBits = spec.scale_primes == 2
-                           ? spec.q_bits[0] + spec.q_bits[1] + spec.q_bits[2]
-                           : spec.q_bits[0];
+  int baseBits = 0;
+  for (int64_t i = 0; i < ckks::baseLimbs(spec.scale_primes); ++i)
+    baseBits += spec.q_bits[i];
   const int encapsulationBound =
       ember::maxLogQPSparse128(log_n, ember::kEncapsulationHammingWeight);
   if (secure && encapsulating &&
@@ -1026,12 +1026,8 @@ LogicalResult FHEToCKKSPass::chooseWord(ModuleOp module, bool secure) {
     wordBits = haveNamed && named.scale_primes == 2 ? 32 : 64;
     return success();
   }
-  fhe::BootstrapOp first;
-  module.walk([&](fhe::BootstrapOp op) {
-    if (!first)
-      first = op;
-  });
-  const bool bootstraps = first || bootstrap == "auto";
+  bool bootstraps = bootstrap == "auto";
+  module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
   if (word == "auto") {
     // 32-bit words have no KLSS form yet, and the cost model's word
     // choice does not price bootstrapping (word=32 compiles it): 64 then.
