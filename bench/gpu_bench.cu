@@ -8,7 +8,8 @@
 // + relin, rotate and a bare key switch with each kind of key at the top
 // level and at maxLevel / 2, and a breakdown of each method's key switch
 // into its launches (INTT of d, ModUp of every digit, inner product, ModDown)
-// for the compiler's cost model (rns-select-keyswitch).
+// for the compiler's cost model (rns-select-keyswitch); a double-prime KLSS
+// set (cheddar32k1) runs at 32-bit words.
 // SETS may also hold W: 32-bit against 64-bit words, primitive by
 // primitive, over the same bits of modulus (issue 15), and 3: the CKKS
 // operations at 32-bit words with double-prime scaling at the shape of
@@ -239,33 +240,32 @@ std::vector<std::string> splitList(const std::string &text) {
 }
 
 /// The KLSS section: hybrid and KLSS keys of the same secret at `set`, at
-/// the top level and at maxLevel / 2.
-bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
+/// the top level and at maxLevel / 2, at the set's word (32 bits for a
+/// double-prime set).
+template <typename Word>
+void benchKlssAt(const std::string &set, const ParamSpec &spec, int runs,
+                 std::vector<Row> &rows) {
   using namespace ember::cuda;
-  ParamSpec spec;
-  if (!namedParamSpec(set, spec) || spec.klss_gamma == 0) {
-    std::fprintf(stderr, "unknown set or no KLSS form: %s\n", set.c_str());
-    return false;
-  }
-  Context64 ctx(spec);
+  using W = Word;
+  const Context<Word> ctx(spec);
   DeviceContext dctx(ctx);
   Prng::Seed seed{};
   seed.fill(43);
   Prng prng(seed);
-  KeyGenerator keygen(ctx, prng);
-  PublicKey pk = keygen.publicKey();
-  RelinKey rk = keygen.relinKey();
+  BasicKeyGenerator<Word> keygen(ctx, prng);
+  BasicPublicKey<Word> pk = keygen.publicKey();
+  BasicRelinKey<Word> rk = keygen.relinKey();
   const size_t slots = ctx.slotsMax();
   const uint64_t rot1 = galoisElementForRotation(ctx, 1, slots);
-  GaloisKeys gk = keygen.galoisKeys({rot1});
+  BasicGaloisKeys<Word> gk = keygen.galoisKeys({rot1});
   // The KLSS forms of the same keys (a public function of them).
-  KlssRelinKey krk{klssKeyFromHybrid(ctx, rk.key)};
-  KlssGaloisKeys kgk;
+  BasicKlssRelinKey<Word> krk{klssKeyFromHybrid(ctx, rk.key)};
+  BasicKlssGaloisKeys<Word> kgk;
   kgk.keys.emplace(rot1, klssKeyFromHybrid(ctx, gk.keys.at(rot1)));
-  Encoder encoder(ctx);
-  Encryptor encryptor(ctx, prng);
-  Decryptor decryptor(ctx, keygen.secretKey());
-  cuda::Evaluator eval(dctx);
+  BasicEncoder<Word> encoder(ctx);
+  BasicEncryptor<Word> encryptor(ctx, prng);
+  BasicDecryptor<Word> decryptor(ctx, keygen.secretKey());
+  cuda::BasicEvaluator<Word> eval(dctx);
   auto drk = upload(dctx, rk);
   auto dgk = upload(dctx, gk);
   auto dkrk = upload(dctx, krk);
@@ -295,10 +295,12 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
                 "%.2e%s\n",
                 set.c_str(), err, err < 1e-3 ? "" : " (FAIL)");
   }
-  Counter count(ctx);
+  BasicCounter<Word> count(ctx);
   auto &I = dctx.impl();
   const size_t n = ctx.n();
-  for (int level : {top, top / 2}) {
+  // Half the chain; at 32 bits a ciphertext level (q_0 and whole pairs).
+  const int half = top / 2 - (ctx.scalePrimes() == 2 && (top / 2) % 2 ? 1 : 0);
+  for (int level : {top, half}) {
     auto a = eval.modDropTo(ca, level), b = eval.modDropTo(cb, level);
     auto add = [&](const char *op, const char *method, double us, Cost c) {
       Row r{set, op, level, us, 0, c};
@@ -323,80 +325,68 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
 
     // Breakdown of one key switch of d = part 1 of a (NTT over Q_l).
     const int l1 = level + 1;
-    const u64 *d = a.part(1);
+    const W *d = a.part(1);
     const KsPlan &hp = I.ksPlan(dctx, level);
     const KlssPlan &kp = I.klssPlan(dctx, level);
-    DeviceBuffer out(dctx, size_t(2 * l1) * n), y(dctx, size_t(l1) * n);
-    DeviceBuffer ext(dctx, size_t(hp.ext_rows) * n);
-    DeviceBuffer acc(dctx, size_t(2 * hp.qp) * n);
-    DeviceBuffer td(dctx, size_t(kp.digits) * kp.r * n);
-    DeviceBuffer ip(dctx, size_t(2 * kp.groups) * kp.r * n);
-    std::vector<const u64 *> tds;
+    auto buffer = [&](size_t rows) { return residueBuffer<W>(dctx, rows * n); };
+    DeviceBuffer outb = buffer(2 * l1), yb = buffer(l1);
+    DeviceBuffer extb = buffer(hp.ext_rows), accb = buffer(2 * hp.qp);
+    DeviceBuffer tdb = buffer(size_t(kp.digits) * kp.r);
+    DeviceBuffer ipb = buffer(size_t(2 * kp.groups) * kp.r);
+    W *out = residues<W>(outb), *y = residues<W>(yb), *ext = residues<W>(extb),
+      *acc = residues<W>(accb), *td = residues<W>(tdb), *ip = residues<W>(ipb);
+    std::vector<const W *> tds;
     for (int j = 0; j < kp.digits; ++j)
-      tds.push_back(td.data() + size_t(j) * kp.r * n);
+      tds.push_back(td + size_t(j) * kp.r * n);
     const Cost none{};
     add("keyswitch", "hybrid",
         medianUs(dctx, runs,
                  [&] {
-                   keySwitchInto<u64>(dctx, d, level, drk.key, out.data(),
-                                      nullptr, 0, 0);
+                   keySwitchInto<W>(dctx, d, level, drk.key, out, nullptr, 0,
+                                    0);
                  }),
         hks);
     add("keyswitch", "klss",
         medianUs(dctx, runs,
                  [&] {
-                   keySwitchInto(dctx, d, level, dkrk.key, out.data(), nullptr,
-                                 0, 0);
+                   keySwitchInto<W>(dctx, d, level, dkrk.key, out, nullptr, 0,
+                                    0);
                  }),
         kks);
     const double intt_d = medianUs(
-        dctx, runs, [&] { modUpInverse(dctx, hp, d, 0, hp.digits, y.data()); });
+        dctx, runs, [&] { modUpInverse(dctx, hp, d, 0, hp.digits, y); });
     add("ks:intt_d", "hybrid", intt_d, none);
     add("ks:intt_d", "klss", intt_d, none);
     add("ks:modup", "hybrid",
         medianUs(dctx, runs,
-                 [&] {
-                   modUpConvert(dctx, hp, y.data(), 0, hp.digits, ext.data());
-                 }),
+                 [&] { modUpConvert(dctx, hp, y, 0, hp.digits, ext); }),
         none);
     add("ks:modup", "klss",
-        medianUs(dctx, runs,
-                 [&] { klssModUpAll(dctx, kp, y.data(), td.data()); }),
-        none);
+        medianUs(dctx, runs, [&] { klssModUpAll(dctx, kp, y, td); }), none);
     add("ks:inner", "hybrid",
         medianUs(dctx, runs,
-                 [&] {
-                   launchInnerProduct(dctx, hp, d, ext.data(), drk.key,
-                                      acc.data());
-                 }),
+                 [&] { launchInnerProduct(dctx, hp, d, ext, drk.key, acc); }),
         none);
     add("ks:inner", "klss",
         medianUs(dctx, runs,
                  [&] {
-                   launchKlssInnerProduct(dctx, kp, tds, dkrk.key, ip.data());
-                   klssBackToQP(dctx, kp, ip.data(), acc.data(),
-                                acc.data() + size_t(kp.qp) * n);
+                   launchKlssInnerProduct(dctx, kp, tds, dkrk.key, ip);
+                   klssBackToQP(dctx, kp, ip, acc, acc + size_t(kp.qp) * n);
                  }),
         none);
     add("ks:inner_ip", "klss",
         medianUs(dctx, runs,
-                 [&] {
-                   launchKlssInnerProduct(dctx, kp, tds, dkrk.key, ip.data());
-                 }),
+                 [&] { launchKlssInnerProduct(dctx, kp, tds, dkrk.key, ip); }),
         none);
     add("ks:inner_back", "klss",
-        medianUs(dctx, runs,
-                 [&] {
-                   klssBackToQP(dctx, kp, ip.data(), acc.data(),
-                                acc.data() + size_t(kp.qp) * n);
-                 }),
+        medianUs(
+            dctx, runs,
+            [&] { klssBackToQP(dctx, kp, ip, acc, acc + size_t(kp.qp) * n); }),
         none);
     add("ks:moddown", "hybrid",
-        medianUs(dctx, runs,
-                 [&] {
-                   modDownParts<u64>(dctx, hp, acc.data(), 2, out.data(),
-                                     nullptr, 0, 0);
-                 }),
+        medianUs(
+            dctx, runs,
+            [&] { modDownParts<W>(dctx, hp, acc, 2, out, nullptr, 0, 0); }),
         none);
     const std::vector<int> rows_q = [&] {
       std::vector<int> v(2 * l1);
@@ -410,22 +400,31 @@ bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
     add("ks:moddown", "klss",
         medianUs(dctx, runs,
                  [&] {
-                   modDownCoeffParts(dctx, *kp.down, acc.data(), kp.qp, 2,
-                                     out.data(), l1);
-                   launchNttForward(dctx, out.data(), rows_q, out.data(),
-                                    rows_q, out.data(), rows_q, mods_q, -1,
-                                    nullptr);
+                   modDownCoeffParts(dctx, *kp.down, acc, kp.qp, 2, out, l1);
+                   launchNttForward(dctx, static_cast<const W *>(out), rows_q,
+                                    out, rows_q, out, rows_q, mods_q, -1,
+                                    static_cast<const EpilogueT<W> *>(nullptr));
                  }),
         none);
     add("ks:moddown_coeff", "klss",
-        medianUs(dctx, runs,
-                 [&] {
-                   modDownCoeffParts(dctx, *kp.down, acc.data(), kp.qp, 2,
-                                     out.data(), l1);
-                 }),
+        medianUs(
+            dctx, runs,
+            [&] { modDownCoeffParts(dctx, *kp.down, acc, kp.qp, 2, out, l1); }),
         none);
   }
   std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
+}
+
+bool benchKlss(const std::string &set, int runs, std::vector<Row> &rows) {
+  ParamSpec spec;
+  if (!namedParamSpec(set, spec) || spec.klss_gamma == 0) {
+    std::fprintf(stderr, "unknown set or no KLSS form: %s\n", set.c_str());
+    return false;
+  }
+  if (spec.scale_primes == 2)
+    benchKlssAt<uint32_t>(set, spec, runs, rows);
+  else
+    benchKlssAt<uint64_t>(set, spec, runs, rows);
   return true;
 }
 

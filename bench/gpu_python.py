@@ -420,7 +420,9 @@ def cuda_reference(name: str, inputs: dict[str, np.ndarray]):
 
     if name in BOOTSTRAPS:  # x.bootstrap(): the identity on plain values
         return inputs["x"]
-    # A 32-bit twin or one at another scale: the same function.
+    # A 32-bit twin, one at another scale or another key-switching method
+    # (<name>_k1_klss / _k1_hybrid): the same function.
+    name = re.sub(r"_k1_(klss|hybrid)$", "", name)
     name = re.sub(r"_s\d+$", "", name.removesuffix("_w32"))
     if name in set_b.PROGRAMS:
         prog = set_b.PROGRAMS[name]

@@ -96,6 +96,11 @@ W32_BOOTSTRAPS = [
     "bootstrap16_w32_eval_mod",
 ]
 NO_NOFUSE |= set(W32_BOOTSTRAPS)
+# KLSS at 32-bit words: set-B programs at cheddar32k1 (Athena's small-K
+# shape on cheddar32's chain: K = 1, dnum 47, gamma 3, r' 5), every key
+# switch KLSS (<name>_k1_klss) and hybrid (<name>_k1_hybrid).
+W32_KLSS = ["mul_relin_B", "rotate_B"]
+NO_NOFUSE |= {f"{n}_k1_{m}" for n in W32_KLSS for m in ("klss", "hybrid")}
 
 
 def programs(rng: np.random.Generator):
@@ -117,6 +122,12 @@ def programs(rng: np.random.Generator):
     for name in W32_SET_B:
         prog = set_b.PROGRAMS[name]
         yield f"{name}_w32", prog, {"params": "cheddar32"}, set_b.inputs(prog, rng)
+    for name in W32_KLSS:
+        prog = set_b.PROGRAMS[name]
+        inputs = set_b.inputs(prog, rng)
+        for method in ("klss", "hybrid"):
+            options = {"params": "cheddar32k1", "keyswitch": method}
+            yield f"{name}_k1_{method}", prog, options, inputs
     for example in W32_S46:
         path = ROOT / "examples" / f"{example}.py"
         module = cli._load_module(path)

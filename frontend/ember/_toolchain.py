@@ -144,9 +144,7 @@ def context_from_params(params: dict, security: int | str = 128) -> object:
         ) from err
     try:
         if word == 32:
-            if t:
-                raise ValueError("a 32-bit program has no KLSS form")
-            return er.Context32(spec, q, p)
+            return er.Context32(spec, q, p, t)
         return er.Context(spec, q, p, t)
     except (TypeError, ValueError, OverflowError) as err:  # e.g. a prime >= 2^64
         raise SerializationError(

@@ -451,7 +451,7 @@ class Compiled:
                 step()
             kgk = None
             if klss_galois:
-                kgk = er.KlssGaloisKeys()
+                kgk = self._rt("KlssGaloisKeys")()
                 for g in klss_galois:
                     kgk.add(g, er.klss_key_from_hybrid(ctx, generator.galois_key(g)))
                     step()

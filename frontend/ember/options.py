@@ -84,8 +84,8 @@ class CompileOptions:
       words are slower. None: 64, or the named set's ("cheddar32" is
       32-bit). Bootstrapping compiles at 32 bits (``word=32``: Q_0 is q_0
       and the base pair, the procedure on pairs carrying 2^59); "auto"
-      keeps programs that bootstrap at 64. No KLSS form at 32 bits yet
-      (refused by name).
+      keeps programs that bootstrap at 64. KLSS forms at both words (T of
+      30-bit primes at 32 bits).
     - ``extra_levels``: levels left at the outputs beyond the program's
       depth.
     - ``encapsulate``: a program that bootstraps keeps a dense secret and
@@ -133,11 +133,13 @@ class CompileOptions:
       temporary primes for parameters chosen from the program.
     - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
       the program (no ``params``, no ``klss_gamma``), the compiler adds the
-      KLSS form (gamma, the fewest 61-bit T primes) that lowers the
-      predicted key-switching time by 5% or more, when one does. Off by
-      default: on an H200 a program the model predicted 19% faster with
-      its form ran 24% slower (bench/RESULTS.md); the model's KLSS terms
-      need refitting to compiled programs first.
+      KLSS form (gamma, the fewest T primes of 61 bits, 30 at 32-bit
+      words) that lowers the predicted key-switching time by 5% or more,
+      when one does. Off by default (KLSS keys are larger). On an H200 a
+      program the model predicted 19% faster with its form once ran 24%
+      slower; after the model's fix and the batched compiled ModUp, the
+      K = 1 program it adds a form to runs 0.77x hybrid's time
+      (bench/RESULTS.md, 2026-11-26).
     """
 
     security: int | str = _option(

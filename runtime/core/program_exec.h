@@ -18,8 +18,8 @@
 //   void modUp(args, p, digits, outs, scratch)
 //   void ksInnerProduct(args, key, digits, acc0, acc1, galois) (galois != 0:
 //     the digits read permuted by X -> X^galois)
-//   void klssModUp(args, p, out, scratch)
-//   void klssInnerProduct(args, key, digits, level, acc0, acc1)
+//   void klssModUp(args, digits, outs, scratch)  outs[j] = digits[j] over T
+//   void klssInnerProduct(args, key, digits, level, acc0, acc1, scratch)
 //   void modSwitchDown(args, xs, ys, outs, scratch)  outs[j] = the switch of
 //     xs[j] (+ P ys[j] when ys is not empty: lifted addends)
 //   void automorphism(args, p, g, out)
@@ -224,15 +224,19 @@ private:
                           acc1, static_cast<uint64_t>(s.imm[0]));
       else
         B::klssInnerProduct(args_, key<typename B::KlssKey>(s, 0), digits,
-                            static_cast<int>(s.imm[0]), acc0, acc1);
+                            static_cast<int>(s.imm[0]), acc0, acc1, scratch(s));
       return;
     }
-    case StepKind::kKlssModUp:
+    case StepKind::kKlssModUp: {
+      std::vector<const Poly *> xs;
+      std::vector<Poly *> outs;
       for (int32_t j = 0; j < s.nout; ++j) {
-        const Poly &x = in(s, j);
-        B::klssModUp(args_, x, placeOut(s, j), scratch(s));
+        xs.push_back(&in(s, j));
+        outs.push_back(&placeOut(s, j));
       }
+      B::klssModUp(args_, xs, outs, scratch(s));
       return;
+    }
     case StepKind::kModSwitchDown: {
       // Inputs x_0..x_{n-1}, then the lifted addends of the first ones.
       if (s.nin < s.nout || s.nin > 2 * s.nout)

@@ -336,12 +336,14 @@ template <typename Word> struct CpuBackend {
                              Poly &acc0, Poly &acc1, uint64_t galois) {
     keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
   }
-  static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch) {
-    out = cpu::klssModUp(*a.ctx, p);
+  static void klssModUp(const Args &a, const std::vector<const Poly *> &xs,
+                        const std::vector<Poly *> &outs, Scratch) {
+    for (size_t j = 0; j < xs.size(); ++j)
+      *outs[j] = cpu::klssModUp(*a.ctx, *xs[j]);
   }
   static void klssInnerProduct(const Args &a, const KlssKey &key,
                                const std::vector<const Poly *> &digits,
-                               int level, Poly &acc0, Poly &acc1) {
+                               int level, Poly &acc0, Poly &acc1, Scratch) {
     ember::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
   }
   /// out_j = modSwitchDown(x_j [+ P y_j]): the lifted addend y_j (over

@@ -505,26 +505,23 @@ const BConvPlan &DeviceContext::Impl::bconvPlan(const DeviceContext &dctx,
                                    : makeBConvPlan(dctx, *host32, from, to));
 }
 
-const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
-                                                const std::vector<int> &from,
-                                                const std::vector<int> &to) {
-  auto key = std::make_pair(from, to);
-  auto it = exact_plans.find(key);
-  if (it != exact_plans.end())
-    return *it->second;
-  const Context64 &ctx = *host;
-  const BConvTable<u64> &table = ctx.bconvTable(from, to);
+namespace {
+template <typename W>
+std::unique_ptr<ExactPlan>
+makeExactPlan(const DeviceContext &dctx, const Context<W> &ctx,
+              const std::vector<int> &from, const std::vector<int> &to) {
+  const BConvTable<W> &table = ctx.bconvTable(from, to);
   auto plan = std::make_unique<ExactPlan>();
   plan->m = int(from.size());
   plan->t_count = int(to.size());
-  std::vector<u64> hat_inv, scale(from.size() * kScaleWords);
+  std::vector<W> hat_inv, scale(from.size() * kScaleWords);
   for (size_t i = 0; i < from.size(); ++i) {
     hat_inv.push_back(table.hat_inv[i]);
     hat_inv.push_back(ctx.modulus(from[i]).shoup(table.hat_inv[i]));
     inttConstants(ctx, from[i], table.hat_inv[i], 0,
                   scale.data() + kScaleWords * i);
   }
-  std::vector<u64> consts = table.hat_mod;
+  std::vector<W> consts = table.hat_mod;
   consts.insert(consts.end(), table.neg_b_mod.begin(), table.neg_b_mod.end());
   std::vector<int> ints = from;
   ints.insert(ints.end(), to.begin(), to.end());
@@ -532,18 +529,28 @@ const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
   plan->intt_scale = uploadWords(dctx, scale);
   plan->consts = uploadWords(dctx, consts);
   plan->ints = uploadInts(dctx, ints);
-  return *(exact_plans[key] = std::move(plan));
+  return plan;
+}
+} // namespace
+
+const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
+                                                const std::vector<int> &from,
+                                                const std::vector<int> &to) {
+  auto key = std::make_pair(from, to);
+  auto it = exact_plans.find(key);
+  if (it != exact_plans.end())
+    return *it->second;
+  return *(exact_plans[key] = host ? makeExactPlan(dctx, *host, from, to)
+                                   : makeExactPlan(dctx, *host32, from, to));
 }
 
-const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
-                                              int level) {
-  if (!host)
-    throw InvalidArgument("KLSS key switching is 64-bit only on the GPU so "
-                          "far; this device context has 32-bit words");
-  auto it = klss_plans.find(level);
-  if (it != klss_plans.end())
-    return *it->second;
-  const Context64 &ctx = *host;
+namespace {
+/// KLSS constants of `level` (KlssPlan) at either word; `I` supplies the
+/// level's hybrid and ModDown plans.
+template <typename W>
+std::unique_ptr<KlssPlan> makeKlssPlan(const DeviceContext &dctx,
+                                       DeviceContext::Impl &I,
+                                       const Context<W> &ctx, int level) {
   if (!ctx.hasKlss())
     throw InvalidArgument("the parameter set " + ctx.describe() +
                           " has no KLSS form (no temporary basis T)");
@@ -553,17 +560,17 @@ const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
   P.digits = ctx.digitCount(level);
   P.groups = ctx.klssGroupCount(level);
   P.r = ctx.tCount();
-  P.qp = level + 1 + p_count;
-  P.t_first = q_count + p_count;
-  P.ks = &ksPlan(dctx, level); // checks the digit count
-  P.down = &switchPlan(dctx, ctx.qpBasis(level), ctx.qBasis(level));
+  P.qp = level + 1 + I.p_count;
+  P.t_first = I.q_count + I.p_count;
+  P.ks = &I.ksPlan(dctx, level); // checks the digit count
+  P.down = &I.switchPlan(dctx, ctx.qpBasis(level), ctx.qBasis(level));
   const std::vector<int> t_basis = ctx.tBasis();
-  std::vector<u64> consts;
+  std::vector<W> consts;
   std::vector<int> ints;
   // Digits -> T.
   for (int j = 0; j < P.digits; ++j) {
     const std::vector<int> limbs = ctx.digitLimbs(j, level);
-    const BConvTable<u64> &table = ctx.bconvTable(limbs, t_basis);
+    const BConvTable<W> &table = ctx.bconvTable(limbs, t_basis);
     P.start.push_back(limbs.front());
     P.size.push_back(int(limbs.size()));
     P.up_hat.push_back(consts.size());
@@ -579,7 +586,7 @@ const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
   // q_i at i, p_k at level + 1 + k.
   for (int g = 0; g < P.groups; ++g) {
     const std::vector<int> limbs = ctx.klssGroupLimbs(g, level);
-    const BConvTable<u64> &table = ctx.bconvTable(t_basis, limbs);
+    const BConvTable<W> &table = ctx.bconvTable(t_basis, limbs);
     P.group_size.push_back(int(limbs.size()));
     P.down_hat.push_back(consts.size());
     consts.insert(consts.end(), table.hat_mod.begin(), table.hat_mod.end());
@@ -589,19 +596,30 @@ const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
     ints.insert(ints.end(), limbs.begin(), limbs.end());
     P.down_trow.push_back(ints.size());
     for (int limb : limbs)
-      ints.push_back(limb < q_count ? limb : level + 1 + (limb - q_count));
+      ints.push_back(limb < I.q_count ? limb : level + 1 + (limb - I.q_count));
   }
   // INTT over T with n^-1 (T/t_k)^-1 folded in, indexed by modulus.
-  const BConvTable<u64> &t_table =
+  const BConvTable<W> &t_table =
       ctx.bconvTable(t_basis, ctx.klssGroupLimbs(0, level));
-  std::vector<u64> scale(size_t(all_count) * kScaleWords, 0);
+  std::vector<W> scale(size_t(I.all_count) * kScaleWords, 0);
   for (int k = 0; k < P.r; ++k)
     inttConstants(ctx, t_basis[k], t_table.hat_inv[k], 0,
                   scale.data() + kScaleWords * size_t(t_basis[k]));
   P.intt_scale_t = uploadWords(dctx, scale);
   P.consts = uploadWords(dctx, consts);
   P.ints = uploadInts(dctx, ints);
-  return *(klss_plans[level] = std::move(plan));
+  return plan;
+}
+} // namespace
+
+const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
+                                              int level) {
+  auto it = klss_plans.find(level);
+  if (it != klss_plans.end())
+    return *it->second;
+  return *(klss_plans[level] = host
+                                   ? makeKlssPlan(dctx, *this, *host, level)
+                                   : makeKlssPlan(dctx, *this, *host32, level));
 }
 
 const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,
@@ -803,17 +821,12 @@ DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys) {
   return uploadGaloisKeys(ctx, keys);
 }
 
-const uint64_t *DeviceKlssKey::b(int digit, int group, int t_count,
-                                 size_t n) const {
-  return buf.data() + (size_t(digit * groups + group) * 2) * t_count * n;
-}
-const uint64_t *DeviceKlssKey::a(int digit, int group, int t_count,
-                                 size_t n) const {
-  return buf.data() + (size_t(digit * groups + group) * 2 + 1) * t_count * n;
-}
-
-DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key) {
-  const Context64 &h = ctx.host();
+namespace {
+template <typename W>
+BasicDeviceKlssKey<W> uploadKlssKey(const DeviceContext &ctx,
+                                    const BasicKlssKey<W> &key) {
+  requireWord<W>(ctx, "upload");
+  const Context<W> &h = hostOf<W>(ctx);
   if (!h.hasKlss())
     throw InvalidArgument("upload: the parameter set " + h.describe() +
                           " has no KLSS form");
@@ -824,36 +837,57 @@ DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key) {
                           "polynomials");
   const std::vector<int> t_basis = h.tBasis();
   const size_t r = t_basis.size(), n = h.n();
-  DeviceKlssKey d;
+  BasicDeviceKlssKey<W> d;
   d.digits = key.digits;
   d.groups = key.groups;
-  d.buf = DeviceBuffer(ctx, count * 2 * r * n);
+  d.buf = DeviceBuffer(ctx, BasicDevicePoly<W>::wordsFor(count * 2 * r * n));
   for (size_t i = 0; i < count; ++i) {
-    for (const Poly64 *p : {&key.b[i], &key.a[i]})
+    for (const Poly<W> *p : {&key.b[i], &key.a[i]})
       if (p->basis != t_basis || !p->ntt || p->data.size() != r * n)
         throw InvalidArgument("upload: KLSS key polynomials must be over T "
                               "in NTT form");
-    copyToDevice(ctx, d.buf.data() + (2 * i) * r * n, key.b[i].data.data(),
-                 r * n * 8);
-    copyToDevice(ctx, d.buf.data() + (2 * i + 1) * r * n, key.a[i].data.data(),
-                 r * n * 8);
+    copyToDevice(ctx, reinterpret_cast<u64 *>(d.data() + (2 * i) * r * n),
+                 key.b[i].data.data(), r * n * sizeof(W));
+    copyToDevice(ctx, reinterpret_cast<u64 *>(d.data() + (2 * i + 1) * r * n),
+                 key.a[i].data.data(), r * n * sizeof(W));
   }
   ctx.synchronize();
   return d;
 }
 
-DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key) {
-  return DeviceKlssRelinKey{upload(ctx, key.key)};
-}
-
-DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
-                            const KlssGaloisKeys &keys) {
-  DeviceKlssGaloisKeys d;
+template <typename W>
+BasicDeviceKlssGaloisKeys<W>
+uploadKlssGaloisKeys(const DeviceContext &ctx,
+                     const BasicKlssGaloisKeys<W> &keys) {
+  BasicDeviceKlssGaloisKeys<W> d;
   for (const auto &[g, key] : keys.keys) {
-    d.keys.emplace(g, upload(ctx, key));
+    d.keys.emplace(g, uploadKlssKey(ctx, key));
     ctx.impl().galoisIndex(ctx, g); // as for hybrid keys
   }
   return d;
+}
+} // namespace
+
+DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key) {
+  return uploadKlssKey(ctx, key);
+}
+DeviceKlssKey32 upload(const DeviceContext &ctx, const KlssKey32 &key) {
+  return uploadKlssKey(ctx, key);
+}
+DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key) {
+  return DeviceKlssRelinKey{uploadKlssKey(ctx, key.key)};
+}
+DeviceKlssRelinKey32 upload(const DeviceContext &ctx,
+                            const KlssRelinKey32 &key) {
+  return DeviceKlssRelinKey32{uploadKlssKey(ctx, key.key)};
+}
+DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
+                            const KlssGaloisKeys &keys) {
+  return uploadKlssGaloisKeys(ctx, keys);
+}
+DeviceKlssGaloisKeys32 upload(const DeviceContext &ctx,
+                              const KlssGaloisKeys32 &keys) {
+  return uploadKlssGaloisKeys(ctx, keys);
 }
 
 } // namespace ember::cuda

@@ -1,6 +1,6 @@
 // CKKS evaluation on device ciphertexts: the operations of the CPU
 // Evaluator (runtime/cpu/evaluator.cpp), op for op, on the fused kernels, at
-// either word (BasicEvaluator<W>; KLSS is 64-bit only).
+// either word (BasicEvaluator<W>, hybrid and KLSS key switching).
 // Key switching: ModUp of all digits (one INTT, one BConv, one NTT launch
 // for every digit at once), one inner product fused over the digits, one
 // ModDown of both accumulators whose final NTT also subtracts, scales by
@@ -176,20 +176,7 @@ BasicDeviceCiphertext<W> BasicEvaluator<W>::multiply(const Ct &a,
 namespace {
 
 // Key switching with either kind of key: keySwitchInto is overloaded on the
-// key (hybrid, KLSS), so each operation is written once. KLSS keys are
-// 64-bit: at 32-bit words they are refused.
-
-template <typename W, typename Key>
-void keySwitchAny(const DeviceContext &ctx, const W *d, int level,
-                  const Key &key, W *out, const W *add, int add_parts,
-                  int add_stride) {
-  if constexpr (std::is_same_v<Key, BasicDeviceSwitchingKey<W>> ||
-                std::is_same_v<W, u64>)
-    keySwitchInto(ctx, d, level, key, out, add, add_parts, add_stride);
-  else
-    throw InvalidArgument("KLSS key switching is 64-bit only on the GPU so "
-                          "far; this device context has 32-bit words");
-}
+// key (hybrid, KLSS), so each operation is written once.
 
 template <typename W, typename Key>
 BasicDeviceCiphertext<W> relinearizeWith(const DeviceContext &ctx,
@@ -199,8 +186,8 @@ BasicDeviceCiphertext<W> relinearizeWith(const DeviceContext &ctx,
   if (a.degree() == 1)
     return clone(ctx, a);
   BasicDeviceCiphertext<W> out = like(ctx, a, 2, a.level);
-  keySwitchAny(ctx, a.part(2), a.level, key, out.data(), a.data(), 2,
-               int(a.limbs()));
+  keySwitchInto(ctx, a.part(2), a.level, key, out.data(), a.data(), 2,
+                int(a.limbs()));
   return out;
 }
 
@@ -217,8 +204,8 @@ galoisWith(const DeviceContext &ctx, const BasicDeviceCiphertext<W> &a,
   launchAutomorphism(ctx, rotated.data(), a.data(), rowsOf(a),
                      ctx.impl().galoisIndex(ctx, galois));
   BasicDeviceCiphertext<W> out = like(ctx, a, 2, a.level);
-  keySwitchAny(ctx, rotated.part(1), a.level, keys.keys.at(galois), out.data(),
-               rotated.data(), 1, int(a.limbs()));
+  keySwitchInto(ctx, rotated.part(1), a.level, keys.keys.at(galois), out.data(),
+                rotated.data(), 1, int(a.limbs()));
   return out;
 }
 
@@ -233,8 +220,8 @@ keySwitchWith(const DeviceContext &ctx, const BasicDevicePoly<W> &d,
     throw InvalidArgument("keySwitch: d must be over q_0..q_level");
   const size_t part = d.limbs() * d.n;
   DeviceBuffer out = residueBuffer<W>(ctx, 2 * part);
-  keySwitchAny(ctx, d.data(), level, key, residues<W>(out),
-               static_cast<const W *>(nullptr), 0, 0);
+  keySwitchInto(ctx, d.data(), level, key, residues<W>(out),
+                static_cast<const W *>(nullptr), 0, 0);
   std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>> res;
   for (int p = 0; p < 2; ++p) {
     BasicDevicePoly<W> &r = p == 0 ? res.first : res.second;
@@ -261,7 +248,7 @@ BasicEvaluator<W>::relinearize(const Ct &a,
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::relinearize(const Ct &a,
-                               const DeviceKlssRelinKey &rk) const {
+                               const BasicDeviceKlssRelinKey<W> &rk) const {
   return relinearizeWith(ctx_, a, rk.key);
 }
 
@@ -275,7 +262,7 @@ BasicEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
-                                 const DeviceKlssRelinKey &rk) const {
+                                 const BasicDeviceKlssRelinKey<W> &rk) const {
   return relinearize(multiply(a, b), rk);
 }
 
@@ -317,7 +304,7 @@ BasicEvaluator<W>::applyGalois(const Ct &a, uint64_t galois,
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::applyGalois(const Ct &a, uint64_t galois,
-                               const DeviceKlssGaloisKeys &keys) const {
+                               const BasicDeviceKlssGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a, galois, keys, "");
 }
 
@@ -333,7 +320,7 @@ BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
-                          const DeviceKlssGaloisKeys &keys) const {
+                          const BasicDeviceKlssGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a,
                     galoisElementForRotation(hostOf<W>(ctx_), k, a.slots), keys,
                     "a rotation by " + std::to_string(k));
@@ -350,7 +337,7 @@ BasicEvaluator<W>::conjugate(const Ct &a,
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::conjugate(const Ct &a,
-                             const DeviceKlssGaloisKeys &keys) const {
+                             const BasicDeviceKlssGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a, galoisElementForConjugation(hostOf<W>(ctx_)), keys,
                     "conjugation");
 }
@@ -364,7 +351,8 @@ BasicEvaluator<W>::keySwitch(const Poly &d,
 
 template <typename W>
 std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
-BasicEvaluator<W>::keySwitch(const Poly &d, const DeviceKlssKey &key) const {
+BasicEvaluator<W>::keySwitch(const Poly &d,
+                             const BasicDeviceKlssKey<W> &key) const {
   return keySwitchWith(ctx_, d, key);
 }
 

@@ -2,8 +2,7 @@
 // check, device modular arithmetic (generic in the word: 64-bit with
 // __umul64hi, 32-bit with __umulhi), the tables a kernel needs, the
 // context's private state and the kernel launchers. The kernels are
-// templates on the word W; KLSS and the compiled programs' fused chains are
-// written for W = u64 only so far.
+// templates on the word W (u64, u32).
 #pragma once
 
 #include "ember/cuda.h"
@@ -251,7 +250,7 @@ struct SwitchPlan {
   int drop_q = 0; ///< dropped limbs that are Q primes (they lead the drop)
 };
 /// Constants of an exact base conversion from `from` to `to` (rns.h
-/// bconvExact), cached per (from, to).
+/// bconvExact), cached per (from, to); the buffers hold the context's words.
 struct ExactPlan {
   int m = 0, t_count = 0;
   DeviceBuffer hat_inv;    ///< [m][2] (B/b_i)^-1 mod b_i and its Shoup word
@@ -262,7 +261,8 @@ struct ExactPlan {
 /// KLSS key-switching constants of one level (Athena 2.3): the digits'
 /// exact BConv to T, T's INTT scaling and the exact BConv from T to each
 /// key group's limbs of Q_l u P (rows of qpBasis(level)). The INTT of d
-/// uses the hybrid plan's constants (the same n^-1 (Q_j/q_i)^-1).
+/// uses the hybrid plan's constants (the same n^-1 (Q_j/q_i)^-1). The
+/// buffers hold the context's words (consts at 32 bits: u32).
 struct KlssPlan {
   int level = 0, digits = 0, groups = 0, r = 0, qp = 0;
   int t_first = 0;                  ///< global index of t_0
@@ -293,8 +293,8 @@ struct DeviceContext::Impl {
   /// 64, or 32 for a context built from a Context32 (host is null then,
   /// host32 and tables32 are set). A context has one word, so the plan
   /// caches below hold that word's plans (RescalePlan, BConvPlan and
-  /// SwitchPlan buffers hold u32 words at 32 bits); the key-switching
-  /// plans are 64-bit only.
+  /// SwitchPlan, KsPlan, ExactPlan and KlssPlan buffers hold u32 words at
+  /// 32 bits).
   int word_bits = 64;
   const Context32 *host32 = nullptr;
   TablesT<u32> tables32{};
@@ -487,19 +487,21 @@ void launchBConv(const DeviceContext &ctx,
 /// (x_i scaled here when hinv is given, else the inputs are y_i already),
 /// v = floor(sum_i y_i / b_i + 1/2) in doubles, out_t = sum_i y_i (B/b_i) + v
 /// [-B]_t mod t, written to row trow[t] (or t) of out.
-struct ExactJob {
-  const u64 *in;   ///< m source rows
-  u64 *out;        ///< base of the target rows
-  const u64 *hat;  ///< [T][m] (B/b_i) mod t
-  const u64 *negb; ///< [T] [-B]_t
-  const u64 *hinv; ///< [m][2] (word, Shoup) (B/b_i)^-1, or null
+template <typename W> struct ExactJobT {
+  const W *in;     ///< m source rows
+  W *out;          ///< base of the target rows
+  const W *hat;    ///< [T][m] (B/b_i) mod t
+  const W *negb;   ///< [T] [-B]_t
+  const W *hinv;   ///< [m][2] (word, Shoup) (B/b_i)^-1, or null
   const int *smod; ///< [m] source moduli
   const int *tmod; ///< [T] target moduli
   const int *trow; ///< [T] output rows, or null for 0..T-1
   int m, t_count;
 };
+using ExactJob = ExactJobT<u64>;
+template <typename W>
 void launchBConvExact(const DeviceContext &ctx,
-                      const std::vector<ExactJob> &jobs);
+                      const std::vector<ExactJobT<W>> &jobs);
 
 /// Hybrid key switching of d (NTT over q_0..q_level) into out (2 parts of
 /// level+1 rows): out_p = ModDown(<ModUp(d), key_p>) [+ add_p for p <
@@ -537,31 +539,37 @@ void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
 /// level+1 rows), same contract as keySwitchInto: INTT (the digits' hat^-1
 /// folded in), exact BConv of every digit to T, NTT over T, inner product
 /// over T, INTT over T, exact BConv to the key groups' limbs, ModDown in
-/// coefficient form, NTT (adding the addend in its epilogue).
-void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
-                   const DeviceKlssKey &key, u64 *out, const u64 *add,
+/// coefficient form, NTT (adding the addend in its epilogue). At either
+/// word.
+template <typename W>
+void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
+                   const BasicDeviceKlssKey<W> &key, W *out, const W *add,
                    int add_parts, int add_stride);
 // Its parts (also timed by the benchmark's breakdown); the first, the INTT
 // of d with the digits' hat^-1 folded in, is hybrid's modUpInverse.
 /// Exact BConv of every digit of y to T and the NTT over T: td holds
 /// digits x r rows (NTT form).
-void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const u64 *y,
-                  u64 *td);
+template <typename W>
+void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const W *y,
+                  W *td);
 /// The inner product over T: ip = [b, a][group][r] rows (NTT form) from the
 /// digits' T rows (td[i] = digit i's r rows).
+template <typename W>
 void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
-                            const std::vector<const u64 *> &td,
-                            const DeviceKlssKey &key, u64 *ip);
+                            const std::vector<const W *> &td,
+                            const BasicDeviceKlssKey<W> &key, W *ip);
 /// INTT over T of ip (in place; (T/t_k)^-1 folded in), then the exact BConv
 /// of every (part, group) to its limbs of Q_l u P: acc0 / acc1 (qp rows,
 /// coefficient form).
-void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, u64 *ip,
-                  u64 *acc0, u64 *acc1);
+template <typename W>
+void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, W *ip,
+                  W *acc0, W *acc1);
 /// ModDown in coefficient form of `parts` polynomials over keep u drop
 /// (plan of modSwitchDown; part stride in_stride rows) into out (part
 /// stride out_stride rows): (x_keep - BConv_centred(x_drop)) D^-1.
+template <typename W>
 void modDownCoeffParts(const DeviceContext &ctx, const SwitchPlan &plan,
-                       const u64 *in, int in_stride, int parts, u64 *out,
+                       const W *in, int in_stride, int parts, W *out,
                        int out_stride);
 
 /// Rescale of `parts` polynomials over q_0..q_level (stride level+1 rows)

@@ -44,7 +44,7 @@ void copyWords(const cuda::DeviceContext &ctx, W *dst, const W *src,
 }
 
 /// The CUDA backend of the plan executor at word W (64-bit, or 32-bit on a
-/// DeviceContext of a Context32: no KLSS keys there).
+/// DeviceContext of a Context32).
 template <typename W> struct CudaBackend {
   using Poly = cuda::BasicDevicePoly<W>;
   using Args = BasicCudaArgs<W>;
@@ -60,9 +60,8 @@ template <typename W> struct CudaBackend {
   }
   using Kernel = CudaKernel;
   using HybridKey = cuda::BasicDeviceSwitchingKey<W>;
-  using KlssKey = cuda::DeviceKlssKey;
+  using KlssKey = cuda::BasicDeviceKlssKey<W>;
   using Scratch = cuda::Scratch;
-  static constexpr bool kWide = sizeof(W) == 8;
 
   static const Context<W> &host(const Args &a) {
     return cuda::hostOf<W>(*a.ctx);
@@ -135,19 +134,15 @@ template <typename W> struct CudaBackend {
                              Poly &acc0, Poly &acc1, uint64_t galois) {
     cuda::keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
   }
-  static void klssModUp(const Args &a, const Poly &p, Poly &out, Scratch s) {
-    if constexpr (kWide)
-      cuda::klssModUp(*a.ctx, p, out, s);
-    else
-      throw InvalidArgument("KLSS key switching is 64-bit only on the GPU");
+  /// Every digit of the step at once (one launch per stage).
+  static void klssModUp(const Args &a, const std::vector<const Poly *> &xs,
+                        const std::vector<Poly *> &outs, Scratch s) {
+    cuda::klssModUp(*a.ctx, xs, outs, s);
   }
   static void klssInnerProduct(const Args &a, const KlssKey &key,
                                const std::vector<const Poly *> &digits,
-                               int level, Poly &acc0, Poly &acc1) {
-    if constexpr (kWide)
-      cuda::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
-    else
-      throw InvalidArgument("KLSS key switching is 64-bit only on the GPU");
+                               int level, Poly &acc0, Poly &acc1, Scratch s) {
+    cuda::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1, s);
   }
   /// Every part of the step at once (one launch per stage).
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,

@@ -329,8 +329,9 @@ __global__ void __launch_bounds__(kEwThreads)
 /// Loads a block's slice of a conversion: rows t_begin..t_begin+nt of the
 /// (targets x m) hat matrix into hat_s and the per-target constants c into
 /// c_s (shared memory), then waits for the whole block.
-__device__ __forceinline__ void loadSlice(u64 *hat_s, u64 *c_s, const u64 *hat,
-                                          const u64 *c, int t_begin, int nt,
+template <typename W>
+__device__ __forceinline__ void loadSlice(W *hat_s, W *c_s, const W *hat,
+                                          const W *c, int t_begin, int nt,
                                           int m) {
   for (int idx = threadIdx.x; idx < nt * m; idx += blockDim.x)
     hat_s[idx] = hat[t_begin * m + idx];
@@ -339,65 +340,98 @@ __device__ __forceinline__ void loadSlice(u64 *hat_s, u64 *c_s, const u64 *hat,
   __syncthreads();
 }
 
-/// One target of a base conversion: k c + sum_{i < m} y_i h_i summed in
-/// 128 bits (m <= 32 products below 2^122 fit) and reduced once mod
-/// modulus g.
-template <int kM>
-__device__ __forceinline__ u64 convRow(const Tables &T, const u64 *y,
-                                       const u64 *h, int m, u64 k, u64 c,
-                                       int g) {
+/// An exact sum of products of W words, reduced once: at 64 bits a 128-bit
+/// accumulator (64 products below 2^122 fit); at 32 bits a 64-bit sum and
+/// a count of its wraps, folded as carry 2^64 + sum = carry [2^64]_q + sum
+/// (any number of products).
+template <typename W> struct WideSum;
+template <> struct WideSum<u64> {
   u64 hi = 0, lo = 0;
-  mac128(hi, lo, k, c);
+  __device__ __forceinline__ void mac(u64 a, u64 b) { mac128(hi, lo, a, b); }
+  __device__ __forceinline__ u64 reduce(u64 q, u64 rh, u64 rl) const {
+    return barrett(hi, lo, q, rh, rl);
+  }
+};
+template <> struct WideSum<u32> {
+  u64 sum = 0;
+  u32 carry = 0;
+  __device__ __forceinline__ void mac(u32 a, u32 b) {
+    const u64 p = u64(a) * b;
+    sum += p;
+    carry += sum < p;
+  }
+  __device__ __forceinline__ u32 reduce(u32 q, u32 rh, u32 rl) const {
+    u32 r = barrett(u32(sum >> 32), u32(sum), q, rh, rl);
+    if (carry) {
+      const u32 two32 = barrett<u32>(1, 0, q, rh, rl); // 2^32 mod q
+      const u32 two64 = mulModBarrett(two32, two32, q, rh, rl);
+      r = addMod(r, mulModBarrett(carry, two64, q, rh, rl), q);
+    }
+    return r;
+  }
+};
+
+/// One target of a base conversion: k c + sum_{i < m} y_i h_i summed
+/// exactly (WideSum) and reduced once mod modulus g.
+template <int kM, typename W>
+__device__ __forceinline__ W convRow(const TablesT<W> &T, const W *y,
+                                     const W *h, int m, W k, W c, int g) {
+  WideSum<W> acc;
+  acc.mac(k, c);
 #pragma unroll
   for (int i = 0; i < kM; ++i)
     if (i < m)
-      mac128(hi, lo, y[i], h[i]);
-  return barrett(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
+      acc.mac(y[i], h[i]);
+  return acc.reduce(T.q[g], T.ratioHi[g], T.ratioLo[g]);
 }
 
-struct ExactJobs {
-  ExactJob job[kMaxExactJobs];
-};
+__device__ __forceinline__ double toDouble(u64 v) { return __ull2double_rn(v); }
+__device__ __forceinline__ double toDouble(u32 v) {
+  return __uint2double_rn(v);
+}
+
+template <typename W> struct ExactJobs { ExactJobT<W> job[kMaxExactJobs]; };
 
 /// Exact base conversion (Athena 2.2, EBConv; rns.h bconvExact), a (T x m)
 /// by (m x N) matrix product like bconvKernel: each thread keeps its
 /// coefficient's m inputs y_i in registers, sums y_i / b_i in doubles (IEEE
 /// division and addition in basis order, __ddiv_rn / __dadd_rn so that
 /// nothing contracts into an FMA: the CPU's v bit for bit), rounds to
-/// v = floor(sum + 0.5) and produces the block's targets as 128-bit sums of
+/// v = floor(sum + 0.5) and produces the block's targets as exact sums of
 /// the m products plus v [-B]_t, reduced once (Barrett). The block's slice of
 /// the hat matrix sits in shared memory. Bytes: (m + T) N words per job. Work
 /// per coefficient: m double divisions and additions (and m Shoup products when
 /// scaling), m T multiply-adds and T reductions.
-template <int kM>
+template <int kM, typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    bconvExactKernel(Tables T, ExactJobs jobs) {
-  extern __shared__ u64 ex_s[];
-  const ExactJob J = jobs.job[blockIdx.y];
+    bconvExactKernel(TablesT<W> T, ExactJobs<W> jobs) {
+  extern __shared__ u64 ex_raw[];
+  W *ex_s = reinterpret_cast<W *>(ex_raw);
+  const ExactJobT<W> J = jobs.job[blockIdx.y];
   const int m = J.m, tc = J.t_count, log_n = T.logN;
   const int t_begin = blockIdx.z * kTargetsPerBlock;
   if (t_begin >= tc)
     return; // whole block: before any barrier
   const int nt = min(tc - t_begin, kTargetsPerBlock);
-  u64 *hat_s = ex_s, *negb_s = ex_s + nt * m; // [nt][m], [nt]
+  W *hat_s = ex_s, *negb_s = ex_s + nt * m; // [nt][m], [nt]
   loadSlice(hat_s, negb_s, J.hat, J.negb, t_begin, nt, m);
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  u64 y[kM];
+  W y[kM];
   double sum = 0;
 #pragma unroll
   for (int i = 0; i < kM; ++i) {
     y[i] = 0;
     if (i < m) {
-      const u64 b = T.q[__ldg(J.smod + i)];
-      u64 v = J.in[(size_t(i) << log_n) + x];
+      const W b = T.q[__ldg(J.smod + i)];
+      W v = J.in[(size_t(i) << log_n) + x];
       if (J.hinv)
         v = mulShoup(v, __ldg(J.hinv + 2 * i), __ldg(J.hinv + 2 * i + 1), b);
       y[i] = v;
-      sum = __dadd_rn(sum, __ddiv_rn(__ull2double_rn(v), __ull2double_rn(b)));
+      sum = __dadd_rn(sum, __ddiv_rn(toDouble(v), toDouble(b)));
     }
   }
   // floor(s + 0.5), as the CPU (not round(): s + 0.5 may round up).
-  const u64 v = static_cast<u64>(floor(__dadd_rn(sum, 0.5)));
+  const W v = static_cast<W>(floor(__dadd_rn(sum, 0.5)));
   for (int tt = 0; tt < nt; ++tt) {
     const int t = t_begin + tt;
     const int row = J.trow ? __ldg(J.trow + t) : t;
@@ -406,40 +440,42 @@ __global__ void __launch_bounds__(kEwThreads)
   }
 }
 
-struct KlssIpArgs {
-  const u64 *td[kMaxDigits]; ///< digit i's r rows over T (NTT form)
-  const u64 *key;            ///< [digit][key group][b, a][r][N]
-  u64 *out;                  ///< [b, a][group][r] rows
+template <typename W> struct KlssIpArgs {
+  const W *td[kMaxDigits]; ///< digit i's r rows over T (NTT form)
+  const W *key;            ///< [digit][key group][b, a][r][N]
+  W *out;                  ///< [b, a][group][r] rows
   int digits, groups, key_groups, r, t_first;
 };
 
 /// KLSS inner product over T (Athena Fig. 6), all groups in one launch: a
 /// thread owns one coefficient of one T limb, keeps the digits' values in
 /// registers (read once; kD = 0: more than 16 digits, re-read per group
-/// from the cache) and for every group sums digit x key (b and a) in
-/// 128 bits, reducing once. Bytes per coefficient: 2 D G words of key (the
+/// from the cache) and for every group sums digit x key (b and a) exactly
+/// (WideSum), reducing once. Bytes per coefficient: 2 D G words of key (the
 /// bulk, read once), D digit words, 2 G output words. Work: 2 D G
-/// multiply-adds and 2 G reductions.
-template <int kD>
+/// multiply-adds and 2 G reductions. (Reading the digits once per tile of 4
+/// groups, their 8 sums side by side, measured slower on an H200: 840
+/// against 833 us at cheddar32k1, 914 against 821 at athena47.)
+template <int kD, typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    klssInnerProductKernel(Tables T, KlssIpArgs a) {
+    klssInnerProductKernel(TablesT<W> T, KlssIpArgs<W> a) {
   const int k = blockIdx.y, log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const size_t off = (size_t(k) << log_n) + x;
   const size_t block = size_t(a.r) << log_n; // one (digit, group, part)
   const int g = a.t_first + k;
-  const u64 q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  const W q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
   constexpr int kR = kD > 0 ? kD : 1; // the register cache
-  u64 d[kR];
+  W d[kR];
 #pragma unroll
   for (int i = 0; i < kR; ++i)
     d[i] = kD > 0 && i < a.digits ? a.td[i][off] : 0;
   for (int j = 0; j < a.groups; ++j) {
-    u64 h0 = 0, l0 = 0, h1 = 0, l1 = 0;
-    auto mac = [&](int i, u64 v) {
-      const u64 *kb = a.key + size_t(2 * (i * a.key_groups + j)) * block + off;
-      mac128(h0, l0, v, kb[0]);
-      mac128(h1, l1, v, kb[block]);
+    WideSum<W> s0, s1;
+    auto mac = [&](int i, W v) {
+      const W *kb = a.key + size_t(2 * (i * a.key_groups + j)) * block + off;
+      s0.mac(v, kb[0]);
+      s1.mac(v, kb[block]);
     };
     if constexpr (kD > 0) {
 #pragma unroll
@@ -450,52 +486,53 @@ __global__ void __launch_bounds__(kEwThreads)
       for (int i = 0; i < a.digits; ++i)
         mac(i, a.td[i][off]);
     }
-    a.out[size_t(j) * block + off] = barrett(h0, l0, q, rh, rl);
-    a.out[size_t(a.groups + j) * block + off] = barrett(h1, l1, q, rh, rl);
+    a.out[size_t(j) * block + off] = s0.reduce(q, rh, rl);
+    a.out[size_t(a.groups + j) * block + off] = s1.reduce(q, rh, rl);
   }
 }
 
-struct MdArgs {
-  const u64 *in; ///< parts of keep + drop rows (stride in_stride rows)
-  u64 *out;      ///< parts of keep rows (stride out_stride rows)
+template <typename W> struct MdArgs {
+  const W *in; ///< parts of keep + drop rows (stride in_stride rows)
+  W *out;      ///< parts of keep rows (stride out_stride rows)
   int in_stride, out_stride, keep, drop;
-  const u64 *hinv; ///< [drop][2] (D/d_j)^-1 and its Shoup word
-  const u64 *hat;  ///< [keep][drop] (D/d_j) mod k_t
-  const u64 *half; ///< [drop] floor(d_j / 2)
-  const u64 *negb; ///< [keep] [-D]_{k_t}
-  const u64 *inv;  ///< [keep][2] D^-1 mod k_t and its Shoup word
+  const W *hinv; ///< [drop][2] (D/d_j)^-1 and its Shoup word
+  const W *hat;  ///< [keep][drop] (D/d_j) mod k_t
+  const W *half; ///< [drop] floor(d_j / 2)
+  const W *negb; ///< [keep] [-D]_{k_t}
+  const W *inv;  ///< [keep][2] D^-1 mod k_t and its Shoup word
   const int *tmod, *dmod;
 };
 
 /// Modulus switch down in coefficient form (rns.h modSwitchDown; KLSS's
 /// ModDown before its single NTT), one pass: y_j = [x_j (D/d_j)^-1]_{d_j}
-/// for the dropped limbs, the centred BConv of y to each kept limb in 128
-/// bits, then (x_t - conv) D^-1. Grid (N / threads, parts, kept limbs / 8).
-/// Bytes: (keep + drop) N words in, keep N out per part (the dropped limbs
-/// re-read per block of 8 targets, from L2). Work per coefficient: drop
-/// Shoup products, keep x drop multiply-adds, keep reductions and Shoup
-/// products.
-template <int kM>
+/// for the dropped limbs, the centred BConv of y to each kept limb summed
+/// exactly, then (x_t - conv) D^-1. Grid (N / threads, parts, kept limbs /
+/// 8). Bytes: (keep + drop) N words in, keep N out per part (the dropped
+/// limbs re-read per block of 8 targets, from L2). Work per coefficient:
+/// drop Shoup products, keep x drop multiply-adds, keep reductions and
+/// Shoup products.
+template <int kM, typename W>
 __global__ void __launch_bounds__(kEwThreads)
-    modDownCoeffKernel(Tables T, MdArgs a) {
-  extern __shared__ u64 md_s[];
+    modDownCoeffKernel(TablesT<W> T, MdArgs<W> a) {
+  extern __shared__ u64 md_raw[];
+  W *md_s = reinterpret_cast<W *>(md_raw);
   const int keep = a.keep, drop = a.drop, log_n = T.logN;
   const int t_begin = blockIdx.z * kTargetsPerBlock;
   if (t_begin >= keep)
     return;
   const int nt = min(keep - t_begin, kTargetsPerBlock);
-  u64 *hat_s = md_s, *negb_s = md_s + nt * drop; // [nt][drop], [nt]
+  W *hat_s = md_s, *negb_s = md_s + nt * drop; // [nt][drop], [nt]
   loadSlice(hat_s, negb_s, a.hat, a.negb, t_begin, nt, drop);
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const u64 *src = a.in + (size_t(blockIdx.y) * a.in_stride << log_n) + x;
-  u64 *dst = a.out + (size_t(blockIdx.y) * a.out_stride << log_n) + x;
-  u64 y[kM];
-  u64 above = 0;
+  const W *src = a.in + (size_t(blockIdx.y) * a.in_stride << log_n) + x;
+  W *dst = a.out + (size_t(blockIdx.y) * a.out_stride << log_n) + x;
+  W y[kM];
+  W above = 0;
 #pragma unroll
   for (int i = 0; i < kM; ++i) {
     y[i] = 0;
     if (i < drop) {
-      const u64 q = T.q[__ldg(a.dmod + i)];
+      const W q = T.q[__ldg(a.dmod + i)];
       y[i] = mulShoup(src[size_t(keep + i) << log_n], __ldg(a.hinv + 2 * i),
                       __ldg(a.hinv + 2 * i + 1), q);
       above += y[i] > __ldg(a.half + i);
@@ -503,8 +540,8 @@ __global__ void __launch_bounds__(kEwThreads)
   }
   for (int tt = 0; tt < nt; ++tt) {
     const int t = t_begin + tt, g = __ldg(a.tmod + t);
-    const u64 q = T.q[g];
-    const u64 conv =
+    const W q = T.q[g];
+    const W conv =
         convRow<kM>(T, y, hat_s + tt * drop, drop, above, negb_s[tt], g);
     dst[size_t(t) << log_n] =
         mulShoup(subMod(src[size_t(t) << log_n], conv, q), __ldg(a.inv + 2 * t),
@@ -1155,12 +1192,13 @@ EMBER_KEYSWITCH_CHAIN(u32)
 
 // --- KLSS key switching (Athena 2.3) -----------------------------------------
 
+template <typename W>
 void launchBConvExact(const DeviceContext &ctx,
-                      const std::vector<ExactJob> &jobs) {
+                      const std::vector<ExactJobT<W>> &jobs) {
   const auto &I = ctx.impl();
   for (size_t first = 0; first < jobs.size(); first += kMaxExactJobs) {
     const size_t count = std::min<size_t>(kMaxExactJobs, jobs.size() - first);
-    ExactJobs js{};
+    ExactJobs<W> js{};
     int max_m = 0, max_t = 0;
     for (size_t i = 0; i < count; ++i) {
       js.job[i] = jobs[first + i];
@@ -1168,29 +1206,34 @@ void launchBConvExact(const DeviceContext &ctx,
       max_t = std::max(max_t, js.job[i].t_count);
     }
     const size_t smem =
-        size_t(kTargetsPerBlock) * (size_t(max_m) + 1) * sizeof(u64);
+        size_t(kTargetsPerBlock) * (size_t(max_m) + 1) * sizeof(W);
     dim3 grid = ewGrid(I, int(count));
     grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
     const unsigned block = ewBlock(I);
     byWidth(max_m, "bconvExact", [&](auto w) {
       bconvExactKernel<decltype(w)::value>
-          <<<grid, block, smem, I.stream>>>(I.tables, js);
+          <<<grid, block, smem, I.stream>>>(tablesOf<W>(I), js);
     });
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }
+template void launchBConvExact(const DeviceContext &,
+                               const std::vector<ExactJobT<u64>> &);
+template void launchBConvExact(const DeviceContext &,
+                               const std::vector<ExactJobT<u32>> &);
 
-void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const u64 *y,
-                  u64 *td) {
+template <typename W>
+void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const W *y,
+                  W *td) {
   const size_t n = ctx.impl().n;
-  const u64 *c = plan.consts.data();
-  std::vector<ExactJob> jobs;
+  const W *c = wordsOf<W>(plan.consts);
+  std::vector<ExactJobT<W>> jobs;
   for (int j = 0; j < plan.digits; ++j)
     jobs.push_back(
-        ExactJob{y + size_t(plan.start[j]) * n, td + size_t(j) * plan.r * n,
-                 c + plan.up_hat[j], c + plan.up_negb[j], nullptr,
-                 plan.intsPtr(plan.up_smod[j]), plan.intsPtr(plan.t_mods),
-                 nullptr, plan.size[j], plan.r});
+        ExactJobT<W>{y + size_t(plan.start[j]) * n, td + size_t(j) * plan.r * n,
+                     c + plan.up_hat[j], c + plan.up_negb[j], nullptr,
+                     plan.intsPtr(plan.up_smod[j]), plan.intsPtr(plan.t_mods),
+                     nullptr, plan.size[j], plan.r});
   launchBConvExact(ctx, jobs);
   // NTT over T of every digit, one launch.
   const int rows = plan.digits * plan.r;
@@ -1198,12 +1241,14 @@ void klssModUpAll(const DeviceContext &ctx, const KlssPlan &plan, const u64 *y,
   std::vector<int> mods(rows);
   for (int i = 0; i < rows; ++i)
     mods[i] = plan.t_first + i % plan.r;
-  launchNttForward(ctx, td, all, td, all, td, all, mods, -1, nullptr);
+  launchNttForward(ctx, td, all, td, all, td, all, mods, -1,
+                   static_cast<const EpilogueT<W> *>(nullptr));
 }
 
+template <typename W>
 void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
-                            const std::vector<const u64 *> &td,
-                            const DeviceKlssKey &key, u64 *ip) {
+                            const std::vector<const W *> &td,
+                            const BasicDeviceKlssKey<W> &key, W *ip) {
   const auto &I = ctx.impl();
   if (int(td.size()) != plan.digits)
     throw InvalidArgument("klssInnerProduct: " + std::to_string(td.size()) +
@@ -1215,10 +1260,10 @@ void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
         " digits x " + std::to_string(key.groups) + " groups, " +
         std::to_string(plan.digits) + " x " + std::to_string(plan.groups) +
         " needed at level " + std::to_string(plan.level));
-  KlssIpArgs a{};
+  KlssIpArgs<W> a{};
   for (int i = 0; i < plan.digits; ++i)
     a.td[i] = td[i];
-  a.key = key.buf.data();
+  a.key = key.data();
   a.out = ip;
   a.digits = plan.digits;
   a.groups = plan.groups;
@@ -1227,19 +1272,21 @@ void launchKlssInnerProduct(const DeviceContext &ctx, const KlssPlan &plan,
   a.t_first = plan.t_first;
   const dim3 grid = ewGrid(I, plan.r);
   const unsigned block = ewBlock(I);
+  const TablesT<W> &T = tablesOf<W>(I);
   if (plan.digits <= 4)
-    klssInnerProductKernel<4><<<grid, block, 0, I.stream>>>(I.tables, a);
+    klssInnerProductKernel<4><<<grid, block, 0, I.stream>>>(T, a);
   else if (plan.digits <= 8)
-    klssInnerProductKernel<8><<<grid, block, 0, I.stream>>>(I.tables, a);
+    klssInnerProductKernel<8><<<grid, block, 0, I.stream>>>(T, a);
   else if (plan.digits <= 16)
-    klssInnerProductKernel<16><<<grid, block, 0, I.stream>>>(I.tables, a);
+    klssInnerProductKernel<16><<<grid, block, 0, I.stream>>>(T, a);
   else
-    klssInnerProductKernel<0><<<grid, block, 0, I.stream>>>(I.tables, a);
+    klssInnerProductKernel<0><<<grid, block, 0, I.stream>>>(T, a);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, u64 *ip,
-                  u64 *acc0, u64 *acc1) {
+template <typename W>
+void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, W *ip,
+                  W *acc0, W *acc1) {
   const size_t n = ctx.impl().n;
   // INTT over T of both parts of every group, (T/t_k)^-1 folded in.
   const int rows = 2 * plan.groups * plan.r;
@@ -1248,13 +1295,13 @@ void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, u64 *ip,
   for (int i = 0; i < rows; ++i)
     mods[i] = plan.t_first + i % plan.r;
   launchNttInverse(ctx, ip, all, ip, all, ip, all, mods,
-                   plan.intt_scale_t.data(), true);
+                   wordsOf<W>(plan.intt_scale_t), true);
   // Exact BConv T -> each group's limbs, both accumulators in one launch.
-  const u64 *c = plan.consts.data();
-  std::vector<ExactJob> jobs;
+  const W *c = wordsOf<W>(plan.consts);
+  std::vector<ExactJobT<W>> jobs;
   for (int p = 0; p < 2; ++p)
     for (int j = 0; j < plan.groups; ++j)
-      jobs.push_back(ExactJob{
+      jobs.push_back(ExactJobT<W>{
           ip + size_t(p * plan.groups + j) * plan.r * n, p ? acc1 : acc0,
           c + plan.down_hat[j], c + plan.down_negb[j], nullptr,
           plan.intsPtr(plan.t_mods), plan.intsPtr(plan.down_tmod[j]),
@@ -1262,70 +1309,90 @@ void klssBackToQP(const DeviceContext &ctx, const KlssPlan &plan, u64 *ip,
   launchBConvExact(ctx, jobs);
 }
 
+template <typename W>
 void modDownCoeffParts(const DeviceContext &ctx, const SwitchPlan &plan,
-                       const u64 *in, int in_stride, int parts, u64 *out,
+                       const W *in, int in_stride, int parts, W *out,
                        int out_stride) {
   const auto &I = ctx.impl();
-  MdArgs a{};
+  MdArgs<W> a{};
   a.in = in;
   a.out = out;
   a.in_stride = in_stride;
   a.out_stride = out_stride;
   a.keep = plan.keep;
   a.drop = plan.drop;
-  const u64 *c = plan.consts.data();
-  a.hinv = plan.hat_inv.data();
+  const W *c = wordsOf<W>(plan.consts);
+  a.hinv = wordsOf<W>(plan.hat_inv);
   a.hat = c;
   a.half = c + size_t(plan.keep) * plan.drop;
   a.negb = a.half + plan.drop;
-  a.inv = plan.inv.data();
+  a.inv = wordsOf<W>(plan.inv);
   a.tmod = reinterpret_cast<const int *>(plan.tmod.data());
   a.dmod = reinterpret_cast<const int *>(plan.dmod.data());
   dim3 grid = ewGrid(I, parts);
   grid.z = unsigned((plan.keep + kTargetsPerBlock - 1) / kTargetsPerBlock);
   const size_t smem =
-      size_t(kTargetsPerBlock) * (size_t(plan.drop) + 1) * sizeof(u64);
+      size_t(kTargetsPerBlock) * (size_t(plan.drop) + 1) * sizeof(W);
   const unsigned block = ewBlock(I);
   byWidth(plan.drop, "modSwitchDown", [&](auto w) {
     modDownCoeffKernel<decltype(w)::value>
-        <<<grid, block, smem, I.stream>>>(I.tables, a);
+        <<<grid, block, smem, I.stream>>>(tablesOf<W>(I), a);
   });
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
-void keySwitchInto(const DeviceContext &ctx, const u64 *d, int level,
-                   const DeviceKlssKey &key, u64 *out, const u64 *add,
+template <typename W>
+void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
+                   const BasicDeviceKlssKey<W> &key, W *out, const W *add,
                    int add_parts, int add_stride) {
   auto &I = ctx.impl();
   const KlssPlan &plan = I.klssPlan(ctx, level);
   const size_t n = I.n;
   const int l1 = level + 1;
-  DeviceBuffer y(ctx, size_t(l1) * n);
-  modUpInverse(ctx, *plan.ks, d, 0, plan.digits, y.data());
-  DeviceBuffer td(ctx, size_t(plan.digits) * plan.r * n);
-  klssModUpAll(ctx, plan, y.data(), td.data());
-  std::vector<const u64 *> tds;
+  DeviceBuffer y = residueBuffer<W>(ctx, size_t(l1) * n);
+  modUpInverse(ctx, *plan.ks, d, 0, plan.digits, residues<W>(y));
+  DeviceBuffer td = residueBuffer<W>(ctx, size_t(plan.digits) * plan.r * n);
+  klssModUpAll(ctx, plan, residues<W>(y), residues<W>(td));
+  std::vector<const W *> tds;
   for (int j = 0; j < plan.digits; ++j)
-    tds.push_back(td.data() + size_t(j) * plan.r * n);
-  DeviceBuffer ip(ctx, size_t(2 * plan.groups) * plan.r * n);
-  launchKlssInnerProduct(ctx, plan, tds, key, ip.data());
-  DeviceBuffer acc(ctx, size_t(2 * plan.qp) * n);
-  klssBackToQP(ctx, plan, ip.data(), acc.data(),
-               acc.data() + size_t(plan.qp) * n);
+    tds.push_back(residues<W>(td) + size_t(j) * plan.r * n);
+  DeviceBuffer ip = residueBuffer<W>(ctx, size_t(2 * plan.groups) * plan.r * n);
+  launchKlssInnerProduct(ctx, plan, tds, key, residues<W>(ip));
+  DeviceBuffer acc = residueBuffer<W>(ctx, size_t(2 * plan.qp) * n);
+  klssBackToQP(ctx, plan, residues<W>(ip), residues<W>(acc),
+               residues<W>(acc) + size_t(plan.qp) * n);
   // ModDown in coefficient form straight into out, then its NTT in place
-  // (adding the addend in the epilogue).
-  modDownCoeffParts(ctx, *plan.down, acc.data(), plan.qp, 2, out, l1);
+  // (adding the addend in its epilogue).
+  modDownCoeffParts(ctx, *plan.down, static_cast<const W *>(residues<W>(acc)),
+                    plan.qp, 2, out, l1);
   const std::vector<int> rows = iota(0, 2 * l1);
   std::vector<int> mods(2 * l1);
   for (int r = 0; r < 2 * l1; ++r)
     mods[r] = r % l1;
-  Epilogue e;
+  EpilogueT<W> e;
   for (int p = 0; add && p < add_parts; ++p)
     e.b[p] = add + size_t(p) * add_stride * n;
   e.div = l1;
   launchNttForward(ctx, out, rows, out, rows, out, rows, mods, -1,
                    add ? &e : nullptr);
 }
+
+#define EMBER_KLSS_CHAIN(W)                                                    \
+  template void klssModUpAll(const DeviceContext &, const KlssPlan &,          \
+                             const W *, W *);                                  \
+  template void launchKlssInnerProduct(                                        \
+      const DeviceContext &, const KlssPlan &, const std::vector<const W *> &, \
+      const BasicDeviceKlssKey<W> &, W *);                                     \
+  template void klssBackToQP(const DeviceContext &, const KlssPlan &, W *,     \
+                             W *, W *);                                        \
+  template void modDownCoeffParts(const DeviceContext &, const SwitchPlan &,   \
+                                  const W *, int, int, W *, int);              \
+  template void keySwitchInto(const DeviceContext &, const W *, int,           \
+                              const BasicDeviceKlssKey<W> &, W *, const W *,   \
+                              int, int);
+EMBER_KLSS_CHAIN(u64)
+EMBER_KLSS_CHAIN(u32)
+#undef EMBER_KLSS_CHAIN
 
 // --- Public primitives
 // ---------------------------------------------------------
@@ -1651,51 +1718,51 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
 }
 
 namespace {
+template <typename W>
 void checkModuli(const DeviceContext &ctx, const std::vector<int> &basis,
                  const char *op) {
   for (int g : basis)
-    if (g < 0 || g >= ctx.host().allModuliCount())
+    if (g < 0 || g >= hostOf<W>(ctx).allModuliCount())
       throw InvalidArgument(std::string(op) + ": modulus index " +
                             std::to_string(g) + " does not exist");
 }
-} // namespace
 
-DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
-                      const std::vector<int> &to) {
+template <typename W>
+BasicDevicePoly<W> bconvExactPoly(const DeviceContext &ctx,
+                                  const BasicDevicePoly<W> &in,
+                                  const std::vector<int> &to) {
+  requireWord<W>(ctx, "bconvExact");
   if (in.ntt)
     throw InvalidArgument("bconvExact needs a polynomial in coefficient form");
-  checkModuli(ctx, in.basis, "bconvExact");
-  checkModuli(ctx, to, "bconvExact");
+  checkModuli<W>(ctx, in.basis, "bconvExact");
+  checkModuli<W>(ctx, to, "bconvExact");
   for (int t : to)
     if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
       throw InvalidArgument("bconvExact: source and target bases overlap");
   const ExactPlan &plan = ctx.impl().exactPlan(ctx, in.basis, to);
-  DevicePoly out = makePoly(ctx, to, false);
+  BasicDevicePoly<W> out = makePoly<W>(ctx, to, false);
   const int *ints = reinterpret_cast<const int *>(plan.ints.data());
-  launchBConvExact(ctx,
-                   {ExactJob{in.data(), out.data(), plan.consts.data(),
-                             plan.consts.data() + size_t(plan.t_count) * plan.m,
-                             plan.hat_inv.data(), ints, ints + plan.m, nullptr,
-                             plan.m, plan.t_count}});
+  const W *c = wordsOf<W>(plan.consts);
+  launchBConvExact(
+      ctx, std::vector<ExactJobT<W>>{ExactJobT<W>{
+               in.data(), out.data(), c, c + size_t(plan.t_count) * plan.m,
+               wordsOf<W>(plan.hat_inv), ints, ints + plan.m, nullptr, plan.m,
+               plan.t_count}});
   return out;
 }
 
-DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {
-  DevicePoly out = makePoly(ctx, ctx.host().tBasis(), true);
-  klssModUp(ctx, digit, out, Scratch{});
-  return out;
-}
-
-void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
-               DevicePoly &out, Scratch scratch) {
+template <typename W>
+void klssModUpPoly(const DeviceContext &ctx, const BasicDevicePoly<W> &digit,
+                   BasicDevicePoly<W> &out, Scratch scratch) {
+  requireWord<W>(ctx, "klssModUp");
   if (!digit.ntt)
     throw InvalidArgument("klssModUp needs a polynomial in NTT form");
-  const Context64 &h = ctx.host();
+  const Context<W> &h = hostOf<W>(ctx);
   if (!h.hasKlss())
     throw InvalidArgument("klssModUp: the parameter set " + h.describe() +
                           " has no KLSS form (no temporary basis T)");
   const std::vector<int> t_basis = h.tBasis();
-  checkModuli(ctx, digit.basis, "klssModUp");
+  checkModuli<W>(ctx, digit.basis, "klssModUp");
   for (int g : digit.basis)
     if (g >= h.moduliCount())
       throw InvalidArgument("klssModUp: the digit must be over Q u P limbs");
@@ -1705,18 +1772,201 @@ void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
   const int m = plan.m;
   prepareOut(ctx, out, t_basis, true, "klssModUp");
   DeviceBuffer fallback;
-  u64 *y = temporary(ctx, scratch, size_t(m) * n, fallback);
+  W *y = reinterpret_cast<W *>(temporary(
+      ctx, scratch, BasicDevicePoly<W>::wordsFor(size_t(m) * n), fallback));
   const std::vector<int> rows = iota(0, m);
-  launchNttInverse(ctx, digit.data(), rows, y, rows, y, rows, digit.basis,
-                   plan.intt_scale.data(), false);
+  launchNttInverse(ctx, static_cast<const W *>(digit.data()), rows, y, rows, y,
+                   rows, digit.basis, wordsOf<W>(plan.intt_scale), false);
   const int *ints = reinterpret_cast<const int *>(plan.ints.data());
-  launchBConvExact(
-      ctx, {ExactJob{y, out.data(), plan.consts.data(),
-                     plan.consts.data() + size_t(plan.t_count) * m, nullptr,
-                     ints, ints + m, nullptr, m, plan.t_count}});
+  const W *c = wordsOf<W>(plan.consts);
+  launchBConvExact(ctx,
+                   std::vector<ExactJobT<W>>{ExactJobT<W>{
+                       y, out.data(), c, c + size_t(plan.t_count) * m, nullptr,
+                       ints, ints + m, nullptr, m, plan.t_count}});
   const std::vector<int> t_rows = iota(0, plan.t_count);
-  launchNttForward(ctx, out.data(), t_rows, out.data(), t_rows, out.data(),
-                   t_rows, t_basis, -1, nullptr);
+  launchNttForward(ctx, static_cast<const W *>(out.data()), t_rows, out.data(),
+                   t_rows, out.data(), t_rows, t_basis, -1,
+                   static_cast<const EpilogueT<W> *>(nullptr));
+}
+
+/// klssModUp of all the digits of one key switch at once (a compiled
+/// plan's klss_mod_up): when the digits are the level's own
+/// (digitLimbs(j, level), every one) and lie within a row table's reach of
+/// each other, one INTT of all their limbs (each digit's hat^-1 folded in,
+/// the level's KsPlan), one exact BConv launch to T for every digit and one
+/// NTT over T of every output where the outputs lie within reach too (else
+/// one per output); otherwise one klssModUp per digit. Scratch: the
+/// digits' limbs.
+template <typename W>
+void klssModUpDigits(const DeviceContext &ctx,
+                     const std::vector<const BasicDevicePoly<W> *> &digits,
+                     const std::vector<BasicDevicePoly<W> *> &outs,
+                     Scratch scratch) {
+  requireWord<W>(ctx, "klssModUp");
+  if (digits.size() != outs.size() || digits.empty())
+    throw InvalidArgument("klssModUp: one output per digit is needed");
+  const Context<W> &h = hostOf<W>(ctx);
+  const size_t n = ctx.impl().n;
+  // Row offsets (whole limbs) of polynomials from the lowest of them, or
+  // false when one lies out of a row table's reach.
+  auto offsets = [&](const auto &polys, size_t rows_each, const W *&base,
+                     std::vector<int> &off) {
+    base = polys.front()->data();
+    for (const auto *p : polys)
+      base = std::min<const W *>(base, p->data());
+    for (const auto *p : polys) {
+      const std::ptrdiff_t d = p->data() - base;
+      if (d % std::ptrdiff_t(n) ||
+          d / std::ptrdiff_t(n) + std::ptrdiff_t(rows_each) > kMaxRowIndex)
+        return false;
+      off.push_back(int(d / std::ptrdiff_t(n)));
+    }
+    return true;
+  };
+  const int level =
+      digits.back()->basis.empty() ? -1 : digits.back()->basis.back();
+  bool batch = h.hasKlss() && level >= 0 && level < h.qCount() &&
+               int(digits.size()) == h.digitCount(level);
+  for (size_t j = 0; batch && j < digits.size(); ++j)
+    batch = digits[j]->ntt && digits[j]->basis == h.digitLimbs(int(j), level);
+  const W *in_base = nullptr;
+  std::vector<int> in_off;
+  batch = batch && offsets(digits, size_t(level) + 1, in_base, in_off);
+  if (!batch) {
+    for (size_t j = 0; j < digits.size(); ++j)
+      klssModUpPoly(ctx, *digits[j], *outs[j], scratch);
+    return;
+  }
+  const KlssPlan &plan = ctx.impl().klssPlan(ctx, level);
+  const std::vector<int> t_basis = h.tBasis();
+  for (BasicDevicePoly<W> *o : outs)
+    prepareOut(ctx, *o, t_basis, true, "klssModUp");
+  // 1. INTT of every digit's limbs into y (q_0..q_level in order).
+  std::vector<int> src, rows = iota(0, level + 1), mods = rows;
+  for (size_t j = 0; j < digits.size(); ++j)
+    for (int i = 0; i < plan.size[j]; ++i)
+      src.push_back(in_off[j] + i);
+  DeviceBuffer fallback;
+  W *y = reinterpret_cast<W *>(
+      temporary(ctx, scratch,
+                BasicDevicePoly<W>::wordsFor(size_t(level + 1) * n), fallback));
+  launchNttInverse(ctx, in_base, src, y, rows, y, rows, mods,
+                   wordsOf<W>(plan.ks->intt_scale), true);
+  // 2. Exact BConv of every digit to T, one launch.
+  const W *c = wordsOf<W>(plan.consts);
+  std::vector<ExactJobT<W>> jobs;
+  for (int j = 0; j < plan.digits; ++j)
+    jobs.push_back(ExactJobT<W>{
+        y + size_t(plan.start[j]) * n, outs[j]->data(), c + plan.up_hat[j],
+        c + plan.up_negb[j], nullptr, plan.intsPtr(plan.up_smod[j]),
+        plan.intsPtr(plan.t_mods), nullptr, plan.size[j], plan.r});
+  launchBConvExact(ctx, jobs);
+  // 3. NTT over T of every output in place.
+  const W *out_base = nullptr;
+  std::vector<int> out_off;
+  if (offsets(outs, size_t(plan.r), out_base, out_off)) {
+    std::vector<int> trows, tmods;
+    for (int off : out_off)
+      for (int k = 0; k < plan.r; ++k) {
+        trows.push_back(off + k);
+        tmods.push_back(t_basis[k]);
+      }
+    W *b = const_cast<W *>(out_base);
+    launchNttForward(ctx, static_cast<const W *>(b), trows, b, trows, b, trows,
+                     tmods, -1, static_cast<const EpilogueT<W> *>(nullptr));
+  } else {
+    const std::vector<int> t_rows = iota(0, plan.r);
+    for (BasicDevicePoly<W> *o : outs)
+      launchNttForward(ctx, static_cast<const W *>(o->data()), t_rows,
+                       o->data(), t_rows, o->data(), t_rows, t_basis, -1,
+                       static_cast<const EpilogueT<W> *>(nullptr));
+  }
+}
+
+template <typename W>
+void klssInnerProductPolys(
+    const DeviceContext &ctx, const BasicDeviceKlssKey<W> &key,
+    const std::vector<const BasicDevicePoly<W> *> &tdigits, int level,
+    BasicDevicePoly<W> &acc0, BasicDevicePoly<W> &acc1, Scratch scratch) {
+  requireWord<W>(ctx, "klssInnerProduct");
+  const Context<W> &h = hostOf<W>(ctx);
+  const KlssPlan &plan = ctx.impl().klssPlan(ctx, level);
+  const std::vector<int> t_basis = h.tBasis();
+  std::vector<const W *> td;
+  for (const BasicDevicePoly<W> *p : tdigits) {
+    if (!p || p->basis != t_basis || !p->ntt)
+      throw InvalidArgument("klssInnerProduct: the digits must be over T in "
+                            "NTT form (klssModUp results)");
+    td.push_back(p->data());
+  }
+  // The products over T, [b, a][group][r] rows: the caller's scratch (a
+  // plan's arena) when it holds them.
+  DeviceBuffer fallback;
+  W *ip = reinterpret_cast<W *>(temporary(
+      ctx, scratch,
+      BasicDevicePoly<W>::wordsFor(size_t(2 * plan.groups) * plan.r * h.n()),
+      fallback));
+  launchKlssInnerProduct(ctx, plan, td, key, ip);
+  const std::vector<int> qp = h.qpBasis(level);
+  for (BasicDevicePoly<W> *acc : {&acc0, &acc1})
+    if (acc->basis != qp ||
+        acc->buf.words() != BasicDevicePoly<W>::wordsFor(qp.size() * h.n()))
+      *acc = makePoly<W>(ctx, qp, false);
+    else
+      acc->ntt = false;
+  klssBackToQP(ctx, plan, ip, acc0.data(), acc1.data());
+}
+} // namespace
+
+DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
+                      const std::vector<int> &to) {
+  return bconvExactPoly(ctx, in, to);
+}
+DevicePoly32 bconvExact(const DeviceContext &ctx, const DevicePoly32 &in,
+                        const std::vector<int> &to) {
+  return bconvExactPoly(ctx, in, to);
+}
+
+DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {
+  DevicePoly out = makePoly(ctx, ctx.host().tBasis(), true);
+  klssModUp(ctx, digit, out, Scratch{});
+  return out;
+}
+DevicePoly32 klssModUp(const DeviceContext &ctx, const DevicePoly32 &digit) {
+  DevicePoly32 out = makePoly<u32>(ctx, ctx.host32().tBasis(), true);
+  klssModUp(ctx, digit, out, Scratch{});
+  return out;
+}
+void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
+               DevicePoly &out, Scratch scratch) {
+  klssModUpPoly(ctx, digit, out, scratch);
+}
+void klssModUp(const DeviceContext &ctx, const DevicePoly32 &digit,
+               DevicePoly32 &out, Scratch scratch) {
+  klssModUpPoly(ctx, digit, out, scratch);
+}
+
+void klssModUp(const DeviceContext &ctx,
+               const std::vector<const DevicePoly *> &digits,
+               const std::vector<DevicePoly *> &outs, Scratch scratch) {
+  klssModUpDigits(ctx, digits, outs, scratch);
+}
+void klssModUp(const DeviceContext &ctx,
+               const std::vector<const DevicePoly32 *> &digits,
+               const std::vector<DevicePoly32 *> &outs, Scratch scratch) {
+  klssModUpDigits(ctx, digits, outs, scratch);
+}
+
+void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
+                      const std::vector<const DevicePoly *> &tdigits, int level,
+                      DevicePoly &acc0, DevicePoly &acc1, Scratch scratch) {
+  klssInnerProductPolys(ctx, key, tdigits, level, acc0, acc1, scratch);
+}
+void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey32 &key,
+                      const std::vector<const DevicePoly32 *> &tdigits,
+                      int level, DevicePoly32 &acc0, DevicePoly32 &acc1,
+                      Scratch scratch) {
+  klssInnerProductPolys(ctx, key, tdigits, level, acc0, acc1, scratch);
 }
 
 namespace {
@@ -1848,30 +2098,6 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
                            DevicePoly32 &acc0, DevicePoly32 &acc1,
                            uint64_t galois) {
   raisedInnerProduct(ctx, key, digits, acc0, acc1, galois);
-}
-
-void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
-                      const std::vector<const DevicePoly *> &tdigits, int level,
-                      DevicePoly &acc0, DevicePoly &acc1) {
-  const Context64 &h = ctx.host();
-  const KlssPlan &plan = ctx.impl().klssPlan(ctx, level);
-  const std::vector<int> t_basis = h.tBasis();
-  std::vector<const u64 *> td;
-  for (const DevicePoly *p : tdigits) {
-    if (!p || p->basis != t_basis || !p->ntt)
-      throw InvalidArgument("klssInnerProduct: the digits must be over T in "
-                            "NTT form (klssModUp results)");
-    td.push_back(p->data());
-  }
-  DeviceBuffer ip(ctx, size_t(2 * plan.groups) * plan.r * h.n());
-  launchKlssInnerProduct(ctx, plan, td, key, ip.data());
-  const std::vector<int> qp = h.qpBasis(level);
-  for (DevicePoly *acc : {&acc0, &acc1})
-    if (acc->basis != qp || acc->buf.words() != qp.size() * h.n())
-      *acc = makePoly(ctx, qp, false);
-    else
-      acc->ntt = false;
-  klssBackToQP(ctx, plan, ip.data(), acc0.data(), acc1.data());
 }
 
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
@@ -2014,10 +2240,10 @@ void switchDownInto(const DeviceContext &ctx,
   const size_t n = in[0]->n;
   if (!first.ntt) { // coefficient form
     for (size_t p = 0; p < in.size(); ++p) {
-      if constexpr (sizeof(W) == 8) { // one fused kernel, no transforms
+      if (sizeof(W) == 8 || plan.drop <= 32) { // one fused kernel
         modDownCoeffParts(ctx, plan, in[p]->data(), int(in[p]->limbs()), 1,
                           out[p]->data(), int(keep.size()));
-      } else {
+      } else { // more dropped limbs than the kernel's registers hold
         const BasicDevicePoly<W> r = modSwitchDown(ctx, *in[p], keep);
         EMBER_CUDA_CHECK(cudaMemcpyAsync(out[p]->data(), r.data(),
                                          keep.size() * n * sizeof(W),
@@ -2084,6 +2310,10 @@ DevicePoly32 modSwitchDown(const DeviceContext &ctx, const DevicePoly32 &in,
   const SwitchPlan &plan = I.switchPlan(ctx, in.basis, keep);
   const int k = plan.keep, d = plan.drop;
   DevicePoly32 out = makePoly<u32>(ctx, keep, in.ntt);
+  if (!in.ntt && d <= 32) { // one fused kernel (KLSS's ModDown)
+    modDownCoeffParts(ctx, plan, in.data(), int(in.limbs()), 1, out.data(), k);
+    return out;
+  }
   if (!in.ntt) { // (x_keep - BConv_centred(x_drop)) D^-1, limb by limb
     const DevicePoly32 conv = bconv(ctx, limbView(in, k, d, false), keep);
     launchElementwise(ctx, EwOp::kSub, out.data(), in.data(), k, conv.data(), k,

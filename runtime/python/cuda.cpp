@@ -121,8 +121,8 @@ struct DeviceKeys {
   cuda::DeviceKlssGaloisKeys klss_galois;
 };
 
-/// Evaluation keys of a 32-bit program on the device (relinearization,
-/// Galois and encapsulation keys: 32-bit words have no KLSS form yet).
+/// Evaluation keys of a 32-bit program on the device (relinearization and
+/// Galois keys in either form, encapsulation keys).
 struct DeviceKeys32 {
   DeviceKeys32(DevicePtr d, const EvaluationKeys32 &keys) : dev(std::move(d)) {
     if (dev->word() != 32)
@@ -133,15 +133,21 @@ struct DeviceKeys32 {
     if (has_relin)
       relin = cuda::upload(c, keys.relin);
     galois = cuda::upload(c, keys.galois);
+    has_klss_relin = keys.has_klss_relin;
+    if (has_klss_relin)
+      klss_relin = cuda::upload(c, keys.klss_relin);
+    klss_galois = cuda::upload(c, keys.klss_galois);
     has_encapsulation = keys.has_encapsulation;
     if (has_encapsulation)
       encapsulation = cuda::upload(c, keys.encapsulation);
   }
   DevicePtr dev;
-  bool has_relin = false, has_encapsulation = false;
+  bool has_relin = false, has_klss_relin = false, has_encapsulation = false;
   cuda::DeviceEncapsulationKeys32 encapsulation;
   cuda::DeviceRelinKey32 relin;
   cuda::DeviceGaloisKeys32 galois;
+  cuda::DeviceKlssRelinKey32 klss_relin;
+  cuda::DeviceKlssGaloisKeys32 klss_galois;
 };
 
 /// GPU milliseconds on `stream` from before issue() enqueues its work to
@@ -245,6 +251,8 @@ public:
     program::CudaArgs32 args;
     args.relin = keys.has_relin ? &keys.relin : nullptr;
     args.galois = &keys.galois;
+    args.klss_relin = keys.has_klss_relin ? &keys.klss_relin : nullptr;
+    args.klss_galois = &keys.klss_galois;
     args.encapsulation = keys.has_encapsulation ? &keys.encapsulation : nullptr;
     return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
   }

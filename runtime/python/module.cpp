@@ -635,12 +635,14 @@ void bindParams(py::module_ &m) {
             "Primes generated from the spec (generateDoublePrimeChain for Q "
             "when spec.scale_primes is 2).");
   ctx32.def(py::init([](const ParamSpec &spec, const std::vector<uint64_t> &q,
-                        const std::vector<uint64_t> &p) {
+                        const std::vector<uint64_t> &p,
+                        const std::vector<uint64_t> &t) {
               py::gil_scoped_release release;
-              return std::make_shared<Context32>(spec, q, p);
+              return std::make_shared<Context32>(spec, q, p, t);
             }),
             py::arg("spec"), py::arg("q_primes"),
-            py::arg("p_primes") = std::vector<uint64_t>{});
+            py::arg("p_primes") = std::vector<uint64_t>{},
+            py::arg("t_primes") = std::vector<uint64_t>{});
   bindContextCommon<uint32_t>(ctx32);
 }
 
@@ -810,6 +812,58 @@ void bindEncapsulationKeys(py::module_ &m, const std::string &sfx,
       "Bootstrapping's encapsulation keys for a fresh ephemeral secret "
       "of this Hamming weight (SecurityError when Q_0 p_0 is too large "
       "for it).");
+}
+
+/// The KLSS forms at one word size (KlssKey, KlssRelinKey, KlssGaloisKeys
+/// with the suffix), the public transformation from a hybrid key and the
+/// key generator's methods for them.
+template <typename Word>
+void bindKlss(py::module_ &m, const std::string &sfx,
+              py::class_<PyKeyGeneratorT<Word>> &keygen) {
+  using K = BasicKlssKey<Word>;
+  using R = BasicKlssRelinKey<Word>;
+  py::class_<K>(m, ("KlssKey" + sfx).c_str(),
+                "KLSS form of a switching key: digits x groups pairs over the "
+                "temporary basis T (ember/ckks.h).")
+      .def_readonly("digits", &K::digits)
+      .def_readonly("groups", &K::groups)
+      .def(
+          "residues",
+          [](const K &k, int digit, int group) {
+            if (digit < 0 || digit >= k.digits || group < 0 ||
+                group >= k.groups)
+              throw InvalidArgument("KLSS key part out of range");
+            const size_t at = size_t(digit) * k.groups + group;
+            return toArray3<Word>({k.b[at], k.a[at]});
+          },
+          py::arg("digit"), py::arg("group"),
+          "(b, a) of (digit, group) in NTT form over T, shape (2, r', N).");
+  py::class_<R>(m, ("KlssRelinKey" + sfx).c_str()).def_readonly("key", &R::key);
+  bindGaloisKeys<BasicKlssGaloisKeys<Word>>(m,
+                                            ("KlssGaloisKeys" + sfx).c_str());
+  m.def(
+      "klss_key_from_hybrid",
+      [](const Context<Word> &ctx, const BasicSwitchingKey<Word> &key) {
+        py::gil_scoped_release release;
+        return klssKeyFromHybrid(ctx, key);
+      },
+      py::arg("ctx"), py::arg("key"),
+      "The KLSS form of a hybrid switching key (a public transformation).");
+  m.def("hybrid_key_bytes", &hybridKeyBytes<Word>, py::arg("ctx"),
+        "Bytes of one hybrid switching key in memory.");
+  m.def("klss_key_bytes", &klssKeyBytes<Word>, py::arg("ctx"),
+        "Bytes of one KLSS switching key in memory (0 without a KLSS form).");
+  keygen
+      .def(
+          "klss_relin_key",
+          [](PyKeyGeneratorT<Word> &g) { return g.kg->klssRelinKey(); },
+          Release())
+      .def(
+          "klss_galois_keys",
+          [](PyKeyGeneratorT<Word> &g, const std::vector<uint64_t> &elements) {
+            return g.kg->klssGaloisKeys(elements);
+          },
+          py::arg("elements"), Release());
 }
 
 template <typename Word> struct CkksClasses {
@@ -1106,61 +1160,23 @@ void bindCkks(py::module_ &m) {
   bindEncapsulationKeys(m, "", c64.keygen);
   bindEncapsulationKeys(m, "32", c32.keygen);
 
-  // 64-bit only: the KLSS forms, noise flooding's helper.
-  py::class_<KlssKey>(m, "KlssKey",
-                      "KLSS form of a switching key: digits x groups pairs "
-                      "over the temporary basis T (ember/ckks.h).")
-      .def_readonly("digits", &KlssKey::digits)
-      .def_readonly("groups", &KlssKey::groups)
-      .def(
-          "residues",
-          [](const KlssKey &k, int digit, int group) {
-            if (digit < 0 || digit >= k.digits || group < 0 ||
-                group >= k.groups)
-              throw InvalidArgument("KLSS key part out of range");
-            const size_t at = size_t(digit) * k.groups + group;
-            return toArray3<Word64>({k.b[at], k.a[at]});
-          },
-          py::arg("digit"), py::arg("group"),
-          "(b, a) of (digit, group) in NTT form over T, shape (2, r', N).");
-  py::class_<KlssRelinKey>(m, "KlssRelinKey")
-      .def_readonly("key", &KlssRelinKey::key);
-  bindGaloisKeys<KlssGaloisKeys>(m, "KlssGaloisKeys");
-  m.def(
-      "klss_key_from_hybrid",
-      [](const Context64 &ctx, const SwitchingKey &key) {
-        py::gil_scoped_release release;
-        return klssKeyFromHybrid(ctx, key);
-      },
-      py::arg("ctx"), py::arg("key"),
-      "The KLSS form of a hybrid switching key (a public transformation).");
-  m.def("hybrid_key_bytes", &hybridKeyBytes<Word64>, py::arg("ctx"),
-        "Bytes of one hybrid switching key in memory.");
-  m.def("klss_key_bytes", &klssKeyBytes<Word64>, py::arg("ctx"),
-        "Bytes of one KLSS switching key in memory (0 without a KLSS form).");
+  bindKlss(m, "", c64.keygen);
+  bindKlss(m, "32", c32.keygen);
+
   bindEvaluationKeys<Word64>(m, "EvaluationKeys");
   bindEvaluationKeys<uint32_t>(m, "EvaluationKeys32");
 
-  c64.keygen
-      .def(
-          "klss_relin_key",
-          [](PyKeyGenerator &g) { return g.kg->klssRelinKey(); }, Release())
-      .def(
-          "klss_galois_keys",
-          [](PyKeyGenerator &g, const std::vector<uint64_t> &elements) {
-            return g.kg->klssGaloisKeys(elements);
-          },
-          py::arg("elements"), Release())
-      .def(
-          "switching_key",
-          [](PyKeyGenerator &g, const Context64 &ctx,
-             const WordArray<uint64_t> &s_prime) {
-            Poly64 s = toPoly(ctx, s_prime, ctx.qpBasis(ctx.maxLevel()), true);
-            py::gil_scoped_release release;
-            return g.kg->switchingKey(s);
-          },
-          py::arg("ctx"), py::arg("s_prime"),
-          "Key switching from s' (NTT form over qp_basis(max_level)) to s.");
+  // 64-bit only: a switching key from any s', noise flooding's helper.
+  c64.keygen.def(
+      "switching_key",
+      [](PyKeyGenerator &g, const Context64 &ctx,
+         const WordArray<uint64_t> &s_prime) {
+        Poly64 s = toPoly(ctx, s_prime, ctx.qpBasis(ctx.maxLevel()), true);
+        py::gil_scoped_release release;
+        return g.kg->switchingKey(s);
+      },
+      py::arg("ctx"), py::arg("s_prime"),
+      "Key switching from s' (NTT form over qp_basis(max_level)) to s.");
 
   m.def("flooding_bits", &floodingBits, py::arg("noise_bits"),
         py::arg("statistical_security") = kFloodingStatisticalSecurity,

@@ -267,6 +267,25 @@ TEST(Ckks32, KlssKeySwitchingAtThirtyTwoBits) {
   EXPECT_GT(bitsOfPrecision(f.decrypt(f.eval.rotate(cx, 1, gk)), rot), 30);
 }
 
+TEST(Ckks32, SmallKKlssSetAtThirtyTwoBits) {
+  // cheddar32k1: Athena's small-K shape on cheddar32's chain. 128-bit
+  // secure (T is no key modulus), a digit per Q limb under the one special
+  // prime, 16 key groups of 3 primes at the top, and five 30-bit T primes
+  // that hold the exact products (142.6 of 150 bits).
+  ParamSpec spec;
+  ASSERT_TRUE(namedParamSpec("cheddar32k1", spec));
+  EXPECT_NO_THROW(checkSecurity(spec));
+  const Context32 ctx(spec);
+  ASSERT_TRUE(ctx.hasKlss());
+  EXPECT_EQ(ctx.maxLevel(), 46);
+  EXPECT_EQ(ctx.digitCount(ctx.maxLevel()), 47);
+  EXPECT_EQ(ctx.klssGroupCount(ctx.maxLevel()), 16);
+  EXPECT_LE(ctx.klssTBitsNeeded(), ctx.klssTBits());
+  EXPECT_GT(ctx.klssTBitsNeeded(), ctx.klssTBits() - 30); // the fewest
+  for (int t : ctx.tBasis())
+    EXPECT_LT(ctx.primes()[t], uint64_t{1} << 30);
+}
+
 TEST(Ckks32, EncapsulationKeysHaveADigitPerBaseLimb) {
   // Bootstrapping's encapsulation at 32-bit words: level 0 is Q_0 = q_0
   // and the base pair, so to_sparse has one digit per limb of Q_0 (each

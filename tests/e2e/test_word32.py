@@ -1,8 +1,8 @@
 """Compiled programs at 32-bit words (issue 15: word=32|64|auto): the same
 program compiled at both words decrypts to numpy on fresh inputs, with its
 precision in bits side by side; the 32-bit artifact runs on the runtime's
-32-bit objects; word=auto follows the cost model; what 32-bit words lack
-yet is refused by name."""
+32-bit objects; word=auto follows the cost model; KLSS key switching at
+32 bits decrypts as hybrid does."""
 
 from __future__ import annotations
 
@@ -143,16 +143,37 @@ def test_word_auto_follows_the_target(build_dir):
 
 
 def test_word_options(build_dir):
-    """word=32 as an int or a string; anything else is an OptionError; a
-    KLSS form at 32 bits is a CompileError (bootstrapping compiles there:
-    tests/e2e/test_bootstrap.py)."""
+    """word=32 as an int or a string; anything else is an OptionError."""
     assert ember.CompileOptions(word=32).word == "32"
     with pytest.raises(ember.OptionError, match="word must be one of"):
         ember.CompileOptions(word="16")
 
-    @ember.program(slots=8)
-    def square(x):
-        return x * x
 
-    with pytest.raises(ember.CompileError, match="not supported at 32-bit"):
-        ember.compile(square, word=32, security="none", klss_gamma=2)
+def test_klss_at_32_bit_words(compiled, rng):
+    """keyswitch="klss" at 32 bits: the parameters gain a KLSS form of
+    30-bit T primes, the manifest lists the KLSS keys, and the program
+    decrypts to numpy as the hybrid one does (KLSS switches exactly the
+    same key: its error is the hybrid one's, within the bound of
+    test_both_words_decrypt_to_numpy)."""
+    c = ember.compile(mixed, word=32, keyswitch="klss", klss_gamma=2)
+    params = c.manifest["params"]
+    assert params["word"] == 32 and params["gamma"] == 2
+    assert params["t"] and all(2**29 < t < 2**30 for t in params["t"])
+    keys = c.manifest["keys"]
+    assert keys["klss_relin"] and keys["klss_galois"]
+    assert not keys["relin"] and not keys["galois"]
+    x, y, w = (rng.uniform(-1, 1, SLOTS) for _ in range(3))
+    ref = _reference(x, y, w)
+    out = c(x, y, w=w)
+    np.testing.assert_allclose(out, ref, rtol=0, atol=2.0**-20)
+    # The KLSS keys travel as a file, as the hybrid ones do.
+    client = c.keygen()
+    server_keys = c.load_evaluation_keys(client.evaluation.serialize())
+    moved = c.decrypt(client, c.run(server_keys, c.encrypt(client, x, y), w=w))
+    np.testing.assert_allclose(moved, ref, rtol=0, atol=2.0**-20)
+    hybrid = compiled["32"](x, y, w=w)
+    (km, kn), (hm, hn) = _bits(out, ref), _bits(hybrid, ref)
+    print(
+        f"precision (mean, min bits) at 32 bits: KLSS {km:.1f} / {kn:.1f}, "
+        f"hybrid {hm:.1f} / {hn:.1f}"
+    )

@@ -59,7 +59,6 @@ constexpr int kWord32PrimeBits = 30;
 /// below 2^30 carrying 2^59 (a 2^60 pair would need primes within 2^-7 of
 /// 2^30, too few for 16 levels; Bootstrap.h's kProcedurePrimeBits at 64).
 constexpr int kProcedurePairBits = 2 * kWord32PrimeBits - 1;
-using ckks::kTempPrimeBits; // KLSS T primes (as the named sets)
 constexpr int kMinLogN = 13, kMaxLogN = 17;
 constexpr int kDefaultScaleBits = 40;
 /// The smallest scale the compiler lowers to when values are large; below
@@ -483,7 +482,9 @@ std::optional<ember::ParamSpec> FHEToCKKSPass::choose(Operation *where,
     ember::ParamSpec spec;
     if (!ember::namedParamSpec(paramSet, spec)) {
       where->emitError("unknown parameter set '")
-          << paramSet << "' (expected A, B, C, athena40, athena24 or athena47)";
+          << paramSet
+          << "' (expected A, B, C, athena40, athena24, athena47, cheddar32 "
+             "or cheddar32k1)";
       return std::nullopt;
     }
     if ((spec.scale_primes == 2) != (wordBits == 32)) {
@@ -582,8 +583,10 @@ LogicalResult FHEToCKKSPass::generatePrimes(ModuleOp module,
     p = ember::generateNttPrimes(spec.log_n, spec.p_bits, q);
     if (spec.klss_gamma > 0) {
       if (spec.t_bits.empty()) {
-        // The fewest 61-bit primes whose product meets the bound.
-        t = ckks::fewestTPrimes(spec.log_n, q, p, spec.dnum, spec.klss_gamma);
+        // The fewest primes of the word's largest size (61 or 30 bits)
+        // whose product meets the bound.
+        t = ckks::fewestTPrimes(spec.log_n, q, p, spec.dnum, spec.klss_gamma,
+                                wordBits);
       } else {
         std::vector<uint64_t> exclude(q);
         exclude.insert(exclude.end(), p.begin(), p.end());
@@ -951,7 +954,7 @@ void FHEToCKKSPass::runOnOperation() {
       if (klssGamma)
         spec->klss_gamma = static_cast<int>(klssGamma);
       if (klssT)
-        spec->t_bits.assign(klssT, kTempPrimeBits);
+        spec->t_bits.assign(klssT, ckks::tempPrimeBits(wordBits));
       if (spec->klss_gamma == 0 && !spec->t_bits.empty() && klssT) {
         module.emitError("klss-t needs klss-gamma (the key-group size) on the "
                          "automatic parameter path");
@@ -1029,16 +1032,14 @@ LogicalResult FHEToCKKSPass::chooseWord(ModuleOp module, bool secure) {
   bool bootstraps = bootstrap == "auto";
   module.walk([&](fhe::BootstrapOp) { bootstraps = true; });
   if (word == "auto") {
-    // 32-bit words have no KLSS form yet, and the cost model's word
-    // choice does not price bootstrapping (word=32 compiles it): 64 then.
-    wordBits =
-        bootstraps || klssGamma || klssT ? 64 : cheaperWord(module, secure);
+    // The cost model's word choice does not price bootstrapping (word=32
+    // compiles it): 64 then. It prices hybrid key switching at both words;
+    // a KLSS form (given or added by rns-select-keyswitch) is then chosen
+    // at that word.
+    wordBits = bootstraps ? 64 : cheaperWord(module, secure);
     return success();
   }
   wordBits = word == "32" ? 32 : 64;
-  if (wordBits == 32 && (klssGamma || klssT))
-    return module.emitError("a KLSS form (klss-gamma, klss-t) is not "
-                            "supported at 32-bit words yet: use word=64");
   return success();
 }
 

@@ -60,12 +60,12 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
 
     **KLSS form.** A named set carries its KLSS shape
     (`ember::namedParamSpec`: gamma and the bit sizes of the temporary
-    primes T); the pass generates T (`ember::generateNttPrimes`, 61-bit NTT
-    primes distinct from Q and P) and records `T = [...]`, `gamma = g` in
+    primes T); the pass generates T (`ember::generateNttPrimes`, NTT primes
+    distinct from Q and P of 61 bits, or 30 at 32-bit words) and records `T = [...]`, `gamma = g` in
     `#ckks.params`, which `rns-select-keyswitch` needs to choose KLSS key
     switching. On the automatic path there is no KLSS form unless
-    `klss-gamma` is given; `klss-t` then fixes r' (0: the fewest 61-bit
-    primes whose product meets the bound below). Either option overrides a
+    `klss-gamma` is given; `klss-t` then fixes r' (0: the fewest primes of
+    the word's size whose product meets the bound below). Either option overrides a
     named set's value. The bound is the runtime's (Context::klssTBitsNeeded):
     log2 T >= log2(digits) + log N + largest digit + largest key group + 1
     bits; a T below it is an error naming both sides.
@@ -124,8 +124,8 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     scale is the program's, but at least what the primes near its square
     root allow: 2^(2 log N + 16) (2^42 at N = 2^13, 2^48 at 2^16), and
     higher by 2 bits at a time while the pairs of a long chain cannot be
-    found. P is 30-bit primes. No KLSS form yet at 32 bits (refused by
-    name). Bootstrapping at 32 bits: the procedure's levels are pairs
+    found. P is 30-bit primes; a KLSS form's T is 30-bit primes
+    (ckks::tempPrimeBits). Bootstrapping at 32 bits: the procedure's levels are pairs
     carrying 2^59 at the top of the chain (ember::generateDoublePrimeChain
     with a scale per pair); Q_0 = q_0 and the base pair is about
     2^30 S_0, so the expansion multiplies its input by an integer near
@@ -173,7 +173,8 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
            "KLSS key-group size gamma (primes of P u Q per group); 0: the "
            "named set's value, or no KLSS form on the automatic path">,
     Option<"klssT", "klss-t", "int64_t", /*default=*/"0",
-           "Number r' of 61-bit KLSS temporary primes T; 0: the named set's "
+           "Number r' of KLSS temporary primes T (61-bit, 30-bit at 32-bit "
+           "words); 0: the named set's "
            "value, or the fewest that meet the exactness bound">,
     Option<"word", "word", "std::string", /*default=*/"\"\"",
            "The runtime's word size: 64 (primes up to 61 bits, one per "

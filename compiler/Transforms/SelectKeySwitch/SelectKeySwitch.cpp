@@ -315,7 +315,7 @@ struct RNSSelectKeySwitchPass
       std::vector<uint64_t> t;
       try {
         t = ckks::fewestTPrimes(logN, params.getQ(), params.getP(),
-                                params.getDnum(), gamma);
+                                params.getDnum(), gamma, params.getWord());
       } catch (const ember::Error &) {
         return failure();
       }

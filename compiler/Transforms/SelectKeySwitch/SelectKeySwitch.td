@@ -51,7 +51,7 @@ def RNSSelectKeySwitch : Pass<"rns-select-keyswitch", "::mlir::ModuleOp"> {
     parameters without a KLSS form get one when the model predicts that it
     pays: for each key
     group size gamma = 1..16 (at most K + L + 1), T is the fewest 61-bit
-    primes the exact products need (`ckks::fewestTPrimes`), and the
+    primes (30-bit at 32-bit words) the exact products need (`ckks::fewestTPrimes`), and the
     program's predicted key-switch time is the sum over its groups of the
     faster method. The gamma with the lowest sum is kept, and `#ckks.params`
     gains its T and gamma, only when the sum is at least 5% below

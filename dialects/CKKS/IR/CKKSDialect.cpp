@@ -368,15 +368,15 @@ double ember::ckks::log2Product(ArrayRef<uint64_t> primes) {
 std::vector<uint64_t> ember::ckks::fewestTPrimes(int64_t logN,
                                                  ArrayRef<uint64_t> q,
                                                  ArrayRef<uint64_t> p,
-                                                 int64_t dnum, int64_t gamma) {
+                                                 int64_t dnum, int64_t gamma,
+                                                 int64_t word) {
   std::vector<uint64_t> exclude(q.begin(), q.end());
   exclude.insert(exclude.end(), p.begin(), p.end());
   const double need = klssTBitsNeeded(logN, q, p, dnum, gamma);
-  for (int count = static_cast<int>(std::ceil(need / kTempPrimeBits));;
-       ++count) {
+  const int bits = tempPrimeBits(word);
+  for (int count = static_cast<int>(std::ceil(need / bits));; ++count) {
     std::vector<uint64_t> t = ember::generateNttPrimes(
-        static_cast<int>(logN), std::vector<int>(count, kTempPrimeBits),
-        exclude);
+        static_cast<int>(logN), std::vector<int>(count, bits), exclude);
     if (log2Product(t) >= need)
       return t;
   }

@@ -67,16 +67,17 @@ double klssTBitsNeeded(int64_t logN, llvm::ArrayRef<uint64_t> q,
                        llvm::ArrayRef<uint64_t> p, int64_t dnum, int64_t gamma);
 /// Sum of log2 of the primes.
 double log2Product(llvm::ArrayRef<uint64_t> primes);
-/// Bits of each KLSS temporary prime chosen automatically (as the named
-/// sets' T).
-constexpr int kTempPrimeBits = 61;
-/// The fewest kTempPrimeBits-bit NTT primes, distinct from q and p, whose
-/// product holds klssTBitsNeeded: the T of a KLSS form chosen by the
+/// Bits of each KLSS temporary prime chosen automatically at `word`-bit
+/// words: the largest primes the word holds (61 at 64 bits, as the named
+/// sets' T; 30 at 32 bits).
+constexpr int tempPrimeBits(int64_t word) { return word == 32 ? 30 : 61; }
+/// The fewest tempPrimeBits(word)-bit NTT primes, distinct from q and p,
+/// whose product holds klssTBitsNeeded: the T of a KLSS form chosen by the
 /// compiler (fhe-to-ckks klss-gamma, rns-select-keyswitch klss-form).
 /// Throws ember::Error when no such primes exist.
 std::vector<uint64_t> fewestTPrimes(int64_t logN, llvm::ArrayRef<uint64_t> q,
                                     llvm::ArrayRef<uint64_t> p, int64_t dnum,
-                                    int64_t gamma);
+                                    int64_t gamma, int64_t word);
 
 /// True when two scales are equal up to kScaleTolerance.
 bool scalesMatch(double a, double b);

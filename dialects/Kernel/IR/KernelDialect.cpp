@@ -126,11 +126,16 @@ int64_t CallOp::scratchLimbs() {
     int64_t droppedQ = q(getInputs().front()) - q(getResults().front());
     return parts * dropped + std::max<int64_t>(lifted, 0) * droppedQ;
   }
+  if (c == "klss_inner_product" && !getInputs().empty())
+    if (auto key =
+            dyn_cast<ember::rns::KlssKeyType>(getInputs().front().getType()))
+      return 2 * int64_t(key.getGroups()) * int64_t(key.getT()); // [b, a]
   if (c == "klss_mod_up") {
-    int64_t most = 0;
+    // Every digit's INTT at once (the CUDA backend's batched ModUp).
+    int64_t all = 0;
     for (Value v : getInputs())
-      most = std::max(most, limbs(v));
-    return most;
+      all += limbs(v);
+    return all;
   }
   return 0;
 }

@@ -880,20 +880,6 @@ TEST(CudaWords32, OperationsCheddarShape) {
   // 47 Q + 12 P limbs, dnum 4 (digits 12, 12, 12, 11), N = 2^16.
   checkOperations(cheddar32(), {46, 22});
 }
-TEST(CudaWords32, KlssIsRefused) {
-  REQUIRE_GPU();
-  const Context32 ctx = makeDoublePrime32(12, 2, 3, 50, 3);
-  cuda::DeviceContext dctx(ctx);
-  cuda::Evaluator32 geval(dctx);
-  Prng prng(seed(4));
-  const auto ct = cuda::upload(
-      dctx, randomCiphertext(ctx, prng, ctx.maxLevel(), std::ldexp(1.0, 50)));
-  cuda::DeviceKlssRelinKey none;
-  none.key.digits = 1;
-  EXPECT_THROW(geval.relinearize(geval.multiply(ct, ct), none),
-               InvalidArgument);
-}
-
 TEST(CudaOperations, SmallN) {
   REQUIRE_GPU();
   checkOperations("small", {4, 2, 1, 0});
@@ -1054,8 +1040,9 @@ Context64 makeKlssContext(const std::string &name) {
 
 /// A KLSS key of uniform polynomials over T (key switching is
 /// deterministic, so bit-exactness needs no real key).
-KlssKey randomKlssKey(const Context64 &ctx, Prng &prng) {
-  KlssKey k;
+template <typename Word>
+BasicKlssKey<Word> randomKlssKey(const Context<Word> &ctx, Prng &prng) {
+  BasicKlssKey<Word> k;
   k.digits = ctx.digitCount(ctx.maxLevel());
   k.groups = ctx.klssGroupCount(ctx.maxLevel());
   for (int i = 0; i < k.digits * k.groups; ++i) {
@@ -1065,38 +1052,39 @@ KlssKey randomKlssKey(const Context64 &ctx, Prng &prng) {
   return k;
 }
 
-void checkKlssPrimitives(const std::string &set, int level) {
-  Context64 ctx = makeKlssContext(set);
+template <typename Word>
+void checkKlssPrimitives(const Context<Word> &ctx, int level) {
+  using P = Poly<Word>;
+  using DP = cuda::BasicDevicePoly<Word>;
   cuda::DeviceContext dctx(ctx);
   Prng prng(seed(17));
   SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
   const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level),
                          t = ctx.tBasis();
-  auto gpu = [&](const Poly64 &p) { return cuda::upload(dctx, p); };
-  auto dl = [&](const cuda::DevicePoly &p) { return cuda::download(dctx, p); };
+  auto gpu = [&](const P &p) { return cuda::upload(dctx, p); };
+  auto dl = [&](const DP &p) { return cuda::download(dctx, p); };
 
   { // Transforms, automorphisms and elementwise ops over T.
-    Poly64 a = randomPoly(ctx, prng, t, false);
-    cuda::DevicePoly d = gpu(a);
+    P a = randomPoly(ctx, prng, t, false);
+    DP d = gpu(a);
     cpu::ntt(ctx, a);
     cuda::ntt(dctx, d);
     EXPECT_EQ(diff(a, dl(d)), "") << "ntt over T";
-    Poly64 b = randomPoly(ctx, prng, t, true);
+    P b = randomPoly(ctx, prng, t, true);
     d = gpu(b);
     cpu::intt(ctx, b);
     cuda::intt(dctx, d);
     EXPECT_EQ(diff(b, dl(d)), "") << "intt over T";
     const uint64_t g = galoisElementForRotation(ctx, 3, ctx.slotsMax());
     for (bool form : {true, false}) {
-      Poly64 c = randomPoly(ctx, prng, t, form);
+      P c = randomPoly(ctx, prng, t, form);
       EXPECT_EQ(diff(cpu::automorphism(ctx, c, g),
                      dl(cuda::automorphism(dctx, gpu(c), g))),
                 "")
           << "automorphism over T" << (form ? " ntt" : " coeff");
     }
-    Poly64 x = randomPoly(ctx, prng, t, true),
-           y = randomPoly(ctx, prng, t, true);
-    cuda::DevicePoly dx = gpu(x), dy = gpu(y);
+    P x = randomPoly(ctx, prng, t, true), y = randomPoly(ctx, prng, t, true);
+    DP dx = gpu(x), dy = gpu(y);
     cpu::mulInPlace(ctx, x, y);
     cuda::mulInPlace(dctx, dx, dy);
     EXPECT_EQ(diff(x, dl(dx)), "") << "mul over T";
@@ -1108,14 +1096,14 @@ void checkKlssPrimitives(const std::string &set, int level) {
   { // Exact BConv: every digit of Q_l -> T, T -> every key group's limbs,
     // P -> Q_l.
     for (int j = 0; j < ctx.digitCount(level); ++j) {
-      Poly64 a = randomPoly(ctx, prng, ctx.digitLimbs(j, level), false);
+      P a = randomPoly(ctx, prng, ctx.digitLimbs(j, level), false);
       EXPECT_EQ(diff(cpu::bconvExact(ctx, a, t),
                      dl(cuda::bconvExact(dctx, gpu(a), t))),
                 "")
           << "bconvExact digit " << j << " -> T";
     }
-    Poly64 b = randomPoly(ctx, prng, t, false);
-    cuda::DevicePoly db = gpu(b);
+    P b = randomPoly(ctx, prng, t, false);
+    DP db = gpu(b);
     for (int j = 0; j < ctx.klssGroupCount(level); ++j) {
       const std::vector<int> group = ctx.klssGroupLimbs(j, level);
       EXPECT_EQ(diff(cpu::bconvExact(ctx, b, group),
@@ -1123,58 +1111,109 @@ void checkKlssPrimitives(const std::string &set, int level) {
                 "")
           << "bconvExact T -> group " << j;
     }
-    Poly64 c = randomPoly(ctx, prng, ctx.pBasis(), false);
+    P c = randomPoly(ctx, prng, ctx.pBasis(), false);
     EXPECT_EQ(
         diff(cpu::bconvExact(ctx, c, q), dl(cuda::bconvExact(dctx, gpu(c), q))),
         "")
         << "bconvExact P -> Q_l";
     // Small values (|x| < 2^20), the KLSS regime: exact up to the sign.
-    Poly64 small(t, ctx.n(), false);
+    P small(t, ctx.n(), false);
     for (size_t k = 0; k < ctx.n(); ++k) {
       const int64_t v = int64_t(prng.next64() % (1u << 21)) - (1 << 20);
       for (size_t i = 0; i < t.size(); ++i) {
         const uint64_t m = ctx.primes()[t[i]];
-        small.limb(i)[k] = v < 0 ? m - uint64_t(-v) : uint64_t(v);
+        small.limb(i)[k] = Word(v < 0 ? m - uint64_t(-v) : uint64_t(v));
       }
     }
-    const Poly64 want = cpu::bconvExact(ctx, small, q);
+    const P want = cpu::bconvExact(ctx, small, q);
     EXPECT_EQ(diff(want, dl(cuda::bconvExact(dctx, gpu(small), q))), "")
         << "bconvExact T -> Q_l, small values";
   }
 
   { // klssModUp of every digit.
-    Poly64 d = randomPoly(ctx, prng, q, true);
+    P d = randomPoly(ctx, prng, q, true);
     for (int j = 0; j < ctx.digitCount(level); ++j) {
-      const Poly64 digit = cpu::selectLimbs(d, ctx.digitLimbs(j, level));
+      const P digit = cpu::selectLimbs(d, ctx.digitLimbs(j, level));
       EXPECT_EQ(diff(cpu::klssModUp(ctx, digit),
                      dl(cuda::klssModUp(dctx, gpu(digit)))),
                 "")
           << "klssModUp digit " << j;
     }
+    // All digits at once (a compiled plan's klss_mod_up): views of one
+    // polynomial in, outputs side by side in one buffer (one launch per
+    // stage) and in buffers of their own (one NTT each).
+    const DP dd = gpu(d);
+    const int digits = ctx.digitCount(level);
+    std::vector<DP> views;
+    for (int j = 0; j < digits; ++j) {
+      const std::vector<int> limbs = ctx.digitLimbs(j, level);
+      DP v;
+      v.basis = limbs;
+      v.n = dd.n;
+      v.ntt = true;
+      v.buf = cuda::DeviceBuffer::borrow(
+          reinterpret_cast<uint64_t *>(dd.limb(size_t(limbs.front()))),
+          DP::wordsFor(limbs.size() * dd.n));
+      views.push_back(std::move(v));
+    }
+    const size_t tlimbs = t.size();
+    DP all = gpu(
+        P(std::vector<int>(tlimbs * size_t(digits), t.front()), ctx.n(), true));
+    for (bool side_by_side : {true, false}) {
+      std::vector<DP> own;
+      std::vector<DP> outs;
+      for (int j = 0; j < digits; ++j) {
+        DP o;
+        o.basis = t;
+        o.n = ctx.n();
+        o.ntt = true;
+        if (side_by_side)
+          o.buf = cuda::DeviceBuffer::borrow(
+              reinterpret_cast<uint64_t *>(all.limb(size_t(j) * tlimbs)),
+              DP::wordsFor(tlimbs * ctx.n()));
+        else
+          o = gpu(randomPoly(ctx, prng, t, true));
+        outs.push_back(std::move(o));
+      }
+      std::vector<const DP *> in;
+      std::vector<DP *> out;
+      for (int j = 0; j < digits; ++j) {
+        in.push_back(&views[j]);
+        out.push_back(&outs[j]);
+      }
+      cuda::klssModUp(dctx, in, out, cuda::Scratch{});
+      for (int j = 0; j < digits; ++j)
+        EXPECT_EQ(diff(cpu::klssModUp(
+                           ctx, cpu::selectLimbs(d, ctx.digitLimbs(j, level))),
+                       dl(outs[j])),
+                  "")
+            << "batched klssModUp digit " << j
+            << (side_by_side ? " (outputs side by side)" : "");
+    }
   }
 
-  KlssKey key = randomKlssKey(ctx, prng);
-  cuda::DeviceKlssKey dkey = cuda::upload(dctx, key);
+  BasicKlssKey<Word> key = randomKlssKey(ctx, prng);
+  cuda::BasicDeviceKlssKey<Word> dkey = cuda::upload(dctx, key);
   EXPECT_EQ(dkey.digits, key.digits);
   EXPECT_EQ(dkey.groups, key.groups);
   EXPECT_EQ(dkey.buf.words() * 8, klssKeyBytes(ctx)) << "KLSS key size";
 
   { // The inner product over T and the way back to Q_l u P.
-    std::vector<Poly64> tdigits;
-    std::vector<cuda::DevicePoly> dtdigits;
+    std::vector<P> tdigits;
+    std::vector<DP> dtdigits;
     for (int j = 0; j < ctx.digitCount(level); ++j) {
       tdigits.push_back(randomPoly(ctx, prng, t, true));
       dtdigits.push_back(gpu(tdigits.back()));
     }
-    std::vector<const Poly64 *> ptrs;
-    std::vector<const cuda::DevicePoly *> dptrs;
+    std::vector<const P *> ptrs;
+    std::vector<const DP *> dptrs;
     for (size_t j = 0; j < tdigits.size(); ++j) {
       ptrs.push_back(&tdigits[j]);
       dptrs.push_back(&dtdigits[j]);
     }
-    Poly64 acc0, acc1;
+    P acc0, acc1;
     klssInnerProduct(ctx, key, ptrs, level, acc0, acc1);
-    cuda::DevicePoly dacc0, dacc1;
+    DP dacc0, dacc1;
     cuda::klssInnerProduct(dctx, dkey, dptrs, level, dacc0, dacc1);
     EXPECT_EQ(diff(acc0, dl(dacc0)), "") << "klssInnerProduct acc0";
     EXPECT_EQ(diff(acc1, dl(dacc1)), "") << "klssInnerProduct acc1";
@@ -1187,7 +1226,7 @@ void checkKlssPrimitives(const std::string &set, int level) {
   }
 
   { // ModDown / modSwitchDown in coefficient form.
-    Poly64 a = randomPoly(ctx, prng, qp, false);
+    P a = randomPoly(ctx, prng, qp, false);
     EXPECT_EQ(diff(cpu::modSwitchDown(ctx, a, q),
                    dl(cuda::modSwitchDown(dctx, gpu(a), q))),
               "")
@@ -1198,7 +1237,7 @@ void checkKlssPrimitives(const std::string &set, int level) {
                      dl(cuda::modSwitchDown(dctx, gpu(a), q1))),
                 "")
           << "modSwitchDown coeff Q_l u P -> Q_{l-1}";
-      Poly64 b = randomPoly(ctx, prng, q, false);
+      P b = randomPoly(ctx, prng, q, false);
       EXPECT_EQ(diff(cpu::modSwitchDown(ctx, b, q1),
                      dl(cuda::modSwitchDown(dctx, gpu(b), q1))),
                 "")
@@ -1207,12 +1246,16 @@ void checkKlssPrimitives(const std::string &set, int level) {
   }
 
   { // KLSS key switching.
-    Poly64 d = randomPoly(ctx, prng, q, true);
-    auto want = Evaluator(ctx).keySwitch(d, key);
-    auto got = cuda::Evaluator(dctx).keySwitch(gpu(d), dkey);
+    P d = randomPoly(ctx, prng, q, true);
+    auto want = BasicEvaluator<Word>(ctx).keySwitch(d, key);
+    auto got = cuda::BasicEvaluator<Word>(dctx).keySwitch(gpu(d), dkey);
     EXPECT_EQ(diff(want.first, dl(got.first)), "") << "KLSS keySwitch k0";
     EXPECT_EQ(diff(want.second, dl(got.second)), "") << "KLSS keySwitch k1";
   }
+}
+
+void checkKlssPrimitives(const std::string &set, int level) {
+  checkKlssPrimitives(makeKlssContext(set), level);
 }
 
 TEST(CudaKlss, PrimitivesSmallMixedGroups) {
@@ -1236,31 +1279,39 @@ TEST(CudaKlss, PrimitivesAthena24) {
   checkKlssPrimitives("athena24", 23);
   checkKlssPrimitives("athena24", 11);
 }
+TEST(CudaKlss, PrimitivesAthena47) {
+  REQUIRE_GPU();
+  // 47 digits and 16 key groups at the top (the inner product's uncached
+  // path, four whole tiles of groups), 24 digits and 9 groups at level 23
+  // (a short last tile).
+  checkKlssPrimitives("athena47", 46);
+  checkKlssPrimitives("athena47", 23);
+}
 
-void checkKlssOperations(const std::string &set,
+template <typename Word>
+void checkKlssOperations(const Context<Word> &ctx,
                          const std::vector<int> &levels) {
-  Context64 ctx = makeKlssContext(set);
+  using Ct = BasicCiphertext<Word>;
+  using DCt = cuda::BasicDeviceCiphertext<Word>;
   cuda::DeviceContext dctx(ctx);
   Prng prng(seed(19));
-  Evaluator eval(ctx);
-  cuda::Evaluator geval(dctx);
+  BasicEvaluator<Word> eval(ctx);
+  cuda::BasicEvaluator<Word> geval(dctx);
   const double scale = std::ldexp(1.0, int(ctx.spec().log_scale));
   const auto [rk, gk] =
-      randomKeys<KlssRelinKey, KlssGaloisKeys>(ctx, prng, randomKlssKey);
+      randomKeys<BasicKlssRelinKey<Word>, BasicKlssGaloisKeys<Word>>(
+          ctx, prng, randomKlssKey<Word>);
   const uint64_t rot1 = galoisElementForRotation(ctx, 1, ctx.slotsMax());
-  cuda::DeviceKlssRelinKey drk = cuda::upload(dctx, rk);
-  cuda::DeviceKlssGaloisKeys dgk = cuda::upload(dctx, gk);
-  auto dl = [&](const cuda::DeviceCiphertext &c) {
-    return cuda::download(dctx, c);
-  };
+  cuda::BasicDeviceKlssRelinKey<Word> drk = cuda::upload(dctx, rk);
+  cuda::BasicDeviceKlssGaloisKeys<Word> dgk = cuda::upload(dctx, gk);
+  auto dl = [&](const DCt &c) { return cuda::download(dctx, c); };
   for (int level : levels) {
     SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
-    Ciphertext a = randomCiphertext(ctx, prng, level, scale);
-    Ciphertext b = randomCiphertext(ctx, prng, level, scale);
-    cuda::DeviceCiphertext da = cuda::upload(dctx, a),
-                           db = cuda::upload(dctx, b);
-    Ciphertext prod = eval.multiply(a, b);
-    cuda::DeviceCiphertext dprod = geval.multiply(da, db);
+    Ct a = randomCiphertext(ctx, prng, level, scale);
+    Ct b = randomCiphertext(ctx, prng, level, scale);
+    DCt da = cuda::upload(dctx, a), db = cuda::upload(dctx, b);
+    Ct prod = eval.multiply(a, b);
+    DCt dprod = geval.multiply(da, db);
     EXPECT_EQ(
         diff(eval.relinearize(prod, rk), dl(geval.relinearize(dprod, drk))), "")
         << "KLSS relinearize";
@@ -1283,11 +1334,15 @@ void checkKlssOperations(const std::string &set,
       geval.rotate(cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale)), 2,
                    dgk),
       MissingKey);
-  cuda::DeviceCiphertext c1 =
-      cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale));
-  EXPECT_THROW(
-      geval.relinearize(geval.multiply(c1, c1), cuda::DeviceKlssRelinKey{}),
-      MissingKey);
+  DCt c1 = cuda::upload(dctx, randomCiphertext(ctx, prng, 1, scale));
+  EXPECT_THROW(geval.relinearize(geval.multiply(c1, c1),
+                                 cuda::BasicDeviceKlssRelinKey<Word>{}),
+               MissingKey);
+}
+
+void checkKlssOperations(const std::string &set,
+                         const std::vector<int> &levels) {
+  checkKlssOperations(makeKlssContext(set), levels);
 }
 
 TEST(CudaKlss, OperationsSmall) {
@@ -1302,6 +1357,92 @@ TEST(CudaKlss, OperationsSetB) {
 TEST(CudaKlss, OperationsAthena24) {
   REQUIRE_GPU();
   checkKlssOperations("athena24", {23, 11});
+}
+
+/// KLSS sets at 32-bit words (double-prime scaling, 30-bit T primes):
+/// "klss32": log N 12, q_0 and two pairs, 2 P, dnum 3, gamma 2 (the CPU's
+/// Ckks32 KLSS set: groups {p0 p1} {q0 q1} {q2 q3} {q4}); "klss32mix":
+/// log N 13, 7 Q, 3 P, dnum 3, gamma 2 (groups {p0 p1} {p2 q0} ... mix P
+/// and Q; T needs log2 3 + 13 + 80 + 60 + 1 = 155.6 bits of 180);
+/// "cheddar32k": Cheddar's 32-bit Q (47 limbs, N = 2^16) with Athena's
+/// small-K shape, K = 2, dnum 24 (digits of two limbs), gamma 2: more
+/// than 16 digits (the inner product's uncached path) and sums of 24
+/// products that wrap 64 bits.
+Context32 makeKlss32(const std::string &name) {
+  ParamSpec spec;
+  if (name == "cheddar32k") {
+    EXPECT_TRUE(namedParamSpec("cheddar32", spec));
+    spec.name = name;
+    spec.security = Security::kInsecureTestOnly;
+    spec.p_bits = {30, 30};
+    spec.dnum = 24;
+    spec.klss_gamma = 2;
+    spec.t_bits.assign(5, 30);
+    return Context32(spec);
+  }
+  spec.name = name;
+  spec.security = Security::kInsecureTestOnly;
+  spec.scale_primes = 2;
+  spec.log_scale = 50;
+  spec.klss_gamma = 2;
+  if (name == "klss32") {
+    spec.log_n = 12;
+    spec.q_bits = {30, 25, 25, 25, 25};
+    spec.p_bits = {30, 30};
+    spec.t_bits.assign(5, 30);
+  } else {
+    spec.log_n = 13;
+    spec.q_bits = {30, 25, 25, 25, 25, 25, 25};
+    spec.p_bits = {30, 30, 30};
+    spec.t_bits.assign(6, 30);
+  }
+  spec.dnum = 3;
+  return Context32(spec);
+}
+
+TEST(CudaWords32, KlssPrimitives) {
+  REQUIRE_GPU();
+  const Context32 small = makeKlss32("klss32"), mix = makeKlss32("klss32mix");
+  ASSERT_LE(small.klssTBitsNeeded(), small.klssTBits());
+  ASSERT_LE(mix.klssTBitsNeeded(), mix.klssTBits());
+  for (int level : {4, 2, 0})
+    checkKlssPrimitives(small, level);
+  for (int level : {6, 3})
+    checkKlssPrimitives(mix, level);
+}
+TEST(CudaWords32, KlssPrimitivesCheddarShape) {
+  REQUIRE_GPU();
+  const Context32 ctx = makeKlss32("cheddar32k");
+  ASSERT_LE(ctx.klssTBitsNeeded(), ctx.klssTBits());
+  checkKlssPrimitives(ctx, ctx.maxLevel());
+  checkKlssPrimitives(ctx, 22);
+}
+TEST(CudaWords32, KlssOperations) {
+  REQUIRE_GPU();
+  checkKlssOperations(makeKlss32("klss32"), {4, 2, 0});
+  checkKlssOperations(makeKlss32("klss32mix"), {6, 3});
+  const Context32 big = makeKlss32("cheddar32k");
+  checkKlssOperations(big, {big.maxLevel()});
+}
+TEST(CudaWords32, KlssDecrypt) {
+  REQUIRE_GPU();
+  // Real KLSS keys at 32-bit words: the chain of checkDecryptChain at the
+  // top and lower, residue for residue with the CPU. Scale 2^50, N = 2^13:
+  // a fresh error near 2^15 / 2^50 per slot grows by a few bits over the
+  // chain; 1e-7 (2^-23) bounds it with room.
+  const Context32 ctx = makeKlss32("klss32mix");
+  checkDecryptChain(ctx, 31, {6, 4}, 1e-7, "32-bit KLSS ",
+                    [](KeyGenerator32 &kg, const std::vector<uint64_t> &g) {
+                      return std::make_pair(kg.klssRelinKey(),
+                                            kg.klssGaloisKeys(g));
+                    });
+}
+TEST(CudaWords32, WordSizesDoNotMixInKlss) {
+  REQUIRE_GPU();
+  // A 64-bit KLSS key on a 32-bit device context is refused.
+  const Context32 ctx = makeKlss32("klss32");
+  cuda::DeviceContext dctx(ctx);
+  EXPECT_THROW(cuda::upload(dctx, KlssKey{}), InvalidArgument);
 }
 
 TEST(CudaKlss, NoKlssForm) {

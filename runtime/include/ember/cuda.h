@@ -127,22 +127,27 @@ template <typename Word> struct BasicDeviceEncapsulationKeys {
 using DeviceEncapsulationKeys = BasicDeviceEncapsulationKeys<uint64_t>;
 using DeviceEncapsulationKeys32 = BasicDeviceEncapsulationKeys<uint32_t>;
 
-/// KLSS switching key (ember::KlssKey): [digit][group][b, a][r' T limbs][N],
-/// NTT form over T.
-struct DeviceKlssKey {
+/// KLSS switching key (ember::BasicKlssKey): [digit][group][b, a][r' T
+/// limbs][N] of Word residues, NTT form over T.
+template <typename Word> struct BasicDeviceKlssKey {
   DeviceBuffer buf;
   int digits = 0;
   int groups = 0;
-  const uint64_t *b(int digit, int group, int t_count, size_t n) const;
-  const uint64_t *a(int digit, int group, int t_count, size_t n) const;
+  Word *data() const { return reinterpret_cast<Word *>(buf.data()); }
 };
-struct DeviceKlssRelinKey {
-  DeviceKlssKey key;
+template <typename Word> struct BasicDeviceKlssRelinKey {
+  BasicDeviceKlssKey<Word> key;
 };
-struct DeviceKlssGaloisKeys {
-  std::map<uint64_t, DeviceKlssKey> keys;
+template <typename Word> struct BasicDeviceKlssGaloisKeys {
+  std::map<uint64_t, BasicDeviceKlssKey<Word>> keys;
   bool has(uint64_t galois) const { return keys.count(galois) != 0; }
 };
+using DeviceKlssKey = BasicDeviceKlssKey<uint64_t>;
+using DeviceKlssRelinKey = BasicDeviceKlssRelinKey<uint64_t>;
+using DeviceKlssGaloisKeys = BasicDeviceKlssGaloisKeys<uint64_t>;
+using DeviceKlssKey32 = BasicDeviceKlssKey<uint32_t>;
+using DeviceKlssRelinKey32 = BasicDeviceKlssRelinKey<uint32_t>;
+using DeviceKlssGaloisKeys32 = BasicDeviceKlssGaloisKeys<uint32_t>;
 
 /// Device copy of a Context64: tables, constants, memory pool, stream and
 /// the per-level key-switching plans (built on first use). Built from a
@@ -215,6 +220,11 @@ DeviceRelinKey32 upload(const DeviceContext &ctx, const RelinKey32 &key);
 DeviceEncapsulationKeys32 upload(const DeviceContext &ctx,
                                  const EncapsulationKeys32 &keys);
 DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys);
+DeviceKlssKey32 upload(const DeviceContext &ctx, const KlssKey32 &key);
+DeviceKlssRelinKey32 upload(const DeviceContext &ctx,
+                            const KlssRelinKey32 &key);
+DeviceKlssGaloisKeys32 upload(const DeviceContext &ctx,
+                              const KlssGaloisKeys32 &keys);
 
 // The primitives of rns.h on the device, same contracts. Bases must be
 // q_0..q_l, q_0..q_l u P, P or T (the shapes CKKS and KLSS use); bconv
@@ -249,6 +259,16 @@ DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
 DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit);
 void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
                DevicePoly &out, Scratch scratch);
+/// klssModUp of every digit of one key switch (outs[j] of digits[j]): when
+/// they are all the digits of their level, in one INTT, one exact BConv and
+/// one NTT launch (as the hand-written key switch); otherwise one
+/// klssModUp each. Scratch: the digits' limbs.
+void klssModUp(const DeviceContext &ctx,
+               const std::vector<const DevicePoly *> &digits,
+               const std::vector<DevicePoly *> &outs, Scratch scratch);
+void klssModUp(const DeviceContext &ctx,
+               const std::vector<const DevicePoly32 *> &digits,
+               const std::vector<DevicePoly32 *> &outs, Scratch scratch);
 /// ember::keySwitchInnerProduct on the device: the digits are modUp results
 /// (NTT form over qpBasis(l)); same residues as the CPU. acc0 and acc1 are
 /// written in place when they already have the results' shape. galois != 0:
@@ -259,10 +279,10 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
                            DevicePoly &acc0, DevicePoly &acc1,
                            uint64_t galois = 0);
 /// ember::klssInnerProduct on the device (coefficient-form results over
-/// qpBasis(level)).
+/// qpBasis(level)). Scratch: 2 x groups x r' limbs (the products over T).
 void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
                       const std::vector<const DevicePoly *> &tdigits, int level,
-                      DevicePoly &acc0, DevicePoly &acc1);
+                      DevicePoly &acc0, DevicePoly &acc1, Scratch scratch = {});
 /// `keep` must be a proper prefix of in.basis (ModDown: Q_l of Q_l u P;
 /// rescale: Q_{l-1} of Q_l; merged: Q_{l-1} of Q_l u P). Either form; the
 /// result has the input's form.
@@ -336,6 +356,15 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
                            const std::vector<const DevicePoly32 *> &digits,
                            DevicePoly32 &acc0, DevicePoly32 &acc1,
                            uint64_t galois = 0);
+DevicePoly32 bconvExact(const DeviceContext &ctx, const DevicePoly32 &in,
+                        const std::vector<int> &to);
+DevicePoly32 klssModUp(const DeviceContext &ctx, const DevicePoly32 &digit);
+void klssModUp(const DeviceContext &ctx, const DevicePoly32 &digit,
+               DevicePoly32 &out, Scratch scratch);
+void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey32 &key,
+                      const std::vector<const DevicePoly32 *> &tdigits,
+                      int level, DevicePoly32 &acc0, DevicePoly32 &acc1,
+                      Scratch scratch = {});
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly32 *> &in,
                    const std::vector<const DevicePoly32 *> &lifted,
@@ -357,8 +386,8 @@ void mulAddInPlace(const DeviceContext &ctx, DevicePoly &acc,
 /// The CKKS operations of ember::Evaluator on device ciphertexts, with the
 /// same checks and the same results residue for residue, at either word
 /// (the context's). Rescale divides by Context::scalePrimes() primes
-/// (double-prime scaling: one switch Q_l -> Q_{l-2} of every part). KLSS key
-/// switching is 64-bit only on the GPU (InvalidArgument at 32 bits).
+/// (double-prime scaling: one switch Q_l -> Q_{l-2} of every part). Hybrid
+/// and KLSS key switching at both words.
 template <typename Word> class BasicEvaluator {
 public:
   using Ct = BasicDeviceCiphertext<Word>;
@@ -378,9 +407,9 @@ public:
   Ct relinearize(const Ct &a, const BasicDeviceRelinKey<Word> &rk) const;
   Ct multiplyRelin(const Ct &a, const Ct &b,
                    const BasicDeviceRelinKey<Word> &rk) const;
-  Ct relinearize(const Ct &a, const DeviceKlssRelinKey &rk) const;
+  Ct relinearize(const Ct &a, const BasicDeviceKlssRelinKey<Word> &rk) const;
   Ct multiplyRelin(const Ct &a, const Ct &b,
-                   const DeviceKlssRelinKey &rk) const;
+                   const BasicDeviceKlssRelinKey<Word> &rk) const;
   Ct rescale(const Ct &a) const;
   Ct modDropTo(const Ct &a, int level) const;
   Ct rotate(const Ct &a, int64_t k,
@@ -388,14 +417,15 @@ public:
   Ct conjugate(const Ct &a, const BasicDeviceGaloisKeys<Word> &keys) const;
   Ct applyGalois(const Ct &a, uint64_t galois,
                  const BasicDeviceGaloisKeys<Word> &keys) const;
-  Ct rotate(const Ct &a, int64_t k, const DeviceKlssGaloisKeys &keys) const;
-  Ct conjugate(const Ct &a, const DeviceKlssGaloisKeys &keys) const;
+  Ct rotate(const Ct &a, int64_t k,
+            const BasicDeviceKlssGaloisKeys<Word> &keys) const;
+  Ct conjugate(const Ct &a, const BasicDeviceKlssGaloisKeys<Word> &keys) const;
   Ct applyGalois(const Ct &a, uint64_t galois,
-                 const DeviceKlssGaloisKeys &keys) const;
+                 const BasicDeviceKlssGaloisKeys<Word> &keys) const;
   std::pair<Poly, Poly>
   keySwitch(const Poly &d, const BasicDeviceSwitchingKey<Word> &key) const;
   std::pair<Poly, Poly> keySwitch(const Poly &d,
-                                  const DeviceKlssKey &key) const;
+                                  const BasicDeviceKlssKey<Word> &key) const;
 
 private:
   const DeviceContext &ctx_;

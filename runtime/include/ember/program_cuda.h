@@ -30,13 +30,14 @@ struct CudaArena {
 
 /// What the host entry of a generated CUDA program receives, at the
 /// program's word size (CudaArgs: 64-bit, CudaArgs32: 32-bit words on a
-/// DeviceContext of a Context32; KLSS keys are 64-bit only).
+/// DeviceContext of a Context32).
 template <typename Word> struct BasicCudaArgs {
   const cuda::DeviceContext *ctx = nullptr;
   const cuda::BasicDeviceRelinKey<Word> *relin = nullptr;    ///< null: none
   const cuda::BasicDeviceGaloisKeys<Word> *galois = nullptr; ///< null: none
-  const cuda::DeviceKlssRelinKey *klss_relin = nullptr;      ///< KLSS forms
-  const cuda::DeviceKlssGaloisKeys *klss_galois = nullptr;   ///< (null: none)
+  const cuda::BasicDeviceKlssRelinKey<Word> *klss_relin = nullptr; ///< KLSS
+  const cuda::BasicDeviceKlssGaloisKeys<Word> *klss_galois =
+      nullptr; ///< forms (null: none)
   /// Bootstrapping's encapsulation keys (null: none generated).
   const cuda::BasicDeviceEncapsulationKeys<Word> *encapsulation = nullptr;
   const std::vector<cuda::BasicDeviceCiphertext<Word>> *inputs = nullptr;

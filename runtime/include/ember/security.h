@@ -194,6 +194,11 @@ struct ParamSpec {
 ///    23 pairs of 29-bit primes carrying 2^58), 12 x 30-bit P (Cheddar's P
 ///    primes have 31 bits; Ember's 32-bit words take primes below 2^30),
 ///    dnum 4; log QP about 1720 of the 1772 allowed.
+/// cheddar32k1: Athena's small-K shape at 32-bit words: cheddar32's Q with
+///    one 30-bit special prime, so hybrid key switching needs a digit per Q
+///    prime (dnum 47), KLSS groups of 3 primes (gamma 3) and 5 T primes of
+///    30 bits (142.6 of the 150 bits its exact products need: log2 47 +
+///    16 + 30 + 90 + 1); log QP about 1400.
 /// A, B and C carry a KLSS form too: gamma 4 with 8, 10 and 10 T primes, the
 /// fewest 61-bit primes their products need. Returns false for an unknown
 /// name.
@@ -232,6 +237,15 @@ inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
     s.dnum = 4;
     s.log_scale = 58;
     s.scale_primes = 2;
+  } else if (name == "cheddar32k1") {
+    s.q_bits.assign(47, 29);
+    s.q_bits[0] = 30;
+    s.p_bits.assign(1, 30);
+    s.dnum = 47;
+    s.log_scale = 58;
+    s.scale_primes = 2;
+    s.klss_gamma = 3;
+    s.t_bits.assign(5, 30);
   } else if (name == "athena47") {
     s.q_bits.assign(47, 36);
     s.q_bits[0] = 40;

@@ -14,7 +14,7 @@
 // MARGIN: word-margin = 1.5{{.*}} is outside [0, 1)
 // DP: parameter set 'cheddar32' is for 32-bit words, but word = 64 was asked for
 func.func @f(%x: !fhe.ct<8>) -> !fhe.ct<8> {
-  // expected-error @+1 {{unknown parameter set 'D' (expected A, B, C, athena40, athena24 or athena47)}}
+  // expected-error @+1 {{unknown parameter set 'D' (expected A, B, C, athena40, athena24, athena47, cheddar32 or cheddar32k1)}}
   %a = fhe.mul %x, %x : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
   return %a : !fhe.ct<8>
 }

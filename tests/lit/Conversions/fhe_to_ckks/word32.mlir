@@ -14,8 +14,7 @@
 // RUN: ember-opt "--fhe-to-ckks=word=auto" %s | FileCheck %s --check-prefix=AUTO
 // RUN: ember-opt "--fhe-to-ckks=word=auto scale-bits=50" %s | FileCheck %s --check-prefix=MARGIN
 // RUN: ember-opt "--fhe-to-ckks=word=auto scale-bits=50 word-margin=0" %s | FileCheck %s --check-prefix=AUTO50
-// What 32-bit words do not have yet is refused by name.
-// RUN: not ember-opt "--fhe-to-ckks=word=32 klss-gamma=4" %s 2>&1 | FileCheck %s --check-prefix=KLSS
+// KLSS forms at 32 bits: tests/lit/Transforms/select_keyswitch/word32_klss.mlir.
 
 // CHECK: module attributes {ckks.params = #ckks.params<logN = 13, Q = [1073692673, 1376257, 3194881, 1589249, 2768897, 163841, 26836993], P = [1073643521], logScale = 42, dnum = 7, security = 128, word = 32, scalePrimes = 2>}
 // CHECK-LABEL: func.func @f
@@ -31,7 +30,6 @@
 
 // AUTO50: module attributes {ckks.params = #ckks.params<logN = 13, {{.*}}, logScale = 50, dnum = 7, security = 128, word = 32, scalePrimes = 2>, ember.word32_us = 45.{{[0-9]+}} : f64, ember.word64_us = 47.{{[0-9]+}} : f64}
 
-// KLSS: a KLSS form (klss-gamma, klss-t) is not supported at 32-bit words yet: use word=64
 func.func @f(%x: !fhe.ct<8>, %y: !fhe.ct<8>) -> !fhe.ct<8> {
   %w = fhe.constant dense<0.5> : tensor<8xf64> -> !fhe.pt<8>
   %a = fhe.mul %x, %y : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
