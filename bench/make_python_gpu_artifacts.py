@@ -101,6 +101,9 @@ NO_NOFUSE |= set(W32_BOOTSTRAPS)
 # switch KLSS (<name>_k1_klss) and hybrid (<name>_k1_hybrid).
 W32_KLSS = ["mul_relin_B", "rotate_B"]
 NO_NOFUSE |= {f"{n}_k1_{m}" for n in W32_KLSS for m in ("klss", "hybrid")}
+# tanh_layer at 32 bits: its automatic parameters (K = 1, dnum 17) get a
+# KLSS form (klss_form, the default); "_off_w32" is the hybrid twin.
+NO_NOFUSE |= {"tanh_layer_w32", "tanh_layer_off_w32"}
 
 
 def programs(rng: np.random.Generator):
@@ -122,6 +125,12 @@ def programs(rng: np.random.Generator):
     for name in W32_SET_B:
         prog = set_b.PROGRAMS[name]
         yield f"{name}_w32", prog, {"params": "cheddar32"}, set_b.inputs(prog, rng)
+    path = ROOT / "examples" / "tanh_layer.py"
+    module = cli._load_module(path)
+    prog = cli._find_program(module, path, None)
+    inputs = cli._inputs(module, prog, None, rng)
+    yield "tanh_layer_w32", prog, {"word": "32"}, inputs
+    yield "tanh_layer_off_w32", prog, {"word": "32", "klss_form": False}, inputs
     for name in W32_KLSS:
         prog = set_b.PROGRAMS[name]
         inputs = set_b.inputs(prog, rng)
@@ -156,7 +165,7 @@ def programs(rng: np.random.Generator):
     xy = {"x": rng.uniform(-1, 1, 16), "y": rng.uniform(-1, 1, 16)}
     options = {"log_n": 16, "extra_levels": 20, "dnum": 23}
     yield "klss_form", klss_form.klss_form, {**options, "klss_form": True}, xy
-    yield "klss_form_off", klss_form.klss_form, options, xy
+    yield "klss_form_off", klss_form.klss_form, {**options, "klss_form": False}, xy
     # The same program stopped after CoeffToSlot and after EvalMod: the
     # phases' times are differences of the three (gpu_python.py PHASES).
     for phase in ("coeff_to_slot", "eval_mod"):

@@ -106,9 +106,8 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
       *this, "klss-form",
       llvm::cl::desc("With keyswitch=auto, give parameters chosen from the "
                      "program a KLSS form where the cost model predicts a "
-                     "win (rns-select-keyswitch klss-form; off: the model "
-                     "over-predicts KLSS for compiled programs)"),
-      llvm::cl::init(false)};
+                     "win (rns-select-keyswitch klss-form)"),
+      llvm::cl::init(true)};
   Option<bool> fusion{*this, "fusion",
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),

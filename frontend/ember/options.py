@@ -135,11 +135,11 @@ class CompileOptions:
       the program (no ``params``, no ``klss_gamma``), the compiler adds the
       KLSS form (gamma, the fewest T primes of 61 bits, 30 at 32-bit
       words) that lowers the predicted key-switching time by 5% or more,
-      when one does. Off by default (KLSS keys are larger). On an H200 a
-      program the model predicted 19% faster with its form once ran 24%
-      slower; after the model's fix and the batched compiled ModUp, the
-      K = 1 program it adds a form to runs 0.77x hybrid's time
-      (bench/RESULTS.md, 2026-11-26).
+      when one does (on by default; the form's keys may take at most 1.5x
+      the all-hybrid keys, or key_memory_mib decides). On an H200 the K = 1
+      program it adds a form to runs 0.77x hybrid's time, and at 32-bit
+      words 0.69x (bench/RESULTS.md, 2026-11-26); at the default dnum the
+      model keeps hybrid.
     """
 
     security: int | str = _option(
@@ -216,7 +216,7 @@ class CompileOptions:
     )
     klss_t: int | None = _option(None, "klss-t", "KLSS temporary primes r'", minimum=1)
     klss_form: bool = _option(
-        False,
+        True,
         "klss-form",
         "give parameters chosen from the program a KLSS form where the cost "
         "model predicts a win (keyswitch='auto')",

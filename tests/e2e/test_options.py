@@ -117,28 +117,29 @@ def test_klss_t_and_key_memory_reach_the_pipeline(compiled):
 
 
 def test_klss_form_where_the_model_predicts_a_win(compiled, rng):
-    """klss_form=True: parameters chosen from the program get the KLSS form
-    the cost model prefers (rns-select-keyswitch klss-form). With a digit
-    per limb and one special prime (15 limbs, dnum=15, K = 1; the insecure
-    test mode at N = 2^13: Athena's small-K regime) that is gamma 4 with 5
-    T primes, and the relinearisation and a rotation switch keys in KLSS
-    form; the program runs and matches numpy. The default (off) keeps
-    hybrid parameters, and so does the option at the default dnum, and at
-    dnum=8 (digits of one or two limbs, K = 2: hybrid wins once the
-    hoisted rotations' digit automorphisms are counted once each)."""
+    """klss_form (the default): parameters chosen from the program get the
+    KLSS form the cost model prefers (rns-select-keyswitch klss-form). With
+    a digit per limb and one special prime (15 limbs, dnum=15, K = 1; the
+    insecure test mode at N = 2^13: Athena's small-K regime) that is gamma
+    4 with 5 T primes, and the relinearisation and a rotation switch keys
+    in KLSS form; the program runs and matches numpy. klss_form=False keeps
+    hybrid parameters; the default dnum keeps them too, and so does dnum=8
+    (digits of one or two limbs, K = 2: hybrid wins once the hoisted
+    rotations' digit automorphisms are counted once each)."""
     kw = {"security": "none", "log_n": 13, "extra_levels": 12, "dnum": 15}
-    on = compiled(knobs, target="cpu", klss_form=True, **kw)
+    on = compiled(knobs, target="cpu", **kw)
     assert len(params(on)["p"]) == 1
     assert params(on)["gamma"] == 4 and len(params(on)["t"]) == 5
     assert on.manifest["keys"]["klss_relin"]
     assert on.manifest["keys"]["klss_galois"]
     eight = dict(kw, dnum=8)
-    assert "gamma" not in params(compiled(knobs, target="cpu", klss_form=True, **eight))
-    off = compiled(knobs, target="cuda", **kw)
+    assert "gamma" not in params(compiled(knobs, target="cpu", **eight))
+    off = compiled(knobs, target="cuda", klss_form=False, **kw)
     assert "gamma" not in params(off)
     assert not off.manifest["keys"].get("klss_galois")
     assert on.meta["options"]["klss_form"] is True
-    assert "gamma" not in params(compiled(knobs, target="cuda", klss_form=True))
+    assert off.meta["options"]["klss_form"] is False
+    assert "gamma" not in params(compiled(knobs, target="cuda"))
     xs = inputs(rng, knobs)
     close(on(**xs), knobs(**xs))
 

@@ -46,12 +46,13 @@ def RNSSelectKeySwitch : Pass<"rns-select-keyswitch", "::mlir::ModuleOp"> {
     needed and the budget.
 
     **A KLSS form where it wins.** With `klss-form` (the pipelines pass it
-    for parameters chosen from the program when `ember.compile(...,
-    klss_form=True)` asks; off by default, see below) and `method=auto`,
+    for parameters chosen from the program unless `ember.compile(...,
+    klss_form=False)`; off when this pass runs alone) and `method=auto`,
     parameters without a KLSS form get one when the model predicts that it
     pays: for each key
     group size gamma = 1..16 (at most K + L + 1), T is the fewest 61-bit
-    primes (30-bit at 32-bit words) the exact products need (`ckks::fewestTPrimes`), and the
+    primes (30-bit at 32-bit words) the exact products need
+    (`ckks::fewestTPrimes`), and the
     program's predicted key-switch time is the sum over its groups of the
     faster method. The gamma with the lowest sum is kept, and `#ckks.params`
     gains its T and gamma, only when the sum is at least 5% below
@@ -65,17 +66,18 @@ def RNSSelectKeySwitch : Pass<"rns-select-keyswitch", "::mlir::ModuleOp"> {
 
     Measured (bench/RESULTS.md, issue 15): bench/programs/klss_form.py at
     N = 2^16 with dnum 23 and K = 1 gets gamma 6 and 6 T primes, and the
-    model predicts its key switching 30% faster; on an H200 the compiled
-    program took 5.79 ms against 5.59 ms without the form. (At dnum 10 and
-    K = 2 it predicted 19% faster before hoisted automorphisms were counted
-    once per digit, and measured 3.58 against 2.90 ms; the corrected model
-    picks hybrid there.) The KLSS terms were fitted to the runtime's
-    hand-written operations, where they pick the faster method at Athena's
-    K = 1 shape too, while compiled hybrid key switching is fused (630
-    kernels against 81 here). Hence the pipelines leave it off until the
-    KLSS lowering is fused and the model refitted to compiled programs. A form whose KLSS groups all went back
-    to hybrid under the memory budget is dropped again. T's primes do not
-    enter Q or P, so the security level is unchanged.
+    model predicts its key switching 30% faster. On an H200 the compiled
+    program took 5.79 ms against 5.59 ms without the form while each
+    digit's klss_mod_up ran its own three launches (630 kernels against
+    81), and 4.29 against 5.59 ms once they ran batched (2026-11-26: one
+    INTT, one exact BConv and one NTT launch for all digits). At 32-bit
+    words (cheddar32k1's shape) compiled KLSS takes 0.69x hybrid's time.
+    (At dnum 10 and K = 2 the model predicted KLSS 19% faster before
+    hoisted automorphisms were counted once per digit, and measured 3.58
+    against 2.90 ms; the corrected model picks hybrid there.) A form whose
+    KLSS groups all went back to hybrid under the memory budget is dropped
+    again. T's primes do not enter Q or P, so the security level is
+    unchanged.
 
     **Options.** `method=auto|hybrid|klss` (klss forced on parameters
     without T and gamma is an error), `memory-budget-mib`, `constants`
