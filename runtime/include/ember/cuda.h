@@ -152,9 +152,9 @@ using DeviceKlssGaloisKeys32 = BasicDeviceKlssGaloisKeys<uint32_t>;
 /// Device copy of a Context64: tables, constants, memory pool, stream and
 /// the per-level key-switching plans (built on first use). Built from a
 /// Context32 it has 32-bit words: the tables are 32-bit and the primitives
-/// taking DevicePoly32 run on it (NTT, BConv, rescale, automorphism,
-/// elementwise); 64-bit operands are refused there, and the other way
-/// round.
+/// taking DevicePoly32 run on it (NTT, BConv, ModUp, modulus switches,
+/// automorphism, elementwise, hybrid and KLSS key switching); 64-bit
+/// operands are refused there, and the other way round.
 class DeviceContext {
 public:
   explicit DeviceContext(const Context64 &ctx, int device = 0);
