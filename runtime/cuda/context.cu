@@ -272,6 +272,20 @@ DeviceBuffer uploadInts(const DeviceContext &ctx, const std::vector<int> &v) {
 } // namespace
 
 namespace {
+/// The plan cached in `plans` under `key`, made on first use by
+/// make(host context) with the host context of the device context's word.
+template <typename Map, typename Key, typename Make>
+const typename Map::mapped_type::element_type &
+cachedPlan(const DeviceContext::Impl &I, Map &plans, const Key &key,
+           Make make) {
+  auto it = plans.find(key);
+  if (it != plans.end())
+    return *it->second;
+  return *(plans[key] = I.host ? make(*I.host) : make(*I.host32));
+}
+} // namespace
+
+namespace {
 /// The key-switching constants of `level` (KsPlan), at either word.
 template <typename W>
 std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
@@ -349,11 +363,9 @@ std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
 
 const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
                                           int level) {
-  auto it = ks_plans.find(level);
-  if (it != ks_plans.end())
-    return *it->second;
-  return *(ks_plans[level] = host ? makeKsPlan(dctx, *host, level)
-                                  : makeKsPlan(dctx, *host32, level));
+  return cachedPlan(*this, ks_plans, level, [&](const auto &ctx) {
+    return makeKsPlan(dctx, ctx, level);
+  });
 }
 
 namespace {
@@ -382,11 +394,9 @@ std::unique_ptr<RescalePlan> makeRescalePlan(const DeviceContext &dctx,
 
 const RescalePlan &DeviceContext::Impl::rescalePlan(const DeviceContext &dctx,
                                                     int level) {
-  auto it = rescale_plans.find(level);
-  if (it != rescale_plans.end())
-    return *it->second;
-  return *(rescale_plans[level] = host ? makeRescalePlan(dctx, *host, level)
-                                       : makeRescalePlan(dctx, *host32, level));
+  return cachedPlan(*this, rescale_plans, level, [&](const auto &ctx) {
+    return makeRescalePlan(dctx, ctx, level);
+  });
 }
 
 namespace {
@@ -465,13 +475,9 @@ const SwitchPlan &
 DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
                                 const std::vector<int> &basis,
                                 const std::vector<int> &keep) {
-  auto key = std::make_pair(basis, keep);
-  auto it = switch_plans.find(key);
-  if (it != switch_plans.end())
-    return *it->second;
-  return *(switch_plans[key] =
-               host ? makeSwitchPlan(dctx, *host, basis, keep)
-                    : makeSwitchPlan(dctx, *host32, basis, keep));
+  return cachedPlan(
+      *this, switch_plans, std::make_pair(basis, keep),
+      [&](const auto &ctx) { return makeSwitchPlan(dctx, ctx, basis, keep); });
 }
 
 namespace {
@@ -497,12 +503,9 @@ makeBConvPlan(const DeviceContext &dctx, const Context<W> &ctx,
 const BConvPlan &DeviceContext::Impl::bconvPlan(const DeviceContext &dctx,
                                                 const std::vector<int> &from,
                                                 const std::vector<int> &to) {
-  auto key = std::make_pair(from, to);
-  auto it = bconv_plans.find(key);
-  if (it != bconv_plans.end())
-    return *it->second;
-  return *(bconv_plans[key] = host ? makeBConvPlan(dctx, *host, from, to)
-                                   : makeBConvPlan(dctx, *host32, from, to));
+  return cachedPlan(
+      *this, bconv_plans, std::make_pair(from, to),
+      [&](const auto &ctx) { return makeBConvPlan(dctx, ctx, from, to); });
 }
 
 namespace {
@@ -536,12 +539,9 @@ makeExactPlan(const DeviceContext &dctx, const Context<W> &ctx,
 const ExactPlan &DeviceContext::Impl::exactPlan(const DeviceContext &dctx,
                                                 const std::vector<int> &from,
                                                 const std::vector<int> &to) {
-  auto key = std::make_pair(from, to);
-  auto it = exact_plans.find(key);
-  if (it != exact_plans.end())
-    return *it->second;
-  return *(exact_plans[key] = host ? makeExactPlan(dctx, *host, from, to)
-                                   : makeExactPlan(dctx, *host32, from, to));
+  return cachedPlan(
+      *this, exact_plans, std::make_pair(from, to),
+      [&](const auto &ctx) { return makeExactPlan(dctx, ctx, from, to); });
 }
 
 namespace {
@@ -614,12 +614,9 @@ std::unique_ptr<KlssPlan> makeKlssPlan(const DeviceContext &dctx,
 
 const KlssPlan &DeviceContext::Impl::klssPlan(const DeviceContext &dctx,
                                               int level) {
-  auto it = klss_plans.find(level);
-  if (it != klss_plans.end())
-    return *it->second;
-  return *(klss_plans[level] = host
-                                   ? makeKlssPlan(dctx, *this, *host, level)
-                                   : makeKlssPlan(dctx, *this, *host32, level));
+  return cachedPlan(*this, klss_plans, level, [&](const auto &ctx) {
+    return makeKlssPlan(dctx, *this, ctx, level);
+  });
 }
 
 const uint32_t *DeviceContext::Impl::galoisIndex(const DeviceContext &dctx,

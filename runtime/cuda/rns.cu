@@ -1606,6 +1606,27 @@ namespace {
 /// per digit, straight into the rows around the digit's own limbs), one NTT
 /// launch of every converted row where the outputs lie within a row table's
 /// reach, and the digits' own limbs copied.
+/// Row offsets (whole limbs) of polynomials from the lowest of them, so
+/// that one launch's row table covers them all (base, off); false when one
+/// is not a whole number of limbs from base or its rows_each rows lie past
+/// the table's reach (pool buffers can lie gigabytes apart).
+template <typename W, typename P>
+bool rowOffsets(const std::vector<P *> &polys, size_t n, size_t rows_each,
+                const W *&base, std::vector<int> &off) {
+  base = polys.front()->data();
+  for (const auto *p : polys)
+    base = std::min<const W *>(base, p->data());
+  off.clear();
+  for (const auto *p : polys) {
+    const std::ptrdiff_t d = p->data() - base;
+    if (d % std::ptrdiff_t(n) ||
+        d / std::ptrdiff_t(n) + std::ptrdiff_t(rows_each) > kMaxRowIndex)
+      return false;
+    off.push_back(int(d / std::ptrdiff_t(n)));
+  }
+  return true;
+}
+
 template <typename W>
 void modUpInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
                const std::vector<int> &digits,
@@ -1667,19 +1688,14 @@ void modUpInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
   // 3. NTT of every converted row in place: one launch when the outputs
   // lie a whole number of limbs apart within a row table's reach (an arena),
   // else one per digit (pool buffers can lie gigabytes apart).
-  const W *base = outs.front()->data();
-  for (BasicDevicePoly<W> *o : outs)
-    base = std::min<const W *>(base, o->data());
-  bool one = true;
-  std::vector<int> nrows, nmods;
+  const W *base = nullptr;
+  std::vector<int> off, nrows, nmods;
+  const bool one = rowOffsets(outs, n, size_t(plan.qp), base, off);
   for (size_t k = 0; k < digits.size() && one; ++k) {
-    const std::ptrdiff_t d = outs[k]->data() - base;
     const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
-    one = d % std::ptrdiff_t(n) == 0 &&
-          d / std::ptrdiff_t(n) + plan.qp <= std::ptrdiff_t(kMaxRowIndex);
-    for (int t = 0; t < plan.qp && one; ++t)
+    for (int t = 0; t < plan.qp; ++t)
       if (t < st || t >= st + sz) {
-        nrows.push_back(int(d / std::ptrdiff_t(n)) + t);
+        nrows.push_back(off[k] + t);
         nmods.push_back(qp[t]);
       }
   }
@@ -1807,37 +1823,28 @@ void klssModUpDigits(const DeviceContext &ctx,
     throw InvalidArgument("klssModUp: one output per digit is needed");
   const Context<W> &h = hostOf<W>(ctx);
   const size_t n = ctx.impl().n;
-  // Row offsets (whole limbs) of polynomials from the lowest of them, or
-  // false when one lies out of a row table's reach.
-  auto offsets = [&](const auto &polys, size_t rows_each, const W *&base,
-                     std::vector<int> &off) {
-    base = polys.front()->data();
-    for (const auto *p : polys)
-      base = std::min<const W *>(base, p->data());
-    for (const auto *p : polys) {
-      const std::ptrdiff_t d = p->data() - base;
-      if (d % std::ptrdiff_t(n) ||
-          d / std::ptrdiff_t(n) + std::ptrdiff_t(rows_each) > kMaxRowIndex)
-        return false;
-      off.push_back(int(d / std::ptrdiff_t(n)));
-    }
-    return true;
-  };
+  // Every digit of the level, each its plan's run of consecutive Q limbs
+  // (the plan is cached: nothing built per call).
   const int level =
       digits.back()->basis.empty() ? -1 : digits.back()->basis.back();
-  bool batch = h.hasKlss() && level >= 0 && level < h.qCount() &&
-               int(digits.size()) == h.digitCount(level);
-  for (size_t j = 0; batch && j < digits.size(); ++j)
-    batch = digits[j]->ntt && digits[j]->basis == h.digitLimbs(int(j), level);
+  const KlssPlan *kp = h.hasKlss() && level >= 0 && level < h.qCount() &&
+                               int(digits.size()) == h.digitCount(level)
+                           ? &ctx.impl().klssPlan(ctx, level)
+                           : nullptr;
+  for (size_t j = 0; kp && j < digits.size(); ++j) {
+    const std::vector<int> &b = digits[j]->basis;
+    if (!digits[j]->ntt || int(b.size()) != kp->size[j] ||
+        b.front() != kp->start[j] || b.back() != b.front() + int(b.size()) - 1)
+      kp = nullptr;
+  }
   const W *in_base = nullptr;
   std::vector<int> in_off;
-  batch = batch && offsets(digits, size_t(level) + 1, in_base, in_off);
-  if (!batch) {
+  if (!kp || !rowOffsets(digits, n, size_t(level) + 1, in_base, in_off)) {
     for (size_t j = 0; j < digits.size(); ++j)
       klssModUpPoly(ctx, *digits[j], *outs[j], scratch);
     return;
   }
-  const KlssPlan &plan = ctx.impl().klssPlan(ctx, level);
+  const KlssPlan &plan = *kp;
   const std::vector<int> t_basis = h.tBasis();
   for (BasicDevicePoly<W> *o : outs)
     prepareOut(ctx, *o, t_basis, true, "klssModUp");
@@ -1864,7 +1871,7 @@ void klssModUpDigits(const DeviceContext &ctx,
   // 3. NTT over T of every output in place.
   const W *out_base = nullptr;
   std::vector<int> out_off;
-  if (offsets(outs, size_t(plan.r), out_base, out_off)) {
+  if (rowOffsets(outs, n, size_t(plan.r), out_base, out_off)) {
     std::vector<int> trows, tmods;
     for (int off : out_off)
       for (int k = 0; k < plan.r; ++k) {

@@ -96,9 +96,17 @@ struct DeviceCt {
 };
 using DeviceCtPtr = std::shared_ptr<DeviceCt>;
 
-/// Evaluation keys on the device, uploaded once.
-struct DeviceKeys {
-  DeviceKeys(DevicePtr d, const EvaluationKeys &keys) : dev(std::move(d)) {
+/// A program's evaluation keys on the device, uploaded once, at the
+/// device's word (DeviceKeys: 64-bit, DeviceKeys32: a CudaDevice of a
+/// Context32): relinearization and Galois keys in either form, and the
+/// encapsulation keys.
+template <typename W> struct BasicDeviceKeys {
+  BasicDeviceKeys(DevicePtr d, const BasicEvaluationKeys<W> &keys)
+      : dev(std::move(d)) {
+    if (dev->word() != int(8 * sizeof(W)))
+      throw InvalidArgument(std::to_string(8 * sizeof(W)) +
+                            "-bit evaluation keys go to a CudaDevice of " +
+                            std::to_string(8 * sizeof(W)) + "-bit words");
     const cuda::DeviceContext &c = *dev->ctx;
     has_relin = keys.has_relin;
     if (has_relin)
@@ -112,43 +120,26 @@ struct DeviceKeys {
     if (has_encapsulation)
       encapsulation = cuda::upload(c, keys.encapsulation);
   }
-  DevicePtr dev;
-  bool has_relin = false, has_klss_relin = false, has_encapsulation = false;
-  cuda::DeviceEncapsulationKeys encapsulation;
-  cuda::DeviceRelinKey relin;
-  cuda::DeviceGaloisKeys galois;
-  cuda::DeviceKlssRelinKey klss_relin;
-  cuda::DeviceKlssGaloisKeys klss_galois;
-};
-
-/// Evaluation keys of a 32-bit program on the device (relinearization and
-/// Galois keys in either form, encapsulation keys).
-struct DeviceKeys32 {
-  DeviceKeys32(DevicePtr d, const EvaluationKeys32 &keys) : dev(std::move(d)) {
-    if (dev->word() != 32)
-      throw InvalidArgument("32-bit evaluation keys go to a CudaDevice of a "
-                            "Context32");
-    const cuda::DeviceContext &c = *dev->ctx;
-    has_relin = keys.has_relin;
-    if (has_relin)
-      relin = cuda::upload(c, keys.relin);
-    galois = cuda::upload(c, keys.galois);
-    has_klss_relin = keys.has_klss_relin;
-    if (has_klss_relin)
-      klss_relin = cuda::upload(c, keys.klss_relin);
-    klss_galois = cuda::upload(c, keys.klss_galois);
-    has_encapsulation = keys.has_encapsulation;
-    if (has_encapsulation)
-      encapsulation = cuda::upload(c, keys.encapsulation);
+  /// The program's arguments pointing at these keys.
+  program::BasicCudaArgs<W> args() const {
+    program::BasicCudaArgs<W> a;
+    a.relin = has_relin ? &relin : nullptr;
+    a.galois = &galois;
+    a.klss_relin = has_klss_relin ? &klss_relin : nullptr;
+    a.klss_galois = &klss_galois;
+    a.encapsulation = has_encapsulation ? &encapsulation : nullptr;
+    return a;
   }
   DevicePtr dev;
   bool has_relin = false, has_klss_relin = false, has_encapsulation = false;
-  cuda::DeviceEncapsulationKeys32 encapsulation;
-  cuda::DeviceRelinKey32 relin;
-  cuda::DeviceGaloisKeys32 galois;
-  cuda::DeviceKlssRelinKey32 klss_relin;
-  cuda::DeviceKlssGaloisKeys32 klss_galois;
+  cuda::BasicDeviceEncapsulationKeys<W> encapsulation;
+  cuda::BasicDeviceRelinKey<W> relin;
+  cuda::BasicDeviceGaloisKeys<W> galois;
+  cuda::BasicDeviceKlssRelinKey<W> klss_relin;
+  cuda::BasicDeviceKlssGaloisKeys<W> klss_galois;
 };
+using DeviceKeys = BasicDeviceKeys<uint64_t>;
+using DeviceKeys32 = BasicDeviceKeys<uint32_t>;
 
 /// GPU milliseconds on `stream` from before issue() enqueues its work to
 /// the end of it (CUDA events); wait(stop) waits for the stop event.
@@ -230,30 +221,13 @@ public:
   CudaProgram(const CudaProgram &) = delete;
   CudaProgram &operator=(const CudaProgram &) = delete;
 
+  template <typename W>
   std::vector<DeviceCtPtr>
-  run(const DevicePtr &dev, const DeviceKeys &keys,
+  run(const DevicePtr &dev, const BasicDeviceKeys<W> &keys,
       const std::vector<DeviceCtPtr> &inputs,
       const std::vector<std::vector<std::complex<double>>> &plain, bool graphs,
       bool arena) {
-    program::CudaArgs args;
-    args.relin = keys.has_relin ? &keys.relin : nullptr;
-    args.galois = &keys.galois;
-    args.klss_relin = keys.has_klss_relin ? &keys.klss_relin : nullptr;
-    args.klss_galois = &keys.klss_galois;
-    args.encapsulation = keys.has_encapsulation ? &keys.encapsulation : nullptr;
-    return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
-  }
-  std::vector<DeviceCtPtr>
-  run(const DevicePtr &dev, const DeviceKeys32 &keys,
-      const std::vector<DeviceCtPtr> &inputs,
-      const std::vector<std::vector<std::complex<double>>> &plain, bool graphs,
-      bool arena) {
-    program::CudaArgs32 args;
-    args.relin = keys.has_relin ? &keys.relin : nullptr;
-    args.galois = &keys.galois;
-    args.klss_relin = keys.has_klss_relin ? &keys.klss_relin : nullptr;
-    args.klss_galois = &keys.klss_galois;
-    args.encapsulation = keys.has_encapsulation ? &keys.encapsulation : nullptr;
+    program::BasicCudaArgs<W> args = keys.args();
     return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
   }
 

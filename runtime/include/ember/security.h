@@ -230,22 +230,20 @@ inline bool namedParamSpec(const std::string &name, ParamSpec &out) {
     s.log_scale = 48;
     s.klss_gamma = 4;
     s.t_bits.assign(10, 61);
-  } else if (name == "cheddar32") {
+  } else if (name == "cheddar32" || name == "cheddar32k1") {
     s.q_bits.assign(47, 29);
     s.q_bits[0] = 30;
-    s.p_bits.assign(12, 30);
-    s.dnum = 4;
     s.log_scale = 58;
     s.scale_primes = 2;
-  } else if (name == "cheddar32k1") {
-    s.q_bits.assign(47, 29);
-    s.q_bits[0] = 30;
-    s.p_bits.assign(1, 30);
-    s.dnum = 47;
-    s.log_scale = 58;
-    s.scale_primes = 2;
-    s.klss_gamma = 3;
-    s.t_bits.assign(5, 30);
+    if (name == "cheddar32") {
+      s.p_bits.assign(12, 30);
+      s.dnum = 4;
+    } else { // one special prime: a digit per Q prime, and a KLSS form
+      s.p_bits.assign(1, 30);
+      s.dnum = 47;
+      s.klss_gamma = 3;
+      s.t_bits.assign(5, 30);
+    }
   } else if (name == "athena47") {
     s.q_bits.assign(47, 36);
     s.q_bits[0] = 40;
