@@ -23,7 +23,9 @@
 # from Python with graphs on and off ($OUT/gpu_python.log). PROFILE_PY='name
 # ...' (with PY_GPU) lists the kernels of one run of those programs, compiled
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
-# PY_BENCH=0 skips gpu_python.py (a profile only). PROFILE_BENCH=SETS times
+# PY_BENCH=0 skips gpu_python.py (a profile only). TFHE=1 builds the Python
+# module and runs bench/tfhe_gpu.py (FHEW/TFHE gates and lookup tables over
+# a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json). PROFILE_BENCH=SETS times
 # every kernel of ember_gpu_bench SETS ($OUT/profile_bench.csv).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +61,7 @@ fi
 start=$(date +%s)
 python_args=(-DEMBER_BUILD_PYTHON=OFF)
 targets=(ember_cuda_tests ember_gpu_bench)
-if [ -n "${PY_GPU:-}" ]; then
+if [ -n "${PY_GPU:-}" ] || [ "${TFHE:-0}" != 0 ]; then
   python_args=(-DEMBER_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
     -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
   targets+=(ember_runtime)
@@ -162,6 +164,15 @@ if [ -n "${PY_GPU:-}" ] && [ "${PY_BENCH:-1}" != 0 ]; then
     >"$OUT/gpu_python.log" 2>&1
   echo "gpu_python: exit $?"
   tail -n 14 "$OUT/gpu_python.log"
+fi
+
+if [ "${TFHE:-0}" != 0 ]; then
+  echo "== FHEW/TFHE: bench/tfhe_gpu.py (batch ${TFHE_BATCH:-16384}) =="
+  PYTHONPATH="$BUILD/python" PYTHONFAULTHANDLER=1 timeout "${TFHE_TIMEOUT:-300}" \
+    python3 bench/tfhe_gpu.py --batch "${TFHE_BATCH:-16384}" \
+    --runs "${TFHE_RUNS:-5}" --min-blocks "${TFHE_MIN_BLOCKS:-}" \
+    --json "$OUT/tfhe_gpu.json" 2>&1 | tee "$OUT/tfhe_gpu.log"
+  echo "tfhe_gpu: exit ${PIPESTATUS[0]}"
 fi
 
 for art in ${E2E:-}; do

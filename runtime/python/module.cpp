@@ -1383,6 +1383,7 @@ void bindSerialize(py::module_ &m) {
 } // namespace
 
 void bindProgram(py::module_ &m);
+void bindTfhe(py::module_ &m);
 #ifdef EMBER_HAVE_CUDA
 void bindCuda(py::module_ &m);
 #endif
@@ -1399,6 +1400,7 @@ PYBIND11_MODULE(ember_runtime, m) {
   bindCkks(m);
   bindSerialize(m);
   bindProgram(m); // runtime/python/program.cpp: compiled programs
+  bindTfhe(m);    // runtime/python/tfhe.cpp: FHEW/TFHE (submodule tfhe)
 #ifdef EMBER_HAVE_CUDA
   bindCuda(m); // runtime/python/cuda.cpp: the GPU
 #else

@@ -1,0 +1,169 @@
+"""FHEW/TFHE gate and programmable bootstrapping on the GPU (issue 16).
+
+Throughput of each gate over a batch (default 16,384, VeloFHE's batch),
+host-to-device and back included, and the latency of one gate and of one
+lookup table over Z_4 (a 2-bit message with a padding bit); every output of
+every batch decrypted against the truth table, and the first outputs
+compared word for word with the CPU Evaluator's. Runs where the runtime's
+Python module was built with the CUDA backend (bench/gpu_run.sh, TFHE=1):
+
+    PYTHONPATH=build/python python3 bench/tfhe_gpu.py [--set STD128]
+        [--batch 16384] [--runs 5] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+
+import ember_runtime as er
+import numpy as np
+
+tfhe = er.tfhe
+
+TRUTH = {
+    "AND": lambda a, b: a & b,
+    "OR": lambda a, b: a | b,
+    "NAND": lambda a, b: 1 - (a & b),
+    "NOR": lambda a, b: 1 - (a | b),
+    "XOR": lambda a, b: a ^ b,
+    "XNOR": lambda a, b: 1 - (a ^ b),
+}
+
+
+def encrypt_rows(sk, values, p: int) -> np.ndarray:
+    return np.stack([sk.encrypt(int(v), p).row() for v in values])
+
+
+def decrypt_rows(sk, rows: np.ndarray, q: int, p: int) -> list[int]:
+    return [sk.decrypt(tfhe.Ciphertext.from_row(r, q), p) for r in rows]
+
+
+def timed(fn, runs: int) -> tuple[float, object]:
+    out, times = None, []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--set", default="STD128")
+    ap.add_argument("--batch", type=int, default=16384)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--json")
+    ap.add_argument(
+        "--min-blocks",
+        default="",
+        help="also time AND at these EMBER_TFHE_MIN_BLOCKS (e.g. 1,6,7)",
+    )
+    args = ap.parse_args()
+
+    params = tfhe.Params.named(args.set)
+    rng = np.random.default_rng()
+    t0 = time.perf_counter()
+    sk = tfhe.SecretKey(params)
+    keys = tfhe.EvaluationKeys(sk)
+    keygen_s = time.perf_counter() - t0
+    cpu = tfhe.Evaluator(keys)
+    gpu = tfhe.CudaEvaluator(keys)
+    q = params.q
+    result = {
+        "device": gpu.device_name,
+        "set": args.set,
+        "batch": args.batch,
+        "runs": args.runs,
+        "keygen_s": keygen_s,
+        "bootstrap_key_mb": keys.bootstrap_key_bytes / 1e6,
+        "key_switch_key_mb": keys.key_switch_key_bytes / 1e6,
+        "log2_gate_failure": params.noise()["log2_gate_failure"],
+        "gates": {},
+    }
+    a_bits = rng.integers(0, 2, args.batch)
+    b_bits = rng.integers(0, 2, args.batch)
+    a_rows = encrypt_rows(sk, a_bits, 4)
+    b_rows = encrypt_rows(sk, b_bits, 4)
+    gpu.gate("AND", a_rows[:64], b_rows[:64])  # warm-up
+    for gate, fn in TRUTH.items():
+        seconds, out = timed(lambda g=gate: gpu.gate(g, a_rows, b_rows), args.runs)
+        timing = gpu.last_timing
+        want = [fn(int(x), int(y)) for x, y in zip(a_bits, b_bits, strict=True)]
+        got = decrypt_rows(sk, out, q, 4)
+        wrong = sum(int(g != w) for g, w in zip(got, want, strict=True))
+        same = all(
+            np.array_equal(
+                out[i],
+                cpu.gate(
+                    gate,
+                    tfhe.Ciphertext.from_row(a_rows[i], q),
+                    tfhe.Ciphertext.from_row(b_rows[i], q),
+                ).row(),
+            )
+            for i in range(4)
+        )
+        result["gates"][gate] = {
+            "batch_ms": seconds * 1e3,
+            "gates_per_s": args.batch / seconds,
+            "stages_ms": timing,
+            "wrong": wrong,
+            "cpu_identical_first4": same,
+        }
+        print(
+            f"{gate:5s} batch {args.batch}: {seconds * 1e3:8.1f} ms "
+            f"({args.batch / seconds:9.0f} gates/s; blind rotation "
+            f"{timing['blind_rotation_ms']:.1f} ms, key switch "
+            f"{timing['key_switch_ms']:.1f} ms), wrong {wrong}, "
+            f"CPU-identical {same}",
+            flush=True,
+        )
+
+    # Latency: one gate, one lookup table over Z_4 (2-bit message).
+    lat_runs = max(11, args.runs)
+    one_a, one_b = a_rows[:1], b_rows[:1]
+    gate_s, _ = timed(lambda: gpu.gate("NAND", one_a, one_b), lat_runs)
+    table = [int(x) for x in rng.integers(0, 4, 4)]
+    msgs = rng.integers(0, 4, args.batch)
+    lut_rows = encrypt_rows(sk, msgs, 8)
+    lut_s, _ = timed(lambda: gpu.lut(lut_rows[:1], table), lat_runs)
+    batch_lut_s, lut_out = timed(lambda: gpu.lut(lut_rows, table), args.runs)
+    lut_wrong = sum(
+        int(g != table[int(m)])
+        for g, m in zip(decrypt_rows(sk, lut_out, q, 8), msgs, strict=True)
+    )
+    result["latency_ms"] = {"gate": gate_s * 1e3, "lut4": lut_s * 1e3}
+    result["lut4_batch"] = {
+        "batch_ms": batch_lut_s * 1e3,
+        "per_s": args.batch / batch_lut_s,
+        "wrong": lut_wrong,
+        "log2_failure": params.noise()["log2_lut_failure"][4],
+    }
+    print(
+        f"latency: gate {gate_s * 1e3:.2f} ms, LUT over Z_4 {lut_s * 1e3:.2f} ms; "
+        f"LUT batch {args.batch / batch_lut_s:.0f}/s, wrong {lut_wrong}"
+    )
+    result["min_blocks"] = {}
+    for v in [x for x in args.min_blocks.split(",") if x]:
+        os.environ["EMBER_TFHE_MIN_BLOCKS"] = v
+        variant = tfhe.CudaEvaluator(keys)
+        variant.gate("AND", a_rows[:64], b_rows[:64])
+        seconds, out = timed(
+            lambda ev=variant: ev.gate("AND", a_rows, b_rows), args.runs
+        )
+        same = np.array_equal(out, gpu.gate("AND", a_rows, b_rows))
+        result["min_blocks"][v] = {"gates_per_s": args.batch / seconds, "same": same}
+        print(
+            f"EMBER_TFHE_MIN_BLOCKS={v}: AND {args.batch / seconds:.0f} "
+            f"gates/s, same {same}"
+        )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,406 @@
+// FHEW/TFHE host math: parameter sets, the noise model, key generation,
+// encryption and decryption (ember/lwe.h). The evaluator is cpu/lwe.cpp.
+
+#include "ember/lwe.h"
+
+#include "ember/errors.h"
+#include "ember/primes.h"
+#include "ember/wipe.h"
+#include "lwe_internal.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ember::lwe {
+
+namespace {
+
+bool powerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+int log2Exact(uint64_t x) {
+  int l = 0;
+  while ((uint64_t{1} << l) < x)
+    ++l;
+  return l;
+}
+
+/// The centred representative of x mod m, in (-m/2, m/2].
+int64_t centred(uint64_t x, uint64_t m) {
+  return x > m / 2 ? static_cast<int64_t>(x) - static_cast<int64_t>(m)
+                   : static_cast<int64_t>(x);
+}
+
+/// log2 erfc(x) for x >= 0, also where erfc underflows (asymptotic series).
+double log2Erfc(double x) {
+  if (x < 20)
+    return std::log2(std::erfc(x));
+  const double pi = 3.14159265358979323846;
+  return (-x * x - std::log(x * std::sqrt(pi)) + std::log1p(-1 / (2 * x * x))) /
+         std::log(2.0);
+}
+
+/// Uniform words below m (a power of two), from the Prng's bytes.
+template <typename T>
+void uniformPow2(Prng &prng, T *out, size_t count, uint32_t m) {
+  prng.fill(out, count * sizeof(T));
+  for (size_t i = 0; i < count; ++i)
+    out[i] = static_cast<T>(out[i] & (m - 1));
+}
+
+} // namespace
+
+int Params::digitsG() const {
+  const int log_q = log2Exact(ring_q);
+  return (log_q + logBaseG() - 1) / logBaseG();
+}
+int Params::digitsKs() const {
+  return (log2Exact(q_ks) + logBaseKs() - 1) / logBaseKs();
+}
+int Params::logBaseG() const { return log2Exact(base_g); }
+int Params::logBaseKs() const { return log2Exact(base_ks); }
+
+Params Params::named(const std::string &name) {
+  Params p;
+  p.name = name;
+  if (name == "STD128") {
+    // OpenFHE STD128 (GINX): Q = LastPrime(27, 2N) = 2^27 - 2^11 + 1.
+    p.n = 556, p.q = 2048, p.log_ring = 10, p.ring_q = 134215681;
+    p.base_g = 128, p.q_ks = 1 << 15, p.base_ks = 32;
+  } else if (name == "STD128Q") {
+    // OpenFHE STD128Q: 128 bits against quantum attacks; Q below 2^25.
+    p.n = 601, p.q = 2048, p.log_ring = 10, p.ring_q = 33550337;
+    p.base_g = 16, p.q_ks = 1 << 15, p.base_ks = 32;
+  } else if (name == "TOY") {
+    // OpenFHE TOY's sizes (n 64, N 512, q 512): far below any security.
+    p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
+    p.base_g = 512, p.q_ks = 1 << 14, p.base_ks = 32;
+    p.insecure = true;
+  } else {
+    std::string known;
+    for (const std::string &k : names())
+      known += (known.empty() ? "" : ", ") + k;
+    throw InvalidArgument("unknown FHEW/TFHE parameter set '" + name +
+                          "' (known: " + known + ")");
+  }
+  p.validate();
+  return p;
+}
+
+std::vector<std::string> Params::names() {
+  return {"STD128", "STD128Q", "TOY"};
+}
+
+void Params::validate() const {
+  auto bad = [&](const std::string &what) {
+    throw InvalidArgument("FHEW/TFHE parameters '" + name + "': " + what);
+  };
+  if (n < 1)
+    bad("the LWE dimension n must be positive");
+  if (log_ring < 4 || log_ring > 13)
+    bad("log2 N = " + std::to_string(log_ring) + " is outside 4..13");
+  const uint64_t two_n = uint64_t{2} << log_ring;
+  if (!powerOfTwo(q) || q < 16 || two_n % q != 0)
+    bad("q = " + std::to_string(q) +
+        " must be a power of two, at least 16, dividing 2N = " +
+        std::to_string(two_n));
+  // Products of two residues summed over the RGSW rows in 64 bits: Q below
+  // 2^28 leaves room for 256 of them.
+  if (ring_q >= (1u << 28) || !isPrime(ring_q) || ring_q % two_n != 1)
+    bad("Q = " + std::to_string(ring_q) +
+        " must be a prime below 2^28 that is 1 mod 2N");
+  if (!powerOfTwo(base_g) || base_g < 2 || base_g >= ring_q)
+    bad("the gadget base Bg = " + std::to_string(base_g) +
+        " must be a power of two below Q");
+  if (digitsG() < 2)
+    bad("Bg leaves no digit after the dropped lowest one");
+  if (!powerOfTwo(q_ks) || q_ks < q || q_ks > (1u << 16))
+    bad("q_ks = " + std::to_string(q_ks) +
+        " must be a power of two between q and 2^16");
+  if (!powerOfTwo(base_ks) || base_ks < 2 || base_ks > q_ks)
+    bad("the key-switching base Bks = " + std::to_string(base_ks) +
+        " must be a power of two up to q_ks");
+  if (!(sigma > 0))
+    bad("sigma must be positive");
+}
+
+// ---------------------------------------------------------------------------
+// Noise
+
+NoiseEstimate estimateNoise(const Params &p) {
+  p.validate();
+  const double n = p.n, big_n = static_cast<double>(p.ringN());
+  const double var_s = 2.0 / 3.0, s2 = p.sigma * p.sigma;
+  const double bg = p.base_g, q = p.q, big_q = p.ring_q, q_ks = p.q_ks;
+  const int d = p.digitsG();
+  // The used digits' ranges: d - 2 full ones, the top one at most Q /
+  // Bg^(d-1).
+  const double top = std::min(bg, big_q / std::pow(bg, d - 1));
+  const double range2 = (d - 2) * bg * bg + top * top;
+  // Per step: two external products (each 2 polynomials of digits, uniform
+  // of variance range^2 / 12, times key errors), each multiplied by X^m - 1
+  // (twice the variance); and the dropped digit r_0 (variance Bg^2 / 12)
+  // times the key's message where s_i != 0 (probability 2/3).
+  const double per_step = 8 * big_n * s2 * range2 / 12 +
+                          2 * var_s * (var_s * big_n + 1) * bg * bg / 12;
+  NoiseEstimate e;
+  e.q = q;
+  e.blind_rotation = n * per_step * (q / big_q) * (q / big_q);
+  const int dks = p.digitsKs();
+  e.key_switch =
+      big_n * dks * (1 - 1.0 / p.base_ks) * s2 * (q / q_ks) * (q / q_ks);
+  // Rounding the N + 1 words at Q to q_ks, then the n + 1 words to q.
+  e.mod_switch =
+      (var_s * big_n + 1) / 12 * (q / q_ks) * (q / q_ks) + (var_s * n + 1) / 12;
+  e.total = e.blind_rotation + e.key_switch + e.mod_switch;
+  // A gate adds two outputs: the phase must stay within q/8 of its centre.
+  e.log2_gate_failure = log2Erfc((q / 8) / std::sqrt(2 * 2 * e.total));
+  return e;
+}
+
+double NoiseEstimate::log2LutFailure(uint32_t t) const {
+  return log2Erfc((q / (4.0 * t)) / std::sqrt(2 * total));
+}
+
+// ---------------------------------------------------------------------------
+// Keys, encryption, decryption
+
+SecretKey::SecretKey(const Params &params, Prng &prng) : params_(params) {
+  params_.validate();
+  auto to32 = [](std::vector<int64_t> v) {
+    std::vector<int32_t> out(v.begin(), v.end());
+    secureWipe(v);
+    return out;
+  };
+  s_ = to32(sampleTernary(prng, params_.n));
+  ring_s_ = to32(sampleTernary(prng, params_.ringN()));
+}
+
+SecretKey::~SecretKey() {
+  secureWipe(s_);
+  secureWipe(ring_s_);
+}
+
+Ciphertext SecretKey::encrypt(uint32_t m, uint32_t p, Prng &prng) const {
+  const uint32_t q = params_.q;
+  if (p < 2 || q % p != 0)
+    throw InvalidArgument(
+        "encrypt: the plaintext space p = " + std::to_string(p) +
+        " must divide q = " + std::to_string(q));
+  if (m >= p)
+    throw InvalidArgument("encrypt: message " + std::to_string(m) +
+                          " is outside Z_" + std::to_string(p));
+  Ciphertext ct;
+  ct.modulus = q;
+  ct.a.resize(params_.n);
+  uniformPow2(prng, ct.a.data(), ct.a.size(), q);
+  const int64_t e = sampleGaussian(prng, 1, params_.sigma)[0];
+  int64_t b = e + static_cast<int64_t>(m) * (q / p);
+  for (int i = 0; i < params_.n; ++i)
+    b += static_cast<int64_t>(ct.a[i]) * s_[i];
+  ct.b = static_cast<uint32_t>(((b % q) + q) % q);
+  return ct;
+}
+
+int64_t SecretKey::phase(const Ciphertext &ct) const {
+  const std::vector<int32_t> &key = ct.a.size() == s_.size() ? s_ : ring_s_;
+  if (ct.a.size() != key.size() || ct.modulus < 2)
+    throw InvalidArgument(
+        "phase: a ciphertext of dimension " + std::to_string(ct.a.size()) +
+        " matches neither key (n = " + std::to_string(s_.size()) +
+        ", N = " + std::to_string(ring_s_.size()) + ")");
+  const int64_t m = ct.modulus;
+  int64_t acc = ct.b % m;
+  for (size_t i = 0; i < key.size(); ++i)
+    acc = (acc - static_cast<int64_t>(ct.a[i] % m) * key[i]) % m;
+  return centred(static_cast<uint64_t>((acc + m) % m), m);
+}
+
+uint32_t SecretKey::decrypt(const Ciphertext &ct, uint32_t p) const {
+  if (ct.modulus == 0 || p < 2 || p > ct.modulus)
+    throw InvalidArgument("decrypt: plaintext space " + std::to_string(p) +
+                          " for modulus " + std::to_string(ct.modulus));
+  const int64_t m = ct.modulus;
+  const int64_t ph = ((phase(ct) % m) + m) % m;
+  // round(phase p / q) mod p, in integers.
+  const uint64_t r = (static_cast<uint64_t>(ph) * p + m / 2) / m;
+  return static_cast<uint32_t>(r % p);
+}
+
+// ---------------------------------------------------------------------------
+// Evaluation keys
+
+namespace {
+
+/// The bootstrapping key: per LWE coefficient, RGSW([s_i = 1]) and
+/// RGSW([s_i = -1]) under s', in NTT form.
+void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
+                      Prng &prng) {
+  const Params &p = k.params;
+  const size_t big_n = p.ringN();
+  const Modulus<uint32_t> &mq = k.ring_q;
+  const uint32_t q = mq.value();
+  std::vector<uint32_t> s_ntt(big_n);
+  for (size_t j = 0; j < big_n; ++j)
+    s_ntt[j] = sk.ringKey()[j] < 0 ? q - 1 : uint32_t(sk.ringKey()[j]);
+  k.ntt.forward(s_ntt.data());
+  k.bsk.assign(size_t(p.n) * 2 * k.rows * 2 * big_n, 0);
+  std::vector<uint32_t> err(big_n);
+  for (int i = 0; i < p.n; ++i) {
+    for (int key = 0; key < 2; ++key) {
+      const bool bit = sk.lweKey()[i] == (key == 0 ? 1 : -1);
+      uint32_t *rows = const_cast<uint32_t *>(k.rgsw(i, key));
+      for (int r = 0; r < k.rows; ++r) {
+        uint32_t *a = rows + size_t(2 * r) * big_n, *b = a + big_n;
+        for (size_t j = 0; j < big_n; ++j)
+          a[j] = static_cast<uint32_t>(prng.uniform(q));
+        std::vector<int64_t> e = sampleGaussian(prng, big_n, p.sigma);
+        for (size_t j = 0; j < big_n; ++j)
+          err[j] = static_cast<uint32_t>(e[j] < 0 ? q + e[j] : e[j]);
+        k.ntt.forward(err.data());
+        for (size_t j = 0; j < big_n; ++j)
+          b[j] = mq.add(mq.mul(a[j], s_ntt[j]), err[j]);
+        if (bit) {
+          // The gadget Bg^(r/2 + 1) (a constant: the same in every slot).
+          const uint32_t g = mq.pow(p.base_g, r / 2 + 1);
+          uint32_t *part = (r % 2 == 0) ? a : b;
+          for (size_t j = 0; j < big_n; ++j)
+            part[j] = mq.add(part[j], g);
+        }
+      }
+    }
+  }
+  secureWipe(s_ntt);
+  secureWipe(err);
+}
+
+/// The key-switching key s' -> s at q_ks.
+void makeKeySwitchKey(EvaluationKeys::Impl &k, const SecretKey &sk,
+                      Prng &prng) {
+  const Params &p = k.params;
+  const size_t big_n = p.ringN(), n = p.n;
+  const int dks = p.digitsKs();
+  const uint32_t mask = p.q_ks - 1;
+  k.ksk.assign(big_n * dks * (p.base_ks - 1) * (n + 1), 0);
+  const std::vector<int32_t> &s = sk.lweKey();
+  for (size_t i = 0; i < big_n; ++i) {
+    const int64_t si = sk.ringKey()[i];
+    for (int j = 0; j < dks; ++j) {
+      const std::vector<int64_t> e =
+          sampleGaussian(prng, p.base_ks - 1, p.sigma);
+      for (uint32_t v = 1; v < p.base_ks; ++v) {
+        uint16_t *row = const_cast<uint16_t *>(k.ksRow(i, j, v));
+        uniformPow2(prng, row, n, p.q_ks);
+        int64_t b =
+            e[v - 1] + si * int64_t(v) * (int64_t(1) << (j * p.logBaseKs()));
+        for (size_t t = 0; t < n; ++t)
+          b += int64_t(row[t]) * s[t];
+        row[n] = static_cast<uint16_t>(static_cast<uint64_t>(b) & mask);
+      }
+    }
+  }
+}
+
+} // namespace
+
+EvaluationKeys::EvaluationKeys(const SecretKey &sk, Prng &prng)
+    : impl_(std::make_unique<Impl>()) {
+  Impl &k = *impl_;
+  k.params = sk.params();
+  k.ring_q = Modulus<uint32_t>(k.params.ring_q);
+  k.ntt = NttTables<uint32_t>(k.params.log_ring, k.ring_q);
+  k.rows = 2 * (k.params.digitsG() - 1);
+  makeBootstrapKey(k, sk, prng);
+  makeKeySwitchKey(k, sk, prng);
+}
+
+EvaluationKeys::~EvaluationKeys() = default;
+EvaluationKeys::EvaluationKeys(EvaluationKeys &&) noexcept = default;
+EvaluationKeys &EvaluationKeys::operator=(EvaluationKeys &&) noexcept = default;
+
+const Params &EvaluationKeys::params() const { return impl_->params; }
+size_t EvaluationKeys::bootstrapKeyBytes() const {
+  return impl_->bsk.size() * sizeof(uint32_t);
+}
+size_t EvaluationKeys::keySwitchKeyBytes() const {
+  return impl_->ksk.size() * sizeof(uint16_t);
+}
+
+// ---------------------------------------------------------------------------
+// Gates by name
+
+Gate gateFromName(const std::string &name) {
+  static const std::pair<const char *, Gate> kGates[] = {
+      {"AND", Gate::And}, {"OR", Gate::Or},   {"NAND", Gate::Nand},
+      {"NOR", Gate::Nor}, {"XOR", Gate::Xor}, {"XNOR", Gate::Xnor}};
+  for (const auto &[n, g] : kGates)
+    if (name == n)
+      return g;
+  throw InvalidArgument("unknown gate '" + name +
+                        "' (known: AND, OR, NAND, NOR, XOR, XNOR)");
+}
+
+const char *gateName(Gate gate) {
+  switch (gate) {
+  case Gate::And:
+    return "AND";
+  case Gate::Or:
+    return "OR";
+  case Gate::Nand:
+    return "NAND";
+  case Gate::Nor:
+    return "NOR";
+  case Gate::Xor:
+    return "XOR";
+  case Gate::Xnor:
+    return "XNOR";
+  }
+  return "?";
+}
+
+std::vector<uint32_t> lutTestVector(const Params &p,
+                                    const std::vector<uint32_t> &table) {
+  const size_t t = table.size(), big_n = p.ringN();
+  if (t < 2 || (t & (t - 1)) != 0 || 2 * t > p.q || t > big_n)
+    throw InvalidArgument("lut: a table of " + std::to_string(t) +
+                          " entries; it needs a power of two t with 2t <= q "
+                          "= " +
+                          std::to_string(p.q));
+  for (size_t m = 0; m < t; ++m)
+    if (table[m] >= t)
+      throw InvalidArgument("lut: entry " + std::to_string(m) + " = " +
+                            std::to_string(table[m]) + " is outside Z_" +
+                            std::to_string(t));
+  // Rotation exponents of message m lie around m N / t; the box of m is
+  // [m N/t - h, m N/t + h), h = N / 2t. The lower half of m = 0's box is
+  // reached through X^N = -1: its entries are negated.
+  const uint32_t big_q = p.ring_q;
+  const uint64_t delta = (uint64_t(big_q) + t) / (2 * t);
+  const size_t box = big_n / t, h = box / 2;
+  std::vector<uint32_t> tv(big_n);
+  for (size_t j = 0; j < big_n; ++j) {
+    const uint32_t v = static_cast<uint32_t>(
+        delta * table[j < big_n - h ? (j + h) / box : 0] % big_q);
+    tv[j] = j < big_n - h || v == 0 ? v : big_q - v;
+  }
+  return tv;
+}
+
+std::vector<int32_t> signedDigits(uint32_t x, const Params &params) {
+  const int d = params.digitsG(), log_bg = params.logBaseG();
+  const int64_t bg = params.base_g;
+  int64_t v = centred(x % params.ring_q, params.ring_q);
+  std::vector<int32_t> out;
+  out.reserve(d - 1);
+  for (int k = 0; k < d; ++k) {
+    // The top digit takes what is left (at most Bg/2 + 1 in magnitude), so
+    // that the digits recompose x - r_0 exactly.
+    int64_t r = k + 1 < d ? v & (bg - 1) : v;
+    if (k + 1 < d && r >= bg / 2)
+      r -= bg;
+    v = (v - r) >> log_bg;
+    if (k > 0)
+      out.push_back(static_cast<int32_t>(r));
+  }
+  return out;
+}
+
+} // namespace ember::lwe

@@ -1,0 +1,359 @@
+// FHEW/TFHE on the CPU: blind rotation (GINX, ternary keys), sample
+// extraction, LWE key and modulus switching, gates and lookup tables
+// (ember/lwe.h).
+//
+// Cost of one bootstrap: n blind-rotation steps, each 2 inverse and 2(d-1)
+// forward NTTs of N points and 4 (d-1) 2 multiply-adds per coefficient (two
+// RGSW keys, two components), then one key switch (N d_ks rows of n + 1
+// words). At STD128 (n 556, N 1024, d - 1 = 3): 4448 NTTs and 13.7 M
+// multiply-adds, and 3072 key rows.
+
+#include "ember/lwe.h"
+
+#include "../core/lwe_internal.h"
+#include "ember/errors.h"
+
+#include <algorithm>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace ember::lwe {
+
+struct Evaluator::Scratch {
+  std::vector<uint32_t> acc;    ///< [a | b], NTT form
+  std::vector<uint32_t> coeff;  ///< [a | b], coefficient form
+  std::vector<uint32_t> digits; ///< 2 x rows x N, NTT form (two steps)
+  std::vector<uint64_t> sum;    ///< [component][key] x N, unreduced
+  std::vector<uint32_t> pw;     ///< psi^e mod Q, e < 2N
+  std::vector<uint32_t> ebr; ///< 2 brev(j) + 1: slot j evaluates X at psi^ebr
+  std::vector<uint32_t> sign_tv; ///< Q/8 in every coefficient
+};
+
+namespace {
+
+uint32_t roundedEighth(uint32_t q) { return (q + 4) / 8; }
+
+/// X^e tv in Z_Q[X]/(X^N + 1), e in [0, 2N): a negacyclic rotation.
+void rotateNegacyclic(const uint32_t *tv, size_t big_n, uint32_t e, uint32_t q,
+                      uint32_t *out) {
+  for (size_t j = 0; j < big_n; ++j) {
+    // X^j -> X^(j + e); past N the sign flips, past 2N it flips back.
+    const size_t t = (j + e) % (2 * big_n);
+    const uint32_t v = tv[j];
+    if (t < big_n)
+      out[t] = v;
+    else
+      out[t - big_n] = v == 0 ? 0 : q - v;
+  }
+}
+
+void checkInput(const Ciphertext &ct, const Params &p, const char *what) {
+  if (ct.modulus != p.q || ct.a.size() != size_t(p.n))
+    throw InvalidArgument(std::string(what) + ": expected an LWE ciphertext " +
+                          "of dimension " + std::to_string(p.n) +
+                          " at q = " + std::to_string(p.q) +
+                          ", got dimension " + std::to_string(ct.a.size()) +
+                          " at " + std::to_string(ct.modulus));
+}
+
+/// x a + y b + c (mod q, a power of two: wrapping arithmetic is exact).
+Ciphertext combine(int64_t x, const Ciphertext &a, int64_t y,
+                   const Ciphertext *b, int64_t c) {
+  Ciphertext out;
+  out.modulus = a.modulus;
+  const uint32_t mask = a.modulus - 1;
+  out.a.resize(a.a.size());
+  for (size_t i = 0; i < a.a.size(); ++i)
+    out.a[i] = static_cast<uint32_t>(x * a.a[i] + (b ? y * b->a[i] : 0)) & mask;
+  out.b = static_cast<uint32_t>(x * a.b + (b ? y * b->b : 0) + c) & mask;
+  return out;
+}
+
+} // namespace
+
+Ciphertext modSwitch(const Ciphertext &ct, uint32_t to) {
+  if (ct.modulus == 0 || to == 0)
+    throw InvalidArgument("modSwitch: zero modulus");
+  Ciphertext out;
+  out.modulus = to;
+  const uint64_t from = ct.modulus;
+  auto sw = [&](uint32_t x) {
+    return static_cast<uint32_t>(((uint64_t(x) * to + from / 2) / from) % to);
+  };
+  out.a.resize(ct.a.size());
+  std::transform(ct.a.begin(), ct.a.end(), out.a.begin(), sw);
+  out.b = sw(ct.b);
+  return out;
+}
+
+Evaluator::Evaluator(const EvaluationKeys &keys)
+    : keys_(keys), scratch_(std::make_unique<Scratch>()) {
+  const EvaluationKeys::Impl &k = keys.impl();
+  const size_t big_n = k.ringN();
+  Scratch &s = *scratch_;
+  s.acc.resize(2 * big_n);
+  s.coeff.resize(2 * big_n);
+  s.digits.resize(2 * size_t(k.rows) * big_n);
+  s.sum.resize(4 * big_n);
+  s.pw.resize(2 * big_n);
+  const Modulus<uint32_t> &mq = k.ring_q;
+  s.pw[0] = 1;
+  for (size_t e = 1; e < 2 * big_n; ++e)
+    s.pw[e] = mq.mul(s.pw[e - 1], k.ntt.psi());
+  s.ebr.resize(big_n);
+  for (size_t j = 0; j < big_n; ++j)
+    s.ebr[j] = 2 * bitReverse(static_cast<uint32_t>(j), k.params.log_ring) + 1;
+  s.sign_tv.assign(big_n, roundedEighth(mq.value()));
+}
+
+Evaluator::~Evaluator() = default;
+
+const Params &Evaluator::params() const { return keys_.params(); }
+
+std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
+                                             const std::vector<uint32_t> &tv) {
+  const EvaluationKeys::Impl &k = keys_.impl();
+  const Params &p = k.params;
+  checkInput(ct, p, "blindRotate");
+  const size_t big_n = p.ringN();
+  if (tv.size() != big_n)
+    throw InvalidArgument("blindRotate: the test vector has " +
+                          std::to_string(tv.size()) +
+                          " coefficients, N = " + std::to_string(big_n));
+  const Modulus<uint32_t> &mq = k.ring_q;
+  const uint32_t big_q = mq.value();
+  const uint32_t mask = static_cast<uint32_t>(2 * big_n - 1);
+  const uint32_t f = static_cast<uint32_t>(2 * big_n / p.q);
+  Scratch &s = *scratch_;
+  uint32_t *acc_a = s.acc.data(), *acc_b = acc_a + big_n;
+  // acc = (0, X^(-b f) tv).
+  std::fill(acc_a, acc_a + big_n, 0);
+  rotateNegacyclic(tv.data(), big_n, (2 * big_n - (ct.b * f & mask)) & mask,
+                   big_q, acc_b);
+  k.ntt.forward(acc_b);
+
+  const int rows = k.rows, digits = rows / 2;
+  const int log_bg = p.logBaseG();
+  const int32_t bg_mask = int32_t(p.base_g) - 1, half = int32_t(p.base_g / 2);
+  // Signed digits in [-Bg/2, Bg/2) are the unsigned digits of v + C, C =
+  // sum_(k < d-1) Bg/2 Bg^k, less Bg/2; the top digit takes the rest.
+  int32_t offset = 0;
+  for (int d = 0; d < digits; ++d)
+    offset += half << (d * log_bg);
+  const int32_t half_q = int32_t(big_q / 2), q32 = int32_t(big_q);
+
+  // Two threads at most: thread t owns part t of the accumulator (a or b)
+  // in both phases of a step, so one barrier per step suffices; the digits
+  // alternate between two buffers so that a thread that runs ahead into
+  // the next step's first phase does not overwrite digits still read.
+  int threads = 1;
+#ifdef _OPENMP
+  threads = std::min(2, omp_get_max_threads());
+#endif
+#pragma omp parallel num_threads(threads)
+  {
+    int tid = 0, team = 1;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+    team = omp_get_num_threads();
+#endif
+    int step = 0;
+    for (int i = 0; i < p.n; ++i) {
+      const uint32_t m = ct.a[i] * f & mask;
+      if (m == 0)
+        continue; // X^0 - 1 = 0: this coefficient rotates nothing
+      uint32_t *dig = s.digits.data() + size_t(step & 1) * rows * big_n;
+      ++step;
+      // Phase 1, per part: coefficient form, the signed digits (OpenFHE's
+      // SignedDigitDecompose, the lowest digit dropped), their NTTs.
+      for (int part = tid; part < 2; part += team) {
+        uint32_t *c = s.coeff.data() + part * big_n;
+        std::copy_n(s.acc.data() + part * big_n, big_n, c);
+        k.ntt.inverse(c);
+        for (int d = 1; d <= digits; ++d) {
+          uint32_t *dst = dig + size_t(2 * (d - 1) + part) * big_n;
+          const int shift = d * log_bg;
+          for (size_t j = 0; j < big_n; ++j) {
+            const int32_t v =
+                int32_t(c[j]) - (int32_t(c[j]) > half_q ? q32 : 0);
+            const int32_t u = v + offset;
+            const int32_t r =
+                d < digits ? ((u >> shift) & bg_mask) - half : (u >> shift);
+            dst[j] = uint32_t(r + (q32 & (r >> 31)));
+          }
+          k.ntt.forward(dst);
+        }
+      }
+#pragma omp barrier
+      // Phase 2, per component c: both external products (sums over rows
+      // of digit x key row, reduced once: rows Q^2 < 2^64 for Q < 2^28),
+      // then acc_c += (X^m - 1) (acc x RGSW(s_i = 1))_c + (X^-m - 1) (acc x
+      // RGSW(s_i = -1))_c; slot j evaluates X at psi^ebr[j].
+      for (int c = tid; c < 2; c += team) {
+        uint64_t *sum0 = s.sum.data() + size_t(2 * c) * big_n;
+        uint64_t *sum1 = sum0 + big_n;
+        std::fill(sum0, sum0 + 2 * big_n, 0);
+        for (int key = 0; key < 2; ++key) {
+          const uint32_t *rgsw = k.rgsw(i, key);
+          uint64_t *out = key == 0 ? sum0 : sum1;
+          for (int r = 0; r < rows; ++r) {
+            const uint32_t *d = dig + size_t(r) * big_n;
+            const uint32_t *row = rgsw + size_t(2 * r + c) * big_n;
+            for (size_t j = 0; j < big_n; ++j)
+              out[j] += uint64_t(d[j]) * row[j];
+          }
+        }
+        uint32_t *acc = s.acc.data() + size_t(c) * big_n;
+        for (size_t j = 0; j < big_n; ++j) {
+          const uint32_t e = m * s.ebr[j] & mask;
+          const uint64_t fp = mq.sub(s.pw[e], 1),
+                         fm = mq.sub(s.pw[-e & mask], 1);
+          acc[j] = mq.reduce(acc[j] + mq.reduce(sum0[j]) * fp +
+                             mq.reduce(sum1[j]) * fm);
+        }
+      }
+    }
+  }
+  std::vector<uint32_t> out(s.acc);
+  k.ntt.inverse(out.data());
+  k.ntt.inverse(out.data() + big_n);
+  return out;
+}
+
+Ciphertext Evaluator::sampleExtract(const std::vector<uint32_t> &acc) const {
+  const EvaluationKeys::Impl &k = keys_.impl();
+  const size_t big_n = k.ringN();
+  const uint32_t big_q = k.ring_q.value();
+  if (acc.size() != 2 * big_n)
+    throw InvalidArgument(
+        "sampleExtract: an accumulator has 2N = " + std::to_string(2 * big_n) +
+        " words, got " + std::to_string(acc.size()));
+  // The constant coefficient of b - a s' is b_0 - a_0 s'_0 + sum_{j >= 1}
+  // a_(N-j) s'_j.
+  Ciphertext out;
+  out.modulus = big_q;
+  out.a.resize(big_n);
+  out.a[0] = acc[0];
+  for (size_t j = 1; j < big_n; ++j)
+    out.a[j] = acc[big_n - j] == 0 ? 0 : big_q - acc[big_n - j];
+  out.b = acc[big_n];
+  return out;
+}
+
+Ciphertext Evaluator::keySwitch(const Ciphertext &ct) const {
+  const EvaluationKeys::Impl &k = keys_.impl();
+  const Params &p = k.params;
+  if (ct.modulus != p.q_ks || ct.a.size() != p.ringN())
+    throw InvalidArgument(
+        "keySwitch: expected dimension N = " + std::to_string(p.ringN()) +
+        " at q_ks = " + std::to_string(p.q_ks));
+  const int dks = p.digitsKs(), log_b = p.logBaseKs();
+  const uint32_t digit_mask = p.base_ks - 1;
+  const size_t n = p.n;
+  // Sums wrap in 32 bits: exact mod q_ks, a power of two.
+  std::vector<uint32_t> a(n, 0);
+  uint32_t b = ct.b;
+  for (size_t i = 0; i < p.ringN(); ++i) {
+    const uint32_t x = ct.a[i];
+    for (int j = 0; j < dks; ++j) {
+      const uint32_t v = (x >> (j * log_b)) & digit_mask;
+      if (v == 0)
+        continue;
+      const uint16_t *row = k.ksRow(i, j, v);
+      for (size_t t = 0; t < n; ++t)
+        a[t] -= row[t];
+      b -= row[n];
+    }
+  }
+  Ciphertext out;
+  out.modulus = p.q_ks;
+  out.a.resize(n);
+  for (size_t t = 0; t < n; ++t)
+    out.a[t] = a[t] & (p.q_ks - 1);
+  out.b = b & (p.q_ks - 1);
+  return out;
+}
+
+Ciphertext Evaluator::finish(Ciphertext extracted) const {
+  const Params &p = params();
+  return modSwitch(keySwitch(modSwitch(extracted, p.q_ks)), p.q);
+}
+
+Ciphertext Evaluator::signBootstrap(const Ciphertext &shifted) {
+  // +Q/8 where the phase is in [0, q/2), -Q/8 in [-q/2, 0); plus Q/8: the
+  // bit at Q/4.
+  Ciphertext ext = sampleExtract(blindRotate(shifted, scratch_->sign_tv));
+  const uint32_t big_q = keys_.impl().ring_q.value();
+  ext.b =
+      static_cast<uint32_t>((uint64_t(ext.b) + roundedEighth(big_q)) % big_q);
+  return finish(std::move(ext));
+}
+
+Ciphertext Evaluator::gate(Gate g, const Ciphertext &a, const Ciphertext &b) {
+  const Params &p = params();
+  checkInput(a, p, gateName(g));
+  checkInput(b, p, gateName(g));
+  const int64_t q8 = p.q / 8;
+  // The phase of a + b is 0, q/4 or q/2 for 0, 1 or 2 inputs set; the
+  // shifts below make the output bit the sign of the phase, q/8 from the
+  // nearest edge (XOR and XNOR: twice the sum, whose 0 and 2 coincide;
+  // noise and margin both double).
+  switch (g) {
+  case Gate::And:
+    return signBootstrap(combine(1, a, 1, &b, -3 * q8));
+  case Gate::Or:
+    return signBootstrap(combine(1, a, 1, &b, -q8));
+  case Gate::Nand:
+    return signBootstrap(combine(-1, a, -1, &b, 3 * q8));
+  case Gate::Nor:
+    return signBootstrap(combine(-1, a, -1, &b, q8));
+  case Gate::Xor:
+    return signBootstrap(combine(2, a, 2, &b, -2 * q8));
+  case Gate::Xnor:
+    return signBootstrap(combine(-2, a, -2, &b, 2 * q8));
+  }
+  throw InvalidArgument("gate: unknown gate");
+}
+
+Ciphertext Evaluator::notGate(const Ciphertext &a) const {
+  const Params &p = params();
+  checkInput(a, p, "NOT");
+  return combine(-1, a, 0, nullptr, p.q / 4);
+}
+
+Ciphertext Evaluator::bootstrap(const Ciphertext &a) {
+  const Params &p = params();
+  checkInput(a, p, "bootstrap");
+  return signBootstrap(combine(1, a, 0, nullptr, -int64_t(p.q / 8)));
+}
+
+Ciphertext Evaluator::mux(const Ciphertext &sel, const Ciphertext &t,
+                          const Ciphertext &f) {
+  const Params &p = params();
+  checkInput(sel, p, "MUX");
+  checkInput(t, p, "MUX");
+  checkInput(f, p, "MUX");
+  // AND(sel, t) + AND(NOT sel, f), summed before the key switch: at most one
+  // of them is set, so the sum is a bit at Q/4.
+  const int64_t q8 = p.q / 8;
+  const uint32_t big_q = keys_.impl().ring_q.value();
+  const uint32_t q8_big = roundedEighth(big_q);
+  Ciphertext x = sampleExtract(
+      blindRotate(combine(1, sel, 1, &t, -3 * q8), scratch_->sign_tv));
+  const Ciphertext y = sampleExtract(blindRotate(
+      combine(-1, sel, 1, &f, p.q / 4 - 3 * q8), scratch_->sign_tv));
+  for (size_t j = 0; j < x.a.size(); ++j)
+    x.a[j] = static_cast<uint32_t>((uint64_t(x.a[j]) + y.a[j]) % big_q);
+  x.b = static_cast<uint32_t>((uint64_t(x.b) + y.b + 2 * q8_big) % big_q);
+  return finish(std::move(x));
+}
+
+Ciphertext Evaluator::lut(const Ciphertext &a,
+                          const std::vector<uint32_t> &table) {
+  checkInput(a, params(), "lut");
+  return finish(sampleExtract(blindRotate(a, lutTestVector(params(), table))));
+}
+
+} // namespace ember::lwe

@@ -1,0 +1,194 @@
+// FHEW/TFHE on the CPU: LWE ciphertexts of bits and small integers, gate
+// bootstrapping and programmable bootstrapping (issue 16).
+//
+// The scheme is OpenFHE's GINX ("CGGI") variant with ternary keys:
+//
+//   LWE     (a, b) in Z_q^(n+1), phase b - <a, s> mod q, s ternary of n.
+//   RLWE    (a, b) in R_Q^2, R_Q = Z_Q[X]/(X^N + 1), phase b - a s', s'
+//           ternary of N; Q a prime = 1 mod 2N below 2^30 (32-bit words).
+//   RGSW    2(d-1) RLWE rows: the gadget (Bg, Bg^2, ..., Bg^(d-1)) times the
+//           message added to the a-part (even rows) or the b-part (odd);
+//           the lowest digit is dropped (OpenFHE's approximate gadget).
+//
+// A bootstrap takes an LWE ciphertext at q (q | 2N), rotates a test vector
+// by X^(-phase * 2N / q) (blind rotation: two RGSW keys per LWE key
+// coefficient, for s_i = 1 and s_i = -1), extracts the constant
+// coefficient (an LWE ciphertext of dimension N at Q), switches its modulus
+// to q_ks, its key to s (dimension n) and its modulus to q. A bit m is
+// encrypted as m q / 4; a gate adds its inputs (twice for XOR and XNOR),
+// shifts the phase so that the output bit is its sign, and bootstraps with
+// the constant test vector Q/8 (the sign is negacyclic). A lookup table of
+// t entries uses one padding bit: m in Z_t is encrypted as m q / (2t).
+//
+// Parameter sets follow OpenFHE's (binfhecontext.cpp, the sets regenerated
+// in 2026): their security is OpenFHE's lattice-estimator figure for the
+// LWE (n, q_ks) and RLWE (N, Q) instances with ternary secrets and sigma
+// 3.19. The failure probability per gate is computed from the parameters
+// by estimateNoise (the variance model of OpenFHE's noise-model notes).
+#pragma once
+
+#include "ember/random.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ember::lwe {
+
+/// A FHEW/TFHE parameter set (GINX blind rotation, ternary keys).
+struct Params {
+  std::string name;
+  int n = 0;             ///< LWE dimension
+  uint32_t q = 0;        ///< modulus of gate inputs and outputs; q | 2N
+  int log_ring = 0;      ///< log2 N, the RLWE ring degree
+  uint32_t ring_q = 0;   ///< Q: prime, 1 mod 2N, below 2^30
+  uint32_t base_g = 0;   ///< Bg, a power of two
+  uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^16
+  uint32_t base_ks = 0;  ///< Bks, a power of two
+  double sigma = 3.19;   ///< error standard deviation (all encryptions)
+  bool insecure = false; ///< a test set below 128-bit security
+
+  size_t ringN() const { return size_t{1} << log_ring; }
+  /// d: digits of Q in base Bg; digits 1 .. d-1 are used.
+  int digitsG() const;
+  int digitsKs() const;
+  int logBaseG() const;
+  int logBaseKs() const;
+
+  /// "STD128" (OpenFHE's STD128: n 556, q 2048, N 1024, Q 2^27 - 2^11 + 1,
+  /// Bg 128, q_ks 2^15, Bks 32), "STD128Q" (post-quantum: n 601, Q below
+  /// 2^25, Bg 16), "TOY" (insecure, for fast tests: n 64, N 512, q 512).
+  static Params named(const std::string &name);
+  static std::vector<std::string> names();
+  /// Throws InvalidArgument naming the first inconsistent field.
+  void validate() const;
+};
+
+/// Variances of the phase of a bootstrapped ciphertext at q, by step, and
+/// the failure probability of a two-input gate on two such ciphertexts
+/// (the phase leaves its window of q/8).
+struct NoiseEstimate {
+  double q = 0;              ///< the modulus the variances are at
+  double blind_rotation = 0; ///< the accumulator's noise, scaled to q
+  double key_switch = 0;     ///< key switching at q_ks, scaled to q
+  double mod_switch = 0;     ///< the two modulus switches' rounding
+  double total = 0;          ///< variance of one output's phase at q
+  double log2_gate_failure = 0;
+  /// log2 of the probability that a lookup table over Z_t misreads a
+  /// bootstrapped input (the window is q/(4t)).
+  double log2LutFailure(uint32_t t) const;
+};
+NoiseEstimate estimateNoise(const Params &params);
+
+/// An LWE ciphertext: phase b - <a, s> mod `modulus`.
+struct Ciphertext {
+  std::vector<uint32_t> a;
+  uint32_t b = 0;
+  uint32_t modulus = 0;
+};
+
+/// The client's keys: s (dimension n) and s' (dimension N), both ternary.
+class SecretKey {
+public:
+  SecretKey(const Params &params, Prng &prng);
+  ~SecretKey();
+  SecretKey(const SecretKey &) = delete;
+  SecretKey &operator=(const SecretKey &) = delete;
+
+  const Params &params() const { return params_; }
+  const std::vector<int32_t> &lweKey() const { return s_; }
+  const std::vector<int32_t> &ringKey() const { return ring_s_; }
+
+  /// LWE encryption of m at q with plaintext space p (m q / p, p | q).
+  Ciphertext encrypt(uint32_t m, uint32_t p, Prng &prng) const;
+  /// round(phase p / q) mod p.
+  uint32_t decrypt(const Ciphertext &ct, uint32_t p) const;
+  /// The centred phase b - <a, s> in (-modulus/2, modulus/2]; the key must
+  /// match the ciphertext's dimension (n for s, N for s').
+  int64_t phase(const Ciphertext &ct) const;
+
+private:
+  Params params_;
+  std::vector<int32_t> s_, ring_s_;
+};
+
+/// What the server holds: the bootstrapping key (RGSW encryptions of the
+/// LWE key under s', in NTT form) and the key-switching key (s' to s).
+class EvaluationKeys {
+public:
+  EvaluationKeys(const SecretKey &sk, Prng &prng);
+  ~EvaluationKeys();
+  EvaluationKeys(EvaluationKeys &&) noexcept;
+  EvaluationKeys &operator=(EvaluationKeys &&) noexcept;
+
+  const Params &params() const;
+  size_t bootstrapKeyBytes() const;
+  size_t keySwitchKeyBytes() const;
+
+  struct Impl;
+  const Impl &impl() const { return *impl_; }
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+enum class Gate { And, Or, Nand, Nor, Xor, Xnor };
+Gate gateFromName(const std::string &name);
+const char *gateName(Gate gate);
+
+/// Gate and programmable bootstrapping on the CPU. One evaluator may be
+/// used from one thread at a time (it owns its scratch).
+class Evaluator {
+public:
+  explicit Evaluator(const EvaluationKeys &keys);
+  ~Evaluator();
+
+  const Params &params() const;
+
+  /// gate(a, b) on bits encrypted as m q / 4: one bootstrap.
+  Ciphertext gate(Gate gate, const Ciphertext &a, const Ciphertext &b);
+  /// NOT: no bootstrap (q/4 - ct).
+  Ciphertext notGate(const Ciphertext &a) const;
+  /// sel ? t : f in two bootstraps and one key switch.
+  Ciphertext mux(const Ciphertext &sel, const Ciphertext &t,
+                 const Ciphertext &f);
+  /// A fresh encryption of the same bit (noise reset).
+  Ciphertext bootstrap(const Ciphertext &a);
+  /// table[m] for m in Z_t encrypted with a padding bit (m q / (2t)); the
+  /// output has the same encoding. t is a power of two with 2t <= q and
+  /// every entry below t.
+  Ciphertext lut(const Ciphertext &a, const std::vector<uint32_t> &table);
+
+  // The steps, exposed for tests (each is also checked against a naive
+  // reference there).
+  /// The RLWE accumulator X^(-phase(a) 2N/q) tv under s', coefficient form:
+  /// [a-part, b-part], each N words mod Q.
+  std::vector<uint32_t> blindRotate(const Ciphertext &a,
+                                    const std::vector<uint32_t> &tv);
+  /// Constant coefficient of an accumulator as an LWE ciphertext at Q of
+  /// dimension N under s'.
+  Ciphertext sampleExtract(const std::vector<uint32_t> &acc) const;
+  /// s' (dimension N) to s (dimension n), both at q_ks.
+  Ciphertext keySwitch(const Ciphertext &a) const;
+
+private:
+  struct Scratch;
+  const EvaluationKeys &keys_;
+  std::unique_ptr<Scratch> scratch_;
+  Ciphertext finish(Ciphertext extracted) const;
+  Ciphertext signBootstrap(const Ciphertext &shifted);
+};
+
+/// The test vector of a lookup table over Z_t with a padding bit (round(Q /
+/// 2t) table[m] around rotation m N / t); checks the table.
+std::vector<uint32_t> lutTestVector(const Params &params,
+                                    const std::vector<uint32_t> &table);
+/// round(x to) / from on every word: the modulus switch.
+Ciphertext modSwitch(const Ciphertext &ct, uint32_t to);
+/// Signed digits of x (mod Q) in base Bg, digits 1 .. d-1 (digit 0, the
+/// lowest, dropped): each in [-Bg/2, Bg/2), the top one at most Bg/2 + 1 in
+/// magnitude, so that sum_k digit_k Bg^k = x - digit_0 exactly (centred).
+std::vector<int32_t> signedDigits(uint32_t x, const Params &params);
+
+} // namespace ember::lwe

@@ -1,0 +1,58 @@
+// FHEW/TFHE bootstrapping on the GPU, batched: one thread block per
+// ciphertext runs the whole blind rotation with its accumulator in shared
+// memory (VeloFHE's fused kernel; the blocks of a batch walk the
+// bootstrapping key in step, so each RGSW key is read from L2), then one
+// kernel key-switches the batch. Every output word equals the CPU
+// Evaluator's (ember/lwe.h) for the same keys and inputs.
+//
+// Ciphertexts in and out are flat: `count` rows of n + 1 words (a, then b)
+// at q. Device buffers grow to the largest batch seen and are kept.
+#pragma once
+
+#include "ember/lwe.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ember::lwe::cuda {
+
+class DeviceEvaluator {
+public:
+  /// Uploads the bootstrapping and key-switching keys to the current
+  /// device.
+  explicit DeviceEvaluator(const EvaluationKeys &keys);
+  ~DeviceEvaluator();
+  DeviceEvaluator(const DeviceEvaluator &) = delete;
+  DeviceEvaluator &operator=(const DeviceEvaluator &) = delete;
+
+  const Params &params() const;
+  std::string deviceName() const;
+
+  void gate(Gate gate, const uint32_t *a, const uint32_t *b, size_t count,
+            uint32_t *out);
+  void bootstrap(const uint32_t *a, size_t count, uint32_t *out);
+  /// table[m] for m in Z_t with a padding bit, as Evaluator::lut.
+  void lut(const uint32_t *a, size_t count, const std::vector<uint32_t> &table,
+           uint32_t *out);
+
+  std::vector<Ciphertext> gate(Gate gate, const std::vector<Ciphertext> &a,
+                               const std::vector<Ciphertext> &b);
+  std::vector<Ciphertext> bootstrap(const std::vector<Ciphertext> &a);
+  std::vector<Ciphertext> lut(const std::vector<Ciphertext> &a,
+                              const std::vector<uint32_t> &table);
+
+  /// Milliseconds of the last batch call, by stage (CUDA events).
+  struct Timing {
+    double upload = 0, blind_rotation = 0, key_switch = 0, download = 0;
+  };
+  Timing lastTiming() const;
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace ember::lwe::cuda

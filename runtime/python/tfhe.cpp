@@ -1,0 +1,349 @@
+// FHEW/TFHE in ember_runtime (submodule `tfhe`): parameter sets, keys, LWE
+// ciphertexts, gates and lookup tables on the CPU (ember/lwe.h).
+
+#include "ember/errors.h"
+#include "ember/lwe.h"
+#include "ember/random.h"
+#ifdef EMBER_HAVE_CUDA
+#include "ember/lwe_cuda.h"
+#endif
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace ember;
+using namespace ember::lwe;
+
+namespace {
+
+using Release = py::call_guard<py::gil_scoped_release>;
+using U32Array =
+    py::array_t<uint32_t, py::array::c_style | py::array::forcecast>;
+
+std::shared_ptr<Prng> orDefault(std::shared_ptr<Prng> prng) {
+  return prng ? prng : std::make_shared<Prng>();
+}
+
+py::array_t<uint32_t> toNumpy(const std::vector<uint32_t> &v) {
+  return py::array_t<uint32_t>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+std::vector<uint32_t> fromNumpy(const U32Array &a, const char *what) {
+  if (a.ndim() != 1)
+    throw InvalidArgument(std::string(what) + ": expected a 1-D array, got " +
+                          std::to_string(a.ndim()) + " dimensions");
+  return std::vector<uint32_t>(a.data(), a.data() + a.size());
+}
+
+/// The keys with the Prng and secret key they came from kept alive.
+struct PyEvaluationKeys {
+  std::shared_ptr<EvaluationKeys> keys;
+};
+struct PyEvaluator {
+  std::shared_ptr<EvaluationKeys> keys;
+  std::unique_ptr<Evaluator> ev;
+};
+
+#ifdef EMBER_HAVE_CUDA
+struct PyCudaEvaluator {
+  std::shared_ptr<EvaluationKeys> keys;
+  std::unique_ptr<cuda::DeviceEvaluator> ev;
+};
+
+/// A batch as a (count, n + 1) array of words at q.
+const uint32_t *batchRows(const U32Array &a, const Params &p,
+                          const char *what) {
+  if (a.ndim() != 2 || a.shape(1) != p.n + 1)
+    throw InvalidArgument(std::string(what) + ": expected a (count, " +
+                          std::to_string(p.n + 1) + ") array of LWE rows");
+  return a.data();
+}
+py::array_t<uint32_t> batchOut(size_t count, const Params &p) {
+  return py::array_t<uint32_t>({py::ssize_t(count), py::ssize_t(p.n + 1)});
+}
+#endif
+
+} // namespace
+
+void bindTfhe(py::module_ &parent) {
+  py::module_ m = parent.def_submodule(
+      "tfhe", "FHEW/TFHE on the CPU: LWE ciphertexts of bits and small "
+              "integers, gate and programmable bootstrapping (GINX, ternary "
+              "keys; OpenFHE's parameter sets).");
+
+  py::class_<Params>(m, "Params",
+                     "A FHEW/TFHE parameter set: Params.named('STD128').")
+      .def_static("named", &Params::named, py::arg("name"))
+      .def_static("names", &Params::names)
+      .def_readonly("name", &Params::name)
+      .def_readonly("n", &Params::n, "LWE dimension")
+      .def_readonly("q", &Params::q, "modulus of gate inputs and outputs")
+      .def_property_readonly("ring_degree", &Params::ringN, "N")
+      .def_readonly("ring_q", &Params::ring_q, "Q, the RLWE prime")
+      .def_readonly("base_g", &Params::base_g)
+      .def_readonly("q_ks", &Params::q_ks)
+      .def_readonly("base_ks", &Params::base_ks)
+      .def_readonly("sigma", &Params::sigma)
+      .def_readonly("insecure", &Params::insecure)
+      .def_property_readonly("digits_g", &Params::digitsG)
+      .def_property_readonly("digits_ks", &Params::digitsKs)
+      .def(
+          "noise",
+          [](const Params &p) {
+            const NoiseEstimate e = estimateNoise(p);
+            py::dict d;
+            d["blind_rotation"] = e.blind_rotation;
+            d["key_switch"] = e.key_switch;
+            d["mod_switch"] = e.mod_switch;
+            d["total"] = e.total;
+            d["log2_gate_failure"] = e.log2_gate_failure;
+            py::dict lut;
+            for (uint32_t t = 2; 2 * t <= p.q && t <= 16; t *= 2)
+              lut[py::int_(t)] = e.log2LutFailure(t);
+            d["log2_lut_failure"] = lut;
+            return d;
+          },
+          "Variances of a bootstrapped ciphertext's phase at q by step, and "
+          "log2 of the failure probability of a gate and of a lookup table "
+          "over Z_t.")
+      .def("__repr__", [](const Params &p) {
+        return "<tfhe.Params " + p.name + ": n=" + std::to_string(p.n) +
+               " q=" + std::to_string(p.q) + " N=" + std::to_string(p.ringN()) +
+               " Q=" + std::to_string(p.ring_q) + ">";
+      });
+
+  py::class_<Ciphertext>(m, "Ciphertext",
+                         "An LWE ciphertext: phase b - <a, s> mod modulus.")
+      .def(py::init([](const U32Array &a, uint32_t b, uint32_t modulus) {
+             Ciphertext ct;
+             ct.a = fromNumpy(a, "Ciphertext");
+             ct.b = b;
+             ct.modulus = modulus;
+             return ct;
+           }),
+           py::arg("a"), py::arg("b"), py::arg("modulus"))
+      .def_property_readonly("a",
+                             [](const Ciphertext &c) { return toNumpy(c.a); })
+      .def_readonly("b", &Ciphertext::b)
+      .def_readonly("modulus", &Ciphertext::modulus)
+      .def_property_readonly("dimension",
+                             [](const Ciphertext &c) { return c.a.size(); })
+      .def(
+          "row",
+          [](const Ciphertext &c) {
+            std::vector<uint32_t> r(c.a);
+            r.push_back(c.b);
+            return toNumpy(r);
+          },
+          "The n + 1 words (a, then b): one row of a GPU batch.")
+      .def_static(
+          "from_row",
+          [](const U32Array &row, uint32_t modulus) {
+            std::vector<uint32_t> v = fromNumpy(row, "from_row");
+            if (v.empty())
+              throw InvalidArgument("from_row: an empty row");
+            Ciphertext c;
+            c.b = v.back();
+            v.pop_back();
+            c.a = std::move(v);
+            c.modulus = modulus;
+            return c;
+          },
+          py::arg("row"), py::arg("modulus"));
+
+  py::class_<SecretKey, std::shared_ptr<SecretKey>>(
+      m, "SecretKey", "The client's LWE key s (n) and RLWE key s' (N).")
+      .def(py::init([](const Params &p, std::shared_ptr<Prng> prng) {
+             prng = orDefault(prng);
+             return std::make_shared<SecretKey>(p, *prng);
+           }),
+           py::arg("params"), py::arg("prng") = nullptr)
+      .def_property_readonly("params", &SecretKey::params)
+      .def(
+          "encrypt",
+          [](const SecretKey &sk, uint32_t m, uint32_t p,
+             std::shared_ptr<Prng> prng) {
+            prng = orDefault(prng);
+            return sk.encrypt(m, p, *prng);
+          },
+          py::arg("m"), py::arg("p") = 4, py::arg("prng") = nullptr,
+          "m q / p at q: p = 4 for bits, 2t for Z_t with a padding bit.")
+      .def("decrypt", &SecretKey::decrypt, py::arg("ct"), py::arg("p") = 4)
+      .def("phase", &SecretKey::phase, py::arg("ct"))
+      .def_property_readonly("lwe_key",
+                             [](const SecretKey &sk) {
+                               return py::array_t<int32_t>(sk.lweKey().size(),
+                                                           sk.lweKey().data());
+                             })
+      .def_property_readonly("ring_key", [](const SecretKey &sk) {
+        return py::array_t<int32_t>(sk.ringKey().size(), sk.ringKey().data());
+      });
+
+  py::class_<PyEvaluationKeys>(m, "EvaluationKeys",
+                               "The server's keys: bootstrapping (RGSW of s "
+                               "under s') and key switching (s' to s).")
+      .def(py::init([](const SecretKey &sk, std::shared_ptr<Prng> prng) {
+             prng = orDefault(prng);
+             py::gil_scoped_release release;
+             return PyEvaluationKeys{
+                 std::make_shared<EvaluationKeys>(sk, *prng)};
+           }),
+           py::arg("secret_key"), py::arg("prng") = nullptr)
+      .def_property_readonly(
+          "params", [](const PyEvaluationKeys &k) { return k.keys->params(); })
+      .def_property_readonly(
+          "bootstrap_key_bytes",
+          [](const PyEvaluationKeys &k) { return k.keys->bootstrapKeyBytes(); })
+      .def_property_readonly("key_switch_key_bytes",
+                             [](const PyEvaluationKeys &k) {
+                               return k.keys->keySwitchKeyBytes();
+                             });
+
+  py::class_<PyEvaluator>(m, "Evaluator",
+                          "Gates and lookup tables (one thread at a time).")
+      .def(py::init([](const PyEvaluationKeys &k) {
+             return PyEvaluator{k.keys, std::make_unique<Evaluator>(*k.keys)};
+           }),
+           py::arg("keys"))
+      .def_property_readonly(
+          "params", [](const PyEvaluator &e) { return e.ev->params(); })
+      .def(
+          "gate",
+          [](PyEvaluator &e, const std::string &name, const Ciphertext &a,
+             const Ciphertext &b) {
+            const Gate g = gateFromName(name);
+            py::gil_scoped_release release;
+            return e.ev->gate(g, a, b);
+          },
+          py::arg("gate"), py::arg("a"), py::arg("b"),
+          "AND, OR, NAND, NOR, XOR or XNOR: one bootstrap.")
+      .def(
+          "not_",
+          [](PyEvaluator &e, const Ciphertext &a) { return e.ev->notGate(a); },
+          py::arg("a"))
+      .def(
+          "mux",
+          [](PyEvaluator &e, const Ciphertext &s, const Ciphertext &t,
+             const Ciphertext &f) { return e.ev->mux(s, t, f); },
+          py::arg("sel"), py::arg("t"), py::arg("f"), Release(),
+          "sel ? t : f (two bootstraps, one key switch).")
+      .def(
+          "bootstrap",
+          [](PyEvaluator &e, const Ciphertext &a) {
+            return e.ev->bootstrap(a);
+          },
+          py::arg("a"), Release())
+      .def(
+          "lut",
+          [](PyEvaluator &e, const Ciphertext &a,
+             const std::vector<uint32_t> &table) {
+            return e.ev->lut(a, table);
+          },
+          py::arg("a"), py::arg("table"), Release(),
+          "table[m] for m in Z_t encrypted as m q / (2t).")
+      .def(
+          "blind_rotate",
+          [](PyEvaluator &e, const Ciphertext &a, const U32Array &tv) {
+            const std::vector<uint32_t> v = fromNumpy(tv, "blind_rotate");
+            std::vector<uint32_t> out;
+            {
+              py::gil_scoped_release release;
+              out = e.ev->blindRotate(a, v);
+            }
+            return toNumpy(out);
+          },
+          py::arg("a"), py::arg("tv"),
+          "The accumulator [a-part, b-part] (2N words mod Q, coefficient "
+          "form) encrypting X^(-phase 2N/q) tv.")
+      .def(
+          "sample_extract",
+          [](const PyEvaluator &e, const U32Array &acc) {
+            return e.ev->sampleExtract(fromNumpy(acc, "sample_extract"));
+          },
+          py::arg("acc"))
+      .def(
+          "key_switch",
+          [](const PyEvaluator &e, const Ciphertext &a) {
+            return e.ev->keySwitch(a);
+          },
+          py::arg("a"), Release());
+
+#ifdef EMBER_HAVE_CUDA
+  py::class_<PyCudaEvaluator>(
+      m, "CudaEvaluator",
+      "Batched gates and lookup tables on the GPU, word for word the CPU "
+      "Evaluator's. Batches are (count, n + 1) uint32 arrays of LWE rows (a, "
+      "then b) at q.")
+      .def(py::init([](const PyEvaluationKeys &k) {
+             return PyCudaEvaluator{
+                 k.keys, std::make_unique<cuda::DeviceEvaluator>(*k.keys)};
+           }),
+           py::arg("keys"))
+      .def_property_readonly(
+          "device_name",
+          [](const PyCudaEvaluator &e) { return e.ev->deviceName(); })
+      .def(
+          "gate",
+          [](PyCudaEvaluator &e, const std::string &name, const U32Array &a,
+             const U32Array &b) {
+            const Params &p = e.ev->params();
+            const Gate g = gateFromName(name);
+            const uint32_t *pa = batchRows(a, p, gateName(g)),
+                           *pb = batchRows(b, p, gateName(g));
+            if (a.shape(0) != b.shape(0))
+              throw InvalidArgument("gate: batches of " +
+                                    std::to_string(a.shape(0)) + " and " +
+                                    std::to_string(b.shape(0)) + " rows");
+            auto out = batchOut(a.shape(0), p);
+            uint32_t *po = out.mutable_data();
+            py::gil_scoped_release release;
+            e.ev->gate(g, pa, pb, a.shape(0), po);
+            return out;
+          },
+          py::arg("gate"), py::arg("a"), py::arg("b"))
+      .def(
+          "bootstrap",
+          [](PyCudaEvaluator &e, const U32Array &a) {
+            const Params &p = e.ev->params();
+            const uint32_t *pa = batchRows(a, p, "bootstrap");
+            auto out = batchOut(a.shape(0), p);
+            uint32_t *po = out.mutable_data();
+            py::gil_scoped_release release;
+            e.ev->bootstrap(pa, a.shape(0), po);
+            return out;
+          },
+          py::arg("a"))
+      .def(
+          "lut",
+          [](PyCudaEvaluator &e, const U32Array &a,
+             const std::vector<uint32_t> &table) {
+            const Params &p = e.ev->params();
+            const uint32_t *pa = batchRows(a, p, "lut");
+            auto out = batchOut(a.shape(0), p);
+            uint32_t *po = out.mutable_data();
+            py::gil_scoped_release release;
+            e.ev->lut(pa, a.shape(0), table, po);
+            return out;
+          },
+          py::arg("a"), py::arg("table"))
+      .def_property_readonly("last_timing", [](const PyCudaEvaluator &e) {
+        const cuda::DeviceEvaluator::Timing t = e.ev->lastTiming();
+        py::dict d;
+        d["upload_ms"] = t.upload;
+        d["blind_rotation_ms"] = t.blind_rotation;
+        d["key_switch_ms"] = t.key_switch;
+        d["download_ms"] = t.download;
+        return d;
+      });
+#endif
+
+  m.def("mod_switch", &modSwitch, py::arg("ct"), py::arg("to"),
+        "round(x to / modulus) on every word.");
+  m.def("signed_digits", &signedDigits, py::arg("x"), py::arg("params"),
+        "OpenFHE's signed gadget digits 1 .. d-1 of x mod Q.");
+}

@@ -1,0 +1,240 @@
+"""FHEW/TFHE on the CPU (ember_runtime.tfhe) against exact references in
+Python integers: signed gadget digits, modulus switching, the blind
+rotation's accumulator decrypted with a schoolbook negacyclic product,
+sample extraction, key switching; then every gate's truth table, MUX,
+random circuits and lookup tables on encrypted inputs at OpenFHE's STD128,
+and the noise model against measured variances.
+
+Bounds: a decrypted accumulator or key switch may differ from its exact
+value by its noise only, checked at 7 standard deviations of the variance
+that estimateNoise gives for that step (a Gaussian exceeds that with
+probability about 2^-38 per coefficient).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from exact_ref import centred, negacyclic_mul
+from runtime_util import er
+
+tfhe = er.tfhe
+
+
+class Keys:
+    def __init__(self, name: str) -> None:
+        self.params = tfhe.Params.named(name)
+        self.sk = tfhe.SecretKey(self.params)
+        self.ek = tfhe.EvaluationKeys(self.sk)
+        self.ev = tfhe.Evaluator(self.ek)
+
+
+@pytest.fixture(scope="module")
+def toy() -> Keys:
+    return Keys("TOY")
+
+
+@pytest.fixture(scope="module")
+def std128() -> Keys:
+    return Keys("STD128")
+
+
+def lwe_phase(a, b: int, key, modulus: int) -> int:
+    """b - <a, s> mod modulus, centred, in Python integers."""
+    return centred(
+        (int(b) - sum(int(x) * int(s) for x, s in zip(a, key, strict=True))) % modulus,
+        modulus,
+    )
+
+
+def test_named_sets() -> None:
+    p = tfhe.Params.named("STD128")
+    assert (p.n, p.q, p.ring_degree, p.ring_q) == (556, 2048, 1024, 134215681)
+    assert (p.base_g, p.digits_g, p.q_ks, p.base_ks, p.digits_ks) == (
+        128,
+        4,
+        2**15,
+        32,
+        3,
+    )
+    assert not p.insecure and tfhe.Params.named("TOY").insecure
+    # Q is the largest prime below 2^27 that is 1 mod 2N (OpenFHE's LastPrime).
+    q = p.ring_q
+    assert q % 2048 == 1 and all(q % f for f in range(3, 11586, 2))
+    with pytest.raises(er.InvalidArgument, match="unknown FHEW/TFHE parameter set"):
+        tfhe.Params.named("STD64")
+
+
+def test_noise_model_of_std128() -> None:
+    noise = tfhe.Params.named("STD128").noise()
+    # OpenFHE states 2^-135 for STD128; the issue asks at most 2^-40.
+    assert -140 < noise["log2_gate_failure"] < -120
+    assert noise["total"] == pytest.approx(
+        noise["blind_rotation"] + noise["key_switch"] + noise["mod_switch"]
+    )
+    assert noise["log2_lut_failure"][4] < -40  # t = 4 with a padding bit
+    assert noise["log2_lut_failure"][8] > -40  # t = 8 is too weak here
+
+
+@pytest.mark.parametrize("name", ["STD128", "STD128Q", "TOY"])
+def test_signed_digits(name: str, rng) -> None:
+    p = tfhe.Params.named(name)
+    q, bg, d = p.ring_q, p.base_g, p.digits_g
+    xs = [0, 1, q // 2, q // 2 + 1, q - 1] + [int(x) for x in rng.integers(0, q, 3000)]
+    for x in xs:
+        # Balanced digits from the bottom, in Python integers; the top digit
+        # keeps the rest.
+        v, want = centred(x, q), []
+        for k in range(d):
+            r = v if k == d - 1 else (v + bg // 2) % bg - bg // 2
+            v = (v - r) // bg
+            want.append(r)
+        assert v == 0
+        assert tfhe.signed_digits(x, p) == want[1:], x
+
+
+def test_mod_switch_is_exact_rounding(rng) -> None:
+    a = rng.integers(0, 2**27, 64, dtype=np.uint32)
+    ct = tfhe.Ciphertext(a, 12345678, 134215681)
+    out = tfhe.mod_switch(ct, 2**15)
+    want = [(int(x) * 2**15 + 134215681 // 2) // 134215681 % 2**15 for x in a]
+    assert out.a.tolist() == want and out.modulus == 2**15
+    assert out.b == (12345678 * 2**15 + 134215681 // 2) // 134215681
+
+
+@pytest.mark.parametrize("which", ["toy", "std128"])
+def test_blind_rotation_against_schoolbook(which: str, request, rng) -> None:
+    k: Keys = request.getfixturevalue(which)
+    p = k.params
+    n_ring, big_q = p.ring_degree, p.ring_q
+    sigma_q = math.sqrt(p.noise()["blind_rotation"]) * big_q / p.q
+    s_ring = np.array([x % big_q for x in k.sk.ring_key.tolist()], dtype=np.uint64)
+    for _ in range(2):
+        tv = rng.integers(0, big_q, n_ring, dtype=np.uint32)
+        ct = k.sk.encrypt(int(rng.integers(0, p.q)), p.q)
+        acc = k.ev.blind_rotate(ct, tv)
+        a_part, b_part = acc[:n_ring].astype(np.uint64), acc[n_ring:]
+        a_s = negacyclic_mul(a_part, s_ring, big_q)
+        got = [
+            centred((int(b) - int(x)) % big_q, big_q)
+            for b, x in zip(b_part, a_s, strict=True)
+        ]
+        phi = lwe_phase(ct.a, ct.b, k.sk.lwe_key, p.q) % p.q
+        e = (-phi * (2 * n_ring // p.q)) % (2 * n_ring)
+        for j in range(n_ring):
+            src = (j - e) % (2 * n_ring)
+            want = int(tv[src]) if src < n_ring else -int(tv[src - n_ring])
+            assert abs(centred((got[j] - want) % big_q, big_q)) <= 7 * sigma_q, j
+        # Sample extraction: the LWE phase under s' is the constant coefficient.
+        ext = k.ev.sample_extract(acc)
+        assert ext.modulus == big_q and ext.dimension == n_ring
+        assert lwe_phase(ext.a, ext.b, k.sk.ring_key, big_q) == got[0]
+
+
+def test_key_switch_keeps_the_phase(std128: Keys, rng) -> None:
+    p = std128.params
+    sigma = math.sqrt(p.noise()["key_switch"]) * p.q_ks / p.q
+    for _ in range(5):
+        a = rng.integers(0, p.q_ks, p.ring_degree, dtype=np.uint32)
+        ct = tfhe.Ciphertext(a, int(rng.integers(0, p.q_ks)), p.q_ks)
+        out = std128.ev.key_switch(ct)
+        assert out.dimension == p.n and out.modulus == p.q_ks
+        want = lwe_phase(ct.a, ct.b, std128.sk.ring_key, p.q_ks)
+        got = lwe_phase(out.a, out.b, std128.sk.lwe_key, p.q_ks)
+        assert abs(centred((got - want) % p.q_ks, p.q_ks)) <= 7 * sigma
+
+
+TRUTH = {
+    "AND": lambda a, b: a & b,
+    "OR": lambda a, b: a | b,
+    "NAND": lambda a, b: 1 - (a & b),
+    "NOR": lambda a, b: 1 - (a | b),
+    "XOR": lambda a, b: a ^ b,
+    "XNOR": lambda a, b: 1 - (a ^ b),
+}
+
+
+@pytest.mark.parametrize("which", ["toy", "std128"])
+def test_gate_truth_tables(which: str, request) -> None:
+    k: Keys = request.getfixturevalue(which)
+    for gate, fn in TRUTH.items():
+        for a in (0, 1):
+            for b in (0, 1):
+                out = k.ev.gate(gate, k.sk.encrypt(a), k.sk.encrypt(b))
+                assert out.dimension == k.params.n and out.modulus == k.params.q
+                assert k.sk.decrypt(out) == fn(a, b), (gate, a, b)
+    for a in (0, 1):
+        assert k.sk.decrypt(k.ev.not_(k.sk.encrypt(a))) == 1 - a
+        for sel in (0, 1):
+            for f in (0, 1):
+                out = k.ev.mux(k.sk.encrypt(sel), k.sk.encrypt(a), k.sk.encrypt(f))
+                assert k.sk.decrypt(out) == (a if sel else f)
+
+
+def test_random_circuit(std128: Keys, rng) -> None:
+    """60 gates over 8 encrypted bits, each gate on earlier outputs: the
+    bootstrapped noise does not accumulate."""
+    bits = [int(b) for b in rng.integers(0, 2, 8)]
+    wires = [std128.sk.encrypt(b) for b in bits]
+    names = list(TRUTH)
+    for _ in range(60):
+        i, j = (int(x) for x in rng.integers(0, len(wires), 2))
+        gate = names[int(rng.integers(0, len(names)))]
+        wires.append(std128.ev.gate(gate, wires[i], wires[j]))
+        bits.append(TRUTH[gate](bits[i], bits[j]))
+    assert [std128.sk.decrypt(w) for w in wires] == bits
+
+
+def test_lookup_tables(std128: Keys, rng) -> None:
+    for t in (2, 4):
+        for _ in range(2):
+            table = [int(x) for x in rng.integers(0, t, t)]
+            for m in range(t):
+                out = std128.ev.lut(std128.sk.encrypt(m, 2 * t), table)
+                assert std128.sk.decrypt(out, 2 * t) == table[m], (table, m)
+    with pytest.raises(er.InvalidArgument, match="power of two"):
+        std128.ev.lut(std128.sk.encrypt(0, 8), [0, 1, 2])
+    with pytest.raises(er.InvalidArgument, match="outside Z_4"):
+        std128.ev.lut(std128.sk.encrypt(0, 8), [0, 1, 2, 4])
+
+
+def test_measured_noise_matches_the_model(std128: Keys) -> None:
+    """The variance of a bootstrapped phase at q over 150 bootstraps, against
+    estimateNoise: the sample variance's own spread is sqrt(2/150) = 12%,
+    so the band [0.6, 1.5] is about four of them."""
+    p, count = std128.params, 150
+    errors = []
+    for i in range(count):
+        out = std128.ev.bootstrap(std128.sk.encrypt(i % 2))
+        errors.append(std128.sk.phase(out) - (i % 2) * p.q // 4)
+    measured = float(np.mean(np.square(errors)))
+    assert 0.6 < measured / p.noise()["total"] < 1.5, measured
+
+
+def test_seeded_keys_give_identical_results() -> None:
+    """The same Prng seed gives the same keys: the same gate output words
+    (what the CUDA backend must reproduce)."""
+    seed = bytes(range(32))
+    outs = []
+    for _ in range(2):
+        prng = er.Prng(seed)
+        p = tfhe.Params.named("TOY")
+        sk = tfhe.SecretKey(p, prng)
+        ev = tfhe.Evaluator(tfhe.EvaluationKeys(sk, prng))
+        a, b = sk.encrypt(1, 4, prng), sk.encrypt(0, 4, prng)
+        out = ev.gate("NAND", a, b)
+        outs.append((out.a.tolist(), out.b))
+    assert outs[0] == outs[1]
+
+
+def test_errors_name_the_problem(toy: Keys) -> None:
+    ct = toy.sk.encrypt(1)
+    short = tfhe.Ciphertext(ct.a[:-1], ct.b, ct.modulus)
+    with pytest.raises(er.InvalidArgument, match="dimension 64 at q = 512"):
+        toy.ev.gate("AND", short, ct)
+    with pytest.raises(er.InvalidArgument, match="unknown gate 'IMPLIES'"):
+        toy.ev.gate("IMPLIES", ct, ct)
+    with pytest.raises(er.InvalidArgument, match="outside Z_4"):
+        toy.sk.encrypt(4)
