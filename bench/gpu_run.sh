@@ -25,7 +25,9 @@
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
 # PY_BENCH=0 skips gpu_python.py (a profile only). TFHE=1 builds the Python
 # module and runs bench/tfhe_gpu.py (FHEW/TFHE gates and lookup tables over
-# a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json). PROFILE_BENCH=SETS times
+# a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json), and with
+# TFHE_PROGRAMS=out/tfhe_programs (bench/tfhe_programs.py save) the compiled
+# programs on the CPU and the GPU ($OUT/tfhe_programs.log). PROFILE_BENCH=SETS times
 # every kernel of ember_gpu_bench SETS ($OUT/profile_bench.csv).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -173,6 +175,12 @@ if [ "${TFHE:-0}" != 0 ]; then
     --runs "${TFHE_RUNS:-5}" --min-blocks "${TFHE_MIN_BLOCKS:-}" \
     --json "$OUT/tfhe_gpu.json" 2>&1 | tee "$OUT/tfhe_gpu.log"
   echo "tfhe_gpu: exit ${PIPESTATUS[0]}"
+  if [ -n "${TFHE_PROGRAMS:-}" ]; then
+    echo "== FHEW/TFHE programs: bench/tfhe_programs.py run $TFHE_PROGRAMS --gpu =="
+    PYTHONPATH="$BUILD/python" timeout "${TFHE_TIMEOUT:-300}" python3 \
+      bench/tfhe_programs.py run "$TFHE_PROGRAMS" --gpu --runs "${TFHE_RUNS:-5}" \
+      2>&1 | tee "$OUT/tfhe_programs.log" | grep -E "^(add8|lt8) "
+  fi
 fi
 
 for art in ${E2E:-}; do

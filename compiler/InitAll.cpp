@@ -5,6 +5,7 @@
 
 #include "compiler/Analysis/Range/RangeAnalysis.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
+#include "compiler/Conversions/FHEToLWE/FHEToLWE.h"
 #include "compiler/Pipelines/Pipelines.h"
 #include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h"
 #include "compiler/Transforms/ExpandPolyEval/ExpandPolyEval.h"
@@ -30,6 +31,7 @@ void ember::registerAllEmberPasses() {
   mlir::registerTransformsPasses(); // canonicalize, cse, symbol-dce, ...
   registerRangeAnalysisPasses();
   registerFHEToCKKSPasses();
+  registerFHEToLWEPasses();
   registerManageLevelsPasses();
   registerExpandLinearTransformPasses();
   registerExpandPolyEvalPasses();

@@ -10,6 +10,7 @@
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/FHE/IR/FHEDialect.h"
 #include "dialects/Kernel/IR/KernelDialect.h"
+#include "dialects/LWE/IR/LWEDialect.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,4 +24,5 @@ void ember::registerAllEmberDialects(mlir::DialectRegistry &registry) {
   registry.insert<fhe::FHEDialect, ckks::CKKSDialect>();
   registry.insert<rns::RNSDialect>();
   registry.insert<kernel::KernelDialect>();
+  registry.insert<lwe::LWEDialect>();
 }

@@ -2,12 +2,14 @@
 //
 // mlir-translate with Ember's dialects registered: the emitters of the
 // kernel-level program (--emit-cpp, --emit-cuda, --emit-manifest, see
-// compiler/Target) and --ckks-params-to-json, which prints the module's
+// compiler/Target), --emit-tfhe-circuit (the FHEW/TFHE circuit) and
+// --ckks-params-to-json, which prints the module's
 // #ckks.params as the "params" object of the client manifest.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/InitAll.h"
 #include "compiler/Target/KernelEmitter.h"
+#include "compiler/Target/TfheCircuit.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -33,6 +35,7 @@ static LogicalResult paramsToJson(Operation *op, raw_ostream &os) {
 
 int main(int argc, char **argv) {
   ember::target::registerKernelTranslations();
+  ember::target::registerTfheTranslations();
   TranslateFromMLIRRegistration paramsJson(
       "ckks-params-to-json", "print the module's #ckks.params as JSON",
       paramsToJson, [](DialectRegistry &registry) {

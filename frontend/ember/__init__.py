@@ -43,10 +43,12 @@ from ember.errors import (
 from ember.linear import matvec
 from ember.options import CompileOptions
 from ember.polynomials import approx, chebyshev_fit, poly
+from ember.tfhe import Bit, Int, UInt, lut
 from ember.tracing import Encrypted, Plain, Program, program, sum
 
 __all__ = [
     "ArgumentNameError",
+    "Bit",
     "Ciphertexts",
     "CompileError",
     "CompileOptions",
@@ -56,6 +58,7 @@ __all__ = [
     "Encrypted",
     "EvaluationKeys",
     "InputError",
+    "Int",
     "KeyMismatchError",
     "Keys",
     "MissingKeyError",
@@ -67,10 +70,12 @@ __all__ = [
     "SecurityError",
     "SerializationError",
     "TraceError",
+    "UInt",
     "approx",
     "chebyshev_fit",
     "compile",
     "load",
+    "lut",
     "matvec",
     "poly",
     "program",

@@ -91,6 +91,30 @@ def _arg_attrs(name: str, value_range: tuple[float, ...] | None) -> str:
     return f" {{{', '.join(attrs)}}}" if attrs else ""
 
 
+def _module_text(
+    name: str,
+    func_loc: Location,
+    args: str,
+    body: list[str],
+    results: list[tuple[str, str]],
+    return_loc: Location,
+) -> str:
+    """A module of one function: its arguments' text, its body's lines and
+    its results as (name, type). The module, too, is at the program's
+    definition: a diagnostic about the whole program (its parameters) names
+    the user's line, not the IR file."""
+    types = ", ".join(t for _, t in results)
+    result_types = types if len(results) == 1 else f"({types})"
+    lines = ["module {"]
+    lines.append(f"func.func {_symbol(name)}({args}) -> {result_types} {{")
+    lines += [f"  {line}" for line in body]
+    names = ", ".join(n for n, _ in results)
+    lines.append(f"  return {names} : {types} {_loc(return_loc)}")
+    lines.append(f"}} {_loc(func_loc)}")
+    lines.append(f"}} {_loc(func_loc)}")
+    return "\n".join(lines) + "\n"
+
+
 @dataclass(frozen=True)
 class Value:
     """An SSA value of the function: its name, whether it is encrypted and
@@ -267,13 +291,115 @@ class FunctionEmitter:
         args = ", ".join(
             f"{v.name}: {self._type(v)}{attrs} {_loc(a)}" for v, a, attrs in self._args
         )
-        types = ", ".join(self._type(v) for v in results)
-        result_types = types if len(results) == 1 else f"({types})"
-        lines = ["module {"]
-        lines.append(f"func.func {_symbol(self.name)}({args}) -> {result_types} {{")
-        lines += [f"  {line}" for line in self._body]
-        names = ", ".join(v.name for v in results)
-        lines.append(f"  return {names} : {types} {_loc(loc)}")
-        lines.append(f"}} {_loc(self.loc)}")
-        lines.append(f"}} {_loc(self.loc)}")
-        return "\n".join(lines) + "\n"
+        return _module_text(
+            self.name,
+            self.loc,
+            args,
+            self._body,
+            [(v.name, self._type(v)) for v in results],
+            loc,
+        )
+
+
+# --- encrypted integers (scheme="tfhe") ---------------------------------------
+
+
+@dataclass(frozen=True)
+class IntValue:
+    """An SSA value over encrypted integers: its name, width and signedness."""
+
+    name: str
+    width: int
+    signed: bool
+
+
+def int_type(width: int, signed: bool) -> str:
+    """``!fhe.eint<8>`` or ``!fhe.esint<8>``."""
+    return f"!fhe.{'esint' if signed else 'eint'}<{width}>"
+
+
+class IntFunctionEmitter:
+    """Builds one ``func.func`` over ``!fhe.eint<k>`` / ``!fhe.esint<k>``
+    values (dialects/FHE/IR/FHEOps.td, the encrypted-integer ops)."""
+
+    BINARY = ("int_add", "int_sub", "int_mul", "int_and", "int_or", "int_xor")
+
+    def __init__(self, name: str, loc: Location) -> None:
+        self.name = name
+        self.loc = loc
+        self._args: list[tuple[IntValue, Location, str]] = []
+        self._body: list[str] = []
+        self._count = 0
+
+    def _fresh(self, width: int, signed: bool) -> IntValue:
+        v = IntValue(f"%{self._count}", width, signed)
+        self._count += 1
+        return v
+
+    def argument(
+        self, index: int, width: int, signed: bool, loc: Location, name: str
+    ) -> IntValue:
+        v = IntValue(f"%arg{index}", width, signed)
+        self._args.append((v, loc, _arg_attrs(name, None)))
+        return v
+
+    def constant(self, value: int, width: int, signed: bool, loc: Location) -> IntValue:
+        v = self._fresh(width, signed)
+        self._body.append(
+            f"{v.name} = fhe.int_constant {int(value)} : {int_type(width, signed)} "
+            f"{_loc(loc)}"
+        )
+        return v
+
+    def binary(self, op: str, a: IntValue, b: IntValue, loc: Location) -> IntValue:
+        assert op in self.BINARY and (a.width, a.signed) == (b.width, b.signed)
+        v = self._fresh(a.width, a.signed)
+        self._body.append(
+            f"{v.name} = fhe.{op} {a.name}, {b.name} : "
+            f"{int_type(a.width, a.signed)} {_loc(loc)}"
+        )
+        return v
+
+    def bitwise_not(self, a: IntValue, loc: Location) -> IntValue:
+        v = self._fresh(a.width, a.signed)
+        self._body.append(
+            f"{v.name} = fhe.int_not {a.name} : {int_type(a.width, a.signed)} "
+            f"{_loc(loc)}"
+        )
+        return v
+
+    def compare(
+        self, predicate: str, a: IntValue, b: IntValue, loc: Location
+    ) -> IntValue:
+        v = self._fresh(1, False)
+        self._body.append(
+            f"{v.name} = fhe.int_cmp {_string(predicate)}, {a.name}, {b.name} : "
+            f"{int_type(a.width, a.signed)} -> {int_type(1, False)} {_loc(loc)}"
+        )
+        return v
+
+    def lut(
+        self, a: IntValue, table: Sequence[int], width: int, signed: bool, loc: Location
+    ) -> IntValue:
+        v = self._fresh(width, signed)
+        entries = ", ".join(str(int(t)) for t in table)
+        self._body.append(
+            f"{v.name} = fhe.int_lut {a.name} [{entries}] : "
+            f"{int_type(a.width, a.signed)} -> {int_type(width, signed)} {_loc(loc)}"
+        )
+        return v
+
+    def finish(self, results: list[IntValue], loc: Location) -> str:
+        """The module text with ``return results``."""
+        args = ", ".join(
+            f"{v.name}: {int_type(v.width, v.signed)}{attrs} {_loc(a)}"
+            for v, a, attrs in self._args
+        )
+        return _module_text(
+            self.name,
+            self.loc,
+            args,
+            self._body,
+            [(v.name, int_type(v.width, v.signed)) for v in results],
+            loc,
+        )

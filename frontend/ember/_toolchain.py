@@ -441,7 +441,29 @@ def run_opt(
 ) -> subprocess.CompletedProcess:
     """Runs ember-opt on files of ``workdir``; a failure is raised by
     :func:`raise_compile_error`."""
-    command = [str(bin_dir() / "ember-opt"), *args]
+    return _run_tool("ember-opt", args, workdir, name, options, fallback)
+
+
+def run_translate(
+    args: list[str],
+    workdir: Path,
+    name: str,
+    options: CompileOptions,
+    fallback: tuple[str, int],
+) -> subprocess.CompletedProcess:
+    """Runs ember-translate (an emitter) as :func:`run_opt` runs ember-opt."""
+    return _run_tool("ember-translate", args, workdir, name, options, fallback)
+
+
+def _run_tool(
+    tool: str,
+    args: list[str],
+    workdir: Path,
+    name: str,
+    options: CompileOptions,
+    fallback: tuple[str, int],
+) -> subprocess.CompletedProcess:
+    command = [str(bin_dir() / tool), *args]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         raise_compile_error(run.stderr, command, workdir, name, options, fallback)

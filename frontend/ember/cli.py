@@ -41,6 +41,7 @@ from ember.compiled import STAGES, Compiled
 from ember.errors import EmberError
 from ember.options import CompileOptions, cli_flags
 from ember.ranges import DEFAULT_RANGE
+from ember.tfhe import TfheProgram
 from ember.tracing import Program
 
 
@@ -57,7 +58,9 @@ def _load_module(path: Path) -> ModuleType:
 
 
 def _find_program(module: ModuleType, path: Path, name: str | None) -> Program:
-    programs = {k: v for k, v in vars(module).items() if isinstance(v, Program)}
+    programs = {
+        k: v for k, v in vars(module).items() if isinstance(v, Program | TfheProgram)
+    }
     if name is not None:
         if name not in programs:
             raise EmberError(
@@ -184,11 +187,47 @@ def _inputs(
     return out
 
 
+def _run_tfhe(prog: TfheProgram, args: argparse.Namespace, rng) -> int:
+    """ember run for scheme="tfhe": random integers of each input's type,
+    the program run encrypted and in Python (wrapped to the output types)."""
+    inputs = {k: int(rng.integers(s.lo, s.hi)) for k, s in prog.inputs.items()}
+    steps = _Steps()
+    print(f"ember run {args.file} ({prog.name}, scheme tfhe, target {args.target})")
+    with steps.step("compile"):
+        c = ember.compile(prog, args.target, _options(args))
+    print(f"  {c!r}; log2 failure per gate {c.stats['log2_gate_failure']:.1f}")
+    with steps.step("key generation"):
+        keys = c.keygen()
+    with steps.step("encrypt"):
+        cts = c.encrypt(keys, **inputs)
+    times = []
+    for _ in range(max(1, args.repeat)):
+        t = time.perf_counter()
+        out = c.run(keys.evaluation, cts)
+        times.append(time.perf_counter() - t)
+    print(f"  run (server) x{len(times)}: median {np.median(times) * 1e3:.1f} ms")
+    with steps.step("decrypt"):
+        got = c.decrypt(keys, out)
+    want = prog.fn(**inputs)
+    got_t = got if isinstance(got, tuple) else (got,)
+    want_t = want if isinstance(want, tuple) else (want,)
+    want_t = tuple(s.wrap(int(w)) for s, w in zip(c.outputs, want_t, strict=True))
+    print(f"  inputs {inputs}")
+    print(f"  decrypted {got_t}, Python {want_t}")
+    if got_t != want_t:
+        print("MISMATCH")
+        return 1
+    print("exact: every output equals Python's")
+    return 0
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     module = _load_module(path)
     prog = _find_program(module, path, args.function)
     rng = np.random.default_rng(args.seed)
+    if isinstance(prog, TfheProgram):
+        return _run_tfhe(prog, args, rng)
     inputs = _inputs(module, prog, args.inputs, rng)
     steps = _Steps()
     print(f"ember run {path} ({prog.name}, target {args.target})")

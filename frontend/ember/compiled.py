@@ -769,7 +769,9 @@ def compile(  # noqa: A001 - the API's name
     SecurityError (the parameters asked for would be insecure), at the
     user's line.
     """
-    if not isinstance(program, Program):
+    from ember.tfhe import TfheProgram, compile_tfhe
+
+    if not isinstance(program, Program | TfheProgram):
         raise OptionError(
             "ember.compile takes an @ember.program function, got "
             + type(program).__name__
@@ -777,6 +779,8 @@ def compile(  # noqa: A001 - the API's name
     if target not in TARGETS:
         raise OptionError(f"unknown target {target!r} (expected 'cpu' or 'cuda')")
     opts = CompileOptions.from_kwargs(options, **overrides)
+    if isinstance(program, TfheProgram):
+        return compile_tfhe(program, target, opts)
     opts = _resolve_word(opts, target)
     fallback = (program.filename, program.lineno)
     value_ranges = None
@@ -860,8 +864,12 @@ def load(
     *,
     security: int | str = 128,
     expect_hash: str | None = None,
+    target: str = "cpu",
 ) -> Compiled:
     """A program saved by :meth:`Compiled.save`; needs only the runtime.
+
+    A TFHE program (a folder holding one ``<name>.tfhe.json``) runs on
+    ``target`` ("cpu" or "cuda": its circuit runs on either).
 
     Every file is checked against its SHA-256 in ember.json and those
     against the program hash (SerializationError on any difference); with
@@ -872,6 +880,11 @@ def load(
     """
     folder = Path(folder)
     meta_path = folder / "ember.json"
+    tfhe = sorted(folder.glob("*.tfhe.json")) if folder.is_dir() else []
+    if not meta_path.exists() and len(tfhe) == 1:
+        from ember.tfhe import load_tfhe
+
+        return load_tfhe(tfhe[0], target, security)
     if not meta_path.exists():
         raise SerializationError(f"{folder} holds no Ember program (no ember.json)")
     try:

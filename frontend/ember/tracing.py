@@ -483,19 +483,11 @@ def sum(x: Encrypted | np.ndarray) -> Encrypted | np.ndarray:  # noqa: A001
     return np.full_like(a, a.sum())
 
 
-def bind_inputs(
-    program: str,
-    names: Sequence[str],
-    slots: Sequence[int],
-    args: Sequence[Any],
-    kwargs: dict[str, Any],
-    defined_at: str,
-    allow_complex: bool = False,
-) -> list[np.ndarray]:
-    """Input values in parameter order, checked: every name known and
-    present, every value a vector of at most its ``slots`` finite numbers
-    (zero-padded to them; complex only when ``allow_complex``)."""
-    where = f"program {program} (defined at {defined_at})"
+def bind_names(
+    where: str, names: Sequence[str], args: Sequence[Any], kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """The inputs by name from positional and keyword arguments: every name
+    known, none twice, none missing (ArgumentNameError naming ``where``)."""
     if len(args) > len(names):
         raise ArgumentNameError(
             f"{where} takes {len(names)} inputs, got {len(args)} positional"
@@ -516,6 +508,23 @@ def bind_inputs(
             f"{where}: missing input{'s' if len(missing) > 1 else ''} "
             + ", ".join(f"'{n}'" for n in missing)
         )
+    return values
+
+
+def bind_inputs(
+    program: str,
+    names: Sequence[str],
+    slots: Sequence[int],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    defined_at: str,
+    allow_complex: bool = False,
+) -> list[np.ndarray]:
+    """Input values in parameter order, checked: every name known and
+    present, every value a vector of at most its ``slots`` finite numbers
+    (zero-padded to them; complex only when ``allow_complex``)."""
+    where = f"program {program} (defined at {defined_at})"
+    values = bind_names(where, names, args, kwargs)
     out = []
     for name, n in zip(names, slots, strict=True):
         v = values[name]
@@ -705,11 +714,17 @@ class Program:
 
 def program(
     *,
-    slots: int,
+    slots: int | None = None,
     dtype: type = float,
     ranges: dict[str, tuple[float, float]] | None = None,
-) -> Callable[[Callable[..., Any]], Program]:
+    scheme: str = "ckks",
+) -> Callable[[Callable[..., Any]], Any]:
     """Marks a function over :class:`Encrypted` values as an Ember program.
+
+    ``scheme``: "ckks" (approximate arithmetic on encrypted vectors, the
+    default) or "tfhe" (exact arithmetic on encrypted integers and bits
+    annotated ``ember.UInt(k)``, ``ember.Int(k)``, ``ember.Bit``; see
+    :mod:`ember.tfhe`; ``slots``, ``dtype`` and ``ranges`` do not apply).
 
     ``slots`` (a power of two, at most 2^16) is the slot count of every
     input not annotated otherwise (``ember.Encrypted[n]``,
@@ -727,6 +742,19 @@ def program(
     with) a value outside its range is an InputError (see
     :mod:`ember.ranges`).
     """
+    if scheme == "tfhe":
+        if slots is not None or ranges is not None or dtype is not float:
+            raise TraceError(
+                "scheme='tfhe' programs take no slots, dtype or ranges: their "
+                "inputs are annotated ember.UInt(k), ember.Int(k) or ember.Bit"
+            )
+        from ember.tfhe import TfheProgram
+
+        return TfheProgram
+    if scheme != "ckks":
+        raise TraceError(f"unknown scheme {scheme!r} (expected 'ckks' or 'tfhe')")
+    if slots is None:
+        raise TraceError("@ember.program needs slots=... (the vectors' length)")
     n = _check_slots(slots)
     if dtype not in (float, complex):
         raise TraceError(f"dtype must be float or complex, got {dtype!r}")

@@ -15,27 +15,10 @@ namespace ember::lwe {
 
 namespace {
 
-bool powerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-int log2Exact(uint64_t x) {
-  int l = 0;
-  while ((uint64_t{1} << l) < x)
-    ++l;
-  return l;
-}
-
 /// The centred representative of x mod m, in (-m/2, m/2].
 int64_t centred(uint64_t x, uint64_t m) {
   return x > m / 2 ? static_cast<int64_t>(x) - static_cast<int64_t>(m)
                    : static_cast<int64_t>(x);
-}
-
-/// log2 erfc(x) for x >= 0, also where erfc underflows (asymptotic series).
-double log2Erfc(double x) {
-  if (x < 20)
-    return std::log2(std::erfc(x));
-  const double pi = 3.14159265358979323846;
-  return (-x * x - std::log(x * std::sqrt(pi)) + std::log1p(-1 / (2 * x * x))) /
-         std::log(2.0);
 }
 
 /// Uniform words below m (a power of two), from the Prng's bytes.
@@ -47,118 +30,6 @@ void uniformPow2(Prng &prng, T *out, size_t count, uint32_t m) {
 }
 
 } // namespace
-
-int Params::digitsG() const {
-  const int log_q = log2Exact(ring_q);
-  return (log_q + logBaseG() - 1) / logBaseG();
-}
-int Params::digitsKs() const {
-  return (log2Exact(q_ks) + logBaseKs() - 1) / logBaseKs();
-}
-int Params::logBaseG() const { return log2Exact(base_g); }
-int Params::logBaseKs() const { return log2Exact(base_ks); }
-
-Params Params::named(const std::string &name) {
-  Params p;
-  p.name = name;
-  if (name == "STD128") {
-    // OpenFHE STD128 (GINX): Q = LastPrime(27, 2N) = 2^27 - 2^11 + 1.
-    p.n = 556, p.q = 2048, p.log_ring = 10, p.ring_q = 134215681;
-    p.base_g = 128, p.q_ks = 1 << 15, p.base_ks = 32;
-  } else if (name == "STD128Q") {
-    // OpenFHE STD128Q: 128 bits against quantum attacks; Q below 2^25.
-    p.n = 601, p.q = 2048, p.log_ring = 10, p.ring_q = 33550337;
-    p.base_g = 16, p.q_ks = 1 << 15, p.base_ks = 32;
-  } else if (name == "TOY") {
-    // OpenFHE TOY's sizes (n 64, N 512, q 512): far below any security.
-    p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
-    p.base_g = 512, p.q_ks = 1 << 14, p.base_ks = 32;
-    p.insecure = true;
-  } else {
-    std::string known;
-    for (const std::string &k : names())
-      known += (known.empty() ? "" : ", ") + k;
-    throw InvalidArgument("unknown FHEW/TFHE parameter set '" + name +
-                          "' (known: " + known + ")");
-  }
-  p.validate();
-  return p;
-}
-
-std::vector<std::string> Params::names() {
-  return {"STD128", "STD128Q", "TOY"};
-}
-
-void Params::validate() const {
-  auto bad = [&](const std::string &what) {
-    throw InvalidArgument("FHEW/TFHE parameters '" + name + "': " + what);
-  };
-  if (n < 1)
-    bad("the LWE dimension n must be positive");
-  if (log_ring < 4 || log_ring > 13)
-    bad("log2 N = " + std::to_string(log_ring) + " is outside 4..13");
-  const uint64_t two_n = uint64_t{2} << log_ring;
-  if (!powerOfTwo(q) || q < 16 || two_n % q != 0)
-    bad("q = " + std::to_string(q) +
-        " must be a power of two, at least 16, dividing 2N = " +
-        std::to_string(two_n));
-  // Products of two residues summed over the RGSW rows in 64 bits: Q below
-  // 2^28 leaves room for 256 of them.
-  if (ring_q >= (1u << 28) || !isPrime(ring_q) || ring_q % two_n != 1)
-    bad("Q = " + std::to_string(ring_q) +
-        " must be a prime below 2^28 that is 1 mod 2N");
-  if (!powerOfTwo(base_g) || base_g < 2 || base_g >= ring_q)
-    bad("the gadget base Bg = " + std::to_string(base_g) +
-        " must be a power of two below Q");
-  if (digitsG() < 2)
-    bad("Bg leaves no digit after the dropped lowest one");
-  if (!powerOfTwo(q_ks) || q_ks < q || q_ks > (1u << 16))
-    bad("q_ks = " + std::to_string(q_ks) +
-        " must be a power of two between q and 2^16");
-  if (!powerOfTwo(base_ks) || base_ks < 2 || base_ks > q_ks)
-    bad("the key-switching base Bks = " + std::to_string(base_ks) +
-        " must be a power of two up to q_ks");
-  if (!(sigma > 0))
-    bad("sigma must be positive");
-}
-
-// ---------------------------------------------------------------------------
-// Noise
-
-NoiseEstimate estimateNoise(const Params &p) {
-  p.validate();
-  const double n = p.n, big_n = static_cast<double>(p.ringN());
-  const double var_s = 2.0 / 3.0, s2 = p.sigma * p.sigma;
-  const double bg = p.base_g, q = p.q, big_q = p.ring_q, q_ks = p.q_ks;
-  const int d = p.digitsG();
-  // The used digits' ranges: d - 2 full ones, the top one at most Q /
-  // Bg^(d-1).
-  const double top = std::min(bg, big_q / std::pow(bg, d - 1));
-  const double range2 = (d - 2) * bg * bg + top * top;
-  // Per step: two external products (each 2 polynomials of digits, uniform
-  // of variance range^2 / 12, times key errors), each multiplied by X^m - 1
-  // (twice the variance); and the dropped digit r_0 (variance Bg^2 / 12)
-  // times the key's message where s_i != 0 (probability 2/3).
-  const double per_step = 8 * big_n * s2 * range2 / 12 +
-                          2 * var_s * (var_s * big_n + 1) * bg * bg / 12;
-  NoiseEstimate e;
-  e.q = q;
-  e.blind_rotation = n * per_step * (q / big_q) * (q / big_q);
-  const int dks = p.digitsKs();
-  e.key_switch =
-      big_n * dks * (1 - 1.0 / p.base_ks) * s2 * (q / q_ks) * (q / q_ks);
-  // Rounding the N + 1 words at Q to q_ks, then the n + 1 words to q.
-  e.mod_switch =
-      (var_s * big_n + 1) / 12 * (q / q_ks) * (q / q_ks) + (var_s * n + 1) / 12;
-  e.total = e.blind_rotation + e.key_switch + e.mod_switch;
-  // A gate adds two outputs: the phase must stay within q/8 of its centre.
-  e.log2_gate_failure = log2Erfc((q / 8) / std::sqrt(2 * 2 * e.total));
-  return e;
-}
-
-double NoiseEstimate::log2LutFailure(uint32_t t) const {
-  return log2Erfc((q / (4.0 * t)) / std::sqrt(2 * total));
-}
 
 // ---------------------------------------------------------------------------
 // Keys, encryption, decryption

@@ -11,9 +11,12 @@
 #include "ember/lwe.h"
 
 #include "../core/lwe_internal.h"
+#include "clones.h"
 #include "ember/errors.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -69,6 +72,88 @@ Ciphertext combine(int64_t x, const Ciphertext &a, int64_t y,
     out.a[i] = static_cast<uint32_t>(x * a.a[i] + (b ? y * b->a[i] : 0)) & mask;
   out.b = static_cast<uint32_t>(x * a.b + (b ? y * b->b : 0) + c) & mask;
   return out;
+}
+
+/// The barrier between a blind-rotation step's two phases (hundreds per
+/// bootstrap): spins, then yields. OpenMP's own barrier spins for a long
+/// time before it sleeps, which under oversubscription (two processes of
+/// two threads on two cores, as ctest -j2 runs) costs milliseconds per
+/// step; yielding lets the late thread run.
+class StepBarrier {
+public:
+  void wait(int team) {
+    if (team < 2)
+      return;
+    const int gen = gen_.load(std::memory_order_acquire);
+    if (count_.fetch_add(1, std::memory_order_acq_rel) + 1 == team) {
+      count_.store(0, std::memory_order_relaxed);
+      gen_.fetch_add(1, std::memory_order_release);
+      return;
+    }
+    for (int spins = 0; gen_.load(std::memory_order_acquire) == gen; ++spins)
+      if (spins > 256)
+        std::this_thread::yield();
+  }
+
+private:
+  std::atomic<int> count_{0}, gen_{0};
+};
+
+/// Signed digits 1 .. d-1 of the N coefficients c (OpenFHE's
+/// SignedDigitDecompose, the lowest digit dropped) as residues mod Q, digit
+/// d to row 2(d-1) of `rows` (rows N words apart, each part's rows
+/// interleaved). Digits in [-Bg/2, Bg/2) are the unsigned digits of v + C,
+/// C = sum_(k < d-1) Bg/2 Bg^k, less Bg/2; the top digit takes the rest.
+EMBER_WIDE_CLONES void decompose(const uint32_t *c, uint32_t *rows,
+                                 size_t big_n, int digits, int log_bg,
+                                 int32_t offset, int32_t half, uint32_t q) {
+  const int32_t half_q = int32_t(q / 2), q32 = int32_t(q);
+  const int32_t bg_mask = 2 * half - 1;
+  for (int d = 1; d <= digits; ++d) {
+    uint32_t *dst = rows + size_t(2 * (d - 1)) * big_n;
+    const int shift = d * log_bg;
+    for (size_t j = 0; j < big_n; ++j) {
+      const int32_t v = int32_t(c[j]) - (int32_t(c[j]) > half_q ? q32 : 0);
+      const int32_t u = v + offset;
+      const int32_t r =
+          d < digits ? ((u >> shift) & bg_mask) - half : (u >> shift);
+      dst[j] = uint32_t(r + (q32 & (r >> 31)));
+    }
+  }
+}
+
+/// Component c of both external products: sum over rows of digit x key
+/// row, unreduced (rows Q^2 < 2^64 for Q < 2^28).
+EMBER_WIDE_CLONES void externalProducts(const uint32_t *dig,
+                                        const uint32_t *key0,
+                                        const uint32_t *key1, int c, int rows,
+                                        size_t big_n, uint64_t *sum0,
+                                        uint64_t *sum1) {
+  std::fill(sum0, sum0 + big_n, 0);
+  std::fill(sum1, sum1 + big_n, 0);
+  for (int r = 0; r < rows; ++r) {
+    const uint32_t *d = dig + size_t(r) * big_n;
+    const uint32_t *row0 = key0 + size_t(2 * r + c) * big_n;
+    const uint32_t *row1 = key1 + size_t(2 * r + c) * big_n;
+    for (size_t j = 0; j < big_n; ++j) {
+      sum0[j] += uint64_t(d[j]) * row0[j];
+      sum1[j] += uint64_t(d[j]) * row1[j];
+    }
+  }
+}
+
+/// acc += (X^m - 1) sum0 + (X^-m - 1) sum1 in NTT form: slot j evaluates X
+/// at psi^ebr[j].
+void addMonomialProducts(uint32_t *acc, const uint64_t *sum0,
+                         const uint64_t *sum1, uint32_t m, const uint32_t *ebr,
+                         const uint32_t *pw, uint32_t mask,
+                         const Modulus<uint32_t> &mq, size_t big_n) {
+  for (size_t j = 0; j < big_n; ++j) {
+    const uint32_t e = m * ebr[j] & mask;
+    const uint64_t fp = mq.sub(pw[e], 1), fm = mq.sub(pw[-e & mask], 1);
+    acc[j] =
+        mq.reduce(acc[j] + mq.reduce(sum0[j]) * fp + mq.reduce(sum1[j]) * fm);
+  }
 }
 
 } // namespace
@@ -136,13 +221,10 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
 
   const int rows = k.rows, digits = rows / 2;
   const int log_bg = p.logBaseG();
-  const int32_t bg_mask = int32_t(p.base_g) - 1, half = int32_t(p.base_g / 2);
-  // Signed digits in [-Bg/2, Bg/2) are the unsigned digits of v + C, C =
-  // sum_(k < d-1) Bg/2 Bg^k, less Bg/2; the top digit takes the rest.
-  int32_t offset = 0;
+  const int32_t half = int32_t(p.base_g / 2);
+  int32_t offset = 0; // C of decompose()
   for (int d = 0; d < digits; ++d)
     offset += half << (d * log_bg);
-  const int32_t half_q = int32_t(big_q / 2), q32 = int32_t(big_q);
 
   // Two threads at most: thread t owns part t of the accumulator (a or b)
   // in both phases of a step, so one barrier per step suffices; the digits
@@ -152,6 +234,7 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
 #ifdef _OPENMP
   threads = std::min(2, omp_get_max_threads());
 #endif
+  StepBarrier barrier;
 #pragma omp parallel num_threads(threads)
   {
     int tid = 0, team = 1;
@@ -172,21 +255,12 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
         uint32_t *c = s.coeff.data() + part * big_n;
         std::copy_n(s.acc.data() + part * big_n, big_n, c);
         k.ntt.inverse(c);
-        for (int d = 1; d <= digits; ++d) {
-          uint32_t *dst = dig + size_t(2 * (d - 1) + part) * big_n;
-          const int shift = d * log_bg;
-          for (size_t j = 0; j < big_n; ++j) {
-            const int32_t v =
-                int32_t(c[j]) - (int32_t(c[j]) > half_q ? q32 : 0);
-            const int32_t u = v + offset;
-            const int32_t r =
-                d < digits ? ((u >> shift) & bg_mask) - half : (u >> shift);
-            dst[j] = uint32_t(r + (q32 & (r >> 31)));
-          }
-          k.ntt.forward(dst);
-        }
+        decompose(c, dig + size_t(part) * big_n, big_n, digits, log_bg, offset,
+                  half, big_q);
+        for (int d = 1; d <= digits; ++d)
+          k.ntt.forward(dig + size_t(2 * (d - 1) + part) * big_n);
       }
-#pragma omp barrier
+      barrier.wait(team);
       // Phase 2, per component c: both external products (sums over rows
       // of digit x key row, reduced once: rows Q^2 < 2^64 for Q < 2^28),
       // then acc_c += (X^m - 1) (acc x RGSW(s_i = 1))_c + (X^-m - 1) (acc x
@@ -194,25 +268,10 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
       for (int c = tid; c < 2; c += team) {
         uint64_t *sum0 = s.sum.data() + size_t(2 * c) * big_n;
         uint64_t *sum1 = sum0 + big_n;
-        std::fill(sum0, sum0 + 2 * big_n, 0);
-        for (int key = 0; key < 2; ++key) {
-          const uint32_t *rgsw = k.rgsw(i, key);
-          uint64_t *out = key == 0 ? sum0 : sum1;
-          for (int r = 0; r < rows; ++r) {
-            const uint32_t *d = dig + size_t(r) * big_n;
-            const uint32_t *row = rgsw + size_t(2 * r + c) * big_n;
-            for (size_t j = 0; j < big_n; ++j)
-              out[j] += uint64_t(d[j]) * row[j];
-          }
-        }
-        uint32_t *acc = s.acc.data() + size_t(c) * big_n;
-        for (size_t j = 0; j < big_n; ++j) {
-          const uint32_t e = m * s.ebr[j] & mask;
-          const uint64_t fp = mq.sub(s.pw[e], 1),
-                         fm = mq.sub(s.pw[-e & mask], 1);
-          acc[j] = mq.reduce(acc[j] + mq.reduce(sum0[j]) * fp +
-                             mq.reduce(sum1[j]) * fm);
-        }
+        externalProducts(dig, k.rgsw(i, 0), k.rgsw(i, 1), c, rows, big_n, sum0,
+                         sum1);
+        addMonomialProducts(s.acc.data() + size_t(c) * big_n, sum0, sum1, m,
+                            s.ebr.data(), s.pw.data(), mask, mq, big_n);
       }
     }
   }
@@ -354,6 +413,71 @@ Ciphertext Evaluator::lut(const Ciphertext &a,
                           const std::vector<uint32_t> &table) {
   checkInput(a, params(), "lut");
   return finish(sampleExtract(blindRotate(a, lutTestVector(params(), table))));
+}
+
+void Circuit::validate() const {
+  auto bad = [](size_t k, const std::string &what) {
+    throw InvalidArgument("circuit op " + std::to_string(k) + ": " + what);
+  };
+  if (input_bits < 0 || wires != input_bits + int(ops.size()))
+    throw InvalidArgument("circuit: " + std::to_string(wires) + " wires for " +
+                          std::to_string(input_bits) + " inputs and " +
+                          std::to_string(ops.size()) + " ops");
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const auto &op = ops[k];
+    const int out = input_bits + int(k);
+    if (op[1] != out)
+      bad(k, "writes wire " + std::to_string(op[1]) + ", expected " +
+                 std::to_string(out));
+    const int code = op[0];
+    const int reads = code < 6 ? 2 : code == kNot ? 1 : code == kMux ? 3 : 0;
+    if (code < 0 || code > kTrivial)
+      bad(k, "unknown code " + std::to_string(code));
+    if (code == kTrivial && op[2] != 0 && op[2] != 1)
+      bad(k, "a trivial bit of value " + std::to_string(op[2]));
+    for (int r = 0; r < reads; ++r)
+      if (op[2 + r] < 0 || op[2 + r] >= out)
+        bad(k, "reads wire " + std::to_string(op[2 + r]) +
+                   ", not written before it");
+  }
+  for (int32_t w : outputs)
+    if (w < 0 || w >= wires)
+      throw InvalidArgument("circuit: output wire " + std::to_string(w) +
+                            " of " + std::to_string(wires));
+}
+
+std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
+                                   const std::vector<Ciphertext> &inputs) {
+  circuit.validate();
+  const Params &p = ev.params();
+  if (inputs.size() != size_t(circuit.input_bits))
+    throw InvalidArgument("runCircuit: " + std::to_string(inputs.size()) +
+                          " input bits for a circuit of " +
+                          std::to_string(circuit.input_bits));
+  std::vector<Ciphertext> w(circuit.wires);
+  std::copy(inputs.begin(), inputs.end(), w.begin());
+  for (const auto &op : circuit.ops) {
+    Ciphertext &out = w[op[1]];
+    switch (op[0]) {
+    case Circuit::kNot:
+      out = ev.notGate(w[op[2]]);
+      break;
+    case Circuit::kMux:
+      out = ev.mux(w[op[2]], w[op[3]], w[op[4]]);
+      break;
+    case Circuit::kTrivial:
+      out.a.assign(p.n, 0);
+      out.b = uint32_t(op[2]) * (p.q / 4);
+      out.modulus = p.q;
+      break;
+    default:
+      out = ev.gate(static_cast<Gate>(op[0]), w[op[2]], w[op[3]]);
+    }
+  }
+  std::vector<Ciphertext> outs;
+  for (int32_t o : circuit.outputs)
+    outs.push_back(w[o]);
+  return outs;
 }
 
 } // namespace ember::lwe

@@ -2,6 +2,7 @@
 // between stages) and Shoup twiddles. Cost per limb: (N/2) log N butterflies,
 // each one Shoup multiply (2 word multiplies + 1 mulhi) and 3-4 adds.
 #include "ember/ntt.h"
+#include "clones.h"
 #include "ember/errors.h"
 
 #include <string>
@@ -63,20 +64,28 @@ NttTables<Word>::NttTables(int log_n, const Modulus<Word> &q)
   last_inv_root_n_shoup_ = q.shoup(last_inv_root_n_);
 }
 
-template <typename Word> void NttTables<Word>::forward(Word *a) const {
-  const size_t n = this->n();
-  const Word q = q_.value(), two_q = 2 * q;
+namespace {
+
+// The loops, inlined into each entry below. At 32-bit words the entries
+// are compiled for AVX2 and the baseline (clones.h): the butterflies'
+// products vectorize at twice the width.
+
+template <typename Word>
+[[gnu::always_inline]] inline void
+forwardLoops(Word *a, size_t n, const Modulus<Word> &mq, const Word *roots,
+             const Word *roots_shoup) {
+  const Word q = mq.value(), two_q = 2 * q;
   size_t t = n;
   for (size_t m = 1; m < n; m <<= 1) {
     t >>= 1;
     for (size_t i = 0; i < m; ++i) {
-      const Word w = roots_[m + i], w_shoup = roots_shoup_[m + i];
+      const Word w = roots[m + i], w_shoup = roots_shoup[m + i];
       Word *x = a + 2 * i * t;
       Word *y = x + t;
       for (size_t j = 0; j < t; ++j) {
         Word u = x[j];
         u = u >= two_q ? u - two_q : u;             // [0, 2q)
-        Word v = q_.mulShoupLazy(y[j], w, w_shoup); // [0, 2q)
+        Word v = mq.mulShoupLazy(y[j], w, w_shoup); // [0, 2q)
         x[j] = u + v;                               // [0, 4q)
         y[j] = u - v + two_q;                       // (0, 4q)
       }
@@ -89,20 +98,23 @@ template <typename Word> void NttTables<Word>::forward(Word *a) const {
   }
 }
 
-template <typename Word> void NttTables<Word>::inverse(Word *a) const {
-  const size_t n = this->n();
-  const Word q = q_.value(), two_q = 2 * q;
+template <typename Word>
+[[gnu::always_inline]] inline void
+inverseLoops(Word *a, size_t n, const Modulus<Word> &mq, const Word *inv_roots,
+             const Word *inv_roots_shoup, Word n_inv, Word n_inv_shoup,
+             Word last, Word last_shoup) {
+  const Word q = mq.value(), two_q = 2 * q;
   size_t t = 1;
   for (size_t m = n >> 1; m > 1; m >>= 1) {
     for (size_t i = 0; i < m; ++i) {
-      const Word w = inv_roots_[m + i], w_shoup = inv_roots_shoup_[m + i];
+      const Word w = inv_roots[m + i], w_shoup = inv_roots_shoup[m + i];
       Word *x = a + 2 * i * t;
       Word *y = x + t;
       for (size_t j = 0; j < t; ++j) {
         Word u = x[j], v = y[j]; // [0, 2q)
         Word s = u + v;
         x[j] = s >= two_q ? s - two_q : s;
-        y[j] = q_.mulShoupLazy(u - v + two_q, w, w_shoup);
+        y[j] = mq.mulShoupLazy(u - v + two_q, w, w_shoup);
       }
     }
     t <<= 1;
@@ -113,9 +125,44 @@ template <typename Word> void NttTables<Word>::inverse(Word *a) const {
     Word u = x[j], v = y[j];
     Word s = u + v;
     s = s >= two_q ? s - two_q : s;
-    x[j] = q_.mulShoup(s, n_inv_, n_inv_shoup_);
-    y[j] = q_.mulShoup(u - v + two_q, last_inv_root_n_, last_inv_root_n_shoup_);
+    x[j] = mq.mulShoup(s, n_inv, n_inv_shoup);
+    y[j] = mq.mulShoup(u - v + two_q, last, last_shoup);
   }
+}
+
+EMBER_WIDE_CLONES void forward32(uint32_t *a, size_t n,
+                                 const Modulus<uint32_t> &mq,
+                                 const uint32_t *roots,
+                                 const uint32_t *roots_shoup) {
+  forwardLoops(a, n, mq, roots, roots_shoup);
+}
+
+EMBER_WIDE_CLONES void inverse32(uint32_t *a, size_t n,
+                                 const Modulus<uint32_t> &mq,
+                                 const uint32_t *inv_roots,
+                                 const uint32_t *inv_roots_shoup,
+                                 uint32_t n_inv, uint32_t n_inv_shoup,
+                                 uint32_t last, uint32_t last_shoup) {
+  inverseLoops(a, n, mq, inv_roots, inv_roots_shoup, n_inv, n_inv_shoup, last,
+               last_shoup);
+}
+
+} // namespace
+
+template <typename Word> void NttTables<Word>::forward(Word *a) const {
+  if constexpr (sizeof(Word) == 4)
+    forward32(a, n(), q_, roots_.data(), roots_shoup_.data());
+  else
+    forwardLoops(a, n(), q_, roots_.data(), roots_shoup_.data());
+}
+
+template <typename Word> void NttTables<Word>::inverse(Word *a) const {
+  if constexpr (sizeof(Word) == 4)
+    inverse32(a, n(), q_, inv_roots_.data(), inv_roots_shoup_.data(), n_inv_,
+              n_inv_shoup_, last_inv_root_n_, last_inv_root_n_shoup_);
+  else
+    inverseLoops(a, n(), q_, inv_roots_.data(), inv_roots_shoup_.data(), n_inv_,
+                 n_inv_shoup_, last_inv_root_n_, last_inv_root_n_shoup_);
 }
 
 template class NttTables<uint32_t>;

@@ -186,27 +186,47 @@ __device__ void nttInverse(u32 *s, const u32 *src, int polys,
   }
 }
 
-/// One block per ciphertext: the LWE input x a + y b + c (mod q; b absent
-/// when B is null), blind rotation of tv (in shared memory: the
-/// accumulator, 2N words, and the digits, rows x N, whose top two rows
-/// first hold the accumulator's coefficient form), sample
-/// extraction, b + b_offset, and the switch from Q to q_ks; out: N + 1
-/// words per ciphertext. Work per ciphertext: n steps of 2 inverse and
-/// `rows` forward NTTs of N points plus 4 rows multiply-adds per
-/// coefficient; bytes: each step reads its two RGSW keys (4 rows N words),
-/// shared by the blocks of a batch through L2.
+/// A blind rotation: of x a + y b + c (mod q), a and b rows of `wires`
+/// (b < 0: none).
+struct RotJob {
+  int32_t a, b;
+  u32 x, y, c;
+};
+/// A key switch: the extracted rows r1 (+ r2 when r2 >= 0) at Q, plus
+/// `offset` on b, to q_ks, key-switched, to q, into row `out` of the
+/// destination.
+struct KsJob {
+  int32_t r1, r2;
+  u32 offset;
+  int32_t out;
+};
+/// A linear op on rows of `wires`: out = x a + c (a < 0: a noiseless b = c).
+struct LinJob {
+  int32_t out, a;
+  u32 x, c;
+};
+
+/// One block per rotation job: blind rotation of tv by the job's input (in
+/// shared memory: the accumulator, 2N words, and the digits, rows x N,
+/// whose top two rows first hold the accumulator's coefficient form), then
+/// sample extraction; ext: N + 1 words at Q per job. Work per job: n steps
+/// of 2 inverse and `rows` forward NTTs of N points plus 4 rows
+/// multiply-adds per coefficient; bytes: each step reads its two RGSW keys
+/// (4 rows N words), shared by the blocks of a batch through L2.
 template <int kThreads, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    blindRotateKernel(const KParams k, const u32 *A, const u32 *B, u32 x, u32 y,
-                      u32 c, const u32 *tv, u32 b_offset, u32 *ext) {
+    blindRotateKernel(const KParams k, const u32 *wires, const RotJob *jobs,
+                      const u32 *tv, u32 *ext) {
   extern __shared__ u32 sm[];
   const int big_n = 1 << k.log_ring;
   const u32 mask2n = 2 * big_n - 1, f = 2 * big_n / k.q, qmask = k.q - 1;
   const u32 big_q = k.big_q;
   u32 *acc = sm, *dig = sm + 2 * big_n;
   u32 *tmp = dig + size_t(k.rows - 2) * big_n; // the top digit's two rows
-  const u32 *a_row = A + size_t(blockIdx.x) * (k.n + 1);
-  const u32 *b_row = B ? B + size_t(blockIdx.x) * (k.n + 1) : nullptr;
+  const RotJob job = jobs[blockIdx.x];
+  const u32 x = job.x, y = job.y, c = job.c;
+  const u32 *a_row = wires + size_t(job.a) * (k.n + 1);
+  const u32 *b_row = job.b >= 0 ? wires + size_t(job.b) * (k.n + 1) : nullptr;
 
   const u32 bq = (x * a_row[k.n] + (b_row ? y * b_row[k.n] : 0) + c) & qmask;
   const u32 e = (2 * big_n - (bq * f & mask2n)) & mask2n;
@@ -275,26 +295,36 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     __syncthreads();
   }
   nttInverse(acc, nullptr, 2, k);
-  // Extraction (constant coefficient of b - a s'), then Q -> q_ks.
+  // Extraction: the constant coefficient of b - a s'.
   u32 *out = ext + size_t(blockIdx.x) * (big_n + 1);
-  auto to_ks = [&](u32 v) {
-    return u32((u64(v) * k.q_ks + big_q / 2) / big_q % k.q_ks);
-  };
   for (int j = threadIdx.x; j < big_n; j += blockDim.x) {
     const u32 v = j == 0 ? acc[0] : acc[big_n - j];
-    out[j] = to_ks(j == 0 || v == 0 ? v : big_q - v);
+    out[j] = j == 0 || v == 0 ? v : big_q - v;
   }
   if (threadIdx.x == 0)
-    out[big_n] = to_ks(u32((u64(acc[big_n]) + b_offset) % big_q));
+    out[big_n] = acc[big_n];
 }
 
-/// One block per ciphertext: key switching s' -> s at q_ks (N d_ks rows of
-/// n + 1 words of the key read, those of zero digits skipped), then q_ks ->
-/// q. Bytes per ciphertext: about N d_ks (1 - 1/Bks) 2 (n + 1) of key.
+/// One block per key-switch job: the sum of one or two extracted rows (mod
+/// Q) plus the offset on b, switched to q_ks in shared memory, key-switched
+/// s' -> s (N d_ks rows of n + 1 words of the key read, those of zero
+/// digits skipped), then switched to q. Bytes per job: about N d_ks (1 -
+/// 1/Bks) 2 (n + 1) of key.
 __global__ void __launch_bounds__(kSwitchThreads)
-    keySwitchKernel(const KParams k, const u32 *ext, u32 *out) {
+    keySwitchKernel(const KParams k, const u32 *ext, const KsJob *jobs,
+                    u32 *dst) {
+  extern __shared__ u32 in[]; // N + 1 words at q_ks
   const int big_n = 1 << k.log_ring, n = k.n;
-  const u32 *in = ext + size_t(blockIdx.x) * (big_n + 1);
+  const KsJob job = jobs[blockIdx.x];
+  const u32 big_q = k.big_q;
+  const u32 *r1 = ext + size_t(job.r1) * (big_n + 1);
+  const u32 *r2 = job.r2 >= 0 ? ext + size_t(job.r2) * (big_n + 1) : nullptr;
+  for (int j = threadIdx.x; j <= big_n; j += blockDim.x) {
+    u64 v = u64(r1[j]) + (r2 ? r2[j] : 0) + (j == big_n ? job.offset : 0);
+    v %= big_q;
+    in[j] = u32((v * k.q_ks + big_q / 2) / big_q % k.q_ks);
+  }
+  __syncthreads();
   const u32 digit_mask = k.base_ks - 1;
   u32 acc[kSwitchPerThread] = {};
   for (int i = 0; i < big_n; ++i) {
@@ -313,19 +343,28 @@ __global__ void __launch_bounds__(kSwitchThreads)
       }
     }
   }
-  u32 *dst = out + size_t(blockIdx.x) * (n + 1);
+  u32 *out = dst + size_t(job.out) * (n + 1);
 #pragma unroll
   for (int s = 0; s < kSwitchPerThread; ++s) {
     const int t = threadIdx.x + s * kSwitchThreads;
     if (t > n)
       continue;
     const u32 v = (t == n ? in[big_n] + acc[s] : acc[s]) & (k.q_ks - 1);
-    dst[t] = u32((u64(v) * k.q + k.q_ks / 2) / k.q_ks) & (k.q - 1);
+    out[t] = u32((u64(v) * k.q + k.q_ks / 2) / k.q_ks) & (k.q - 1);
   }
 }
 
-using RotateKernel = void (*)(KParams, const u32 *, const u32 *, u32, u32, u32,
-                              const u32 *, u32, u32 *);
+/// One block per linear job (NOT, a known bit): n + 1 words.
+__global__ void linearKernel(const KParams k, u32 *wires, const LinJob *jobs) {
+  const LinJob job = jobs[blockIdx.x];
+  u32 *out = wires + size_t(job.out) * (k.n + 1);
+  const u32 *a = job.a >= 0 ? wires + size_t(job.a) * (k.n + 1) : nullptr;
+  for (int t = threadIdx.x; t <= k.n; t += blockDim.x)
+    out[t] = ((a ? job.x * a[t] : 0) + (t == k.n ? job.c : 0)) & (k.q - 1);
+}
+
+using RotateKernel = void (*)(KParams, const u32 *, const RotJob *, const u32 *,
+                              u32 *);
 
 /// The blind-rotation kernel for a register budget: kMinBlocks blocks per
 /// SM (5: the compiler's 48 registers; 6: 40; 7: 32, with small spills).
@@ -355,18 +394,39 @@ template <typename T> T *upload(const std::vector<T> &v) {
 
 } // namespace
 
+/// Device memory that grows to the largest request and is kept.
+template <typename T> struct Grow {
+  T *ptr = nullptr;
+  size_t count = 0;
+  T *get(size_t n) {
+    if (n > count) {
+      if (ptr)
+        cudaFree(ptr);
+      EMBER_CUDA_CHECK(cudaMalloc(&ptr, std::max<size_t>(n, 1) * sizeof(T)));
+      count = n;
+    }
+    return ptr;
+  }
+  ~Grow() {
+    if (ptr)
+      cudaFree(ptr);
+  }
+};
+
 struct DeviceEvaluator::Impl {
   Params params;
   KParams k{};
   std::vector<void *> owned;
-  u32 *in_a = nullptr, *in_b = nullptr, *ext = nullptr, *out = nullptr;
-  u32 *tv = nullptr;
-  size_t capacity = 0;
+  Grow<u32> wires, ext, out, tv;
+  Grow<RotJob> rot_jobs;
+  Grow<KsJob> ks_jobs;
+  Grow<LinJob> lin_jobs;
   size_t shared_bytes = 0;
   RotateKernel rotate = nullptr;
   RotateKernel rotate_latency = blindRotateKernel<kLatencyThreads, 1>;
   int sms = 0;
   std::vector<u32> sign_tv;
+  u32 q8_big = 0; ///< round(Q/8): added to a gate's extracted b
   std::string device_name;
   cudaStream_t stream = nullptr;
   cudaEvent_t events[5] = {};
@@ -377,51 +437,65 @@ struct DeviceEvaluator::Impl {
     owned.push_back(d);
     return d;
   }
-  void reserve(size_t count) {
-    if (count <= capacity)
-      return;
-    for (u32 *p : {in_a, in_b, ext, out})
-      if (p)
-        cudaFree(p);
-    const size_t row = params.n + 1, ext_row = params.ringN() + 1;
-    EMBER_CUDA_CHECK(cudaMalloc(&in_a, count * row * sizeof(u32)));
-    EMBER_CUDA_CHECK(cudaMalloc(&in_b, count * row * sizeof(u32)));
-    EMBER_CUDA_CHECK(cudaMalloc(&ext, count * ext_row * sizeof(u32)));
-    EMBER_CUDA_CHECK(cudaMalloc(&out, count * row * sizeof(u32)));
-    capacity = count;
+  size_t row() const { return params.n + 1; }
+
+  template <typename T> T *put(Grow<T> &g, const std::vector<T> &v) {
+    T *d = g.get(v.size());
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T),
+                                     cudaMemcpyHostToDevice, stream));
+    return d;
   }
-  /// x a + y b + c through tv, plus b_offset after extraction; count rows.
+  /// Blind rotations of `rot` (through tv), then the key switches of `ks`
+  /// into rows of `dst`.
+  void bootstrap(const u32 *src, const std::vector<RotJob> &rot,
+                 const std::vector<KsJob> &ks, u32 *dst, const u32 *d_tv) {
+    if (rot.empty())
+      return;
+    const RotJob *d_rot = put(rot_jobs, rot);
+    const KsJob *d_ks = put(ks_jobs, ks);
+    u32 *d_ext = ext.get(rot.size() * (params.ringN() + 1));
+    const bool small = rot.size() < size_t(sms);
+    (small ? rotate_latency
+           : rotate)<<<unsigned(rot.size()),
+                       small ? kLatencyThreads : kRotateThreads, shared_bytes,
+                       stream>>>(k, src, d_rot, d_tv, d_ext);
+    EMBER_CUDA_LAUNCH_CHECK(stream);
+    EMBER_CUDA_CHECK(cudaEventRecord(events[2], stream));
+    keySwitchKernel<<<unsigned(ks.size()), kSwitchThreads,
+                      (params.ringN() + 1) * sizeof(u32), stream>>>(k, d_ext,
+                                                                    d_ks, dst);
+    EMBER_CUDA_LAUNCH_CHECK(stream);
+  }
+  /// The batch API: rows a (and b) of count ciphertexts, x a + y b + c
+  /// through tv, plus b_offset after extraction.
   void run(const u32 *a, const u32 *b, size_t count, u32 x, u32 y, u32 c,
            const std::vector<u32> &table_tv, u32 b_offset, u32 *host_out) {
     if (count == 0)
       return;
-    reserve(count);
-    const size_t row_bytes = (params.n + 1) * sizeof(u32);
+    const size_t bytes = count * row() * sizeof(u32);
     EMBER_CUDA_CHECK(cudaEventRecord(events[0], stream));
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(in_a, a, count * row_bytes,
-                                     cudaMemcpyHostToDevice, stream));
+    u32 *w = wires.get((b ? 2 : 1) * count * row());
+    EMBER_CUDA_CHECK(
+        cudaMemcpyAsync(w, a, bytes, cudaMemcpyHostToDevice, stream));
     if (b)
-      EMBER_CUDA_CHECK(cudaMemcpyAsync(in_b, b, count * row_bytes,
+      EMBER_CUDA_CHECK(cudaMemcpyAsync(w + count * row(), b, bytes,
                                        cudaMemcpyHostToDevice, stream));
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(tv, table_tv.data(),
-                                     table_tv.size() * sizeof(u32),
-                                     cudaMemcpyHostToDevice, stream));
+    std::vector<RotJob> rot(count);
+    std::vector<KsJob> ks(count);
+    for (size_t i = 0; i < count; ++i) {
+      rot[i] = {int32_t(i), b ? int32_t(count + i) : -1, x, y, c};
+      ks[i] = {int32_t(i), -1, b_offset, int32_t(i)};
+    }
+    const u32 *d_tv = put(tv, table_tv);
     EMBER_CUDA_CHECK(cudaEventRecord(events[1], stream));
-    const bool small = count < size_t(sms);
-    (small
-         ? rotate_latency
-         : rotate)<<<unsigned(count), small ? kLatencyThreads : kRotateThreads,
-                     shared_bytes, stream>>>(k, in_a, b ? in_b : nullptr, x, y,
-                                             c, tv, b_offset, ext);
-    EMBER_CUDA_LAUNCH_CHECK(stream);
-    EMBER_CUDA_CHECK(cudaEventRecord(events[2], stream));
-    keySwitchKernel<<<unsigned(count), kSwitchThreads, 0, stream>>>(k, ext,
-                                                                    out);
-    EMBER_CUDA_LAUNCH_CHECK(stream);
+    bootstrap(w, rot, ks, out.get(count * row()), d_tv);
     EMBER_CUDA_CHECK(cudaEventRecord(events[3], stream));
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(host_out, out, count * row_bytes,
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(host_out, out.ptr, bytes,
                                      cudaMemcpyDeviceToHost, stream));
     EMBER_CUDA_CHECK(cudaEventRecord(events[4], stream));
+    finish();
+  }
+  void finish() {
     EMBER_CUDA_CHECK(cudaStreamSynchronize(stream));
     float ms[4];
     for (int i = 0; i < 4; ++i)
@@ -485,14 +559,14 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     k.bsk4 = reinterpret_cast<const uint4 *>(I.keep(re));
   }
   k.ksk = I.keep(h.ksk);
-  EMBER_CUDA_CHECK(cudaMalloc(&I.tv, p.ringN() * sizeof(u32)));
   I.shared_bytes = size_t(2 + h.rows) * p.ringN() * sizeof(u32);
   I.rotate = rotateKernel();
   for (RotateKernel kernel : {I.rotate, I.rotate_latency})
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
         int(I.shared_bytes)));
-  I.sign_tv.assign(p.ringN(), (p.ring_q + 4) / 8);
+  I.q8_big = (p.ring_q + 4) / 8;
+  I.sign_tv.assign(p.ringN(), I.q8_big);
   EMBER_CUDA_CHECK(cudaStreamCreateWithFlags(&I.stream, cudaStreamNonBlocking));
   for (cudaEvent_t &e : I.events)
     EMBER_CUDA_CHECK(cudaEventCreate(&e));
@@ -508,9 +582,6 @@ DeviceEvaluator::~DeviceEvaluator() {
   Impl &I = *impl_;
   for (void *p : I.owned)
     cudaFree(p);
-  for (u32 *p : {I.in_a, I.in_b, I.ext, I.out, I.tv})
-    if (p)
-      cudaFree(p);
   for (cudaEvent_t e : I.events)
     if (e)
       cudaEventDestroy(e);
@@ -524,33 +595,137 @@ DeviceEvaluator::Timing DeviceEvaluator::lastTiming() const {
   return impl_->timing;
 }
 
-void DeviceEvaluator::gate(Gate g, const uint32_t *a, const uint32_t *b,
-                           size_t count, uint32_t *out) {
-  const u32 q8 = impl_->params.q / 8;
-  // The shifts of Evaluator::gate: the output bit is the phase's sign.
-  u32 x = 1, y = 1, c = 0;
+namespace {
+/// x a + y b + c of Evaluator::gate: the output bit is the phase's sign.
+RotJob gateJob(Gate g, uint32_t q, int32_t a, int32_t b) {
+  const u32 q8 = q / 8;
   switch (g) {
   case Gate::And:
-    c = 0u - 3 * q8;
-    break;
+    return {a, b, 1, 1, 0u - 3 * q8};
   case Gate::Or:
-    c = 0u - q8;
-    break;
+    return {a, b, 1, 1, 0u - q8};
   case Gate::Nand:
-    x = y = 0u - 1, c = 3 * q8;
-    break;
+    return {a, b, 0u - 1, 0u - 1, 3 * q8};
   case Gate::Nor:
-    x = y = 0u - 1, c = q8;
-    break;
+    return {a, b, 0u - 1, 0u - 1, q8};
   case Gate::Xor:
-    x = y = 2, c = 0u - 2 * q8;
-    break;
+    return {a, b, 2, 2, 0u - 2 * q8};
   case Gate::Xnor:
-    x = y = 0u - 2, c = 2 * q8;
-    break;
+    return {a, b, 0u - 2, 0u - 2, 2 * q8};
   }
-  impl_->run(a, b, count, x, y, c, impl_->sign_tv,
-             (impl_->params.ring_q + 4) / 8, out);
+  throw InvalidArgument("gate: unknown gate");
+}
+} // namespace
+
+void DeviceEvaluator::gate(Gate g, const uint32_t *a, const uint32_t *b,
+                           size_t count, uint32_t *out) {
+  const RotJob j = gateJob(g, impl_->params.q, 0, 0);
+  impl_->run(a, b, count, j.x, j.y, j.c, impl_->sign_tv, impl_->q8_big, out);
+}
+
+std::vector<Ciphertext>
+DeviceEvaluator::runCircuit(const Circuit &circuit,
+                            const std::vector<Ciphertext> &inputs) {
+  circuit.validate();
+  Impl &I = *impl_;
+  const Params &p = I.params;
+  if (inputs.size() != size_t(circuit.input_bits))
+    throw InvalidArgument("runCircuit: " + std::to_string(inputs.size()) +
+                          " input bits for a circuit of " +
+                          std::to_string(circuit.input_bits));
+  // Levels: a bootstrap one more than its inputs'; a linear op its inputs'
+  // level, in waves after the linear ops of that level it reads.
+  const size_t ops = circuit.ops.size();
+  std::vector<int> level(circuit.wires, 0), wave(circuit.wires, 0);
+  int depth = 0, waves = 0;
+  auto reads = [](const std::array<int32_t, 5> &op) {
+    return op[0] < 6                ? 2
+           : op[0] == Circuit::kNot ? 1
+           : op[0] == Circuit::kMux ? 3
+                                    : 0;
+  };
+  for (const auto &op : circuit.ops) {
+    const bool boot = op[0] < 6 || op[0] == Circuit::kMux;
+    int l = 0, w = 0;
+    for (int r = 0; r < reads(op); ++r)
+      l = std::max(l, level[op[2 + r]]);
+    if (!boot)
+      for (int r = 0; r < reads(op); ++r)
+        if (level[op[2 + r]] == l && op[2 + r] >= circuit.input_bits)
+          w = std::max(w, wave[op[2 + r]] + 1);
+    level[op[1]] = boot ? l + 1 : l;
+    wave[op[1]] = boot ? 0 : std::max(w, 1);
+    depth = std::max(depth, level[op[1]]);
+    waves = std::max(waves, wave[op[1]]);
+  }
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[0], I.stream));
+  u32 *w = I.wires.get(size_t(circuit.wires) * I.row());
+  std::vector<u32> flat;
+  flat.reserve(inputs.size() * I.row());
+  for (const Ciphertext &ct : inputs) {
+    if (ct.modulus != p.q || ct.a.size() != size_t(p.n))
+      throw InvalidArgument("runCircuit: expected input bits of dimension " +
+                            std::to_string(p.n) +
+                            " at q = " + std::to_string(p.q));
+    flat.insert(flat.end(), ct.a.begin(), ct.a.end());
+    flat.push_back(ct.b);
+  }
+  if (!flat.empty())
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(w, flat.data(), flat.size() * sizeof(u32),
+                                     cudaMemcpyHostToDevice, I.stream));
+  const u32 *d_tv = I.put(I.tv, I.sign_tv);
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[1], I.stream));
+  const u32 q = p.q, q8 = q / 8;
+  for (int l = 0; l <= depth; ++l) {
+    std::vector<RotJob> rot;
+    std::vector<KsJob> ks;
+    for (size_t k = 0; k < ops; ++k) {
+      const auto &op = circuit.ops[k];
+      if (level[op[1]] != l || wave[op[1]] != 0)
+        continue;
+      const int32_t j = int32_t(rot.size());
+      if (op[0] == Circuit::kMux) {
+        // AND(sel, t) + AND(NOT sel, f), summed before the key switch.
+        rot.push_back({op[2], op[3], 1, 1, 0u - 3 * q8});
+        rot.push_back({op[2], op[4], 0u - 1, 1, q / 4 - 3 * q8});
+        ks.push_back({j, j + 1, 2 * I.q8_big, op[1]});
+      } else {
+        rot.push_back(gateJob(static_cast<Gate>(op[0]), q, op[2], op[3]));
+        ks.push_back({j, -1, I.q8_big, op[1]});
+      }
+    }
+    I.bootstrap(w, rot, ks, w, d_tv);
+    for (int v = 1; v <= waves; ++v) {
+      std::vector<LinJob> lin;
+      for (const auto &op : circuit.ops)
+        if (level[op[1]] == l && wave[op[1]] == v)
+          lin.push_back(op[0] == Circuit::kNot
+                            ? LinJob{op[1], op[2], 0u - 1, q / 4}
+                            : LinJob{op[1], -1, 0, u32(op[2]) * (q / 4)});
+      if (lin.empty())
+        continue;
+      const LinJob *d_lin = I.put(I.lin_jobs, lin);
+      linearKernel<<<unsigned(lin.size()), 128, 0, I.stream>>>(I.k, w, d_lin);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    }
+  }
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[2], I.stream));
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[3], I.stream));
+  std::vector<u32> out(circuit.outputs.size() * I.row());
+  for (size_t i = 0; i < circuit.outputs.size(); ++i)
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(
+        out.data() + i * I.row(), w + size_t(circuit.outputs[i]) * I.row(),
+        I.row() * sizeof(u32), cudaMemcpyDeviceToHost, I.stream));
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[4], I.stream));
+  I.finish();
+  std::vector<Ciphertext> result(circuit.outputs.size());
+  for (size_t i = 0; i < result.size(); ++i) {
+    result[i].a.assign(out.begin() + i * I.row(),
+                       out.begin() + i * I.row() + p.n);
+    result[i].b = out[i * I.row() + p.n];
+    result[i].modulus = q;
+  }
+  return result;
 }
 
 void DeviceEvaluator::bootstrap(const uint32_t *a, size_t count,

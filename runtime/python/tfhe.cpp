@@ -331,6 +331,14 @@ void bindTfhe(py::module_ &parent) {
             return out;
           },
           py::arg("a"), py::arg("table"))
+      .def(
+          "run",
+          [](PyCudaEvaluator &e, const Circuit &c,
+             const std::vector<Ciphertext> &in) {
+            return e.ev->runCircuit(c, in);
+          },
+          py::arg("circuit"), py::arg("inputs"), Release(),
+          "Runs a circuit on the GPU, level by level; the outputs' bits.")
       .def_property_readonly("last_timing", [](const PyCudaEvaluator &e) {
         const cuda::DeviceEvaluator::Timing t = e.ev->lastTiming();
         py::dict d;
@@ -341,6 +349,41 @@ void bindTfhe(py::module_ &parent) {
         return d;
       });
 #endif
+
+  py::class_<Circuit>(m, "Circuit",
+                      "A compiled FHEW/TFHE program: the circuit table of "
+                      "ember-translate --emit-tfhe-circuit.")
+      .def(
+          py::init([](int input_bits, int wires,
+                      const py::array_t<int32_t, py::array::c_style |
+                                                     py::array::forcecast> &ops,
+                      const std::vector<int32_t> &outputs) {
+            if (ops.ndim() != 2 || ops.shape(1) != 5)
+              throw InvalidArgument("Circuit: ops must be a (count, 5) array");
+            Circuit c;
+            c.input_bits = input_bits;
+            c.wires = wires;
+            c.ops.resize(ops.shape(0));
+            for (py::ssize_t k = 0; k < ops.shape(0); ++k)
+              for (int j = 0; j < 5; ++j)
+                c.ops[k][j] = ops.at(k, j);
+            c.outputs = outputs;
+            c.validate();
+            return c;
+          }),
+          py::arg("input_bits"), py::arg("wires"), py::arg("ops"),
+          py::arg("outputs"))
+      .def_readonly("input_bits", &Circuit::input_bits)
+      .def_readonly("wires", &Circuit::wires)
+      .def_property_readonly("op_count",
+                             [](const Circuit &c) { return c.ops.size(); });
+  m.def(
+      "run_circuit",
+      [](PyEvaluator &e, const Circuit &c, const std::vector<Ciphertext> &in) {
+        return runCircuit(*e.ev, c, in);
+      },
+      py::arg("evaluator"), py::arg("circuit"), py::arg("inputs"), Release(),
+      "Runs a circuit on the CPU; the outputs' bits in order.");
 
   m.def("mod_switch", &modSwitch, py::arg("ct"), py::arg("to"),
         "round(x to / modulus) on every word.");

@@ -264,6 +264,36 @@ TEST(Lwe, LookupTables) {
                InvalidArgument);
 }
 
+TEST(Lwe, CircuitsRunOpByOp) {
+  // (a XOR b) ? NOT a : 1, and a known 0: every op kind.
+  Keys &k = toyKeys();
+  Circuit c;
+  c.input_bits = 2;
+  c.ops = {{4, 2, 0, 1, -1},
+           {Circuit::kNot, 3, 0, -1, -1},
+           {Circuit::kTrivial, 4, 1, -1, -1},
+           {Circuit::kMux, 5, 2, 3, 4},
+           {Circuit::kTrivial, 6, 0, -1, -1}};
+  c.wires = 7;
+  c.outputs = {5, 6, 2};
+  for (int in = 0; in < 4; ++in) {
+    const int a = in >> 1, b = in & 1;
+    const std::vector<Ciphertext> out = runCircuit(
+        k.ev, c, {k.sk.encrypt(a, 4, k.prng), k.sk.encrypt(b, 4, k.prng)});
+    EXPECT_EQ(int(k.sk.decrypt(out[0], 4)), (a ^ b) ? 1 - a : 1);
+    EXPECT_EQ(int(k.sk.decrypt(out[1], 4)), 0);
+    EXPECT_EQ(int(k.sk.decrypt(out[2], 4)), a ^ b);
+  }
+  Circuit bad = c;
+  bad.ops[1][2] = 5; // reads a wire written later
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad = c;
+  bad.ops[0][0] = 9;
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  EXPECT_THROW(runCircuit(k.ev, c, {k.sk.encrypt(0, 4, k.prng)}),
+               InvalidArgument);
+}
+
 TEST(Lwe, ErrorsNameTheProblem) {
   Keys &k = toyKeys();
   Ciphertext bad = k.sk.encrypt(1, 4, k.prng);

@@ -113,6 +113,84 @@ PlaintextType::verify(function_ref<InFlightDiagnostic()> emitError,
   return ember::verifySlotCount(emitError, slots);
 }
 
+//===----------------------------------------------------------------------===//
+// Encrypted integers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyWidth(function_ref<InFlightDiagnostic()> emitError,
+                                 unsigned width) {
+  if (width < 1 || width > ember::fhe::kMaxIntWidth)
+    return emitError() << "an encrypted integer has 1 to "
+                       << ember::fhe::kMaxIntWidth << " bits, got " << width;
+  return success();
+}
+
+LogicalResult
+EncryptedUIntType::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned width) {
+  return verifyWidth(emitError, width);
+}
+
+LogicalResult
+EncryptedSIntType::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned width) {
+  return verifyWidth(emitError, width);
+}
+
+ember::fhe::IntShape ember::fhe::getIntShape(Type type) {
+  if (auto u = dyn_cast<EncryptedUIntType>(type))
+    return {u.getWidth(), false};
+  if (auto s = dyn_cast<EncryptedSIntType>(type))
+    return {s.getWidth(), true};
+  return {};
+}
+
+bool ember::fhe::IntShape::fits(int64_t v) const {
+  if (isSigned)
+    return v >= -(int64_t(1) << (width - 1)) && v < (int64_t(1) << (width - 1));
+  return v >= 0 && v < (int64_t(1) << width);
+}
+
+LogicalResult IntConstantOp::verify() {
+  const IntShape shape = getIntShape(getType());
+  if (!shape.fits(getValue()))
+    return emitOpError() << "value " << getValue() << " does not fit "
+                         << getType();
+  return success();
+}
+
+LogicalResult IntCmpOp::verify() {
+  static const char *const kPredicates[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  if (!llvm::is_contained(kPredicates, getPredicate()))
+    return emitOpError() << "unknown predicate '" << getPredicate()
+                         << "' (eq, ne, lt, le, gt, ge)";
+  if (getLhs().getType() != getRhs().getType())
+    return emitOpError() << "compares " << getLhs().getType() << " with "
+                         << getRhs().getType();
+  if (getType().getWidth() != 1)
+    return emitOpError() << "gives an encrypted bit (!fhe.eint<1>), not "
+                         << getType();
+  return success();
+}
+
+LogicalResult IntLutOp::verify() {
+  const IntShape in = getIntShape(getInput().getType()),
+                 out = getIntShape(getType());
+  if (in.width > kMaxLutInputWidth)
+    return emitOpError() << "a table over " << in.width
+                         << " input bits; at most " << kMaxLutInputWidth;
+  const size_t entries = size_t(1) << in.width;
+  if (getTable().size() != entries)
+    return emitOpError() << "the table has " << getTable().size()
+                         << " entries, 2^" << in.width << " = " << entries
+                         << " needed";
+  for (auto [i, v] : llvm::enumerate(getTable()))
+    if (!out.fits(v))
+      return emitOpError() << "entry " << i << " = " << v << " does not fit "
+                           << getType();
+  return success();
+}
+
 static int64_t getSlots(Type type) {
   if (auto ct = dyn_cast<CiphertextType>(type))
     return ct.getSlots();

@@ -44,6 +44,21 @@ inline bool isFreeFactor(double c) {
 /// (real slots): the usual CKKS convention of values in [-1, 1].
 inline constexpr double kDefaultBound = 1.0;
 
+/// Encrypted integers: at most this many bits.
+inline constexpr unsigned kMaxIntWidth = 32;
+/// fhe.int_lut: at most this many input bits (its circuit has 2^width
+/// leaves per output bit).
+inline constexpr unsigned kMaxLutInputWidth = 12;
+
+/// Width and signedness of an encrypted integer type (width 0: not one).
+struct IntShape {
+  unsigned width = 0;
+  bool isSigned = false;
+  /// Whether v is a value of the type.
+  bool fits(int64_t v) const;
+};
+IntShape getIntShape(mlir::Type type);
+
 /// A closed interval of doubles.
 struct Interval {
   double lo = 0, hi = 0;

@@ -226,4 +226,92 @@ def FHE_LinearTransformOp
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Encrypted integers (scheme="tfhe"), lowered by fhe-to-lwe to bit circuits
+//===----------------------------------------------------------------------===//
+
+class FHE_IntBinaryOp<string mnemonic, list<Trait> traits = []>
+    : FHE_Op<mnemonic, !listconcat([Pure, SameOperandsAndResultType], traits)> {
+  let arguments = (ins FHE_AnyEncryptedInt:$lhs, FHE_AnyEncryptedInt:$rhs);
+  let results = (outs FHE_AnyEncryptedInt:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` qualified(type($result))";
+}
+
+def FHE_IntAddOp : FHE_IntBinaryOp<"int_add", [Commutative]> {
+  let summary = "integer addition modulo 2^width";
+  let description = "`%c = fhe.int_add %a, %b : !fhe.eint<8>`";
+}
+def FHE_IntSubOp : FHE_IntBinaryOp<"int_sub"> {
+  let summary = "integer subtraction modulo 2^width (lhs - rhs)";
+  let description = "`%c = fhe.int_sub %a, %b : !fhe.eint<8>`";
+}
+def FHE_IntMulOp : FHE_IntBinaryOp<"int_mul", [Commutative]> {
+  let summary = "integer multiplication modulo 2^width";
+  let description = "`%c = fhe.int_mul %a, %b : !fhe.eint<8>` (the low bits).";
+}
+def FHE_IntAndOp : FHE_IntBinaryOp<"int_and", [Commutative]> {
+  let summary = "bitwise and";
+  let description = "`%c = fhe.int_and %a, %b : !fhe.eint<8>`";
+}
+def FHE_IntOrOp : FHE_IntBinaryOp<"int_or", [Commutative]> {
+  let summary = "bitwise or";
+  let description = "`%c = fhe.int_or %a, %b : !fhe.eint<8>`";
+}
+def FHE_IntXorOp : FHE_IntBinaryOp<"int_xor", [Commutative]> {
+  let summary = "bitwise exclusive or";
+  let description = "`%c = fhe.int_xor %a, %b : !fhe.eint<8>`";
+}
+
+def FHE_IntNotOp : FHE_Op<"int_not", [Pure, SameOperandsAndResultType]> {
+  let summary = "bitwise complement";
+  let description = "`%b = fhe.int_not %a : !fhe.eint<8>`";
+  let arguments = (ins FHE_AnyEncryptedInt:$input);
+  let results = (outs FHE_AnyEncryptedInt:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+}
+
+def FHE_IntConstantOp : FHE_Op<"int_constant", [ConstantLike, Pure]> {
+  let summary = "an integer constant as an encrypted integer (a trivial encryption)";
+  let description = [{
+    `%c = fhe.int_constant 5 : !fhe.eint<8>`: the value must fit the type
+    (unsigned: [0, 2^width), signed: [-2^(width-1), 2^(width-1))). Its bits
+    are known to the compiler, which folds them into the gates that use
+    them (`x + 1` needs no bootstrap for the constant's zero bits).
+  }];
+  let arguments = (ins I64Attr:$value);
+  let results = (outs FHE_AnyEncryptedInt:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def FHE_IntCmpOp : FHE_Op<"int_cmp", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "integer comparison giving an encrypted bit";
+  let description = [{
+    `%b = fhe.int_cmp "lt", %x, %y : !fhe.eint<8> -> !fhe.eint<1>`.
+    Predicates: eq, ne, lt, le, gt, ge (signed for `!fhe.esint`).
+  }];
+  let arguments = (ins StrAttr:$predicate, FHE_AnyEncryptedInt:$lhs,
+                       FHE_AnyEncryptedInt:$rhs);
+  let results = (outs FHE_EncryptedUIntType:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` qualified(type($lhs)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def FHE_IntLutOp : FHE_Op<"int_lut", [Pure]> {
+  let summary = "a table lookup: table[x] for x the input's bit pattern";
+  let description = [{
+    `%y = fhe.int_lut %x [3, 0, 2, 1] : !fhe.eint<2> -> !fhe.eint<2>`: the
+    table has 2^width(input) entries, indexed by the input's bits read as
+    an unsigned number; every entry fits the result type.
+  }];
+  let arguments = (ins FHE_AnyEncryptedInt:$input, DenseI64ArrayAttr:$table);
+  let results = (outs FHE_AnyEncryptedInt:$result);
+  let assemblyFormat = [{
+    $input $table attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // EMBER_FHE_OPS_TD

@@ -32,4 +32,34 @@ def FHE_PlaintextType : FHE_Type<"Plaintext", "pt"> {
 def FHE_AnyValue : AnyTypeOf<[FHE_CiphertextType, FHE_PlaintextType],
                              "fhe ciphertext or plaintext">;
 
+// Encrypted integers (scheme="tfhe"): `width` bits, two's complement for the
+// signed type; arithmetic wraps modulo 2^width (as tfhe-rs's FheUint).
+class FHE_IntType<string name, string typeMnemonic> : TypeDef<FHE_Dialect, name> {
+  let mnemonic = typeMnemonic;
+  let parameters = (ins "unsigned":$width);
+  let assemblyFormat = "`<` $width `>`";
+  let genVerifyDecl = 1;
+}
+
+def FHE_EncryptedUIntType : FHE_IntType<"EncryptedUInt", "eint"> {
+  let summary = "an encrypted unsigned integer of `width` bits";
+  let description = [{
+    `!fhe.eint<8>` is an encrypted integer in [0, 256); `!fhe.eint<1>` is an
+    encrypted bit. `fhe-to-lwe` lowers it to `width` LWE ciphertexts of
+    bits (least significant first). 1 <= width <= 32.
+  }];
+}
+
+def FHE_EncryptedSIntType : FHE_IntType<"EncryptedSInt", "esint"> {
+  let summary = "an encrypted signed (two's complement) integer of `width` bits";
+  let description = [{
+    `!fhe.esint<8>` is an encrypted integer in [-128, 128). Addition,
+    subtraction, multiplication and bitwise operations are those of the
+    unsigned type on the same bits; comparisons are signed.
+  }];
+}
+
+def FHE_AnyEncryptedInt : AnyTypeOf<[FHE_EncryptedUIntType, FHE_EncryptedSIntType],
+                                    "encrypted integer">;
+
 #endif // EMBER_FHE_TYPES_TD

@@ -83,6 +83,64 @@ TEST(CudaTfhe, BootstrapAndLookupTablesMatchTheCpu) {
   EXPECT_THROW(f.gpu.lut(in, {0, 1, 2}), InvalidArgument);
 }
 
+/// A random circuit of every op kind over `inputs` bits, its plaintext
+/// evaluation alongside.
+Circuit randomCircuit(Prng &prng, int inputs, int ops, std::vector<int> &bits) {
+  Circuit c;
+  c.input_bits = inputs;
+  for (int k = 0; k < ops; ++k) {
+    const int out = inputs + k;
+    auto pick = [&] { return int32_t(prng.uniform(out)); };
+    const int code = int(prng.uniform(9));
+    std::array<int32_t, 5> op = {code, out, -1, -1, -1};
+    int v = 0;
+    if (code < 6) {
+      op[2] = pick(), op[3] = pick();
+      const int a = bits[op[2]], b = bits[op[3]];
+      const int table[6] = {a & b,       a | b, 1 - (a & b),
+                            1 - (a | b), a ^ b, 1 - (a ^ b)};
+      v = table[code];
+    } else if (code == Circuit::kNot) {
+      op[2] = pick();
+      v = 1 - bits[op[2]];
+    } else if (code == Circuit::kMux) {
+      op[2] = pick(), op[3] = pick(), op[4] = pick();
+      v = bits[op[2]] ? bits[op[3]] : bits[op[4]];
+    } else {
+      op[2] = int32_t(prng.uniform(2));
+      v = op[2];
+    }
+    c.ops.push_back(op);
+    bits.push_back(v);
+  }
+  c.wires = inputs + ops;
+  for (int k = 0; k < 12; ++k)
+    c.outputs.push_back(int32_t(prng.uniform(c.wires)));
+  return c;
+}
+
+void circuitsMatch(const std::string &name, int ops) {
+  Fixture f(name);
+  std::vector<int> bits;
+  std::vector<Ciphertext> in;
+  for (int i = 0; i < 6; ++i) {
+    bits.push_back(int(f.prng.uniform(2)));
+    in.push_back(f.sk.encrypt(bits.back(), 4, f.prng));
+  }
+  const Circuit c = randomCircuit(f.prng, 6, ops, bits);
+  const std::vector<Ciphertext> gpu = f.gpu.runCircuit(c, in);
+  const std::vector<Ciphertext> cpu = runCircuit(f.cpu, c, in);
+  ASSERT_EQ(gpu.size(), c.outputs.size());
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    expectSame(cpu[i], gpu[i], i);
+    EXPECT_EQ(int(f.sk.decrypt(gpu[i], 4)), bits[c.outputs[i]]) << i;
+  }
+}
+
+TEST(CudaTfhe, CircuitsMatchTheCpuToy) { circuitsMatch("TOY", 200); }
+
+TEST(CudaTfhe, CircuitsMatchTheCpuStd128) { circuitsMatch("STD128", 40); }
+
 TEST(CudaTfhe, RefusesMismatchedInputs) {
   Fixture f("TOY");
   std::vector<Ciphertext> a = {f.sk.encrypt(1, 4, f.prng)};

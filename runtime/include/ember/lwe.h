@@ -27,59 +27,16 @@
 // by estimateNoise (the variance model of OpenFHE's noise-model notes).
 #pragma once
 
+#include "ember/lwe_params.h"
 #include "ember/random.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace ember::lwe {
-
-/// A FHEW/TFHE parameter set (GINX blind rotation, ternary keys).
-struct Params {
-  std::string name;
-  int n = 0;             ///< LWE dimension
-  uint32_t q = 0;        ///< modulus of gate inputs and outputs; q | 2N
-  int log_ring = 0;      ///< log2 N, the RLWE ring degree
-  uint32_t ring_q = 0;   ///< Q: prime, 1 mod 2N, below 2^30
-  uint32_t base_g = 0;   ///< Bg, a power of two
-  uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^16
-  uint32_t base_ks = 0;  ///< Bks, a power of two
-  double sigma = 3.19;   ///< error standard deviation (all encryptions)
-  bool insecure = false; ///< a test set below 128-bit security
-
-  size_t ringN() const { return size_t{1} << log_ring; }
-  /// d: digits of Q in base Bg; digits 1 .. d-1 are used.
-  int digitsG() const;
-  int digitsKs() const;
-  int logBaseG() const;
-  int logBaseKs() const;
-
-  /// "STD128" (OpenFHE's STD128: n 556, q 2048, N 1024, Q 2^27 - 2^11 + 1,
-  /// Bg 128, q_ks 2^15, Bks 32), "STD128Q" (post-quantum: n 601, Q below
-  /// 2^25, Bg 16), "TOY" (insecure, for fast tests: n 64, N 512, q 512).
-  static Params named(const std::string &name);
-  static std::vector<std::string> names();
-  /// Throws InvalidArgument naming the first inconsistent field.
-  void validate() const;
-};
-
-/// Variances of the phase of a bootstrapped ciphertext at q, by step, and
-/// the failure probability of a two-input gate on two such ciphertexts
-/// (the phase leaves its window of q/8).
-struct NoiseEstimate {
-  double q = 0;              ///< the modulus the variances are at
-  double blind_rotation = 0; ///< the accumulator's noise, scaled to q
-  double key_switch = 0;     ///< key switching at q_ks, scaled to q
-  double mod_switch = 0;     ///< the two modulus switches' rounding
-  double total = 0;          ///< variance of one output's phase at q
-  double log2_gate_failure = 0;
-  /// log2 of the probability that a lookup table over Z_t misreads a
-  /// bootstrapped input (the window is q/(4t)).
-  double log2LutFailure(uint32_t t) const;
-};
-NoiseEstimate estimateNoise(const Params &params);
 
 /// An LWE ciphertext: phase b - <a, s> mod `modulus`.
 struct Ciphertext {
@@ -179,6 +136,25 @@ private:
   Ciphertext finish(Ciphertext extracted) const;
   Ciphertext signBootstrap(const Ciphertext &shifted);
 };
+
+/// A compiled FHEW/TFHE program (fhe-to-lwe, then ember-translate
+/// --emit-tfhe-circuit): wires 0 .. input_bits-1 are the inputs' bits; op k
+/// writes wire input_bits + k. An op is {code, out, a, b, c}: codes 0-5
+/// the gates in Gate's order (a, b), 6 NOT (a), 7 MUX (a ? b : c), 8 the
+/// known bit a (a noiseless ciphertext).
+struct Circuit {
+  enum Code { kNot = 6, kMux = 7, kTrivial = 8 };
+  int input_bits = 0;
+  int wires = 0;
+  std::vector<std::array<int32_t, 5>> ops;
+  std::vector<int32_t> outputs;
+  /// Throws InvalidArgument naming the first malformed op (a code, a wire
+  /// out of order or used before it is written).
+  void validate() const;
+};
+/// Runs a circuit on the CPU: one Evaluator call per op, in order.
+std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
+                                   const std::vector<Ciphertext> &inputs);
 
 /// The test vector of a lookup table over Z_t with a padding bit (round(Q /
 /// 2t) table[m] around rotation m N / t); checks the table.

@@ -43,7 +43,15 @@ public:
   std::vector<Ciphertext> lut(const std::vector<Ciphertext> &a,
                               const std::vector<uint32_t> &table);
 
-  /// Milliseconds of the last batch call, by stage (CUDA events).
+  /// Runs a circuit (ember::lwe::runCircuit's) with its wires on the
+  /// device: level by level, each level's bootstraps (gates, and MUXes as
+  /// two blind rotations summed before one key switch) in one batch, then
+  /// its linear ops. The outputs equal the CPU's word for word.
+  std::vector<Ciphertext> runCircuit(const Circuit &circuit,
+                                     const std::vector<Ciphertext> &inputs);
+
+  /// Milliseconds of the last call, by stage (CUDA events); for a circuit,
+  /// blind_rotation holds all its levels (key switches included).
   struct Timing {
     double upload = 0, blind_rotation = 0, key_switch = 0, download = 0;
   };

@@ -1,0 +1,99 @@
+"""An 8-bit adder and an 8-bit comparison compiled with
+@ember.program(scheme="tfhe") (issue 16), timed on the CPU and, with
+--gpu, on the GPU; every result checked against Python's integers.
+
+Two steps, so that the GPU host (no compiler) runs what was compiled here:
+
+    python bench/tfhe_programs.py save out/tfhe_programs   # compile, save
+    python bench/tfhe_programs.py run out/tfhe_programs [--gpu] [--runs 7]
+
+Prints one JSON object (compile seconds, gates, blind rotations, depth,
+keygen seconds, median run seconds per target). concrete-python's times
+for the same two programs come from bench/concrete_programs.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frontend"))
+
+import ember  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+@ember.program(scheme="tfhe")
+def add8(x: ember.UInt(8), y: ember.UInt(8)):
+    return x + y
+
+
+@ember.program(scheme="tfhe")
+def lt8(x: ember.UInt(8), y: ember.UInt(8)):
+    return x < y
+
+
+PROGRAMS = {
+    "add8": (add8, lambda x, y: (x + y) % 256),
+    "lt8": (lt8, lambda x, y: int(x < y)),
+}
+
+
+def save(folder: Path) -> None:
+    out = {}
+    for name, (prog, _) in PROGRAMS.items():
+        t0 = time.perf_counter()
+        c = ember.compile(prog)
+        out[name] = {"compile_s": time.perf_counter() - t0, **c.stats}
+        c.save(folder / name)
+    print(json.dumps(out, indent=1))
+
+
+def run(folder: Path, gpu: bool, runs: int) -> None:
+    rng = np.random.default_rng()
+    result = {}
+    for name, (_, fn) in PROGRAMS.items():
+        targets = ["cpu", "cuda"] if gpu else ["cpu"]
+        row: dict = {}
+        keys = None
+        for target in targets:
+            c = ember.load(folder / name, target=target)
+            if keys is None:
+                t0 = time.perf_counter()
+                keys = c.keygen()
+                row["keygen_s"] = time.perf_counter() - t0
+                row.update(c.stats)
+            times, wrong = [], 0
+            for _ in range(runs):
+                x, y = (int(v) for v in rng.integers(0, 256, 2))
+                cts = c.encrypt(keys, x=x, y=y)
+                t0 = time.perf_counter()
+                out = c.run(keys.evaluation, cts)
+                times.append(time.perf_counter() - t0)
+                wrong += int(c.decrypt(keys, out) != fn(x, y))
+            row[f"{target}_run_s"] = statistics.median(times)
+            row[f"{target}_wrong"] = wrong
+        result[name] = row
+        print(name, row, flush=True)
+    print(json.dumps(result, indent=1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("mode", choices=["save", "run"])
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--gpu", action="store_true")
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+    if args.mode == "save":
+        save(args.folder)
+    else:
+        run(args.folder, args.gpu, args.runs)
+
+
+if __name__ == "__main__":
+    main()

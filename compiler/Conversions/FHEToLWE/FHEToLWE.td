@@ -1,0 +1,49 @@
+//===- FHEToLWE.td - fhe-to-lwe conversion ------------------*- tablegen -*-===//
+#ifndef EMBER_CONVERSIONS_FHETOLWE_TD
+#define EMBER_CONVERSIONS_FHETOLWE_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FHEToLWE : Pass<"fhe-to-lwe", "mlir::ModuleOp"> {
+  let summary = "Lower encrypted integers to circuits of bootstrapped gates";
+  let description = [{
+    **What.** Every function over encrypted integers (`!fhe.eint<k>`,
+    `!fhe.esint<k>`) becomes a function over `!lwe.bit`s: each k-bit
+    argument and result becomes k bits, least significant first, and each
+    integer op a circuit of `lwe.gate`, `lwe.mux` and `lwe.not`. The
+    function records its interface as `lwe.input_widths`,
+    `lwe.input_signed`, `lwe.output_widths` and `lwe.output_signed`; the
+    module gets `lwe.params` (the parameter set).
+
+    **Circuits** (the bootstraps they cost, per bit): addition is a ripple
+    carry adder, s = a ^ b ^ c, carry = (a ^ b) ? c : a (two XORs and a
+    MUX, which is two blind rotations and one key switch); subtraction adds
+    the complement with a carry of 1 (NOT is free: q/4 - ct);
+    multiplication modulo 2^k adds the k shifted partial products (a AND
+    b_i); a < b carries lt = (a_i ^ b_i) ? b_i : lt from the least
+    significant bit (signed: the sign bits complemented first); equality
+    ANDs the XNORs in a tree; a table lookup is a MUX tree per output bit
+    over the input bits with the table's bits at the leaves. Known bits
+    (`fhe.int_constant`, and what they make known) are folded: AND with 0
+    is 0, XOR with 1 is a NOT, a MUX with a known select is a wire, so
+    `x + 1` or `x * 3` costs only the gates whose inputs are unknown.
+    tfhe-rs decomposes integers into radix blocks of a few bits under
+    programmable bootstrapping; at the 128-bit OpenFHE sets Ember's
+    bootstraps carry one bit reliably (a lookup table over Z_4 already
+    fails with probability 2^-68 per bootstrap, Z_8 2^-19), so the blocks
+    are bits.
+
+    **Errors.** An op that is not an encrypted-integer op (a CKKS slot
+    vector, control flow) is refused at its location; so is an unknown
+    parameter set, and TOY without `insecure`.
+  }];
+  let dependentDialects = ["ember::lwe::LWEDialect", "mlir::func::FuncDialect"];
+  let options = [
+    Option<"params", "params", "std::string", "\"STD128\"",
+           "the FHEW/TFHE parameter set: STD128, STD128Q (TOY with insecure)">,
+    Option<"insecure", "insecure", "bool", "false",
+           "allow the insecure TOY set (tests only)">,
+  ];
+}
+
+#endif // EMBER_CONVERSIONS_FHETOLWE_TD

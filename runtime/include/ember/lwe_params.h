@@ -1,0 +1,195 @@
+// FHEW/TFHE parameter sets and their noise model (ember/lwe.h), header-only
+// so that the compiler (fhe-to-lwe, the manifest) reads the same sets as
+// the runtime without linking it.
+#pragma once
+
+#include "ember/errors.h"
+#include "ember/primes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ember::lwe {
+
+/// A FHEW/TFHE parameter set (GINX blind rotation, ternary keys).
+struct Params {
+  std::string name;
+  int n = 0;             ///< LWE dimension
+  uint32_t q = 0;        ///< modulus of gate inputs and outputs; q | 2N
+  int log_ring = 0;      ///< log2 N, the RLWE ring degree
+  uint32_t ring_q = 0;   ///< Q: prime, 1 mod 2N, below 2^30
+  uint32_t base_g = 0;   ///< Bg, a power of two
+  uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^16
+  uint32_t base_ks = 0;  ///< Bks, a power of two
+  double sigma = 3.19;   ///< error standard deviation (all encryptions)
+  bool insecure = false; ///< a test set below 128-bit security
+
+  size_t ringN() const { return size_t{1} << log_ring; }
+  /// d: digits of Q in base Bg; digits 1 .. d-1 are used.
+  int digitsG() const;
+  int digitsKs() const;
+  int logBaseG() const;
+  int logBaseKs() const;
+
+  /// "STD128" (OpenFHE's STD128: n 556, q 2048, N 1024, Q 2^27 - 2^11 + 1,
+  /// Bg 128, q_ks 2^15, Bks 32), "STD128Q" (post-quantum: n 601, Q below
+  /// 2^25, Bg 16), "TOY" (insecure, for fast tests: n 64, N 512, q 512).
+  static Params named(const std::string &name);
+  static std::vector<std::string> names();
+  /// Throws InvalidArgument naming the first inconsistent field.
+  void validate() const;
+};
+
+/// Variances of the phase of a bootstrapped ciphertext at q, by step, and
+/// the failure probability of a two-input gate on two such ciphertexts
+/// (the phase leaves its window of q/8).
+struct NoiseEstimate {
+  double q = 0;              ///< the modulus the variances are at
+  double blind_rotation = 0; ///< the accumulator's noise, scaled to q
+  double key_switch = 0;     ///< key switching at q_ks, scaled to q
+  double mod_switch = 0;     ///< the two modulus switches' rounding
+  double total = 0;          ///< variance of one output's phase at q
+  double log2_gate_failure = 0;
+  /// log2 of the probability that a lookup table over Z_t misreads a
+  /// bootstrapped input (the window is q/(4t)).
+  double log2LutFailure(uint32_t t) const;
+};
+NoiseEstimate estimateNoise(const Params &params);
+
+namespace detail {
+
+inline bool powerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+inline int log2Exact(uint64_t x) {
+  int l = 0;
+  while ((uint64_t{1} << l) < x)
+    ++l;
+  return l;
+}
+
+/// log2 erfc(x) for x >= 0, also where erfc underflows (asymptotic series).
+inline double log2Erfc(double x) {
+  if (x < 20)
+    return std::log2(std::erfc(x));
+  const double pi = 3.14159265358979323846;
+  return (-x * x - std::log(x * std::sqrt(pi)) + std::log1p(-1 / (2 * x * x))) /
+         std::log(2.0);
+}
+
+} // namespace detail
+
+inline int Params::digitsG() const {
+  const int log_q = detail::log2Exact(ring_q);
+  return (log_q + logBaseG() - 1) / logBaseG();
+}
+inline int Params::digitsKs() const {
+  return (detail::log2Exact(q_ks) + logBaseKs() - 1) / logBaseKs();
+}
+inline int Params::logBaseG() const { return detail::log2Exact(base_g); }
+inline int Params::logBaseKs() const { return detail::log2Exact(base_ks); }
+
+inline Params Params::named(const std::string &name) {
+  Params p;
+  p.name = name;
+  if (name == "STD128") {
+    // OpenFHE STD128 (GINX): Q = LastPrime(27, 2N) = 2^27 - 2^11 + 1.
+    p.n = 556, p.q = 2048, p.log_ring = 10, p.ring_q = 134215681;
+    p.base_g = 128, p.q_ks = 1 << 15, p.base_ks = 32;
+  } else if (name == "STD128Q") {
+    // OpenFHE STD128Q: 128 bits against quantum attacks; Q below 2^25.
+    p.n = 601, p.q = 2048, p.log_ring = 10, p.ring_q = 33550337;
+    p.base_g = 16, p.q_ks = 1 << 15, p.base_ks = 32;
+  } else if (name == "TOY") {
+    // OpenFHE TOY's sizes (n 64, N 512, q 512): far below any security.
+    p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
+    p.base_g = 512, p.q_ks = 1 << 14, p.base_ks = 32;
+    p.insecure = true;
+  } else {
+    std::string known;
+    for (const std::string &k : names())
+      known += (known.empty() ? "" : ", ") + k;
+    throw InvalidArgument("unknown FHEW/TFHE parameter set '" + name +
+                          "' (known: " + known + ")");
+  }
+  p.validate();
+  return p;
+}
+
+inline std::vector<std::string> Params::names() {
+  return {"STD128", "STD128Q", "TOY"};
+}
+
+inline void Params::validate() const {
+  auto bad = [&](const std::string &what) {
+    throw InvalidArgument("FHEW/TFHE parameters '" + name + "': " + what);
+  };
+  if (n < 1)
+    bad("the LWE dimension n must be positive");
+  if (log_ring < 4 || log_ring > 13)
+    bad("log2 N = " + std::to_string(log_ring) + " is outside 4..13");
+  const uint64_t two_n = uint64_t{2} << log_ring;
+  if (!detail::powerOfTwo(q) || q < 16 || two_n % q != 0)
+    bad("q = " + std::to_string(q) +
+        " must be a power of two, at least 16, dividing 2N = " +
+        std::to_string(two_n));
+  // Products of two residues summed over the RGSW rows in 64 bits: Q below
+  // 2^28 leaves room for 256 of them.
+  if (ring_q >= (1u << 28) || !isPrime(ring_q) || ring_q % two_n != 1)
+    bad("Q = " + std::to_string(ring_q) +
+        " must be a prime below 2^28 that is 1 mod 2N");
+  if (!detail::powerOfTwo(base_g) || base_g < 2 || base_g >= ring_q)
+    bad("the gadget base Bg = " + std::to_string(base_g) +
+        " must be a power of two below Q");
+  if (digitsG() < 2)
+    bad("Bg leaves no digit after the dropped lowest one");
+  if (!detail::powerOfTwo(q_ks) || q_ks < q || q_ks > (1u << 16))
+    bad("q_ks = " + std::to_string(q_ks) +
+        " must be a power of two between q and 2^16");
+  if (!detail::powerOfTwo(base_ks) || base_ks < 2 || base_ks > q_ks)
+    bad("the key-switching base Bks = " + std::to_string(base_ks) +
+        " must be a power of two up to q_ks");
+  if (!(sigma > 0))
+    bad("sigma must be positive");
+}
+
+// ---------------------------------------------------------------------------
+// Noise
+
+inline NoiseEstimate estimateNoise(const Params &p) {
+  p.validate();
+  const double n = p.n, big_n = static_cast<double>(p.ringN());
+  const double var_s = 2.0 / 3.0, s2 = p.sigma * p.sigma;
+  const double bg = p.base_g, q = p.q, big_q = p.ring_q, q_ks = p.q_ks;
+  const int d = p.digitsG();
+  // The used digits' ranges: d - 2 full ones, the top one at most Q /
+  // Bg^(d-1).
+  const double top = std::min(bg, big_q / std::pow(bg, d - 1));
+  const double range2 = (d - 2) * bg * bg + top * top;
+  // Per step: two external products (each 2 polynomials of digits, uniform
+  // of variance range^2 / 12, times key errors), each multiplied by X^m - 1
+  // (twice the variance); and the dropped digit r_0 (variance Bg^2 / 12)
+  // times the key's message where s_i != 0 (probability 2/3).
+  const double per_step = 8 * big_n * s2 * range2 / 12 +
+                          2 * var_s * (var_s * big_n + 1) * bg * bg / 12;
+  NoiseEstimate e;
+  e.q = q;
+  e.blind_rotation = n * per_step * (q / big_q) * (q / big_q);
+  const int dks = p.digitsKs();
+  e.key_switch =
+      big_n * dks * (1 - 1.0 / p.base_ks) * s2 * (q / q_ks) * (q / q_ks);
+  // Rounding the N + 1 words at Q to q_ks, then the n + 1 words to q.
+  e.mod_switch =
+      (var_s * big_n + 1) / 12 * (q / q_ks) * (q / q_ks) + (var_s * n + 1) / 12;
+  e.total = e.blind_rotation + e.key_switch + e.mod_switch;
+  // A gate adds two outputs: the phase must stay within q/8 of its centre.
+  e.log2_gate_failure = detail::log2Erfc((q / 8) / std::sqrt(2 * 2 * e.total));
+  return e;
+}
+
+inline double NoiseEstimate::log2LutFailure(uint32_t t) const {
+  return detail::log2Erfc((q / (4.0 * t)) / std::sqrt(2 * total));
+}
+
+} // namespace ember::lwe
