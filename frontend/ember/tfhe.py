@@ -431,6 +431,39 @@ class TfheCompiled:
         )
         return path
 
+    def serialize(self, obj: Any) -> bytes:
+        """Bytes of evaluation keys (what the server receives) or of
+        :class:`TfheCiphertexts` (the runtime's format, with a checksum)."""
+        tfhe = self._er.tfhe
+        with runtime_errors("serialize"):
+            if isinstance(obj, TfheCiphertexts):
+                return tfhe.serialize_ciphertexts(self.params, obj.bits)
+            if isinstance(obj, tfhe.EvaluationKeys):
+                return tfhe.serialize_evaluation_keys(obj)
+        raise KeyMismatchError(
+            "serialize takes evaluation keys or TfheCiphertexts, got "
+            + type(obj).__name__
+        )
+
+    def evaluation_keys_from(self, data: bytes) -> Any:
+        """Evaluation keys from :meth:`serialize`'s bytes (checked: the
+        program's parameter set, every word)."""
+        with runtime_errors("loading evaluation keys"):
+            keys = self._er.tfhe.deserialize_evaluation_keys(data)
+        if keys.params.name != self.params.name:
+            raise KeyMismatchError(
+                f"these keys are for parameter set {keys.params.name}, the "
+                f"program {self.name} uses {self.params.name}"
+            )
+        return keys
+
+    def ciphertexts_from(self, data: bytes) -> TfheCiphertexts:
+        """Ciphertexts from :meth:`serialize`'s bytes."""
+        with runtime_errors("loading ciphertexts"):
+            return TfheCiphertexts(
+                self._er.tfhe.deserialize_ciphertexts(self.params, data)
+            )
+
     def keygen(self) -> TfheKeys:
         with runtime_errors("key generation"):
             sk = self._er.tfhe.SecretKey(self.params)

@@ -8,6 +8,7 @@
 #include "ember/wipe.h"
 #include "lwe_internal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -43,6 +44,21 @@ SecretKey::SecretKey(const Params &params, Prng &prng) : params_(params) {
   };
   s_ = to32(sampleTernary(prng, params_.n));
   ring_s_ = to32(sampleTernary(prng, params_.ringN()));
+}
+
+SecretKey::SecretKey(const Params &params, std::vector<int32_t> s,
+                     std::vector<int32_t> ring_s)
+    : params_(params), s_(std::move(s)), ring_s_(std::move(ring_s)) {
+  params_.validate();
+  auto ternary = [](const std::vector<int32_t> &v) {
+    return std::all_of(v.begin(), v.end(),
+                       [](int32_t c) { return c >= -1 && c <= 1; });
+  };
+  if (s_.size() != size_t(params_.n) || ring_s_.size() != params_.ringN() ||
+      !ternary(s_) || !ternary(ring_s_))
+    throw InvalidArgument("SecretKey: " + std::to_string(params_.n) + " and " +
+                          std::to_string(params_.ringN()) +
+                          " ternary coefficients expected");
 }
 
 SecretKey::~SecretKey() {
@@ -182,6 +198,9 @@ EvaluationKeys::EvaluationKeys(const SecretKey &sk, Prng &prng)
   makeBootstrapKey(k, sk, prng);
   makeKeySwitchKey(k, sk, prng);
 }
+
+EvaluationKeys::EvaluationKeys(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
 
 EvaluationKeys::~EvaluationKeys() = default;
 EvaluationKeys::EvaluationKeys(EvaluationKeys &&) noexcept = default;

@@ -4,6 +4,7 @@
 #include "ember/errors.h"
 #include "ember/wipe.h"
 #include "internal.h"
+#include "serialize_internal.h"
 
 #include <openssl/evp.h>
 
@@ -33,15 +34,17 @@ const char *objectKindName(ObjectKind kind) {
     return "ciphertext";
   case ObjectKind::kPlaintext:
     return "plaintext";
+  case ObjectKind::kLweSecretKey:
+    return "FHEW/TFHE secret key";
+  case ObjectKind::kLweEvaluationKeys:
+    return "FHEW/TFHE evaluation keys";
+  case ObjectKind::kLweCiphertexts:
+    return "FHEW/TFHE ciphertexts";
   }
   return "unknown object";
 }
 
-namespace {
-
-constexpr char kMagic[4] = {'E', 'M', 'B', 'R'};
-constexpr size_t kHashSize = 32;
-constexpr size_t kHeaderSize = 4 + 4 + 4 + kHashSize + 8;
+namespace serial {
 
 std::array<uint8_t, kHashSize> sha256(const uint8_t *data, size_t size) {
   std::array<uint8_t, kHashSize> digest{};
@@ -50,107 +53,6 @@ std::array<uint8_t, kHashSize> sha256(const uint8_t *data, size_t size) {
     throw Error("OpenSSL SHA-256 failed");
   return digest;
 }
-
-class Writer {
-public:
-  template <typename T> void put(T value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const auto *p = reinterpret_cast<const uint8_t *>(&value);
-    bytes.insert(bytes.end(), p, p + sizeof(T));
-  }
-  void putString(const std::string &s) {
-    put<uint32_t>(static_cast<uint32_t>(s.size()));
-    bytes.insert(bytes.end(), s.begin(), s.end());
-  }
-  /// n, form, basis, then the residues as words of the context's size
-  /// (the parameter hash says which: it names the word).
-  template <typename W> void putPoly(const Poly<W> &p) {
-    put<uint64_t>(p.n);
-    put<uint8_t>(p.ntt ? 1 : 0);
-    put<uint32_t>(static_cast<uint32_t>(p.basis.size()));
-    for (int b : p.basis)
-      put<int32_t>(b);
-    const auto *raw = reinterpret_cast<const uint8_t *>(p.data.data());
-    bytes.insert(bytes.end(), raw, raw + p.data.size() * sizeof(W));
-  }
-  Bytes bytes;
-};
-
-class Reader {
-public:
-  Reader(const uint8_t *data, size_t size, const char *what)
-      : data_(data), size_(size), what_(what) {}
-  template <typename T> T get() {
-    need(sizeof(T));
-    T value;
-    std::memcpy(&value, data_ + pos_, sizeof(T));
-    pos_ += sizeof(T);
-    return value;
-  }
-  std::string getString() {
-    uint32_t len = get<uint32_t>();
-    need(len);
-    std::string s(reinterpret_cast<const char *>(data_ + pos_), len);
-    pos_ += len;
-    return s;
-  }
-  template <typename W> Poly<W> getPoly(const Context<W> &ctx) {
-    uint64_t n = get<uint64_t>();
-    if (n != ctx.n())
-      fail("a polynomial of degree " + std::to_string(n) + ", expected " +
-           std::to_string(ctx.n()));
-    uint8_t ntt = get<uint8_t>();
-    if (ntt > 1)
-      fail("a polynomial with form flag " + std::to_string(ntt) +
-           " (0: coefficients, 1: NTT)");
-    uint32_t limbs = get<uint32_t>();
-    if (limbs == 0 || limbs > static_cast<uint32_t>(ctx.allModuliCount()))
-      fail("a polynomial with " + std::to_string(limbs) + " limbs");
-    std::vector<int> basis(limbs);
-    for (uint32_t i = 0; i < limbs; ++i) {
-      basis[i] = get<int32_t>();
-      if (basis[i] < 0 || basis[i] >= ctx.allModuliCount())
-        fail("modulus index " + std::to_string(basis[i]) + " out of range");
-    }
-    Poly<W> p(basis, n, ntt != 0);
-    need(p.data.size() * sizeof(W));
-    std::memcpy(p.data.data(), data_ + pos_, p.data.size() * sizeof(W));
-    pos_ += p.data.size() * sizeof(W);
-    for (uint32_t i = 0; i < limbs; ++i) {
-      const W q = ctx.modulus(basis[i]).value();
-      const W *limb = p.limb(i);
-      for (size_t k = 0; k < n; ++k)
-        if (limb[k] >= q)
-          fail("a residue not reduced modulo its prime");
-    }
-    return p;
-  }
-  /// A flag byte: 0 or 1, anything else names `field`.
-  bool getFlag(const char *field) {
-    uint8_t v = get<uint8_t>();
-    if (v > 1)
-      fail(std::string(field) + " flag " + std::to_string(v) +
-           " (expected 0 or 1)");
-    return v != 0;
-  }
-  void expectEnd() {
-    if (pos_ != size_)
-      fail(std::to_string(size_ - pos_) + " trailing bytes");
-  }
-  [[noreturn]] void fail(const std::string &why) const {
-    throw SerializationError(std::string("malformed ") + what_ + ": " + why);
-  }
-
-private:
-  void need(size_t count) const {
-    if (size_ - pos_ < count)
-      fail("truncated payload");
-  }
-  const uint8_t *data_;
-  size_t size_;
-  size_t pos_ = 0;
-  const char *what_;
-};
 
 Bytes wrap(ObjectKind kind, const std::array<uint8_t, 32> &param_hash,
            const Bytes &payload) {
@@ -168,13 +70,6 @@ Bytes wrap(ObjectKind kind, const std::array<uint8_t, 32> &param_hash,
   w.bytes.insert(w.bytes.end(), digest.begin(), digest.end());
   return std::move(w.bytes);
 }
-
-struct Unwrapped {
-  ObjectKind kind;
-  std::array<uint8_t, 32> param_hash;
-  const uint8_t *payload;
-  size_t payload_size;
-};
 
 Unwrapped unwrap(const Bytes &bytes) {
   if (bytes.size() < kHeaderSize + kHashSize)
@@ -201,7 +96,7 @@ Unwrapped unwrap(const Bytes &bytes) {
   if (std::memcmp(digest.data(), bytes.data() + kHeaderSize + payload_size,
                   kHashSize) != 0)
     throw SerializationError("corrupt file: checksum mismatch");
-  if (kind < 1 || kind > 6)
+  if (kind < 1 || kind > uint32_t(ObjectKind::kLweCiphertexts))
     throw SerializationError("unknown object kind " + std::to_string(kind));
   Unwrapped u;
   u.kind = static_cast<ObjectKind>(kind);
@@ -210,6 +105,12 @@ Unwrapped unwrap(const Bytes &bytes) {
   u.payload_size = payload_size;
   return u;
 }
+
+} // namespace serial
+
+namespace {
+
+using namespace serial;
 
 template <typename W>
 Unwrapped unwrapFor(const Context<W> &ctx, const Bytes &bytes,
@@ -647,7 +548,8 @@ bool holdsSecretKey(const Bytes &bytes) {
   if (bytes.size() < 12 || std::memcmp(bytes.data(), kMagic, 4) != 0)
     return false;
   std::memcpy(&kind, bytes.data() + 8, 4);
-  return kind == static_cast<uint32_t>(ObjectKind::kSecretKey);
+  return kind == static_cast<uint32_t>(ObjectKind::kSecretKey) ||
+         kind == static_cast<uint32_t>(ObjectKind::kLweSecretKey);
 }
 
 namespace {

@@ -1304,7 +1304,10 @@ void bindSerialize(py::module_ &m) {
       .value("PUBLIC_KEY", ObjectKind::kPublicKey)
       .value("EVALUATION_KEYS", ObjectKind::kEvaluationKeys)
       .value("CIPHERTEXT", ObjectKind::kCiphertext)
-      .value("PLAINTEXT", ObjectKind::kPlaintext);
+      .value("PLAINTEXT", ObjectKind::kPlaintext)
+      .value("LWE_SECRET_KEY", ObjectKind::kLweSecretKey)
+      .value("LWE_EVALUATION_KEYS", ObjectKind::kLweEvaluationKeys)
+      .value("LWE_CIPHERTEXTS", ObjectKind::kLweCiphertexts);
   m.attr("FORMAT_VERSION") = kFormatVersion;
   m.def("object_kind_name", &objectKindName, py::arg("kind"));
 

@@ -4,6 +4,7 @@
 #include "ember/errors.h"
 #include "ember/lwe.h"
 #include "ember/random.h"
+#include "ember/wipe.h"
 #ifdef EMBER_HAVE_CUDA
 #include "ember/lwe_cuda.h"
 #endif
@@ -14,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace py = pybind11;
@@ -384,6 +386,58 @@ void bindTfhe(py::module_ &parent) {
       },
       py::arg("evaluator"), py::arg("circuit"), py::arg("inputs"), Release(),
       "Runs a circuit on the CPU; the outputs' bits in order.");
+
+  // Serialization (ember/lwe.h): bytes in and out.
+  auto toBytes = [](const Bytes &b) {
+    return py::bytes(reinterpret_cast<const char *>(b.data()), b.size());
+  };
+  auto fromBytes = [](const py::bytes &b) {
+    const std::string_view v = b;
+    return Bytes(v.begin(), v.end());
+  };
+  m.def(
+      "serialize_secret_key",
+      [=](const SecretKey &sk) {
+        Bytes b = serialize(sk);
+        py::bytes out = toBytes(b);
+        secureWipe(b); // Python's bytes are the caller's
+        return out;
+      },
+      py::arg("secret_key"));
+  m.def(
+      "serialize_evaluation_keys",
+      [=](const PyEvaluationKeys &k) { return toBytes(serialize(*k.keys)); },
+      py::arg("keys"));
+  m.def(
+      "serialize_ciphertexts",
+      [=](const Params &p, const std::vector<Ciphertext> &cts) {
+        return toBytes(serialize(p, cts));
+      },
+      py::arg("params"), py::arg("ciphertexts"));
+  m.def(
+      "deserialize_secret_key",
+      [=](const py::bytes &b) {
+        Bytes bytes = fromBytes(b);
+        std::shared_ptr<SecretKey> sk = deserializeSecretKey(bytes);
+        secureWipe(bytes);
+        return sk;
+      },
+      py::arg("data"));
+  m.def(
+      "deserialize_evaluation_keys",
+      [=](const py::bytes &b) {
+        const Bytes bytes = fromBytes(b);
+        py::gil_scoped_release release;
+        return PyEvaluationKeys{
+            std::make_shared<EvaluationKeys>(deserializeEvaluationKeys(bytes))};
+      },
+      py::arg("data"));
+  m.def(
+      "deserialize_ciphertexts",
+      [=](const Params &p, const py::bytes &b) {
+        return deserializeCiphertexts(p, fromBytes(b));
+      },
+      py::arg("params"), py::arg("data"));
 
   m.def("mod_switch", &modSwitch, py::arg("ct"), py::arg("to"),
         "round(x to / modulus) on every word.");

@@ -1,4 +1,5 @@
 // Round trips, and every kind of damaged file gives a SerializationError.
+#include "ember/lwe.h"
 #include "ember/serialize.h"
 
 #include <gtest/gtest.h>
@@ -384,6 +385,66 @@ TEST(ForgedFiles, EvaluationKeyFields) {
                "5000 hybrid Galois keys");
   EXPECT_FIELD(load(patched(good, encapsulation, uint8_t{2})),
                "encapsulation keys flag 2");
+}
+
+// FHEW/TFHE keys and ciphertexts: round trips (the loaded keys give the
+// same gate outputs, word for word) and forged files naming the field.
+TEST(LweFiles, RoundTripsAndForgedFields) {
+  Prng prng;
+  const lwe::Params toy = lwe::Params::named("TOY");
+  const lwe::SecretKey sk(toy, prng);
+  const lwe::EvaluationKeys ek(sk, prng);
+  const std::vector<lwe::Ciphertext> cts = {sk.encrypt(1, 4, prng),
+                                            sk.encrypt(0, 4, prng)};
+  const Bytes sk_bytes = lwe::serialize(sk), ek_bytes = lwe::serialize(ek),
+              ct_bytes = lwe::serialize(toy, cts);
+  EXPECT_TRUE(holdsSecretKey(sk_bytes));
+  EXPECT_FALSE(holdsSecretKey(ek_bytes));
+  EXPECT_EQ(peekKind(ek_bytes), ObjectKind::kLweEvaluationKeys);
+
+  const auto sk2 = lwe::deserializeSecretKey(sk_bytes);
+  EXPECT_EQ(sk2->lweKey(), sk.lweKey());
+  EXPECT_EQ(sk2->ringKey(), sk.ringKey());
+  const lwe::EvaluationKeys ek2 = lwe::deserializeEvaluationKeys(ek_bytes);
+  const std::vector<lwe::Ciphertext> cts2 =
+      lwe::deserializeCiphertexts(toy, ct_bytes);
+  ASSERT_EQ(cts2.size(), 2u);
+  lwe::Evaluator ev(ek), ev2(ek2);
+  const lwe::Ciphertext a = ev.gate(lwe::Gate::Nand, cts[0], cts[1]);
+  const lwe::Ciphertext b = ev2.gate(lwe::Gate::Nand, cts2[0], cts2[1]);
+  EXPECT_EQ(a.a, b.a);
+  EXPECT_EQ(a.b, b.b);
+  EXPECT_EQ(sk2->decrypt(b, 4), 1u);
+
+  // The payload starts with the set: name (4-byte length, "TOY"), n, q,
+  // log N, Q, Bg, q_ks, Bks (4 bytes each), sigma (8); then the fields.
+  const size_t fields = kHeader + 4 + 3 + 7 * 4 + 8;
+  EXPECT_FIELD(lwe::deserializeEvaluationKeys(sk_bytes),
+               "expected FHEW/TFHE evaluation keys");
+  EXPECT_FIELD(
+      lwe::deserializeCiphertexts(lwe::Params::named("STD128"), ct_bytes),
+      "made for parameter set 'TOY', not 'STD128'");
+  EXPECT_FIELD(lwe::deserializeSecretKey(patched(sk_bytes, fields, int8_t(2))),
+               "a key coefficient outside {-1, 0, 1}");
+  EXPECT_FIELD(lwe::deserializeSecretKey(
+                   patched(sk_bytes, kHeader + 4 + 3, int32_t(65))),
+               "differ from it");
+  // The first bootstrapping-key word (past the row count and the size).
+  EXPECT_FIELD(lwe::deserializeEvaluationKeys(
+                   patched(ek_bytes, fields + 4 + 8, uint32_t(0xFFFFFFFF))),
+               "a word of the bootstrapping key is not below 134215681");
+  EXPECT_FIELD(
+      lwe::deserializeEvaluationKeys(patched(ek_bytes, fields, uint32_t(3))),
+      "an RGSW row count other than the set's 4");
+  EXPECT_FIELD(lwe::deserializeCiphertexts(
+                   toy, patched(ct_bytes, fields + 8, uint32_t(512))),
+               "a word of the ciphertexts is not below 512");
+  EXPECT_FIELD(lwe::deserializeCiphertexts(
+                   toy, patched(ct_bytes, fields, uint64_t(1) << 40)),
+               "ciphertexts announced, fewer present");
+  Bytes flipped = ek_bytes;
+  flipped[kHeader + 100] ^= 1;
+  EXPECT_FIELD(lwe::deserializeEvaluationKeys(flipped), "checksum mismatch");
 }
 
 } // namespace

@@ -124,6 +124,28 @@ def test_save_and_load(tmp_path) -> None:
         ember.load(tmp_path / "mac", security="none")
 
 
+def test_client_and_server_exchange_bytes(tmp_path) -> None:
+    """The client sends evaluation keys and ciphertexts as bytes; the server
+    (the program loaded from disk) runs on them and returns bytes."""
+
+    @ember.program(scheme="tfhe")
+    def gt(x: ember.UInt(3), y: ember.UInt(3)):
+        return x > y
+
+    client = ember.compile(gt, **TOY)
+    client.save(tmp_path)
+    keys = client.keygen()
+    evk = client.serialize(keys.evaluation)
+    inputs = client.serialize(client.encrypt(keys, x=6, y=5))
+    server = ember.load(tmp_path, security="none")
+    out = server.run(server.evaluation_keys_from(evk), server.ciphertexts_from(inputs))
+    assert client.decrypt(keys, client.ciphertexts_from(server.serialize(out))) == 1
+    with pytest.raises(ember.SerializationError, match="checksum mismatch"):
+        server.ciphertexts_from(inputs[:-1] + bytes([inputs[-1] ^ 1]))
+    with pytest.raises(ember.KeyMismatchError, match="evaluation keys or"):
+        client.serialize(keys.secret)
+
+
 def test_errors_name_the_problem() -> None:
     with pytest.raises(ember.TraceError, match="annotate it with ember.UInt"):
 

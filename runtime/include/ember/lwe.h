@@ -49,6 +49,9 @@ struct Ciphertext {
 class SecretKey {
 public:
   SecretKey(const Params &params, Prng &prng);
+  /// From its coefficients (each -1, 0 or 1; n and N of them).
+  SecretKey(const Params &params, std::vector<int32_t> s,
+            std::vector<int32_t> ring_s);
   ~SecretKey();
   SecretKey(const SecretKey &) = delete;
   SecretKey &operator=(const SecretKey &) = delete;
@@ -75,6 +78,8 @@ private:
 class EvaluationKeys {
 public:
   EvaluationKeys(const SecretKey &sk, Prng &prng);
+  struct Impl;
+  explicit EvaluationKeys(std::unique_ptr<Impl> impl);
   ~EvaluationKeys();
   EvaluationKeys(EvaluationKeys &&) noexcept;
   EvaluationKeys &operator=(EvaluationKeys &&) noexcept;
@@ -83,7 +88,6 @@ public:
   size_t bootstrapKeyBytes() const;
   size_t keySwitchKeyBytes() const;
 
-  struct Impl;
   const Impl &impl() const { return *impl_; }
 
 private:
@@ -155,6 +159,24 @@ struct Circuit {
 /// Runs a circuit on the CPU: one Evaluator call per op, in order.
 std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
                                    const std::vector<Ciphertext> &inputs);
+
+/// Serialization in the container of ember/serialize.h (kind, a hash of
+/// the parameter set, SHA-256 of the whole): loading checks the header,
+/// the checksum, the parameter set (a named one, every field equal) and
+/// every word (ternary key coefficients, residues below their moduli,
+/// sizes the set implies), raising SerializationError naming what is
+/// wrong. Secret keys are wiped from temporaries and refused by
+/// writeServerFile (holdsSecretKey).
+using Bytes = std::vector<uint8_t>;
+Bytes serialize(const SecretKey &sk);
+Bytes serialize(const EvaluationKeys &keys);
+/// LWE ciphertexts at the set's q (inputs and outputs of gates and
+/// circuits).
+Bytes serialize(const Params &params, const std::vector<Ciphertext> &cts);
+std::unique_ptr<SecretKey> deserializeSecretKey(const Bytes &bytes);
+EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes);
+std::vector<Ciphertext> deserializeCiphertexts(const Params &params,
+                                               const Bytes &bytes);
 
 /// The test vector of a lookup table over Z_t with a padding bit (round(Q /
 /// 2t) table[m] around rotation m N / t); checks the table.

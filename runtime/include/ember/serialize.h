@@ -37,6 +37,10 @@ enum class ObjectKind : uint32_t {
   kEvaluationKeys = 4,
   kCiphertext = 5,
   kPlaintext = 6,
+  // FHEW/TFHE (ember/lwe.h): their parameter hash is the set's.
+  kLweSecretKey = 7,
+  kLweEvaluationKeys = 8,
+  kLweCiphertexts = 9,
 };
 const char *objectKindName(ObjectKind kind);
 

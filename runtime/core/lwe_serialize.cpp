@@ -1,0 +1,214 @@
+// FHEW/TFHE keys and ciphertexts in the container of ember/serialize.h
+// (ember/lwe.h). Payloads, little endian:
+//   parameter set: name, n, q, log N, Q, Bg, q_ks, Bks, sigma
+//   secret key:    set, n then N coefficients (int8, each -1, 0 or 1)
+//   evaluation:    set, RGSW rows, bootstrapping-key words (u32, below Q),
+//                  key-switching words (u16, below q_ks)
+//   ciphertexts:   set, count, then per ciphertext n + 1 words (u32, below q)
+
+#include "ember/lwe.h"
+
+#include "ember/wipe.h"
+#include "lwe_internal.h"
+#include "serialize_internal.h"
+
+#include <algorithm>
+
+namespace ember::lwe {
+
+namespace {
+
+using serial::Reader;
+using serial::Writer;
+
+void putParams(Writer &w, const Params &p) {
+  w.putString(p.name);
+  w.put<int32_t>(p.n);
+  w.put<uint32_t>(p.q);
+  w.put<int32_t>(p.log_ring);
+  w.put<uint32_t>(p.ring_q);
+  w.put<uint32_t>(p.base_g);
+  w.put<uint32_t>(p.q_ks);
+  w.put<uint32_t>(p.base_ks);
+  w.put<double>(p.sigma);
+}
+
+/// The set a file names, which must be a named set with every field equal.
+Params getParams(Reader &r) {
+  const std::string name = r.getString();
+  Params p;
+  try {
+    p = Params::named(name);
+  } catch (const InvalidArgument &) {
+    r.fail("unknown parameter set '" + name + "'");
+  }
+  Params f = p;
+  f.n = r.get<int32_t>();
+  f.q = r.get<uint32_t>();
+  f.log_ring = r.get<int32_t>();
+  f.ring_q = r.get<uint32_t>();
+  f.base_g = r.get<uint32_t>();
+  f.q_ks = r.get<uint32_t>();
+  f.base_ks = r.get<uint32_t>();
+  f.sigma = r.get<double>();
+  if (f.n != p.n || f.q != p.q || f.log_ring != p.log_ring ||
+      f.ring_q != p.ring_q || f.base_g != p.base_g || f.q_ks != p.q_ks ||
+      f.base_ks != p.base_ks || f.sigma != p.sigma)
+    r.fail("the fields of parameter set '" + name + "' differ from it");
+  return p;
+}
+
+std::array<uint8_t, 32> paramsHash(const Params &p) {
+  Writer w;
+  w.putString("ember::lwe");
+  putParams(w, p);
+  return serial::sha256(w.bytes.data(), w.bytes.size());
+}
+
+/// The payload of a file of `kind` made for `expected` (or for the set it
+/// names, when expected is null), past its parameter fields.
+struct Opened {
+  serial::Unwrapped u;
+  Reader reader;
+  Params params;
+};
+Opened open(const Bytes &bytes, ObjectKind kind, const Params *expected) {
+  serial::Unwrapped u = serial::unwrap(bytes);
+  if (u.kind != kind)
+    throw SerializationError(std::string("expected ") + objectKindName(kind) +
+                             ", the file holds " + objectKindName(u.kind));
+  Reader r(u.payload, u.payload_size, objectKindName(kind));
+  const Params p = getParams(r);
+  if (u.param_hash != paramsHash(p))
+    r.fail("the parameter hash does not match its set");
+  if (expected && paramsHash(*expected) != u.param_hash)
+    throw SerializationError(std::string("these ") + objectKindName(kind) +
+                             " were made for parameter set '" + p.name +
+                             "', not '" + expected->name + "'");
+  return {u, r, p};
+}
+
+template <typename T>
+void checkBelow(Reader &r, const std::vector<T> &v, uint64_t bound,
+                const char *what) {
+  if (std::any_of(v.begin(), v.end(), [&](T x) { return x >= bound; }))
+    r.fail(std::string("a word of the ") + what + " is not below " +
+           std::to_string(bound));
+}
+
+} // namespace
+
+Bytes serialize(const SecretKey &sk) {
+  Writer w;
+  putParams(w, sk.params());
+  std::vector<int8_t> coeffs;
+  coeffs.reserve(sk.lweKey().size() + sk.ringKey().size());
+  coeffs.insert(coeffs.end(), sk.lweKey().begin(), sk.lweKey().end());
+  coeffs.insert(coeffs.end(), sk.ringKey().begin(), sk.ringKey().end());
+  w.putWords(coeffs.data(), coeffs.size());
+  secureWipe(coeffs);
+  Bytes out =
+      serial::wrap(ObjectKind::kLweSecretKey, paramsHash(sk.params()), w.bytes);
+  secureWipe(w.bytes);
+  return out;
+}
+
+std::unique_ptr<SecretKey> deserializeSecretKey(const Bytes &bytes) {
+  Opened f = open(bytes, ObjectKind::kLweSecretKey, nullptr);
+  const size_t n = f.params.n, big_n = f.params.ringN();
+  std::vector<int8_t> coeffs(n + big_n);
+  f.reader.getWords(coeffs.data(), coeffs.size());
+  f.reader.expectEnd();
+  if (std::any_of(coeffs.begin(), coeffs.end(),
+                  [](int8_t c) { return c < -1 || c > 1; }))
+    f.reader.fail("a key coefficient outside {-1, 0, 1}");
+  std::vector<int32_t> s(coeffs.begin(), coeffs.begin() + n),
+      ring_s(coeffs.begin() + n, coeffs.end());
+  secureWipe(coeffs);
+  return std::make_unique<SecretKey>(f.params, std::move(s), std::move(ring_s));
+}
+
+Bytes serialize(const EvaluationKeys &keys) {
+  const EvaluationKeys::Impl &k = keys.impl();
+  Writer w;
+  putParams(w, k.params);
+  w.put<uint32_t>(uint32_t(k.rows));
+  w.put<uint64_t>(k.bsk.size());
+  w.putWords(k.bsk.data(), k.bsk.size());
+  w.put<uint64_t>(k.ksk.size());
+  w.putWords(k.ksk.data(), k.ksk.size());
+  return serial::wrap(ObjectKind::kLweEvaluationKeys, paramsHash(k.params),
+                      w.bytes);
+}
+
+EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes) {
+  Opened f = open(bytes, ObjectKind::kLweEvaluationKeys, nullptr);
+  Reader &r = f.reader;
+  auto k = std::make_unique<EvaluationKeys::Impl>();
+  k->params = f.params;
+  k->ring_q = Modulus<uint32_t>(f.params.ring_q);
+  k->ntt = NttTables<uint32_t>(f.params.log_ring, k->ring_q);
+  k->rows = 2 * (f.params.digitsG() - 1);
+  if (r.get<uint32_t>() != uint32_t(k->rows))
+    r.fail("an RGSW row count other than the set's " + std::to_string(k->rows));
+  const size_t bsk_words =
+      size_t(f.params.n) * 2 * k->rows * 2 * f.params.ringN();
+  if (r.get<uint64_t>() != bsk_words)
+    r.fail("a bootstrapping key of another size than the set's " +
+           std::to_string(bsk_words) + " words");
+  k->bsk.resize(bsk_words);
+  r.getWords(k->bsk.data(), bsk_words);
+  checkBelow(r, k->bsk, f.params.ring_q, "bootstrapping key");
+  const size_t ksk_words = f.params.ringN() * f.params.digitsKs() *
+                           (f.params.base_ks - 1) * (f.params.n + 1);
+  if (r.get<uint64_t>() != ksk_words)
+    r.fail("a key-switching key of another size than the set's " +
+           std::to_string(ksk_words) + " words");
+  k->ksk.resize(ksk_words);
+  r.getWords(k->ksk.data(), ksk_words);
+  checkBelow(r, k->ksk, f.params.q_ks, "key-switching key");
+  r.expectEnd();
+  return EvaluationKeys(std::move(k));
+}
+
+Bytes serialize(const Params &params, const std::vector<Ciphertext> &cts) {
+  Writer w;
+  putParams(w, params);
+  w.put<uint64_t>(cts.size());
+  for (const Ciphertext &ct : cts) {
+    if (ct.modulus != params.q || ct.a.size() != size_t(params.n))
+      throw InvalidArgument("serialize: a ciphertext of dimension " +
+                            std::to_string(ct.a.size()) + " at " +
+                            std::to_string(ct.modulus) + ", not " +
+                            std::to_string(params.n) +
+                            " at q = " + std::to_string(params.q));
+    w.putWords(ct.a.data(), ct.a.size());
+    w.put<uint32_t>(ct.b);
+  }
+  return serial::wrap(ObjectKind::kLweCiphertexts, paramsHash(params), w.bytes);
+}
+
+std::vector<Ciphertext> deserializeCiphertexts(const Params &params,
+                                               const Bytes &bytes) {
+  Opened f = open(bytes, ObjectKind::kLweCiphertexts, &params);
+  Reader &r = f.reader;
+  const uint64_t count = r.get<uint64_t>();
+  const size_t row = (params.n + 1) * sizeof(uint32_t);
+  if (count > f.u.payload_size / row)
+    r.fail(std::to_string(count) + " ciphertexts announced, fewer present");
+  std::vector<Ciphertext> out(count);
+  for (Ciphertext &ct : out) {
+    ct.modulus = params.q;
+    ct.a.resize(params.n);
+    r.getWords(ct.a.data(), ct.a.size());
+    ct.b = r.get<uint32_t>();
+    checkBelow(r, ct.a, params.q, "ciphertexts");
+    if (ct.b >= params.q)
+      r.fail("a word of the ciphertexts is not below " +
+             std::to_string(params.q));
+  }
+  r.expectEnd();
+  return out;
+}
+
+} // namespace ember::lwe
