@@ -92,11 +92,8 @@ __device__ void nttForward(u32 *s, int polys, const KParams &k) {
     const int m = 1 << stage, log_t = log_n - 1 - stage;
     const int t = 1 << log_t, t2 = t >> 1;
     const bool last = kExact && stage + 2 == log_n;
-    for (int idx = threadIdx.x; idx < (polys << (log_n - 2));
-         idx += blockDim.x) {
-      const int p = idx >> (log_n - 2), u = idx & ((1 << (log_n - 2)) - 1);
-      const int i = u >> (log_t - 1), j = u & (t2 - 1);
-      u32 *x = s + (p << log_n) + (i << (log_t + 1)) + j;
+    const int units = 1 << (log_n - 2);
+    auto unit = [&](u32 *x, int i) {
       u32 a = x[0], b = x[t2], c = x[t], d = x[t + t2];
       const u32 w1 = __ldg(k.roots + m + i), s1 = __ldg(k.roots_shoup + m + i);
       const int i2 = 2 * (m + i);
@@ -112,6 +109,23 @@ __device__ void nttForward(u32 *s, int polys, const KParams &k) {
         c = exact4q(c, q, two_q), d = exact4q(d, q, two_q);
       }
       x[0] = a, x[t2] = b, x[t] = c, x[t + t2] = d;
+    };
+    if ((blockDim.x & (units - 1)) == 0) {
+      // Each thread keeps one unit (its place and twiddles, loaded once
+      // from L1) over the polynomials.
+      const int u = threadIdx.x & (units - 1);
+      const int i = u >> (log_t - 1), j = u & (t2 - 1);
+      const int off = (i << (log_t + 1)) + j;
+      for (int p = threadIdx.x >> (log_n - 2); p < polys;
+           p += blockDim.x >> (log_n - 2))
+        unit(s + (p << log_n) + off, i);
+    } else {
+      for (int idx = threadIdx.x; idx < (polys << (log_n - 2));
+           idx += blockDim.x) {
+        const int p = idx >> (log_n - 2), u = idx & (units - 1);
+        const int i = u >> (log_t - 1), j = u & (t2 - 1);
+        unit(s + (p << log_n) + (i << (log_t + 1)) + j, i);
+      }
     }
     __syncthreads();
   }
@@ -147,11 +161,8 @@ __device__ void nttInverse(u32 *s, const u32 *src, int polys,
   for (; log_m >= 1; log_m -= 2, log_t += 2) {
     const int m = 1 << log_m, t = 1 << log_t;
     const bool last = log_m == 1;
-    for (int idx = threadIdx.x; idx < (polys << (log_n - 2));
-         idx += blockDim.x) {
-      const int p = idx >> (log_n - 2), u = idx & ((1 << (log_n - 2)) - 1);
-      const int i2 = u >> log_t, j = u & (t - 1);
-      const int off = (p << log_n) + (i2 << (log_t + 2)) + j;
+    const int units = 1 << (log_n - 2);
+    auto unit = [&](int off, int i2) {
       u32 *x = s + off;
       const u32 *in = src ? src + off : x;
       u32 a = in[0], b = in[t], c = in[2 * t], d = in[3 * t];
@@ -166,6 +177,21 @@ __device__ void nttInverse(u32 *s, const u32 *src, int polys,
       if (last)
         a = scale(a), b = scale(b), c = scale(c), d = scale(d);
       x[0] = a, x[t] = b, x[2 * t] = c, x[3 * t] = d;
+    };
+    if ((blockDim.x & (units - 1)) == 0) { // one unit per thread, as forward
+      const int u = threadIdx.x & (units - 1);
+      const int i2 = u >> log_t, j = u & (t - 1);
+      const int off = (i2 << (log_t + 2)) + j;
+      for (int p = threadIdx.x >> (log_n - 2); p < polys;
+           p += blockDim.x >> (log_n - 2))
+        unit((p << log_n) + off, i2);
+    } else {
+      for (int idx = threadIdx.x; idx < (polys << (log_n - 2));
+           idx += blockDim.x) {
+        const int p = idx >> (log_n - 2), u = idx & (units - 1);
+        const int i2 = u >> log_t, j = u & (t - 1);
+        unit((p << log_n) + (i2 << (log_t + 2)) + j, i2);
+      }
     }
     __syncthreads();
     src = nullptr;
