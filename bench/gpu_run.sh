@@ -179,6 +179,7 @@ if [ "${TFHE:-0}" != 0 ]; then
     echo "== FHEW/TFHE programs: bench/tfhe_programs.py run $TFHE_PROGRAMS --gpu =="
     PYTHONPATH="$BUILD/python" timeout "${TFHE_TIMEOUT:-300}" python3 \
       bench/tfhe_programs.py run "$TFHE_PROGRAMS" --gpu --runs "${TFHE_RUNS:-5}" \
+      --many "${TFHE_MANY:-512}" \
       2>&1 | tee "$OUT/tfhe_programs.log" | grep -E "^(add8|lt8) "
   fi
 fi

@@ -53,7 +53,7 @@ def save(folder: Path) -> None:
     print(json.dumps(out, indent=1))
 
 
-def run(folder: Path, gpu: bool, runs: int) -> None:
+def run(folder: Path, gpu: bool, runs: int, many: int) -> None:
     rng = np.random.default_rng()
     result = {}
     for name, (_, fn) in PROGRAMS.items():
@@ -77,6 +77,21 @@ def run(folder: Path, gpu: bool, runs: int) -> None:
                 wrong += int(c.decrypt(keys, out) != fn(x, y))
             row[f"{target}_run_s"] = statistics.median(times)
             row[f"{target}_wrong"] = wrong
+            if target == "cuda":
+                # Many runs at once: each level of every run in one batch.
+                pairs = [
+                    tuple(int(v) for v in rng.integers(0, 256, 2)) for _ in range(many)
+                ]
+                cts = [c.encrypt(keys, x=x, y=y) for x, y in pairs]
+                t0 = time.perf_counter()
+                outs = c.run_many(keys.evaluation, cts)
+                seconds = time.perf_counter() - t0
+                row["cuda_many"] = many
+                row["cuda_many_per_s"] = many / seconds
+                row["cuda_many_wrong"] = sum(
+                    int(c.decrypt(keys, o) != fn(x, y))
+                    for o, (x, y) in zip(outs, pairs, strict=True)
+                )
         result[name] = row
         print(name, row, flush=True)
     print(json.dumps(result, indent=1))
@@ -88,11 +103,14 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--gpu", action="store_true")
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument(
+        "--many", type=int, default=512, help="runs at once on the GPU (run_many)"
+    )
     args = ap.parse_args()
     if args.mode == "save":
         save(args.folder)
     else:
-        run(args.folder, args.gpu, args.runs)
+        run(args.folder, args.gpu, args.runs, args.many)
 
 
 if __name__ == "__main__":

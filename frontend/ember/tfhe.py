@@ -502,17 +502,41 @@ class TfheCompiled:
             )
         with runtime_errors("running the circuit"):
             if self.target == "cuda":
-                gpu = self._gpu.get(id(evaluation))
-                if gpu is None:
-                    er = _toolchain.cuda_runtime()
-                    gpu = self._gpu.setdefault(
-                        id(evaluation), er.tfhe.CudaEvaluator(evaluation)
-                    )
+                gpu = self._gpu_evaluator(evaluation)
                 return TfheCiphertexts(gpu.run(self.circuit, cts.bits))
             ev = self._er.tfhe.Evaluator(evaluation)
             return TfheCiphertexts(
                 self._er.tfhe.run_circuit(ev, self.circuit, cts.bits)
             )
+
+    def run_many(
+        self, evaluation: Any, runs: Sequence[TfheCiphertexts]
+    ) -> list[TfheCiphertexts]:
+        """Several runs at once: on the GPU each level's bootstraps of every
+        run go in one batch (a small circuit's levels alone cannot fill
+        it); on the CPU the runs follow each other."""
+        if self.target != "cuda":
+            return [self.run(evaluation, cts) for cts in runs]
+        for cts in runs:
+            if not isinstance(cts, TfheCiphertexts):
+                raise KeyMismatchError(
+                    f"run_many takes TfheCiphertexts of {self.name}.encrypt, got "
+                    + type(cts).__name__
+                )
+        with runtime_errors("running the circuit"):
+            gpu = self._gpu_evaluator(evaluation)
+            outs = gpu.run_many(self.circuit, [cts.bits for cts in runs])
+        return [TfheCiphertexts(o) for o in outs]
+
+    def _gpu_evaluator(self, evaluation: Any) -> Any:
+        """The device copy of these keys (uploaded once; the entry holds the
+        keys, so their id cannot be reused while it lives)."""
+        entry = self._gpu.get(id(evaluation))
+        if entry is None or entry[0] is not evaluation:
+            er = _toolchain.cuda_runtime()
+            entry = (evaluation, er.tfhe.CudaEvaluator(evaluation))
+            self._gpu[id(evaluation)] = entry
+        return entry[1]
 
     def decrypt(self, keys: TfheKeys, cts: TfheCiphertexts) -> int | tuple[int, ...]:
         values, at = [], 0

@@ -652,16 +652,22 @@ void DeviceEvaluator::gate(Gate g, const uint32_t *a, const uint32_t *b,
 std::vector<Ciphertext>
 DeviceEvaluator::runCircuit(const Circuit &circuit,
                             const std::vector<Ciphertext> &inputs) {
+  return runCircuit(circuit, std::vector<std::vector<Ciphertext>>{inputs})[0];
+}
+
+std::vector<std::vector<Ciphertext>>
+DeviceEvaluator::runCircuit(const Circuit &circuit,
+                            const std::vector<std::vector<Ciphertext>> &runs) {
   circuit.validate();
   Impl &I = *impl_;
   const Params &p = I.params;
-  if (inputs.size() != size_t(circuit.input_bits))
-    throw InvalidArgument("runCircuit: " + std::to_string(inputs.size()) +
-                          " input bits for a circuit of " +
-                          std::to_string(circuit.input_bits));
+  for (const auto &inputs : runs)
+    if (inputs.size() != size_t(circuit.input_bits))
+      throw InvalidArgument("runCircuit: " + std::to_string(inputs.size()) +
+                            " input bits for a circuit of " +
+                            std::to_string(circuit.input_bits));
   // Levels: a bootstrap one more than its inputs'; a linear op its inputs'
   // level, in waves after the linear ops of that level it reads.
-  const size_t ops = circuit.ops.size();
   std::vector<int> level(circuit.wires, 0), wave(circuit.wires, 0);
   int depth = 0, waves = 0;
   auto reads = [](const std::array<int32_t, 5> &op) {
@@ -684,40 +690,47 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
     depth = std::max(depth, level[op[1]]);
     waves = std::max(waves, wave[op[1]]);
   }
+  // Run r's wires are rows r W .. r W + W - 1.
+  const int32_t wires = circuit.wires;
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[0], I.stream));
-  u32 *w = I.wires.get(size_t(circuit.wires) * I.row());
-  std::vector<u32> flat;
-  flat.reserve(inputs.size() * I.row());
-  for (const Ciphertext &ct : inputs) {
-    if (ct.modulus != p.q || ct.a.size() != size_t(p.n))
-      throw InvalidArgument("runCircuit: expected input bits of dimension " +
-                            std::to_string(p.n) +
-                            " at q = " + std::to_string(p.q));
-    flat.insert(flat.end(), ct.a.begin(), ct.a.end());
-    flat.push_back(ct.b);
+  u32 *w = I.wires.get(std::max<size_t>(1, runs.size() * wires) * I.row());
+  for (size_t r = 0; r < runs.size(); ++r) {
+    std::vector<u32> flat;
+    flat.reserve(runs[r].size() * I.row());
+    for (const Ciphertext &ct : runs[r]) {
+      if (ct.modulus != p.q || ct.a.size() != size_t(p.n))
+        throw InvalidArgument("runCircuit: expected input bits of dimension " +
+                              std::to_string(p.n) +
+                              " at q = " + std::to_string(p.q));
+      flat.insert(flat.end(), ct.a.begin(), ct.a.end());
+      flat.push_back(ct.b);
+    }
+    if (!flat.empty())
+      EMBER_CUDA_CHECK(cudaMemcpyAsync(w + r * wires * I.row(), flat.data(),
+                                       flat.size() * sizeof(u32),
+                                       cudaMemcpyHostToDevice, I.stream));
   }
-  if (!flat.empty())
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(w, flat.data(), flat.size() * sizeof(u32),
-                                     cudaMemcpyHostToDevice, I.stream));
   const u32 *d_tv = I.put(I.tv, I.sign_tv);
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[1], I.stream));
   const u32 q = p.q, q8 = q / 8;
   for (int l = 0; l <= depth; ++l) {
     std::vector<RotJob> rot;
     std::vector<KsJob> ks;
-    for (size_t k = 0; k < ops; ++k) {
-      const auto &op = circuit.ops[k];
+    for (const auto &op : circuit.ops) {
       if (level[op[1]] != l || wave[op[1]] != 0)
         continue;
-      const int32_t j = int32_t(rot.size());
-      if (op[0] == Circuit::kMux) {
-        // AND(sel, t) + AND(NOT sel, f), summed before the key switch.
-        rot.push_back({op[2], op[3], 1, 1, 0u - 3 * q8});
-        rot.push_back({op[2], op[4], 0u - 1, 1, q / 4 - 3 * q8});
-        ks.push_back({j, j + 1, 2 * I.q8_big, op[1]});
-      } else {
-        rot.push_back(gateJob(static_cast<Gate>(op[0]), q, op[2], op[3]));
-        ks.push_back({j, -1, I.q8_big, op[1]});
+      for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
+        const int32_t o = r * wires, j = int32_t(rot.size());
+        if (op[0] == Circuit::kMux) {
+          // AND(sel, t) + AND(NOT sel, f), summed before the key switch.
+          rot.push_back({o + op[2], o + op[3], 1, 1, 0u - 3 * q8});
+          rot.push_back({o + op[2], o + op[4], 0u - 1, 1, q / 4 - 3 * q8});
+          ks.push_back({j, j + 1, 2 * I.q8_big, o + op[1]});
+        } else {
+          rot.push_back(
+              gateJob(static_cast<Gate>(op[0]), q, o + op[2], o + op[3]));
+          ks.push_back({j, -1, I.q8_big, o + op[1]});
+        }
       }
     }
     I.bootstrap(w, rot, ks, w, d_tv);
@@ -725,9 +738,12 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
       std::vector<LinJob> lin;
       for (const auto &op : circuit.ops)
         if (level[op[1]] == l && wave[op[1]] == v)
-          lin.push_back(op[0] == Circuit::kNot
-                            ? LinJob{op[1], op[2], 0u - 1, q / 4}
-                            : LinJob{op[1], -1, 0, u32(op[2]) * (q / 4)});
+          for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
+            const int32_t o = r * wires;
+            lin.push_back(op[0] == Circuit::kNot
+                              ? LinJob{o + op[1], o + op[2], 0u - 1, q / 4}
+                              : LinJob{o + op[1], -1, 0, u32(op[2]) * (q / 4)});
+          }
       if (lin.empty())
         continue;
       const LinJob *d_lin = I.put(I.lin_jobs, lin);
@@ -737,20 +753,25 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
   }
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[2], I.stream));
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[3], I.stream));
-  std::vector<u32> out(circuit.outputs.size() * I.row());
-  for (size_t i = 0; i < circuit.outputs.size(); ++i)
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(
-        out.data() + i * I.row(), w + size_t(circuit.outputs[i]) * I.row(),
-        I.row() * sizeof(u32), cudaMemcpyDeviceToHost, I.stream));
+  const size_t outs = circuit.outputs.size();
+  std::vector<u32> out(runs.size() * outs * I.row());
+  for (size_t r = 0; r < runs.size(); ++r)
+    for (size_t i = 0; i < outs; ++i)
+      EMBER_CUDA_CHECK(cudaMemcpyAsync(
+          out.data() + (r * outs + i) * I.row(),
+          w + (r * wires + size_t(circuit.outputs[i])) * I.row(),
+          I.row() * sizeof(u32), cudaMemcpyDeviceToHost, I.stream));
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[4], I.stream));
   I.finish();
-  std::vector<Ciphertext> result(circuit.outputs.size());
-  for (size_t i = 0; i < result.size(); ++i) {
-    result[i].a.assign(out.begin() + i * I.row(),
-                       out.begin() + i * I.row() + p.n);
-    result[i].b = out[i * I.row() + p.n];
-    result[i].modulus = q;
-  }
+  std::vector<std::vector<Ciphertext>> result(runs.size(),
+                                              std::vector<Ciphertext>(outs));
+  for (size_t r = 0; r < runs.size(); ++r)
+    for (size_t i = 0; i < outs; ++i) {
+      const u32 *row = out.data() + (r * outs + i) * I.row();
+      result[r][i].a.assign(row, row + p.n);
+      result[r][i].b = row[p.n];
+      result[r][i].modulus = q;
+    }
   return result;
 }
 

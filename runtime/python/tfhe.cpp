@@ -341,6 +341,15 @@ void bindTfhe(py::module_ &parent) {
           },
           py::arg("circuit"), py::arg("inputs"), Release(),
           "Runs a circuit on the GPU, level by level; the outputs' bits.")
+      .def(
+          "run_many",
+          [](PyCudaEvaluator &e, const Circuit &c,
+             const std::vector<std::vector<Ciphertext>> &runs) {
+            return e.ev->runCircuit(c, runs);
+          },
+          py::arg("circuit"), py::arg("runs"), Release(),
+          "Several runs of a circuit, each level's bootstraps of every run "
+          "in one batch; the outputs' bits per run.")
       .def_property_readonly("last_timing", [](const PyCudaEvaluator &e) {
         const cuda::DeviceEvaluator::Timing t = e.ev->lastTiming();
         py::dict d;

@@ -146,6 +146,18 @@ def test_client_and_server_exchange_bytes(tmp_path) -> None:
         client.serialize(keys.secret)
 
 
+def test_run_many(rng) -> None:
+    @ember.program(scheme="tfhe")
+    def mx(x: ember.UInt(3), y: ember.UInt(3)):
+        return (ember.lut([0, 7], out=ember.UInt(3))(x < y) & (y ^ x)) ^ x
+
+    c = ember.compile(mx, **TOY)
+    keys = c.keygen()
+    pairs = [tuple(int(v) for v in rng.integers(0, 8, 2)) for _ in range(3)]
+    outs = c.run_many(keys.evaluation, [c.encrypt(keys, x=x, y=y) for x, y in pairs])
+    assert [c.decrypt(keys, o) for o in outs] == [max(x, y) for x, y in pairs]
+
+
 def test_errors_name_the_problem() -> None:
     with pytest.raises(ember.TraceError, match="annotate it with ember.UInt"):
 

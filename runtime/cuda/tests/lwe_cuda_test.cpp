@@ -139,6 +139,25 @@ void circuitsMatch(const std::string &name, int ops) {
 
 TEST(CudaTfhe, CircuitsMatchTheCpuToy) { circuitsMatch("TOY", 200); }
 
+TEST(CudaTfhe, CircuitRunsBatchedMatchTheCpu) {
+  // Five runs of one circuit in one call: each run's outputs equal the
+  // CPU's for its inputs.
+  Fixture f("TOY");
+  std::vector<int> bits0(6, 0);
+  const Circuit c = randomCircuit(f.prng, 6, 120, bits0);
+  std::vector<std::vector<Ciphertext>> runs(5);
+  for (auto &in : runs)
+    for (int i = 0; i < 6; ++i)
+      in.push_back(f.sk.encrypt(int(f.prng.uniform(2)), 4, f.prng));
+  const auto gpu = f.gpu.runCircuit(c, runs);
+  ASSERT_EQ(gpu.size(), runs.size());
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const std::vector<Ciphertext> cpu = runCircuit(f.cpu, c, runs[r]);
+    for (size_t i = 0; i < cpu.size(); ++i)
+      expectSame(cpu[i], gpu[r][i], i);
+  }
+}
+
 TEST(CudaTfhe, CircuitsMatchTheCpuStd128) { circuitsMatch("STD128", 40); }
 
 TEST(CudaTfhe, RefusesMismatchedInputs) {

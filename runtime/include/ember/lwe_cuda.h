@@ -49,6 +49,12 @@ public:
   /// its linear ops. The outputs equal the CPU's word for word.
   std::vector<Ciphertext> runCircuit(const Circuit &circuit,
                                      const std::vector<Ciphertext> &inputs);
+  /// Several runs of one circuit at once: each level's bootstraps of every
+  /// run in one batch (the GPU's throughput for small circuits, whose
+  /// levels alone would be a handful of ciphertexts each).
+  std::vector<std::vector<Ciphertext>>
+  runCircuit(const Circuit &circuit,
+             const std::vector<std::vector<Ciphertext>> &runs);
 
   /// Milliseconds of the last call, by stage (CUDA events); for a circuit,
   /// blind_rotation holds all its levels (key switches included).
