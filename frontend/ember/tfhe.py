@@ -8,7 +8,7 @@ def f(x: ember.UInt(8), y: ember.UInt(8)):
     return x + y, x < y              # wraps modulo 2^8; an encrypted bit
 
 c = ember.compile(f)                 # params="STD128" (OpenFHE's 128-bit set)
-print(c(x=200, y=100))               # (44, 1): keys once, encrypt, run, decrypt
+print(c(x=200, y=100))               # (44, 0): keys once, encrypt, run, decrypt
 keys = c.keygen()
 out = c.run(keys.evaluation, c.encrypt(keys, x=3, y=5))
 print(c.decrypt(keys, out))          # (8, 1)
