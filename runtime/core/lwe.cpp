@@ -1,16 +1,15 @@
-// FHEW/TFHE host math: parameter sets, the noise model, key generation,
-// encryption and decryption (ember/lwe.h). The evaluator is cpu/lwe.cpp.
+// FHEW/TFHE host math: key generation, encryption and decryption, gate
+// names, lookup-table test vectors, signed digits (ember/lwe.h). The
+// parameter sets and the noise model are ember/lwe_params.h; the evaluator
+// is cpu/lwe.cpp.
 
 #include "ember/lwe.h"
 
 #include "ember/errors.h"
-#include "ember/primes.h"
 #include "ember/wipe.h"
 #include "lwe_internal.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace ember::lwe {
 

@@ -1,7 +1,9 @@
-// The FHEW/TFHE evaluation keys' layout, shared by key generation
-// (core/lwe.cpp) and the CPU evaluator (cpu/lwe.cpp); not public API.
+// The FHEW/TFHE evaluation keys' layout and the linear forms each operation
+// bootstraps, shared by key generation (core/lwe.cpp), the CPU evaluator
+// (cpu/lwe.cpp) and the GPU one (cuda/lwe.cu); not public API.
 #pragma once
 
+#include "ember/errors.h"
 #include "ember/lwe.h"
 #include "ember/modarith.h"
 #include "ember/ntt.h"
@@ -36,5 +38,44 @@ struct EvaluationKeys::Impl {
            ((i * dks + j) * (params.base_ks - 1) + v - 1) * (params.n + 1);
   }
 };
+
+/// x a + y b + c (mod q): what an operation bootstraps. The words wrap
+/// modulo 2^32, which q (a power of two) divides, so -1 is 0u - 1.
+struct Linear {
+  uint32_t x, y, c;
+};
+
+/// Gate g on bits at m q / 4: the phase of a + b is 0, q/4 or q/2 for 0, 1
+/// or 2 inputs set; the shift makes the output bit the sign of the phase,
+/// q/8 from the nearest edge (XOR and XNOR: twice the sum, whose 0 and 2
+/// coincide; noise and margin both double).
+inline Linear gateLinear(Gate g, uint32_t q) {
+  const uint32_t q8 = q / 8;
+  switch (g) {
+  case Gate::And:
+    return {1, 1, 0u - 3 * q8};
+  case Gate::Or:
+    return {1, 1, 0u - q8};
+  case Gate::Nand:
+    return {0u - 1, 0u - 1, 3 * q8};
+  case Gate::Nor:
+    return {0u - 1, 0u - 1, q8};
+  case Gate::Xor:
+    return {2, 2, 0u - 2 * q8};
+  case Gate::Xnor:
+    return {0u - 2, 0u - 2, 2 * q8};
+  }
+  throw InvalidArgument("gate: unknown gate");
+}
+/// MUX(sel, t, f) = AND(sel, t) + AND(NOT sel, f), the two summed before
+/// one key switch (at most one is set: the sum is a bit).
+inline Linear muxTrue(uint32_t q) { return gateLinear(Gate::And, q); }
+inline Linear muxFalse(uint32_t q) { return {0u - 1, 1, q / 4 - 3 * (q / 8)}; }
+/// A bit's own sign bootstrap (b - q/8) and NOT (q/4 - a).
+inline Linear refreshLinear(uint32_t q) { return {1, 0, 0u - q / 8}; }
+inline Linear notLinear(uint32_t q) { return {0u - 1, 0, q / 4}; }
+/// round(Q / 8): the sign test vector's value, and what lifts its +-Q/8 to
+/// a bit at Q/4 after extraction.
+inline uint32_t roundedEighth(uint32_t big_q) { return (big_q + 4) / 8; }
 
 } // namespace ember::lwe

@@ -36,8 +36,6 @@ struct Evaluator::Scratch {
 
 namespace {
 
-uint32_t roundedEighth(uint32_t q) { return (q + 4) / 8; }
-
 /// X^e tv in Z_Q[X]/(X^N + 1), e in [0, 2N): a negacyclic rotation.
 void rotateNegacyclic(const uint32_t *tv, size_t big_n, uint32_t e, uint32_t q,
                       uint32_t *out) {
@@ -61,16 +59,16 @@ void checkInput(const Ciphertext &ct, const Params &p, const char *what) {
                           " at " + std::to_string(ct.modulus));
 }
 
-/// x a + y b + c (mod q, a power of two: wrapping arithmetic is exact).
-Ciphertext combine(int64_t x, const Ciphertext &a, int64_t y,
-                   const Ciphertext *b, int64_t c) {
+/// l.x a + l.y b + l.c (mod q, a power of two: wrapping arithmetic is
+/// exact).
+Ciphertext combine(Linear l, const Ciphertext &a, const Ciphertext *b) {
   Ciphertext out;
   out.modulus = a.modulus;
   const uint32_t mask = a.modulus - 1;
   out.a.resize(a.a.size());
   for (size_t i = 0; i < a.a.size(); ++i)
-    out.a[i] = static_cast<uint32_t>(x * a.a[i] + (b ? y * b->a[i] : 0)) & mask;
-  out.b = static_cast<uint32_t>(x * a.b + (b ? y * b->b : 0) + c) & mask;
+    out.a[i] = (l.x * a.a[i] + (b ? l.y * b->a[i] : 0)) & mask;
+  out.b = (l.x * a.b + (b ? l.y * b->b : 0) + l.c) & mask;
   return out;
 }
 
@@ -354,38 +352,19 @@ Ciphertext Evaluator::gate(Gate g, const Ciphertext &a, const Ciphertext &b) {
   const Params &p = params();
   checkInput(a, p, gateName(g));
   checkInput(b, p, gateName(g));
-  const int64_t q8 = p.q / 8;
-  // The phase of a + b is 0, q/4 or q/2 for 0, 1 or 2 inputs set; the
-  // shifts below make the output bit the sign of the phase, q/8 from the
-  // nearest edge (XOR and XNOR: twice the sum, whose 0 and 2 coincide;
-  // noise and margin both double).
-  switch (g) {
-  case Gate::And:
-    return signBootstrap(combine(1, a, 1, &b, -3 * q8));
-  case Gate::Or:
-    return signBootstrap(combine(1, a, 1, &b, -q8));
-  case Gate::Nand:
-    return signBootstrap(combine(-1, a, -1, &b, 3 * q8));
-  case Gate::Nor:
-    return signBootstrap(combine(-1, a, -1, &b, q8));
-  case Gate::Xor:
-    return signBootstrap(combine(2, a, 2, &b, -2 * q8));
-  case Gate::Xnor:
-    return signBootstrap(combine(-2, a, -2, &b, 2 * q8));
-  }
-  throw InvalidArgument("gate: unknown gate");
+  return signBootstrap(combine(gateLinear(g, p.q), a, &b));
 }
 
 Ciphertext Evaluator::notGate(const Ciphertext &a) const {
   const Params &p = params();
   checkInput(a, p, "NOT");
-  return combine(-1, a, 0, nullptr, p.q / 4);
+  return combine(notLinear(p.q), a, nullptr);
 }
 
 Ciphertext Evaluator::bootstrap(const Ciphertext &a) {
   const Params &p = params();
   checkInput(a, p, "bootstrap");
-  return signBootstrap(combine(1, a, 0, nullptr, -int64_t(p.q / 8)));
+  return signBootstrap(combine(refreshLinear(p.q), a, nullptr));
 }
 
 Ciphertext Evaluator::mux(const Ciphertext &sel, const Ciphertext &t,
@@ -394,15 +373,12 @@ Ciphertext Evaluator::mux(const Ciphertext &sel, const Ciphertext &t,
   checkInput(sel, p, "MUX");
   checkInput(t, p, "MUX");
   checkInput(f, p, "MUX");
-  // AND(sel, t) + AND(NOT sel, f), summed before the key switch: at most one
-  // of them is set, so the sum is a bit at Q/4.
-  const int64_t q8 = p.q / 8;
   const uint32_t big_q = keys_.impl().ring_q.value();
   const uint32_t q8_big = roundedEighth(big_q);
   Ciphertext x = sampleExtract(
-      blindRotate(combine(1, sel, 1, &t, -3 * q8), scratch_->sign_tv));
-  const Ciphertext y = sampleExtract(blindRotate(
-      combine(-1, sel, 1, &f, p.q / 4 - 3 * q8), scratch_->sign_tv));
+      blindRotate(combine(muxTrue(p.q), sel, &t), scratch_->sign_tv));
+  const Ciphertext y = sampleExtract(
+      blindRotate(combine(muxFalse(p.q), sel, &f), scratch_->sign_tv));
   for (size_t j = 0; j < x.a.size(); ++j)
     x.a[j] = static_cast<uint32_t>((uint64_t(x.a[j]) + y.a[j]) % big_q);
   x.b = static_cast<uint32_t>((uint64_t(x.b) + y.b + 2 * q8_big) % big_q);
@@ -430,7 +406,7 @@ void Circuit::validate() const {
       bad(k, "writes wire " + std::to_string(op[1]) + ", expected " +
                  std::to_string(out));
     const int code = op[0];
-    const int reads = code < 6 ? 2 : code == kNot ? 1 : code == kMux ? 3 : 0;
+    const int reads = Circuit::reads(code);
     if (code < 0 || code > kTrivial)
       bad(k, "unknown code " + std::to_string(code));
     if (code == kTrivial && op[2] != 0 && op[2] != 1)

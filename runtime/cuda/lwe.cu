@@ -218,6 +218,9 @@ struct RotJob {
   int32_t a, b;
   u32 x, y, c;
 };
+/// The rotation job of x a + y b + c (lwe_internal.h's forms) on wires a
+/// and b.
+RotJob rotJob(Linear l, int32_t a, int32_t b) { return {a, b, l.x, l.y, l.c}; }
 /// A key switch: the extracted rows r1 (+ r2 when r2 >= 0) at Q, plus
 /// `offset` on b, to q_ks, key-switched, to q, into row `out` of the
 /// destination.
@@ -492,9 +495,9 @@ struct DeviceEvaluator::Impl {
                                                                     d_ks, dst);
     EMBER_CUDA_LAUNCH_CHECK(stream);
   }
-  /// The batch API: rows a (and b) of count ciphertexts, x a + y b + c
+  /// The batch API: rows a (and b) of count ciphertexts, l's x a + y b + c
   /// through tv, plus b_offset after extraction.
-  void run(const u32 *a, const u32 *b, size_t count, u32 x, u32 y, u32 c,
+  void run(const u32 *a, const u32 *b, size_t count, Linear l,
            const std::vector<u32> &table_tv, u32 b_offset, u32 *host_out) {
     if (count == 0)
       return;
@@ -509,7 +512,7 @@ struct DeviceEvaluator::Impl {
     std::vector<RotJob> rot(count);
     std::vector<KsJob> ks(count);
     for (size_t i = 0; i < count; ++i) {
-      rot[i] = {int32_t(i), b ? int32_t(count + i) : -1, x, y, c};
+      rot[i] = rotJob(l, int32_t(i), b ? int32_t(count + i) : -1);
       ks[i] = {int32_t(i), -1, b_offset, int32_t(i)};
     }
     const u32 *d_tv = put(tv, table_tv);
@@ -591,7 +594,7 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
         int(I.shared_bytes)));
-  I.q8_big = (p.ring_q + 4) / 8;
+  I.q8_big = roundedEighth(p.ring_q);
   I.sign_tv.assign(p.ringN(), I.q8_big);
   EMBER_CUDA_CHECK(cudaStreamCreateWithFlags(&I.stream, cudaStreamNonBlocking));
   for (cudaEvent_t &e : I.events)
@@ -621,32 +624,12 @@ DeviceEvaluator::Timing DeviceEvaluator::lastTiming() const {
   return impl_->timing;
 }
 
-namespace {
-/// x a + y b + c of Evaluator::gate: the output bit is the phase's sign.
-RotJob gateJob(Gate g, uint32_t q, int32_t a, int32_t b) {
-  const u32 q8 = q / 8;
-  switch (g) {
-  case Gate::And:
-    return {a, b, 1, 1, 0u - 3 * q8};
-  case Gate::Or:
-    return {a, b, 1, 1, 0u - q8};
-  case Gate::Nand:
-    return {a, b, 0u - 1, 0u - 1, 3 * q8};
-  case Gate::Nor:
-    return {a, b, 0u - 1, 0u - 1, q8};
-  case Gate::Xor:
-    return {a, b, 2, 2, 0u - 2 * q8};
-  case Gate::Xnor:
-    return {a, b, 0u - 2, 0u - 2, 2 * q8};
-  }
-  throw InvalidArgument("gate: unknown gate");
-}
-} // namespace
+namespace {} // namespace
 
 void DeviceEvaluator::gate(Gate g, const uint32_t *a, const uint32_t *b,
                            size_t count, uint32_t *out) {
-  const RotJob j = gateJob(g, impl_->params.q, 0, 0);
-  impl_->run(a, b, count, j.x, j.y, j.c, impl_->sign_tv, impl_->q8_big, out);
+  impl_->run(a, b, count, gateLinear(g, impl_->params.q), impl_->sign_tv,
+             impl_->q8_big, out);
 }
 
 std::vector<Ciphertext>
@@ -670,19 +653,13 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
   // level, in waves after the linear ops of that level it reads.
   std::vector<int> level(circuit.wires, 0), wave(circuit.wires, 0);
   int depth = 0, waves = 0;
-  auto reads = [](const std::array<int32_t, 5> &op) {
-    return op[0] < 6                ? 2
-           : op[0] == Circuit::kNot ? 1
-           : op[0] == Circuit::kMux ? 3
-                                    : 0;
-  };
   for (const auto &op : circuit.ops) {
     const bool boot = op[0] < 6 || op[0] == Circuit::kMux;
     int l = 0, w = 0;
-    for (int r = 0; r < reads(op); ++r)
+    for (int r = 0; r < Circuit::reads(op[0]); ++r)
       l = std::max(l, level[op[2 + r]]);
     if (!boot)
-      for (int r = 0; r < reads(op); ++r)
+      for (int r = 0; r < Circuit::reads(op[0]); ++r)
         if (level[op[2 + r]] == l && op[2 + r] >= circuit.input_bits)
           w = std::max(w, wave[op[2 + r]] + 1);
     level[op[1]] = boot ? l + 1 : l;
@@ -712,23 +689,28 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
   }
   const u32 *d_tv = I.put(I.tv, I.sign_tv);
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[1], I.stream));
-  const u32 q = p.q, q8 = q / 8;
+  const u32 q = p.q;
+  const Linear flip = notLinear(q);
+  // The ops of each (level, wave), in circuit order.
+  std::vector<std::vector<const std::array<int32_t, 5> *>> steps(
+      size_t(depth + 1) * (waves + 1));
+  for (const auto &op : circuit.ops)
+    steps[size_t(level[op[1]]) * (waves + 1) + wave[op[1]]].push_back(&op);
   for (int l = 0; l <= depth; ++l) {
     std::vector<RotJob> rot;
     std::vector<KsJob> ks;
-    for (const auto &op : circuit.ops) {
-      if (level[op[1]] != l || wave[op[1]] != 0)
-        continue;
+    for (const auto *opp : steps[size_t(l) * (waves + 1)]) {
+      const auto &op = *opp;
       for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
         const int32_t o = r * wires, j = int32_t(rot.size());
         if (op[0] == Circuit::kMux) {
           // AND(sel, t) + AND(NOT sel, f), summed before the key switch.
-          rot.push_back({o + op[2], o + op[3], 1, 1, 0u - 3 * q8});
-          rot.push_back({o + op[2], o + op[4], 0u - 1, 1, q / 4 - 3 * q8});
+          rot.push_back(rotJob(muxTrue(q), o + op[2], o + op[3]));
+          rot.push_back(rotJob(muxFalse(q), o + op[2], o + op[4]));
           ks.push_back({j, j + 1, 2 * I.q8_big, o + op[1]});
         } else {
-          rot.push_back(
-              gateJob(static_cast<Gate>(op[0]), q, o + op[2], o + op[3]));
+          rot.push_back(rotJob(gateLinear(static_cast<Gate>(op[0]), q),
+                               o + op[2], o + op[3]));
           ks.push_back({j, -1, I.q8_big, o + op[1]});
         }
       }
@@ -736,14 +718,15 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
     I.bootstrap(w, rot, ks, w, d_tv);
     for (int v = 1; v <= waves; ++v) {
       std::vector<LinJob> lin;
-      for (const auto &op : circuit.ops)
-        if (level[op[1]] == l && wave[op[1]] == v)
-          for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
-            const int32_t o = r * wires;
-            lin.push_back(op[0] == Circuit::kNot
-                              ? LinJob{o + op[1], o + op[2], 0u - 1, q / 4}
-                              : LinJob{o + op[1], -1, 0, u32(op[2]) * (q / 4)});
-          }
+      for (const auto *opp : steps[size_t(l) * (waves + 1) + v]) {
+        const auto &op = *opp;
+        for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
+          const int32_t o = r * wires;
+          lin.push_back(op[0] == Circuit::kNot
+                            ? LinJob{o + op[1], o + op[2], flip.x, flip.c}
+                            : LinJob{o + op[1], -1, 0, u32(op[2]) * (q / 4)});
+        }
+      }
       if (lin.empty())
         continue;
       const LinJob *d_lin = I.put(I.lin_jobs, lin);
@@ -777,14 +760,14 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
 
 void DeviceEvaluator::bootstrap(const uint32_t *a, size_t count,
                                 uint32_t *out) {
-  impl_->run(a, nullptr, count, 1, 0, 0u - impl_->params.q / 8, impl_->sign_tv,
-             (impl_->params.ring_q + 4) / 8, out);
+  impl_->run(a, nullptr, count, refreshLinear(impl_->params.q), impl_->sign_tv,
+             impl_->q8_big, out);
 }
 
 void DeviceEvaluator::lut(const uint32_t *a, size_t count,
                           const std::vector<uint32_t> &table, uint32_t *out) {
-  impl_->run(a, nullptr, count, 1, 0, 0, lutTestVector(impl_->params, table), 0,
-             out);
+  impl_->run(a, nullptr, count, {1, 0, 0}, lutTestVector(impl_->params, table),
+             0, out);
 }
 
 namespace {

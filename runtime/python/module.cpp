@@ -5,6 +5,7 @@
 // Bytes), keeps referenced objects alive and releases the GIL around the
 // heavy calls. Polynomials cross the boundary as C-contiguous (limbs, N)
 // arrays of the context's word type plus a basis (global modulus indices).
+#include "bytes.h"
 #include "ember/ckks.h"
 #include "ember/context.h"
 #include "ember/errors.h"
@@ -179,13 +180,8 @@ void expectBasis(const Poly<Word> &p, const std::vector<int> &basis,
                 " returned a polynomial over an unexpected basis");
 }
 
-py::bytes toBytes(const Bytes &b) {
-  return py::bytes(reinterpret_cast<const char *>(b.data()), b.size());
-}
-Bytes fromBytes(const py::bytes &b) {
-  std::string_view view = b;
-  return Bytes(view.begin(), view.end());
-}
+using python::fromBytes;
+using python::toBytes;
 
 /// A serialized buffer that is wiped when it goes out of scope if it holds
 /// a secret key (the copies on the C++ side; Python's bytes are the

@@ -1,6 +1,7 @@
 // FHEW/TFHE in ember_runtime (submodule `tfhe`): parameter sets, keys, LWE
 // ciphertexts, gates and lookup tables on the CPU (ember/lwe.h).
 
+#include "bytes.h"
 #include "ember/errors.h"
 #include "ember/lwe.h"
 #include "ember/random.h"
@@ -397,16 +398,11 @@ void bindTfhe(py::module_ &parent) {
       "Runs a circuit on the CPU; the outputs' bits in order.");
 
   // Serialization (ember/lwe.h): bytes in and out.
-  auto toBytes = [](const Bytes &b) {
-    return py::bytes(reinterpret_cast<const char *>(b.data()), b.size());
-  };
-  auto fromBytes = [](const py::bytes &b) {
-    const std::string_view v = b;
-    return Bytes(v.begin(), v.end());
-  };
+  using python::fromBytes;
+  using python::toBytes;
   m.def(
       "serialize_secret_key",
-      [=](const SecretKey &sk) {
+      [](const SecretKey &sk) {
         Bytes b = serialize(sk);
         py::bytes out = toBytes(b);
         secureWipe(b); // Python's bytes are the caller's
@@ -415,17 +411,17 @@ void bindTfhe(py::module_ &parent) {
       py::arg("secret_key"));
   m.def(
       "serialize_evaluation_keys",
-      [=](const PyEvaluationKeys &k) { return toBytes(serialize(*k.keys)); },
+      [](const PyEvaluationKeys &k) { return toBytes(serialize(*k.keys)); },
       py::arg("keys"));
   m.def(
       "serialize_ciphertexts",
-      [=](const Params &p, const std::vector<Ciphertext> &cts) {
+      [](const Params &p, const std::vector<Ciphertext> &cts) {
         return toBytes(serialize(p, cts));
       },
       py::arg("params"), py::arg("ciphertexts"));
   m.def(
       "deserialize_secret_key",
-      [=](const py::bytes &b) {
+      [](const py::bytes &b) {
         Bytes bytes = fromBytes(b);
         std::shared_ptr<SecretKey> sk = deserializeSecretKey(bytes);
         secureWipe(bytes);
@@ -434,7 +430,7 @@ void bindTfhe(py::module_ &parent) {
       py::arg("data"));
   m.def(
       "deserialize_evaluation_keys",
-      [=](const py::bytes &b) {
+      [](const py::bytes &b) {
         const Bytes bytes = fromBytes(b);
         py::gil_scoped_release release;
         return PyEvaluationKeys{
@@ -443,7 +439,7 @@ void bindTfhe(py::module_ &parent) {
       py::arg("data"));
   m.def(
       "deserialize_ciphertexts",
-      [=](const Params &p, const py::bytes &b) {
+      [](const Params &p, const py::bytes &b) {
         return deserializeCiphertexts(p, fromBytes(b));
       },
       py::arg("params"), py::arg("data"));

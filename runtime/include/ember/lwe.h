@@ -148,6 +148,10 @@ private:
 /// known bit a (a noiseless ciphertext).
 struct Circuit {
   enum Code { kNot = 6, kMux = 7, kTrivial = 8 };
+  /// How many wires an op of `code` reads (a gate 2, NOT 1, MUX 3).
+  static int reads(int code) {
+    return code < 6 ? 2 : code == kNot ? 1 : code == kMux ? 3 : 0;
+  }
   int input_bits = 0;
   int wires = 0;
   std::vector<std::array<int32_t, 5>> ops;
