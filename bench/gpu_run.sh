@@ -27,7 +27,9 @@
 # module and runs bench/tfhe_gpu.py (FHEW/TFHE gates and lookup tables over
 # a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json), and with
 # TFHE_PROGRAMS=out/tfhe_programs (bench/tfhe_programs.py save) the compiled
-# programs on the CPU and the GPU ($OUT/tfhe_programs.log). PROFILE_BENCH=SETS times
+# programs on the CPU and the GPU ($OUT/tfhe_programs.log); TFHE_NCU=regex
+# profiles one launch of that kernel for one ciphertext ($OUT/tfhe_ncu_*.csv:
+# stall samples by SASS instruction). PROFILE_BENCH=SETS times
 # every kernel of ember_gpu_bench SETS ($OUT/profile_bench.csv).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -181,6 +183,22 @@ if [ "${TFHE:-0}" != 0 ]; then
       bench/tfhe_programs.py run "$TFHE_PROGRAMS" --gpu --runs "${TFHE_RUNS:-5}" \
       --many "${TFHE_MANY:-512}" \
       2>&1 | tee "$OUT/tfhe_programs.log" | grep -E "^(add8|lt8) "
+  fi
+  # TFHE_NCU=regex: Nsight Compute (full set, source counters) of one launch
+  # of the matching kernel in a one-ciphertext run: $OUT/tfhe_ncu_*.csv
+  # (details, and stall samples by CUDA line and by SASS instruction).
+  if [ -n "${TFHE_NCU:-}" ]; then
+    echo "== ncu: $TFHE_NCU (one ciphertext) =="
+    PYTHONPATH="$BUILD/python" timeout 300 ncu --set full --import-source yes \
+      -k "regex:$TFHE_NCU" --launch-skip 1 --launch-count 1 -f -o /tmp/tfhe_ncu \
+      python3 bench/tfhe_gpu.py --batch 1 --runs 2 --sweep "" >"$OUT/tfhe_ncu.log" 2>&1
+    echo "ncu exit code: $?"
+    ncu -i /tmp/tfhe_ncu.ncu-rep --page details --csv >"$OUT/tfhe_ncu_details.csv" 2>&1
+    ncu -i /tmp/tfhe_ncu.ncu-rep --page source --csv --print-source cuda \
+      >"$OUT/tfhe_ncu_cuda.csv" 2>&1
+    ncu -i /tmp/tfhe_ncu.ncu-rep --page source --csv --print-source sass \
+      >"$OUT/tfhe_ncu_sass.csv" 2>&1
+    ls -la "$OUT"/tfhe_ncu*
   fi
 fi
 

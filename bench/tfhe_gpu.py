@@ -58,6 +58,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--json")
     ap.add_argument(
+        "--sweep",
+        default="1,2,4,8,16,33,64,132",
+        help="batch sizes at which NAND is timed with the cluster kernel and without",
+    )
+    ap.add_argument(
         "--min-blocks",
         default="",
         help="also time AND at these EMBER_TFHE_MIN_BLOCKS (e.g. 1,6,7)",
@@ -146,6 +151,72 @@ def main() -> None:
         f"latency: gate {gate_s * 1e3:.2f} ms, LUT over Z_4 {lut_s * 1e3:.2f} ms; "
         f"LUT batch {args.batch / batch_lut_s:.0f}/s, wrong {lut_wrong}"
     )
+    # Small batches: the thread-block cluster kernel against one block per
+    # ciphertext (EMBER_TFHE_CLUSTER_JOBS=0), stage by stage.
+    os.environ["EMBER_TFHE_CLUSTER_JOBS"] = "0"
+    plain = tfhe.CudaEvaluator(keys)
+    del os.environ["EMBER_TFHE_CLUSTER_JOBS"]
+    # The cluster kernel without its fast path (UnitNtt): generic NTTs.
+    os.environ["EMBER_TFHE_CLUSTER_FAST"] = "0"
+    generic = tfhe.CudaEvaluator(keys)
+    del os.environ["EMBER_TFHE_CLUSTER_FAST"]
+    result["cluster"] = {
+        "blocks": gpu.cluster_blocks,
+        "max_jobs": gpu.cluster_jobs,
+        "sweep": [],
+    }
+    print(f"cluster kernel: {gpu.cluster_blocks} blocks, batches <= {gpu.cluster_jobs}")
+    for size in [int(x) for x in args.sweep.split(",") if x]:
+        size = min(size, args.batch)
+        row = {"batch": size}
+        for label, ev in (
+            ("cluster", gpu),
+            ("cluster_generic", generic),
+            ("one_block", plain),
+        ):
+            if label != "one_block" and size > gpu.cluster_jobs:
+                os.environ["EMBER_TFHE_CLUSTER_JOBS"] = str(size)
+                if label == "cluster_generic":
+                    os.environ["EMBER_TFHE_CLUSTER_FAST"] = "0"
+                ev = tfhe.CudaEvaluator(keys)
+                os.environ.pop("EMBER_TFHE_CLUSTER_JOBS")
+                os.environ.pop("EMBER_TFHE_CLUSTER_FAST", None)
+            seconds, out = timed(
+                lambda e=ev, n=size: e.gate("NAND", a_rows[:n], b_rows[:n]), lat_runs
+            )
+            timing = ev.last_timing
+            got = decrypt_rows(sk, out, q, 4)
+            wrong = sum(
+                int(g != 1 - (int(x) & int(y)))
+                for g, x, y in zip(got, a_bits[:size], b_bits[:size], strict=True)
+            )
+            same = np.array_equal(
+                out[0],
+                cpu.gate(
+                    "NAND",
+                    tfhe.Ciphertext.from_row(a_rows[0], q),
+                    tfhe.Ciphertext.from_row(b_rows[0], q),
+                ).row(),
+            )
+            row[label] = {
+                "ms": seconds * 1e3,
+                "blind_rotation_ms": timing["blind_rotation_ms"],
+                "key_switch_ms": timing["key_switch_ms"],
+                "wrong": wrong,
+                "cpu_identical_first": same,
+            }
+        result["cluster"]["sweep"].append(row)
+        c, g, o = row["cluster"], row["cluster_generic"], row["one_block"]
+        print(
+            f"NAND x{size:4d}: cluster {c['ms']:7.2f} ms (rotation "
+            f"{c['blind_rotation_ms']:.2f}, switch {c['key_switch_ms']:.3f}), "
+            f"generic NTTs {g['ms']:7.2f} ms (wrong {g['wrong']}, CPU-identical "
+            f"{g['cpu_identical_first']}), "
+            f"one block {o['ms']:7.2f} ms (rotation {o['blind_rotation_ms']:.2f}, "
+            f"switch {o['key_switch_ms']:.3f}); wrong {c['wrong']}/{o['wrong']}, "
+            f"CPU-identical {c['cpu_identical_first']}/{o['cpu_identical_first']}",
+            flush=True,
+        )
     result["min_blocks"] = {}
     for v in [x for x in args.min_blocks.split(",") if x]:
         os.environ["EMBER_TFHE_MIN_BLOCKS"] = v

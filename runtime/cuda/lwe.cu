@@ -8,10 +8,13 @@
 #include "ember/errors.h"
 #include "internal.cuh"
 
+#include <cooperative_groups.h>
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 
 namespace ember::lwe::cuda {
 
@@ -30,6 +33,11 @@ constexpr int kLatencyThreads = 1024;
 constexpr int kSwitchThreads = 256;
 constexpr int kSwitchPerThread = 4; // n + 1 <= 1024
 constexpr int kDefaultMinBlocks = 6;
+/// The cluster kernel: threads per block (one NTT unit each at N = 1024)
+/// and the most blocks of a cluster (the portable limit).
+constexpr int kClusterThreads = 256;
+constexpr int kMaxCluster = 8;
+constexpr int kFastRows = 2; ///< rows per block on the fast path
 
 /// Everything a kernel reads, by value.
 struct KParams {
@@ -212,6 +220,12 @@ __device__ void nttInverse(u32 *s, const u32 *src, int polys,
   }
 }
 
+/// The cluster kernel's slice of NTT positions per block: N / C rounded up
+/// to a multiple of 4 (16-byte digit stores).
+__host__ __device__ inline int clusterSlice(int big_n, int blocks) {
+  return (big_n / 4 + blocks - 1) / blocks * 4;
+}
+
 /// A blind rotation: of x a + y b + c (mod q), a and b rows of `wires`
 /// (b < 0: none).
 struct RotJob {
@@ -334,29 +348,346 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     out[big_n] = acc[big_n];
 }
 
-/// One block per key-switch job: the sum of one or two extracted rows (mod
-/// Q) plus the offset on b, switched to q_ks in shared memory, key-switched
-/// s' -> s (N d_ks rows of n + 1 words of the key read, those of zero
-/// digits skipped), then switched to q. Bytes per job: about N d_ks (1 -
-/// 1/Bks) 2 (n + 1) of key.
+/// The cluster kernel's fast path at N = 2^kLogN (kLogN even, N / 4
+/// threads): a thread owns one radix-4 unit in every pass of one
+/// polynomial, its twiddles (three and their Shoup words per pass, forward
+/// and inverse) held in registers from the start; the inverse's last pass
+/// and the forward's first touch the same four positions (u, u + N/4, u +
+/// N/2, u + 3N/4), so the digits go from one to the other in registers,
+/// and the forward's last pass (positions 4u .. 4u + 3) stores straight to
+/// the slice's owner. Same butterflies, in the same order, as nttForward
+/// and nttInverse.
+template <int kLogN> struct UnitNtt {
+  static constexpr int kPasses = kLogN / 2, kQuarter = 1 << (kLogN - 2);
+  u32 fw[kPasses][6], iw[kPasses][6];
+
+  __device__ void load(const KParams &k, int u) {
+#pragma unroll
+    for (int p = 0; p < kPasses; ++p) {
+      const int m = 1 << (2 * p), log_t = kLogN - 1 - 2 * p;
+      const int i = u >> (log_t - 1), i2 = 2 * (m + i);
+      fw[p][0] = __ldg(k.roots + m + i),
+      fw[p][1] = __ldg(k.roots_shoup + m + i);
+      fw[p][2] = __ldg(k.roots + i2), fw[p][3] = __ldg(k.roots_shoup + i2);
+      fw[p][4] = __ldg(k.roots + i2 + 1);
+      fw[p][5] = __ldg(k.roots_shoup + i2 + 1);
+      const int mi = 1 << (kLogN - 1 - 2 * p), j2 = u >> (2 * p);
+      const int r1 = mi + 2 * j2, r3 = (mi >> 1) + j2;
+      iw[p][0] = __ldg(k.inv_roots + r1);
+      iw[p][1] = __ldg(k.inv_roots_shoup + r1);
+      iw[p][2] = __ldg(k.inv_roots + r1 + 1);
+      iw[p][3] = __ldg(k.inv_roots_shoup + r1 + 1);
+      iw[p][4] = __ldg(k.inv_roots + r3),
+      iw[p][5] = __ldg(k.inv_roots_shoup + r3);
+    }
+  }
+  /// Forward pass p's four positions for unit u: off, + t/2, + t, + 3t/2.
+  static __device__ int fwdOff(int p, int u, int &t2) {
+    const int log_t = kLogN - 1 - 2 * p;
+    t2 = 1 << (log_t - 1);
+    return ((u >> (log_t - 1)) << (log_t + 1)) + (u & (t2 - 1));
+  }
+  /// Inverse pass p's four positions: off, + t, + 2t, + 3t.
+  static __device__ int invOff(int p, int u, int &t) {
+    t = 1 << (2 * p);
+    return ((u >> (2 * p)) << (2 * p + 2)) + (u & (t - 1));
+  }
+  __device__ void fwdUnit(int p, u32 &a, u32 &b, u32 &c, u32 &d, u32 q) const {
+    const u32 two_q = 2 * q;
+    fwdButterfly(a, c, fw[p][0], fw[p][1], q, two_q);
+    fwdButterfly(b, d, fw[p][0], fw[p][1], q, two_q);
+    fwdButterfly(a, b, fw[p][2], fw[p][3], q, two_q);
+    fwdButterfly(c, d, fw[p][4], fw[p][5], q, two_q);
+  }
+  __device__ void invUnit(int p, u32 &a, u32 &b, u32 &c, u32 &d, u32 q) const {
+    const u32 two_q = 2 * q;
+    invButterfly(a, b, iw[p][0], iw[p][1], q, two_q);
+    invButterfly(c, d, iw[p][2], iw[p][3], q, two_q);
+    invButterfly(a, c, iw[p][4], iw[p][5], q, two_q);
+    invButterfly(b, d, iw[p][4], iw[p][5], q, two_q);
+  }
+};
+
+/// One thread-block cluster per rotation job, for batches too small to
+/// fill the GPU (a ciphertext's latency). The `rows` digit rows of a step
+/// are spread over the cluster's C blocks (block c transforms rows c, c +
+/// C, ...), and the coefficients (NTT positions) over the blocks in slices
+/// of S (block c owns [c S, c S + S)). A step:
+///   1. each block prefetches the step's key words of its slice, every row
+///      (cp.async);
+///   2. inverse-transforms the accumulator part(s) its rows come from,
+///      decomposes them into its digit rows and transforms those;
+///   3. sends each slice of its digit rows to the slice's owner
+///      (distributed shared memory, 16-byte stores);
+///   -- cluster barrier --
+///   4. each block multiplies its slice of every digit row by its key words,
+///      updates its slice of the accumulator and writes it into every
+///      block's copy;
+///   -- cluster barrier --
+/// The sums are the same integers as blindRotateKernel's (unreduced u64 over
+/// the rows, then reduced), so every word matches. Per block and step: one
+/// or two inverse NTTs and rows / C forward NTTs instead of 2 + rows on one
+/// SM; the blocks exchange N digit words and 2N accumulator words each.
+/// Shared memory: key words rows S uint4, digit slices rows S, the
+/// accumulator 2N, coefficient forms 2N and own digit rows (rows / C) N
+/// words.
+/// kC: the cluster's blocks when known at compile time (the loops over the
+/// blocks unrolled), else 0. kLogN: log2 N for the fast path (UnitNtt; C
+/// even, so each block's rows come from one part, at most kFastRows of
+/// them), else 0.
+template <int kC, int kLogN>
+__global__ void __launch_bounds__(kClusterThreads)
+    blindRotateClusterKernel(const KParams k, const u32 *wires,
+                             const RotJob *jobs, const u32 *tv, u32 *ext) {
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int C = kC > 0 ? kC : int(cluster.num_blocks());
+  const int rank = int(cluster.block_rank());
+  extern __shared__ __align__(16) u32 sm[];
+  const int big_n = 1 << k.log_ring, slice = clusterSlice(big_n, C);
+  const int lo = rank * slice, hi = min(big_n, lo + slice);
+  uint4 *keys = reinterpret_cast<uint4 *>(sm); // [rows][slice]
+  u32 *digs = sm + size_t(4 * k.rows) * slice; // [rows][slice]
+  u32 *acc = digs + size_t(k.rows) * slice;    // [2][N]
+  u32 *coef = acc + 2 * big_n;                 // [2][N]
+  u32 *dig = coef + 2 * big_n;                 // [per][N]
+  int mine = 0, parts = 0; // this block's rows; bit p: needs part p
+  for (int r = rank; r < k.rows; r += C)
+    ++mine, parts |= 1 << (r & 1);
+  struct None {};
+  std::conditional_t<(kLogN > 0), UnitNtt<kLogN>, None> ntt;
+  if constexpr (kLogN > 0)
+    ntt.load(k, threadIdx.x);
+
+  const u32 mask2n = 2 * big_n - 1, f = 2 * big_n / k.q, qmask = k.q - 1;
+  const u32 big_q = k.big_q;
+  const RotJob job = jobs[blockIdx.x / C];
+  const u32 x = job.x, y = job.y, c = job.c;
+  const u32 *a_row = wires + size_t(job.a) * (k.n + 1);
+  const u32 *b_row = job.b >= 0 ? wires + size_t(job.b) * (k.n + 1) : nullptr;
+  const u32 bq = (x * a_row[k.n] + (b_row ? y * b_row[k.n] : 0) + c) & qmask;
+  const u32 e = (2 * big_n - (bq * f & mask2n)) & mask2n;
+  for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
+    acc[t] = 0;
+    const u32 src = (t - e) & mask2n;
+    const u32 v = __ldg(tv + (src & (big_n - 1)));
+    acc[big_n + t] = src < u32(big_n) ? v : (v == 0 ? 0 : big_q - v);
+  }
+  __syncthreads();
+  nttForward<true>(acc + big_n, 1, k);
+  cluster.sync(); // every block has started: its shared memory is there
+
+  const int32_t half_q = int32_t(big_q / 2), q32 = int32_t(big_q);
+  const int32_t bg_mask = (1 << k.log_bg) - 1;
+  for (int i = 0; i < k.n; ++i) {
+    const u32 ai = (x * a_row[i] + (b_row ? y * b_row[i] : 0)) & qmask;
+    const u32 m = ai * f & mask2n;
+    if (m == 0)
+      continue; // the same for every block of the cluster
+    // 1. The step's key words of this block's slice.
+    const uint4 *key = k.bsk4 + size_t(i) * k.rows * big_n;
+    for (int r = 0; r < k.rows; ++r)
+      for (int t = lo + int(threadIdx.x); t < hi; t += blockDim.x)
+        __pipeline_memcpy_async(keys + r * slice + (t - lo),
+                                key + (r << k.log_ring) + t, sizeof(uint4));
+    __pipeline_commit();
+    // 2. Coefficient forms, digits, their transforms.
+    if constexpr (kLogN > 0) {
+      using Ntt = UnitNtt<kLogN>;
+      const int u = threadIdx.x;
+      const u32 q = big_q;
+      const u32 *from = acc + ((parts >> 1) << kLogN);
+      // Inverse passes 0 .. P-2 through coef (the first reads acc).
+#pragma unroll
+      for (int p = 0; p + 1 < Ntt::kPasses; ++p) {
+        int t;
+        const int off = Ntt::invOff(p, u, t);
+        const u32 *in = p == 0 ? from : coef;
+        u32 a = in[off], b = in[off + t], c = in[off + 2 * t],
+            d = in[off + 3 * t];
+        ntt.invUnit(p, a, b, c, d, q);
+        coef[off] = a, coef[off + t] = b, coef[off + 2 * t] = c,
+        coef[off + 3 * t] = d;
+        __syncthreads();
+      }
+      // The last inverse pass, N^-1, the digits of each of this block's
+      // rows and the first forward pass, in registers.
+      u32 v[4];
+      {
+        const int p = Ntt::kPasses - 1;
+        int t;
+        const int off = Ntt::invOff(p, u, t);
+        u32 a = coef[off], b = coef[off + t], c = coef[off + 2 * t],
+            d = coef[off + 3 * t];
+        ntt.invUnit(p, a, b, c, d, q);
+        v[0] = a, v[1] = b, v[2] = c, v[3] = d;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const u32 r = mulShoupLazy32(v[e], k.n_inv, k.n_inv_shoup, q);
+          v[e] = r >= q ? r - q : r;
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < kFastRows; ++j) {
+        if (j >= mine)
+          break;
+        const int r = rank + j * C, d = r / 2 + 1, shift = d * k.log_bg;
+        u32 w[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int32_t cv = int32_t(v[e]);
+          const int32_t uu = cv - (cv > half_q ? q32 : 0) + k.offset;
+          const int32_t dv =
+              d < k.digits ? ((uu >> shift) & bg_mask) - k.half : (uu >> shift);
+          w[e] = u32(dv + (q32 & (dv >> 31)));
+        }
+        ntt.fwdUnit(0, w[0], w[1], w[2], w[3], q);
+        u32 *x = dig + (j << kLogN) + u;
+        x[0] = w[0], x[Ntt::kQuarter] = w[1], x[2 * Ntt::kQuarter] = w[2],
+        x[3 * Ntt::kQuarter] = w[3];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int p = 1; p < Ntt::kPasses; ++p) {
+        int t2;
+        const int off = Ntt::fwdOff(p, u, t2);
+#pragma unroll
+        for (int j = 0; j < kFastRows; ++j) {
+          if (j >= mine)
+            break;
+          u32 *x = dig + (j << kLogN) + off;
+          u32 a = x[0], b = x[t2], c = x[2 * t2], d = x[3 * t2];
+          ntt.fwdUnit(p, a, b, c, d, q);
+          if (p + 1 < Ntt::kPasses) {
+            x[0] = a, x[t2] = b, x[2 * t2] = c, x[3 * t2] = d;
+          } else { // positions 4u .. 4u + 3: to the slice's owner
+            const int r = rank + j * C, pos = 4 * u, owner = pos / slice;
+            u32 *to = cluster.map_shared_rank(digs, owner);
+            *reinterpret_cast<uint4 *>(to + r * slice + (pos - owner * slice)) =
+                make_uint4(a, b, c, d);
+          }
+        }
+        if (p + 1 < Ntt::kPasses)
+          __syncthreads();
+      }
+    } else {
+      if (parts == 3)
+        nttInverse(coef, acc, 2, k);
+      else {
+        const int p = parts >> 1; // 1 -> part 0, 2 -> part 1
+        nttInverse(coef + (p << k.log_ring), acc + (p << k.log_ring), 1, k);
+      }
+      for (int j = 0; j < mine; ++j) {
+        const int r = rank + j * C, d = r / 2 + 1, shift = d * k.log_bg;
+        const u32 *from = coef + ((r & 1) << k.log_ring);
+        for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
+          const int32_t cv = int32_t(from[t]);
+          const int32_t u = cv - (cv > half_q ? q32 : 0) + k.offset;
+          const int32_t v =
+              d < k.digits ? ((u >> shift) & bg_mask) - k.half : (u >> shift);
+          dig[(j << k.log_ring) + t] = u32(v + (q32 & (v >> 31)));
+        }
+      }
+      __syncthreads();
+      nttForward<false>(dig, mine, k);
+      // 3. Each slice of the digit rows to its owner.
+      for (int j = 0; j < mine; ++j) {
+        const int r = rank + j * C;
+        const uint4 *mine4 =
+            reinterpret_cast<const uint4 *>(dig + (j << k.log_ring));
+        for (int g = threadIdx.x; g < big_n / 4; g += blockDim.x) {
+          const int pos = 4 * g, owner = pos / slice;
+          u32 *to = cluster.map_shared_rank(digs, owner);
+          *reinterpret_cast<uint4 *>(to + r * slice + (pos - owner * slice)) =
+              mine4[g];
+        }
+      }
+    }
+    __pipeline_wait_prior(0);
+    cluster.sync(); // every slice's digits and key words are in place
+    // 4. Both external products over this slice, then acc += (X^m - 1) P0
+    // + (X^-m - 1) P1, written into every block's accumulator.
+    for (int t = lo + int(threadIdx.x); t < hi; t += blockDim.x) {
+      u64 s00 = 0, s01 = 0, s10 = 0, s11 = 0; // [key][component]
+      for (int r = 0; r < k.rows; ++r) {
+        const u64 d = digs[r * slice + (t - lo)];
+        const uint4 w = keys[r * slice + (t - lo)];
+        s00 += d * w.x, s01 += d * w.y, s10 += d * w.z, s11 += d * w.w;
+      }
+      const u32 ebr = 2 * (__brev(u32(t)) >> (32 - k.log_ring)) + 1;
+      const u32 ex = m * ebr & mask2n;
+      const u64 fp = __ldg(k.pw + ex) - 1,
+                fm = __ldg(k.pw + ((0u - ex) & mask2n)) - 1;
+      const u32 a0 = reduce64(acc[t] + reduce64(s00, big_q, k.ratio) * fp +
+                                  reduce64(s10, big_q, k.ratio) * fm,
+                              big_q, k.ratio);
+      const u32 a1 =
+          reduce64(acc[big_n + t] + reduce64(s01, big_q, k.ratio) * fp +
+                       reduce64(s11, big_q, k.ratio) * fm,
+                   big_q, k.ratio);
+#pragma unroll
+      for (int b = 0; b < (kC > 0 ? kC : 1); ++b) {
+        u32 *other = cluster.map_shared_rank(acc, b);
+        other[t] = a0, other[big_n + t] = a1;
+      }
+      for (int b = kC > 0 ? kC : 1; b < C; ++b) {
+        u32 *other = cluster.map_shared_rank(acc, b);
+        other[t] = a0, other[big_n + t] = a1;
+      }
+    }
+    cluster.sync(); // the accumulator is whole in every block again
+  }
+  if (rank != 0)
+    return;
+  nttInverse(acc, nullptr, 2, k);
+  u32 *out = ext + size_t(blockIdx.x / C) * (big_n + 1);
+  for (int j = threadIdx.x; j < big_n; j += blockDim.x) {
+    const u32 v = j == 0 ? acc[0] : acc[big_n - j];
+    out[j] = j == 0 || v == 0 ? v : big_q - v;
+  }
+  if (threadIdx.x == 0)
+    out[big_n] = acc[big_n];
+}
+
+/// Coefficient j of an extracted sum (rows r1 + r2, plus the offset on b)
+/// switched from Q to q_ks.
+__device__ __forceinline__ u32 extToQks(const KParams &k, const u32 *r1,
+                                        const u32 *r2, u32 offset, int j) {
+  const int big_n = 1 << k.log_ring;
+  u64 v = u64(r1[j]) + (r2 ? r2[j] : 0) + (j == big_n ? offset : 0);
+  v %= k.big_q;
+  return u32((v * k.q_ks + k.big_q / 2) / k.big_q % k.q_ks);
+}
+
+/// One block per key-switch job and slice of the N input coefficients
+/// (gridDim.y slices): the sum of one or two extracted rows (mod Q) plus
+/// the offset on b, switched to q_ks in shared memory, key-switched s' -> s
+/// (N d_ks rows of n + 1 words of the key read, those of zero digits
+/// skipped), then switched to q. With one slice a block writes its output;
+/// with several (batches too small to fill the GPU, where one block would
+/// stream a job's ~3.4 MB of key alone) each block adds its slice's sums
+/// into `sums` (mod 2^32, so the order does not matter and the words are
+/// the same) and keySwitchFinishKernel rounds them. Bytes per job: about
+/// N d_ks (1 - 1/Bks) 2 (n + 1) of key.
+template <bool kSplit>
 __global__ void __launch_bounds__(kSwitchThreads)
     keySwitchKernel(const KParams k, const u32 *ext, const KsJob *jobs,
-                    u32 *dst) {
+                    u32 *dst, u32 *sums) {
   extern __shared__ u32 in[]; // N + 1 words at q_ks
   const int big_n = 1 << k.log_ring, n = k.n;
   const KsJob job = jobs[blockIdx.x];
-  const u32 big_q = k.big_q;
   const u32 *r1 = ext + size_t(job.r1) * (big_n + 1);
   const u32 *r2 = job.r2 >= 0 ? ext + size_t(job.r2) * (big_n + 1) : nullptr;
-  for (int j = threadIdx.x; j <= big_n; j += blockDim.x) {
-    u64 v = u64(r1[j]) + (r2 ? r2[j] : 0) + (j == big_n ? job.offset : 0);
-    v %= big_q;
-    in[j] = u32((v * k.q_ks + big_q / 2) / big_q % k.q_ks);
-  }
+  const int slice = (big_n + gridDim.y - 1) / gridDim.y;
+  const int lo = blockIdx.y * slice, hi = min(big_n, lo + slice);
+  for (int j = lo + threadIdx.x; j < hi; j += blockDim.x)
+    in[j] = extToQks(k, r1, r2, job.offset, j);
+  if (!kSplit && threadIdx.x == 0)
+    in[big_n] = extToQks(k, r1, r2, job.offset, big_n);
   __syncthreads();
   const u32 digit_mask = k.base_ks - 1;
   u32 acc[kSwitchPerThread] = {};
-  for (int i = 0; i < big_n; ++i) {
+  for (int i = lo; i < hi; ++i) {
     const u32 xi = in[i];
     for (int j = 0; j < k.dks; ++j) {
       const u32 v = (xi >> (j * k.log_bks)) & digit_mask;
@@ -372,14 +703,36 @@ __global__ void __launch_bounds__(kSwitchThreads)
       }
     }
   }
-  u32 *out = dst + size_t(job.out) * (n + 1);
 #pragma unroll
   for (int s = 0; s < kSwitchPerThread; ++s) {
     const int t = threadIdx.x + s * kSwitchThreads;
     if (t > n)
       continue;
+    if (kSplit) {
+      atomicAdd(sums + size_t(blockIdx.x) * (n + 1) + t, acc[s]);
+      continue;
+    }
     const u32 v = (t == n ? in[big_n] + acc[s] : acc[s]) & (k.q_ks - 1);
-    out[t] = u32((u64(v) * k.q + k.q_ks / 2) / k.q_ks) & (k.q - 1);
+    dst[size_t(job.out) * (n + 1) + t] =
+        u32((u64(v) * k.q + k.q_ks / 2) / k.q_ks) & (k.q - 1);
+  }
+}
+
+/// One block per job: the slices' sums (keySwitchKernel<true>) plus b at
+/// q_ks, switched to q.
+__global__ void keySwitchFinishKernel(const KParams k, const u32 *ext,
+                                      const KsJob *jobs, u32 *dst,
+                                      const u32 *sums) {
+  const int big_n = 1 << k.log_ring, n = k.n;
+  const KsJob job = jobs[blockIdx.x];
+  const u32 *r1 = ext + size_t(job.r1) * (big_n + 1);
+  const u32 *r2 = job.r2 >= 0 ? ext + size_t(job.r2) * (big_n + 1) : nullptr;
+  const u32 b = extToQks(k, r1, r2, job.offset, big_n);
+  for (int t = threadIdx.x; t <= n; t += blockDim.x) {
+    const u32 s = sums[size_t(blockIdx.x) * (n + 1) + t];
+    const u32 v = (t == n ? b + s : s) & (k.q_ks - 1);
+    dst[size_t(job.out) * (n + 1) + t] =
+        u32((u64(v) * k.q + k.q_ks / 2) / k.q_ks) & (k.q - 1);
   }
 }
 
@@ -410,6 +763,27 @@ RotateKernel rotateKernel() {
     return blindRotateKernel<kRotateThreads, 6>;
   default:
     return blindRotateKernel<kRotateThreads, kDefaultMinBlocks>;
+  }
+}
+
+/// The cluster kernel for clusters of `blocks`: unrolled for the sets'
+/// shapes (TOY 4 rows on 4 blocks, STD128 6 on 6, STD128Q 12 on 6),
+/// generic otherwise.
+/// The fast path where N = 1024, the blocks are even (each block's rows of
+/// one part) and take at most kFastRows rows (STD128: 6 rows on 6 blocks,
+/// STD128Q 12 on 6).
+RotateKernel clusterKernel(int blocks, bool fast) {
+  if (fast && blocks == 6)
+    return blindRotateClusterKernel<6, 10>;
+  if (fast)
+    return blindRotateClusterKernel<0, 10>;
+  switch (blocks) {
+  case 4:
+    return blindRotateClusterKernel<4, 0>;
+  case 6:
+    return blindRotateClusterKernel<6, 0>;
+  default:
+    return blindRotateClusterKernel<0, 0>;
   }
 }
 
@@ -446,7 +820,7 @@ struct DeviceEvaluator::Impl {
   Params params;
   KParams k{};
   std::vector<void *> owned;
-  Grow<u32> wires, ext, out, tv;
+  Grow<u32> wires, ext, out, tv, ks_sums;
   Grow<RotJob> rot_jobs;
   Grow<KsJob> ks_jobs;
   Grow<LinJob> lin_jobs;
@@ -454,6 +828,12 @@ struct DeviceEvaluator::Impl {
   RotateKernel rotate = nullptr;
   RotateKernel rotate_latency = blindRotateKernel<kLatencyThreads, 1>;
   int sms = 0;
+  /// Blocks per cluster of blindRotateClusterKernel (0: no clusters on
+  /// this device), its shared memory, and the largest batch it takes
+  /// (EMBER_TFHE_CLUSTER_JOBS, default the SM count; 0 turns it off).
+  int cluster = 0;
+  bool cluster_fast = false; ///< UnitNtt (EMBER_TFHE_CLUSTER_FAST=0: off)
+  size_t cluster_bytes = 0, cluster_jobs = 0;
   std::vector<u32> sign_tv;
   u32 q8_big = 0; ///< round(Q/8): added to a gate's extracted b
   std::string device_name;
@@ -475,7 +855,10 @@ struct DeviceEvaluator::Impl {
     return d;
   }
   /// Blind rotations of `rot` (through tv), then the key switches of `ks`
-  /// into rows of `dst`.
+  /// into rows of `dst`. Batches of at most cluster_jobs go to the cluster
+  /// kernel, other batches below the SM count to one 1024-thread block per
+  /// job, full ones to 256-thread blocks; key switches of batches below
+  /// the SM count are split over slices of the input coefficients.
   void bootstrap(const u32 *src, const std::vector<RotJob> &rot,
                  const std::vector<KsJob> &ks, u32 *dst, const u32 *d_tv) {
     if (rot.empty())
@@ -483,16 +866,49 @@ struct DeviceEvaluator::Impl {
     const RotJob *d_rot = put(rot_jobs, rot);
     const KsJob *d_ks = put(ks_jobs, ks);
     u32 *d_ext = ext.get(rot.size() * (params.ringN() + 1));
-    const bool small = rot.size() < size_t(sms);
-    (small ? rotate_latency
-           : rotate)<<<unsigned(rot.size()),
-                       small ? kLatencyThreads : kRotateThreads, shared_bytes,
-                       stream>>>(k, src, d_rot, d_tv, d_ext);
+    const size_t jobs = rot.size();
+    if (cluster > 0 && jobs <= cluster_jobs) {
+      cudaLaunchConfig_t cfg{};
+      cfg.gridDim = dim3(unsigned(jobs * cluster));
+      cfg.blockDim = dim3(kClusterThreads);
+      cfg.dynamicSmemBytes = cluster_bytes;
+      cfg.stream = stream;
+      cudaLaunchAttribute attr{};
+      attr.id = cudaLaunchAttributeClusterDimension;
+      attr.val.clusterDim.x = unsigned(cluster);
+      attr.val.clusterDim.y = 1;
+      attr.val.clusterDim.z = 1;
+      cfg.attrs = &attr;
+      cfg.numAttrs = 1;
+      EMBER_CUDA_CHECK(cudaLaunchKernelEx(&cfg,
+                                          clusterKernel(cluster, cluster_fast),
+                                          k, src, d_rot, d_tv, d_ext));
+    } else {
+      const bool small = jobs < size_t(sms);
+      (small
+           ? rotate_latency
+           : rotate)<<<unsigned(jobs), small ? kLatencyThreads : kRotateThreads,
+                       shared_bytes, stream>>>(k, src, d_rot, d_tv, d_ext);
+    }
     EMBER_CUDA_LAUNCH_CHECK(stream);
     EMBER_CUDA_CHECK(cudaEventRecord(events[2], stream));
-    keySwitchKernel<<<unsigned(ks.size()), kSwitchThreads,
-                      (params.ringN() + 1) * sizeof(u32), stream>>>(k, d_ext,
-                                                                    d_ks, dst);
+    const size_t in_bytes = (params.ringN() + 1) * sizeof(u32);
+    const unsigned slices = unsigned(std::min<size_t>(
+        32, ks.size() < size_t(sms) ? 2 * size_t(sms) / ks.size() : 1));
+    if (slices <= 1) {
+      keySwitchKernel<false>
+          <<<unsigned(ks.size()), kSwitchThreads, in_bytes, stream>>>(
+              k, d_ext, d_ks, dst, nullptr);
+    } else {
+      const size_t words = ks.size() * row();
+      u32 *sums = ks_sums.get(words);
+      EMBER_CUDA_CHECK(cudaMemsetAsync(sums, 0, words * sizeof(u32), stream));
+      keySwitchKernel<true><<<dim3(unsigned(ks.size()), slices), kSwitchThreads,
+                              in_bytes, stream>>>(k, d_ext, d_ks, dst, sums);
+      EMBER_CUDA_LAUNCH_CHECK(stream);
+      keySwitchFinishKernel<<<unsigned(ks.size()), kSwitchThreads, 0, stream>>>(
+          k, d_ext, d_ks, dst, sums);
+    }
     EMBER_CUDA_LAUNCH_CHECK(stream);
   }
   /// The batch API: rows a (and b) of count ciphertexts, l's x a + y b + c
@@ -605,6 +1021,45 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   I.device_name = prop.name;
   I.sms = prop.multiProcessorCount;
+  // The cluster kernel: rows spread over at most kMaxCluster blocks
+  // (EMBER_TFHE_CLUSTER_BLOCKS: fewer).
+  const char *env_blocks = std::getenv("EMBER_TFHE_CLUSTER_BLOCKS");
+  const int most = std::clamp(env_blocks ? std::atoi(env_blocks) : kMaxCluster,
+                              1, kMaxCluster);
+  const int per = (h.rows + most - 1) / most;
+  const int blocks = (h.rows + per - 1) / per;
+  const size_t slice = size_t(clusterSlice(int(p.ringN()), blocks));
+  const char *env_fast = std::getenv("EMBER_TFHE_CLUSTER_FAST");
+  I.cluster_fast = p.log_ring == 10 && blocks % 2 == 0 && per <= kFastRows &&
+                   (1 << (p.log_ring - 2)) == kClusterThreads &&
+                   !(env_fast && std::atoi(env_fast) == 0);
+  I.cluster_bytes =
+      (5 * h.rows * slice + size_t(4 + per) * p.ringN()) * sizeof(u32);
+  const char *env = std::getenv("EMBER_TFHE_CLUSTER_JOBS");
+  // Up to the SM count the cluster kernel is the faster (H200, STD128: 2.25
+  // against 6.3 ms at 1-8 ciphertexts, 5.7 against 6.5 at 64, 11.5
+  // against 11.9 at 132; bench/RESULTS.md).
+  I.cluster_jobs = env ? size_t(std::atol(env)) : size_t(I.sms);
+  if (prop.major >= 9 && I.cluster_jobs > 0) {
+    EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+        clusterKernel(blocks, I.cluster_fast),
+        cudaFuncAttributeMaxDynamicSharedMemorySize, int(I.cluster_bytes)));
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(unsigned(blocks));
+    cfg.blockDim = dim3(kClusterThreads);
+    cfg.dynamicSmemBytes = I.cluster_bytes;
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = unsigned(blocks);
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    EMBER_CUDA_CHECK(cudaOccupancyMaxActiveClusters(
+        &clusters, clusterKernel(blocks, I.cluster_fast), &cfg));
+    if (clusters > 0)
+      I.cluster = blocks;
+  }
 }
 
 DeviceEvaluator::~DeviceEvaluator() {
@@ -620,6 +1075,10 @@ DeviceEvaluator::~DeviceEvaluator() {
 
 const Params &DeviceEvaluator::params() const { return impl_->params; }
 std::string DeviceEvaluator::deviceName() const { return impl_->device_name; }
+int DeviceEvaluator::clusterBlocks() const { return impl_->cluster; }
+size_t DeviceEvaluator::clusterJobs() const {
+  return impl_->cluster > 0 ? impl_->cluster_jobs : 0;
+}
 DeviceEvaluator::Timing DeviceEvaluator::lastTiming() const {
   return impl_->timing;
 }

@@ -290,6 +290,15 @@ void bindTfhe(py::module_ &parent) {
       .def_property_readonly(
           "device_name",
           [](const PyCudaEvaluator &e) { return e.ev->deviceName(); })
+      .def_property_readonly(
+          "cluster_blocks",
+          [](const PyCudaEvaluator &e) { return e.ev->clusterBlocks(); },
+          "Blocks per thread-block cluster of the small-batch blind "
+          "rotation (0: none)")
+      .def_property_readonly(
+          "cluster_jobs",
+          [](const PyCudaEvaluator &e) { return e.ev->clusterJobs(); },
+          "The largest batch that takes the cluster kernel")
       .def(
           "gate",
           [](PyCudaEvaluator &e, const std::string &name, const U32Array &a,

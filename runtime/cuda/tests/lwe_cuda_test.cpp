@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace ember::lwe {
 namespace {
 
@@ -81,6 +83,66 @@ TEST(CudaTfhe, BootstrapAndLookupTablesMatchTheCpu) {
       expectSame(f.cpu.lut(in[i], table), out[i], i);
   }
   EXPECT_THROW(f.gpu.lut(in, {0, 1, 2}), InvalidArgument);
+}
+
+/// Every kernel path (the thread-block cluster, one 1024-thread block and
+/// 256-thread blocks per ciphertext; the key switch whole or split over
+/// slices) gives the CPU's words, at each set's row count: TOY 4 rows on a
+/// cluster of 4, STD128 6 on 6, STD128Q 12 on 6 (two rows of one part per
+/// block), and STD128 on 3 blocks (EMBER_TFHE_CLUSTER_BLOCKS=3: the
+/// generic kernel, two rows of both parts per block). STD128 and STD128Q
+/// take the fast path (UnitNtt), also checked off
+/// (EMBER_TFHE_CLUSTER_FAST=0).
+void kernelPathsMatch(const std::string &name, int cluster,
+                      const char *most = nullptr, const char *fast = nullptr) {
+  Prng prng;
+  SecretKey sk(Params::named(name), prng);
+  EvaluationKeys ek(sk, prng);
+  Evaluator cpu(ek);
+  std::vector<Ciphertext> a, b;
+  std::vector<int> in;
+  for (int i = 0; i < 24; ++i) {
+    in.push_back(int(prng.uniform(4)));
+    a.push_back(sk.encrypt(in.back() >> 1, 4, prng));
+    b.push_back(sk.encrypt(in.back() & 1, 4, prng));
+  }
+  std::vector<Ciphertext> want;
+  for (size_t i = 0; i < a.size(); ++i)
+    want.push_back(cpu.gate(Gate::Nand, a[i], b[i]));
+  for (const char *jobs : {"100000", "0"}) {
+    ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_JOBS", jobs, 1), 0);
+    if (most)
+      ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_BLOCKS", most, 1), 0);
+    if (fast)
+      ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_FAST", fast, 1), 0);
+    cuda::DeviceEvaluator gpu(ek);
+    unsetenv("EMBER_TFHE_CLUSTER_JOBS");
+    unsetenv("EMBER_TFHE_CLUSTER_BLOCKS");
+    unsetenv("EMBER_TFHE_CLUSTER_FAST");
+    EXPECT_EQ(gpu.clusterBlocks(), jobs[0] == '0' ? 0 : cluster) << name;
+    for (size_t count : {size_t(1), size_t(3), a.size()}) {
+      const std::vector<Ciphertext> sa(a.begin(), a.begin() + count),
+          sb(b.begin(), b.begin() + count);
+      const std::vector<Ciphertext> out = gpu.gate(Gate::Nand, sa, sb);
+      ASSERT_EQ(out.size(), count);
+      for (size_t i = 0; i < count; ++i) {
+        expectSame(want[i], out[i], i);
+        EXPECT_EQ(int(sk.decrypt(out[i], 4)), 1 - ((in[i] >> 1) & in[i]));
+      }
+    }
+  }
+}
+
+TEST(CudaTfhe, KernelPathsMatchTheCpuToy) { kernelPathsMatch("TOY", 4); }
+TEST(CudaTfhe, KernelPathsMatchTheCpuStd128) { kernelPathsMatch("STD128", 6); }
+TEST(CudaTfhe, KernelPathsMatchTheCpuStd128Q) {
+  kernelPathsMatch("STD128Q", 6);
+}
+TEST(CudaTfhe, KernelPathsMatchTheCpuStd128OnThreeBlocks) {
+  kernelPathsMatch("STD128", 3, "3");
+}
+TEST(CudaTfhe, KernelPathsMatchTheCpuStd128GenericNtt) {
+  kernelPathsMatch("STD128", 6, nullptr, "0");
 }
 
 /// A random circuit of every op kind over `inputs` bits, its plaintext

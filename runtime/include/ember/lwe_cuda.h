@@ -2,7 +2,10 @@
 // ciphertext runs the whole blind rotation with its accumulator in shared
 // memory (VeloFHE's fused kernel; the blocks of a batch walk the
 // bootstrapping key in step, so each RGSW key is read from L2), then one
-// kernel key-switches the batch. Every output word equals the CPU
+// kernel key-switches the batch. Batches too small to fill the GPU (one
+// ciphertext's latency, a circuit's narrow levels) run each blind rotation
+// on a thread-block cluster instead, its digit rows spread over the
+// cluster's SMs. Every output word equals the CPU
 // Evaluator's (ember/lwe.h) for the same keys and inputs.
 //
 // Ciphertexts in and out are flat: `count` rows of n + 1 words (a, then b)
@@ -29,6 +32,13 @@ public:
 
   const Params &params() const;
   std::string deviceName() const;
+  /// Blocks per thread-block cluster of the small-batch blind rotation (a
+  /// step's digit rows spread over them), 0 where the device has no
+  /// clusters or EMBER_TFHE_CLUSTER_JOBS=0 turned it off. Batches of at
+  /// most clusterJobs() ciphertexts take it (EMBER_TFHE_CLUSTER_JOBS sets
+  /// that; by default the SM count).
+  int clusterBlocks() const;
+  size_t clusterJobs() const;
 
   void gate(Gate gate, const uint32_t *a, const uint32_t *b, size_t count,
             uint32_t *out);
