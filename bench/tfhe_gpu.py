@@ -51,6 +51,58 @@ def timed(fn, runs: int) -> tuple[float, object]:
     return statistics.median(times), out
 
 
+def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
+    """Tables over Z_16 (4-bit messages with a padding bit) at `name`: the
+    latency of one, and a batch of min(batch, 4096) (every output decrypted,
+    the first compared word for word with the CPU's)."""
+    params = tfhe.Params.named(name)
+    t0 = time.perf_counter()
+    sk = tfhe.SecretKey(params)
+    keys = tfhe.EvaluationKeys(sk)
+    keygen_s = time.perf_counter() - t0
+    cpu, gpu = tfhe.Evaluator(keys), tfhe.CudaEvaluator(keys)
+    q, size = params.q, min(batch, 4096)
+    table = [int(x) for x in rng.integers(0, 16, 16)]
+    msgs = rng.integers(0, 16, size)
+    rows = encrypt_rows(sk, msgs, 32)
+    gpu.lut(rows[:16], table)  # warm-up
+    one_s, _ = timed(lambda: gpu.lut(rows[:1], table), lat_runs)
+    one_timing = gpu.last_timing
+    batch_s, out = timed(lambda: gpu.lut(rows, table), runs)
+    wrong = sum(
+        int(g != table[int(m)])
+        for g, m in zip(decrypt_rows(sk, out, q, 32), msgs, strict=True)
+    )
+    same = np.array_equal(
+        out[0], cpu.lut(tfhe.Ciphertext.from_row(rows[0], q), table).row()
+    )
+    noise = params.noise()
+    row = {
+        "set": name,
+        "keygen_s": keygen_s,
+        "bootstrap_key_mb": keys.bootstrap_key_bytes / 1e6,
+        "key_switch_key_mb": keys.key_switch_key_bytes / 1e6,
+        "log2_failure": noise["log2_lut_failure"][16],
+        "latency_ms": one_s * 1e3,
+        "latency_stages_ms": one_timing,
+        "batch": size,
+        "batch_ms": batch_s * 1e3,
+        "per_s": size / batch_s,
+        "wrong": wrong,
+        "cpu_identical_first": same,
+        "cluster_blocks": gpu.cluster_blocks,
+    }
+    print(
+        f"LUT over Z_16 at {name} (failure 2^{row['log2_failure']:.1f}, keys "
+        f"{row['bootstrap_key_mb']:.0f} + {row['key_switch_key_mb']:.0f} MB): one "
+        f"{one_s * 1e3:.2f} ms (rotation {one_timing['blind_rotation_ms']:.2f}, "
+        f"switch {one_timing['key_switch_ms']:.3f}); batch {size}: "
+        f"{size / batch_s:.0f}/s; wrong {wrong}, CPU-identical {same}",
+        flush=True,
+    )
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", default="STD128")
@@ -61,6 +113,11 @@ def main() -> None:
         "--sweep",
         default="1,2,4,8,16,33,64,132",
         help="batch sizes at which NAND is timed with the cluster kernel and without",
+    )
+    ap.add_argument(
+        "--lut16-set",
+        default="STD128_4BIT",
+        help="also time tables over Z_16 at this set ('' skips)",
     )
     ap.add_argument(
         "--min-blocks",
@@ -217,6 +274,8 @@ def main() -> None:
             f"CPU-identical {c['cpu_identical_first']}/{o['cpu_identical_first']}",
             flush=True,
         )
+    if args.lut16_set:
+        result["lut16"] = lut16(args.lut16_set, args.batch, lat_runs, args.runs, rng)
     result["min_blocks"] = {}
     for v in [x for x in args.min_blocks.split(",") if x]:
         os.environ["EMBER_TFHE_MIN_BLOCKS"] = v

@@ -158,14 +158,15 @@ void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
   secureWipe(err);
 }
 
-/// The key-switching key s' -> s at q_ks.
-void makeKeySwitchKey(EvaluationKeys::Impl &k, const SecretKey &sk,
-                      Prng &prng) {
+/// The key-switching key s' -> s at q_ks, in words of W.
+template <typename W>
+void makeKeySwitchKey(EvaluationKeys::Impl &k, std::vector<W> &words,
+                      const SecretKey &sk, Prng &prng) {
   const Params &p = k.params;
   const size_t big_n = p.ringN(), n = p.n;
   const int dks = p.digitsKs();
   const uint32_t mask = p.q_ks - 1;
-  k.ksk.assign(big_n * dks * (p.base_ks - 1) * (n + 1), 0);
+  words.assign(big_n * dks * (p.base_ks - 1) * (n + 1), 0);
   const std::vector<int32_t> &s = sk.lweKey();
   for (size_t i = 0; i < big_n; ++i) {
     const int64_t si = sk.ringKey()[i];
@@ -173,13 +174,13 @@ void makeKeySwitchKey(EvaluationKeys::Impl &k, const SecretKey &sk,
       const std::vector<int64_t> e =
           sampleGaussian(prng, p.base_ks - 1, p.sigma);
       for (uint32_t v = 1; v < p.base_ks; ++v) {
-        uint16_t *row = const_cast<uint16_t *>(k.ksRow(i, j, v));
+        W *row = const_cast<W *>(k.ksRow<W>(i, j, v));
         uniformPow2(prng, row, n, p.q_ks);
         int64_t b =
             e[v - 1] + si * int64_t(v) * (int64_t(1) << (j * p.logBaseKs()));
         for (size_t t = 0; t < n; ++t)
           b += int64_t(row[t]) * s[t];
-        row[n] = static_cast<uint16_t>(static_cast<uint64_t>(b) & mask);
+        row[n] = static_cast<W>(static_cast<uint64_t>(b) & mask);
       }
     }
   }
@@ -195,7 +196,10 @@ EvaluationKeys::EvaluationKeys(const SecretKey &sk, Prng &prng)
   k.ntt = NttTables<uint32_t>(k.params.log_ring, k.ring_q);
   k.rows = 2 * (k.params.digitsG() - 1);
   makeBootstrapKey(k, sk, prng);
-  makeKeySwitchKey(k, sk, prng);
+  if (k.params.wideKeySwitch())
+    makeKeySwitchKey(k, k.ksk32, sk, prng);
+  else
+    makeKeySwitchKey(k, k.ksk, sk, prng);
 }
 
 EvaluationKeys::EvaluationKeys(std::unique_ptr<Impl> impl)
@@ -210,7 +214,8 @@ size_t EvaluationKeys::bootstrapKeyBytes() const {
   return impl_->bsk.size() * sizeof(uint32_t);
 }
 size_t EvaluationKeys::keySwitchKeyBytes() const {
-  return impl_->ksk.size() * sizeof(uint16_t);
+  return impl_->ksk.size() * sizeof(uint16_t) +
+         impl_->ksk32.size() * sizeof(uint32_t);
 }
 
 // ---------------------------------------------------------------------------

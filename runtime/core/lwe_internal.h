@@ -25,18 +25,28 @@ struct EvaluationKeys::Impl {
   /// The key-switching key: for s' coefficient i, digit j and digit value
   /// v = 1 .. Bks - 1, the LWE encryption (a: n words, then b) of
   /// v Bks^j s'_i under s at q_ks, at ksk[((i * dks + j) * (Bks - 1) + v -
-  /// 1) * (n + 1)]. (Digit value 0 adds nothing and is not stored.)
+  /// 1) * (n + 1)]. (Digit value 0 adds nothing and is not stored.) Words
+  /// of 16 bits in ksk, or of 32 in ksk32 where q_ks is above 2^16
+  /// (Params::wideKeySwitch); the other is empty.
   std::vector<uint16_t> ksk;
+  std::vector<uint32_t> ksk32;
 
   size_t ringN() const { return params.ringN(); }
   const uint32_t *rgsw(int i, int k) const {
     return bsk.data() + (size_t(i) * 2 + k) * rows * 2 * ringN();
   }
-  const uint16_t *ksRow(size_t i, int j, uint32_t v) const {
+  /// Row (i, j, v) of the key-switching key, W its word type.
+  template <typename W> const W *ksRow(size_t i, int j, uint32_t v) const {
     const size_t dks = params.digitsKs();
-    return ksk.data() +
+    const W *base;
+    if constexpr (sizeof(W) == 2)
+      base = ksk.data();
+    else
+      base = ksk32.data();
+    return base +
            ((i * dks + j) * (params.base_ks - 1) + v - 1) * (params.n + 1);
   }
+  size_t keySwitchWords() const { return ksk.size() + ksk32.size(); }
 };
 
 /// x a + y b + c (mod q): what an operation bootstraps. The words wrap

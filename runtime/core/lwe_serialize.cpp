@@ -3,7 +3,8 @@
 //   parameter set: name, n, q, log N, Q, Bg, q_ks, Bks, sigma
 //   secret key:    set, n then N coefficients (int8, each -1, 0 or 1)
 //   evaluation:    set, RGSW rows, bootstrapping-key words (u32, below Q),
-//                  key-switching words (u16, below q_ks)
+//                  key-switching words (u16, below q_ks; u32 where q_ks
+//                  is above 2^16)
 //   ciphertexts:   set, count, then per ciphertext n + 1 words (u32, below q)
 
 #include "ember/lwe.h"
@@ -135,8 +136,11 @@ Bytes serialize(const EvaluationKeys &keys) {
   w.put<uint32_t>(uint32_t(k.rows));
   w.put<uint64_t>(k.bsk.size());
   w.putWords(k.bsk.data(), k.bsk.size());
-  w.put<uint64_t>(k.ksk.size());
-  w.putWords(k.ksk.data(), k.ksk.size());
+  w.put<uint64_t>(k.keySwitchWords());
+  if (k.params.wideKeySwitch())
+    w.putWords(k.ksk32.data(), k.ksk32.size());
+  else
+    w.putWords(k.ksk.data(), k.ksk.size());
   return serial::wrap(ObjectKind::kLweEvaluationKeys, paramsHash(k.params),
                       w.bytes);
 }
@@ -164,9 +168,15 @@ EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes) {
   if (r.get<uint64_t>() != ksk_words)
     r.fail("a key-switching key of another size than the set's " +
            std::to_string(ksk_words) + " words");
-  k->ksk.resize(ksk_words);
-  r.getWords(k->ksk.data(), ksk_words);
-  checkBelow(r, k->ksk, f.params.q_ks, "key-switching key");
+  auto words = [&](auto &v) {
+    v.resize(ksk_words);
+    r.getWords(v.data(), ksk_words);
+    checkBelow(r, v, f.params.q_ks, "key-switching key");
+  };
+  if (f.params.wideKeySwitch())
+    words(k->ksk32);
+  else
+    words(k->ksk);
   r.expectEnd();
   return EvaluationKeys(std::move(k));
 }

@@ -312,18 +312,25 @@ Ciphertext Evaluator::keySwitch(const Ciphertext &ct) const {
   // Sums wrap in 32 bits: exact mod q_ks, a power of two.
   std::vector<uint32_t> a(n, 0);
   uint32_t b = ct.b;
-  for (size_t i = 0; i < p.ringN(); ++i) {
-    const uint32_t x = ct.a[i];
-    for (int j = 0; j < dks; ++j) {
-      const uint32_t v = (x >> (j * log_b)) & digit_mask;
-      if (v == 0)
-        continue;
-      const uint16_t *row = k.ksRow(i, j, v);
-      for (size_t t = 0; t < n; ++t)
-        a[t] -= row[t];
-      b -= row[n];
+  auto rows = [&](auto word) {
+    using W = decltype(word);
+    for (size_t i = 0; i < p.ringN(); ++i) {
+      const uint32_t x = ct.a[i];
+      for (int j = 0; j < dks; ++j) {
+        const uint32_t v = (x >> (j * log_b)) & digit_mask;
+        if (v == 0)
+          continue;
+        const W *row = k.ksRow<W>(i, j, v);
+        for (size_t t = 0; t < n; ++t)
+          a[t] -= row[t];
+        b -= row[n];
+      }
     }
-  }
+  };
+  if (p.wideKeySwitch())
+    rows(uint32_t{});
+  else
+    rows(uint16_t{});
   Ciphertext out;
   out.modulus = p.q_ks;
   out.a.resize(n);

@@ -50,7 +50,8 @@ struct KParams {
   /// The bootstrapping key re-laid for the kernel: for LWE coefficient i,
   /// row r and coefficient j, (key 0 a, key 0 b, key 1 a, key 1 b).
   const uint4 *bsk4;
-  const u16 *ksk;
+  const u16 *ksk;   ///< key-switching words (q_ks <= 2^16) ...
+  const u32 *ksk32; ///< ... or these (q_ks above 2^16)
 };
 
 __device__ __forceinline__ u32 reduce64(u64 x, u32 q, u64 ratio) {
@@ -668,8 +669,8 @@ __device__ __forceinline__ u32 extToQks(const KParams &k, const u32 *r1,
 /// stream a job's ~3.4 MB of key alone) each block adds its slice's sums
 /// into `sums` (mod 2^32, so the order does not matter and the words are
 /// the same) and keySwitchFinishKernel rounds them. Bytes per job: about
-/// N d_ks (1 - 1/Bks) 2 (n + 1) of key.
-template <bool kSplit>
+/// N d_ks (1 - 1/Bks) (n + 1) words of W (the key's word: u16 or u32).
+template <bool kSplit, typename W>
 __global__ void __launch_bounds__(kSwitchThreads)
     keySwitchKernel(const KParams k, const u32 *ext, const KsJob *jobs,
                     u32 *dst, u32 *sums) {
@@ -693,8 +694,9 @@ __global__ void __launch_bounds__(kSwitchThreads)
       const u32 v = (xi >> (j * k.log_bks)) & digit_mask;
       if (v == 0)
         continue;
-      const u16 *row =
-          k.ksk + ((size_t(i) * k.dks + j) * digit_mask + v - 1) * (n + 1);
+      const W *row = (sizeof(W) == 2 ? reinterpret_cast<const W *>(k.ksk)
+                                     : reinterpret_cast<const W *>(k.ksk32)) +
+                     ((size_t(i) * k.dks + j) * digit_mask + v - 1) * (n + 1);
 #pragma unroll
       for (int s = 0; s < kSwitchPerThread; ++s) {
         const int t = threadIdx.x + s * kSwitchThreads;
@@ -718,7 +720,7 @@ __global__ void __launch_bounds__(kSwitchThreads)
   }
 }
 
-/// One block per job: the slices' sums (keySwitchKernel<true>) plus b at
+/// One block per job: the slices' sums (keySwitchKernel<true, W>) plus b at
 /// q_ks, switched to q.
 __global__ void keySwitchFinishKernel(const KParams k, const u32 *ext,
                                       const KsJob *jobs, u32 *dst,
@@ -895,16 +897,21 @@ struct DeviceEvaluator::Impl {
     const size_t in_bytes = (params.ringN() + 1) * sizeof(u32);
     const unsigned slices = unsigned(std::min<size_t>(
         32, ks.size() < size_t(sms) ? 2 * size_t(sms) / ks.size() : 1));
+    const bool wide = params.wideKeySwitch();
     if (slices <= 1) {
-      keySwitchKernel<false>
-          <<<unsigned(ks.size()), kSwitchThreads, in_bytes, stream>>>(
-              k, d_ext, d_ks, dst, nullptr);
+      (wide
+           ? keySwitchKernel<false, u32>
+           : keySwitchKernel<false, u16>)<<<unsigned(ks.size()), kSwitchThreads,
+                                            in_bytes, stream>>>(k, d_ext, d_ks,
+                                                                dst, nullptr);
     } else {
       const size_t words = ks.size() * row();
       u32 *sums = ks_sums.get(words);
       EMBER_CUDA_CHECK(cudaMemsetAsync(sums, 0, words * sizeof(u32), stream));
-      keySwitchKernel<true><<<dim3(unsigned(ks.size()), slices), kSwitchThreads,
-                              in_bytes, stream>>>(k, d_ext, d_ks, dst, sums);
+      (wide ? keySwitchKernel<true, u32>
+            : keySwitchKernel<true, u16>)<<<dim3(unsigned(ks.size()), slices),
+                                            kSwitchThreads, in_bytes, stream>>>(
+          k, d_ext, d_ks, dst, sums);
       EMBER_CUDA_LAUNCH_CHECK(stream);
       keySwitchFinishKernel<<<unsigned(ks.size()), kSwitchThreads, 0, stream>>>(
           k, d_ext, d_ks, dst, sums);
@@ -1003,7 +1010,10 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
           }
     k.bsk4 = reinterpret_cast<const uint4 *>(I.keep(re));
   }
-  k.ksk = I.keep(h.ksk);
+  if (p.wideKeySwitch())
+    k.ksk32 = I.keep(h.ksk32);
+  else
+    k.ksk = I.keep(h.ksk);
   I.shared_bytes = size_t(2 + h.rows) * p.ringN() * sizeof(u32);
   I.rotate = rotateKernel();
   for (RotateKernel kernel : {I.rotate, I.rotate_latency})

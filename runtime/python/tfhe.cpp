@@ -106,7 +106,7 @@ void bindTfhe(py::module_ &parent) {
             d["total"] = e.total;
             d["log2_gate_failure"] = e.log2_gate_failure;
             py::dict lut;
-            for (uint32_t t = 2; 2 * t <= p.q && t <= 16; t *= 2)
+            for (uint32_t t = 2; 2 * t <= p.q && t <= 64; t *= 2)
               lut[py::int_(t)] = e.log2LutFailure(t);
             d["log2_lut_failure"] = lut;
             return d;

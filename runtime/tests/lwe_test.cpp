@@ -80,8 +80,14 @@ TEST(Lwe, NamedSetsValidate) {
   bad.q = 3000;
   EXPECT_THROW(bad.validate(), InvalidArgument);
   bad = p;
-  bad.q_ks = 1 << 17;
+  bad.q_ks = 1 << 10; // below q
   EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad.q_ks = 3 << 16; // not a power of two
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad.q_ks = 1 << 19; // 32-bit key words
+  EXPECT_NO_THROW(bad.validate());
+  EXPECT_TRUE(bad.wideKeySwitch());
+  EXPECT_FALSE(p.wideKeySwitch());
 }
 
 TEST(Lwe, SignedDigitsRecompose) {

@@ -213,6 +213,62 @@ def test_measured_noise_matches_the_model(std128: Keys) -> None:
     assert 0.6 < measured / p.noise()["total"] < 1.5, measured
 
 
+@pytest.fixture(scope="module")
+def std128_4bit() -> Keys:
+    return Keys("STD128_4BIT")
+
+
+def test_four_bit_set() -> None:
+    """STD128_4BIT: N = 2048 and q = 2N = 4096, Q = 2^28 - 2^16 + 1 (the
+    largest prime below 2^28 that is 1 mod 2N), q_ks = 2^19 (32-bit key
+    words); tables over Z_16 fail below 2^-40 per bootstrap, Z_32 above."""
+    p = tfhe.Params.named("STD128_4BIT")
+    assert (p.n, p.q, p.ring_degree, p.ring_q) == (740, 4096, 2048, 2**28 - 2**16 + 1)
+    assert (p.base_g, p.q_ks, p.base_ks) == (16, 2**19, 4)
+    q = p.ring_q
+    assert q % 4096 == 1 and all(q % f for f in range(3, 16384, 2))
+    assert all(
+        c % 4096 != 1 or any(c % f == 0 for f in range(3, 16384, 2))
+        for c in range(q + 4096, 2**28, 4096)
+    )
+    assert not p.insecure
+    lut = p.noise()["log2_lut_failure"]
+    assert lut[16] < -40 < lut[32]
+
+
+def test_four_bit_tables(std128_4bit: Keys, rng) -> None:
+    """Every entry of random tables over Z_16 (4-bit messages with a padding
+    bit) on encrypted inputs; the key switch runs on 32-bit key words."""
+    k = std128_4bit
+    assert k.ek.key_switch_key_bytes == 2048 * 10 * 3 * 741 * 4
+    for _ in range(2):
+        table = [int(x) for x in rng.integers(0, 16, 16)]
+        for m in range(16):
+            out = k.ev.lut(k.sk.encrypt(m, 32), table)
+            assert k.sk.decrypt(out, 32) == table[m], (table, m)
+    # The 32-bit key words through a file: the same output words.
+    again = tfhe.Evaluator(
+        tfhe.deserialize_evaluation_keys(tfhe.serialize_evaluation_keys(k.ek))
+    )
+    ct = k.sk.encrypt(5, 32)
+    a, b = k.ev.lut(ct, table), again.lut(ct, table)
+    assert (a.a.tolist(), a.b) == (b.a.tolist(), b.b)
+
+
+def test_four_bit_measured_noise(std128_4bit: Keys) -> None:
+    """The phase variance of a table's output at q over 120 bootstraps,
+    against estimateNoise (the sample variance's spread is sqrt(2/120) =
+    13%; the band is about four of them)."""
+    k, count = std128_4bit, 120
+    table = list(range(16))
+    errors = []
+    for i in range(count):
+        out = k.ev.lut(k.sk.encrypt(i % 16, 32), table)
+        errors.append(centred((k.sk.phase(out) - (i % 16) * k.params.q // 32), 4096))
+    measured = float(np.mean(np.square(errors)))
+    assert 0.55 < measured / k.params.noise()["total"] < 1.5, measured
+
+
 def test_seeded_keys_give_identical_results() -> None:
     """The same Prng seed gives the same keys: the same gate output words
     (what the CUDA backend must reproduce)."""

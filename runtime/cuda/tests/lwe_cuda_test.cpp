@@ -145,6 +145,37 @@ TEST(CudaTfhe, KernelPathsMatchTheCpuStd128GenericNtt) {
   kernelPathsMatch("STD128", 6, nullptr, "0");
 }
 
+/// Tables over Z_16 at STD128_4BIT (N = 2048, 12 rows, 32-bit key-switching
+/// words) on every kernel path: all 16 messages decrypt to their entries
+/// and the first 16 outputs are the CPU's words.
+TEST(CudaTfhe, FourBitTablesMatchTheCpu) {
+  Fixture f("STD128_4BIT");
+  std::vector<uint32_t> table(16);
+  for (uint32_t &v : table)
+    v = uint32_t(f.prng.uniform(16));
+  std::vector<Ciphertext> in, want;
+  for (uint32_t i = 0; i < 200; ++i)
+    in.push_back(f.sk.encrypt(i % 16, 32, f.prng));
+  for (size_t i = 0; i < 16; ++i)
+    want.push_back(f.cpu.lut(in[i], table));
+  for (const char *jobs : {"100000", "0"}) {
+    ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_JOBS", jobs, 1), 0);
+    cuda::DeviceEvaluator gpu(f.ek);
+    unsetenv("EMBER_TFHE_CLUSTER_JOBS");
+    EXPECT_EQ(gpu.clusterBlocks(), jobs[0] == '0' ? 0 : 6);
+    for (size_t count : {size_t(1), size_t(16), in.size()}) {
+      const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
+      const std::vector<Ciphertext> out = gpu.lut(part, table);
+      ASSERT_EQ(out.size(), count);
+      for (size_t i = 0; i < count; ++i) {
+        ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16]) << jobs << " " << i;
+        if (i < 16)
+          expectSame(want[i], out[i], i);
+      }
+    }
+  }
+}
+
 /// A random circuit of every op kind over `inputs` bits, its plaintext
 /// evaluation alongside.
 Circuit randomCircuit(Prng &prng, int inputs, int ops, std::vector<int> &bits) {

@@ -22,7 +22,7 @@ struct Params {
   int log_ring = 0;      ///< log2 N, the RLWE ring degree
   uint32_t ring_q = 0;   ///< Q: prime, 1 mod 2N, below 2^30
   uint32_t base_g = 0;   ///< Bg, a power of two
-  uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^16
+  uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^31
   uint32_t base_ks = 0;  ///< Bks, a power of two
   double sigma = 3.19;   ///< error standard deviation (all encryptions)
   bool insecure = false; ///< a test set below 128-bit security
@@ -33,10 +33,14 @@ struct Params {
   int digitsKs() const;
   int logBaseG() const;
   int logBaseKs() const;
+  /// Key-switching key words of 32 bits (q_ks above 2^16), else 16.
+  bool wideKeySwitch() const { return q_ks > (1u << 16); }
 
   /// "STD128" (OpenFHE's STD128: n 556, q 2048, N 1024, Q 2^27 - 2^11 + 1,
   /// Bg 128, q_ks 2^15, Bks 32), "STD128Q" (post-quantum: n 601, Q below
-  /// 2^25, Bg 16), "TOY" (insecure, for fast tests: n 64, N 512, q 512).
+  /// 2^25, Bg 16), "STD128_4BIT" (tables over Z_16, 4-bit messages: n 740,
+  /// q 4096, N 2048, Q 2^28 - 2^16 + 1, Bg 16, q_ks 2^19, Bks 4), "TOY"
+  /// (insecure, for fast tests: n 64, N 512, q 512).
   static Params named(const std::string &name);
   static std::vector<std::string> names();
   /// Throws InvalidArgument naming the first inconsistent field.
@@ -101,6 +105,17 @@ inline Params Params::named(const std::string &name) {
     // OpenFHE STD128Q: 128 bits against quantum attacks; Q below 2^25.
     p.n = 601, p.q = 2048, p.log_ring = 10, p.ring_q = 33550337;
     p.base_g = 16, p.q_ks = 1 << 15, p.base_ks = 32;
+  } else if (name == "STD128_4BIT") {
+    // Lookup tables over Z_16 with a padding bit (tfhe-rs's 4-bit message
+    // shape: N 2048, n in the 700s): q = 2N = 4096 halves the modulus
+    // switch's share of the window, Bg 16 keeps the blind rotation's noise
+    // small at Q = 2^28 - 2^16 + 1, and q_ks = 2^19 (32-bit key words) the
+    // key switch's. Security: n / log2(q_ks / sigma) = 740 / 17.33 = 42.7,
+    // at least OpenFHE's own 128-bit sets' 41.7 (STD128, 556 at 2^15) and
+    // 39.2 (its 54-bit large-precision context, 1305 at 2^35); the RLWE
+    // side (N 2048, 28 bits) is far inside the HE standard's 54.
+    p.n = 740, p.q = 4096, p.log_ring = 11, p.ring_q = 268369921;
+    p.base_g = 16, p.q_ks = 1 << 19, p.base_ks = 4;
   } else if (name == "TOY") {
     // OpenFHE TOY's sizes (n 64, N 512, q 512): far below any security.
     p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
@@ -118,7 +133,7 @@ inline Params Params::named(const std::string &name) {
 }
 
 inline std::vector<std::string> Params::names() {
-  return {"STD128", "STD128Q", "TOY"};
+  return {"STD128", "STD128Q", "STD128_4BIT", "TOY"};
 }
 
 inline void Params::validate() const {
@@ -144,9 +159,9 @@ inline void Params::validate() const {
         " must be a power of two below Q");
   if (digitsG() < 2)
     bad("Bg leaves no digit after the dropped lowest one");
-  if (!detail::powerOfTwo(q_ks) || q_ks < q || q_ks > (1u << 16))
+  if (!detail::powerOfTwo(q_ks) || q_ks < q || q_ks > (1u << 31))
     bad("q_ks = " + std::to_string(q_ks) +
-        " must be a power of two between q and 2^16");
+        " must be a power of two between q and 2^31");
   if (!detail::powerOfTwo(base_ks) || base_ks < 2 || base_ks > q_ks)
     bad("the key-switching base Bks = " + std::to_string(base_ks) +
         " must be a power of two up to q_ks");
