@@ -15,7 +15,8 @@
 # $OUT/sanitize_*.log): memcheck over the tests SAN_MEMCHECK_FILTER picks
 # (default: the small sets) and over the emitted programs SAN_PROGRAMS names
 # (default poly_eval; check mode), racecheck and synccheck over
-# SAN_RACE_FILTER (default: the small-set primitives). PROFILE='name ...'
+# SAN_RACE_FILTER (default: the small-set primitives; SAN_SYNC_FILTER gives
+# synccheck its own). PROFILE='name ...'
 # times the kernels of one run of those emitted programs with Nsight Compute
 # ($OUT/profile_<name>.txt). PY_GPU=out/py_gpu also builds the runtime's
 # Python module with the CUDA backend and runs bench/gpu_python.py on those
@@ -232,7 +233,7 @@ if [ "${SANITIZE:-0}" != 0 ]; then
   run_san racecheck racecheck "$tests" --gtest_brief=1 \
     --gtest_filter="${SAN_RACE_FILTER:-CudaPrimitives.SmallN*}"
   run_san synccheck synccheck "$tests" --gtest_brief=1 \
-    --gtest_filter="${SAN_RACE_FILTER:-CudaPrimitives.SmallN*}"
+    --gtest_filter="${SAN_SYNC_FILTER:-${SAN_RACE_FILTER:-CudaPrimitives.SmallN*}}"
   # Emitted programs through the plan executor (check mode, 2 runs):
   # SAN_PROGRAMS names folders of the E2E artifact folders.
   for p in ${SAN_PROGRAMS:-poly_eval}; do

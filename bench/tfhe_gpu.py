@@ -68,6 +68,11 @@ def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
     gpu.lut(rows[:16], table)  # warm-up
     one_s, _ = timed(lambda: gpu.lut(rows[:1], table), lat_runs)
     one_timing = gpu.last_timing
+    # Clusters beyond the portable 8 (12 blocks of one row) for contrast.
+    os.environ["EMBER_TFHE_CLUSTER_BLOCKS"] = "16"
+    wide = tfhe.CudaEvaluator(keys)
+    del os.environ["EMBER_TFHE_CLUSTER_BLOCKS"]
+    wide_s, wide_out = timed(lambda: wide.lut(rows[:1], table), lat_runs)
     batch_s, out = timed(lambda: gpu.lut(rows, table), runs)
     wrong = sum(
         int(g != table[int(m)])
@@ -91,12 +96,17 @@ def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
         "wrong": wrong,
         "cpu_identical_first": same,
         "cluster_blocks": gpu.cluster_blocks,
+        "wide_cluster_blocks": wide.cluster_blocks,
+        "wide_latency_ms": wide_s * 1e3,
+        "wide_same": bool(np.array_equal(wide_out[0], out[0])),
     }
     print(
         f"LUT over Z_16 at {name} (failure 2^{row['log2_failure']:.1f}, keys "
         f"{row['bootstrap_key_mb']:.0f} + {row['key_switch_key_mb']:.0f} MB): one "
-        f"{one_s * 1e3:.2f} ms (rotation {one_timing['blind_rotation_ms']:.2f}, "
-        f"switch {one_timing['key_switch_ms']:.3f}); batch {size}: "
+        f"{one_s * 1e3:.2f} ms on {gpu.cluster_blocks} blocks (rotation "
+        f"{one_timing['blind_rotation_ms']:.2f}, switch "
+        f"{one_timing['key_switch_ms']:.3f}), {wide_s * 1e3:.2f} ms on "
+        f"{wide.cluster_blocks} (same words {row['wide_same']}); batch {size}: "
         f"{size / batch_s:.0f}/s; wrong {wrong}, CPU-identical {same}",
         flush=True,
     )

@@ -36,8 +36,18 @@ constexpr int kDefaultMinBlocks = 6;
 /// The cluster kernel: threads per block (one NTT unit each at N = 1024)
 /// and the most blocks of a cluster (the portable limit).
 constexpr int kClusterThreads = 256;
-constexpr int kMaxCluster = 8;
+/// The most blocks of a cluster: the portable 8 by default; up to 16 where
+/// EMBER_TFHE_CLUSTER_BLOCKS asks and the device runs them (H100 and H200
+/// do: STD128_4BIT's 12 rows on 12 blocks take 5.25 ms against 5.79 on 6,
+/// but compute-sanitizer's synccheck reports divergent warps at a block
+/// barrier of the 12-block kernel, so it stays opt-in; bench/RESULTS.md).
+constexpr int kMaxCluster = 16, kPortableCluster = 8;
 constexpr int kFastRows = 2; ///< rows per block on the fast path
+/// Threads of a cluster kernel's block: N / 4 on the fast path (log2 N
+/// given), else kClusterThreads.
+constexpr int clusterThreads(int log_n) {
+  return log_n > 2 ? 1 << (log_n - 2) : kClusterThreads;
+}
 
 /// Everything a kernel reads, by value.
 struct KParams {
@@ -349,23 +359,32 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     out[big_n] = acc[big_n];
 }
 
-/// The cluster kernel's fast path at N = 2^kLogN (kLogN even, N / 4
-/// threads): a thread owns one radix-4 unit in every pass of one
-/// polynomial, its twiddles (three and their Shoup words per pass, forward
-/// and inverse) held in registers from the start; the inverse's last pass
+/// The cluster kernel's fast path at N = 2^kLogN (N / 4 threads): a thread
+/// owns one radix-4 unit in every pass of one polynomial, its twiddles
+/// (three and their Shoup words per pass, forward and inverse) held in
+/// registers from the start. Even log N: the inverse's last radix-4 pass
 /// and the forward's first touch the same four positions (u, u + N/4, u +
-/// N/2, u + 3N/4), so the digits go from one to the other in registers,
-/// and the forward's last pass (positions 4u .. 4u + 3) stores straight to
-/// the slice's owner. Same butterflies, in the same order, as nttForward
-/// and nttInverse.
+/// N/2, u + 3N/4), so the digits go from one to the other in registers.
+/// Odd log N: the inverse ends, and the forward starts, with a radix-2 stage
+/// (m = 1) over pairs (j, j + N/2): a thread's two pairs are those same
+/// four positions, so that is where the registers carry the digits; the
+/// forward's radix-4 passes then cover stages (1, 2) .. (log N - 2, log N -
+/// 1). Either way the forward's last pass holds positions 4u .. 4u + 3 and
+/// stores them straight to the slice's owner. The butterflies are
+/// nttForward's and nttInverse's (the forward's stages grouped otherwise at
+/// odd log N: the values are the same mod Q, and the products reduce them).
 template <int kLogN> struct UnitNtt {
   static constexpr int kPasses = kLogN / 2, kQuarter = 1 << (kLogN - 2);
+  static constexpr bool kOdd = kLogN % 2 == 1;
+  static constexpr int kFirst = kOdd ? 1 : 0; ///< the forward's first stage
   u32 fw[kPasses][6], iw[kPasses][6];
+  u32 fw2[2], iw2[2]; ///< odd log N: the radix-2 stages' twiddle (m = 1)
 
   __device__ void load(const KParams &k, int u) {
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
-      const int m = 1 << (2 * p), log_t = kLogN - 1 - 2 * p;
+      const int stage = kFirst + 2 * p, m = 1 << stage;
+      const int log_t = kLogN - 1 - stage;
       const int i = u >> (log_t - 1), i2 = 2 * (m + i);
       fw[p][0] = __ldg(k.roots + m + i),
       fw[p][1] = __ldg(k.roots_shoup + m + i);
@@ -381,10 +400,14 @@ template <int kLogN> struct UnitNtt {
       iw[p][4] = __ldg(k.inv_roots + r3),
       iw[p][5] = __ldg(k.inv_roots_shoup + r3);
     }
+    if constexpr (kOdd) {
+      fw2[0] = __ldg(k.roots + 1), fw2[1] = __ldg(k.roots_shoup + 1);
+      iw2[0] = __ldg(k.inv_roots + 1), iw2[1] = __ldg(k.inv_roots_shoup + 1);
+    }
   }
   /// Forward pass p's four positions for unit u: off, + t/2, + t, + 3t/2.
   static __device__ int fwdOff(int p, int u, int &t2) {
-    const int log_t = kLogN - 1 - 2 * p;
+    const int log_t = kLogN - 1 - kFirst - 2 * p;
     t2 = 1 << (log_t - 1);
     return ((u >> (log_t - 1)) << (log_t + 1)) + (u & (t2 - 1));
   }
@@ -437,7 +460,7 @@ template <int kLogN> struct UnitNtt {
 /// even, so each block's rows come from one part, at most kFastRows of
 /// them), else 0.
 template <int kC, int kLogN>
-__global__ void __launch_bounds__(kClusterThreads)
+__global__ void __launch_bounds__(clusterThreads(kLogN))
     blindRotateClusterKernel(const KParams k, const u32 *wires,
                              const RotJob *jobs, const u32 *tv, u32 *ext) {
   namespace cg = cooperative_groups;
@@ -498,9 +521,11 @@ __global__ void __launch_bounds__(kClusterThreads)
       const int u = threadIdx.x;
       const u32 q = big_q;
       const u32 *from = acc + ((parts >> 1) << kLogN);
-      // Inverse passes 0 .. P-2 through coef (the first reads acc).
+      // Inverse radix-4 passes through coef (the first reads acc): all of
+      // them at odd log N, all but the last at even.
+      constexpr int kSmemPasses = Ntt::kOdd ? Ntt::kPasses : Ntt::kPasses - 1;
 #pragma unroll
-      for (int p = 0; p + 1 < Ntt::kPasses; ++p) {
+      for (int p = 0; p < kSmemPasses; ++p) {
         int t;
         const int off = Ntt::invOff(p, u, t);
         const u32 *in = p == 0 ? from : coef;
@@ -511,17 +536,20 @@ __global__ void __launch_bounds__(kClusterThreads)
         coef[off + 3 * t] = d;
         __syncthreads();
       }
-      // The last inverse pass, N^-1, the digits of each of this block's
-      // rows and the first forward pass, in registers.
+      // The inverse's last stage(s), N^-1, then the digits of each of this
+      // block's rows and the forward's first stage(s), in registers, on
+      // positions u + e N/4.
       u32 v[4];
       {
-        const int p = Ntt::kPasses - 1;
-        int t;
-        const int off = Ntt::invOff(p, u, t);
-        u32 a = coef[off], b = coef[off + t], c = coef[off + 2 * t],
-            d = coef[off + 3 * t];
-        ntt.invUnit(p, a, b, c, d, q);
-        v[0] = a, v[1] = b, v[2] = c, v[3] = d;
+        for (int e = 0; e < 4; ++e)
+          v[e] = coef[u + e * Ntt::kQuarter];
+        if constexpr (Ntt::kOdd) { // pairs (u, u + N/2), (u + N/4, u + 3N/4)
+          const u32 two_q = 2 * q;
+          invButterfly(v[0], v[2], ntt.iw2[0], ntt.iw2[1], q, two_q);
+          invButterfly(v[1], v[3], ntt.iw2[0], ntt.iw2[1], q, two_q);
+        } else {
+          ntt.invUnit(Ntt::kPasses - 1, v[0], v[1], v[2], v[3], q);
+        }
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           const u32 r = mulShoupLazy32(v[e], k.n_inv, k.n_inv_shoup, q);
@@ -542,14 +570,20 @@ __global__ void __launch_bounds__(kClusterThreads)
               d < k.digits ? ((uu >> shift) & bg_mask) - k.half : (uu >> shift);
           w[e] = u32(dv + (q32 & (dv >> 31)));
         }
-        ntt.fwdUnit(0, w[0], w[1], w[2], w[3], q);
+        if constexpr (Ntt::kOdd) {
+          const u32 two_q = 2 * q;
+          fwdButterfly(w[0], w[2], ntt.fw2[0], ntt.fw2[1], q, two_q);
+          fwdButterfly(w[1], w[3], ntt.fw2[0], ntt.fw2[1], q, two_q);
+        } else {
+          ntt.fwdUnit(0, w[0], w[1], w[2], w[3], q);
+        }
         u32 *x = dig + (j << kLogN) + u;
         x[0] = w[0], x[Ntt::kQuarter] = w[1], x[2 * Ntt::kQuarter] = w[2],
         x[3 * Ntt::kQuarter] = w[3];
       }
       __syncthreads();
 #pragma unroll
-      for (int p = 1; p < Ntt::kPasses; ++p) {
+      for (int p = Ntt::kOdd ? 0 : 1; p < Ntt::kPasses; ++p) {
         int t2;
         const int off = Ntt::fwdOff(p, u, t2);
 #pragma unroll
@@ -771,14 +805,23 @@ RotateKernel rotateKernel() {
 /// The cluster kernel for clusters of `blocks`: unrolled for the sets'
 /// shapes (TOY 4 rows on 4 blocks, STD128 6 on 6, STD128Q 12 on 6),
 /// generic otherwise.
-/// The fast path where N = 1024, the blocks are even (each block's rows of
-/// one part) and take at most kFastRows rows (STD128: 6 rows on 6 blocks,
-/// STD128Q 12 on 6).
-RotateKernel clusterKernel(int blocks, bool fast) {
-  if (fast && blocks == 6)
+/// The fast path (UnitNtt) for the sets' shapes: N 1024 or 2048 (log_n),
+/// the blocks even (each block's rows of one part), at most kFastRows rows
+/// each: STD128 6 rows on 6 blocks, STD128Q and STD128_4BIT 12 on 6 (on 12
+/// where EMBER_TFHE_CLUSTER_BLOCKS allows). Null elsewhere.
+RotateKernel fastClusterKernel(int blocks, int log_n) {
+  if (log_n == 10 && blocks == 6)
     return blindRotateClusterKernel<6, 10>;
-  if (fast)
-    return blindRotateClusterKernel<0, 10>;
+  if (log_n == 10 && blocks == 12)
+    return blindRotateClusterKernel<12, 10>;
+  if (log_n == 11 && blocks == 6)
+    return blindRotateClusterKernel<6, 11>;
+  if (log_n == 11 && blocks == 12)
+    return blindRotateClusterKernel<12, 11>;
+  return nullptr;
+}
+/// The generic cluster kernel (TOY: 4 rows on 4 blocks).
+RotateKernel genericClusterKernel(int blocks) {
   switch (blocks) {
   case 4:
     return blindRotateClusterKernel<4, 0>;
@@ -835,6 +878,8 @@ struct DeviceEvaluator::Impl {
   /// (EMBER_TFHE_CLUSTER_JOBS, default the SM count; 0 turns it off).
   int cluster = 0;
   bool cluster_fast = false; ///< UnitNtt (EMBER_TFHE_CLUSTER_FAST=0: off)
+  int cluster_threads = kClusterThreads; ///< N / 4 on the fast path
+  RotateKernel cluster_kernel = nullptr;
   size_t cluster_bytes = 0, cluster_jobs = 0;
   std::vector<u32> sign_tv;
   u32 q8_big = 0; ///< round(Q/8): added to a gate's extracted b
@@ -872,7 +917,7 @@ struct DeviceEvaluator::Impl {
     if (cluster > 0 && jobs <= cluster_jobs) {
       cudaLaunchConfig_t cfg{};
       cfg.gridDim = dim3(unsigned(jobs * cluster));
-      cfg.blockDim = dim3(kClusterThreads);
+      cfg.blockDim = dim3(unsigned(cluster_threads));
       cfg.dynamicSmemBytes = cluster_bytes;
       cfg.stream = stream;
       cudaLaunchAttribute attr{};
@@ -882,9 +927,8 @@ struct DeviceEvaluator::Impl {
       attr.val.clusterDim.z = 1;
       cfg.attrs = &attr;
       cfg.numAttrs = 1;
-      EMBER_CUDA_CHECK(cudaLaunchKernelEx(&cfg,
-                                          clusterKernel(cluster, cluster_fast),
-                                          k, src, d_rot, d_tv, d_ext));
+      EMBER_CUDA_CHECK(
+          cudaLaunchKernelEx(&cfg, cluster_kernel, k, src, d_rot, d_tv, d_ext));
     } else {
       const bool small = jobs < size_t(sms);
       (small
@@ -1031,32 +1075,41 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   I.device_name = prop.name;
   I.sms = prop.multiProcessorCount;
-  // The cluster kernel: rows spread over at most kMaxCluster blocks
-  // (EMBER_TFHE_CLUSTER_BLOCKS: fewer).
+  // The cluster kernel: rows spread over at most kPortableCluster blocks
+  // (EMBER_TFHE_CLUSTER_BLOCKS: another bound up to kMaxCluster; the
+  // portable 8 where the device will not run more).
   const char *env_blocks = std::getenv("EMBER_TFHE_CLUSTER_BLOCKS");
-  const int most = std::clamp(env_blocks ? std::atoi(env_blocks) : kMaxCluster,
-                              1, kMaxCluster);
-  const int per = (h.rows + most - 1) / most;
-  const int blocks = (h.rows + per - 1) / per;
-  const size_t slice = size_t(clusterSlice(int(p.ringN()), blocks));
   const char *env_fast = std::getenv("EMBER_TFHE_CLUSTER_FAST");
-  I.cluster_fast = p.log_ring == 10 && blocks % 2 == 0 && per <= kFastRows &&
-                   (1 << (p.log_ring - 2)) == kClusterThreads &&
-                   !(env_fast && std::atoi(env_fast) == 0);
-  I.cluster_bytes =
-      (5 * h.rows * slice + size_t(4 + per) * p.ringN()) * sizeof(u32);
   const char *env = std::getenv("EMBER_TFHE_CLUSTER_JOBS");
   // Up to the SM count the cluster kernel is the faster (H200, STD128: 2.25
   // against 6.3 ms at 1-8 ciphertexts, 5.7 against 6.5 at 64, 11.5
   // against 11.9 at 132; bench/RESULTS.md).
   I.cluster_jobs = env ? size_t(std::atol(env)) : size_t(I.sms);
-  if (prop.major >= 9 && I.cluster_jobs > 0) {
+  int most = std::clamp(env_blocks ? std::atoi(env_blocks) : kPortableCluster,
+                        1, kMaxCluster);
+  while (prop.major >= 9 && I.cluster_jobs > 0 && I.cluster == 0) {
+    const int per = (h.rows + most - 1) / most;
+    const int blocks = (h.rows + per - 1) / per;
+    const size_t slice = size_t(clusterSlice(int(p.ringN()), blocks));
+    RotateKernel kernel = env_fast && std::atoi(env_fast) == 0
+                              ? nullptr
+                              : fastClusterKernel(blocks, p.log_ring);
+    I.cluster_fast = kernel != nullptr && per <= kFastRows;
+    if (!I.cluster_fast)
+      kernel = genericClusterKernel(blocks);
+    I.cluster_threads = clusterThreads(I.cluster_fast ? p.log_ring : 0);
+    I.cluster_bytes =
+        (5 * h.rows * slice + size_t(4 + per) * p.ringN()) * sizeof(u32);
+    I.cluster_kernel = kernel;
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-        clusterKernel(blocks, I.cluster_fast),
-        cudaFuncAttributeMaxDynamicSharedMemorySize, int(I.cluster_bytes)));
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        int(I.cluster_bytes)));
+    if (blocks > kPortableCluster)
+      EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+          kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(unsigned(blocks));
-    cfg.blockDim = dim3(kClusterThreads);
+    cfg.blockDim = dim3(unsigned(I.cluster_threads));
     cfg.dynamicSmemBytes = I.cluster_bytes;
     cudaLaunchAttribute attr{};
     attr.id = cudaLaunchAttributeClusterDimension;
@@ -1065,10 +1118,16 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     cfg.attrs = &attr;
     cfg.numAttrs = 1;
     int clusters = 0;
-    EMBER_CUDA_CHECK(cudaOccupancyMaxActiveClusters(
-        &clusters, clusterKernel(blocks, I.cluster_fast), &cfg));
-    if (clusters > 0)
+    const cudaError_t err =
+        cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg);
+    if (err != cudaSuccess)
+      (void)cudaGetLastError(); // a size this device refuses: try smaller
+    if (err == cudaSuccess && clusters > 0)
       I.cluster = blocks;
+    else if (most > kPortableCluster)
+      most = kPortableCluster;
+    else
+      break;
   }
 }
 

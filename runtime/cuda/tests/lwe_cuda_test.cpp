@@ -89,7 +89,7 @@ TEST(CudaTfhe, BootstrapAndLookupTablesMatchTheCpu) {
 /// 256-thread blocks per ciphertext; the key switch whole or split over
 /// slices) gives the CPU's words, at each set's row count: TOY 4 rows on a
 /// cluster of 4, STD128 6 on 6, STD128Q 12 on 6 (two rows of one part per
-/// block), and STD128 on 3 blocks (EMBER_TFHE_CLUSTER_BLOCKS=3: the
+/// block) and on 12, and STD128 on 3 blocks (EMBER_TFHE_CLUSTER_BLOCKS=3: the
 /// generic kernel, two rows of both parts per block). STD128 and STD128Q
 /// take the fast path (UnitNtt), also checked off
 /// (EMBER_TFHE_CLUSTER_FAST=0).
@@ -136,7 +136,12 @@ void kernelPathsMatch(const std::string &name, int cluster,
 TEST(CudaTfhe, KernelPathsMatchTheCpuToy) { kernelPathsMatch("TOY", 4); }
 TEST(CudaTfhe, KernelPathsMatchTheCpuStd128) { kernelPathsMatch("STD128", 6); }
 TEST(CudaTfhe, KernelPathsMatchTheCpuStd128Q) {
-  kernelPathsMatch("STD128Q", 6);
+  kernelPathsMatch("STD128Q", 6); // 12 rows on 6 blocks of two rows each
+}
+TEST(CudaTfhe, KernelPathsMatchTheCpuStd128QOnTwelveBlocks) {
+  // A cluster beyond the portable 8 (EMBER_TFHE_CLUSTER_BLOCKS=16; H100
+  // and H200 run it): one row per block.
+  kernelPathsMatch("STD128Q", 12, "16");
 }
 TEST(CudaTfhe, KernelPathsMatchTheCpuStd128OnThreeBlocks) {
   kernelPathsMatch("STD128", 3, "3");
@@ -146,8 +151,10 @@ TEST(CudaTfhe, KernelPathsMatchTheCpuStd128GenericNtt) {
 }
 
 /// Tables over Z_16 at STD128_4BIT (N = 2048, 12 rows, 32-bit key-switching
-/// words) on every kernel path: all 16 messages decrypt to their entries
-/// and the first 16 outputs are the CPU's words.
+/// words) on every kernel path (clusters of 6 blocks, and of 12 where
+/// EMBER_TFHE_CLUSTER_BLOCKS=16 asks; one-block and 256-thread kernels): all 16
+/// messages decrypt to their entries and the first 16 outputs are the CPU's
+/// words.
 TEST(CudaTfhe, FourBitTablesMatchTheCpu) {
   Fixture f("STD128_4BIT");
   std::vector<uint32_t> table(16);
@@ -158,17 +165,25 @@ TEST(CudaTfhe, FourBitTablesMatchTheCpu) {
     in.push_back(f.sk.encrypt(i % 16, 32, f.prng));
   for (size_t i = 0; i < 16; ++i)
     want.push_back(f.cpu.lut(in[i], table));
-  for (const char *jobs : {"100000", "0"}) {
-    ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_JOBS", jobs, 1), 0);
+  const struct {
+    const char *jobs, *most;
+    int cluster;
+  } paths[] = {{"100000", nullptr, 6}, {"100000", "16", 12}, {"0", nullptr, 0}};
+  for (const auto &path : paths) {
+    ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_JOBS", path.jobs, 1), 0);
+    if (path.most)
+      ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_BLOCKS", path.most, 1), 0);
     cuda::DeviceEvaluator gpu(f.ek);
     unsetenv("EMBER_TFHE_CLUSTER_JOBS");
-    EXPECT_EQ(gpu.clusterBlocks(), jobs[0] == '0' ? 0 : 6);
+    unsetenv("EMBER_TFHE_CLUSTER_BLOCKS");
+    EXPECT_EQ(gpu.clusterBlocks(), path.cluster);
     for (size_t count : {size_t(1), size_t(16), in.size()}) {
       const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
       const std::vector<Ciphertext> out = gpu.lut(part, table);
       ASSERT_EQ(out.size(), count);
       for (size_t i = 0; i < count; ++i) {
-        ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16]) << jobs << " " << i;
+        ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16])
+            << path.cluster << " " << i;
         if (i < 16)
           expectSame(want[i], out[i], i);
       }
