@@ -42,7 +42,6 @@ constexpr int kClusterThreads = 256;
 /// but compute-sanitizer's synccheck reports divergent warps at a block
 /// barrier of the 12-block kernel, so it stays opt-in; bench/RESULTS.md).
 constexpr int kMaxCluster = 16, kPortableCluster = 8;
-constexpr int kFastRows = 2; ///< rows per block on the fast path
 /// Threads of a cluster kernel's block: N / 4 on the fast path (log2 N
 /// given), else kClusterThreads.
 constexpr int clusterThreads(int log_n) {
@@ -457,9 +456,9 @@ template <int kLogN> struct UnitNtt {
 /// words.
 /// kC: the cluster's blocks when known at compile time (the loops over the
 /// blocks unrolled), else 0. kLogN: log2 N for the fast path (UnitNtt; C
-/// even, so each block's rows come from one part, at most kFastRows of
-/// them), else 0.
-template <int kC, int kLogN>
+/// even, so each block's rows come from one part), else 0; kPer: the fast
+/// path's rows per block (every block the same number).
+template <int kC, int kLogN, int kPer = 1>
 __global__ void __launch_bounds__(clusterThreads(kLogN))
     blindRotateClusterKernel(const KParams k, const u32 *wires,
                              const RotJob *jobs, const u32 *tv, u32 *ext) {
@@ -557,9 +556,7 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
         }
       }
 #pragma unroll
-      for (int j = 0; j < kFastRows; ++j) {
-        if (j >= mine)
-          break;
+      for (int j = 0; j < kPer; ++j) {
         const int r = rank + j * C, d = r / 2 + 1, shift = d * k.log_bg;
         u32 w[4];
 #pragma unroll
@@ -587,9 +584,7 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
         int t2;
         const int off = Ntt::fwdOff(p, u, t2);
 #pragma unroll
-        for (int j = 0; j < kFastRows; ++j) {
-          if (j >= mine)
-            break;
+        for (int j = 0; j < kPer; ++j) {
           u32 *x = dig + (j << kLogN) + off;
           u32 a = x[0], b = x[t2], c = x[2 * t2], d = x[3 * t2];
           ntt.fwdUnit(p, a, b, c, d, q);
@@ -806,18 +801,20 @@ RotateKernel rotateKernel() {
 /// shapes (TOY 4 rows on 4 blocks, STD128 6 on 6, STD128Q 12 on 6),
 /// generic otherwise.
 /// The fast path (UnitNtt) for the sets' shapes: N 1024 or 2048 (log_n),
-/// the blocks even (each block's rows of one part), at most kFastRows rows
-/// each: STD128 6 rows on 6 blocks, STD128Q and STD128_4BIT 12 on 6 (on 12
-/// where EMBER_TFHE_CLUSTER_BLOCKS allows). Null elsewhere.
-RotateKernel fastClusterKernel(int blocks, int log_n) {
-  if (log_n == 10 && blocks == 6)
-    return blindRotateClusterKernel<6, 10>;
-  if (log_n == 10 && blocks == 12)
-    return blindRotateClusterKernel<12, 10>;
-  if (log_n == 11 && blocks == 6)
-    return blindRotateClusterKernel<6, 11>;
-  if (log_n == 11 && blocks == 12)
-    return blindRotateClusterKernel<12, 11>;
+/// `per` rows on each of `blocks` blocks (even, so each block's rows are of
+/// one part): STD128 6 rows on 6 blocks, STD128Q and STD128_4BIT 12 on 6
+/// (on 12 where EMBER_TFHE_CLUSTER_BLOCKS allows). Null elsewhere.
+RotateKernel fastClusterKernel(int blocks, int per, int log_n) {
+  if (log_n == 10 && blocks == 6 && per == 1)
+    return blindRotateClusterKernel<6, 10, 1>;
+  if (log_n == 10 && blocks == 6 && per == 2)
+    return blindRotateClusterKernel<6, 10, 2>;
+  if (log_n == 10 && blocks == 12 && per == 1)
+    return blindRotateClusterKernel<12, 10, 1>;
+  if (log_n == 11 && blocks == 6 && per == 2)
+    return blindRotateClusterKernel<6, 11, 2>;
+  if (log_n == 11 && blocks == 12 && per == 1)
+    return blindRotateClusterKernel<12, 11, 1>;
   return nullptr;
 }
 /// The generic cluster kernel (TOY: 4 rows on 4 blocks).
@@ -1093,8 +1090,8 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     const size_t slice = size_t(clusterSlice(int(p.ringN()), blocks));
     RotateKernel kernel = env_fast && std::atoi(env_fast) == 0
                               ? nullptr
-                              : fastClusterKernel(blocks, p.log_ring);
-    I.cluster_fast = kernel != nullptr && per <= kFastRows;
+                              : fastClusterKernel(blocks, per, p.log_ring);
+    I.cluster_fast = kernel != nullptr && h.rows == blocks * per;
     if (!I.cluster_fast)
       kernel = genericClusterKernel(blocks);
     I.cluster_threads = clusterThreads(I.cluster_fast ? p.log_ring : 0);
