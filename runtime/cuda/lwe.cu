@@ -259,6 +259,91 @@ struct LinJob {
   u32 x, c;
 };
 
+/// A job's input as the blind rotation reads it: x a + y b + c (mod q).
+struct JobInput {
+  u32 x, y, c, qmask;
+  int n;
+  const u32 *a, *b;
+  __device__ JobInput(const KParams &k, const u32 *wires, const RotJob &job)
+      : x(job.x), y(job.y), c(job.c), qmask(k.q - 1), n(k.n),
+        a(wires + size_t(job.a) * (k.n + 1)),
+        b(job.b >= 0 ? wires + size_t(job.b) * (k.n + 1) : nullptr) {}
+  /// Mask coefficient i < n.
+  __device__ u32 mask(int i) const {
+    return (x * a[i] + (b ? y * b[i] : 0)) & qmask;
+  }
+  __device__ u32 body() const {
+    return (x * a[n] + (b ? y * b[n] : 0) + c) & qmask;
+  }
+};
+
+/// The accumulator's start (0, X^-e tv), e the body's rotation, in the
+/// coefficient form of both parts (acc: 2N words).
+__device__ void initAccumulator(const KParams &k, const JobInput &in,
+                                const u32 *tv, u32 *acc) {
+  const int big_n = 1 << k.log_ring;
+  const u32 mask2n = 2 * big_n - 1, f = 2 * big_n / k.q;
+  const u32 e = (2 * big_n - (in.body() * f & mask2n)) & mask2n;
+  for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
+    acc[t] = 0;
+    const u32 src = (t - e) & mask2n; // X^e tv: coefficient t from tv[t - e]
+    const u32 v = __ldg(tv + (src & (big_n - 1)));
+    acc[big_n + t] = src < u32(big_n) ? v : (v == 0 ? 0 : k.big_q - v);
+  }
+}
+
+/// Step i's rotation m = a_i f (mod 2N); 0 skips the step.
+__device__ __forceinline__ u32 stepRotation(const KParams &k,
+                                            const JobInput &in, int i) {
+  const u32 two_n = 2u << k.log_ring;
+  return in.mask(i) * (two_n / k.q) & (two_n - 1);
+}
+
+/// A coefficient in [0, Q), centred and offset so that its signed gadget
+/// digits are plain bit fields (gadgetDigit).
+__device__ __forceinline__ int32_t gadgetInput(const KParams &k, u32 coef) {
+  const int32_t c = int32_t(coef), q32 = int32_t(k.big_q);
+  return c - (c > q32 / 2 ? q32 : 0) + k.offset;
+}
+/// Signed digit d (1 .. digits; the top one keeps the rest) of u, in [0,
+/// Q).
+__device__ __forceinline__ u32 gadgetDigit(const KParams &k, int32_t u, int d) {
+  const int shift = d * k.log_bg;
+  const int32_t r = d < k.digits
+                        ? ((u >> shift) & ((1 << k.log_bg) - 1)) - k.half
+                        : (u >> shift);
+  return u32(r + (int32_t(k.big_q) & (r >> 31)));
+}
+
+/// X^m - 1 and X^-m - 1 at NTT position t (psi^e != 0, so no wrap).
+__device__ __forceinline__ void stepMonomials(const KParams &k, u32 m, int t,
+                                              u64 &fp, u64 &fm) {
+  const u32 mask2n = (2u << k.log_ring) - 1;
+  const u32 ebr = 2 * (__brev(u32(t)) >> (32 - k.log_ring)) + 1;
+  const u32 ex = m * ebr & mask2n;
+  fp = __ldg(k.pw + ex) - 1, fm = __ldg(k.pw + ((0u - ex) & mask2n)) - 1;
+}
+/// a + P0 (X^m - 1) + P1 (X^-m - 1) at one position, P0 and P1 the two
+/// external products' unreduced sums there.
+__device__ __forceinline__ u32 stepUpdate(const KParams &k, u32 a, u64 p0,
+                                          u64 p1, u64 fp, u64 fm) {
+  return reduce64(a + reduce64(p0, k.big_q, k.ratio) * fp +
+                      reduce64(p1, k.big_q, k.ratio) * fm,
+                  k.big_q, k.ratio);
+}
+
+/// Sample extraction from the accumulator in coefficient form: the
+/// constant coefficient of b - a s' (N + 1 words).
+__device__ void extractSample(const KParams &k, const u32 *acc, u32 *out) {
+  const int big_n = 1 << k.log_ring;
+  for (int j = threadIdx.x; j < big_n; j += blockDim.x) {
+    const u32 v = j == 0 ? acc[0] : acc[big_n - j];
+    out[j] = j == 0 || v == 0 ? v : k.big_q - v;
+  }
+  if (threadIdx.x == 0)
+    out[big_n] = acc[big_n];
+}
+
 /// One block per rotation job: blind rotation of tv by the job's input (in
 /// shared memory: the accumulator, 2N words, and the digits, rows x N,
 /// whose top two rows first hold the accumulator's coefficient form), then
@@ -272,31 +357,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
                       const u32 *tv, u32 *ext) {
   extern __shared__ u32 sm[];
   const int big_n = 1 << k.log_ring;
-  const u32 mask2n = 2 * big_n - 1, f = 2 * big_n / k.q, qmask = k.q - 1;
-  const u32 big_q = k.big_q;
   u32 *acc = sm, *dig = sm + 2 * big_n;
   u32 *tmp = dig + size_t(k.rows - 2) * big_n; // the top digit's two rows
-  const RotJob job = jobs[blockIdx.x];
-  const u32 x = job.x, y = job.y, c = job.c;
-  const u32 *a_row = wires + size_t(job.a) * (k.n + 1);
-  const u32 *b_row = job.b >= 0 ? wires + size_t(job.b) * (k.n + 1) : nullptr;
-
-  const u32 bq = (x * a_row[k.n] + (b_row ? y * b_row[k.n] : 0) + c) & qmask;
-  const u32 e = (2 * big_n - (bq * f & mask2n)) & mask2n;
-  for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
-    acc[t] = 0;
-    const u32 src = (t - e) & mask2n; // X^e tv: coefficient t from tv[t - e]
-    const u32 v = __ldg(tv + (src & (big_n - 1)));
-    acc[big_n + t] = src < u32(big_n) ? v : (v == 0 ? 0 : big_q - v);
-  }
+  const JobInput in(k, wires, jobs[blockIdx.x]);
+  initAccumulator(k, in, tv, acc);
   __syncthreads();
   nttForward<true>(acc + big_n, 1, k);
 
-  const int32_t half_q = int32_t(big_q / 2), q32 = int32_t(big_q);
-  const int32_t bg_mask = (1 << k.log_bg) - 1;
   for (int i = 0; i < k.n; ++i) {
-    const u32 ai = (x * a_row[i] + (b_row ? y * b_row[i] : 0)) & qmask;
-    const u32 m = ai * f & mask2n;
+    const u32 m = stepRotation(k, in, i);
     if (m == 0)
       continue;                 // the same for every thread of the block
     nttInverse(tmp, acc, 2, k); // a coefficient-form copy of acc
@@ -304,21 +373,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     // reads both parts of its column before writing any digit of it (the
     // top digit's rows are where the coefficients were).
     for (int j = threadIdx.x; j < big_n; j += blockDim.x) {
-      int32_t u[2];
-      for (int part = 0; part < 2; ++part) {
-        const int32_t c = int32_t(tmp[(part << k.log_ring) + j]);
-        u[part] = c - (c > half_q ? q32 : 0) + k.offset;
-      }
-      for (int d = 1; d <= k.digits; ++d) {
-        const int shift = d * k.log_bg;
-        for (int part = 0; part < 2; ++part) {
-          const int32_t r = d < k.digits
-                                ? ((u[part] >> shift) & bg_mask) - k.half
-                                : (u[part] >> shift);
+      const int32_t u[2] = {gadgetInput(k, tmp[j]),
+                            gadgetInput(k, tmp[big_n + j])};
+      for (int d = 1; d <= k.digits; ++d)
+        for (int part = 0; part < 2; ++part)
           dig[((2 * (d - 1) + part) << k.log_ring) + j] =
-              u32(r + (q32 & (r >> 31)));
-        }
-      }
+              gadgetDigit(k, u[part], d);
     }
     __syncthreads();
     nttForward<false>(dig, k.rows, k);
@@ -327,35 +387,21 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     // are one 16-byte load.
     const uint4 *key = k.bsk4 + size_t(i) * k.rows * big_n;
     for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
-      const u32 ebr = 2 * (__brev(u32(t)) >> (32 - k.log_ring)) + 1;
-      const u32 ex = m * ebr & mask2n;
-      const u64 fp = __ldg(k.pw + ex) - 1,
-                fm = __ldg(k.pw + ((0u - ex) & mask2n)) - 1; // psi^e != 0
-      u64 s00 = 0, s01 = 0, s10 = 0, s11 = 0;                // [key][component]
+      u64 fp, fm;
+      stepMonomials(k, m, t, fp, fm);
+      u64 s00 = 0, s01 = 0, s10 = 0, s11 = 0; // [key][component]
       for (int r = 0; r < k.rows; ++r) {
         const u64 d = dig[(r << k.log_ring) + t];
         const uint4 w = __ldg(key + (r << k.log_ring) + t);
         s00 += d * w.x, s01 += d * w.y, s10 += d * w.z, s11 += d * w.w;
       }
-      u32 &a0 = acc[t], &a1 = acc[big_n + t];
-      a0 = reduce64(a0 + reduce64(s00, big_q, k.ratio) * fp +
-                        reduce64(s10, big_q, k.ratio) * fm,
-                    big_q, k.ratio);
-      a1 = reduce64(a1 + reduce64(s01, big_q, k.ratio) * fp +
-                        reduce64(s11, big_q, k.ratio) * fm,
-                    big_q, k.ratio);
+      acc[t] = stepUpdate(k, acc[t], s00, s10, fp, fm);
+      acc[big_n + t] = stepUpdate(k, acc[big_n + t], s01, s11, fp, fm);
     }
     __syncthreads();
   }
   nttInverse(acc, nullptr, 2, k);
-  // Extraction: the constant coefficient of b - a s'.
-  u32 *out = ext + size_t(blockIdx.x) * (big_n + 1);
-  for (int j = threadIdx.x; j < big_n; j += blockDim.x) {
-    const u32 v = j == 0 ? acc[0] : acc[big_n - j];
-    out[j] = j == 0 || v == 0 ? v : big_q - v;
-  }
-  if (threadIdx.x == 0)
-    out[big_n] = acc[big_n];
+  extractSample(k, acc, ext + size_t(blockIdx.x) * (big_n + 1));
 }
 
 /// The cluster kernel's fast path at N = 2^kLogN (N / 4 threads): a thread
@@ -482,29 +528,15 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
   if constexpr (kLogN > 0)
     ntt.load(k, threadIdx.x);
 
-  const u32 mask2n = 2 * big_n - 1, f = 2 * big_n / k.q, qmask = k.q - 1;
   const u32 big_q = k.big_q;
-  const RotJob job = jobs[blockIdx.x / C];
-  const u32 x = job.x, y = job.y, c = job.c;
-  const u32 *a_row = wires + size_t(job.a) * (k.n + 1);
-  const u32 *b_row = job.b >= 0 ? wires + size_t(job.b) * (k.n + 1) : nullptr;
-  const u32 bq = (x * a_row[k.n] + (b_row ? y * b_row[k.n] : 0) + c) & qmask;
-  const u32 e = (2 * big_n - (bq * f & mask2n)) & mask2n;
-  for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
-    acc[t] = 0;
-    const u32 src = (t - e) & mask2n;
-    const u32 v = __ldg(tv + (src & (big_n - 1)));
-    acc[big_n + t] = src < u32(big_n) ? v : (v == 0 ? 0 : big_q - v);
-  }
+  const JobInput in(k, wires, jobs[blockIdx.x / C]);
+  initAccumulator(k, in, tv, acc);
   __syncthreads();
   nttForward<true>(acc + big_n, 1, k);
   cluster.sync(); // every block has started: its shared memory is there
 
-  const int32_t half_q = int32_t(big_q / 2), q32 = int32_t(big_q);
-  const int32_t bg_mask = (1 << k.log_bg) - 1;
   for (int i = 0; i < k.n; ++i) {
-    const u32 ai = (x * a_row[i] + (b_row ? y * b_row[i] : 0)) & qmask;
-    const u32 m = ai * f & mask2n;
+    const u32 m = stepRotation(k, in, i);
     if (m == 0)
       continue; // the same for every block of the cluster
     // 1. The step's key words of this block's slice.
@@ -557,16 +589,11 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
       }
 #pragma unroll
       for (int j = 0; j < kPer; ++j) {
-        const int r = rank + j * C, d = r / 2 + 1, shift = d * k.log_bg;
+        const int d = (rank + j * C) / 2 + 1;
         u32 w[4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int32_t cv = int32_t(v[e]);
-          const int32_t uu = cv - (cv > half_q ? q32 : 0) + k.offset;
-          const int32_t dv =
-              d < k.digits ? ((uu >> shift) & bg_mask) - k.half : (uu >> shift);
-          w[e] = u32(dv + (q32 & (dv >> 31)));
-        }
+        for (int e = 0; e < 4; ++e)
+          w[e] = gadgetDigit(k, gadgetInput(k, v[e]), d);
         if constexpr (Ntt::kOdd) {
           const u32 two_q = 2 * q;
           fwdButterfly(w[0], w[2], ntt.fw2[0], ntt.fw2[1], q, two_q);
@@ -608,15 +635,11 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
         nttInverse(coef + (p << k.log_ring), acc + (p << k.log_ring), 1, k);
       }
       for (int j = 0; j < mine; ++j) {
-        const int r = rank + j * C, d = r / 2 + 1, shift = d * k.log_bg;
+        const int r = rank + j * C, d = r / 2 + 1;
         const u32 *from = coef + ((r & 1) << k.log_ring);
-        for (int t = threadIdx.x; t < big_n; t += blockDim.x) {
-          const int32_t cv = int32_t(from[t]);
-          const int32_t u = cv - (cv > half_q ? q32 : 0) + k.offset;
-          const int32_t v =
-              d < k.digits ? ((u >> shift) & bg_mask) - k.half : (u >> shift);
-          dig[(j << k.log_ring) + t] = u32(v + (q32 & (v >> 31)));
-        }
+        for (int t = threadIdx.x; t < big_n; t += blockDim.x)
+          dig[(j << k.log_ring) + t] =
+              gadgetDigit(k, gadgetInput(k, from[t]), d);
       }
       __syncthreads();
       nttForward<false>(dig, mine, k);
@@ -644,17 +667,10 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
         const uint4 w = keys[r * slice + (t - lo)];
         s00 += d * w.x, s01 += d * w.y, s10 += d * w.z, s11 += d * w.w;
       }
-      const u32 ebr = 2 * (__brev(u32(t)) >> (32 - k.log_ring)) + 1;
-      const u32 ex = m * ebr & mask2n;
-      const u64 fp = __ldg(k.pw + ex) - 1,
-                fm = __ldg(k.pw + ((0u - ex) & mask2n)) - 1;
-      const u32 a0 = reduce64(acc[t] + reduce64(s00, big_q, k.ratio) * fp +
-                                  reduce64(s10, big_q, k.ratio) * fm,
-                              big_q, k.ratio);
-      const u32 a1 =
-          reduce64(acc[big_n + t] + reduce64(s01, big_q, k.ratio) * fp +
-                       reduce64(s11, big_q, k.ratio) * fm,
-                   big_q, k.ratio);
+      u64 fp, fm;
+      stepMonomials(k, m, t, fp, fm);
+      const u32 a0 = stepUpdate(k, acc[t], s00, s10, fp, fm);
+      const u32 a1 = stepUpdate(k, acc[big_n + t], s01, s11, fp, fm);
 #pragma unroll
       for (int b = 0; b < (kC > 0 ? kC : 1); ++b) {
         u32 *other = cluster.map_shared_rank(acc, b);
@@ -670,13 +686,7 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
   if (rank != 0)
     return;
   nttInverse(acc, nullptr, 2, k);
-  u32 *out = ext + size_t(blockIdx.x / C) * (big_n + 1);
-  for (int j = threadIdx.x; j < big_n; j += blockDim.x) {
-    const u32 v = j == 0 ? acc[0] : acc[big_n - j];
-    out[j] = j == 0 || v == 0 ? v : big_q - v;
-  }
-  if (threadIdx.x == 0)
-    out[big_n] = acc[big_n];
+  extractSample(k, acc, ext + size_t(blockIdx.x / C) * (big_n + 1));
 }
 
 /// Coefficient j of an extracted sum (rows r1 + r2, plus the offset on b)
@@ -874,7 +884,6 @@ struct DeviceEvaluator::Impl {
   /// this device), its shared memory, and the largest batch it takes
   /// (EMBER_TFHE_CLUSTER_JOBS, default the SM count; 0 turns it off).
   int cluster = 0;
-  bool cluster_fast = false; ///< UnitNtt (EMBER_TFHE_CLUSTER_FAST=0: off)
   int cluster_threads = kClusterThreads; ///< N / 4 on the fast path
   RotateKernel cluster_kernel = nullptr;
   size_t cluster_bytes = 0, cluster_jobs = 0;
@@ -885,6 +894,23 @@ struct DeviceEvaluator::Impl {
   cudaEvent_t events[5] = {};
   Timing timing;
 
+  /// A launch of the cluster kernel over `grid` blocks in clusters of
+  /// `blocks` (attr: the cluster dimension, which cfg points to).
+  cudaLaunchConfig_t clusterLaunch(unsigned grid, int blocks,
+                                   cudaLaunchAttribute &attr) const {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(unsigned(cluster_threads));
+    cfg.dynamicSmemBytes = cluster_bytes;
+    cfg.stream = stream;
+    attr = {};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = unsigned(blocks);
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    return cfg;
+  }
   template <typename T> const T *keep(const std::vector<T> &v) {
     T *d = upload(v);
     owned.push_back(d);
@@ -912,18 +938,9 @@ struct DeviceEvaluator::Impl {
     u32 *d_ext = ext.get(rot.size() * (params.ringN() + 1));
     const size_t jobs = rot.size();
     if (cluster > 0 && jobs <= cluster_jobs) {
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = dim3(unsigned(jobs * cluster));
-      cfg.blockDim = dim3(unsigned(cluster_threads));
-      cfg.dynamicSmemBytes = cluster_bytes;
-      cfg.stream = stream;
-      cudaLaunchAttribute attr{};
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = unsigned(cluster);
-      attr.val.clusterDim.y = 1;
-      attr.val.clusterDim.z = 1;
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
+      cudaLaunchAttribute attr;
+      const cudaLaunchConfig_t cfg =
+          clusterLaunch(unsigned(jobs * cluster), cluster, attr);
       EMBER_CUDA_CHECK(
           cudaLaunchKernelEx(&cfg, cluster_kernel, k, src, d_rot, d_tv, d_ext));
     } else {
@@ -1091,10 +1108,10 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     RotateKernel kernel = env_fast && std::atoi(env_fast) == 0
                               ? nullptr
                               : fastClusterKernel(blocks, per, p.log_ring);
-    I.cluster_fast = kernel != nullptr && h.rows == blocks * per;
-    if (!I.cluster_fast)
+    const bool fast = kernel != nullptr && h.rows == blocks * per;
+    if (!fast)
       kernel = genericClusterKernel(blocks);
-    I.cluster_threads = clusterThreads(I.cluster_fast ? p.log_ring : 0);
+    I.cluster_threads = clusterThreads(fast ? p.log_ring : 0);
     I.cluster_bytes =
         (5 * h.rows * slice + size_t(4 + per) * p.ringN()) * sizeof(u32);
     I.cluster_kernel = kernel;
@@ -1104,16 +1121,9 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     if (blocks > kPortableCluster)
       EMBER_CUDA_CHECK(cudaFuncSetAttribute(
           kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(unsigned(blocks));
-    cfg.blockDim = dim3(unsigned(I.cluster_threads));
-    cfg.dynamicSmemBytes = I.cluster_bytes;
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = unsigned(blocks);
-    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg =
+        I.clusterLaunch(unsigned(blocks), blocks, attr);
     int clusters = 0;
     const cudaError_t err =
         cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg);
