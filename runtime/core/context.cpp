@@ -58,8 +58,8 @@ void checkSecurity(const ParamSpec &spec) {
 }
 
 namespace {
-/// The bit sizes of a spec, as the primes have them (ember::primeBits), so
-/// that spec.logQP() is ember::logQP of the primes.
+/// The bit sizes of a spec, as the primes have them (ember::primeBits), and
+/// spec.logQP() as ember::logQP of the primes.
 void countPrimeBits(ParamSpec &spec, const std::vector<uint64_t> &q,
                     const std::vector<uint64_t> &p,
                     const std::vector<uint64_t> &t) {
@@ -72,6 +72,7 @@ void countPrimeBits(ParamSpec &spec, const std::vector<uint64_t> &q,
   spec.q_bits = bits(q);
   spec.p_bits = bits(p);
   spec.t_bits = bits(t);
+  spec.primes_log_qp = logQP(q, p);
 }
 
 void checkShape(const ParamSpec &spec, int max_prime_bits) {
@@ -124,6 +125,7 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
 
 template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   spec_ = spec;
+  spec_.primes_log_qp = 0; // nominal sizes first (a copied spec may carry one)
   checkSecurity(spec_);
   checkShape(spec_, WordTraits<Word>::kMaxPrimeBits);
   if (spec.scale_primes == 2 && spec.log_scale != std::round(spec.log_scale))
@@ -141,7 +143,7 @@ template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   qp.insert(qp.end(), p.begin(), p.end());
   std::vector<uint64_t> t = generateNttPrimes(spec.log_n, spec.t_bits, qp);
   // A scale prime of generateQChain may lie just above 2^log_scale: the
-  // check above saw the nominal sizes, this one the primes' own bits.
+  // check above saw the nominal sizes, this one the primes' product.
   countPrimeBits(spec_, q, p, t);
   checkSecurity(spec_);
   init(q, p, t);

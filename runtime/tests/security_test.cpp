@@ -130,38 +130,47 @@ std::vector<uint64_t> primesAbove(int log_n, int bits, int count) {
   return out;
 }
 
-TEST(BitCount, BitLengthIsTheOneCount) {
+TEST(BitCount, LogQPIsTheBitLengthOfTheProduct) {
   EXPECT_EQ(primeBits(1), 1);
   EXPECT_EQ(primeBits((uint64_t{1} << 40) - 1), 40);
   EXPECT_EQ(primeBits((uint64_t{1} << 40) + 1), 41);
   EXPECT_EQ(primeBits(~uint64_t{0}), 64);
+  // (2^40 + 1) 3 2^20 lies between 2^61 and 2^62: 62 bits, not the 64 that
+  // the summed bit lengths 41 + 2 + 21 would count.
   std::vector<uint64_t> q = {(uint64_t{1} << 40) + 1, 3}, p = {1u << 20};
-  EXPECT_EQ(logQP(q, p), 41 + 2 + 21);
+  EXPECT_EQ(logQP(q, p), 62);
+  // Carries across words: (2^64 - 1)^3 < 2^192 has 192 bits, 2^63 2^63
+  // 2 = 2^127 has 128.
+  std::vector<uint64_t> ones(3, ~uint64_t{0}), none;
+  EXPECT_EQ(logQP(ones, none), 192);
+  std::vector<uint64_t> powers = {uint64_t{1} << 63, uint64_t{1} << 63};
+  EXPECT_EQ(logQP(powers, std::vector<uint64_t>{2}), 128);
+  EXPECT_EQ(logQP(none, none), 1); // the empty product, 1
 }
 
 TEST(BitCount, PrimesJustAboveAPowerOfTwoCountTheirBitLength) {
   // N = 2^13 allows 218 bits. Three primes just above 2^54 and one just
   // below 2^56: rounding log2 counts 54 + 54 + 54 + 56 = 218 (accepted
-  // before), the bit length 55 + 55 + 55 + 56 = 221.
+  // before), but their product lies just above 2^218 and has 219 bits.
   std::vector<uint64_t> q = primesAbove(13, 54, 3);
   std::vector<uint64_t> p = generateNttPrimes(13, {56});
   for (uint64_t prime : q)
     ASSERT_EQ(std::lround(std::log2(double(prime))), 54);
-  ASSERT_EQ(logQP(q, p), 221);
+  ASSERT_EQ(logQP(q, p), 219);
   ParamSpec spec;
   spec.name = "edge";
   spec.log_n = 13;
   spec.dnum = 3;
   try {
     Context64 ctx(spec, q, p);
-    FAIL() << "accepted 221 bits at N = 2^13";
+    FAIL() << "accepted 219 bits at N = 2^13";
   } catch (const SecurityError &e) {
-    EXPECT_NE(std::string(e.what()).find("log2(QP) = 221"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("log2(QP) = 219"), std::string::npos)
         << e.what();
   }
   spec.security = Security::kInsecureTestOnly;
   Context64 ctx(spec, q, p);
-  EXPECT_EQ(ctx.spec().logQP(), 221);
+  EXPECT_EQ(ctx.spec().logQP(), 219);
   EXPECT_EQ(ctx.spec().q_bits, (std::vector<int>{55, 55, 55}));
 }
 

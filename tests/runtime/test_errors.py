@@ -166,7 +166,7 @@ def test_insecure_parameters():
         er.check_security(spec)
     ctx = er.Context(er.ParamSpec(**args, insecure=True))
     assert ctx.spec.insecure and "INSECURE" in ctx.describe()
-    assert er.max_log_qp_128(13) == 218 and er.max_log_qp_128(16) == 1772
+    assert er.max_log_qp_128(13) == 218 and er.max_log_qp_128(16) == 1747
 
 
 def test_named_sets_are_secure():

@@ -191,7 +191,7 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
     Option<"encapsulate", "encapsulate", "bool", /*default=*/"true",
            "A program that bootstraps keeps a dense (uniform ternary) secret "
            "and switches to an ephemeral sparse one around ModRaise "
-           "(sparse-secret encapsulation: the dense security bound, 1772 "
+           "(sparse-secret encapsulation: the dense security bound, 1747 "
            "bits of log QP at N = 2^16); false: the secret itself is sparse "
            "(Hamming weight 192, 1553 bits)">,
     Option<"bootstrap", "bootstrap", "std::string", /*default=*/"\"manual\"",

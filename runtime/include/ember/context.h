@@ -24,7 +24,7 @@ namespace ember {
 /// Hamming weight, the sparse-secret figures (maxLogQPSparse128). Throws
 /// SecurityError naming h (when sparse), log N, log QP and the bound. log QP
 /// is spec.logQP(): a Context checks the nominal sizes first, then the bit
-/// lengths of its primes (ember::primeBits).
+/// length of its primes' product (ember::logQP).
 void checkSecurity(const ParamSpec &spec);
 
 /// Constants of the fast base conversion from basis B to basis T (rns.h).

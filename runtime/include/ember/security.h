@@ -23,26 +23,43 @@ constexpr int primeBits(uint64_t q) {
   return bits;
 }
 
-/// log2(QP) as the security checks count it: the sum of the primes' bit
-/// lengths. It is an upper bound on log2(QP) and never below SEAL's
-/// total_coeff_modulus_bit_count (the product's bit length), so a set that
-/// passes here passes SEAL's check too. Q and P are any ranges of uint64_t
-/// (std::vector, llvm::ArrayRef).
+/// log2(QP) as the security checks count it: the bit length of the product
+/// QP, floor(log2 QP) + 1, which is what the bounds below bound (QP <
+/// 2^bound) and what SEAL's total_coeff_modulus_bit_count and OpenFHE's
+/// GetMSB of the modulus give. Summing the primes' bit lengths instead would
+/// overstate it by up to a bit per prime (a 36-bit scale prime just above
+/// 2^36 has 37 bits but adds log2 q = 36.00002). Exact, in multi-word integer
+/// arithmetic, so that every host counts the same. Q and P are any ranges of
+/// uint64_t (std::vector, llvm::ArrayRef); a zero entry counts nothing.
 template <typename QRange, typename PRange>
 int logQP(const QRange &q_primes, const PRange &p_primes) {
-  int total = 0;
+  __extension__ typedef unsigned __int128 Wide;
+  std::vector<uint64_t> product{1}; // little-endian 64-bit words
+  auto multiply = [&product](uint64_t m) {
+    if (m == 0)
+      return;
+    uint64_t carry = 0;
+    for (uint64_t &word : product) {
+      Wide t = static_cast<Wide>(word) * m + carry;
+      word = static_cast<uint64_t>(t);
+      carry = static_cast<uint64_t>(t >> 64);
+    }
+    if (carry)
+      product.push_back(carry);
+  };
   for (uint64_t q : q_primes)
-    total += primeBits(q);
+    multiply(q);
   for (uint64_t p : p_primes)
-    total += primeBits(p);
-  return total;
+    multiply(p);
+  return 64 * static_cast<int>(product.size() - 1) + primeBits(product.back());
 }
 
 /// Largest log2(QP) with 128-bit classical security for a uniform ternary
 /// secret, or 0 when log_n is outside the table. N = 2^10..2^15 come from the
 /// HomomorphicEncryption.org standard; 2^16 and 2^17 take the smaller of
-/// OpenFHE's table (1772, 3524) and the LWE-estimator values of Phantom's
-/// Table III (1777, 3576).
+/// OpenFHE's table (1747, 3523: src/core/lib/lattice/stdlatticeparms.cpp,
+/// HEStd_ternary, since OpenFHE 1.2; it was 1772, 3524 before) and the
+/// LWE-estimator values of Phantom's Table III (1777, 3576).
 inline int maxLogQP128(int log_n) {
   switch (log_n) {
   case 10:
@@ -58,9 +75,9 @@ inline int maxLogQP128(int log_n) {
   case 15:
     return 881;
   case 16:
-    return 1772;
+    return 1747;
   case 17:
-    return 3524;
+    return 3523;
   default:
     return 0;
   }
@@ -97,7 +114,7 @@ struct SparseBound {
 ///   N = 2^17, h = 128, log QP 2341: 157.2 bits (HEaaN)
 ///   N = 2^17, h = 192, log QP 3104: 135.3 bits (OpenFHE)
 /// OpenFHE itself checks its h = 192 SPARSE_TERNARY secret against the
-/// uniform-ternary table (1772 bits at N = 2^16), which the figures above do
+/// uniform-ternary table (1747 bits at N = 2^16), which the figures above do
 /// not support; Ember does not. SparseLWEkit warns that attacks outside the
 /// estimator (May 2021, the machine-learning attacks of 2023-24) may cost
 /// less: these are the best published figures, not a proof.
@@ -162,9 +179,17 @@ struct ParamSpec {
   int hamming_weight = 0; ///< 0: uniform ternary secret; else fixed weight
   Security security = Security::k128;
 
-  /// The sum of q_bits and p_bits: a context built from primes stores their
-  /// primeBits here, so that this is ember::logQP of its primes.
+  /// ember::logQP of the primes, which a Context stores once it has them
+  /// (0 while the spec holds nominal sizes only).
+  int primes_log_qp = 0;
+
+  /// log2(QP) as the security check counts it: ember::logQP of the primes
+  /// once a Context has them, else the sum of the nominal sizes (an upper
+  /// bound on the primes' logQP up to one bit: a scale prime may lie just
+  /// above 2^bits, so a Context checks again with its primes).
   int logQP() const {
+    if (primes_log_qp > 0)
+      return primes_log_qp;
     int total = 0;
     for (int b : q_bits)
       total += b;
@@ -193,7 +218,7 @@ struct ParamSpec {
 ///    (Context32) with double-prime scaling: 47 Q limbs (q_0 of 30 bits and
 ///    23 pairs of 29-bit primes carrying 2^58), 12 x 30-bit P (Cheddar's P
 ///    primes have 31 bits; Ember's 32-bit words take primes below 2^30),
-///    dnum 4; log QP about 1720 of the 1772 allowed.
+///    dnum 4; log QP about 1720 of the 1747 allowed.
 /// cheddar32k1: Athena's small-K shape at 32-bit words: cheddar32's Q with
 ///    one 30-bit special prime, so hybrid key switching needs a digit per Q
 ///    prime (dnum 47), KLSS groups of 3 primes (gamma 3) and 5 T primes of

@@ -1,7 +1,7 @@
 // 86 chained multiplications: no N up to 2^17 holds them securely; the
-// largest depth possible is 84 (N = 2^17: 60 + 84 x 40 + 60 nominal bits,
-// 3523 counting the scale primes that lie just above 2^40; depth 85 would
-// need 3563 > 3524, see bit_count_at_the_bound.mlir).
+// largest depth possible is 85 (N = 2^17: 60 + 85 x 40 + 60 = 3520 nominal
+// bits, a QP of 3521 bits; depth 86 would need 3560 > 3523, see
+// bit_count_at_the_bound.mlir).
 // RUN: ember-opt --fhe-to-ckks %s --verify-diagnostics
 // RUN: not ember-opt --fhe-to-ckks=params=A %s 2>&1 | FileCheck %s --check-prefix=NAMED
 // NAMED: error: program has multiplicative depth 86 and 8 slots; parameter set A allows depth 35 and 32768 slots
@@ -92,7 +92,7 @@ func.func @deep(%x: !fhe.ct<8>) -> !fhe.ct<8> {
   %m82 = fhe.mul %m81, %m81 : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
   %m83 = fhe.mul %m82, %m82 : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
   %m84 = fhe.mul %m83, %m83 : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
-  // expected-error @+1 {{program has multiplicative depth 86, but the largest depth possible with 128-bit secure parameters (N = 2^13..2^17, 40-bit scale) is 84}}
+  // expected-error @+1 {{program has multiplicative depth 86, but the largest depth possible with 128-bit secure parameters (N = 2^13..2^17, 40-bit scale) is 85}}
   %m85 = fhe.mul %m84, %m84 : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
   return %m85 : !fhe.ct<8>
 }
