@@ -242,51 +242,14 @@ BasicEncoder<Word>::decode(const BasicPlaintext<Word> &pt) const {
   if (p.ntt)
     cpu::intt(ctx_, p);
   const size_t n = ctx_.n(), half = n / 2, gap = half / pt.slots;
-  const size_t limbs = p.limbs();
 
-  // Garner's mixed-radix CRT: x = a_0 + a_1 q_0 + a_2 q_0 q_1 + ...
-  // inv[k][j] = q_j^-1 mod q_k for j < k.
-  std::vector<std::vector<Word>> inv(limbs);
-  for (size_t k = 0; k < limbs; ++k) {
-    const Modulus<Word> &qk = ctx_.modulus(p.basis[k]);
-    for (size_t j = 0; j < k; ++j)
-      inv[k].push_back(qk.inv(qk.reduceWord(ctx_.modulus(p.basis[j]).value())));
-  }
-  // Mixed-radix digits of floor(Q/2), to decide the sign of x.
-  std::vector<Word> half_q(limbs);
-  {
-    uint64_t rem = 0;
-    for (size_t k = limbs; k-- > 0;) {
-      const uint64_t q = ctx_.modulus(p.basis[k]).value();
-      unsigned __int128 cur = static_cast<unsigned __int128>(rem) * q + (q - 1);
-      half_q[k] = static_cast<Word>(cur / 2);
-      rem = static_cast<uint64_t>(cur % 2);
-    }
-  }
+  // Exact CRT reconstruction of each coefficient's centred value.
+  const internal::MixedRadix<Word> radix(ctx_, p.basis);
+  std::vector<Word> digits;
   auto centred = [&](size_t position) {
-    std::vector<Word> a(limbs);
-    for (size_t k = 0; k < limbs; ++k) {
-      const Modulus<Word> &qk = ctx_.modulus(p.basis[k]);
-      Word t = p.limb(k)[position];
-      for (size_t j = 0; j < k; ++j)
-        t = qk.mul(qk.sub(t, qk.reduceWord(a[j])), inv[k][j]);
-      a[k] = t;
-    }
-    bool negative = false;
-    for (size_t k = limbs; k-- > 0;) {
-      if (a[k] != half_q[k]) {
-        negative = a[k] > half_q[k];
-        break;
-      }
-    }
-    if (negative) // Q - x = (Q - 1 - x) + 1, digit-wise complement
-      for (size_t k = 0; k < limbs; ++k)
-        a[k] = ctx_.modulus(p.basis[k]).value() - 1 - a[k];
-    double value = 0;
-    for (size_t k = limbs; k-- > 0;)
-      value = value * static_cast<double>(ctx_.modulus(p.basis[k]).value()) +
-              static_cast<double>(a[k]);
-    return negative ? -(value + 1) : value;
+    const bool negative = radix.centredDigits(p, position, digits);
+    const double value = radix.value(digits);
+    return negative ? -value : value;
   };
 
   std::vector<std::complex<double>> u(pt.slots);

@@ -44,4 +44,80 @@ double rescaleDivisor(const Context<Word> &ctx, int level) {
 /// log2 of the product of the primes q_0..q_level.
 template <typename Word> double logQ(const Context<Word> &ctx, int level);
 
+/// Garner's mixed-radix CRT over a polynomial's basis b_0..b_{k-1}: the
+/// centred representative x in (-B/2, B/2] of a coefficient's residues is
+/// written as sign and digits a_i in [0, b_i) of its magnitude,
+///   |x| = a_0 + a_1 b_0 + a_2 b_0 b_1 + ...
+/// exactly, in modular arithmetic (client-side decoding: CKKS's exact
+/// decode, BGV's reduction mod t and its noise budget).
+template <typename Word> class MixedRadix {
+public:
+  MixedRadix(const Context<Word> &ctx, const std::vector<int> &basis)
+      : ctx_(ctx), basis_(basis), inv_(basis.size()), half_(basis.size()) {
+    const size_t limbs = basis.size();
+    for (size_t k = 0; k < limbs; ++k) { // inv_[k][j] = b_j^-1 mod b_k
+      const Modulus<Word> &bk = ctx.modulus(basis[k]);
+      for (size_t j = 0; j < k; ++j)
+        inv_[k].push_back(bk.inv(bk.reduceWord(ctx.modulus(basis[j]).value())));
+    }
+    uint64_t rem = 0; // digits of floor(B / 2), to decide the sign
+    for (size_t k = limbs; k-- > 0;) {
+      const uint64_t b = ctx.modulus(basis[k]).value();
+      unsigned __int128 cur = static_cast<unsigned __int128>(rem) * b + (b - 1);
+      half_[k] = static_cast<Word>(cur / 2);
+      rem = static_cast<uint64_t>(cur % 2);
+    }
+  }
+  size_t limbs() const { return basis_.size(); }
+  uint64_t radix(size_t k) const { return ctx_.modulus(basis_[k]).value(); }
+
+  /// The digits of |x| for coefficient `position` of p (coefficient form,
+  /// over this basis) into a; true when x < 0.
+  bool centredDigits(const Poly<Word> &p, size_t position,
+                     std::vector<Word> &a) const {
+    const size_t limbs = basis_.size();
+    a.resize(limbs);
+    for (size_t k = 0; k < limbs; ++k) {
+      const Modulus<Word> &bk = ctx_.modulus(basis_[k]);
+      Word t = p.limb(k)[position];
+      for (size_t j = 0; j < k; ++j)
+        t = bk.mul(bk.sub(t, bk.reduceWord(a[j])), inv_[k][j]);
+      a[k] = t;
+    }
+    bool negative = false;
+    for (size_t k = limbs; k-- > 0;) {
+      if (a[k] != half_[k]) {
+        negative = a[k] > half_[k];
+        break;
+      }
+    }
+    if (negative) { // B - x = (B - 1 - x) + 1: complement, then add one
+      for (size_t k = 0; k < limbs; ++k)
+        a[k] = static_cast<Word>(radix(k) - 1 - a[k]);
+      for (size_t k = 0; k < limbs; ++k) {
+        if (a[k] + uint64_t{1} < radix(k)) {
+          ++a[k];
+          break;
+        }
+        a[k] = 0;
+      }
+    }
+    return negative;
+  }
+
+  /// |x| as a double from its digits (Horner from the top digit).
+  double value(const std::vector<Word> &a) const {
+    double v = 0;
+    for (size_t k = a.size(); k-- > 0;)
+      v = v * static_cast<double>(radix(k)) + static_cast<double>(a[k]);
+    return v;
+  }
+
+private:
+  const Context<Word> &ctx_;
+  std::vector<int> basis_;
+  std::vector<std::vector<Word>> inv_;
+  std::vector<Word> half_;
+};
+
 } // namespace ember::internal

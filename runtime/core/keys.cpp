@@ -81,9 +81,23 @@ Poly<Word> nttOfSigned(const Context<Word> &ctx, std::vector<int64_t> coeffs,
 }
 } // namespace
 
+/// p *= t on every limb (the BGV error factor); nothing for t = 1.
 template <typename Word>
-BasicKeyGenerator<Word>::BasicKeyGenerator(const Context<Word> &ctx, Prng &prng)
-    : ctx_(ctx), prng_(prng) {
+void scaleByFactor(const Context<Word> &ctx, Poly<Word> &p, uint64_t t) {
+  if (t == 1)
+    return;
+  std::vector<Word> residues;
+  for (int index : p.basis)
+    residues.push_back(static_cast<Word>(t % ctx.modulus(index).value()));
+  cpu::mulConstInPlace(ctx, p, residues);
+}
+
+template <typename Word>
+BasicKeyGenerator<Word>::BasicKeyGenerator(const Context<Word> &ctx, Prng &prng,
+                                           uint64_t error_factor)
+    : ctx_(ctx), prng_(prng), error_factor_(error_factor) {
+  if (error_factor == 0)
+    throw InvalidArgument("the key generator's error factor must be nonzero");
   const int h = ctx.spec().hamming_weight;
   std::vector<int64_t> s = h > 0 ? sampleTernaryHamming(prng, ctx.n(), h)
                                  : sampleTernary(prng, ctx.n());
@@ -91,11 +105,18 @@ BasicKeyGenerator<Word>::BasicKeyGenerator(const Context<Word> &ctx, Prng &prng)
 }
 
 template <typename Word>
+Poly<Word> BasicKeyGenerator<Word>::error(const std::vector<int> &basis) {
+  Poly<Word> e = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  scaleByFactor(ctx_, e, error_factor_);
+  return e;
+}
+
+template <typename Word>
 BasicPublicKey<Word> BasicKeyGenerator<Word>::publicKey() {
   const std::vector<int> basis = ctx_.qBasis(ctx_.maxLevel());
   BasicPublicKey<Word> pk;
   pk.a = sampleUniformPoly(ctx_, prng_, basis, true);
-  pk.b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  pk.b = error(basis);
   Wiped<Word> s{cpu::selectLimbs(sk_.s, basis)}, as{pk.a};
   cpu::mulInPlace(ctx_, as.p, s.p);
   cpu::subInPlace(ctx_, pk.b, as.p); // b = e - a s
@@ -119,7 +140,7 @@ BasicKeyGenerator<Word>::switchingKey(const Poly<Word> &s_prime) {
   BasicSwitchingKey<Word> key;
   for (int j = 0; j < ctx_.digitCount(top); ++j) {
     Poly<Word> a = sampleUniformPoly(ctx_, prng_, qp, true);
-    Poly<Word> b = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), qp);
+    Poly<Word> b = error(qp);
     Wiped<Word> as{a};
     cpu::mulInPlace(ctx_, as.p, sk_.s);
     cpu::subInPlace(ctx_, b, as.p);
@@ -307,6 +328,8 @@ BasicEncryptor<Word>::encrypt(const BasicPlaintext<Word> &pt,
   ct.slots = pt.slots;
   Poly<Word> c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
   Poly<Word> c1 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  scaleByFactor(ctx_, c0, error_factor_);
+  scaleByFactor(ctx_, c1, error_factor_);
   Poly<Word> vb = cpu::selectLimbs(pk.b, basis);
   cpu::mulInPlace(ctx_, vb, v);
   Poly<Word> va = cpu::selectLimbs(pk.a, basis);
@@ -327,6 +350,7 @@ BasicEncryptor<Word>::encryptSymmetric(const BasicPlaintext<Word> &pt,
     throw InvalidArgument("encrypt: malformed plaintext");
   Poly<Word> a = sampleUniformPoly(ctx_, prng_, basis, true);
   Poly<Word> c0 = nttOfSigned(ctx_, sampleGaussian(prng_, ctx_.n()), basis);
+  scaleByFactor(ctx_, c0, error_factor_);
   Wiped<Word> s{cpu::selectLimbs(sk.s, basis)}, as{a};
   cpu::mulInPlace(ctx_, as.p, s.p);
   cpu::subInPlace(ctx_, c0, as.p);

@@ -209,7 +209,9 @@ BasicEvaluator<Word>::keySwitch(const Poly<Word> &d,
   }
   Poly<Word> acc0, acc1;
   keySwitchInnerProduct(ctx_, key, ptrs, acc0, acc1);
-  return {cpu::modDown(ctx_, acc0), cpu::modDown(ctx_, acc1)};
+  const std::vector<int> q = ctx_.qBasis(level);
+  return {cpu::modSwitchDown(ctx_, acc0, q, plain_modulus_),
+          cpu::modSwitchDown(ctx_, acc1, q, plain_modulus_)};
 }
 
 template <typename Word>
@@ -302,8 +304,8 @@ BasicEvaluator<Word>::keySwitch(const Poly<Word> &d,
   Poly<Word> acc0, acc1;
   klssInnerProduct(ctx_, key, ptrs, level, acc0, acc1);
   const std::vector<int> q = ctx_.qBasis(level);
-  Poly<Word> k0 = cpu::modSwitchDown(ctx_, acc0, q);
-  Poly<Word> k1 = cpu::modSwitchDown(ctx_, acc1, q);
+  Poly<Word> k0 = cpu::modSwitchDown(ctx_, acc0, q, plain_modulus_);
+  Poly<Word> k1 = cpu::modSwitchDown(ctx_, acc1, q, plain_modulus_);
   cpu::ntt(ctx_, k0);
   cpu::ntt(ctx_, k1);
   return {std::move(k0), std::move(k1)};

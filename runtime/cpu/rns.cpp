@@ -228,7 +228,7 @@ Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
 
 template <typename Word>
 Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
-                         const std::vector<int> &keep) {
+                         const std::vector<int> &keep, uint64_t plain_modulus) {
   std::vector<int> drop;
   for (int idx : in.basis)
     if (std::find(keep.begin(), keep.end(), idx) == keep.end())
@@ -244,6 +244,15 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
   Poly<Word> dropped = selectLimbs(in, drop);
   if (in.ntt)
     intt(ctx, dropped);
+  if (plain_modulus) // [x t^-1]_D
+    for (size_t i = 0; i < drop.size(); ++i) {
+      const Modulus<Word> &d = ctx.modulus(drop[i]);
+      const Word w = d.inv(static_cast<Word>(plain_modulus % d.value()));
+      const Word w_shoup = d.shoup(w);
+      Word *limb = dropped.limb(i);
+      for (size_t k = 0; k < in.n; ++k)
+        limb[k] = d.mulShoup(limb[k], w, w_shoup);
+    }
   const BConvPrepared<Word> prepared(ctx, dropped, keep);
   const BConvTable<Word> &table = *prepared.table;
 
@@ -260,6 +269,12 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
     prepared.row(i, q, dst);
     if (in.ntt)
       ctx.ntt(keep[i]).forward(dst);
+    if (plain_modulus) { // t BConv(...)
+      const Word t = static_cast<Word>(plain_modulus % q.value());
+      const Word t_shoup = q.shoup(t);
+      for (size_t k = 0; k < in.n; ++k)
+        dst[k] = q.mulShoup(dst[k], t, t_shoup);
+    }
     for (size_t k = 0; k < in.n; ++k)
       dst[k] = q.mulShoup(q.sub(x[k], dst[k]), inv, inv_shoup);
   }
@@ -481,7 +496,7 @@ template <typename Word> void dropToLevel(Poly<Word> &p, int level) {
   template Poly<Word> modUp(const Context<Word> &, const Poly<Word> &, int);   \
   template Poly<Word> modDown(const Context<Word> &, const Poly<Word> &);      \
   template Poly<Word> modSwitchDown(const Context<Word> &, const Poly<Word> &, \
-                                    const std::vector<int> &);                 \
+                                    const std::vector<int> &, uint64_t);       \
   template void rescale(const Context<Word> &, Poly<Word> &);                  \
   template Poly<Word> automorphism(const Context<Word> &, const Poly<Word> &,  \
                                    uint64_t);                                  \

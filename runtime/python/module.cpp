@@ -6,6 +6,7 @@
 // heavy calls. Polynomials cross the boundary as C-contiguous (limbs, N)
 // arrays of the context's word type plus a basis (global modulus indices).
 #include "bytes.h"
+#include "ember/bgv.h"
 #include "ember/ckks.h"
 #include "ember/context.h"
 #include "ember/errors.h"
@@ -786,6 +787,133 @@ py::array_t<uint64_t> keySwitchArray(const Evaluator &e, const Context64 &ctx,
   return toArray3<Word64>({out.first, out.second});
 }
 
+/// BGV at one word: the encoder over t and the evaluator; ciphertexts and
+/// plaintexts are the CKKS classes with `scale` holding the factor mu.
+template <typename Word, typename Name>
+void bindBgvWord(py::module_ &m, const Name &name) {
+  using Pt = BasicPlaintext<Word>;
+  using CtxPtr = std::shared_ptr<Context<Word>>;
+  struct PyBgvEncoder {
+    CtxPtr ctx;
+    std::unique_ptr<BasicBgvEncoder<Word>> enc;
+  };
+  // Integers of any size and sign, reduced mod t (floats are refused).
+  auto integers = [](const py::object &input, uint64_t t) {
+    py::module_ np = py::module_::import("numpy");
+    py::array values = np.attr("asarray")(input);
+    const char kind = values.dtype().kind();
+    if (values.ndim() != 1 || (kind != 'i' && kind != 'u' && kind != 'O'))
+      throw InvalidArgument("BGV encodes a 1-D array of integers");
+    py::array reduced = np.attr("mod")(values.attr("astype")("object"), t)
+                            .attr("astype")("int64");
+    auto a =
+        py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
+            reduced);
+    return std::vector<int64_t>(a.data(), a.data() + a.size());
+  };
+  auto toNumpy = [](const std::vector<uint64_t> &v) {
+    py::array_t<uint64_t> out(v.size());
+    std::copy(v.begin(), v.end(), out.mutable_data());
+    return out;
+  };
+  py::class_<PyBgvEncoder>(
+      m, name("BgvEncoder").c_str(),
+      "BGV batch encoding over a prime t = 1 (mod 2N): slot vectors of "
+      "integers mod t, rotations by Galois elements 5^k.")
+      .def(py::init([](CtxPtr ctx, uint64_t t) {
+             auto out = std::make_unique<PyBgvEncoder>();
+             out->enc = std::make_unique<BasicBgvEncoder<Word>>(*ctx, t);
+             out->ctx = std::move(ctx);
+             return out;
+           }),
+           py::arg("ctx"), py::arg("t"))
+      .def_property_readonly(
+          "plain_modulus",
+          [](const PyBgvEncoder &e) { return e.enc->plainModulus(); })
+      .def(
+          "encode",
+          [integers](const PyBgvEncoder &e, const py::object &input,
+                     std::optional<int> level, std::optional<size_t> slots,
+                     uint64_t factor) {
+            std::vector<int64_t> v = integers(input, e.enc->plainModulus());
+            const int l = level.value_or(e.ctx->maxLevel());
+            const size_t s = slots.value_or(v.size());
+            py::gil_scoped_release release;
+            return e.enc->encode(v, l, s, factor);
+          },
+          py::arg("values"), py::arg("level") = py::none(),
+          py::arg("slots") = py::none(), py::arg("factor") = 1,
+          "Encodes integers (taken mod t) in `slots` slots (default their "
+          "count) at `level` (default max_level) with factor mu (default "
+          "1; add_plain needs the ciphertext's).")
+      .def(
+          "decode",
+          [toNumpy](const PyBgvEncoder &e, const Pt &pt) {
+            std::vector<uint64_t> v;
+            {
+              py::gil_scoped_release release;
+              v = e.enc->decode(pt);
+            }
+            return toNumpy(v);
+          },
+          py::arg("pt"),
+          "The slot values in [0, t) of an exact decryption (uint64 array).")
+      .def(
+          "noise_budget",
+          [](const PyBgvEncoder &e, const Pt &pt) {
+            py::gil_scoped_release release;
+            return e.enc->noiseBudget(pt);
+          },
+          py::arg("pt"),
+          "Bits of noise budget left in an exact decryption (0: "
+          "decryption fails).")
+      .def(
+          "encode_coefficients",
+          [integers, toNumpy](const PyBgvEncoder &e, const py::object &input,
+                              std::optional<size_t> slots) {
+            std::vector<int64_t> v = integers(input, e.enc->plainModulus());
+            return toNumpy(
+                e.enc->encodeCoefficients(v, slots.value_or(v.size())));
+          },
+          py::arg("values"), py::arg("slots") = py::none(),
+          "The plaintext polynomial's coefficients in [0, t).")
+      .def(
+          "decode_coefficients",
+          [toNumpy](const PyBgvEncoder &e,
+                    const std::vector<uint64_t> &coefficients, size_t slots) {
+            return toNumpy(e.enc->decodeCoefficients(coefficients, slots));
+          },
+          py::arg("coefficients"), py::arg("slots"));
+
+  using E = BasicBgvEvaluator<Word>;
+  py::class_<E>(m, name("BgvEvaluator").c_str(),
+                "BGV evaluation: operands at different levels or factors are "
+                "aligned first; ciphertexts' `scale` is the factor mu.")
+      .def(py::init<const Context<Word> &, uint64_t>(), py::arg("ctx"),
+           py::arg("t"), py::keep_alive<1, 2>())
+      .def_property_readonly("plain_modulus", &E::plainModulus)
+      .def("add", &E::add, py::arg("a"), py::arg("b"), Release())
+      .def("sub", &E::sub, py::arg("a"), py::arg("b"), Release())
+      .def("negate", &E::negate, py::arg("a"), Release())
+      .def("add_plain", &E::addPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("sub_plain", &E::subPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("mul_plain", &E::mulPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("add_int", &E::addInt, py::arg("a"), py::arg("c"), Release())
+      .def("mul_int", &E::mulInt, py::arg("a"), py::arg("c"), Release())
+      .def("multiply", &E::multiply, py::arg("a"), py::arg("b"), Release())
+      .def("relinearize", &E::relinearize, py::arg("a"), py::arg("rk"),
+           Release())
+      .def("multiply_relin", &E::multiplyRelin, py::arg("a"), py::arg("b"),
+           py::arg("rk"), Release(),
+           "Tensor, relinearization and a modulus switch (one level down).")
+      .def("mod_switch", &E::modSwitch, py::arg("a"), Release())
+      .def("mod_switch_to", &E::modSwitchTo, py::arg("a"), py::arg("level"),
+           Release())
+      .def("rotate", &E::rotate, py::arg("a"), py::arg("k"), py::arg("keys"),
+           Release())
+      .def("normalize_factor", &E::normalizeFactor, py::arg("a"), Release());
+}
+
 /// The classes of bindCkksWord that the 64-bit extras extend.
 /// Bootstrapping's encapsulation keys at one word (EncapsulationKeys,
 /// EncapsulationKeys32) and the key generator's method for them.
@@ -1009,17 +1137,20 @@ CkksClasses<Word> bindCkksWord(py::module_ &m, const std::string &sfx) {
   using Kg = PyKeyGeneratorT<Word>;
   py::class_<Kg> keygen(m, name("KeyGenerator").c_str());
   keygen
-      .def(py::init([](const Context<Word> &ctx, std::shared_ptr<Prng> prng) {
+      .def(py::init([](const Context<Word> &ctx, std::shared_ptr<Prng> prng,
+                       uint64_t error_factor) {
              auto out = std::make_unique<Kg>();
              out->prng = prngOrDefault(std::move(prng));
              py::gil_scoped_release release;
-             out->kg =
-                 std::make_unique<BasicKeyGenerator<Word>>(ctx, *out->prng);
+             out->kg = std::make_unique<BasicKeyGenerator<Word>>(
+                 ctx, *out->prng, error_factor);
              return out;
            }),
-           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>(),
+           py::arg("ctx"), py::arg("prng") = py::none(),
+           py::arg("error_factor") = 1, py::keep_alive<1, 2>(),
            "Samples a fresh secret key (with `prng`, default a new "
-           "OpenSSL-seeded one).")
+           "OpenSSL-seeded one). error_factor multiplies the keys' errors: "
+           "1 for CKKS and BFV, the plaintext modulus t for BGV.")
       .def(
           "secret_key",
           [](const Kg &g) -> const Sk & { return g.kg->secretKey(); },
@@ -1041,13 +1172,17 @@ CkksClasses<Word> bindCkksWord(py::module_ &m, const std::string &sfx) {
 
   using Encr = PyEncryptorT<Word>;
   py::class_<Encr>(m, name("Encryptor").c_str())
-      .def(py::init([](const Context<Word> &ctx, std::shared_ptr<Prng> prng) {
+      .def(py::init([](const Context<Word> &ctx, std::shared_ptr<Prng> prng,
+                       uint64_t error_factor) {
              auto out = std::make_unique<Encr>();
              out->prng = prngOrDefault(std::move(prng));
-             out->enc = std::make_unique<BasicEncryptor<Word>>(ctx, *out->prng);
+             out->enc = std::make_unique<BasicEncryptor<Word>>(ctx, *out->prng,
+                                                               error_factor);
              return out;
            }),
-           py::arg("ctx"), py::arg("prng") = py::none(), py::keep_alive<1, 2>())
+           py::arg("ctx"), py::arg("prng") = py::none(),
+           py::arg("error_factor") = 1, py::keep_alive<1, 2>(),
+           "error_factor: t for BGV (c = u pk + t e + m), else 1.")
       .def(
           "encrypt",
           [](const Encr &e, const Pt &pt, const Pk &pk) {
@@ -1121,6 +1256,7 @@ CkksClasses<Word> bindCkksWord(py::module_ &m, const std::string &sfx) {
            py::overload_cast<Ct, uint64_t, const Gk &>(&E::applyGalois,
                                                        py::const_),
            py::arg("a"), py::arg("galois"), py::arg("keys"), Release());
+  bindBgvWord<Word>(m, name);
   return {std::move(keygen), std::move(eval)};
 }
 

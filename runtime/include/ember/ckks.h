@@ -107,7 +107,7 @@ template <typename Word> struct BasicKlssGaloisKeys {
 /// by default), raises the modulus under s' (so that the multiples of q_0
 /// that ModRaise adds stay small, as with a sparse main secret) and switches
 /// straight back to s at the top of the chain. The main secret stays dense
-/// (the uniform-ternary security bound, 1772 bits of log QP at N = 2^16,
+/// (the uniform-ternary security bound, 1747 bits of log QP at N = 2^16,
 /// not the sparse 1553), and the sparse key is only ever exposed at a small
 /// modulus:
 ///   to_sparse    s -> s' at modulus Q_0 p_0, Q_0 the lowest level's limbs
@@ -242,8 +242,11 @@ private:
 
 template <typename Word> class BasicKeyGenerator {
 public:
-  /// Samples a fresh secret key with `prng`.
-  BasicKeyGenerator(const Context<Word> &ctx, Prng &prng);
+  /// Samples a fresh secret key with `prng`. error_factor t' multiplies
+  /// every error of the public and switching keys: 1 for CKKS and BFV, the
+  /// plaintext modulus t for BGV (b = -a s + t e).
+  BasicKeyGenerator(const Context<Word> &ctx, Prng &prng,
+                    uint64_t error_factor = 1);
   const BasicSecretKey<Word> &secretKey() const { return sk_; }
   BasicPublicKey<Word> publicKey();
   BasicRelinKey<Word> relinKey();
@@ -263,15 +266,20 @@ public:
   BasicEncapsulationKeys<Word> encapsulationKeys(int hamming_weight);
 
 private:
+  /// NTT form of a fresh Gaussian error times error_factor_ over `basis`.
+  Poly<Word> error(const std::vector<int> &basis);
   const Context<Word> &ctx_;
   Prng &prng_;
+  uint64_t error_factor_ = 1;
   BasicSecretKey<Word> sk_;
 };
 
 template <typename Word> class BasicEncryptor {
 public:
-  BasicEncryptor(const Context<Word> &ctx, Prng &prng)
-      : ctx_(ctx), prng_(prng) {}
+  /// error_factor: as for BasicKeyGenerator (t for BGV: c = u pk + t e + m).
+  BasicEncryptor(const Context<Word> &ctx, Prng &prng,
+                 uint64_t error_factor = 1)
+      : ctx_(ctx), prng_(prng), error_factor_(error_factor) {}
   BasicCiphertext<Word> encrypt(const BasicPlaintext<Word> &pt,
                                 const BasicPublicKey<Word> &pk) const;
   BasicCiphertext<Word> encryptSymmetric(const BasicPlaintext<Word> &pt,
@@ -280,6 +288,7 @@ public:
 private:
   const Context<Word> &ctx_;
   Prng &prng_;
+  uint64_t error_factor_ = 1;
 };
 
 /// Noise flooding for decryptions that are shared (IND-CPA^D, Li-Micciancio
@@ -330,7 +339,11 @@ private:
 /// (MissingKey).
 template <typename Word> class BasicEvaluator {
 public:
-  explicit BasicEvaluator(const Context<Word> &ctx) : ctx_(ctx) {}
+  /// plain_modulus t != 0: BGV's key switching, whose ModDown subtracts a
+  /// multiple of t (modSwitchDown with t), so that messages mod t survive;
+  /// everything else is the same (BasicBgvEvaluator builds on this).
+  explicit BasicEvaluator(const Context<Word> &ctx, uint64_t plain_modulus = 0)
+      : ctx_(ctx), plain_modulus_(plain_modulus) {}
 
   BasicCiphertext<Word> add(const BasicCiphertext<Word> &a,
                             const BasicCiphertext<Word> &b) const;
@@ -408,6 +421,7 @@ private:
   BasicCiphertext<Word> relinearizeWith(const BasicCiphertext<Word> &a,
                                         const Key &key) const;
   const Context<Word> &ctx_;
+  uint64_t plain_modulus_ = 0;
 };
 
 using Encoder = BasicEncoder<Word64>;

@@ -67,9 +67,14 @@ Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
 /// the zero-mean conversion error u (|u| <= |D|/2; u = 0 when D is one prime).
 /// ModDown (D = P), rescale (D = q_l) and their merged form (D = P q_l,
 /// Cheddar 5.2) are this one operation.
+/// plain_modulus t != 0 (BGV): the subtracted multiple of D is also 0 mod t,
+///   (x - t BConv_{D->B}([x t^-1]_D)) * D^-1  (OpenFHE's ApproxModDown with
+/// t), so the result is x D^-1 (mod t) exactly and differs from x / D by at
+/// most t (|D| + 1) / 2: a BGV message m stays m, its factor times D^-1.
 template <typename Word>
 Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
-                         const std::vector<int> &keep);
+                         const std::vector<int> &keep,
+                         uint64_t plain_modulus = 0);
 
 /// ModDown of an NTT-form polynomial over Q_l u P to Q_l, rounding:
 ///   (x - BConv_{P->Q_l}([x]_P)) * P^-1 with the centred BConv above, so

@@ -1,0 +1,260 @@
+// BGV evaluation on the CPU backend: the CKKS evaluator's tensor product,
+// key switching (with BGV's t-corrected ModDown) and rotations, plus BGV's
+// own modulus switching and correction-factor bookkeeping.
+#include "ember/bgv.h"
+#include "../core/checks.h"
+#include "ember/errors.h"
+#include "ember/rns.h"
+
+#include <cmath>
+
+namespace ember {
+
+namespace {
+/// [c]_t centred in (-t/2, t/2], as residues of each limb of `basis`.
+template <typename Word>
+std::vector<Word> centredResidues(const Context<Word> &ctx,
+                                  const Modulus<Word> &t, Word c,
+                                  const std::vector<int> &basis) {
+  const bool negative = c > t.value() / 2;
+  const uint64_t magnitude = negative ? t.value() - c : c;
+  std::vector<Word> out;
+  for (int index : basis) {
+    const Modulus<Word> &q = ctx.modulus(index);
+    const Word r = static_cast<Word>(magnitude % q.value());
+    out.push_back(negative ? q.neg(r) : r);
+  }
+  return out;
+}
+
+template <typename Word> Word reduceSigned(const Modulus<Word> &t, int64_t c) {
+  const int64_t m = static_cast<int64_t>(t.value());
+  int64_t r = c % m;
+  return static_cast<Word>(r < 0 ? r + m : r);
+}
+} // namespace
+
+template <typename Word>
+BasicBgvEvaluator<Word>::BasicBgvEvaluator(const Context<Word> &ctx, uint64_t t)
+    : ctx_(ctx), t_(static_cast<Word>(t)), base_(ctx, t) {
+  // The encoder's checks (prime, t = 1 mod 2N, below Q's primes) hold for
+  // every t a program is compiled for; here only what the arithmetic needs.
+  if (t <= 2 || t > kMaxPlainModulus)
+    throw InvalidArgument("plaintext modulus " + std::to_string(t) +
+                          " is outside 3..2^50");
+  for (uint64_t prime : ctx.primes())
+    if (prime % t == 0)
+      throw InvalidArgument("the plaintext modulus divides a prime of the "
+                            "context");
+}
+
+template <typename Word>
+uint64_t
+BasicBgvEvaluator<Word>::factorOf(const BasicCiphertext<Word> &a) const {
+  if (!(a.scale >= 1 && a.scale < static_cast<double>(t_.value())) ||
+      a.scale != std::floor(a.scale))
+    throw InvalidArgument("a BGV ciphertext's factor (its scale) must be an "
+                          "integer in 1..t-1, got " +
+                          std::to_string(a.scale));
+  return static_cast<uint64_t>(a.scale);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::modSwitch(const BasicCiphertext<Word> &a) const {
+  const uint64_t mu = factorOf(a);
+  checks::rescale(a.level, 1);
+  BasicCiphertext<Word> out;
+  out.level = a.level - 1;
+  out.slots = a.slots;
+  const std::vector<int> keep = ctx_.qBasis(out.level);
+  for (const Poly<Word> &p : a.c)
+    out.c.push_back(cpu::modSwitchDown(ctx_, p, keep, t_.value()));
+  const uint64_t q_l = ctx_.primes()[a.level] % t_.value();
+  out.scale = static_cast<double>(
+      t_.mul(static_cast<Word>(mu), t_.inv(static_cast<Word>(q_l))));
+  return out;
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::modSwitchTo(const BasicCiphertext<Word> &a,
+                                     int level) const {
+  checks::modDrop(a.level, level);
+  BasicCiphertext<Word> out = a;
+  while (out.level > level)
+    out = modSwitch(out);
+  return out;
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::mulInt(const BasicCiphertext<Word> &a,
+                                int64_t c) const {
+  factorOf(a);
+  BasicCiphertext<Word> out = a;
+  const std::vector<Word> residues =
+      centredResidues(ctx_, t_, reduceSigned(t_, c), ctx_.qBasis(a.level));
+  for (Poly<Word> &p : out.c)
+    cpu::mulConstInPlace(ctx_, p, residues);
+  return out;
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::addInt(const BasicCiphertext<Word> &a,
+                                int64_t c) const {
+  // The constant vector c is the constant polynomial c: add [mu c]_t to c_0
+  // (in NTT form a constant adds to every evaluation).
+  const Word mu = static_cast<Word>(factorOf(a));
+  BasicCiphertext<Word> out = a;
+  cpu::addConstInPlace(ctx_, out.c[0],
+                       centredResidues(ctx_, t_,
+                                       t_.mul(reduceSigned(t_, c), mu),
+                                       ctx_.qBasis(a.level)));
+  return out;
+}
+
+template <typename Word>
+void BasicBgvEvaluator<Word>::align(BasicCiphertext<Word> &a,
+                                    BasicCiphertext<Word> &b) const {
+  if (a.level > b.level)
+    a = modSwitchTo(a, b.level);
+  else if (b.level > a.level)
+    b = modSwitchTo(b, a.level);
+  const Word fa = static_cast<Word>(factorOf(a));
+  const Word fb = static_cast<Word>(factorOf(b));
+  if (fa != fb) { // b times fa / fb (mod t)
+    const Word ratio = t_.mul(fa, t_.inv(fb));
+    const std::vector<Word> residues =
+        centredResidues(ctx_, t_, ratio, ctx_.qBasis(b.level));
+    for (Poly<Word> &p : b.c)
+      cpu::mulConstInPlace(ctx_, p, residues);
+    b.scale = a.scale;
+  }
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::add(const BasicCiphertext<Word> &a,
+                             const BasicCiphertext<Word> &b) const {
+  BasicCiphertext<Word> x = a, y = b;
+  align(x, y);
+  return base_.add(x, y);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::sub(const BasicCiphertext<Word> &a,
+                             const BasicCiphertext<Word> &b) const {
+  BasicCiphertext<Word> x = a, y = b;
+  align(x, y);
+  return base_.sub(x, y);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::negate(const BasicCiphertext<Word> &a) const {
+  factorOf(a);
+  return base_.negate(a);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::addPlain(const BasicCiphertext<Word> &a,
+                                  const BasicPlaintext<Word> &p) const {
+  factorOf(a);
+  if (p.scale != a.scale)
+    throw ScaleMismatch(
+        "addPlain: the plaintext's factor " + std::to_string(p.scale) +
+        " differs from the ciphertext's " + std::to_string(a.scale) +
+        " (encode it with the ciphertext's factor)");
+  return base_.addPlain(a, p);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::subPlain(const BasicCiphertext<Word> &a,
+                                  const BasicPlaintext<Word> &p) const {
+  factorOf(a);
+  if (p.scale != a.scale)
+    throw ScaleMismatch(
+        "subPlain: the plaintext's factor " + std::to_string(p.scale) +
+        " differs from the ciphertext's " + std::to_string(a.scale) +
+        " (encode it with the ciphertext's factor)");
+  return base_.subPlain(a, p);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::mulPlain(const BasicCiphertext<Word> &a,
+                                  const BasicPlaintext<Word> &p) const {
+  const Word fa = static_cast<Word>(factorOf(a));
+  if (!(p.scale >= 1 && p.scale < static_cast<double>(t_.value())))
+    throw InvalidArgument("mulPlain: the plaintext's factor is not in 1..t-1");
+  BasicCiphertext<Word> out = base_.mulPlain(a, p);
+  out.scale = static_cast<double>(t_.mul(fa, static_cast<Word>(p.scale)));
+  return out;
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::multiply(const BasicCiphertext<Word> &a,
+                                  const BasicCiphertext<Word> &b) const {
+  BasicCiphertext<Word> x = a, y = b;
+  if (x.level != y.level) {
+    if (x.level > y.level)
+      x = modSwitchTo(x, y.level);
+    else
+      y = modSwitchTo(y, x.level);
+  }
+  const Word fx = static_cast<Word>(factorOf(x));
+  const Word fy = static_cast<Word>(factorOf(y));
+  BasicCiphertext<Word> out = base_.multiply(x, y);
+  out.scale = static_cast<double>(t_.mul(fx, fy));
+  return out;
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::relinearize(const BasicCiphertext<Word> &a,
+                                     const BasicRelinKey<Word> &rk) const {
+  factorOf(a);
+  return base_.relinearize(a, rk);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::multiplyRelin(const BasicCiphertext<Word> &a,
+                                       const BasicCiphertext<Word> &b,
+                                       const BasicRelinKey<Word> &rk) const {
+  return modSwitch(relinearize(multiply(a, b), rk));
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::rotate(const BasicCiphertext<Word> &a, int64_t k,
+                                const BasicGaloisKeys<Word> &keys) const {
+  factorOf(a);
+  return base_.rotate(a, k, keys);
+}
+
+template <typename Word>
+BasicCiphertext<Word>
+BasicBgvEvaluator<Word>::normalizeFactor(const BasicCiphertext<Word> &a) const {
+  const Word mu = static_cast<Word>(factorOf(a));
+  BasicCiphertext<Word> out = a;
+  if (mu == 1)
+    return out;
+  const std::vector<Word> residues =
+      centredResidues(ctx_, t_, t_.inv(mu), ctx_.qBasis(a.level));
+  for (Poly<Word> &p : out.c)
+    cpu::mulConstInPlace(ctx_, p, residues);
+  out.scale = 1;
+  return out;
+}
+
+template class BasicBgvEvaluator<uint32_t>;
+template class BasicBgvEvaluator<uint64_t>;
+
+} // namespace ember
