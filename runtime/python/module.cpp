@@ -6,6 +6,7 @@
 // heavy calls. Polynomials cross the boundary as C-contiguous (limbs, N)
 // arrays of the context's word type plus a basis (global modulus indices).
 #include "bytes.h"
+#include "ember/bfv.h"
 #include "ember/bgv.h"
 #include "ember/ckks.h"
 #include "ember/context.h"
@@ -787,6 +788,112 @@ py::array_t<uint64_t> keySwitchArray(const Evaluator &e, const Context64 &ctx,
   return toArray3<Word64>({out.first, out.second});
 }
 
+/// Integers of any size and sign, reduced mod t (floats are refused).
+std::vector<int64_t> bgvIntegers(const py::object &input, uint64_t t) {
+  py::module_ np = py::module_::import("numpy");
+  py::array values = np.attr("asarray")(input);
+  const char kind = values.dtype().kind();
+  if (values.ndim() != 1 || (kind != 'i' && kind != 'u' && kind != 'O'))
+    throw InvalidArgument("BGV and BFV encode a 1-D array of integers");
+  py::array reduced = np.attr("mod")(values.attr("astype")("object"), t)
+                          .attr("astype")("int64");
+  auto a =
+      py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
+          reduced);
+  return std::vector<int64_t>(a.data(), a.data() + a.size());
+}
+
+py::array_t<uint64_t> uint64Array(const std::vector<uint64_t> &v) {
+  py::array_t<uint64_t> out(v.size());
+  std::copy(v.begin(), v.end(), out.mutable_data());
+  return out;
+}
+
+/// BFV (64-bit words): the encoder and the HPS evaluator.
+void bindBfv(py::module_ &m) {
+  struct PyBfvEncoder {
+    std::shared_ptr<Context64> ctx;
+    std::unique_ptr<BfvEncoder> enc;
+  };
+  py::class_<PyBfvEncoder>(
+      m, "BfvEncoder",
+      "BFV encoding over a prime t = 1 (mod 2N): encode() gives Delta m "
+      "(encryption, add_plain), encode_multiplier() the centred m "
+      "(mul_plain); decode() scales a decryption by t/Q and rounds.")
+      .def(py::init([](std::shared_ptr<Context64> ctx, uint64_t t) {
+             auto out = std::make_unique<PyBfvEncoder>();
+             out->enc = std::make_unique<BfvEncoder>(*ctx, t);
+             out->ctx = std::move(ctx);
+             return out;
+           }),
+           py::arg("ctx"), py::arg("t"))
+      .def_property_readonly(
+          "plain_modulus",
+          [](const PyBfvEncoder &e) { return e.enc->plainModulus(); })
+      .def_property_readonly(
+          "delta", [](const PyBfvEncoder &e) { return e.enc->delta(); })
+      .def(
+          "encode",
+          [](const PyBfvEncoder &e, const py::object &input,
+             std::optional<size_t> slots) {
+            std::vector<int64_t> v = bgvIntegers(input, e.enc->plainModulus());
+            const size_t s = slots.value_or(v.size());
+            py::gil_scoped_release release;
+            return e.enc->encode(v, s);
+          },
+          py::arg("values"), py::arg("slots") = py::none())
+      .def(
+          "encode_multiplier",
+          [](const PyBfvEncoder &e, const py::object &input,
+             std::optional<size_t> slots) {
+            std::vector<int64_t> v = bgvIntegers(input, e.enc->plainModulus());
+            const size_t s = slots.value_or(v.size());
+            py::gil_scoped_release release;
+            return e.enc->encodeMultiplier(v, s);
+          },
+          py::arg("values"), py::arg("slots") = py::none())
+      .def(
+          "decode",
+          [](const PyBfvEncoder &e, const Plaintext &pt) {
+            std::vector<uint64_t> v;
+            {
+              py::gil_scoped_release release;
+              v = e.enc->decode(pt);
+            }
+            return uint64Array(v);
+          },
+          py::arg("pt"))
+      .def(
+          "noise_budget",
+          [](const PyBfvEncoder &e, const Plaintext &pt) {
+            py::gil_scoped_release release;
+            return e.enc->noiseBudget(pt);
+          },
+          py::arg("pt"));
+  using E = BfvEvaluator;
+  py::class_<E>(m, "BfvEvaluator",
+                "BFV evaluation at the full modulus; multiply is the HPS "
+                "tensor product over Q u R.")
+      .def(py::init<const Context64 &, uint64_t>(), py::arg("ctx"),
+           py::arg("t"), py::keep_alive<1, 2>())
+      .def_property_readonly("aux_primes", &E::auxPrimes)
+      .def("add", &E::add, py::arg("a"), py::arg("b"), Release())
+      .def("sub", &E::sub, py::arg("a"), py::arg("b"), Release())
+      .def("negate", &E::negate, py::arg("a"), Release())
+      .def("add_plain", &E::addPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("sub_plain", &E::subPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("mul_plain", &E::mulPlain, py::arg("a"), py::arg("pt"), Release())
+      .def("add_int", &E::addInt, py::arg("a"), py::arg("c"), Release())
+      .def("mul_int", &E::mulInt, py::arg("a"), py::arg("c"), Release())
+      .def("multiply", &E::multiply, py::arg("a"), py::arg("b"), Release())
+      .def("relinearize", &E::relinearize, py::arg("a"), py::arg("rk"),
+           Release())
+      .def("multiply_relin", &E::multiplyRelin, py::arg("a"), py::arg("b"),
+           py::arg("rk"), Release())
+      .def("rotate", &E::rotate, py::arg("a"), py::arg("k"), py::arg("keys"),
+           Release());
+}
+
 /// BGV at one word: the encoder over t and the evaluator; ciphertexts and
 /// plaintexts are the CKKS classes with `scale` holding the factor mu.
 template <typename Word, typename Name>
@@ -797,25 +904,8 @@ void bindBgvWord(py::module_ &m, const Name &name) {
     CtxPtr ctx;
     std::unique_ptr<BasicBgvEncoder<Word>> enc;
   };
-  // Integers of any size and sign, reduced mod t (floats are refused).
-  auto integers = [](const py::object &input, uint64_t t) {
-    py::module_ np = py::module_::import("numpy");
-    py::array values = np.attr("asarray")(input);
-    const char kind = values.dtype().kind();
-    if (values.ndim() != 1 || (kind != 'i' && kind != 'u' && kind != 'O'))
-      throw InvalidArgument("BGV encodes a 1-D array of integers");
-    py::array reduced = np.attr("mod")(values.attr("astype")("object"), t)
-                            .attr("astype")("int64");
-    auto a =
-        py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(
-            reduced);
-    return std::vector<int64_t>(a.data(), a.data() + a.size());
-  };
-  auto toNumpy = [](const std::vector<uint64_t> &v) {
-    py::array_t<uint64_t> out(v.size());
-    std::copy(v.begin(), v.end(), out.mutable_data());
-    return out;
-  };
+  auto integers = bgvIntegers;
+  auto toNumpy = uint64Array;
   py::class_<PyBgvEncoder>(
       m, name("BgvEncoder").c_str(),
       "BGV batch encoding over a prime t = 1 (mod 2N): slot vectors of "
@@ -1295,6 +1385,7 @@ void bindCkks(py::module_ &m) {
   bindKlss(m, "", c64.keygen);
   bindKlss(m, "32", c32.keygen);
 
+  bindBfv(m);
   bindEvaluationKeys<Word64>(m, "EvaluationKeys");
   bindEvaluationKeys<uint32_t>(m, "EvaluationKeys32");
 

@@ -1,6 +1,7 @@
 // BGV: batch encoding against naive polynomial arithmetic mod t, the
 // t-corrected modulus switch against exact integers, and encrypted programs
 // against modular arithmetic on the slot vectors.
+#include "ember/bfv.h"
 #include "ember/bgv.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
@@ -261,6 +262,131 @@ TEST_F(BgvFixture, RotationsAndKeysWithTheTError) {
       plain_enc.encrypt(encoder.encode(a, ctx.maxLevel(), slots), pk1);
   EXPECT_NE(encoder.decode(dec1.decrypt(c1)),
             std::vector<uint64_t>(a.begin(), a.end()));
+}
+
+TEST(BfvHps, ExtensionIsExactAndScaleDownRounds) {
+  // Q = two 28-bit primes, t = 97 (N = 16). extend: the centred x mod each
+  // r_j. scaleDown: for D of 100 bits over Q u R, round(t D / Q) over Q
+  // (within one: the fractions are summed in doubles).
+  Context64 ctx = test::toyContext(4, {28, 28}, {60}, 1);
+  const uint64_t t = 97;
+  BfvEvaluator eval(ctx, t);
+  const Context64 &qr = eval.auxContext();
+  ASSERT_GE(eval.auxPrimes().size(), 2u);
+  Prng prng(Prng::Seed{4});
+  Poly64 x = test::randomPoly(ctx, prng, ctx.qBasis(1), false);
+  Poly64 wide = eval.extend(x);
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    const Wide v = centredValue(ctx, x, k);
+    for (size_t j = 0; j < eval.auxPrimes().size(); ++j) {
+      const Wide r = eval.auxPrimes()[j];
+      ASSERT_EQ(Wide(wide.limb(2 + j)[k]), ((v % r) + r) % r) << k;
+    }
+  }
+  Poly64 d(qr.qBasis(qr.maxLevel()), ctx.n(), false);
+  std::vector<Wide> values(ctx.n());
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    Wide v = (Wide(prng.next64() >> 28) << 64) | prng.next64();
+    values[k] = (k % 3 == 0) ? -v : v;
+    for (size_t i = 0; i < d.limbs(); ++i) {
+      const uint64_t m = qr.modulus(d.basis[i]).value();
+      d.limb(i)[k] = static_cast<uint64_t>(((values[k] % m) + m) % m);
+    }
+  }
+  const Wide q = Wide(ctx.primes()[0]) * ctx.primes()[1];
+  Poly64 y = eval.scaleDown(d);
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    const Wide num = values[k] * Wide(t);
+    Wide want =
+        num >= 0 ? (2 * num + q) / (2 * q) : -((-2 * num + q) / (2 * q));
+    const Wide got = centredValue(ctx, y, k);
+    ASSERT_LE(got > want ? got - want : want - got, 1) << k;
+  }
+}
+
+/// N = 2^14, Q = 5 x 60 bits, P = 2 x 60 (420 bits), t = 65537.
+ParamSpec bfvSpec() {
+  ParamSpec spec;
+  spec.name = "bfv14";
+  spec.log_n = 14;
+  spec.q_bits = {60, 60, 60, 60, 60};
+  spec.p_bits = {60, 60};
+  spec.dnum = 3;
+  return spec;
+}
+
+struct BfvFixture : ::testing::Test {
+  static constexpr uint64_t kT = 65537;
+  Context64 ctx{bfvSpec()};
+  Prng prng{Prng::Seed{5}};
+  KeyGenerator keygen{ctx, prng};
+  BfvEncoder encoder{ctx, kT};
+  BfvEvaluator eval{ctx, kT};
+  Encryptor encryptor{ctx, prng};
+  Decryptor decryptor{ctx, keygen.secretKey()};
+  PublicKey pk = keygen.publicKey();
+  RelinKey rk = keygen.relinKey();
+
+  Ciphertext encrypt(const std::vector<int64_t> &v, size_t slots) {
+    return encryptor.encrypt(encoder.encode(v, slots), pk);
+  }
+  std::vector<uint64_t> decrypt(const Ciphertext &ct) {
+    return encoder.decode(decryptor.decrypt(ct));
+  }
+  int budget(const Ciphertext &ct) {
+    return encoder.noiseBudget(decryptor.decrypt(ct));
+  }
+};
+
+TEST_F(BfvFixture, ProgramsDecryptToModularArithmetic) {
+  const size_t slots = ctx.slotsMax();
+  std::vector<int64_t> a = randomValues(prng, slots, kT);
+  std::vector<int64_t> b = randomValues(prng, slots, kT);
+  std::vector<int64_t> c = randomValues(prng, slots, kT);
+  Ciphertext ca = encrypt(a, slots), cb = encrypt(b, slots);
+  EXPECT_EQ(decrypt(ca), std::vector<uint64_t>(a.begin(), a.end()));
+  EXPECT_GT(budget(ca), 230); // log Q = 300, fresh noise ~2^(17+20)
+  Ciphertext ab = eval.multiplyRelin(ca, cb, rk);
+  Ciphertext out =
+      eval.addInt(eval.sub(eval.mulPlain(eval.add(ab, ca),
+                                         encoder.encodeMultiplier(c, slots)),
+                           eval.mulInt(cb, -7)),
+                  12345);
+  Ciphertext plus = eval.addPlain(ab, encoder.encode(c, slots));
+  std::vector<uint64_t> got = decrypt(out), got_plus = decrypt(plus);
+  for (size_t i = 0; i < slots; ++i) {
+    const uint64_t p = mulMod(a[i], b[i], kT);
+    ASSERT_EQ(got[i],
+              (mulMod(c[i], (p + a[i]) % kT, kT) + 7 * b[i] + 12345) % kT)
+        << i;
+    ASSERT_EQ(got_plus[i], (p + c[i]) % kT) << i;
+  }
+  EXPECT_THROW(eval.addPlain(ab, encoder.encodeMultiplier(c, slots)),
+               ScaleMismatch);
+  EXPECT_THROW(eval.mulPlain(ab, encoder.encode(c, slots)), ScaleMismatch);
+}
+
+TEST_F(BfvFixture, SquaringsLoseBudgetUntilTheModulusIsSpent) {
+  const size_t slots = 32;
+  std::vector<int64_t> a = randomValues(prng, slots, kT);
+  Ciphertext ct = encrypt(a, slots);
+  std::vector<uint64_t> want(a.begin(), a.end());
+  int last = budget(ct);
+  for (int depth = 1; depth <= 6; ++depth) {
+    ct = eval.multiplyRelin(ct, ct, rk);
+    for (uint64_t &w : want)
+      w = mulMod(w, w, kT);
+    const int now = budget(ct);
+    ASSERT_GT(now, 0) << "depth " << depth;
+    ASSERT_EQ(decrypt(ct), want) << "depth " << depth;
+    EXPECT_LT(now, last) << "depth " << depth;
+    last = now;
+  }
+  GaloisKeys keys =
+      keygen.galoisKeys({galoisElementForRotation(ctx, 3, slots)});
+  std::vector<uint64_t> rotated = decrypt(eval.rotate(ct, 3, keys));
+  for (size_t i = 0; i < slots; ++i)
+    ASSERT_EQ(rotated[i], want[(i + 3) % slots]);
 }
 
 } // namespace

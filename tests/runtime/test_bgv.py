@@ -104,3 +104,61 @@ def test_bgv_errors(bgv):
     np.testing.assert_array_equal(bgv.decrypt(fixed), [4, 9])
     with pytest.raises(er.MissingKey):
         bgv.eval.rotate(ct, 1, er.GaloisKeys())
+
+
+@pytest.fixture(scope="module")
+def bfv():
+    """BFV at N = 2^15: Q = 8 x 60 bits, P = 2 x 60 (600 of 881 bits)."""
+    spec = er.ParamSpec(log_n=15, q_bits=[60] * 8, p_bits=[60, 60], dnum=4)
+    ctx = er.Context(spec)
+    prng = er.Prng()
+    keygen = er.KeyGenerator(ctx, prng)  # BFV keys carry the plain error
+
+    class Bfv:
+        pass
+
+    b = Bfv()
+    b.ctx = ctx
+    b.encoder = er.BfvEncoder(ctx, T)
+    b.eval = er.BfvEvaluator(ctx, T)
+    b.encryptor = er.Encryptor(ctx, prng)
+    b.decryptor = er.Decryptor(ctx, keygen.secret_key())
+    b.pk = keygen.public_key()
+    b.rk = keygen.relin_key()
+    b.keygen = keygen
+    b.encrypt = lambda v: b.encryptor.encrypt(b.encoder.encode(v), b.pk)
+    b.decrypt = lambda ct: b.encoder.decode(b.decryptor.decrypt(ct))
+    b.budget = lambda ct: b.encoder.noise_budget(b.decryptor.decrypt(ct))
+    return b
+
+
+def test_bfv_squarings_depth_1_to_10(bfv):
+    rng = np.random.default_rng()
+    x = rng.integers(0, T, 1 << 14, dtype=np.int64)
+    ct = bfv.encrypt(x)
+    want = x.copy()
+    budgets = [bfv.budget(ct)]
+    for depth in range(1, 11):
+        ct = bfv.eval.multiply_relin(ct, ct, bfv.rk)
+        want = want * want % T
+        np.testing.assert_array_equal(bfv.decrypt(ct), want, err_msg=f"depth {depth}")
+        budgets.append(bfv.budget(ct))
+    assert all(b > 0 for b in budgets), budgets
+    assert budgets == sorted(budgets, reverse=True), budgets
+
+
+def test_bfv_mixed_program(bfv):
+    rng = np.random.default_rng()
+    slots = 2048
+    a, b, c = (rng.integers(0, T, slots, dtype=np.int64) for _ in range(3))
+    gk = bfv.keygen.galois_keys([er.galois_element_for_rotation(bfv.ctx, -2, slots)])
+    ca, cb = bfv.encrypt(a), bfv.encrypt(b)
+    ab = bfv.eval.add_int(bfv.eval.multiply_relin(ca, cb, bfv.rk), -3)
+    term = bfv.eval.mul_plain(ab, bfv.encoder.encode_multiplier(c))
+    out = bfv.eval.add_plain(
+        bfv.eval.sub(term, bfv.eval.rotate(ca, -2, gk)), bfv.encoder.encode(b)
+    )
+    want = ((a * b - 3) % T * c - np.roll(a, 2) + b) % T
+    np.testing.assert_array_equal(bfv.decrypt(out), want)
+    with pytest.raises(er.ScaleMismatch):
+        bfv.eval.add_plain(ca, bfv.encoder.encode_multiplier(c))
