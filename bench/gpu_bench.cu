@@ -16,6 +16,8 @@
 // Cheddar's 32-bit set (cheddar32: 47 and 23 limbs).
 //   ember_gpu_bench [SETS=ABC | none] [RUNS=30] [RESULTS_FILE]
 //                   [KLSS_SETS=athena40,athena24,B | none]
+#include "ember/bgv_cuda.h"
+#include "ember/primes.h"
 #include "ember/ckks.h"
 #include "ember/cuda.h"
 
@@ -692,6 +694,91 @@ void benchSet(const std::string &set, const ParamSpec &spec, int runs,
   std::printf("%s: pool %.0f MB\n", set.c_str(), dctx.poolBytes() / 1e6);
 }
 
+// --- BGV at Phantom's benchmark shapes (issue 17) ---------------------------
+
+/// Phantom's bgv_bench shapes (16 x 36 Q primes | 7 x 38 + 39 P at N = 2^15,
+/// 32 x 36 | 15 x 39 + 40 at 2^16; dnum 2) with a 20-bit batching t:
+/// multiply + relinearize (Phantom's timed region: no modulus switch), the
+/// modulus switch on its own, against Phantom's H200 figures (issue 17).
+/// The 2^16 shape has log QP 1777 > 1747: insecure, speed comparison only.
+void benchBgv(int runs, std::vector<Row> &rows) {
+  const uint64_t t = 786433; // 3 2^18 + 1: batches up to N = 2^17
+  struct Shape {
+    int log_n, q_count;
+    std::vector<int> p_bits;
+    double phantom_us;
+  };
+  const Shape shapes[] = {
+      {15, 16, {38, 38, 38, 38, 38, 38, 38, 39}, 310},
+      {16,
+       32,
+       {39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 40},
+       1080}};
+  std::printf("\n== BGV at Phantom's shapes (t = %llu) ==\n",
+              (unsigned long long)t);
+  for (const Shape &sh : shapes) {
+    const std::vector<uint64_t> q =
+        generateNttPrimes(sh.log_n, std::vector<int>(sh.q_count, 36));
+    const std::vector<uint64_t> p = generateNttPrimes(sh.log_n, sh.p_bits, q);
+    ParamSpec spec;
+    spec.name = "phantom-bgv" + std::to_string(sh.log_n);
+    spec.log_n = sh.log_n;
+    spec.dnum = 2;
+    spec.security = logQP(q, p) <= maxLogQP128(sh.log_n)
+                        ? Security::k128
+                        : Security::kInsecureTestOnly;
+    Context64 ctx(spec, q, p);
+    std::printf("%s: log QP %d (%s), %zu Q + %zu P primes, dnum 2\n",
+                spec.name.c_str(), logQP(q, p),
+                spec.security == Security::k128 ? "128-bit"
+                                                : "INSECURE: above the bound",
+                q.size(), p.size());
+    cuda::DeviceContext dctx(ctx);
+    Prng prng;
+    KeyGenerator keygen(ctx, prng, t);
+    BgvEncoder encoder(ctx, t);
+    Encryptor encryptor(ctx, prng, t);
+    Decryptor decryptor(ctx, keygen.secretKey());
+    cuda::BgvEvaluator eval(dctx, t);
+    const PublicKey pk = keygen.publicKey();
+    const cuda::DeviceRelinKey drk = cuda::upload(dctx, keygen.relinKey());
+    const size_t slots = ctx.slotsMax();
+    std::vector<int64_t> x(slots), y(slots);
+    for (size_t i = 0; i < slots; ++i) {
+      x[i] = int64_t(prng.uniform(t));
+      y[i] = int64_t(prng.uniform(t));
+    }
+    const int top = ctx.maxLevel();
+    auto a = cuda::upload(dctx,
+                          encryptor.encrypt(encoder.encode(x, top, slots), pk));
+    auto b = cuda::upload(dctx,
+                          encryptor.encrypt(encoder.encode(y, top, slots), pk));
+    { // decrypt check of the timed operation
+      auto prod = eval.relinearize(eval.multiply(a, b), drk);
+      std::vector<uint64_t> got =
+          encoder.decode(decryptor.decrypt(cuda::download(dctx, prod)));
+      size_t bad = 0;
+      for (size_t i = 0; i < slots; ++i)
+        bad += got[i] != uint64_t(x[i]) * uint64_t(y[i]) % t;
+      std::printf("%s: multiply+relinearize decrypts exactly: %s\n",
+                  spec.name.c_str(), bad ? "NO (FAIL)" : "yes");
+    }
+    BasicCounter<uint64_t> count(ctx);
+    const double us = medianUs(
+        dctx, runs, [&] { eval.relinearize(eval.multiply(a, b), drk); });
+    Row r{spec.name, "bgv mul+relin", top, us, sh.phantom_us, count.hmul(top)};
+    r.method = "hybrid";
+    rows.push_back(r);
+    auto c = eval.relinearize(eval.multiply(a, b), drk);
+    const double ms = medianUs(dctx, runs, [&] { eval.modSwitch(c); });
+    rows.push_back(
+        Row{spec.name, "bgv mod switch", top, ms, 0, count.rescale(top)});
+    std::printf("  %s: mul+relin %.1f us (Phantom %.0f us: %.2fx), mod "
+                "switch %.1f us\n",
+                spec.name.c_str(), us, sh.phantom_us, us / sh.phantom_us, ms);
+  }
+}
+
 int main(int argc, char **argv) {
   std::string sets = argc > 1 ? argv[1] : "ABC";
   if (sets == "none" || sets == "-")
@@ -717,6 +804,10 @@ int main(int argc, char **argv) {
   for (char set_c : sets) {
     if (set_c == 'W') { // the word-size section
       benchWords(runs);
+      continue;
+    }
+    if (set_c == 'G') { // BGV at Phantom's shapes
+      benchBgv(runs, rows);
       continue;
     }
     // 3: the shape of Cheddar's 32-bit set at 32-bit words.

@@ -181,10 +181,7 @@ BasicBgvEncoder<Word>::reduceCentred(const Poly<Word> &x,
 template <typename Word>
 std::vector<uint64_t>
 BasicBgvEncoder<Word>::decode(const BasicPlaintext<Word> &pt) const {
-  const double mu = pt.scale;
-  if (!(mu >= 1 && mu < static_cast<double>(t_.value())) ||
-      mu != std::floor(mu))
-    throw InvalidArgument("decode: the plaintext's factor is not in 1..t-1");
+  const uint64_t mu = bgv::factorOf(pt.scale, t_.value());
   std::vector<uint64_t> m = reduceCentred(pt.poly);
   const Word inv = t_.inv(static_cast<Word>(mu));
   for (uint64_t &c : m)
@@ -205,5 +202,77 @@ int BasicBgvEncoder<Word>::noiseBudget(const BasicPlaintext<Word> &pt) const {
 
 template class BasicBgvEncoder<uint32_t>;
 template class BasicBgvEncoder<uint64_t>;
+
+namespace bgv {
+
+uint64_t factorOf(double scale, uint64_t t) {
+  if (!(scale >= 1 && scale < static_cast<double>(t)) ||
+      scale != std::floor(scale))
+    throw InvalidArgument("a BGV factor (the scale of a BGV ciphertext or "
+                          "plaintext) must be an integer in 1..t-1, got " +
+                          std::to_string(scale));
+  return static_cast<uint64_t>(scale);
+}
+
+uint64_t reduceSigned(int64_t c, uint64_t t) {
+  const int64_t m = static_cast<int64_t>(t);
+  const int64_t r = c % m;
+  return static_cast<uint64_t>(r < 0 ? r + m : r);
+}
+
+uint64_t mulMod(uint64_t a, uint64_t b, uint64_t t) {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % t);
+}
+
+uint64_t invMod(uint64_t a, uint64_t t) {
+  uint64_t result = 1, base = a % t;
+  for (uint64_t e = t - 2; e; e >>= 1, base = mulMod(base, base, t))
+    if (e & 1)
+      result = mulMod(result, base, t);
+  return result;
+}
+
+template <typename Word>
+std::vector<Word> centredResidues(const Context<Word> &ctx, uint64_t t,
+                                  uint64_t c, const std::vector<int> &basis) {
+  const bool negative = c > t / 2;
+  const uint64_t magnitude = negative ? t - c : c;
+  std::vector<Word> out;
+  for (int index : basis) {
+    const Modulus<Word> &q = ctx.modulus(index);
+    const Word r = static_cast<Word>(magnitude % q.value());
+    out.push_back(negative ? q.neg(r) : r);
+  }
+  return out;
+}
+
+template <typename Word>
+uint64_t switchedFactor(const Context<Word> &ctx, uint64_t mu, int level,
+                        uint64_t t) {
+  return mulMod(mu, invMod(ctx.primes()[level] % t, t), t);
+}
+
+template <typename Word>
+void checkPlainModulus(const Context<Word> &ctx, uint64_t t) {
+  if (t <= 2 || t > kMaxPlainModulus)
+    throw InvalidArgument("plaintext modulus " + std::to_string(t) +
+                          " is outside 3..2^50");
+  for (uint64_t prime : ctx.primes())
+    if (prime % t == 0)
+      throw InvalidArgument("the plaintext modulus divides a prime of the "
+                            "context");
+}
+
+#define EMBER_BGV_HELPERS(Word)                                                \
+  template std::vector<Word> centredResidues(                                  \
+      const Context<Word> &, uint64_t, uint64_t, const std::vector<int> &);    \
+  template uint64_t switchedFactor(const Context<Word> &, uint64_t, int,       \
+                                   uint64_t);                                  \
+  template void checkPlainModulus(const Context<Word> &, uint64_t);
+EMBER_BGV_HELPERS(uint32_t)
+EMBER_BGV_HELPERS(uint64_t)
+#undef EMBER_BGV_HELPERS
+
+} // namespace bgv
 
 } // namespace ember

@@ -405,9 +405,10 @@ template <typename Word> void Context<Word>::checkKlss() const {
 template <typename Word>
 const BConvTable<Word> &
 Context<Word>::bconvTable(const std::vector<int> &from,
-                          const std::vector<int> &to) const {
+                          const std::vector<int> &to,
+                          uint64_t plain_modulus) const {
   std::lock_guard<std::mutex> lock(bconv_mutex_);
-  auto key = std::make_pair(from, to);
+  auto key = std::make_tuple(from, to, plain_modulus);
   auto it = bconv_tables_.find(key);
   if (it != bconv_tables_.end())
     return *it->second;
@@ -436,6 +437,21 @@ Context<Word>::bconvTable(const std::vector<int> &from,
     }
     table->neg_b_mod.push_back(mod.neg(b_mod));
     table->inv_b_mod.push_back(mod.inv(b_mod));
+  }
+  if (plain_modulus) { // t^-1 into the digits, t into the outputs
+    for (size_t i = 0; i < m; ++i) {
+      const Modulus<Word> &bi = moduli_[from[i]];
+      const Word t_inv = bi.inv(static_cast<Word>(plain_modulus % bi.value()));
+      table->hat_inv[i] = bi.mul(table->hat_inv[i], t_inv);
+      table->hat_inv_shoup[i] = bi.shoup(table->hat_inv[i]);
+    }
+    for (size_t r = 0; r < to.size(); ++r) {
+      const Modulus<Word> &mod = moduli_[to[r]];
+      const Word t = static_cast<Word>(plain_modulus % mod.value());
+      for (size_t i = 0; i < m; ++i)
+        table->hat_mod[r * m + i] = mod.mul(table->hat_mod[r * m + i], t);
+      table->neg_b_mod[r] = mod.mul(table->neg_b_mod[r], t);
+    }
   }
   return *bconv_tables_.emplace(key, std::move(table)).first->second;
 }

@@ -10,53 +10,18 @@
 
 namespace ember {
 
-namespace {
-/// [c]_t centred in (-t/2, t/2], as residues of each limb of `basis`.
-template <typename Word>
-std::vector<Word> centredResidues(const Context<Word> &ctx,
-                                  const Modulus<Word> &t, Word c,
-                                  const std::vector<int> &basis) {
-  const bool negative = c > t.value() / 2;
-  const uint64_t magnitude = negative ? t.value() - c : c;
-  std::vector<Word> out;
-  for (int index : basis) {
-    const Modulus<Word> &q = ctx.modulus(index);
-    const Word r = static_cast<Word>(magnitude % q.value());
-    out.push_back(negative ? q.neg(r) : r);
-  }
-  return out;
-}
-
-template <typename Word> Word reduceSigned(const Modulus<Word> &t, int64_t c) {
-  const int64_t m = static_cast<int64_t>(t.value());
-  int64_t r = c % m;
-  return static_cast<Word>(r < 0 ? r + m : r);
-}
-} // namespace
-
 template <typename Word>
 BasicBgvEvaluator<Word>::BasicBgvEvaluator(const Context<Word> &ctx, uint64_t t)
     : ctx_(ctx), t_(static_cast<Word>(t)), base_(ctx, t) {
   // The encoder's checks (prime, t = 1 mod 2N, below Q's primes) hold for
   // every t a program is compiled for; here only what the arithmetic needs.
-  if (t <= 2 || t > kMaxPlainModulus)
-    throw InvalidArgument("plaintext modulus " + std::to_string(t) +
-                          " is outside 3..2^50");
-  for (uint64_t prime : ctx.primes())
-    if (prime % t == 0)
-      throw InvalidArgument("the plaintext modulus divides a prime of the "
-                            "context");
+  bgv::checkPlainModulus(ctx, t);
 }
 
 template <typename Word>
 uint64_t
 BasicBgvEvaluator<Word>::factorOf(const BasicCiphertext<Word> &a) const {
-  if (!(a.scale >= 1 && a.scale < static_cast<double>(t_.value())) ||
-      a.scale != std::floor(a.scale))
-    throw InvalidArgument("a BGV ciphertext's factor (its scale) must be an "
-                          "integer in 1..t-1, got " +
-                          std::to_string(a.scale));
-  return static_cast<uint64_t>(a.scale);
+  return bgv::factorOf(a.scale, t_.value());
 }
 
 template <typename Word>
@@ -70,9 +35,8 @@ BasicBgvEvaluator<Word>::modSwitch(const BasicCiphertext<Word> &a) const {
   const std::vector<int> keep = ctx_.qBasis(out.level);
   for (const Poly<Word> &p : a.c)
     out.c.push_back(cpu::modSwitchDown(ctx_, p, keep, t_.value()));
-  const uint64_t q_l = ctx_.primes()[a.level] % t_.value();
-  out.scale = static_cast<double>(
-      t_.mul(static_cast<Word>(mu), t_.inv(static_cast<Word>(q_l))));
+  out.scale =
+      static_cast<double>(bgv::switchedFactor(ctx_, mu, a.level, t_.value()));
   return out;
 }
 
@@ -93,8 +57,8 @@ BasicBgvEvaluator<Word>::mulInt(const BasicCiphertext<Word> &a,
                                 int64_t c) const {
   factorOf(a);
   BasicCiphertext<Word> out = a;
-  const std::vector<Word> residues =
-      centredResidues(ctx_, t_, reduceSigned(t_, c), ctx_.qBasis(a.level));
+  const std::vector<Word> residues = bgv::centredResidues(
+      ctx_, t_.value(), bgv::reduceSigned(c, t_.value()), ctx_.qBasis(a.level));
   for (Poly<Word> &p : out.c)
     cpu::mulConstInPlace(ctx_, p, residues);
   return out;
@@ -106,12 +70,13 @@ BasicBgvEvaluator<Word>::addInt(const BasicCiphertext<Word> &a,
                                 int64_t c) const {
   // The constant vector c is the constant polynomial c: add [mu c]_t to c_0
   // (in NTT form a constant adds to every evaluation).
-  const Word mu = static_cast<Word>(factorOf(a));
+  const uint64_t t = t_.value();
+  const uint64_t mu = factorOf(a);
   BasicCiphertext<Word> out = a;
-  cpu::addConstInPlace(ctx_, out.c[0],
-                       centredResidues(ctx_, t_,
-                                       t_.mul(reduceSigned(t_, c), mu),
-                                       ctx_.qBasis(a.level)));
+  cpu::addConstInPlace(
+      ctx_, out.c[0],
+      bgv::centredResidues(ctx_, t, bgv::mulMod(bgv::reduceSigned(c, t), mu, t),
+                           ctx_.qBasis(a.level)));
   return out;
 }
 
@@ -127,7 +92,7 @@ void BasicBgvEvaluator<Word>::align(BasicCiphertext<Word> &a,
   if (fa != fb) { // b times fa / fb (mod t)
     const Word ratio = t_.mul(fa, t_.inv(fb));
     const std::vector<Word> residues =
-        centredResidues(ctx_, t_, ratio, ctx_.qBasis(b.level));
+        bgv::centredResidues(ctx_, t_.value(), ratio, ctx_.qBasis(b.level));
     for (Poly<Word> &p : b.c)
       cpu::mulConstInPlace(ctx_, p, residues);
     b.scale = a.scale;
@@ -247,7 +212,7 @@ BasicBgvEvaluator<Word>::normalizeFactor(const BasicCiphertext<Word> &a) const {
   if (mu == 1)
     return out;
   const std::vector<Word> residues =
-      centredResidues(ctx_, t_, t_.inv(mu), ctx_.qBasis(a.level));
+      bgv::centredResidues(ctx_, t_.value(), t_.inv(mu), ctx_.qBasis(a.level));
   for (Poly<Word> &p : out.c)
     cpu::mulConstInPlace(ctx_, p, residues);
   out.scale = 1;

@@ -81,10 +81,12 @@ template <typename Word> struct BConvPrepared {
 
   /// exact = false: the centred fast conversion (above = digits over b/2);
   /// exact = true: above = v = round(sum_i y_i / b_i) (bconvExact).
+  /// plain_modulus t != 0: t BConv(x t^-1) (Context::bconvTable with t).
   BConvPrepared(const Context<Word> &ctx, const Poly<Word> &in,
-                const std::vector<int> &to, bool exact = false)
-      : table(&ctx.bconvTable(in.basis, to)), m(in.limbs()), n(in.n), y(m * n),
-        above(n, 0) {
+                const std::vector<int> &to, bool exact = false,
+                uint64_t plain_modulus = 0)
+      : table(&ctx.bconvTable(in.basis, to, plain_modulus)), m(in.limbs()),
+        n(in.n), y(m * n), above(n, 0) {
     checkForm(in, false, "bconv");
     for (int t : to)
       if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
@@ -126,7 +128,7 @@ template <typename Word> struct BConvPrepared {
     using Double = typename WordTraits<Word>::Double;
     const Word *hat_mod_t = table->hat_mod.data() + t * m;
     const Word neg_b = table->neg_b_mod[t];
-    if (m == 1) { // one source limb (rescale): B/b_0 = 1, a reduction
+    if (m == 1 && hat_mod_t[0] == 1) { // one source limb (rescale): B/b_0 = 1
       for (size_t k = 0; k < n; ++k)
         dst[k] = mod.add(mod.reduceWord(y[k]), above[k] ? neg_b : 0);
       return;
@@ -244,16 +246,8 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
   Poly<Word> dropped = selectLimbs(in, drop);
   if (in.ntt)
     intt(ctx, dropped);
-  if (plain_modulus) // [x t^-1]_D
-    for (size_t i = 0; i < drop.size(); ++i) {
-      const Modulus<Word> &d = ctx.modulus(drop[i]);
-      const Word w = d.inv(static_cast<Word>(plain_modulus % d.value()));
-      const Word w_shoup = d.shoup(w);
-      Word *limb = dropped.limb(i);
-      for (size_t k = 0; k < in.n; ++k)
-        limb[k] = d.mulShoup(limb[k], w, w_shoup);
-    }
-  const BConvPrepared<Word> prepared(ctx, dropped, keep);
+  // With t, the table's constants make the conversion t BConv(x t^-1).
+  const BConvPrepared<Word> prepared(ctx, dropped, keep, false, plain_modulus);
   const BConvTable<Word> &table = *prepared.table;
 
   Poly<Word> out(keep, in.n, in.ntt);
@@ -269,12 +263,6 @@ Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
     prepared.row(i, q, dst);
     if (in.ntt)
       ctx.ntt(keep[i]).forward(dst);
-    if (plain_modulus) { // t BConv(...)
-      const Word t = static_cast<Word>(plain_modulus % q.value());
-      const Word t_shoup = q.shoup(t);
-      for (size_t k = 0; k < in.n; ++k)
-        dst[k] = q.mulShoup(dst[k], t, t_shoup);
-    }
     for (size_t k = 0; k < in.n; ++k)
       dst[k] = q.mulShoup(q.sub(x[k], dst[k]), inv, inv_shoup);
   }

@@ -289,7 +289,8 @@ namespace {
 /// The key-switching constants of `level` (KsPlan), at either word.
 template <typename W>
 std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
-                                   const Context<W> &ctx, int level) {
+                                   const Context<W> &ctx, int level,
+                                   uint64_t plain_modulus) {
   auto plan = std::make_unique<KsPlan>();
   KsPlan &P = *plan;
   P.level = level;
@@ -337,7 +338,7 @@ std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
 
   // ModDown (rns.h): the centred BConv of [x]_P rounds by itself; the INTT
   // folds (P/p_j)^-1, the NTT's epilogue subtracts and multiplies by P^-1.
-  const BConvTable<W> &table = ctx.bconvTable(p_basis, q_basis);
+  const BConvTable<W> &table = ctx.bconvTable(p_basis, q_basis, plain_modulus);
   std::vector<W> intt_p(size_t(2 * k) * kScaleWords), down, p_inv;
   for (int part = 0; part < 2; ++part)
     for (int i = 0; i < k; ++i)
@@ -361,11 +362,12 @@ std::unique_ptr<KsPlan> makeKsPlan(const DeviceContext &dctx,
 }
 } // namespace
 
-const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx,
-                                          int level) {
-  return cachedPlan(*this, ks_plans, level, [&](const auto &ctx) {
-    return makeKsPlan(dctx, ctx, level);
-  });
+const KsPlan &DeviceContext::Impl::ksPlan(const DeviceContext &dctx, int level,
+                                          uint64_t plain_modulus) {
+  return cachedPlan(*this, ks_plans, std::make_pair(level, plain_modulus),
+                    [&](const auto &ctx) {
+                      return makeKsPlan(dctx, ctx, level, plain_modulus);
+                    });
 }
 
 namespace {
@@ -405,9 +407,10 @@ namespace {
 template <typename W>
 std::unique_ptr<SwitchPlan>
 makeSwitchPlan(const DeviceContext &dctx, const Context<W> &ctx,
-               const std::vector<int> &basis, const std::vector<int> &keep) {
+               const std::vector<int> &basis, const std::vector<int> &keep,
+               uint64_t plain_modulus) {
   const std::vector<int> drop(basis.begin() + keep.size(), basis.end());
-  const BConvTable<W> &table = ctx.bconvTable(drop, keep);
+  const BConvTable<W> &table = ctx.bconvTable(drop, keep, plain_modulus);
   auto plan = std::make_unique<SwitchPlan>();
   plan->keep = int(keep.size());
   plan->drop = int(drop.size());
@@ -471,13 +474,15 @@ makeSwitchPlan(const DeviceContext &dctx, const Context<W> &ctx,
 }
 } // namespace
 
-const SwitchPlan &
-DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
-                                const std::vector<int> &basis,
-                                const std::vector<int> &keep) {
+const SwitchPlan &DeviceContext::Impl::switchPlan(const DeviceContext &dctx,
+                                                  const std::vector<int> &basis,
+                                                  const std::vector<int> &keep,
+                                                  uint64_t plain_modulus) {
   return cachedPlan(
-      *this, switch_plans, std::make_pair(basis, keep),
-      [&](const auto &ctx) { return makeSwitchPlan(dctx, ctx, basis, keep); });
+      *this, switch_plans, std::make_tuple(basis, keep, plain_modulus),
+      [&](const auto &ctx) {
+        return makeSwitchPlan(dctx, ctx, basis, keep, plain_modulus);
+      });
 }
 
 namespace {

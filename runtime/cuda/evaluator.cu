@@ -12,6 +12,7 @@
 // coefficient form and one NTT that adds the ciphertext part.
 #include "../core/checks.h"
 #include "../core/internal.h"
+#include "ember/bgv_cuda.h"
 #include "internal.cuh"
 
 #include <climits>
@@ -181,22 +182,23 @@ namespace {
 template <typename W, typename Key>
 BasicDeviceCiphertext<W> relinearizeWith(const DeviceContext &ctx,
                                          const BasicDeviceCiphertext<W> &a,
-                                         const Key &key) {
+                                         const Key &key, uint64_t t) {
   checks::relinearize(a.degree(), key.digits != 0);
   if (a.degree() == 1)
     return clone(ctx, a);
   BasicDeviceCiphertext<W> out = like(ctx, a, 2, a.level);
   keySwitchInto(ctx, a.part(2), a.level, key, out.data(), a.data(), 2,
-                int(a.limbs()));
+                int(a.limbs()), t);
   return out;
 }
 
 /// Both parts permuted in one launch, then c0' = aut(c0) + k0, c1' = k1 with
 /// the addition fused into key switching's last NTT.
 template <typename W, typename Keys>
-BasicDeviceCiphertext<W>
-galoisWith(const DeviceContext &ctx, const BasicDeviceCiphertext<W> &a,
-           uint64_t galois, const Keys &keys, const std::string &what) {
+BasicDeviceCiphertext<W> galoisWith(const DeviceContext &ctx,
+                                    const BasicDeviceCiphertext<W> &a,
+                                    uint64_t galois, const Keys &keys,
+                                    const std::string &what, uint64_t t) {
   if (galois == 1)
     return clone(ctx, a);
   checks::galois(a.degree(), keys.has(galois), galois, what);
@@ -205,14 +207,14 @@ galoisWith(const DeviceContext &ctx, const BasicDeviceCiphertext<W> &a,
                      ctx.impl().galoisIndex(ctx, galois));
   BasicDeviceCiphertext<W> out = like(ctx, a, 2, a.level);
   keySwitchInto(ctx, rotated.part(1), a.level, keys.keys.at(galois), out.data(),
-                rotated.data(), 1, int(a.limbs()));
+                rotated.data(), 1, int(a.limbs()), t);
   return out;
 }
 
 template <typename W, typename Key>
 std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
 keySwitchWith(const DeviceContext &ctx, const BasicDevicePoly<W> &d,
-              const Key &key) {
+              const Key &key, uint64_t t) {
   if (!d.ntt)
     throw InvalidArgument("keySwitch needs an NTT-form polynomial");
   const int level = int(d.limbs()) - 1;
@@ -221,7 +223,7 @@ keySwitchWith(const DeviceContext &ctx, const BasicDevicePoly<W> &d,
   const size_t part = d.limbs() * d.n;
   DeviceBuffer out = residueBuffer<W>(ctx, 2 * part);
   keySwitchInto(ctx, d.data(), level, key, residues<W>(out),
-                static_cast<const W *>(nullptr), 0, 0);
+                static_cast<const W *>(nullptr), 0, 0, t);
   std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>> res;
   for (int p = 0; p < 2; ++p) {
     BasicDevicePoly<W> &r = p == 0 ? res.first : res.second;
@@ -242,14 +244,14 @@ template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::relinearize(const Ct &a,
                                const BasicDeviceRelinKey<W> &rk) const {
-  return relinearizeWith(ctx_, a, rk.key);
+  return relinearizeWith(ctx_, a, rk.key, plain_modulus_);
 }
 
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::relinearize(const Ct &a,
                                const BasicDeviceKlssRelinKey<W> &rk) const {
-  return relinearizeWith(ctx_, a, rk.key);
+  return relinearizeWith(ctx_, a, rk.key, plain_modulus_);
 }
 
 template <typename W>
@@ -298,14 +300,14 @@ template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::applyGalois(const Ct &a, uint64_t galois,
                                const BasicDeviceGaloisKeys<W> &keys) const {
-  return galoisWith(ctx_, a, galois, keys, "");
+  return galoisWith(ctx_, a, galois, keys, "", plain_modulus_);
 }
 
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicEvaluator<W>::applyGalois(const Ct &a, uint64_t galois,
                                const BasicDeviceKlssGaloisKeys<W> &keys) const {
-  return galoisWith(ctx_, a, galois, keys, "");
+  return galoisWith(ctx_, a, galois, keys, "", plain_modulus_);
 }
 
 template <typename W>
@@ -314,7 +316,7 @@ BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
                           const BasicDeviceGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a,
                     galoisElementForRotation(hostOf<W>(ctx_), k, a.slots), keys,
-                    "a rotation by " + std::to_string(k));
+                    "a rotation by " + std::to_string(k), plain_modulus_);
 }
 
 template <typename W>
@@ -323,7 +325,7 @@ BasicEvaluator<W>::rotate(const Ct &a, int64_t k,
                           const BasicDeviceKlssGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a,
                     galoisElementForRotation(hostOf<W>(ctx_), k, a.slots), keys,
-                    "a rotation by " + std::to_string(k));
+                    "a rotation by " + std::to_string(k), plain_modulus_);
 }
 
 template <typename W>
@@ -331,7 +333,7 @@ BasicDeviceCiphertext<W>
 BasicEvaluator<W>::conjugate(const Ct &a,
                              const BasicDeviceGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a, galoisElementForConjugation(hostOf<W>(ctx_)), keys,
-                    "conjugation");
+                    "conjugation", plain_modulus_);
 }
 
 template <typename W>
@@ -339,24 +341,221 @@ BasicDeviceCiphertext<W>
 BasicEvaluator<W>::conjugate(const Ct &a,
                              const BasicDeviceKlssGaloisKeys<W> &keys) const {
   return galoisWith(ctx_, a, galoisElementForConjugation(hostOf<W>(ctx_)), keys,
-                    "conjugation");
+                    "conjugation", plain_modulus_);
 }
 
 template <typename W>
 std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
 BasicEvaluator<W>::keySwitch(const Poly &d,
                              const BasicDeviceSwitchingKey<W> &key) const {
-  return keySwitchWith(ctx_, d, key);
+  return keySwitchWith(ctx_, d, key, plain_modulus_);
 }
 
 template <typename W>
 std::pair<BasicDevicePoly<W>, BasicDevicePoly<W>>
 BasicEvaluator<W>::keySwitch(const Poly &d,
                              const BasicDeviceKlssKey<W> &key) const {
-  return keySwitchWith(ctx_, d, key);
+  return keySwitchWith(ctx_, d, key, plain_modulus_);
 }
 
 template class BasicEvaluator<u64>;
 template class BasicEvaluator<u32>;
+
+// --- BGV --------------------------------------------------------------------
+
+template <typename W>
+BasicBgvEvaluator<W>::BasicBgvEvaluator(const DeviceContext &ctx, uint64_t t)
+    : ctx_(ctx), t_(t), base_(ctx, t) {
+  bgv::checkPlainModulus(hostOf<W>(ctx), t);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::scaled(const Ct &a,
+                                                      uint64_t c) const {
+  const std::vector<W> r = bgv::centredResidues(
+      hostOf<W>(ctx_), t_, c, hostOf<W>(ctx_).qBasis(a.level));
+  Ct out = like(ctx_, a, a.parts, a.level);
+  launchConstOp(ctx_, true, out.data(), a.data(),
+                std::vector<u64>(r.begin(), r.end()), rowsOf(a), rowsOf(a),
+                qMap(a));
+  return out;
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::modSwitch(const Ct &a) const {
+  const uint64_t mu = bgv::factorOf(a.scale, t_);
+  checks::rescale(a.level, 1);
+  Ct out = like(ctx_, a, a.parts, a.level - 1);
+  switchDownParts(ctx_, a.data(), a.parts, a.level, a.level, out.data(), t_);
+  out.scale = static_cast<double>(
+      bgv::switchedFactor(hostOf<W>(ctx_), mu, a.level, t_));
+  return out;
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::modSwitchTo(const Ct &a,
+                                                           int level) const {
+  checks::modDrop(a.level, level);
+  Ct out = clone(ctx_, a);
+  while (out.level > level)
+    out = modSwitch(out);
+  return out;
+}
+
+/// op(x, y) on a and b brought to a common level (the lower) and factor
+/// (a's, b scaled by mu_a / mu_b), as the CPU's align.
+template <typename W>
+template <typename Op>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::aligned(const Ct &a, const Ct &b,
+                                                       const Op &op) const {
+  Ct a_low, b_low, b_scaled;
+  const Ct *x = &a, *y = &b;
+  if (a.level > b.level) {
+    a_low = modSwitchTo(a, b.level);
+    x = &a_low;
+  } else if (b.level > a.level) {
+    b_low = modSwitchTo(b, a.level);
+    y = &b_low;
+  }
+  const uint64_t fx = bgv::factorOf(x->scale, t_);
+  const uint64_t fy = bgv::factorOf(y->scale, t_);
+  if (fx != fy) {
+    b_scaled = scaled(*y, bgv::mulMod(fx, bgv::invMod(fy, t_), t_));
+    b_scaled.scale = x->scale;
+    y = &b_scaled;
+  }
+  return op(*x, *y);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::add(const Ct &a,
+                                                   const Ct &b) const {
+  return aligned(a, b,
+                 [&](const Ct &x, const Ct &y) { return base_.add(x, y); });
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::sub(const Ct &a,
+                                                   const Ct &b) const {
+  return aligned(a, b,
+                 [&](const Ct &x, const Ct &y) { return base_.sub(x, y); });
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::negate(const Ct &a) const {
+  bgv::factorOf(a.scale, t_);
+  return base_.negate(a);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::addPlain(const Ct &a,
+                                                        const Pt &p) const {
+  bgv::factorOf(a.scale, t_);
+  if (p.scale != a.scale)
+    throw ScaleMismatch(
+        "addPlain: the plaintext's factor " + std::to_string(p.scale) +
+        " differs from the ciphertext's " + std::to_string(a.scale) +
+        " (encode it with the ciphertext's factor)");
+  return base_.addPlain(a, p);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::subPlain(const Ct &a,
+                                                        const Pt &p) const {
+  bgv::factorOf(a.scale, t_);
+  if (p.scale != a.scale)
+    throw ScaleMismatch(
+        "subPlain: the plaintext's factor " + std::to_string(p.scale) +
+        " differs from the ciphertext's " + std::to_string(a.scale) +
+        " (encode it with the ciphertext's factor)");
+  return base_.subPlain(a, p);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::mulPlain(const Ct &a,
+                                                        const Pt &p) const {
+  const uint64_t fa = bgv::factorOf(a.scale, t_);
+  const uint64_t fp = bgv::factorOf(p.scale, t_);
+  Ct out = base_.mulPlain(a, p);
+  out.scale = static_cast<double>(bgv::mulMod(fa, fp, t_));
+  return out;
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::mulInt(const Ct &a,
+                                                      int64_t c) const {
+  bgv::factorOf(a.scale, t_);
+  return scaled(a, bgv::reduceSigned(c, t_));
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::addInt(const Ct &a,
+                                                      int64_t c) const {
+  const uint64_t mu = bgv::factorOf(a.scale, t_);
+  const std::vector<W> r = bgv::centredResidues(
+      hostOf<W>(ctx_), t_, bgv::mulMod(bgv::reduceSigned(c, t_), mu, t_),
+      hostOf<W>(ctx_).qBasis(a.level));
+  Ct out = like(ctx_, a, a.parts, a.level);
+  launchConstOp(ctx_, false, out.data(), a.data(),
+                std::vector<u64>(r.begin(), r.end()), int(a.limbs()), rowsOf(a),
+                qMap(a));
+  return out;
+}
+
+template <typename W>
+BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::multiply(const Ct &a,
+                                                        const Ct &b) const {
+  Ct a_low, b_low;
+  const Ct *x = &a, *y = &b;
+  if (a.level > b.level) {
+    a_low = modSwitchTo(a, b.level);
+    x = &a_low;
+  } else if (b.level > a.level) {
+    b_low = modSwitchTo(b, a.level);
+    y = &b_low;
+  }
+  const uint64_t fx = bgv::factorOf(x->scale, t_);
+  const uint64_t fy = bgv::factorOf(y->scale, t_);
+  Ct out = base_.multiply(*x, *y);
+  out.scale = static_cast<double>(bgv::mulMod(fx, fy, t_));
+  return out;
+}
+
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicBgvEvaluator<W>::relinearize(const Ct &a,
+                                  const BasicDeviceRelinKey<W> &rk) const {
+  bgv::factorOf(a.scale, t_);
+  return base_.relinearize(a, rk);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicBgvEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
+                                    const BasicDeviceRelinKey<W> &rk) const {
+  return modSwitch(relinearize(multiply(a, b), rk));
+}
+
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicBgvEvaluator<W>::rotate(const Ct &a, int64_t k,
+                             const BasicDeviceGaloisKeys<W> &keys) const {
+  bgv::factorOf(a.scale, t_);
+  return base_.rotate(a, k, keys);
+}
+
+template <typename W>
+BasicDeviceCiphertext<W>
+BasicBgvEvaluator<W>::normalizeFactor(const Ct &a) const {
+  const uint64_t mu = bgv::factorOf(a.scale, t_);
+  if (mu == 1)
+    return clone(ctx_, a);
+  Ct out = scaled(a, bgv::invMod(mu, t_));
+  out.scale = 1;
+  return out;
+}
+
+template class BasicBgvEvaluator<u64>;
+template class BasicBgvEvaluator<u32>;
 
 } // namespace ember::cuda

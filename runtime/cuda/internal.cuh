@@ -317,10 +317,11 @@ struct DeviceContext::Impl {
   bool capturing = false;
   std::multimap<size_t, u64 *> capture_free;
   u64 *table_mem = nullptr;
-  std::map<int, std::unique_ptr<KsPlan>> ks_plans;
+  /// By (level, plain modulus t: 0, or BGV's t-corrected ModDown).
+  std::map<std::pair<int, uint64_t>, std::unique_ptr<KsPlan>> ks_plans;
   std::map<int, std::unique_ptr<RescalePlan>> rescale_plans;
   std::map<uint64_t, DeviceBuffer> galois_index;
-  std::map<std::pair<std::vector<int>, std::vector<int>>,
+  std::map<std::tuple<std::vector<int>, std::vector<int>, uint64_t>,
            std::unique_ptr<SwitchPlan>>
       switch_plans;
   std::map<std::pair<std::vector<int>, std::vector<int>>,
@@ -333,11 +334,15 @@ struct DeviceContext::Impl {
 
   u64 *allocate(size_t words);
   void release(u64 *p, size_t words);
-  const KsPlan &ksPlan(const DeviceContext &ctx, int level);
+  /// plain_modulus t != 0: BGV's ModDown, t BConv(x t^-1) (the CPU's
+  /// Context::bconvTable with t), in the same kernels.
+  const KsPlan &ksPlan(const DeviceContext &ctx, int level,
+                       uint64_t plain_modulus = 0);
   const RescalePlan &rescalePlan(const DeviceContext &ctx, int level);
   const SwitchPlan &switchPlan(const DeviceContext &ctx,
                                const std::vector<int> &basis,
-                               const std::vector<int> &keep);
+                               const std::vector<int> &keep,
+                               uint64_t plain_modulus = 0);
   const BConvPlan &bconvPlan(const DeviceContext &ctx,
                              const std::vector<int> &from,
                              const std::vector<int> &to);
@@ -509,7 +514,7 @@ void launchBConvExact(const DeviceContext &ctx,
 template <typename W>
 void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
                    const BasicDeviceSwitchingKey<W> &key, W *out, const W *add,
-                   int add_parts, int add_stride);
+                   int add_parts, int add_stride, uint64_t plain_modulus = 0);
 /// ModUp of digits [j0, j1) of d into ext rows (plan layout).
 template <typename W>
 void modUpDigits(const DeviceContext &ctx, const KsPlan &plan, const W *d,
@@ -544,7 +549,7 @@ void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
 template <typename W>
 void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
                    const BasicDeviceKlssKey<W> &key, W *out, const W *add,
-                   int add_parts, int add_stride);
+                   int add_parts, int add_stride, uint64_t plain_modulus = 0);
 // Its parts (also timed by the benchmark's breakdown); the first, the INTT
 // of d with the digits' hat^-1 folded in, is hybrid's modUpInverse.
 /// Exact BConv of every digit of y to T and the NTT over T: td holds
@@ -584,7 +589,7 @@ void rescaleParts(const DeviceContext &ctx, const u32 *in, int parts, int level,
 /// takes (x - conv) D^-1. Double-prime scaling's rescale (keep = level - 1).
 template <typename W>
 void switchDownParts(const DeviceContext &ctx, const W *in, int parts,
-                     int level, int keep, W *out);
+                     int level, int keep, W *out, uint64_t plain_modulus = 0);
 
 enum class EwOp { kAdd, kSub, kNeg, kMul, kMulAdd };
 /// out[r] = op(a[r] (0 beyond a_rows), b[r' = r % b_div] (0 for r >=

@@ -1061,14 +1061,15 @@ void rescaleParts(const DeviceContext &ctx, const u32 *in, int parts, int level,
 
 template <typename W>
 void switchDownParts(const DeviceContext &ctx, const W *in, int parts,
-                     int level, int keep, W *out) {
+                     int level, int keep, W *out, uint64_t plain_modulus) {
   auto &I = ctx.impl();
   const size_t n = I.n;
   if (parts < 1 || parts > kMaxParts)
     throw InvalidArgument("rescale: at most " + std::to_string(kMaxParts) +
                           " ciphertext parts");
   const int l1 = level + 1;
-  const SwitchPlan &plan = I.switchPlan(ctx, iota(0, l1), iota(0, keep));
+  const SwitchPlan &plan =
+      I.switchPlan(ctx, iota(0, l1), iota(0, keep), plain_modulus);
   const int k = plan.keep, d = plan.drop;
   // INTT of every part's dropped limbs with (D/d_j)^-1 folded in.
   DeviceBuffer zb = residueBuffer<W>(ctx, size_t(parts) * d * n);
@@ -1123,9 +1124,9 @@ void switchDownParts(const DeviceContext &ctx, const W *in, int parts,
                    -1, &e);
 }
 template void switchDownParts(const DeviceContext &, const u64 *, int, int, int,
-                              u64 *);
+                              u64 *, uint64_t);
 template void switchDownParts(const DeviceContext &, const u32 *, int, int, int,
-                              u32 *);
+                              u32 *, uint64_t);
 
 template <typename W>
 void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
@@ -1155,10 +1156,10 @@ void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
 template <typename W>
 void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
                    const BasicDeviceSwitchingKey<W> &key, W *out, const W *add,
-                   int add_parts, int add_stride) {
+                   int add_parts, int add_stride, uint64_t plain_modulus) {
   requireWord<W>(ctx, "keySwitch");
   auto &I = ctx.impl();
-  const KsPlan &plan = I.ksPlan(ctx, level);
+  const KsPlan &plan = I.ksPlan(ctx, level, plain_modulus);
   if (key.digits < plan.digits)
     throw InvalidArgument("keySwitch: the key has " +
                           std::to_string(key.digits) + " digits, " +
@@ -1185,7 +1186,7 @@ void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
                                    const BasicDeviceSwitchingKey<W> &, W *);   \
   template void keySwitchInto(const DeviceContext &, const W *, int,           \
                               const BasicDeviceSwitchingKey<W> &, W *,         \
-                              const W *, int, int);
+                              const W *, int, int, uint64_t);
 EMBER_KEYSWITCH_CHAIN(u64)
 EMBER_KEYSWITCH_CHAIN(u32)
 #undef EMBER_KEYSWITCH_CHAIN
@@ -1344,7 +1345,11 @@ void modDownCoeffParts(const DeviceContext &ctx, const SwitchPlan &plan,
 template <typename W>
 void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
                    const BasicDeviceKlssKey<W> &key, W *out, const W *add,
-                   int add_parts, int add_stride) {
+                   int add_parts, int add_stride, uint64_t plain_modulus) {
+  if (plain_modulus)
+    throw InvalidArgument("KLSS key switching with a plaintext modulus (BGV) "
+                          "is not available on the CUDA backend; use hybrid "
+                          "keys");
   auto &I = ctx.impl();
   const KlssPlan &plan = I.klssPlan(ctx, level);
   const size_t n = I.n;
@@ -1389,7 +1394,7 @@ void keySwitchInto(const DeviceContext &ctx, const W *d, int level,
                                   const W *, int, int, W *, int);              \
   template void keySwitchInto(const DeviceContext &, const W *, int,           \
                               const BasicDeviceKlssKey<W> &, W *, const W *,   \
-                              int, int);
+                              int, int, uint64_t);
 EMBER_KLSS_CHAIN(u64)
 EMBER_KLSS_CHAIN(u32)
 #undef EMBER_KLSS_CHAIN
@@ -2108,15 +2113,15 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
 }
 
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
-                         const std::vector<int> &keep) {
+                         const std::vector<int> &keep, uint64_t plain_modulus) {
   DevicePoly out = makePoly(ctx, keep, in.ntt);
-  modSwitchDown(ctx, in, out, Scratch{});
+  modSwitchDown(ctx, in, out, Scratch{}, plain_modulus);
   return out;
 }
 
 void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
-                   DevicePoly &out, Scratch scratch) {
-  modSwitchDown(ctx, {&in}, {}, {&out}, scratch);
+                   DevicePoly &out, Scratch scratch, uint64_t plain_modulus) {
+  modSwitchDown(ctx, {&in}, {}, {&out}, scratch, plain_modulus);
 }
 
 namespace {
@@ -2213,7 +2218,10 @@ void switchDownInto(const DeviceContext &ctx,
                     const std::vector<const BasicDevicePoly<W> *> &in,
                     const std::vector<const BasicDevicePoly<W> *> &lifted,
                     const std::vector<BasicDevicePoly<W> *> &out,
-                    Scratch scratch) {
+                    Scratch scratch, uint64_t plain_modulus = 0) {
+  if (plain_modulus && !lifted.empty())
+    throw InvalidArgument("modSwitchDown: a lifted addend (merged ModDown) "
+                          "with a plaintext modulus is not supported");
   if (in.empty() || out.size() != in.size() || lifted.size() > in.size())
     throw InvalidArgument("modSwitchDown: one output per input and at most "
                           "one lifted addend per input");
@@ -2231,7 +2239,7 @@ void switchDownInto(const DeviceContext &ctx,
     prepareOut(ctx, *out[p], keep, first.ntt, "modSwitchDown");
   }
   auto &I = ctx.impl();
-  const SwitchPlan &plan = I.switchPlan(ctx, first.basis, keep);
+  const SwitchPlan &plan = I.switchPlan(ctx, first.basis, keep, plain_modulus);
   if (!lifted.empty()) {
     if (!first.ntt || !plan.lift.data())
       throw InvalidArgument("modSwitchDown: a lifted addend (x + P y) needs "
@@ -2251,6 +2259,10 @@ void switchDownInto(const DeviceContext &ctx,
         modDownCoeffParts(ctx, plan, in[p]->data(), int(in[p]->limbs()), 1,
                           out[p]->data(), int(keep.size()));
       } else { // more dropped limbs than the kernel's registers hold
+        if (plain_modulus)
+          throw InvalidArgument("modSwitchDown: more than 32 dropped limbs "
+                                "in coefficient form with a plaintext "
+                                "modulus");
         const BasicDevicePoly<W> r = modSwitchDown(ctx, *in[p], keep);
         EMBER_CUDA_CHECK(cudaMemcpyAsync(out[p]->data(), r.data(),
                                          keep.size() * n * sizeof(W),
@@ -2286,8 +2298,9 @@ void switchDownInto(const DeviceContext &ctx,
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly *> &in,
                    const std::vector<const DevicePoly *> &lifted,
-                   const std::vector<DevicePoly *> &out, Scratch scratch) {
-  switchDownInto(ctx, in, lifted, out, scratch);
+                   const std::vector<DevicePoly *> &out, Scratch scratch,
+                   uint64_t plain_modulus) {
+  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus);
 }
 
 // --- ModUp and modulus switches at 32-bit words ---------------------------

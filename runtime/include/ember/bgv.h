@@ -79,6 +79,31 @@ private:
   std::shared_ptr<const Tables> tables_;
 };
 
+/// The factor arithmetic that the CPU and CUDA BGV evaluators share.
+namespace bgv {
+/// mu of a BGV ciphertext or plaintext from its scale: InvalidArgument
+/// unless an integer in [1, t).
+uint64_t factorOf(double scale, uint64_t t);
+/// c mod t in [0, t) for any signed c.
+uint64_t reduceSigned(int64_t c, uint64_t t);
+/// a b mod t and a^-1 mod t (t prime).
+uint64_t mulMod(uint64_t a, uint64_t b, uint64_t t);
+uint64_t invMod(uint64_t a, uint64_t t);
+/// c (in [0, t)) centred in (-t/2, t/2], as residues of each limb of
+/// `basis`: the constant whose multiple keeps the noise smallest.
+template <typename Word>
+std::vector<Word> centredResidues(const Context<Word> &ctx, uint64_t t,
+                                  uint64_t c, const std::vector<int> &basis);
+/// The factor after a modulus switch from `level`: mu q_level^-1 mod t.
+template <typename Word>
+uint64_t switchedFactor(const Context<Word> &ctx, uint64_t mu, int level,
+                        uint64_t t);
+/// Checks a plaintext modulus for evaluation: 2 < t <= kMaxPlainModulus,
+/// t coprime to every prime of the context.
+template <typename Word>
+void checkPlainModulus(const Context<Word> &ctx, uint64_t t);
+} // namespace bgv
+
 /// BGV evaluation. Operands may differ in level (the higher one is switched
 /// down first) and in factor (one side is multiplied by the ratio of the
 /// factors mod t first, as Phantom's and OpenFHE's evaluators do); plaintexts

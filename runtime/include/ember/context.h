@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ember {
@@ -114,8 +115,12 @@ public:
   Word qInv(int l, int i) const { return q_inv_[l * q_count_ + i]; }
   /// BConv constants from `from` to `to`, built on first use and cached
   /// (thread-safe; the reference stays valid for the context's lifetime).
+  /// plain_modulus t != 0: the table of t BConv(x t^-1) (BGV's modulus
+  /// switch, rns.h's modSwitchDown with t): hat_inv times t^-1 mod b_i,
+  /// hat_mod and neg_b_mod times t mod each target prime.
   const BConvTable<Word> &bconvTable(const std::vector<int> &from,
-                                     const std::vector<int> &to) const;
+                                     const std::vector<int> &to,
+                                     uint64_t plain_modulus = 0) const;
 
   /// SHA-256 of the canonical description (log N, primes of Q, P and T,
   /// dnum, gamma, scale, secret distribution); serialized objects carry it.
@@ -140,7 +145,7 @@ private:
   std::vector<Word> p_inv_, q_inv_;
   std::array<uint8_t, 32> hash_{};
   mutable std::mutex bconv_mutex_;
-  mutable std::map<std::pair<std::vector<int>, std::vector<int>>,
+  mutable std::map<std::tuple<std::vector<int>, std::vector<int>, uint64_t>,
                    std::unique_ptr<BConvTable<Word>>>
       bconv_tables_;
 };

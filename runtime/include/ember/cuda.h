@@ -286,11 +286,15 @@ void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey &key,
 /// `keep` must be a proper prefix of in.basis (ModDown: Q_l of Q_l u P;
 /// rescale: Q_{l-1} of Q_l; merged: Q_{l-1} of Q_l u P). Either form; the
 /// result has the input's form.
+/// plain_modulus t != 0: BGV's t-corrected switch (rns.h), the same kernels
+/// with t folded into their constants.
 DevicePoly modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
-                         const std::vector<int> &keep);
+                         const std::vector<int> &keep,
+                         uint64_t plain_modulus = 0);
 /// modSwitchDown to out.basis.
 void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
-                   DevicePoly &out, Scratch scratch);
+                   DevicePoly &out, Scratch scratch,
+                   uint64_t plain_modulus = 0);
 /// modSwitchDown of several polynomials of one basis to out[i].basis in one
 /// INTT, one BConv and one NTT launch (NTT form; coefficient form runs one
 /// switch each). With `lifted` (y_i for the first lifted.size() inputs,
@@ -302,7 +306,8 @@ void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly *> &in,
                    const std::vector<const DevicePoly *> &lifted,
-                   const std::vector<DevicePoly *> &out, Scratch scratch);
+                   const std::vector<DevicePoly *> &out, Scratch scratch,
+                   uint64_t plain_modulus = 0);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
 void rescale(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
@@ -393,7 +398,11 @@ public:
   using Ct = BasicDeviceCiphertext<Word>;
   using Pt = BasicDevicePlaintext<Word>;
   using Poly = BasicDevicePoly<Word>;
-  explicit BasicEvaluator(const DeviceContext &ctx) : ctx_(ctx) {}
+  /// plain_modulus t != 0: BGV's key switching (t-corrected ModDown), as
+  /// ember::BasicEvaluator; hybrid keys only.
+  explicit BasicEvaluator(const DeviceContext &ctx, uint64_t plain_modulus = 0)
+      : ctx_(ctx), plain_modulus_(plain_modulus) {}
+  uint64_t plainModulus() const { return plain_modulus_; }
 
   Ct add(const Ct &a, const Ct &b) const;
   Ct sub(const Ct &a, const Ct &b) const;
@@ -429,6 +438,7 @@ public:
 
 private:
   const DeviceContext &ctx_;
+  uint64_t plain_modulus_ = 0;
 };
 using Evaluator = BasicEvaluator<uint64_t>;
 using Evaluator32 = BasicEvaluator<uint32_t>;

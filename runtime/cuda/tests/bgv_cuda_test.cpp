@@ -1,0 +1,152 @@
+// BGV on the CUDA backend against the CPU backend: the t-corrected modulus
+// switch and every BGV operation give identical residues, and the results
+// decrypt to the modular arithmetic on the slots. Needs a GPU (built by CI,
+// run by bench/gpu_run.sh).
+#include "ember/bgv.h"
+#include "ember/bgv_cuda.h"
+#include "ember/cuda.h"
+#include "ember/errors.h"
+#include "ember/rns.h"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace ember {
+namespace {
+
+bool haveGpu() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+#define REQUIRE_GPU()                                                          \
+  do {                                                                         \
+    if (!haveGpu())                                                            \
+      GTEST_SKIP() << "no CUDA device";                                        \
+  } while (0)
+
+std::vector<int64_t> randomValues(Prng &prng, size_t count, uint64_t t) {
+  std::vector<int64_t> v(count);
+  for (int64_t &x : v)
+    x = static_cast<int64_t>(prng.uniform(t));
+  return v;
+}
+
+/// N = 2^14, Q = 60 + 6 x 40, P = 2 x 60, t = 65537 (the CPU test's set).
+ParamSpec bgvSpec() {
+  ParamSpec spec;
+  spec.name = "bgv14";
+  spec.log_n = 14;
+  spec.q_bits = {60, 40, 40, 40, 40, 40, 40};
+  spec.p_bits = {60, 60};
+  spec.dnum = 3;
+  return spec;
+}
+
+void expectSame(const cuda::DeviceContext &dctx, const Ciphertext &want,
+                const cuda::DeviceCiphertext &got, const std::string &what) {
+  const Ciphertext g = cuda::download(dctx, got);
+  ASSERT_EQ(g.level, want.level) << what;
+  ASSERT_EQ(g.scale, want.scale) << what;
+  ASSERT_EQ(g.c.size(), want.c.size()) << what;
+  for (size_t i = 0; i < want.c.size(); ++i)
+    ASSERT_TRUE(g.c[i].data == want.c[i].data)
+        << what << ": part " << i << " differs from the CPU";
+}
+
+TEST(CudaBgv, ModSwitchDownWithTMatchesTheCpu) {
+  REQUIRE_GPU();
+  Context64 ctx(bgvSpec());
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(Prng::Seed{7});
+  const uint64_t t = 65537;
+  const int top = ctx.maxLevel();
+  for (bool ntt : {true, false}) {
+    // ModDown (drop P) and a modulus switch (drop q_top).
+    Poly64 x = sampleUniformPoly(ctx, prng, ctx.qpBasis(top), ntt);
+    Poly64 want = cpu::modSwitchDown(ctx, x, ctx.qBasis(top), t);
+    Poly64 got =
+        cuda::download(dctx, cuda::modSwitchDown(dctx, cuda::upload(dctx, x),
+                                                 ctx.qBasis(top), t));
+    EXPECT_TRUE(got.data == want.data) << "ModDown, ntt " << ntt;
+    Poly64 y = sampleUniformPoly(ctx, prng, ctx.qBasis(top), ntt);
+    want = cpu::modSwitchDown(ctx, y, ctx.qBasis(top - 1), t);
+    got = cuda::download(dctx, cuda::modSwitchDown(dctx, cuda::upload(dctx, y),
+                                                   ctx.qBasis(top - 1), t));
+    EXPECT_TRUE(got.data == want.data) << "switch by q_top, ntt " << ntt;
+    // And t = 0 is still the CKKS switch.
+    EXPECT_FALSE(cpu::modSwitchDown(ctx, y, ctx.qBasis(top - 1)).data ==
+                 want.data);
+  }
+}
+
+TEST(CudaBgv, OperationsMatchTheCpuAndDecrypt) {
+  REQUIRE_GPU();
+  const uint64_t t = 65537;
+  Context64 ctx(bgvSpec());
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(Prng::Seed{8});
+  KeyGenerator keygen(ctx, prng, t);
+  BgvEncoder encoder(ctx, t);
+  Encryptor encryptor(ctx, prng, t);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  BgvEvaluator cpu_eval(ctx, t);
+  cuda::BgvEvaluator gpu_eval(dctx, t);
+  const size_t slots = 512;
+  PublicKey pk = keygen.publicKey();
+  RelinKey rk = keygen.relinKey();
+  GaloisKeys gk = keygen.galoisKeys({galoisElementForRotation(ctx, 3, slots)});
+  cuda::DeviceRelinKey drk = cuda::upload(dctx, rk);
+  cuda::DeviceGaloisKeys dgk = cuda::upload(dctx, gk);
+  std::vector<int64_t> a = randomValues(prng, slots, t);
+  std::vector<int64_t> b = randomValues(prng, slots, t);
+  std::vector<int64_t> c = randomValues(prng, slots, t);
+  Ciphertext ca =
+      encryptor.encrypt(encoder.encode(a, ctx.maxLevel(), slots), pk);
+  Ciphertext cb =
+      encryptor.encrypt(encoder.encode(b, ctx.maxLevel(), slots), pk);
+  cuda::DeviceCiphertext da = cuda::upload(dctx, ca),
+                         db = cuda::upload(dctx, cb);
+
+  Ciphertext ab = cpu_eval.multiplyRelin(ca, cb, rk);
+  cuda::DeviceCiphertext dab = gpu_eval.multiplyRelin(da, db, drk);
+  expectSame(dctx, ab, dab, "multiplyRelin");
+  Ciphertext sum = cpu_eval.add(ab, ca); // levels and factors differ
+  cuda::DeviceCiphertext dsum = gpu_eval.add(dab, da);
+  expectSame(dctx, sum, dsum, "add (aligned)");
+  Plaintext pc = encoder.encode(c, sum.level, slots);
+  Ciphertext prod = cpu_eval.mulPlain(sum, pc);
+  cuda::DeviceCiphertext dprod =
+      gpu_eval.mulPlain(dsum, cuda::upload(dctx, pc));
+  expectSame(dctx, prod, dprod, "mulPlain");
+  Ciphertext out =
+      cpu_eval.addInt(cpu_eval.sub(prod, cpu_eval.mulInt(ab, -7)), 12345);
+  cuda::DeviceCiphertext dout =
+      gpu_eval.addInt(gpu_eval.sub(dprod, gpu_eval.mulInt(dab, -7)), 12345);
+  expectSame(dctx, out, dout, "sub, mulInt, addInt");
+  Ciphertext rot = cpu_eval.rotate(out, 3, gk);
+  cuda::DeviceCiphertext drot = gpu_eval.rotate(dout, 3, dgk);
+  expectSame(dctx, rot, drot, "rotate");
+  Ciphertext norm = cpu_eval.normalizeFactor(rot);
+  cuda::DeviceCiphertext dnorm = gpu_eval.normalizeFactor(drot);
+  expectSame(dctx, norm, dnorm, "normalizeFactor");
+  Ciphertext low = cpu_eval.modSwitchTo(norm, 1);
+  cuda::DeviceCiphertext dlow = gpu_eval.modSwitchTo(dnorm, 1);
+  expectSame(dctx, low, dlow, "modSwitchTo");
+
+  std::vector<uint64_t> got =
+      encoder.decode(decryptor.decrypt(cuda::download(dctx, dlow)));
+  for (size_t i = 0; i < slots; ++i) {
+    const size_t j = (i + 3) % slots;
+    const uint64_t p = uint64_t(a[j]) * uint64_t(b[j]) % t;
+    const uint64_t want =
+        ((p + uint64_t(a[j])) % t * uint64_t(c[j]) + 7 * p + 12345) % t;
+    ASSERT_EQ(got[i], want) << "slot " << i;
+  }
+}
+
+} // namespace
+} // namespace ember
