@@ -16,10 +16,11 @@
 // Cheddar's 32-bit set (cheddar32: 47 and 23 limbs).
 //   ember_gpu_bench [SETS=ABC | none] [RUNS=30] [RESULTS_FILE]
 //                   [KLSS_SETS=athena40,athena24,B | none]
+#include "ember/bfv_cuda.h"
 #include "ember/bgv_cuda.h"
-#include "ember/primes.h"
 #include "ember/ckks.h"
 #include "ember/cuda.h"
+#include "ember/primes.h"
 
 // The key-switch stages of the breakdown are the backend's internal
 // launchers (runtime/cuda/internal.cuh), timed one by one.
@@ -706,15 +707,16 @@ void benchBgv(int runs, std::vector<Row> &rows) {
   struct Shape {
     int log_n, q_count;
     std::vector<int> p_bits;
-    double phantom_us;
+    double phantom_us, phantom_bfv_us; // BGV; BFV with HPS
   };
   const Shape shapes[] = {
-      {15, 16, {38, 38, 38, 38, 38, 38, 38, 39}, 310},
+      {15, 16, {38, 38, 38, 38, 38, 38, 38, 39}, 310, 850},
       {16,
        32,
        {39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 40},
-       1080}};
-  std::printf("\n== BGV at Phantom's shapes (t = %llu) ==\n",
+       1080,
+       3490}};
+  std::printf("\n== BGV and BFV at Phantom's shapes (t = %llu) ==\n",
               (unsigned long long)t);
   for (const Shape &sh : shapes) {
     const std::vector<uint64_t> q =
@@ -776,6 +778,55 @@ void benchBgv(int runs, std::vector<Row> &rows) {
     std::printf("  %s: mul+relin %.1f us (Phantom %.0f us: %.2fx), mod "
                 "switch %.1f us\n",
                 spec.name.c_str(), us, sh.phantom_us, us / sh.phantom_us, ms);
+
+    // BFV at the same shape (HPS; keys with the plain error): multiply then
+    // relinearize, Phantom's timed region.
+    KeyGenerator bfv_keys(ctx, prng);
+    cuda::BfvEvaluator bfv(dctx, t);
+    const BfvEncoder &benc = bfv.host().encoder();
+    Encryptor bfv_enc(ctx, prng);
+    Decryptor bfv_dec(ctx, bfv_keys.secretKey());
+    const PublicKey bpk = bfv_keys.publicKey();
+    const cuda::DeviceRelinKey brk = cuda::upload(dctx, bfv_keys.relinKey());
+    auto fa = cuda::upload(dctx, bfv_enc.encrypt(benc.encode(x, slots), bpk));
+    auto fb = cuda::upload(dctx, bfv_enc.encrypt(benc.encode(y, slots), bpk));
+    {
+      auto prod = bfv.relinearize(bfv.multiply(fa, fb), brk);
+      std::vector<uint64_t> got =
+          benc.decode(bfv_dec.decrypt(cuda::download(dctx, prod)));
+      size_t bad = 0;
+      for (size_t i = 0; i < slots; ++i)
+        bad += got[i] != uint64_t(x[i]) * uint64_t(y[i]) % t;
+      std::printf("%s: BFV multiply+relinearize decrypts exactly: %s (%zu "
+                  "aux primes)\n",
+                  spec.name.c_str(), bad ? "NO (FAIL)" : "yes",
+                  bfv.host().auxPrimes().size());
+    }
+    const double bus = medianUs(
+        dctx, runs, [&] { bfv.relinearize(bfv.multiply(fa, fb), brk); });
+    const double tus = medianUs(dctx, runs, [&] { bfv.multiply(fa, fb); });
+    // The floor: key switching and a tensor product (as for BGV) plus HPS's
+    // work over R: INTTs of the 4 inputs over Q, their extension to R, NTTs
+    // over Q u R, the tensor there, INTTs of the 3 products, the
+    // scale-and-round and the conversion back (k kr products each), NTTs
+    // over Q; the bytes of the 4 + 3 polynomials over Q u R, written and
+    // read once.
+    Cost hps = count.hmul(top);
+    {
+      const double k = top + 1, kr = double(bfv.host().auxPrimes().size());
+      const double w = k + kr, nn = double(ctx.n());
+      hps.modmuls += count.transform(4 * k) + count.transform(4 * w) +
+                     count.transform(3 * w) + count.transform(3 * k);
+      hps.modmuls += (4 * k * kr + 4 * w + 3 * k * kr + 3 * kr * k) * nn;
+      hps.bytes += 2 * (4 + 3) * w * nn * sizeof(uint64_t);
+    }
+    Row br{spec.name, "bfv mul+relin", top, bus, sh.phantom_bfv_us, hps};
+    br.method = "hybrid";
+    rows.push_back(br);
+    std::printf("  %s: BFV mul+relin %.1f us (Phantom HPS %.0f us: %.2fx), "
+                "HPS tensor alone %.1f us\n",
+                spec.name.c_str(), bus, sh.phantom_bfv_us,
+                bus / sh.phantom_bfv_us, tus);
   }
 }
 

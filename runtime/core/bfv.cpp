@@ -61,6 +61,19 @@ BasicBfvEncoder<Word>::encode(const std::vector<int64_t> &values,
 }
 
 template <typename Word>
+std::vector<Word> BasicBfvEncoder<Word>::scaledConstant(int64_t c) const {
+  const std::vector<int> q = ctx_.qBasis(ctx_.maxLevel());
+  const Word m = static_cast<Word>(bgv::reduceSigned(c, t_.value()));
+  const Word top = t_.mul(neg_q_mod_t_, m); // [-Q c]_t
+  std::vector<Word> out;
+  for (size_t i = 0; i < q.size(); ++i) {
+    const Modulus<Word> &qi = ctx_.modulus(q[i]);
+    out.push_back(qi.mul(qi.reduceWord(top), delta_q_[i]));
+  }
+  return out;
+}
+
+template <typename Word>
 BasicPlaintext<Word>
 BasicBfvEncoder<Word>::encodeMultiplier(const std::vector<int64_t> &values,
                                         size_t slots) const {

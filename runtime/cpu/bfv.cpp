@@ -248,9 +248,9 @@ BasicCiphertext<Word>
 BasicBfvEvaluator<Word>::addInt(const BasicCiphertext<Word> &a,
                                 int64_t c) const {
   checkFull(a, "addInt");
-  BasicPlaintext<Word> p = encoder_.encode({c}, 1);
-  p.slots = a.slots;
-  return base_.addPlain(a, p);
+  BasicCiphertext<Word> out = a;
+  cpu::addConstInPlace(ctx_, out.c[0], encoder_.scaledConstant(c));
+  return out;
 }
 
 template <typename Word>

@@ -2,6 +2,7 @@
 // switch and every BGV operation give identical residues, and the results
 // decrypt to the modular arithmetic on the slots. Needs a GPU (built by CI,
 // run by bench/gpu_run.sh).
+#include "ember/bfv_cuda.h"
 #include "ember/bgv.h"
 #include "ember/bgv_cuda.h"
 #include "ember/cuda.h"
@@ -144,6 +145,69 @@ TEST(CudaBgv, OperationsMatchTheCpuAndDecrypt) {
     const uint64_t p = uint64_t(a[j]) * uint64_t(b[j]) % t;
     const uint64_t want =
         ((p + uint64_t(a[j])) % t * uint64_t(c[j]) + 7 * p + 12345) % t;
+    ASSERT_EQ(got[i], want) << "slot " << i;
+  }
+}
+
+TEST(CudaBfv, OperationsMatchTheCpuAndDecrypt) {
+  REQUIRE_GPU();
+  // N = 2^14, Q = 5 x 60, P = 2 x 60, t = 65537 (the CPU test's set).
+  ParamSpec spec;
+  spec.name = "bfv14";
+  spec.log_n = 14;
+  spec.q_bits = {60, 60, 60, 60, 60};
+  spec.p_bits = {60, 60};
+  spec.dnum = 3;
+  const uint64_t t = 65537;
+  Context64 ctx(spec);
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(Prng::Seed{9});
+  KeyGenerator keygen(ctx, prng);
+  Encryptor encryptor(ctx, prng);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  BfvEvaluator cpu_eval(ctx, t);
+  cuda::BfvEvaluator gpu_eval(dctx, t);
+  const BfvEncoder &encoder = cpu_eval.encoder();
+  const size_t slots = 1024;
+  PublicKey pk = keygen.publicKey();
+  RelinKey rk = keygen.relinKey();
+  GaloisKeys gk = keygen.galoisKeys({galoisElementForRotation(ctx, -5, slots)});
+  cuda::DeviceRelinKey drk = cuda::upload(dctx, rk);
+  cuda::DeviceGaloisKeys dgk = cuda::upload(dctx, gk);
+  std::vector<int64_t> a = randomValues(prng, slots, t);
+  std::vector<int64_t> b = randomValues(prng, slots, t);
+  std::vector<int64_t> c = randomValues(prng, slots, t);
+  Ciphertext ca = encryptor.encrypt(encoder.encode(a, slots), pk);
+  Ciphertext cb = encryptor.encrypt(encoder.encode(b, slots), pk);
+  cuda::DeviceCiphertext da = cuda::upload(dctx, ca),
+                         db = cuda::upload(dctx, cb);
+
+  Ciphertext tensor = cpu_eval.multiply(ca, cb);
+  expectSame(dctx, tensor, gpu_eval.multiply(da, db), "HPS multiply");
+  Ciphertext ab = cpu_eval.multiplyRelin(ca, cb, rk);
+  cuda::DeviceCiphertext dab = gpu_eval.multiplyRelin(da, db, drk);
+  expectSame(dctx, ab, dab, "multiplyRelin");
+  Ciphertext sq = cpu_eval.multiplyRelin(ab, ab, rk); // depth 2
+  cuda::DeviceCiphertext dsq = gpu_eval.multiplyRelin(dab, dab, drk);
+  expectSame(dctx, sq, dsq, "depth 2");
+  Plaintext pc = encoder.encodeMultiplier(c, slots);
+  Ciphertext out = cpu_eval.addInt(
+      cpu_eval.sub(cpu_eval.mulPlain(sq, pc), cpu_eval.mulInt(ca, -7)), 99);
+  cuda::DeviceCiphertext dout = gpu_eval.addInt(
+      gpu_eval.sub(gpu_eval.mulPlain(dsq, cuda::upload(dctx, pc)),
+                   gpu_eval.mulInt(da, -7)),
+      99);
+  expectSame(dctx, out, dout, "mulPlain, sub, mulInt, addInt");
+  Ciphertext rot = cpu_eval.rotate(out, -5, gk);
+  cuda::DeviceCiphertext drot = gpu_eval.rotate(dout, -5, dgk);
+  expectSame(dctx, rot, drot, "rotate");
+  std::vector<uint64_t> got =
+      encoder.decode(decryptor.decrypt(cuda::download(dctx, drot)));
+  for (size_t i = 0; i < slots; ++i) {
+    const size_t j = (i + slots - 5) % slots;
+    const uint64_t p = uint64_t(a[j]) * uint64_t(b[j]) % t;
+    const uint64_t want =
+        (p * p % t * uint64_t(c[j]) + 7 * uint64_t(a[j]) + 99) % t;
     ASSERT_EQ(got[i], want) << "slot " << i;
   }
 }

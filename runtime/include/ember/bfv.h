@@ -54,6 +54,9 @@ public:
   int noiseBudget(const BasicPlaintext<Word> &pt) const;
   /// [t (Q/q_i)^-1]_{q_i}, the constants of the scale-and-round.
   const std::vector<Word> &scaleConstants() const { return c_; }
+  /// Residues over Q of ceil(Q [c]_t / t): the constant polynomial Delta c
+  /// (what addInt adds to c_0, in either form).
+  std::vector<Word> scaledConstant(int64_t c) const;
 
 private:
   const Context<Word> &ctx_;
@@ -112,6 +115,11 @@ public:
   Poly<Word> extend(const Poly<Word> &x) const;
   Poly<Word> scaleDown(const Poly<Word> &x) const;
   const Context<Word> &auxContext() const { return *qr_; }
+  const BasicBfvEncoder<Word> &encoder() const { return encoder_; }
+  /// scaleDown's constants: [-c_i q_i^-1]_{r_j} at j k + i, and
+  /// [t Q^-1]_{r_j}.
+  const std::vector<Word> &floorConstants() const { return floor_r_; }
+  const std::vector<Word> &tQInverse() const { return t_q_inv_; }
 
 private:
   void checkFull(const BasicCiphertext<Word> &a, const char *op) const;

@@ -1,0 +1,411 @@
+// BFV on the CUDA backend (64-bit words): the HPS multiplication on a device
+// context over Q u R, everything else through the CKKS device evaluator.
+// Residue for residue the CPU's ember::BfvEvaluator: the same exact
+// conversions, the same transforms (R's context has Q's primes first, with
+// the same tables), and a scale-and-round whose only floating-point step,
+// the sum of the remainders' fractions, runs in the same order with the
+// same IEEE operations (__ddiv_rn, __dadd_rn) as the CPU's.
+#include "../core/checks.h"
+#include "ember/bfv_cuda.h"
+#include "ember/errors.h"
+#include "internal.cuh"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <string>
+
+namespace ember::cuda {
+
+namespace {
+
+/// Q primes of a BFV context on the GPU: the scale-and-round's 128-bit
+/// sums of k + 1 products below 2^122 and k quotients below 2^61.
+constexpr int kMaxHpsQ = 48;
+
+/// For part p of x (parts of `stride` rows over Q u R, coefficient form):
+/// x_i c_i = quo_i q_i + rem_i exactly (Shoup's quotient estimate,
+/// corrected once), quo_i to quo[p][i], and alpha[p] = round(sum_i rem_i /
+/// q_i), the fractions summed in doubles in index order with the CPU's IEEE
+/// operations (__ddiv_rn, __dadd_rn). Constants: q[k], c[k], c_shoup[k].
+__global__ void hpsQuotientKernel(const u64 *x, u64 *quo, uint8_t *alpha,
+                                  const u64 *consts, int k, int stride,
+                                  size_t n) {
+  const size_t pos = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (pos >= n)
+    return;
+  const int part = blockIdx.y;
+  const u64 *q = consts, *c = q + k, *cs = c + k;
+  const u64 *xp = x + size_t(part) * stride * n;
+  u64 *qp = quo + size_t(part) * k * n;
+  double fraction = 0;
+  for (int i = 0; i < k; ++i) {
+    const u64 xi = xp[size_t(i) * n + pos], qi = q[i];
+    u64 qt = __umul64hi(xi, cs[i]);
+    u64 rem = xi * c[i] - qt * qi;
+    if (rem >= qi) {
+      rem -= qi;
+      ++qt;
+    }
+    qp[size_t(i) * n + pos] = qt;
+    fraction = __dadd_rn(
+        fraction, __ddiv_rn(static_cast<double>(rem), static_cast<double>(qi)));
+  }
+  alpha[size_t(part) * n + pos] =
+      static_cast<uint8_t>(floor(__dadd_rn(fraction, 0.5)));
+}
+
+/// y[p] (R limbs, coefficient form) = round(t x / Q) mod r_j for part p of
+/// x: x_{r_j} [t Q^-1]_{r_j} + alpha + sum_i (x_i [-c_i q_i^-1]_{r_j} +
+/// quo_i), summed exactly in 128 bits (x_i, quo_i < 2^61, the constants <
+/// r_j < 2^61: below 2^128 for up to kMaxHpsQ Q primes) and reduced once
+/// (Barrett, the CPU's Modulus::reduce). One thread per (coefficient, r_j,
+/// part): the 64-bit products bound the time, so every target gets threads
+/// of its own (8 targets a thread, reading the rows once, measured 1.2-1.5x
+/// slower on an H200). Constants after q, c, c_shoup: r[kr], floor[kr][k],
+/// (Shoup words [kr][k]), tq[kr].
+__global__ void hpsScaleDownKernel(Tables T, const u64 *x, const u64 *quo,
+                                   const uint8_t *alpha, u64 *y,
+                                   const u64 *consts, int k, int kr, size_t n) {
+  const size_t pos = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const int j = blockIdx.y, part = blockIdx.z;
+  if (pos >= n)
+    return;
+  const u64 *r = consts + 3 * size_t(k);
+  const u64 *fl = r + kr + size_t(j) * k;
+  const u64 *tq = r + kr + 2 * size_t(kr) * k;
+  const u64 *xp = x + size_t(part) * (k + kr) * n;
+  const u64 *qp = quo + size_t(part) * k * n;
+  u64 hi = 0, lo = alpha[size_t(part) * n + pos];
+  mac128(hi, lo, xp[size_t(k + j) * n + pos], tq[j]);
+  for (int i = 0; i < k; ++i) {
+    mac128(hi, lo, xp[size_t(i) * n + pos], fl[i]);
+    const u64 qt = qp[size_t(i) * n + pos];
+    lo += qt;
+    hi += lo < qt;
+  }
+  const int g = k + j;
+  y[(size_t(part) * kr + j) * n + pos] =
+      barrett<u64>(hi, lo, r[j], T.ratioHi[g], T.ratioLo[g]);
+}
+
+/// Exact base conversion (rns.h bconvExact) of `parts` polynomials at once,
+/// in two passes so that the targets get threads of their own. Pass one,
+/// per (coefficient, part): y_i = [x_i (B/b_i)^-1]_{b_i} (written out) and
+/// v = floor(sum_i y_i / b_i + 0.5) in doubles, in index order with the
+/// CPU's IEEE operations. Pass two, per (coefficient, target, part):
+/// v [-B]_t + sum_i y_i [B/b_i]_t, summed in 128 bits (below 2^128
+/// for up to kMaxHpsQ sources) and reduced once. The constants are the
+/// device's ExactPlan for (B, T).
+struct ExactRowsArgs {
+  const u64 *in;
+  u64 *out, *y;
+  uint8_t *v;
+  const u64 *hat, *negb, *hinv;
+  const int *smod, *tmod;
+  int m, t_count;
+  int in_stride, out_stride, out_first; ///< rows per part; first target row
+};
+
+__global__ void exactPrepKernel(Tables T, ExactRowsArgs a, size_t n) {
+  const size_t pos = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (pos >= n)
+    return;
+  const int part = blockIdx.y;
+  const u64 *xp = a.in + size_t(part) * a.in_stride * n;
+  u64 *yp = a.y + size_t(part) * a.m * n;
+  double sum = 0;
+  for (int i = 0; i < a.m; ++i) {
+    const u64 b = T.q[a.smod[i]];
+    const u64 yi = mulShoup<u64>(xp[size_t(i) * n + pos], a.hinv[2 * i],
+                                 a.hinv[2 * i + 1], b);
+    yp[size_t(i) * n + pos] = yi;
+    sum = __dadd_rn(sum,
+                    __ddiv_rn(static_cast<double>(yi), static_cast<double>(b)));
+  }
+  a.v[size_t(part) * n + pos] =
+      static_cast<uint8_t>(floor(__dadd_rn(sum, 0.5)));
+}
+
+__global__ void exactRowsKernel(Tables T, ExactRowsArgs a, size_t n) {
+  const size_t pos = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const int t = blockIdx.y, part = blockIdx.z;
+  if (pos >= n)
+    return;
+  const u64 *yp = a.y + size_t(part) * a.m * n;
+  const u64 *h = a.hat + size_t(t) * a.m;
+  u64 hi = 0, lo = 0;
+  mac128(hi, lo, a.v[size_t(part) * n + pos], a.negb[t]);
+  for (int i = 0; i < a.m; ++i)
+    mac128(hi, lo, yp[size_t(i) * n + pos], h[i]);
+  const int g = a.tmod[t];
+  a.out[(size_t(part) * a.out_stride + a.out_first + t) * n + pos] =
+      barrett<u64>(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
+}
+
+/// `to`'s stream waits for the work queued so far on `from`'s.
+void handoff(const DeviceContext &from, const DeviceContext &to) {
+  cudaEvent_t e;
+  EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  EMBER_CUDA_CHECK(cudaEventRecord(e, from.stream()));
+  EMBER_CUDA_CHECK(cudaStreamWaitEvent(to.stream(), e, 0));
+  EMBER_CUDA_CHECK(cudaEventDestroy(e));
+}
+
+/// 0, 1, ..., count - 1.
+std::vector<int> firstRows(int count) {
+  std::vector<int> v(count);
+  for (int i = 0; i < count; ++i)
+    v[i] = i;
+  return v;
+}
+
+} // namespace
+
+BfvEvaluator::BfvEvaluator(const DeviceContext &ctx, uint64_t t)
+    : ctx_(ctx), host_(std::make_unique<ember::BfvEvaluator>(ctx.host(), t)),
+      base_(ctx) {
+  aux_ = std::make_unique<DeviceContext>(host_->auxContext());
+  const Context64 &h = ctx.host();
+  const int k = h.maxLevel() + 1;
+  const int kr = int(host_->auxPrimes().size());
+  if (k > kMaxHpsQ || kr > kMaxHpsQ) // the 128-bit sums' bound
+    throw InvalidArgument("BFV on the GPU: at most " +
+                          std::to_string(kMaxHpsQ) +
+                          " Q primes and auxiliary primes, got " +
+                          std::to_string(k) + " and " + std::to_string(kr));
+  std::vector<u64> consts;
+  const std::vector<u64> &c = host_->encoder().scaleConstants();
+  for (int i = 0; i < k; ++i)
+    consts.push_back(h.primes()[i]);
+  consts.insert(consts.end(), c.begin(), c.end());
+  for (int i = 0; i < k; ++i)
+    consts.push_back(h.modulus(i).shoup(c[i]));
+  const std::vector<u64> &r = host_->auxPrimes();
+  consts.insert(consts.end(), r.begin(), r.end());
+  const std::vector<u64> &fl = host_->floorConstants();
+  const Context64 &qr = host_->auxContext();
+  consts.insert(consts.end(), fl.begin(), fl.end());
+  for (int j = 0; j < kr; ++j)
+    for (int i = 0; i < k; ++i)
+      consts.push_back(qr.modulus(k + j).shoup(fl[size_t(j) * k + i]));
+  const std::vector<u64> &tq = host_->tQInverse();
+  consts.insert(consts.end(), tq.begin(), tq.end());
+  for (int j = 0; j < kr; ++j)
+    consts.push_back(qr.modulus(k + j).shoup(tq[j]));
+  consts_ = DeviceBuffer(*aux_, consts.size());
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(consts_.data(), consts.data(),
+                                   consts.size() * sizeof(u64),
+                                   cudaMemcpyHostToDevice, aux_->stream()));
+  aux_->synchronize();
+}
+
+BfvEvaluator::~BfvEvaluator() {
+  consts_ = DeviceBuffer();
+  aux_.reset();
+}
+
+void BfvEvaluator::checkFull(const Ct &a, const char *op) const {
+  if (a.level != ctx_.host().maxLevel())
+    throw LevelMismatch(std::string(op) +
+                        ": BFV ciphertexts stay at the full modulus Q (level " +
+                        std::to_string(ctx_.host().maxLevel()) +
+                        "), got level " + std::to_string(a.level));
+}
+
+DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
+  checkFull(a, "multiply");
+  checkFull(b, "multiply");
+  if (a.degree() != 1 || b.degree() != 1)
+    throw InvalidArgument("multiply needs degree-1 ciphertexts (relinearize "
+                          "first)");
+  if (a.slots != b.slots)
+    throw InvalidArgument("multiply: the slot counts differ");
+  const Context64 &qr = host_->auxContext();
+  const int k = a.level + 1, kr = int(host_->auxPrimes().size());
+  const int w = k + kr; // rows of a polynomial over Q u R
+  const size_t n = a.n;
+  const std::vector<int> all = qr.qBasis(qr.maxLevel());
+  const std::vector<int> q_basis(all.begin(), all.begin() + k);
+  const std::vector<int> r_basis(all.begin() + k, all.end());
+  const DeviceContext &X = *aux_;
+  auto &I = X.impl();
+  Ct out;
+  out.parts = 3;
+  out.level = a.level;
+  out.scale = a.scale;
+  out.slots = a.slots;
+  out.n = n;
+  out.buf = DeviceBuffer(ctx_, size_t(3) * k * n);
+  handoff(ctx_, X); // the inputs (and out's memory) are ready
+  // wide: a0, a1, b0, b1 over Q u R; tensor: d0, d1, d2 over Q u R.
+  DeviceBuffer wide(X, size_t(4) * w * n), tensor(X, size_t(3) * w * n);
+  DeviceBuffer ys(X, size_t(3) * kr * n), back(X, size_t(3) * k * n);
+  DeviceBuffer alpha(X, (size_t(3) * n + 7) / 8), quo(X, size_t(3) * k * n);
+  // 1. INTT of the four input parts over Q, into their wide rows.
+  Rows src{{a.data(), b.data()}, {}, {}}, dst{{wide.data()}, {}, {}};
+  std::vector<int> mods;
+  for (int p = 0; p < 4; ++p)
+    for (int i = 0; i < k; ++i) {
+      src.buf.push_back(uint8_t(p / 2));
+      src.rows.push_back((p % 2) * k + i);
+      dst.buf.push_back(0);
+      dst.rows.push_back(p * w + i);
+      mods.push_back(i);
+    }
+  launchNttInverse(X, src, dst, dst, mods, tablesOf<u64>(I).inttPlain, true);
+  // 2. Exact extension Q -> R of the four, in one launch.
+  const ExactPlan &up = I.exactPlan(X, q_basis, r_basis);
+  const ExactPlan &down = I.exactPlan(X, r_basis, q_basis);
+  const unsigned blocks = unsigned((n + 255) / 256);
+  DeviceBuffer ey(X, size_t(4) * std::max(k, kr) * n);
+  DeviceBuffer ev(X, (size_t(4) * n + 7) / 8);
+  // Exact conversion of `parts` polynomials (rows in_stride apart) with
+  // `plan` into out (rows out_stride apart, from row out_first).
+  auto convert = [&](const ExactPlan &plan, const u64 *in, int in_stride,
+                     u64 *to, int out_stride, int out_first, int parts) {
+    const int *ints = reinterpret_cast<const int *>(plan.ints.data());
+    const u64 *c = wordsOf<u64>(plan.consts);
+    ExactRowsArgs e{in,
+                    to,
+                    ey.data(),
+                    reinterpret_cast<uint8_t *>(ev.data()),
+                    c,
+                    c + size_t(plan.t_count) * plan.m,
+                    wordsOf<u64>(plan.hat_inv),
+                    ints,
+                    ints + plan.m,
+                    plan.m,
+                    plan.t_count,
+                    in_stride,
+                    out_stride,
+                    out_first};
+    exactPrepKernel<<<dim3(blocks, unsigned(parts)), 256, 0, X.stream()>>>(
+        tablesOf<u64>(I), e, n);
+    EMBER_CUDA_LAUNCH_CHECK(X.stream());
+    exactRowsKernel<<<dim3(blocks, unsigned(plan.t_count), unsigned(parts)),
+                      256, 0, X.stream()>>>(tablesOf<u64>(I), e, n);
+    EMBER_CUDA_LAUNCH_CHECK(X.stream());
+  };
+  convert(up, wide.data(), w, wide.data(), w, k, 4);
+  // 3. NTT of the four over Q u R; 4. tensor; 5. INTT of the three.
+  const std::vector<int> rows4 = firstRows(4 * w), rows3 = firstRows(3 * w);
+  std::vector<int> mods4, mods3;
+  for (int r : rows4)
+    mods4.push_back(r % w);
+  for (int r : rows3)
+    mods3.push_back(r % w);
+  launchNttForward(X, wide.data(), rows4, wide.data(), rows4, wide.data(),
+                   rows4, mods4, -1, nullptr);
+  launchTensor(X, tensor.data(), wide.data(), wide.data() + size_t(2) * w * n,
+               w);
+  launchNttInverse(X, tensor.data(), rows3, tensor.data(), rows3, tensor.data(),
+                   rows3, mods3, tablesOf<u64>(I).inttPlain, true);
+  // 6. Scale and round to R; 7. exact R -> Q; 8. NTT over Q into out.
+  uint8_t *al = reinterpret_cast<uint8_t *>(alpha.data());
+  hpsQuotientKernel<<<dim3(blocks, 3), 256, 0, X.stream()>>>(
+      tensor.data(), quo.data(), al, consts_.data(), k, w, n);
+  EMBER_CUDA_LAUNCH_CHECK(X.stream());
+  hpsScaleDownKernel<<<dim3(blocks, unsigned(kr), 3), 256, 0, X.stream()>>>(
+      tablesOf<u64>(I), tensor.data(), quo.data(), al, ys.data(),
+      consts_.data(), k, kr, n);
+  EMBER_CUDA_LAUNCH_CHECK(X.stream());
+  convert(down, ys.data(), kr, back.data(), k, 0, 3);
+  const std::vector<int> rows_q = firstRows(3 * k);
+  std::vector<int> mods_q;
+  for (int r : rows_q)
+    mods_q.push_back(r % k);
+  launchNttForward(X, back.data(), rows_q, out.data(), rows_q, out.data(),
+                   rows_q, mods_q, -1, nullptr);
+  handoff(X, ctx_); // out is written before the main stream goes on
+  return out;
+}
+
+DeviceCiphertext BfvEvaluator::relinearize(const Ct &a,
+                                           const DeviceRelinKey &rk) const {
+  checkFull(a, "relinearize");
+  return base_.relinearize(a, rk);
+}
+
+DeviceCiphertext BfvEvaluator::multiplyRelin(const Ct &a, const Ct &b,
+                                             const DeviceRelinKey &rk) const {
+  return relinearize(multiply(a, b), rk);
+}
+
+DeviceCiphertext BfvEvaluator::rotate(const Ct &a, int64_t k,
+                                      const DeviceGaloisKeys &keys) const {
+  checkFull(a, "rotate");
+  return base_.rotate(a, k, keys);
+}
+
+DeviceCiphertext BfvEvaluator::add(const Ct &a, const Ct &b) const {
+  checkFull(a, "add");
+  return base_.add(a, b);
+}
+
+DeviceCiphertext BfvEvaluator::sub(const Ct &a, const Ct &b) const {
+  checkFull(a, "sub");
+  return base_.sub(a, b);
+}
+
+DeviceCiphertext BfvEvaluator::negate(const Ct &a) const {
+  return base_.negate(a);
+}
+
+DeviceCiphertext BfvEvaluator::addPlain(const Ct &a, const Pt &p) const {
+  checkFull(a, "addPlain");
+  if (p.scale != host_->encoder().delta())
+    throw ScaleMismatch("addPlain: the plaintext is not in the Delta m form "
+                        "(encode it with encode(), not encodeMultiplier())");
+  return base_.addPlain(a, p);
+}
+
+DeviceCiphertext BfvEvaluator::subPlain(const Ct &a, const Pt &p) const {
+  checkFull(a, "subPlain");
+  if (p.scale != host_->encoder().delta())
+    throw ScaleMismatch("subPlain: the plaintext is not in the Delta m form "
+                        "(encode it with encode(), not encodeMultiplier())");
+  return base_.subPlain(a, p);
+}
+
+DeviceCiphertext BfvEvaluator::mulPlain(const Ct &a, const Pt &p) const {
+  checkFull(a, "mulPlain");
+  if (p.scale != 1)
+    throw ScaleMismatch("mulPlain: the plaintext is not in the multiplier "
+                        "form (encode it with encodeMultiplier())");
+  return base_.mulPlain(a, p);
+}
+
+DeviceCiphertext BfvEvaluator::addInt(const Ct &a, int64_t c) const {
+  checkFull(a, "addInt");
+  const std::vector<u64> r = host_->encoder().scaledConstant(c);
+  Ct out;
+  out.parts = a.parts;
+  out.level = a.level;
+  out.scale = a.scale;
+  out.slots = a.slots;
+  out.n = a.n;
+  out.buf = DeviceBuffer(ctx_, size_t(a.parts) * a.limbs() * a.n);
+  launchConstOp(ctx_, false, out.data(), a.data(), r, int(a.limbs()),
+                a.parts * int(a.limbs()), ModMap{int(a.limbs()), a.level, 0});
+  return out;
+}
+
+DeviceCiphertext BfvEvaluator::mulInt(const Ct &a, int64_t c) const {
+  checkFull(a, "mulInt");
+  const uint64_t t = host_->plainModulus();
+  const std::vector<u64> r = bgv::centredResidues(
+      ctx_.host(), t, bgv::reduceSigned(c, t), ctx_.host().qBasis(a.level));
+  Ct out;
+  out.parts = a.parts;
+  out.level = a.level;
+  out.scale = a.scale;
+  out.slots = a.slots;
+  out.n = a.n;
+  out.buf = DeviceBuffer(ctx_, size_t(a.parts) * a.limbs() * a.n);
+  launchConstOp(ctx_, true, out.data(), a.data(), r, a.parts * int(a.limbs()),
+                a.parts * int(a.limbs()), ModMap{int(a.limbs()), a.level, 0});
+  return out;
+}
+
+} // namespace ember::cuda
