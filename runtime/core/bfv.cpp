@@ -91,15 +91,17 @@ BasicBfvEncoder<Word>::scaleAndRound(const BasicPlaintext<Word> &pt) const {
   if (x.ntt)
     cpu::intt(ctx_, x);
   const size_t k = x.limbs(), n = x.n;
-  std::vector<uint64_t> q(k), c(c_.begin(), c_.end()), xs(k), quo(k);
-  for (size_t i = 0; i < k; ++i)
+  std::vector<uint64_t> q(k), c(c_.begin(), c_.end()), cs(k), xs(k), quo(k);
+  for (size_t i = 0; i < k; ++i) {
     q[i] = ctx_.modulus(x.basis[i]).value();
+    cs[i] = ctx_.modulus(x.basis[i]).shoup(c_[i]);
+  }
   std::vector<uint64_t> m(n);
   for (size_t j = 0; j < n; ++j) {
     for (size_t i = 0; i < k; ++i)
       xs[i] = x.limb(i)[j];
     const uint64_t alpha = internal::quotientsAndRoundedFraction(
-        xs.data(), c.data(), q.data(), k, quo.data());
+        xs.data(), c.data(), cs.data(), q.data(), k, quo.data());
     Word sum = static_cast<Word>(alpha % t_.value());
     for (size_t i = 0; i < k; ++i)
       sum = t_.add(t_.add(sum, t_.mul(static_cast<Word>(xs[i] % t_.value()),

@@ -122,20 +122,28 @@ private:
 };
 
 /// HPS's exact step (BFV decryption and multiplication): for residues x_i
-/// of one coefficient over q_0..q_{k-1} and constants c_i < q_i, the
-/// quotients quo_i = floor(x_i c_i / q_i) (written to quo) and
-/// round(sum_i (x_i c_i mod q_i) / q_i), the fractions summed in doubles in
-/// index order (an error below k 2^-53 before rounding).
+/// < q_i of one coefficient over q_0..q_{k-1} and constants c_i < q_i (with
+/// their Shoup words c_shoup_i = floor(c_i 2^64 / q_i)), the quotients
+/// quo_i = floor(x_i c_i / q_i) (written to quo; Shoup's estimate,
+/// corrected once, as the CUDA kernel) and round(sum_i (x_i c_i mod q_i) /
+/// q_i), the fractions summed in doubles in index order (an error below
+/// k 2^-53 before rounding).
 inline uint64_t quotientsAndRoundedFraction(const uint64_t *x,
                                             const uint64_t *c,
+                                            const uint64_t *c_shoup,
                                             const uint64_t *q, size_t k,
                                             uint64_t *quo) {
   double fraction = 0;
   for (size_t i = 0; i < k; ++i) {
-    const unsigned __int128 p = static_cast<unsigned __int128>(x[i]) * c[i];
-    quo[i] = static_cast<uint64_t>(p / q[i]);
-    fraction += static_cast<double>(static_cast<uint64_t>(p % q[i])) /
-                static_cast<double>(q[i]);
+    uint64_t qt = static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(x[i]) * c_shoup[i]) >> 64);
+    uint64_t rem = x[i] * c[i] - qt * q[i];
+    if (rem >= q[i]) {
+      rem -= q[i];
+      ++qt;
+    }
+    quo[i] = qt;
+    fraction += static_cast<double>(rem) / static_cast<double>(q[i]);
   }
   return static_cast<uint64_t>(std::floor(fraction + 0.5));
 }

@@ -95,9 +95,12 @@ Poly<Word> BasicBfvEvaluator<Word>::scaleDown(const Poly<Word> &x) const {
     r.push_back(static_cast<int>(k + j));
   Poly<Word> y(r, n, false);
   const std::vector<Word> &c = encoder_.scaleConstants();
-  std::vector<uint64_t> q(k), cs(c.begin(), c.end());
-  for (size_t i = 0; i < k; ++i)
+  std::vector<uint64_t> q(k), cs(c.begin(), c.end()), c_shoup(k);
+  for (size_t i = 0; i < k; ++i) {
     q[i] = ctx_.primes()[i];
+    c_shoup[i] = ctx_.modulus(static_cast<int>(i)).shoup(c[i]);
+  }
+  using Wide = unsigned __int128;
   const long coefficients = static_cast<long>(n);
 #pragma omp parallel for schedule(static)
   for (long pos = 0; pos < coefficients; ++pos) {
@@ -105,18 +108,24 @@ Poly<Word> BasicBfvEvaluator<Word>::scaleDown(const Poly<Word> &x) const {
     for (size_t i = 0; i < k; ++i)
       xs[i] = x.limb(i)[pos];
     const uint64_t alpha = internal::quotientsAndRoundedFraction(
-        xs.data(), cs.data(), q.data(), k, quo.data());
+        xs.data(), cs.data(), c_shoup.data(), q.data(), k, quo.data());
+    // alpha + sum_i quo_i, common to every r_j (each quo_i < 2^61).
+    Wide common = alpha;
+    for (size_t i = 0; i < k; ++i)
+      common += quo[i];
     for (size_t j = 0; j < kr; ++j) {
+      // Sums of products below 2^122, reduced every 32 terms (the CUDA
+      // kernel reduces once: the same residue).
       const Modulus<Word> &rj = qr_->modulus(static_cast<int>(k + j));
       const Word *row = floor_r_.data() + j * k;
-      Word sum = rj.mul(x.limb(k + j)[pos], t_q_inv_[j]);
-      sum = rj.add(sum, static_cast<Word>(alpha % rj.value()));
+      Wide acc = rj.reduce(common) +
+                 static_cast<Wide>(x.limb(k + j)[pos]) * t_q_inv_[j];
       for (size_t i = 0; i < k; ++i) {
-        sum =
-            rj.add(sum, rj.mul(static_cast<Word>(xs[i] % rj.value()), row[i]));
-        sum = rj.add(sum, static_cast<Word>(quo[i] % rj.value()));
+        acc += static_cast<Wide>(xs[i]) * row[i];
+        if ((i + 1) % 32 == 0)
+          acc = rj.reduce(acc);
       }
-      y.limb(j)[pos] = sum;
+      y.limb(j)[pos] = rj.reduce(acc);
     }
   }
   Poly<Word> back =
