@@ -146,11 +146,22 @@ BasicBfvEvaluator<Word>::multiply(const BasicCiphertext<Word> &a,
                           "first)");
   if (a.slots != b.slots)
     throw InvalidArgument("multiply: the slot counts differ");
+  // Each input over Q u R in NTT form: its Q rows are the input itself; only
+  // the R rows (the exact extension of its coefficients) are transformed.
   auto lift = [&](const Poly<Word> &p) {
     Poly<Word> coeff = p;
     cpu::intt(ctx_, coeff);
     Poly<Word> wide = extend(coeff);
-    cpu::ntt(*qr_, wide);
+    const size_t k = p.limbs(), kr = aux_.size();
+    std::vector<int> r_rows;
+    for (size_t j = 0; j < kr; ++j)
+      r_rows.push_back(static_cast<int>(k + j));
+    Poly<Word> ext(r_rows, p.n, false);
+    std::copy(wide.data.begin() + k * p.n, wide.data.end(), ext.data.begin());
+    cpu::ntt(*qr_, ext);
+    std::copy(p.data.begin(), p.data.end(), wide.data.begin());
+    std::copy(ext.data.begin(), ext.data.end(), wide.data.begin() + k * p.n);
+    wide.ntt = true;
     return wide;
   };
   Poly<Word> a0 = lift(a.c[0]), a1 = lift(a.c[1]);

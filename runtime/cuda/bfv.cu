@@ -288,15 +288,24 @@ DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
     EMBER_CUDA_LAUNCH_CHECK(X.stream());
   };
   convert(up, wide.data(), w, wide.data(), w, k, 4);
-  // 3. NTT of the four over Q u R; 4. tensor; 5. INTT of the three.
-  const std::vector<int> rows4 = firstRows(4 * w), rows3 = firstRows(3 * w);
-  std::vector<int> mods4, mods3;
-  for (int r : rows4)
-    mods4.push_back(r % w);
+  // 3. NTT of the four's R rows; 4. tensor; 5. INTT of the three.
+  const std::vector<int> rows3 = firstRows(3 * w);
+  std::vector<int> mods3;
   for (int r : rows3)
     mods3.push_back(r % w);
-  launchNttForward(X, wide.data(), rows4, wide.data(), rows4, wide.data(),
-                   rows4, mods4, -1, nullptr);
+  // Only the R rows: the Q rows get the inputs themselves (NTT form).
+  std::vector<int> r_rows, r_mods;
+  for (int p = 0; p < 4; ++p)
+    for (int j = 0; j < kr; ++j) {
+      r_rows.push_back(p * w + k + j);
+      r_mods.push_back(k + j);
+    }
+  launchNttForward(X, wide.data(), r_rows, wide.data(), r_rows, wide.data(),
+                   r_rows, r_mods, -1, nullptr);
+  for (int p = 0; p < 4; ++p)
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(
+        wide.data() + size_t(p) * w * n, (p < 2 ? a : b).part(p % 2),
+        size_t(k) * n * sizeof(u64), cudaMemcpyDeviceToDevice, X.stream()));
   launchTensor(X, tensor.data(), wide.data(), wide.data() + size_t(2) * w * n,
                w);
   launchNttInverse(X, tensor.data(), rows3, tensor.data(), rows3, tensor.data(),
