@@ -8,6 +8,7 @@
 #include "bytes.h"
 #include "ember/bfv.h"
 #include "ember/bgv.h"
+#include "ember/bgv_params.h"
 #include "ember/ckks.h"
 #include "ember/context.h"
 #include "ember/errors.h"
@@ -811,6 +812,19 @@ py::array_t<uint64_t> uint64Array(const std::vector<uint64_t> &v) {
 
 /// BFV (64-bit words): the encoder and the HPS evaluator.
 void bindBfv(py::module_ &m) {
+  m.def(
+      "choose_bgv_params",
+      [](const std::string &scheme, int depth, uint64_t t, size_t slots) {
+        if (scheme != "bgv" && scheme != "bfv")
+          throw InvalidArgument("scheme must be 'bgv' or 'bfv', got '" +
+                                scheme + "'");
+        return bgv::chooseParams(scheme == "bfv" ? bgv::Scheme::kBfv
+                                                 : bgv::Scheme::kBgv,
+                                 depth, t, slots);
+      },
+      py::arg("scheme"), py::arg("depth"), py::arg("t"), py::arg("slots"),
+      "128-bit BGV or BFV parameters for a multiplicative depth, a "
+      "plaintext modulus and a slot count (ember/bgv_params.h).");
   struct PyBfvEncoder {
     std::shared_ptr<Context64> ctx;
     std::unique_ptr<BfvEncoder> enc;

@@ -162,3 +162,60 @@ def test_bfv_mixed_program(bfv):
     np.testing.assert_array_equal(bfv.decrypt(out), want)
     with pytest.raises(er.ScaleMismatch):
         bfv.eval.add_plain(ca, bfv.encoder.encode_multiplier(c))
+
+
+def test_bgv_and_bfv_ciphertexts_serialize(bgv, bfv):
+    """A BGV ciphertext keeps its factor mu (its scale) and a BFV one its
+    Delta through serialization; the loaded ones decrypt the same."""
+    rng = np.random.default_rng()
+    x = rng.integers(0, T, 256, dtype=np.int64)
+    for s, ct in [
+        (bgv, bgv.eval.multiply_relin(bgv.encrypt(x), bgv.encrypt(x), bgv.rk)),
+        (bfv, bfv.eval.multiply_relin(bfv.encrypt(x), bfv.encrypt(x), bfv.rk)),
+    ]:
+        loaded = er.deserialize_ciphertext(s.ctx, er.serialize(s.ctx, ct))
+        assert (loaded.level, loaded.scale, loaded.slots) == (
+            ct.level,
+            ct.scale,
+            ct.slots,
+        )
+        np.testing.assert_array_equal(s.decrypt(loaded), x * x % T)
+
+
+@pytest.mark.parametrize("scheme", ["bgv", "bfv"])
+def test_chosen_parameters_hold_their_depth(scheme):
+    """choose_bgv_params's worst-case noise bounds: a chain of squarings as
+    deep as asked decrypts exactly with budget left, at 128-bit security."""
+    rng = np.random.default_rng()
+    for depth in (1, 4, 8):
+        spec = er.choose_bgv_params(scheme, depth, T, 64)
+        ctx = er.Context(spec)  # checks the 128-bit bound on the primes
+        assert ctx.spec.log_qp <= er.max_log_qp_128(spec.log_n)
+        bgv = scheme == "bgv"
+        if bgv:
+            assert len(spec.q_bits) == depth + 1
+        prng = er.Prng()
+        kg = er.KeyGenerator(ctx, prng, error_factor=T if bgv else 1)
+        enc = (er.BgvEncoder if bgv else er.BfvEncoder)(ctx, T)
+        ev = (er.BgvEvaluator if bgv else er.BfvEvaluator)(ctx, T)
+        encryptor = er.Encryptor(ctx, prng, error_factor=T if bgv else 1)
+        dec = er.Decryptor(ctx, kg.secret_key())
+        rk = kg.relin_key()
+        x = rng.integers(0, T, 64, dtype=np.int64)
+        ct = encryptor.encrypt(enc.encode(x), kg.public_key())
+        want = x.copy()
+        for _ in range(depth):
+            ct = ev.multiply_relin(ct, ct, rk)
+            want = want * want % T
+        pt = dec.decrypt(ct)
+        np.testing.assert_array_equal(enc.decode(pt), want, err_msg=f"{depth}")
+        assert enc.noise_budget(pt) > 0, (scheme, depth)
+
+
+def test_chosen_parameters_refuse_what_cannot_be_secure():
+    with pytest.raises(er.InvalidArgument, match="not 1 mod 2N"):
+        er.choose_bgv_params("bgv", 2, 65539, 64)
+    with pytest.raises(er.InvalidArgument, match="128-bit bound"):
+        er.choose_bgv_params("bfv", 60, 65537, 64)
+    with pytest.raises(er.InvalidArgument, match="'bgv' or 'bfv'"):
+        er.choose_bgv_params("ckks", 2, 65537, 64)
