@@ -5,6 +5,7 @@
 #include "ember/bfv_cuda.h"
 #include "ember/bgv.h"
 #include "ember/bgv_cuda.h"
+#include "ember/bgv_params.h"
 #include "ember/cuda.h"
 #include "ember/errors.h"
 #include "ember/rns.h"
@@ -209,6 +210,56 @@ TEST(CudaBfv, OperationsMatchTheCpuAndDecrypt) {
     const uint64_t want =
         (p * p % t * uint64_t(c[j]) + 7 * uint64_t(a[j]) + 99) % t;
     ASSERT_EQ(got[i], want) << "slot " << i;
+  }
+}
+
+/// Squarings down the whole chain of parameters chosen for depth 10
+/// (bgv::chooseParams, N = 2^15): the GPU's residues equal the CPU's at
+/// every depth, and each decrypts to x^(2^d) mod t.
+TEST(CudaBgv, DepthOneToTenMatchesTheCpu) {
+  REQUIRE_GPU();
+  const uint64_t t = 65537;
+  for (bgv::Scheme scheme : {bgv::Scheme::kBgv, bgv::Scheme::kBfv}) {
+    const bool is_bgv = scheme == bgv::Scheme::kBgv;
+    Context64 ctx(bgv::chooseParams(scheme, 10, t, 64));
+    cuda::DeviceContext dctx(ctx);
+    Prng prng(Prng::Seed{10});
+    KeyGenerator keygen(ctx, prng, is_bgv ? t : 1);
+    Encryptor encryptor(ctx, prng, is_bgv ? t : 1);
+    Decryptor decryptor(ctx, keygen.secretKey());
+    RelinKey rk = keygen.relinKey();
+    cuda::DeviceRelinKey drk = cuda::upload(dctx, rk);
+    const size_t slots = 64;
+    std::vector<int64_t> x = randomValues(prng, slots, t);
+    std::vector<uint64_t> want(x.begin(), x.end());
+    BgvEncoder bgv_encoder(ctx, t);
+    BfvEvaluator bfv_cpu(ctx, t);
+    Ciphertext ct =
+        encryptor.encrypt(is_bgv ? bgv_encoder.encode(x, ctx.maxLevel(), slots)
+                                 : bfv_cpu.encoder().encode(x, slots),
+                          keygen.publicKey());
+    cuda::DeviceCiphertext dct = cuda::upload(dctx, ct);
+    BgvEvaluator bgv_cpu(ctx, t);
+    cuda::BgvEvaluator bgv_gpu(dctx, t);
+    cuda::BfvEvaluator bfv_gpu(dctx, t);
+    for (int depth = 1; depth <= 10; ++depth) {
+      if (is_bgv) {
+        ct = bgv_cpu.multiplyRelin(ct, ct, rk);
+        dct = bgv_gpu.multiplyRelin(dct, dct, drk);
+      } else {
+        ct = bfv_cpu.multiplyRelin(ct, ct, rk);
+        dct = bfv_gpu.multiplyRelin(dct, dct, drk);
+      }
+      expectSame(dctx, ct, dct,
+                 std::string(is_bgv ? "BGV" : "BFV") + " depth " +
+                     std::to_string(depth));
+      for (uint64_t &w : want)
+        w = w * w % t;
+      const Plaintext pt = decryptor.decrypt(ct);
+      ASSERT_EQ(is_bgv ? bgv_encoder.decode(pt) : bfv_cpu.encoder().decode(pt),
+                want)
+          << (is_bgv ? "BGV" : "BFV") << " depth " << depth;
+    }
   }
 }
 
