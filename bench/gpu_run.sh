@@ -31,7 +31,11 @@
 # programs on the CPU and the GPU ($OUT/tfhe_programs.log); TFHE_NCU=regex
 # profiles one launch of that kernel for one ciphertext ($OUT/tfhe_ncu_*.csv:
 # stall samples by SASS instruction). PROFILE_BENCH=SETS times
-# every kernel of ember_gpu_bench SETS ($OUT/profile_bench.csv).
+# every kernel of ember_gpu_bench SETS ($OUT/profile_bench.csv). BGV=1
+# builds the Python module and runs tests/runtime/test_bgv.py, whose GPU test
+# compares CudaBgvEvaluator and CudaBfvEvaluator with the CPU (needs pytest
+# on the host). The set letter G of ember_gpu_bench times BGV and BFV at
+# Phantom's shapes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -66,7 +70,7 @@ fi
 start=$(date +%s)
 python_args=(-DEMBER_BUILD_PYTHON=OFF)
 targets=(ember_cuda_tests ember_gpu_bench)
-if [ -n "${PY_GPU:-}" ] || [ "${TFHE:-0}" != 0 ]; then
+if [ -n "${PY_GPU:-}" ] || [ "${TFHE:-0}" != 0 ] || [ "${BGV:-0}" != 0 ]; then
   python_args=(-DEMBER_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
     -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
   targets+=(ember_runtime)
@@ -169,6 +173,16 @@ if [ -n "${PY_GPU:-}" ] && [ "${PY_BENCH:-1}" != 0 ]; then
     >"$OUT/gpu_python.log" 2>&1
   echo "gpu_python: exit $?"
   tail -n 14 "$OUT/gpu_python.log"
+fi
+
+if [ "${BGV:-0}" != 0 ]; then
+  echo "== BGV and BFV from Python: tests/runtime/test_bgv.py (GPU against CPU) =="
+  if python3 -c "import pytest" 2>/dev/null; then
+    PYTHONPATH="$BUILD/python" timeout 600 python3 -m pytest -q -x \
+      tests/runtime/test_bgv.py 2>&1 | tee "$OUT/bgv_python.log" | tail -n 15
+  else
+    echo "no pytest on this host: tests/runtime/test_bgv.py not run"
+  fi
 fi
 
 if [ "${TFHE:-0}" != 0 ]; then

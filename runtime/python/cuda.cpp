@@ -8,6 +8,8 @@
 // Without a GPU the module still imports: `cuda_device_count()` says why
 // there is none and `CudaDevice(...)` raises DeviceUnavailable.
 #include "ember/cuda.h"
+#include "ember/bfv_cuda.h"
+#include "ember/bgv_cuda.h"
 #include "ember/ckks.h"
 #include "ember/errors.h"
 #include "ember/program.h"
@@ -18,6 +20,8 @@
 #include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <type_traits>
 
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -201,6 +205,108 @@ struct DeviceEvaluator {
   std::shared_ptr<DeviceKeys> keys;
   cuda::Evaluator eval;
 };
+
+/// The BGV or BFV device evaluator (cuda::BgvEvaluator, cuda::BfvEvaluator)
+/// over a CudaDevice and its uploaded keys, for a plaintext modulus t.
+template <typename Eval> struct SchemeEvaluator {
+  SchemeEvaluator(DevicePtr d, std::shared_ptr<DeviceKeys> k, uint64_t t)
+      : dev(std::move(d)), keys(std::move(k)), eval(*dev->ctx, t) {
+    if (keys->dev != dev)
+      throw InvalidArgument("these keys were uploaded to another CudaDevice");
+  }
+  const cuda::DeviceCiphertext &ct(const DeviceCtPtr &c) const {
+    if (!c || c->dev != dev)
+      throw InvalidArgument("the ciphertext lives on another CudaDevice");
+    return c->ct;
+  }
+  DeviceCtPtr wrap(cuda::DeviceCiphertext c) const {
+    return std::make_shared<DeviceCt>(DeviceCt{dev, std::move(c)});
+  }
+  const cuda::DeviceRelinKey &relin() const {
+    if (!keys->has_relin)
+      throw MissingKey("the evaluation keys hold no relinearization key");
+    return keys->relin;
+  }
+  DevicePtr dev;
+  std::shared_ptr<DeviceKeys> keys;
+  Eval eval;
+};
+
+/// Python class `name` for SchemeEvaluator<Eval>: the operations both BGV and
+/// BFV have, plus BGV's modulus switch.
+template <typename Eval>
+void bindSchemeEvaluator(py::module_ &m, const char *name, const char *doc) {
+  using SE = SchemeEvaluator<Eval>;
+  using CtP = const DeviceCtPtr &;
+  py::class_<SE, std::shared_ptr<SE>> cls(m, name, doc);
+  cls.def(py::init(
+              [name](DevicePtr d, std::shared_ptr<DeviceKeys> k, uint64_t t) {
+                if (d->word() != 64)
+                  throw InvalidArgument(std::string(name) +
+                                        " runs at 64-bit words");
+                py::gil_scoped_release release;
+                return std::make_shared<SE>(std::move(d), std::move(k), t);
+              }),
+          py::arg("device"), py::arg("keys"), py::arg("t"))
+      .def(
+          "add",
+          [](const SE &e, CtP a, CtP b) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.add(e.ct(a), e.ct(b)));
+          },
+          py::arg("a"), py::arg("b"))
+      .def(
+          "sub",
+          [](const SE &e, CtP a, CtP b) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.sub(e.ct(a), e.ct(b)));
+          },
+          py::arg("a"), py::arg("b"))
+      .def(
+          "add_int",
+          [](const SE &e, CtP a, int64_t c) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.addInt(e.ct(a), c));
+          },
+          py::arg("a"), py::arg("c"))
+      .def(
+          "mul_int",
+          [](const SE &e, CtP a, int64_t c) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.mulInt(e.ct(a), c));
+          },
+          py::arg("a"), py::arg("c"))
+      .def(
+          "mul_plain",
+          [](const SE &e, CtP a, const Plaintext &pt) {
+            py::gil_scoped_release release;
+            return e.wrap(
+                e.eval.mulPlain(e.ct(a), cuda::upload(*e.dev->ctx, pt)));
+          },
+          py::arg("a"), py::arg("pt"))
+      .def(
+          "multiply_relin",
+          [](const SE &e, CtP a, CtP b) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.multiplyRelin(e.ct(a), e.ct(b), e.relin()));
+          },
+          py::arg("a"), py::arg("b"))
+      .def(
+          "rotate",
+          [](const SE &e, CtP a, int64_t k) {
+            py::gil_scoped_release release;
+            return e.wrap(e.eval.rotate(e.ct(a), k, e.keys->galois));
+          },
+          py::arg("a"), py::arg("k"));
+  if constexpr (std::is_same_v<Eval, cuda::BgvEvaluator>)
+    cls.def(
+        "mod_switch",
+        [](const SE &e, CtP a) {
+          py::gil_scoped_release release;
+          return e.wrap(e.eval.modSwitch(e.ct(a)));
+        },
+        py::arg("a"));
+}
 
 /// A compiled CUDA program: its library, its constant cache and its graph,
 /// both bound to the device of the last run (rebuilt on another one).
@@ -619,6 +725,16 @@ void bindCuda(py::module_ &m) {
           py::arg("a"), py::arg("galois"),
           "X -> X^galois with its key switch (a rotation by the element a "
           "program's manifest lists).");
+
+  bindSchemeEvaluator<cuda::BgvEvaluator>(
+      m, "CudaBgvEvaluator",
+      "BGV on the GPU (cuda::BgvEvaluator), residue for residue the CPU's "
+      "BgvEvaluator: CudaBgvEvaluator(device, keys, t), keys uploaded with "
+      "the t error factor.");
+  bindSchemeEvaluator<cuda::BfvEvaluator>(
+      m, "CudaBfvEvaluator",
+      "BFV on the GPU (cuda::BfvEvaluator, HPS), residue for residue the "
+      "CPU's BfvEvaluator: CudaBfvEvaluator(device, keys, t).");
 
   m.def(
       "cuda_time_ms",

@@ -219,3 +219,34 @@ def test_chosen_parameters_refuse_what_cannot_be_secure():
         er.choose_bgv_params("bfv", 60, 65537, 64)
     with pytest.raises(er.InvalidArgument, match="'bgv' or 'bfv'"):
         er.choose_bgv_params("ckks", 2, 65537, 64)
+
+
+def _gpu() -> bool:
+    if not getattr(er, "cuda_built", False):
+        return False
+    try:
+        return er.cuda_device_count() > 0
+    except er.DeviceUnavailable:  # no driver (CI, this machine)
+        return False
+
+
+@pytest.mark.skipif(not _gpu(), reason="needs a CUDA device (bench/gpu_run.sh BGV=1)")
+def test_gpu_matches_the_cpu(bgv, bfv):
+    """The GPU evaluators from Python: residue for residue the CPU's, and the
+    results decrypt to numpy's modular arithmetic."""
+    rng = np.random.default_rng()
+    slots = 256
+    for s, cls in ((bgv, er.CudaBgvEvaluator), (bfv, er.CudaBfvEvaluator)):
+        dev = er.CudaDevice(s.ctx)
+        gk = s.keygen.galois_keys([er.galois_element_for_rotation(s.ctx, 3, slots)])
+        keys = er.CudaEvaluationKeys(dev, er.EvaluationKeys(relin=s.rk, galois=gk))
+        gev = cls(dev, keys, T)
+        x, y = (rng.integers(0, T, slots, dtype=np.int64) for _ in range(2))
+        ca, cb = s.encrypt(x), s.encrypt(y)
+        cpu = s.eval.rotate(
+            s.eval.add_int(s.eval.multiply_relin(ca, cb, s.rk), 5), 3, gk
+        )
+        prod = gev.multiply_relin(dev.upload(ca), dev.upload(cb))
+        gpu = dev.download(gev.rotate(gev.add_int(prod, 5), 3))
+        np.testing.assert_array_equal(gpu.residues(), cpu.residues())
+        np.testing.assert_array_equal(s.decrypt(gpu), np.roll((x * y + 5) % T, -3))
