@@ -193,7 +193,45 @@ BasicCiphertext<Word>
 BasicBgvEvaluator<Word>::multiplyRelin(const BasicCiphertext<Word> &a,
                                        const BasicCiphertext<Word> &b,
                                        const BasicRelinKey<Word> &rk) const {
-  return modSwitch(relinearize(multiply(a, b), rk));
+  const BasicCiphertext<Word> d = multiply(a, b);
+  const uint64_t mu = factorOf(d);
+  checks::rescale(d.level, 1);
+  checks::relinearize(d.degree(), !rk.key.b.empty());
+  const int level = d.level;
+  // The inner product of d_2's digits with the key, over Q_l u P: P d_2 s^2
+  // plus the key's noise, before any ModDown.
+  std::vector<Poly<Word>> ext;
+  std::vector<const Poly<Word> *> ptrs;
+  for (int j = 0; j < ctx_.digitCount(level); ++j)
+    ext.push_back(cpu::modUp(ctx_, d.c[2], j));
+  for (const Poly<Word> &e : ext)
+    ptrs.push_back(&e);
+  Poly<Word> acc[2];
+  keySwitchInnerProduct(ctx_, rk.key, ptrs, acc[0], acc[1]);
+  // acc_i + P d_i over Q_l u P (P d_i is 0 on P's limbs), then one
+  // t-corrected switch down by D = P q_l.
+  std::vector<Word> p_mod;
+  for (int i = 0; i <= level; ++i) // P mod q_i = (P^-1)^-1
+    p_mod.push_back(ctx_.modulus(i).inv(ctx_.pInv(i)));
+  BasicCiphertext<Word> out;
+  out.level = level - 1;
+  out.slots = d.slots;
+  const std::vector<int> keep = ctx_.qBasis(level - 1);
+  for (int i = 0; i < 2; ++i) {
+    Poly<Word> lifted = d.c[i];
+    cpu::mulConstInPlace(ctx_, lifted, p_mod);
+    for (int q = 0; q <= level; ++q) {
+      const Modulus<Word> &m = ctx_.modulus(q);
+      Word *dst = acc[i].limb(q);
+      const Word *src = lifted.limb(q);
+      for (size_t k = 0; k < ctx_.n(); ++k)
+        dst[k] = m.add(dst[k], src[k]);
+    }
+    out.c.push_back(cpu::modSwitchDown(ctx_, acc[i], keep, t_.value()));
+  }
+  out.scale =
+      static_cast<double>(bgv::switchedFactor(ctx_, mu, level, t_.value()));
+  return out;
 }
 
 template <typename Word>

@@ -529,11 +529,66 @@ BasicBgvEvaluator<W>::relinearize(const Ct &a,
   return base_.relinearize(a, rk);
 }
 
+/// The CPU's merged form: the inner product of d_2's digits with the key
+/// over Q_l u P, then one t-corrected switch of acc_i + P d_i down by P q_l
+/// (modSwitchDown with lifted addends: d_i's P multiple read in place).
 template <typename W>
 BasicDeviceCiphertext<W>
 BasicBgvEvaluator<W>::multiplyRelin(const Ct &a, const Ct &b,
                                     const BasicDeviceRelinKey<W> &rk) const {
-  return modSwitch(relinearize(multiply(a, b), rk));
+  const Ct d = multiply(a, b);
+  const uint64_t mu = bgv::factorOf(d.scale, t_);
+  checks::rescale(d.level, 1);
+  checks::relinearize(d.degree(), rk.key.digits != 0);
+  const Context<W> &h = hostOf<W>(ctx_);
+  const int level = d.level;
+  const size_t n = d.n;
+  auto view = [&](W *data, std::vector<int> basis) {
+    BasicDevicePoly<W> p;
+    p.basis = std::move(basis);
+    p.n = n;
+    p.ntt = true;
+    p.buf =
+        DeviceBuffer::borrow(reinterpret_cast<u64 *>(data),
+                             BasicDevicePoly<W>::wordsFor(p.basis.size() * n));
+    return p;
+  };
+  auto fresh = [&](std::vector<int> basis) {
+    BasicDevicePoly<W> p;
+    p.n = n;
+    p.ntt = true;
+    p.buf = DeviceBuffer(ctx_, BasicDevicePoly<W>::wordsFor(basis.size() * n));
+    p.basis = std::move(basis);
+    return p;
+  };
+  const std::vector<int> q = h.qBasis(level), qp = h.qpBasis(level);
+  const BasicDevicePoly<W> d0 = view(d.part(0), q), d1 = view(d.part(1), q),
+                           d2 = view(d.part(2), q);
+  const int digits = h.digitCount(level);
+  std::vector<BasicDevicePoly<W>> ext;
+  std::vector<BasicDevicePoly<W> *> outs;
+  std::vector<const BasicDevicePoly<W> *> ins;
+  std::vector<int> which;
+  for (int j = 0; j < digits; ++j) {
+    ext.push_back(fresh(qp));
+    which.push_back(j);
+  }
+  for (auto &e : ext) {
+    outs.push_back(&e);
+    ins.push_back(&e);
+  }
+  modUp(ctx_, d2, which, outs, Scratch{});
+  BasicDevicePoly<W> acc0 = fresh(qp), acc1 = fresh(qp);
+  keySwitchInnerProduct(ctx_, rk.key, ins, acc0, acc1);
+  Ct out = like(ctx_, d, 2, level - 1);
+  BasicDevicePoly<W> o0 = view(out.part(0), h.qBasis(level - 1)),
+                     o1 = view(out.part(1), h.qBasis(level - 1));
+  const std::vector<const BasicDevicePoly<W> *> in{&acc0, &acc1},
+      lifted{&d0, &d1};
+  const std::vector<BasicDevicePoly<W> *> outs2{&o0, &o1};
+  modSwitchDown(ctx_, in, lifted, outs2, Scratch{}, t_);
+  out.scale = static_cast<double>(bgv::switchedFactor(h, mu, level, t_));
+  return out;
 }
 
 template <typename W>

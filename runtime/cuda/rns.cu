@@ -2219,9 +2219,9 @@ void switchDownInto(const DeviceContext &ctx,
                     const std::vector<const BasicDevicePoly<W> *> &lifted,
                     const std::vector<BasicDevicePoly<W> *> &out,
                     Scratch scratch, uint64_t plain_modulus = 0) {
-  if (plain_modulus && !lifted.empty())
-    throw InvalidArgument("modSwitchDown: a lifted addend (merged ModDown) "
-                          "with a plaintext modulus is not supported");
+  // With t and lifted addends (BGV's merged ModDown), the lifted terms are
+  // t's business of no constant: the pre-pass and y P D^-1 do not change,
+  // the conversion's constants carry t.
   if (in.empty() || out.size() != in.size() || lifted.size() > in.size())
     throw InvalidArgument("modSwitchDown: one output per input and at most "
                           "one lifted addend per input");
@@ -2430,9 +2430,10 @@ void modUp(const DeviceContext &ctx, const DevicePoly32 &in,
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly32 *> &in,
                    const std::vector<const DevicePoly32 *> &lifted,
-                   const std::vector<DevicePoly32 *> &out, Scratch scratch) {
+                   const std::vector<DevicePoly32 *> &out, Scratch scratch,
+                   uint64_t plain_modulus) {
   requireWord<u32>(ctx, "modSwitchDown");
-  switchDownInto(ctx, in, lifted, out, scratch);
+  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus);
 }
 
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {

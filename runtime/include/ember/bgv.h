@@ -137,7 +137,9 @@ public:
   BasicCiphertext<Word> relinearize(const BasicCiphertext<Word> &a,
                                     const BasicRelinKey<Word> &rk) const;
   /// Tensor, relinearization and a modulus switch (the usual BGV multiply):
-  /// the result is one level lower.
+  /// the result is one level lower. The key switch's ModDown and the
+  /// modulus switch are one division by P q_l (Cheddar 5.2's merged
+  /// ModDown, with t): (acc + P (d_0, d_1)) / (P q_l), t-corrected.
   BasicCiphertext<Word> multiplyRelin(const BasicCiphertext<Word> &a,
                                       const BasicCiphertext<Word> &b,
                                       const BasicRelinKey<Word> &rk) const;

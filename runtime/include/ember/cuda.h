@@ -373,7 +373,8 @@ void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey32 &key,
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly32 *> &in,
                    const std::vector<const DevicePoly32 *> &lifted,
-                   const std::vector<DevicePoly32 *> &out, Scratch scratch);
+                   const std::vector<DevicePoly32 *> &out, Scratch scratch,
+                   uint64_t plain_modulus = 0);
 void automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
                   uint64_t galois, DevicePoly32 &out);
 
