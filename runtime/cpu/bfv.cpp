@@ -102,30 +102,33 @@ Poly<Word> BasicBfvEvaluator<Word>::scaleDown(const Poly<Word> &x) const {
   }
   using Wide = unsigned __int128;
   const long coefficients = static_cast<long>(n);
-#pragma omp parallel for schedule(static)
-  for (long pos = 0; pos < coefficients; ++pos) {
-    std::vector<uint64_t> xs(k), quo(k);
-    for (size_t i = 0; i < k; ++i)
-      xs[i] = x.limb(i)[pos];
-    const uint64_t alpha = internal::quotientsAndRoundedFraction(
-        xs.data(), cs.data(), c_shoup.data(), q.data(), k, quo.data());
-    // alpha + sum_i quo_i, common to every r_j (each quo_i < 2^61).
-    Wide common = alpha;
-    for (size_t i = 0; i < k; ++i)
-      common += quo[i];
-    for (size_t j = 0; j < kr; ++j) {
-      // Sums of products below 2^122, reduced every 32 terms (the CUDA
-      // kernel reduces once: the same residue).
-      const Modulus<Word> &rj = qr_->modulus(static_cast<int>(k + j));
-      const Word *row = floor_r_.data() + j * k;
-      Wide acc = rj.reduce(common) +
-                 static_cast<Wide>(x.limb(k + j)[pos]) * t_q_inv_[j];
-      for (size_t i = 0; i < k; ++i) {
-        acc += static_cast<Wide>(xs[i]) * row[i];
-        if ((i + 1) % 32 == 0)
-          acc = rj.reduce(acc);
+#pragma omp parallel
+  {
+    std::vector<uint64_t> xs(k), quo(k); // per thread
+#pragma omp for schedule(static)
+    for (long pos = 0; pos < coefficients; ++pos) {
+      for (size_t i = 0; i < k; ++i)
+        xs[i] = x.limb(i)[pos];
+      const uint64_t alpha = internal::quotientsAndRoundedFraction(
+          xs.data(), cs.data(), c_shoup.data(), q.data(), k, quo.data());
+      // alpha + sum_i quo_i, common to every r_j (each quo_i < 2^61).
+      Wide common = alpha;
+      for (size_t i = 0; i < k; ++i)
+        common += quo[i];
+      for (size_t j = 0; j < kr; ++j) {
+        // Sums of products below 2^122, reduced every 32 terms (the CUDA
+        // kernel reduces once: the same residue).
+        const Modulus<Word> &rj = qr_->modulus(static_cast<int>(k + j));
+        const Word *row = floor_r_.data() + j * k;
+        Wide acc = rj.reduce(common) +
+                   static_cast<Wide>(x.limb(k + j)[pos]) * t_q_inv_[j];
+        for (size_t i = 0; i < k; ++i) {
+          acc += static_cast<Wide>(xs[i]) * row[i];
+          if ((i + 1) % 32 == 0)
+            acc = rj.reduce(acc);
+        }
+        y.limb(j)[pos] = rj.reduce(acc);
       }
-      y.limb(j)[pos] = rj.reduce(acc);
     }
   }
   Poly<Word> back =
@@ -148,20 +151,24 @@ BasicBfvEvaluator<Word>::multiply(const BasicCiphertext<Word> &a,
     throw InvalidArgument("multiply: the slot counts differ");
   // Each input over Q u R in NTT form: its Q rows are the input itself; only
   // the R rows (the exact extension of its coefficients) are transformed.
+  // (Q's indices are the same in both contexts: the extension reads the
+  // coefficient-form input as a polynomial of the Q u R context.)
+  const size_t kq = a.c[0].limbs(), kr = aux_.size();
+  std::vector<int> r_rows;
+  for (size_t j = 0; j < kr; ++j)
+    r_rows.push_back(static_cast<int>(kq + j));
   auto lift = [&](const Poly<Word> &p) {
     Poly<Word> coeff = p;
     cpu::intt(ctx_, coeff);
-    Poly<Word> wide = extend(coeff);
-    const size_t k = p.limbs(), kr = aux_.size();
-    std::vector<int> r_rows;
-    for (size_t j = 0; j < kr; ++j)
-      r_rows.push_back(static_cast<int>(k + j));
-    Poly<Word> ext(r_rows, p.n, false);
-    std::copy(wide.data.begin() + k * p.n, wide.data.end(), ext.data.begin());
+    Poly<Word> ext = cpu::bconvExact(*qr_, coeff, r_rows);
     cpu::ntt(*qr_, ext);
-    std::copy(p.data.begin(), p.data.end(), wide.data.begin());
-    std::copy(ext.data.begin(), ext.data.end(), wide.data.begin() + k * p.n);
+    Poly<Word> wide;
+    wide.basis = qr_->qBasis(qr_->maxLevel());
+    wide.n = p.n;
     wide.ntt = true;
+    wide.data.reserve(wide.basis.size() * p.n);
+    wide.data.insert(wide.data.end(), p.data.begin(), p.data.end());
+    wide.data.insert(wide.data.end(), ext.data.begin(), ext.data.end());
     return wide;
   };
   Poly<Word> a0 = lift(a.c[0]), a1 = lift(a.c[1]);

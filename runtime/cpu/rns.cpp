@@ -93,20 +93,30 @@ template <typename Word> struct BConvPrepared {
         throw InvalidArgument("bconv: source and target bases overlap");
     if (m > 255)
       throw InvalidArgument("bconv: more than 255 source limbs");
-    for (size_t i = 0; i < m; ++i) {
-      const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
-      const Word w = table->hat_inv[i], w_shoup = table->hat_inv_shoup[i];
-      const Word half = table->half[i];
-      const Word *x = in.limb(i);
-      Word *yi = y.data() + i * n;
-      for (size_t k = 0; k < n; ++k) {
-        yi[k] = bi.mulShoup(x[k], w, w_shoup);
-        above[k] += yi[k] > half;
+    // Blocks of coefficients over the threads (each coefficient's digits
+    // and quotient depend on that coefficient alone: the same words as one
+    // thread computes).
+    constexpr size_t kBlock = 2048;
+    const long blocks = static_cast<long>((n + kBlock - 1) / kBlock);
+#pragma omp parallel for schedule(static)
+    for (long b = 0; b < blocks; ++b) {
+      const size_t k0 = static_cast<size_t>(b) * kBlock;
+      const size_t k1 = std::min(n, k0 + kBlock);
+      for (size_t i = 0; i < m; ++i) {
+        const Modulus<Word> &bi = ctx.modulus(in.basis[i]);
+        const Word w = table->hat_inv[i], w_shoup = table->hat_inv_shoup[i];
+        const Word half = table->half[i];
+        const Word *x = in.limb(i);
+        Word *yi = y.data() + i * n;
+        for (size_t k = k0; k < k1; ++k) {
+          yi[k] = bi.mulShoup(x[k], w, w_shoup);
+          above[k] += yi[k] > half;
+        }
       }
+      if (exact)
+        for (size_t k = k0; k < k1; ++k)
+          above[k] = exactQuotient(ctx, in.basis, k);
     }
-    if (exact)
-      for (size_t k = 0; k < n; ++k)
-        above[k] = exactQuotient(ctx, in.basis, k);
   }
 
   /// v = round(sum_i y_i / b_i): IEEE double division and addition in basis
