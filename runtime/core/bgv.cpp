@@ -232,6 +232,27 @@ uint64_t invMod(uint64_t a, uint64_t t) {
   return result;
 }
 
+void checkAddedFactor(double ct_factor, double pt_factor, const char *op) {
+  if (pt_factor != ct_factor)
+    throw ScaleMismatch(std::string(op) + ": the plaintext's factor " +
+                        std::to_string(pt_factor) +
+                        " differs from the ciphertext's " +
+                        std::to_string(ct_factor) +
+                        " (encode it with the ciphertext's factor)");
+}
+
+void checkBfvPlainForm(double pt_scale, double delta, bool multiplier,
+                       const char *op) {
+  if (multiplier && pt_scale != 1)
+    throw ScaleMismatch(std::string(op) +
+                        ": the plaintext is not in the multiplier form "
+                        "(encode it with encodeMultiplier())");
+  if (!multiplier && pt_scale != delta)
+    throw ScaleMismatch(std::string(op) +
+                        ": the plaintext is not in the Delta m form (encode "
+                        "it with encode(), not encodeMultiplier())");
+}
+
 template <typename Word>
 std::vector<Word> centredResidues(const Context<Word> &ctx, uint64_t t,
                                   uint64_t c, const std::vector<int> &basis) {

@@ -242,9 +242,7 @@ BasicCiphertext<Word>
 BasicBfvEvaluator<Word>::addPlain(const BasicCiphertext<Word> &a,
                                   const BasicPlaintext<Word> &p) const {
   checkFull(a, "addPlain");
-  if (p.scale != encoder_.delta())
-    throw ScaleMismatch("addPlain: the plaintext is not in the Delta m form "
-                        "(encode it with encode(), not encodeMultiplier())");
+  bgv::checkBfvPlainForm(p.scale, encoder_.delta(), false, "addPlain");
   return base_.addPlain(a, p);
 }
 
@@ -253,9 +251,7 @@ BasicCiphertext<Word>
 BasicBfvEvaluator<Word>::subPlain(const BasicCiphertext<Word> &a,
                                   const BasicPlaintext<Word> &p) const {
   checkFull(a, "subPlain");
-  if (p.scale != encoder_.delta())
-    throw ScaleMismatch("subPlain: the plaintext is not in the Delta m form "
-                        "(encode it with encode(), not encodeMultiplier())");
+  bgv::checkBfvPlainForm(p.scale, encoder_.delta(), false, "subPlain");
   return base_.subPlain(a, p);
 }
 
@@ -264,9 +260,7 @@ BasicCiphertext<Word>
 BasicBfvEvaluator<Word>::mulPlain(const BasicCiphertext<Word> &a,
                                   const BasicPlaintext<Word> &p) const {
   checkFull(a, "mulPlain");
-  if (p.scale != 1)
-    throw ScaleMismatch("mulPlain: the plaintext is not in the multiplier "
-                        "form (encode it with encodeMultiplier())");
+  bgv::checkBfvPlainForm(p.scale, encoder_.delta(), true, "mulPlain");
   return base_.mulPlain(a, p);
 }
 

@@ -82,14 +82,15 @@ BasicBgvEvaluator<Word>::addInt(const BasicCiphertext<Word> &a,
 
 template <typename Word>
 void BasicBgvEvaluator<Word>::align(BasicCiphertext<Word> &a,
-                                    BasicCiphertext<Word> &b) const {
+                                    BasicCiphertext<Word> &b,
+                                    bool factors) const {
   if (a.level > b.level)
     a = modSwitchTo(a, b.level);
   else if (b.level > a.level)
     b = modSwitchTo(b, a.level);
   const Word fa = static_cast<Word>(factorOf(a));
   const Word fb = static_cast<Word>(factorOf(b));
-  if (fa != fb) { // b times fa / fb (mod t)
+  if (factors && fa != fb) { // b times fa / fb (mod t)
     const Word ratio = t_.mul(fa, t_.inv(fb));
     const std::vector<Word> residues =
         bgv::centredResidues(ctx_, t_.value(), ratio, ctx_.qBasis(b.level));
@@ -104,7 +105,7 @@ BasicCiphertext<Word>
 BasicBgvEvaluator<Word>::add(const BasicCiphertext<Word> &a,
                              const BasicCiphertext<Word> &b) const {
   BasicCiphertext<Word> x = a, y = b;
-  align(x, y);
+  align(x, y, true);
   return base_.add(x, y);
 }
 
@@ -113,7 +114,7 @@ BasicCiphertext<Word>
 BasicBgvEvaluator<Word>::sub(const BasicCiphertext<Word> &a,
                              const BasicCiphertext<Word> &b) const {
   BasicCiphertext<Word> x = a, y = b;
-  align(x, y);
+  align(x, y, true);
   return base_.sub(x, y);
 }
 
@@ -129,11 +130,7 @@ BasicCiphertext<Word>
 BasicBgvEvaluator<Word>::addPlain(const BasicCiphertext<Word> &a,
                                   const BasicPlaintext<Word> &p) const {
   factorOf(a);
-  if (p.scale != a.scale)
-    throw ScaleMismatch(
-        "addPlain: the plaintext's factor " + std::to_string(p.scale) +
-        " differs from the ciphertext's " + std::to_string(a.scale) +
-        " (encode it with the ciphertext's factor)");
+  bgv::checkAddedFactor(a.scale, p.scale, "addPlain");
   return base_.addPlain(a, p);
 }
 
@@ -142,11 +139,7 @@ BasicCiphertext<Word>
 BasicBgvEvaluator<Word>::subPlain(const BasicCiphertext<Word> &a,
                                   const BasicPlaintext<Word> &p) const {
   factorOf(a);
-  if (p.scale != a.scale)
-    throw ScaleMismatch(
-        "subPlain: the plaintext's factor " + std::to_string(p.scale) +
-        " differs from the ciphertext's " + std::to_string(a.scale) +
-        " (encode it with the ciphertext's factor)");
+  bgv::checkAddedFactor(a.scale, p.scale, "subPlain");
   return base_.subPlain(a, p);
 }
 
@@ -167,12 +160,7 @@ BasicCiphertext<Word>
 BasicBgvEvaluator<Word>::multiply(const BasicCiphertext<Word> &a,
                                   const BasicCiphertext<Word> &b) const {
   BasicCiphertext<Word> x = a, y = b;
-  if (x.level != y.level) {
-    if (x.level > y.level)
-      x = modSwitchTo(x, y.level);
-    else
-      y = modSwitchTo(y, x.level);
-  }
+  align(x, y, false);
   const Word fx = static_cast<Word>(factorOf(x));
   const Word fy = static_cast<Word>(factorOf(y));
   BasicCiphertext<Word> out = base_.multiply(x, y);

@@ -363,25 +363,19 @@ DeviceCiphertext BfvEvaluator::negate(const Ct &a) const {
 
 DeviceCiphertext BfvEvaluator::addPlain(const Ct &a, const Pt &p) const {
   checkFull(a, "addPlain");
-  if (p.scale != host_->encoder().delta())
-    throw ScaleMismatch("addPlain: the plaintext is not in the Delta m form "
-                        "(encode it with encode(), not encodeMultiplier())");
+  bgv::checkBfvPlainForm(p.scale, host_->encoder().delta(), false, "addPlain");
   return base_.addPlain(a, p);
 }
 
 DeviceCiphertext BfvEvaluator::subPlain(const Ct &a, const Pt &p) const {
   checkFull(a, "subPlain");
-  if (p.scale != host_->encoder().delta())
-    throw ScaleMismatch("subPlain: the plaintext is not in the Delta m form "
-                        "(encode it with encode(), not encodeMultiplier())");
+  bgv::checkBfvPlainForm(p.scale, host_->encoder().delta(), false, "subPlain");
   return base_.subPlain(a, p);
 }
 
 DeviceCiphertext BfvEvaluator::mulPlain(const Ct &a, const Pt &p) const {
   checkFull(a, "mulPlain");
-  if (p.scale != 1)
-    throw ScaleMismatch("mulPlain: the plaintext is not in the multiplier "
-                        "form (encode it with encodeMultiplier())");
+  bgv::checkBfvPlainForm(p.scale, host_->encoder().delta(), true, "mulPlain");
   return base_.mulPlain(a, p);
 }
 

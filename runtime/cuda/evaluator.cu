@@ -402,11 +402,13 @@ BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::modSwitchTo(const Ct &a,
   return out;
 }
 
-/// op(x, y) on a and b brought to a common level (the lower) and factor
-/// (a's, b scaled by mu_a / mu_b), as the CPU's align.
+/// op(x, y) on a and b brought to a common level (the lower) and, with
+/// `factors`, a common factor (a's, b scaled by mu_a / mu_b), as the CPU's
+/// align.
 template <typename W>
 template <typename Op>
 BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::aligned(const Ct &a, const Ct &b,
+                                                       bool factors,
                                                        const Op &op) const {
   Ct a_low, b_low, b_scaled;
   const Ct *x = &a, *y = &b;
@@ -419,7 +421,7 @@ BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::aligned(const Ct &a, const Ct &b,
   }
   const uint64_t fx = bgv::factorOf(x->scale, t_);
   const uint64_t fy = bgv::factorOf(y->scale, t_);
-  if (fx != fy) {
+  if (factors && fx != fy) {
     b_scaled = scaled(*y, bgv::mulMod(fx, bgv::invMod(fy, t_), t_));
     b_scaled.scale = x->scale;
     y = &b_scaled;
@@ -430,14 +432,14 @@ BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::aligned(const Ct &a, const Ct &b,
 template <typename W>
 BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::add(const Ct &a,
                                                    const Ct &b) const {
-  return aligned(a, b,
+  return aligned(a, b, true,
                  [&](const Ct &x, const Ct &y) { return base_.add(x, y); });
 }
 
 template <typename W>
 BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::sub(const Ct &a,
                                                    const Ct &b) const {
-  return aligned(a, b,
+  return aligned(a, b, true,
                  [&](const Ct &x, const Ct &y) { return base_.sub(x, y); });
 }
 
@@ -451,11 +453,7 @@ template <typename W>
 BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::addPlain(const Ct &a,
                                                         const Pt &p) const {
   bgv::factorOf(a.scale, t_);
-  if (p.scale != a.scale)
-    throw ScaleMismatch(
-        "addPlain: the plaintext's factor " + std::to_string(p.scale) +
-        " differs from the ciphertext's " + std::to_string(a.scale) +
-        " (encode it with the ciphertext's factor)");
+  bgv::checkAddedFactor(a.scale, p.scale, "addPlain");
   return base_.addPlain(a, p);
 }
 
@@ -463,11 +461,7 @@ template <typename W>
 BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::subPlain(const Ct &a,
                                                         const Pt &p) const {
   bgv::factorOf(a.scale, t_);
-  if (p.scale != a.scale)
-    throw ScaleMismatch(
-        "subPlain: the plaintext's factor " + std::to_string(p.scale) +
-        " differs from the ciphertext's " + std::to_string(a.scale) +
-        " (encode it with the ciphertext's factor)");
+  bgv::checkAddedFactor(a.scale, p.scale, "subPlain");
   return base_.subPlain(a, p);
 }
 
@@ -505,20 +499,12 @@ BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::addInt(const Ct &a,
 template <typename W>
 BasicDeviceCiphertext<W> BasicBgvEvaluator<W>::multiply(const Ct &a,
                                                         const Ct &b) const {
-  Ct a_low, b_low;
-  const Ct *x = &a, *y = &b;
-  if (a.level > b.level) {
-    a_low = modSwitchTo(a, b.level);
-    x = &a_low;
-  } else if (b.level > a.level) {
-    b_low = modSwitchTo(b, a.level);
-    y = &b_low;
-  }
-  const uint64_t fx = bgv::factorOf(x->scale, t_);
-  const uint64_t fy = bgv::factorOf(y->scale, t_);
-  Ct out = base_.multiply(*x, *y);
-  out.scale = static_cast<double>(bgv::mulMod(fx, fy, t_));
-  return out;
+  return aligned(a, b, false, [&](const Ct &x, const Ct &y) {
+    Ct out = base_.multiply(x, y);
+    out.scale = static_cast<double>(bgv::mulMod(
+        bgv::factorOf(x.scale, t_), bgv::factorOf(y.scale, t_), t_));
+    return out;
+  });
 }
 
 template <typename W>

@@ -177,39 +177,12 @@ struct DevicePt {
 };
 using DevicePtPtr = std::shared_ptr<DevicePt>;
 
-/// The runtime's hand-written operations on device ciphertexts, one call
-/// each (cuda::Evaluator): what a library user issues one by one, the
-/// baseline the compiled programs are measured against (issue 13).
-struct DeviceEvaluator {
-  DeviceEvaluator(DevicePtr d, std::shared_ptr<DeviceKeys> k)
-      : dev(std::move(d)), keys(std::move(k)), eval(*dev->ctx) {
-    if (keys->dev != dev)
-      throw InvalidArgument("these keys were uploaded to another CudaDevice");
-    if (dev->word() != 64)
-      throw InvalidArgument("CudaEvaluator runs at 64-bit words");
-  }
-  const cuda::DeviceCiphertext &ct(const DeviceCtPtr &c) const {
-    if (!c || c->dev != dev)
-      throw InvalidArgument("the ciphertext lives on another CudaDevice");
-    return c->ct;
-  }
-  DeviceCtPtr wrap(cuda::DeviceCiphertext c) const {
-    return std::make_shared<DeviceCt>(DeviceCt{dev, std::move(c)});
-  }
-  const cuda::DeviceRelinKey &relin() const {
-    if (!keys->has_relin)
-      throw MissingKey("the evaluation keys hold no relinearization key");
-    return keys->relin;
-  }
-  DevicePtr dev;
-  std::shared_ptr<DeviceKeys> keys;
-  cuda::Evaluator eval;
-};
-
-/// The BGV or BFV device evaluator (cuda::BgvEvaluator, cuda::BfvEvaluator)
-/// over a CudaDevice and its uploaded keys, for a plaintext modulus t.
-template <typename Eval> struct SchemeEvaluator {
-  SchemeEvaluator(DevicePtr d, std::shared_ptr<DeviceKeys> k, uint64_t t)
+/// A device evaluator over a CudaDevice and its uploaded keys, 64-bit words:
+/// cuda::Evaluator (CKKS; the runtime's hand-written operations one call
+/// each, the baseline compiled programs are measured against, issue 13), or
+/// cuda::BgvEvaluator / cuda::BfvEvaluator for a plaintext modulus t.
+template <typename Eval> struct DeviceEvaluatorT {
+  DeviceEvaluatorT(DevicePtr d, std::shared_ptr<DeviceKeys> k, uint64_t t = 0)
       : dev(std::move(d)), keys(std::move(k)), eval(*dev->ctx, t) {
     if (keys->dev != dev)
       throw InvalidArgument("these keys were uploaded to another CudaDevice");
@@ -231,19 +204,24 @@ template <typename Eval> struct SchemeEvaluator {
   std::shared_ptr<DeviceKeys> keys;
   Eval eval;
 };
+using DeviceEvaluator = DeviceEvaluatorT<cuda::Evaluator>;
 
-/// Python class `name` for SchemeEvaluator<Eval>: the operations both BGV and
+/// Device evaluators run at 64-bit words: checked before one is made.
+void requireWord64(const Device &d, const std::string &name) {
+  if (d.word() != 64)
+    throw InvalidArgument(name + " runs at 64-bit words");
+}
+
+/// Python class `name` for DeviceEvaluatorT<Eval>: the operations both BGV and
 /// BFV have, plus BGV's modulus switch.
 template <typename Eval>
 void bindSchemeEvaluator(py::module_ &m, const char *name, const char *doc) {
-  using SE = SchemeEvaluator<Eval>;
+  using SE = DeviceEvaluatorT<Eval>;
   using CtP = const DeviceCtPtr &;
   py::class_<SE, std::shared_ptr<SE>> cls(m, name, doc);
   cls.def(py::init(
               [name](DevicePtr d, std::shared_ptr<DeviceKeys> k, uint64_t t) {
-                if (d->word() != 64)
-                  throw InvalidArgument(std::string(name) +
-                                        " runs at 64-bit words");
+                requireWord64(*d, name);
                 py::gil_scoped_release release;
                 return std::make_shared<SE>(std::move(d), std::move(k), t);
               }),
@@ -668,6 +646,7 @@ void bindCuda(py::module_ &m) {
       "(asynchronous on the device's stream): the one-by-one baseline of "
       "compiled programs.")
       .def(py::init([](DevicePtr d, std::shared_ptr<DeviceKeys> k) {
+             requireWord64(*d, "CudaEvaluator");
              return std::make_shared<DE>(std::move(d), std::move(k));
            }),
            py::arg("device"), py::arg("keys"))

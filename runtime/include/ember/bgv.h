@@ -98,6 +98,14 @@ std::vector<Word> centredResidues(const Context<Word> &ctx, uint64_t t,
 template <typename Word>
 uint64_t switchedFactor(const Context<Word> &ctx, uint64_t mu, int level,
                         uint64_t t);
+/// ScaleMismatch naming `op` unless a plaintext added to or subtracted from
+/// a BGV ciphertext carries the ciphertext's factor.
+void checkAddedFactor(double ct_factor, double pt_factor, const char *op);
+/// ScaleMismatch naming `op` unless a BFV plaintext is in the form the
+/// operation takes: Delta m (scale delta) to add or subtract, the centred m
+/// (scale 1) to multiply.
+void checkBfvPlainForm(double pt_scale, double delta, bool multiplier,
+                       const char *op);
 /// Checks a plaintext modulus for evaluation: 2 < t <= kMaxPlainModulus,
 /// t coprime to every prime of the context.
 template <typename Word>
@@ -157,8 +165,10 @@ public:
   BasicCiphertext<Word> normalizeFactor(const BasicCiphertext<Word> &a) const;
 
 private:
-  /// a and b at a common level and factor (copies only what changes).
-  void align(BasicCiphertext<Word> &a, BasicCiphertext<Word> &b) const;
+  /// a and b at a common level and, with `factors`, a common factor (b
+  /// times mu_a / mu_b).
+  void align(BasicCiphertext<Word> &a, BasicCiphertext<Word> &b,
+             bool factors) const;
   uint64_t factorOf(const BasicCiphertext<Word> &a) const;
   const Context<Word> &ctx_;
   Modulus<Word> t_;

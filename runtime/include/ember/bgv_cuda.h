@@ -41,7 +41,7 @@ private:
   /// a times the integer c in [0, t), centred (factor unchanged).
   Ct scaled(const Ct &a, uint64_t c) const;
   template <typename Op>
-  Ct aligned(const Ct &a, const Ct &b, const Op &op) const;
+  Ct aligned(const Ct &a, const Ct &b, bool factors, const Op &op) const;
   const DeviceContext &ctx_;
   uint64_t t_;
   BasicEvaluator<Word> base_;
