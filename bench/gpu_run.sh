@@ -35,7 +35,10 @@
 # builds the Python module and runs tests/runtime/test_bgv.py, whose GPU test
 # compares CudaBgvEvaluator and CudaBfvEvaluator with the CPU (needs pytest
 # on the host). The set letter G of ember_gpu_bench times BGV and BFV at
-# Phantom's shapes.
+# Phantom's shapes. BGV_PROGRAMS=out/bgv_gpu (bench/gpu_bgv_programs.py
+# make) builds the Python module and runs the compiled BGV programs there:
+# residues against the CPU artifact's, decryptions against numpy, times
+# ($OUT/bgv_programs.log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -70,7 +73,8 @@ fi
 start=$(date +%s)
 python_args=(-DEMBER_BUILD_PYTHON=OFF)
 targets=(ember_cuda_tests ember_gpu_bench)
-if [ -n "${PY_GPU:-}" ] || [ "${TFHE:-0}" != 0 ] || [ "${BGV:-0}" != 0 ]; then
+if [ -n "${PY_GPU:-}" ] || [ "${TFHE:-0}" != 0 ] || [ "${BGV:-0}" != 0 ] ||
+  [ -n "${BGV_PROGRAMS:-}" ]; then
   python_args=(-DEMBER_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
     -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
   targets+=(ember_runtime)
@@ -183,6 +187,14 @@ if [ "${BGV:-0}" != 0 ]; then
   else
     echo "no pytest on this host: tests/runtime/test_bgv.py not run"
   fi
+fi
+
+if [ -n "${BGV_PROGRAMS:-}" ]; then
+  echo "== compiled BGV programs: bench/gpu_bgv_programs.py run $BGV_PROGRAMS =="
+  PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache \
+    PYTHONFAULTHANDLER=1 timeout "${PY_TIMEOUT:-400}" python3 bench/gpu_bgv_programs.py \
+    run "$BGV_PROGRAMS" "$RUNS" 2>&1 | tee "$OUT/bgv_programs.log" | tail -n 16
+  echo "gpu_bgv_programs: exit ${PIPESTATUS[0]}"
 fi
 
 if [ "${TFHE:-0}" != 0 ]; then

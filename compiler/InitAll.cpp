@@ -4,6 +4,8 @@
 #include "compiler/InitAll.h"
 
 #include "compiler/Analysis/Range/RangeAnalysis.h"
+#include "compiler/Conversions/BGVToRNS/BGVToRNS.h"
+#include "compiler/Conversions/FHEToBGV/FHEToBGV.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Conversions/FHEToLWE/FHEToLWE.h"
 #include "compiler/Pipelines/Pipelines.h"
@@ -32,6 +34,8 @@ void ember::registerAllEmberPasses() {
   registerRangeAnalysisPasses();
   registerFHEToCKKSPasses();
   registerFHEToLWEPasses();
+  registerFHEToBGVPasses();
+  registerBGVToRNSPasses();
   registerManageLevelsPasses();
   registerExpandLinearTransformPasses();
   registerExpandPolyEvalPasses();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/InitAll.h"
 
+#include "dialects/BGV/IR/BGVDialect.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/FHE/IR/FHEDialect.h"
 #include "dialects/Kernel/IR/KernelDialect.h"
@@ -25,4 +26,5 @@ void ember::registerAllEmberDialects(mlir::DialectRegistry &registry) {
   registry.insert<rns::RNSDialect>();
   registry.insert<kernel::KernelDialect>();
   registry.insert<lwe::LWEDialect>();
+  registry.insert<bgv::BGVDialect>();
 }

@@ -1,7 +1,9 @@
 //===- Pipelines.cpp - named Ember pipelines ------------------------------===//
 #include "compiler/Pipelines/Pipelines.h"
 
+#include "compiler/Conversions/BGVToRNS/BGVToRNS.h"
 #include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
+#include "compiler/Conversions/FHEToBGV/FHEToBGV.h"
 #include "compiler/Conversions/FHEToCKKS/FHEToCKKS.h"
 #include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
 #include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h"
@@ -19,8 +21,37 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+/// scheme=bgv: fhe-to-bgv (parameters from depth and t, eager modulus
+/// switching, factors and noise), bgv-to-rns, then the rns passes that
+/// hold for BGV: hybrid key switching only (the runtime's KLSS is not
+/// t-corrected on the GPU), ModDown merging (a merged ModDown by P q_l is
+/// t-corrected like the others), fusion.
+static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
+                                  const ember::FheToRnsOptions &options) {
+  using namespace ember;
+  pm.addPass(mlir::createCanonicalizerPass());
+  FHEToBGVOptions fheToBgv;
+  fheToBgv.plaintextModulus = options.plaintextModulus;
+  fheToBgv.logN = options.logN;
+  fheToBgv.dnum = options.dnum;
+  fheToBgv.security = options.security;
+  pm.addPass(createFHEToBGV(fheToBgv));
+  pm.addPass(createCKKSRecordInterface());
+  pm.addPass(createBGVToRNS());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
+      options.mergeModDown, options.mergeModDown, options.fusion}));
+  pm.addPass(createRNSFuseElementwise(
+      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
+                                /*horizontal=*/true,
+                                /*permutedLoads=*/true}));
+}
+
 void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
                                   const FheToRnsOptions &options) {
+  if (options.scheme == "bgv")
+    return buildBgvToRnsPipeline(pm, options);
   // Polynomials into multiplications and additions at minimal depth, first:
   // the depth that fhe-to-ckks budgets counts their levels.
   pm.addPass(createExpandPolyEval());

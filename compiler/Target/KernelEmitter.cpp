@@ -909,7 +909,8 @@ void Emitter::emitTables(raw_ostream &os) {
   os << "};\n";
   os << "const Plan<" << kernelT << "> kPlan{kBuffers, " << specs_.size()
      << ", kArgs, kSteps, " << steps_.size() << ", kKernels, " << constants_
-     << ", kInputNames, kPlainNames, " << arenaBytes_ << "};\n";
+     << ", kInputNames, kPlainNames, " << arenaBytes_ << ", "
+     << params_.getPlain() << "};\n";
 }
 
 LogicalResult Emitter::run() {
@@ -1194,6 +1195,9 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
           {"scale", d.getAs<FloatAttr>("scale").getValueAsDouble()},
           {"polys", d.getAs<IntegerAttr>("degree").getInt()}};
       rangeOf(entry);
+      // BGV outputs: fhe-to-bgv's estimate of the remaining noise budget.
+      if (auto budget = d.getAs<IntegerAttr>("noise_budget"))
+        entry["noise_budget"] = budget.getInt();
       out.push_back(std::move(entry));
     }
     return out;
@@ -1263,6 +1267,10 @@ llvm::json::Object ember::target::paramsToJson(ckks::ParamsAttr params) {
     root["word"] = params.getWord();
   if (params.getScalePrimes() != 1)
     root["scale_primes"] = params.getScalePrimes();
+  if (params.isBgv()) {
+    root["scheme"] = "bgv";
+    root["plaintext_modulus"] = params.getPlain();
+  }
   if (params.hasKlss()) {
     for (uint64_t prime : params.getT())
       t.push_back(prime);

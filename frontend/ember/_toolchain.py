@@ -126,7 +126,7 @@ def context_from_params(params: dict, security: int | str = 128) -> object:
             q_bits=[x.bit_length() for x in q],
             p_bits=[x.bit_length() for x in p],
             dnum=int(params["dnum"]),
-            log_scale=float(params["log_scale"]),
+            log_scale=_log_scale(params, q),
             insecure=insecure,
             klss_gamma=int(params.get("gamma", 0)) if t else 0,
             hamming_weight=int(params.get("hamming_weight", 0)),
@@ -150,6 +150,15 @@ def context_from_params(params: dict, security: int | str = 128) -> object:
         raise SerializationError(
             f"the manifest's params are malformed ({type(err).__name__}: {err})"
         ) from err
+
+
+def _log_scale(params: dict, q: list[int]) -> float:
+    """The params' log_scale; a BGV program's manifest may leave it out
+    (BGV has a factor, not a scale): then a nominal one, the bits of its
+    last prime, which the context only checks to lie in 1..60."""
+    if params.get("scheme") == "bgv" and "log_scale" not in params:
+        return float(min(60, max(1, q[-1].bit_length() - 1)))
+    return float(params["log_scale"])
 
 
 def check_security(params: dict, security: int | str, what: str) -> bool:

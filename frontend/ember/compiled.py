@@ -41,7 +41,7 @@ from ember.errors import (
 )
 from ember.options import CompileOptions
 from ember.ranges import check_input, from_inputset
-from ember.tracing import Program, bind_inputs
+from ember.tracing import Program, _integers, bind_inputs, bind_names
 
 FORMAT = 3  # 2: checksums of every file, no library; 3: the data file
 STAGES = ("fhe", "ckks", "rns", "kernel")
@@ -175,6 +175,8 @@ class Compiled:
         if self.word == 32:
             levels = (len(p["q"]) - 3) // 2
             word = " word=32"
+        if self.scheme == "bgv":
+            word += f" bgv t={self.plain_modulus}"
         return (
             f"<ember.Compiled {self.name}({', '.join(self.inputs)})"
             f" target={self.target} N=2^{p['log_n']} L={levels}{word}>"
@@ -277,6 +279,33 @@ class Compiled:
         """The word size the program was compiled for: 64, or 32 (double-prime
         scaling; its keys and ciphertexts are the runtime's *32 classes)."""
         return int(self.manifest["params"].get("word", 64))
+
+    @property
+    def scheme(self) -> str:
+        """The program's scheme: "ckks" (real or complex slots at a scale),
+        or "bgv" (exact integers mod :attr:`plain_modulus`), as the manifest's
+        params say."""
+        return str(self.manifest["params"].get("scheme", "ckks"))
+
+    @property
+    def plain_modulus(self) -> int | None:
+        """A BGV program's plaintext modulus t (slot values are integers mod
+        t); None for CKKS."""
+        if self.scheme != "bgv":
+            return None
+        return int(self.manifest["params"]["plaintext_modulus"])
+
+    @property
+    def noise_budgets(self) -> list[int]:
+        """A BGV program's noise budget of each output, in bits, as the
+        compiler estimated it (the manifest's): decryption is correct while
+        it is positive. :meth:`measure_noise_budgets` measures it with the
+        secret key."""
+        if self.scheme != "bgv":
+            raise NotAvailableError(
+                f"{self.name} is a CKKS program: noise budgets are BGV's"
+            )
+        return [int(spec["noise_budget"]) for spec in self.manifest["outputs"]]
 
     def _rt(self, name: str) -> Any:
         """The runtime class ``name`` at the program's word size (Encoder or
@@ -428,7 +457,8 @@ class Compiled:
                 progress(done, total)
 
         with runtime_errors("keygen"):
-            generator = self._rt("KeyGenerator")(ctx)
+            # BGV: the keys' errors are multiples of t (error factor t).
+            generator = self._rt("KeyGenerator")(ctx, error_factor=self._error_factor)
             secret = SecretKey(generator, self.program_hash)
             step()
             public = generator.public_key()
@@ -475,6 +505,12 @@ class Compiled:
             self.program_hash,
         )
 
+    @property
+    def _error_factor(self) -> int:
+        """What keys and encryptions multiply their errors by: t for BGV,
+        1 for CKKS."""
+        return self.plain_modulus or 1
+
     def load_evaluation_keys(self, data: bytes) -> EvaluationKeys:
         """Evaluation keys from :meth:`EvaluationKeys.serialize` (server side)."""
         er = _toolchain.runtime()
@@ -509,8 +545,11 @@ class Compiled:
 
     def _bind(self, plain: bool, args: Sequence[Any], kwargs: dict[str, Any]):
         """The values of the encrypted (or plaintext) inputs, checked, each
-        within its range (the manifest's)."""
+        within its range (the manifest's); for BGV, integers mod t
+        (:meth:`_bind_integers`)."""
         specs = self._input_specs(plain)
+        if self.scheme == "bgv":
+            return self._bind_integers(specs, args, kwargs)
         values = bind_inputs(
             self.name,
             [n for n, _ in specs],
@@ -525,21 +564,65 @@ class Compiled:
                 check_input(name, v, spec["range"])
         return values
 
+    def _bind_integers(
+        self,
+        specs: list[tuple[str, dict[str, Any]]],
+        args: Sequence[Any],
+        kwargs: dict[str, Any],
+    ) -> list[np.ndarray]:
+        """A BGV program's input values: each a vector of at most its
+        ``slots`` integers (numpy integers, Python ints of any size, or
+        floats that are integers), zero-padded to them and reduced mod t
+        (int64 in [0, t)); anything else is an InputError naming the
+        input."""
+        t = self.plain_modulus
+        assert t is not None
+        where = f"program {self.name} (defined at {self._defined_at()})"
+        bound = bind_names(where, [n for n, _ in specs], args, kwargs)
+        return [
+            _integers(
+                bound[name],
+                int(spec["slots"]),
+                f"input '{name}' of {self.name}",
+                t,
+                InputError,
+                scalar=False,
+            ).astype(np.int64)
+            for name, spec in specs
+        ]
+
     def encrypt(self, keys: Keys, *args: Any, **inputs: Any) -> Ciphertexts:
         """Encrypts the encrypted inputs (by name or in parameter order) with
         the public key, at the level and scale the manifest asks for. A value
-        outside its input's range (declared, or [-1, 1]) is an InputError."""
+        outside its input's range (declared, or [-1, 1]) is an InputError.
+        A BGV program takes integers (taken mod t) at the manifest's level
+        and factor (its scale)."""
         self._check_keys(keys)
         values = self._bind(False, args, inputs)
         ctx = self._context()
-        encoder = self._rt("Encoder")(ctx)
-        encryptor = self._rt("Encryptor")(ctx)
+        encryptor = self._rt("Encryptor")(ctx, error_factor=self._error_factor)
         out = []
+        bgv = self.scheme == "bgv"
         with runtime_errors("encrypt"):
+            if bgv:
+                encoder = self._rt("BgvEncoder")(ctx, self.plain_modulus)
+            else:
+                encoder = self._rt("Encoder")(ctx)
             for (_, spec), v in zip(self._input_specs(False), values, strict=True):
-                pt = encoder.encode(
-                    v, level=spec["level"], scale=spec["scale"], slots=spec["slots"]
-                )
+                if bgv:  # the factor mu is the manifest's scale (1 when fresh)
+                    pt = encoder.encode(
+                        v,
+                        level=spec["level"],
+                        slots=spec["slots"],
+                        factor=int(spec["scale"]),
+                    )
+                else:
+                    pt = encoder.encode(
+                        v,
+                        level=spec["level"],
+                        scale=spec["scale"],
+                        slots=spec["slots"],
+                    )
                 out.append(encryptor.encrypt(pt, keys.public))
         return Ciphertexts(out, self.program_hash, "inputs")
 
@@ -584,6 +667,12 @@ class Compiled:
         for (name, spec), ct in zip(specs, cts, strict=True):
             # Exactly the manifest's scale: the program was planned for it.
             if ct.level != spec["level"] or ct.scale != spec["scale"]:
+                if self.scheme == "bgv":
+                    raise InputError(
+                        f"encrypted input '{name}' is at level {ct.level}, factor "
+                        f"{ct.scale:.0f}; {self.name} expects level "
+                        f"{spec['level']}, factor {spec['scale']:.0f}"
+                    )
                 raise InputError(
                     f"encrypted input '{name}' is at level {ct.level}, scale "
                     f"2^{math.log2(ct.scale):.6f}; {self.name} expects level "
@@ -614,7 +703,8 @@ class Compiled:
     ) -> np.ndarray | tuple[np.ndarray, ...]:
         """Decrypts the outputs: one array for a program with one output, a
         tuple in return order for several; float64 (real parts), or
-        complex128 for a program declared ``dtype=complex``.
+        complex128 for a program declared ``dtype=complex``; for a BGV
+        program, int64 slot values in [0, t).
 
         ``flooding_bits``: add fresh Gaussian noise of standard deviation
         2^flooding_bits to the decryption before decoding (Li-Micciancio:
@@ -636,6 +726,13 @@ class Compiled:
             )
         if getattr(outputs, "on_device", False):
             outputs = self.from_device(outputs)
+        if self.scheme == "bgv":
+            if flooding_bits is not None:
+                raise InputError(
+                    "flooding_bits is for CKKS outputs: a BGV decryption is exact"
+                )
+            values = [v for v, _ in self._decrypt_bgv(keys, outputs)]
+            return values[0] if self.meta["single_output"] else tuple(values)
         ctx = self._context()
         encoder = self._rt("Encoder")(ctx)
         decryptor = self._rt("Decryptor")(ctx, keys.secret.key)
@@ -654,6 +751,36 @@ class Compiled:
                     else np.real(v).astype(np.float64)
                 )
         return values[0] if self.meta["single_output"] else tuple(values)
+
+    def _decrypt_bgv(
+        self, keys: Keys, outputs: Sequence[Any]
+    ) -> list[tuple[np.ndarray, int]]:
+        """Each BGV output's slot values (int64 in [0, t); the factor mu
+        from its scale) and its measured noise budget in bits."""
+        ctx = self._context()
+        encoder = self._rt("BgvEncoder")(ctx, self.plain_modulus)
+        decryptor = self._rt("Decryptor")(ctx, keys.secret.key)
+        out = []
+        with runtime_errors("decrypt"):
+            for ct in outputs:
+                pt = decryptor.decrypt(ct)
+                values = np.asarray(encoder.decode(pt)).astype(np.int64)
+                out.append((values, int(encoder.noise_budget(pt))))
+        return out
+
+    def measure_noise_budgets(self, keys: Keys, outputs: Sequence[Any]) -> list[int]:
+        """The noise budget left in each output of a BGV program, in bits,
+        measured on its decryption (client side: it needs the secret key);
+        :attr:`noise_budgets` is the compiler's estimate."""
+        if self.scheme != "bgv":
+            raise NotAvailableError(
+                f"{self.name} is a CKKS program: noise budgets are BGV's"
+            )
+        self._check_keys(keys)
+        self._check_hash(outputs, "these ciphertexts")
+        if getattr(outputs, "on_device", False):
+            outputs = self.from_device(outputs)
+        return [budget for _, budget in self._decrypt_bgv(keys, outputs)]
 
     def __call__(
         self, *args: Any, **inputs: Any
@@ -739,6 +866,29 @@ def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
     return opts
 
 
+def _bgv_options(opts: CompileOptions, program: Program) -> CompileOptions:
+    """scheme="bgv": the pipeline's scheme and t, and an OptionError for the
+    CKKS-only options (BGV's parameters come from depth and t; its key
+    switching is hybrid)."""
+    ckks_only = {
+        "params": opts.params is not None,
+        "scale_bits": opts.scale_bits is not None,
+        "word": opts.word not in (None, "64", "auto"),
+        "klss_gamma": opts.klss_gamma is not None,
+        "keyswitch": opts.keyswitch == "klss",
+        "bootstrap": opts.bootstrap != "manual",
+    }
+    bad = [name for name, set_ in ckks_only.items() if set_]
+    if bad:
+        raise OptionError(
+            f"{', '.join(bad)}: CKKS options, not for scheme='bgv' (BGV's "
+            "parameters come from the program's depth and its plaintext modulus)"
+        )
+    return dataclasses.replace(
+        opts, scheme="bgv", plaintext_modulus=program.plaintext_modulus, word=None
+    )
+
+
 def compile(  # noqa: A001 - the API's name
     program: Program,
     target: str = "cpu",
@@ -783,6 +933,8 @@ def compile(  # noqa: A001 - the API's name
         return compile_tfhe(program, target, opts)
     opts = _resolve_word(opts, target)
     fallback = (program.filename, program.lineno)
+    if program.plaintext_modulus:
+        opts = _bgv_options(opts, program)
     value_ranges = None
     if inputset is not None:
         value_ranges = from_inputset(

@@ -142,6 +142,18 @@ class CompileOptions:
       model keeps hybrid.
     """
 
+    scheme: str | None = _option(
+        None,
+        "scheme",
+        "the program's scheme (set by @ember.program(scheme=...))",
+        ("ckks", "bgv"),
+    )
+    plaintext_modulus: int | None = _option(
+        None,
+        "plaintext-modulus",
+        "BGV's plaintext modulus t (set by @ember.program(plaintext_modulus=...))",
+        minimum=3,
+    )
     security: int | str = _option(
         128, "security", "128, or 'none' (insecure test mode)", SECURITY
     )

@@ -99,11 +99,18 @@ class Encrypted:
         return InputSpec(False, _check_slots(slots, "ember.Encrypted[slots]"))
 
     def __init__(
-        self, value: _mlir.Value | np.ndarray, slots: int, tracer: _Tracer | None
+        self,
+        value: _mlir.Value | np.ndarray,
+        slots: int,
+        tracer: _Tracer | None,
+        modulus: int = 0,
     ) -> None:
         self._value = value
         self._slots = slots
         self._tracer = tracer
+        # scheme="bgv": the plaintext modulus t (integer slots mod t; on
+        # numpy, exact Python integers reduced mod t); 0 for CKKS.
+        self._modulus = modulus
 
     @property
     def slots(self) -> int:
@@ -118,6 +125,8 @@ class Encrypted:
     def _coerce(
         self, other: object, op: str, pad: bool = True
     ) -> Encrypted | Plain | np.ndarray | float | complex:
+        if self._modulus and not isinstance(other, Encrypted | Plain):
+            return self._coerce_integers(other, op)
         if isinstance(other, Encrypted | Plain):
             if other._tracer is not self._tracer:
                 raise TraceError(
@@ -155,13 +164,33 @@ class Encrypted:
             f"{self._slots} values or a scalar)"
         )
 
+    def _coerce_integers(self, other: object, op: str) -> np.ndarray:
+        """A BGV operand: an integer or a vector of at most ``slots``
+        integers, zero-padded, reduced mod t (exact Python integers on
+        numpy; centred in (-t/2, t/2] when traced, so that the constant
+        is exact as a double)."""
+        t = self._modulus
+        a = _integers(other, self._slots, f"operand of '{op}'", t, TraceError)
+        if self._tracer is not None:
+            return np.array([float(v - t if v > t // 2 else v) for v in a])
+        return a
+
+    def _not_in_bgv(self, what: str) -> None:
+        if self._modulus:
+            raise TraceError(
+                f"{what} has no meaning on integers modulo t (scheme='bgv' "
+                "takes + - *, integers, rotations and ember.sum)"
+            )
+
     def _wrap(self, value: _mlir.Value | np.ndarray) -> Encrypted:
-        return Encrypted(value, self._slots, self._tracer)
+        return Encrypted(value, self._slots, self._tracer, self._modulus)
 
     def _binary(self, op: str, other: object, reflected: bool = False) -> Encrypted:
         rhs = self._coerce(other, op)
         # Identities that cost nothing: x * 1, x * -1 (a negation), x +- 0.
-        if isinstance(rhs, float) and not isinstance(rhs, complex):
+        if self._modulus:
+            pass
+        elif isinstance(rhs, float) and not isinstance(rhs, complex):
             if op == "mul" and rhs == 1.0:
                 return self
             if op == "mul" and rhs == -1.0:
@@ -174,6 +203,8 @@ class Encrypted:
             if reflected:
                 a, b = b, a
             fn = {"add": np.add, "sub": np.subtract, "mul": np.multiply}[op]
+            if self._modulus:
+                return self._wrap(np.asarray(fn(a, b), dtype=object) % self._modulus)
             return self._wrap(np.asarray(fn(a, b), dtype=np.result_type(a, b)))
         emitter = self._tracer.emitter
         loc = user_position()
@@ -205,6 +236,7 @@ class Encrypted:
         return self._binary("mul", other, reflected=True)
 
     def __truediv__(self, other: object) -> Encrypted:
+        self._not_in_bgv("division")
         """``x / d`` for a plaintext ``d``, a scalar or a vector (elementwise):
         the multiplication by ``1 / d``, which costs one level. A vector
         shorter than ``slots`` gives a reciprocal zero-padded like any other
@@ -231,6 +263,7 @@ class Encrypted:
         return self._binary("mul", reciprocal)
 
     def __rtruediv__(self, other: object) -> Encrypted:
+        self._not_in_bgv("division")
         raise TraceError(
             f"division of a {type(other).__name__} by an encrypted value: CKKS "
             "has no division (multiply by a polynomial approximation of 1/x "
@@ -239,6 +272,8 @@ class Encrypted:
 
     def __neg__(self) -> Encrypted:
         if self._tracer is None:
+            if self._modulus:
+                return self._wrap(-self._value % self._modulus)
             return self._wrap(-self._value)
         return self._wrap(
             self._tracer.emitter.unary("neg", self._value, user_position())
@@ -302,6 +337,7 @@ class Encrypted:
 
     def conjugate(self) -> Encrypted:
         """Complex conjugation of every slot (``np.conj``)."""
+        self._not_in_bgv("conjugate()")
         if self._tracer is None:
             return self._wrap(np.conj(self._value))
         return self._wrap(
@@ -320,6 +356,7 @@ class Encrypted:
         both parts' coefficients, and more precision). Plain evaluation (no
         tracer) returns the values as they are.
         """
+        self._not_in_bgv("bootstrap()")
         if self._tracer is None:
             return self._wrap(np.array(self._value, copy=True))
         return self._wrap(
@@ -462,6 +499,45 @@ def _check_values(
     return a
 
 
+def _integers(
+    v: object,
+    slots: int,
+    what: str,
+    t: int,
+    error: type[Exception],
+    scalar: bool = True,
+) -> np.ndarray:
+    """scheme="bgv": an integer (in every slot; only with `scalar`) or a
+    vector of 1..`slots` integers (Python or numpy integers, or integral
+    floats below 2^53) as exact Python integers in [0, t), zero-padded to
+    `slots`; `error` naming `what` otherwise."""
+    try:
+        a = np.asarray(v)
+    except (TypeError, ValueError) as err:
+        raise error(
+            f"{what} must be a vector of at most {slots} integers ({err})"
+        ) from None
+    if a.dtype == bool or a.dtype.kind not in "iufO":
+        raise error(f"{what} must hold integers, got an array of dtype {a.dtype}")
+    if a.ndim == 0 and scalar:
+        a = np.full(slots, a.item(), dtype=a.dtype)
+    if a.ndim != 1 or a.size == 0 or a.size > slots:
+        raise error(
+            f"{what} must be a vector of 1 to {slots} integers, got shape {a.shape}"
+        )
+    out = []
+    for x in a.tolist():
+        if isinstance(x, float):
+            if not (np.isfinite(x) and x == int(x) and abs(x) < 2**53):
+                raise error(f"{what} holds {x!r}: BGV slots are integers modulo {t}")
+            x = int(x)
+        if not isinstance(x, numbers.Integral) or isinstance(x, bool):
+            raise error(f"{what} holds {x!r}: BGV slots are integers modulo {t}")
+        out.append(int(x) % t)
+    out += [0] * (slots - len(out))
+    return np.array(out, dtype=object)
+
+
 def _pad(a: np.ndarray, slots: int) -> np.ndarray:
     """`a` zero-padded to `slots` values."""
     if a.size >= slots:
@@ -565,10 +641,14 @@ class Program:
         slots: int,
         dtype: type = float,
         declared: dict[str, tuple[float, float]] | None = None,
+        plaintext_modulus: int = 0,
     ) -> None:
         self.fn = fn
         self.slots = slots
         self.dtype = dtype
+        # scheme="bgv": integer slots modulo this prime; 0 for CKKS.
+        self.plaintext_modulus = plaintext_modulus
+        self.scheme = "bgv" if plaintext_modulus else "ckks"
         self.name = fn.__name__
         self.filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
         self.lineno = fn.__code__.co_firstlineno
@@ -600,6 +680,14 @@ class Program:
         if not self.inputs:
             raise TraceError(
                 f"program {self.name} has no inputs", self.filename, self.lineno
+            )
+        if plaintext_modulus and any(s.plain for s in self.specs):
+            raise TraceError(
+                f"program {self.name}: scheme='bgv' programs take encrypted "
+                "inputs only (ember.Plain inputs are not supported for BGV; "
+                "pass constants as numpy integer arrays)",
+                self.filename,
+                self.lineno,
             )
         if all(s.plain for s in self.specs):
             raise TraceError(
@@ -637,8 +725,24 @@ class Program:
 
     # --- inputs -----------------------------------------------------------------
     def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> list[np.ndarray]:
-        """Input values in parameter order (see :func:`bind_inputs`)."""
+        """Input values in parameter order (see :func:`bind_inputs`; for
+        scheme="bgv", exact integers in [0, t))."""
         where = f"{self.filename}:{self.lineno}"
+        if self.plaintext_modulus:
+            values = bind_names(
+                f"program {self.name} (defined at {where})", self.inputs, args, kwargs
+            )
+            return [
+                _integers(
+                    values[name],
+                    spec.slots,
+                    f"input '{name}'",
+                    self.plaintext_modulus,
+                    InputError,
+                    scalar=False,
+                )
+                for name, spec in zip(self.inputs, self.specs, strict=True)
+            ]
         return bind_inputs(
             self.name,
             self.inputs,
@@ -666,7 +770,10 @@ class Program:
             v = tracer.emitter.argument(
                 i, spec.slots, not spec.plain, self.location, name, r
             )
-            args.append((Plain if spec.plain else Encrypted)(v, spec.slots, tracer))
+            if self.plaintext_modulus:
+                args.append(Encrypted(v, spec.slots, tracer, self.plaintext_modulus))
+            else:
+                args.append((Plain if spec.plain else Encrypted)(v, spec.slots, tracer))
         result = self.fn(*args)
         outputs = self._outputs(result, tracer)
         text = tracer.emitter.finish([o._value for o in outputs], self.location)
@@ -683,13 +790,20 @@ class Program:
     ) -> np.ndarray | tuple[np.ndarray, ...]:
         """Runs the function on plain numpy values (the reference)."""
         values = self.bind(args, kwargs)
+        t = self.plaintext_modulus
         result = self.fn(
             *(
-                (Plain if spec.plain else Encrypted)(v, spec.slots, None)
+                Encrypted(v, spec.slots, None, t)
+                if t
+                else (Plain if spec.plain else Encrypted)(v, spec.slots, None)
                 for spec, v in zip(self.specs, values, strict=True)
             )
         )
         outputs = [o._value for o in self._outputs(result, None)]
+        if t:  # exact results in [0, t) as int64
+            outputs = [
+                np.array([int(x) % t for x in o], dtype=np.int64) for o in outputs
+            ]
         if isinstance(result, tuple | list):
             return tuple(outputs)
         return outputs[0]
@@ -718,13 +832,20 @@ def program(
     dtype: type = float,
     ranges: dict[str, tuple[float, float]] | None = None,
     scheme: str = "ckks",
+    plaintext_modulus: int = 65537,
 ) -> Callable[[Callable[..., Any]], Any]:
     """Marks a function over :class:`Encrypted` values as an Ember program.
 
     ``scheme``: "ckks" (approximate arithmetic on encrypted vectors, the
-    default) or "tfhe" (exact arithmetic on encrypted integers and bits
-    annotated ``ember.UInt(k)``, ``ember.Int(k)``, ``ember.Bit``; see
-    :mod:`ember.tfhe`; ``slots``, ``dtype`` and ``ranges`` do not apply).
+    default), "bgv" (exact arithmetic on vectors of integers modulo
+    ``plaintext_modulus``, a prime t = 1 mod 2N: + - * with ciphertexts,
+    integers and integer numpy arrays, rotations, ``ember.sum``; results
+    decrypt to int64 arrays in [0, t), exactly numpy's arithmetic ``% t``;
+    ``dtype`` and ``ranges`` do not apply) or "tfhe" (exact arithmetic on
+    encrypted integers and bits annotated ``ember.UInt(k)``,
+    ``ember.Int(k)``, ``ember.Bit``; see :mod:`ember.tfhe`; ``slots``,
+    ``dtype`` and ``ranges`` do not apply). "bfv" is not compiled yet (the
+    runtime has it: ``ember_runtime.BfvEvaluator``).
 
     ``slots`` (a power of two, at most 2^16) is the slot count of every
     input not annotated otherwise (``ember.Encrypted[n]``,
@@ -751,15 +872,40 @@ def program(
         from ember.tfhe import TfheProgram
 
         return TfheProgram
-    if scheme != "ckks":
-        raise TraceError(f"unknown scheme {scheme!r} (expected 'ckks' or 'tfhe')")
+    if scheme == "bfv":
+        raise TraceError(
+            "scheme='bfv' programs are not compiled yet (the runtime has BFV: "
+            "ember_runtime.BfvEvaluator); scheme='bgv' computes the same "
+            "integer arithmetic"
+        )
+    if scheme == "bgv":
+        if ranges is not None or dtype is not float:
+            raise TraceError(
+                "scheme='bgv' programs take no dtype or ranges: their slots "
+                "are integers modulo plaintext_modulus"
+            )
+        if (
+            not isinstance(plaintext_modulus, numbers.Integral)
+            or isinstance(plaintext_modulus, bool)
+            or not 2 < plaintext_modulus < 2**52
+        ):
+            raise TraceError(
+                f"plaintext_modulus must be an integer prime in 3..2^52, got "
+                f"{plaintext_modulus!r}"
+            )
+    elif scheme != "ckks":
+        raise TraceError(
+            f"unknown scheme {scheme!r} (expected 'ckks', 'bgv' or 'tfhe')"
+        )
     if slots is None:
         raise TraceError("@ember.program needs slots=... (the vectors' length)")
     n = _check_slots(slots)
     if dtype not in (float, complex):
         raise TraceError(f"dtype must be float or complex, got {dtype!r}")
 
+    t = int(plaintext_modulus) if scheme == "bgv" else 0
+
     def decorate(fn: Callable[..., Any]) -> Program:
-        return Program(fn, n, dtype, ranges)
+        return Program(fn, n, dtype, ranges, t)
 
     return decorate

@@ -220,18 +220,6 @@ uint64_t reduceSigned(int64_t c, uint64_t t) {
   return static_cast<uint64_t>(r < 0 ? r + m : r);
 }
 
-uint64_t mulMod(uint64_t a, uint64_t b, uint64_t t) {
-  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % t);
-}
-
-uint64_t invMod(uint64_t a, uint64_t t) {
-  uint64_t result = 1, base = a % t;
-  for (uint64_t e = t - 2; e; e >>= 1, base = mulMod(base, base, t))
-    if (e & 1)
-      result = mulMod(result, base, t);
-  return result;
-}
-
 void checkAddedFactor(double ct_factor, double pt_factor, const char *op) {
   if (pt_factor != ct_factor)
     throw ScaleMismatch(std::string(op) + ": the plaintext's factor " +

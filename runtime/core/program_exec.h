@@ -20,13 +20,16 @@
 //     the digits read permuted by X -> X^galois)
 //   void klssModUp(args, digits, outs, scratch)  outs[j] = digits[j] over T
 //   void klssInnerProduct(args, key, digits, level, acc0, acc1, scratch)
-//   void modSwitchDown(args, xs, ys, outs, scratch)  outs[j] = the switch of
-//     xs[j] (+ P ys[j] when ys is not empty: lifted addends)
+//   void modSwitchDown(args, xs, ys, outs, scratch, t)  outs[j] = the switch
+//     of xs[j] (+ P ys[j] when ys is not empty: lifted addends); t != 0:
+//     BGV's t-corrected switch
 //   void automorphism(args, p, g, out)
 //   Poly view(args, p, first, count)       void concat(args, parts, out)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
-//   Poly constant(args, data offset, count, complex, scale, basis, ntt)
-//   void encodeValues(args, plain index, values, scale, out)
+//   Poly constant(args, data offset, count, complex, scale, basis, ntt, t)
+//   void encodeValues(args, plain index, values, scale, out, t)
+//                                          t != 0: BGV encodings, scale the
+//                                          factor (encodeBgv)
 //   const std::vector<std::vector<std::complex<double>>> *plain(args)
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
@@ -145,7 +148,7 @@ private:
       const BufferSpec &b = spec(arg(s.out, 0));
       cache_->polys.push_back(B::constant(args_, s.imm[1], s.imm[2],
                                           s.imm[3] != 0, s.scale, basis(b),
-                                          b.ntt != 0));
+                                          b.ntt != 0, plan_.plain_modulus));
     }
   }
 
@@ -181,7 +184,7 @@ private:
     case StepKind::kEncodeValues: {
       const auto &values = (*B::plain(args_))[s.imm[0]];
       B::encodeValues(args_, static_cast<size_t>(s.imm[0]), values, s.scale,
-                      placeOut(s, 0));
+                      placeOut(s, 0), plan_.plain_modulus);
       return;
     }
     case StepKind::kZero:
@@ -250,7 +253,7 @@ private:
         ys.push_back(&in(s, j));
       for (int32_t j = 0; j < s.nout; ++j)
         outs.push_back(&placeOut(s, j));
-      B::modSwitchDown(args_, xs, ys, outs, scratch(s));
+      B::modSwitchDown(args_, xs, ys, outs, scratch(s), plan_.plain_modulus);
       return;
     }
     case StepKind::kAutomorphism: {

@@ -3,6 +3,7 @@
 
 #include "../core/program_exec.h"
 
+#include "ember/bgv.h"
 #include "ember/errors.h"
 #include "ember/serialize.h"
 
@@ -169,12 +170,11 @@ BasicCiphertext<Word> makeCiphertext(std::vector<Poly<Word>> polys, int level,
 }
 
 namespace {
-/// Slot values (real or complex) encoded at `scale` over `basis`, a prefix
-/// of Q, in NTT or coefficient form; `what` names them in the error.
-template <typename Word, typename V>
-Poly<Word> encodeOver(const Context<Word> &ctx, const std::vector<V> &values,
-                      double scale, const std::vector<int> &basis, bool ntt,
-                      const char *what) {
+/// The level of `basis`, a prefix of Q (else InvalidArgument naming what
+/// is encoded).
+template <typename Word>
+int prefixLevel(const Context<Word> &ctx, const std::vector<int> &basis,
+                const char *what) {
   int level = -1;
   for (size_t i = 0; i < basis.size(); ++i) {
     if (basis[i] != static_cast<int>(i) || basis[i] >= ctx.qCount())
@@ -182,8 +182,48 @@ Poly<Word> encodeOver(const Context<Word> &ctx, const std::vector<V> &values,
                             " are encoded over a prefix of Q only");
     level = basis[i];
   }
+  return level;
+}
+
+/// Slot values (real or complex) encoded at `scale` over `basis`, a prefix
+/// of Q, in NTT or coefficient form; `what` names them in the error.
+template <typename Word, typename V>
+Poly<Word> encodeOver(const Context<Word> &ctx, const std::vector<V> &values,
+                      double scale, const std::vector<int> &basis, bool ntt,
+                      const char *what) {
+  const int level = prefixLevel(ctx, basis, what);
   BasicEncoder<Word> encoder(ctx);
   BasicPlaintext<Word> pt = encoder.encode(values, level, scale, values.size());
+  if (!ntt)
+    cpu::intt(ctx, pt.poly);
+  return std::move(pt.poly);
+}
+
+/// BGV: integer slot values (doubles holding them exactly) encoded with
+/// factor `factor` over `basis`, a prefix of Q; `what` names them.
+template <typename Word>
+Poly<Word> encodeBgvOver(const Context<Word> &ctx,
+                         const std::vector<double> &values, double factor,
+                         uint64_t t, const std::vector<int> &basis, bool ntt,
+                         const char *what) {
+  const int level = prefixLevel(ctx, basis, what);
+  const uint64_t mu = bgv::factorOf(factor, t);
+  std::vector<int64_t> integers(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    // Every double of magnitude below 2^63 converts exactly once integral.
+    if (!(std::trunc(v) == v && std::fabs(v) < 0x1p63)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", v);
+      throw InvalidArgument(std::string("encode: BGV ") + what +
+                            " are integers (of magnitude below 2^63); value " +
+                            std::to_string(i) + " is " + buf);
+    }
+    integers[i] = static_cast<int64_t>(v);
+  }
+  BasicBgvEncoder<Word> encoder(ctx, t);
+  BasicPlaintext<Word> pt =
+      encoder.encode(integers, level, integers.size(), mu);
   if (!ntt)
     cpu::intt(ctx, pt.poly);
   return std::move(pt.poly);
@@ -195,6 +235,15 @@ Poly<Word> encodeConstant(const Context<Word> &ctx,
                           const std::vector<double> &values, double scale,
                           const std::vector<int> &basis, bool ntt) {
   return encodeOver(ctx, values, scale, basis, ntt, "constants");
+}
+
+template <typename Word>
+Poly<Word> encodeBgv(const Context<Word> &ctx,
+                     const std::vector<double> &values, double factor,
+                     uint64_t plain_modulus, const std::vector<int> &basis,
+                     bool ntt) {
+  return encodeBgvOver(ctx, values, factor, plain_modulus, basis, ntt,
+                       "values");
 }
 
 ConstantData readConstantData(const std::string &path) {
@@ -236,8 +285,8 @@ ConstantData readConstantData(const std::string &path) {
 template <typename Word>
 Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
                           uint64_t offset, uint64_t count, bool complex,
-                          double scale, const std::vector<int> &basis,
-                          bool ntt) {
+                          double scale, const std::vector<int> &basis, bool ntt,
+                          uint64_t plain_modulus) {
   if (!data)
     throw InvalidArgument("the program needs its data file (<name>.data) "
                           "for its plaintext constants");
@@ -248,6 +297,13 @@ Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
         " values; a constant reads [" + std::to_string(offset) + ", " +
         std::to_string(offset + words) + ") (a data file of another program?)");
   const double *v = data->values.data() + offset;
+  if (plain_modulus) {
+    if (complex)
+      throw InvalidArgument("a BGV program's constants are integers, not "
+                            "complex values");
+    return encodeBgvOver(ctx, std::vector<double>(v, v + count), scale,
+                         plain_modulus, basis, ntt, "constants");
+  }
   if (!complex)
     return encodeConstant(ctx, std::vector<double>(v, v + count), scale, basis,
                           ntt);
@@ -260,8 +316,18 @@ Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
 template <typename Word>
 Poly<Word> encodeValues(const Context<Word> &ctx,
                         const std::vector<std::complex<double>> &values,
-                        double scale, const std::vector<int> &basis, bool ntt) {
-  return encodeOver(ctx, values, scale, basis, ntt, "values");
+                        double scale, const std::vector<int> &basis, bool ntt,
+                        uint64_t plain_modulus) {
+  if (!plain_modulus)
+    return encodeOver(ctx, values, scale, basis, ntt, "values");
+  std::vector<double> real(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].imag() != 0)
+      throw InvalidArgument("encode: BGV values are integers; value " +
+                            std::to_string(i) + " has an imaginary part");
+    real[i] = values[i].real();
+  }
+  return encodeBgvOver(ctx, real, scale, plain_modulus, basis, ntt, "values");
 }
 
 const std::vector<std::complex<double>> &
@@ -352,11 +418,13 @@ template <typename Word> struct CpuBackend {
   /// both exact).
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
                             const std::vector<const Poly *> &ys,
-                            const std::vector<Poly *> &outs, Scratch) {
+                            const std::vector<Poly *> &outs, Scratch,
+                            uint64_t plain_modulus) {
     const Context<Word> &ctx = *a.ctx;
     for (size_t j = 0; j < xs.size(); ++j) {
       if (j >= ys.size()) { // lifted addends belong to the first inputs
-        *outs[j] = cpu::modSwitchDown(ctx, *xs[j], outs[j]->basis);
+        *outs[j] =
+            cpu::modSwitchDown(ctx, *xs[j], outs[j]->basis, plain_modulus);
         continue;
       }
       Poly t = *xs[j];
@@ -376,7 +444,7 @@ template <typename Word> struct CpuBackend {
         for (size_t k = 0; k < t.n; ++k)
           ti[k] = q.add(ti[k], q.mul(yi[k], p_mod));
       }
-      *outs[j] = cpu::modSwitchDown(ctx, t, outs[j]->basis);
+      *outs[j] = cpu::modSwitchDown(ctx, t, outs[j]->basis, plain_modulus);
     }
   }
   static void automorphism(const Args &a, const Poly &p, uint64_t g,
@@ -400,14 +468,16 @@ template <typename Word> struct CpuBackend {
   }
   static Poly constant(const Args &a, int64_t offset, int64_t count,
                        bool complex, double scale,
-                       const std::vector<int> &basis, bool ntt) {
+                       const std::vector<int> &basis, bool ntt,
+                       uint64_t plain_modulus) {
     return encodeConstant(*a.ctx, a.data, offset, count, complex, scale, basis,
-                          ntt);
+                          ntt, plain_modulus);
   }
   static void encodeValues(const Args &a, size_t /*index*/,
                            const std::vector<std::complex<double>> &values,
-                           double scale, Poly &out) {
-    out = program::encodeValues(*a.ctx, values, scale, out.basis, out.ntt);
+                           double scale, Poly &out, uint64_t plain_modulus) {
+    out = program::encodeValues(*a.ctx, values, scale, out.basis, out.ntt,
+                                plain_modulus);
   }
   static const std::vector<std::vector<std::complex<double>>> *
   plain(const Args &a) {
@@ -493,12 +563,15 @@ void run(const CpuArgs32 &args, const Plan<CpuKernel> &plan) {
   template Poly<Word> encodeConstant(const Context<Word> &,                    \
                                      const std::vector<double> &, double,      \
                                      const std::vector<int> &, bool);          \
+  template Poly<Word> encodeBgv(const Context<Word> &,                         \
+                                const std::vector<double> &, double, uint64_t, \
+                                const std::vector<int> &, bool);               \
   template Poly<Word> encodeConstant(                                          \
       const Context<Word> &, const ConstantData *, uint64_t, uint64_t, bool,   \
-      double, const std::vector<int> &, bool);                                 \
-  template Poly<Word> encodeValues(const Context<Word> &,                      \
-                                   const std::vector<std::complex<double>> &,  \
-                                   double, const std::vector<int> &, bool);    \
+      double, const std::vector<int> &, bool, uint64_t);                       \
+  template Poly<Word> encodeValues(                                            \
+      const Context<Word> &, const std::vector<std::complex<double>> &,        \
+      double, const std::vector<int> &, bool, uint64_t);                       \
   template BasicCiphertext<Word> makeCiphertext(std::vector<Poly<Word>>, int,  \
                                                 double, size_t);
 EMBER_PROGRAM_HELPERS(uint64_t)

@@ -147,8 +147,9 @@ template <typename W> struct CudaBackend {
   /// Every part of the step at once (one launch per stage).
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
                             const std::vector<const Poly *> &ys,
-                            const std::vector<Poly *> &outs, Scratch s) {
-    cuda::modSwitchDown(*a.ctx, xs, ys, outs, s);
+                            const std::vector<Poly *> &outs, Scratch s,
+                            uint64_t plain_modulus) {
+    cuda::modSwitchDown(*a.ctx, xs, ys, outs, s, plain_modulus);
   }
   static void automorphism(const Args &a, const Poly &p, uint64_t g,
                            Poly &out) {
@@ -208,16 +209,18 @@ template <typename W> struct CudaBackend {
   }
   static Poly constant(const Args &a, int64_t offset, int64_t count,
                        bool complex, double scale,
-                       const std::vector<int> &basis, bool ntt) {
-    return cuda::upload(*a.ctx, encodeConstant(host(a), a.data, offset, count,
-                                               complex, scale, basis, ntt));
+                       const std::vector<int> &basis, bool ntt,
+                       uint64_t plain_modulus) {
+    return cuda::upload(*a.ctx,
+                        encodeConstant(host(a), a.data, offset, count, complex,
+                                       scale, basis, ntt, plain_modulus));
   }
   /// Encoded on the host (the canonical embedding's FFT), then uploaded
   /// into out; while a graph is captured, its plaintext slot (filled per
   /// run: with an arena, out itself).
   static void encodeValues(const Args &a, size_t index,
                            const std::vector<std::complex<double>> &values,
-                           double scale, Poly &out) {
+                           double scale, Poly &out, uint64_t plain_modulus) {
     if (capturing(a)) {
       for (typename Graph::PlainSlot &slot : a.graph->plains)
         if (slot.plain == index) {
@@ -226,8 +229,8 @@ template <typename W> struct CudaBackend {
           return;
         }
     }
-    const ember::Poly<W> p =
-        program::encodeValues(host(a), values, scale, out.basis, out.ntt);
+    const ember::Poly<W> p = program::encodeValues(
+        host(a), values, scale, out.basis, out.ntt, plain_modulus);
     // Pageable host memory: the copy has read it when the call returns.
     cudaCheck(cudaMemcpyAsync(out.data(), p.data.data(),
                               p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
@@ -413,9 +416,9 @@ void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   }
   for (typename Graph::PlainSlot &slot : g.plains) {
     // Pageable host memory: the copy has read it when the call returns.
-    const Poly<W> p =
-        encodeValues(cuda::hostOf<W>(ctx), (*args.plain)[slot.plain],
-                     slot.scale, slot.poly.basis, slot.poly.ntt);
+    const Poly<W> p = encodeValues(
+        cuda::hostOf<W>(ctx), (*args.plain)[slot.plain], slot.scale,
+        slot.poly.basis, slot.poly.ntt, plan.plain_modulus);
     cudaCheck(cudaMemcpyAsync(slot.poly.data(), p.data.data(),
                               p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
                               ctx.stream()),

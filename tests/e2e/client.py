@@ -1,6 +1,9 @@
 """The client side of an artifact, as a frontend would do it: read the
 manifest, rebuild the parameters from its primes, generate exactly the keys
-it lists, encrypt inputs at their level and scale, decrypt outputs."""
+it lists, encrypt inputs at their level and scale, decrypt outputs. A BGV
+manifest (params.scheme == "bgv") gets keys and encryptions with error
+factor t, integer inputs at their level and factor (the scale) and integer
+outputs in [0, t)."""
 
 from __future__ import annotations
 
@@ -17,12 +20,19 @@ from ember.ranges import check_input
 class Client:
     def __init__(self, manifest_path: Path) -> None:
         self.manifest = json.loads(Path(manifest_path).read_text())
-        self.ctx = context_from_params(self.manifest["params"])
-        self.keygen = er.KeyGenerator(self.ctx)
+        params = self.manifest["params"]
+        self.ctx = context_from_params(params)
+        self.bgv = params.get("scheme", "ckks") == "bgv"
+        # BGV: t; the keys' and encryptions' errors are multiples of it.
+        self.t = int(params["plaintext_modulus"]) if self.bgv else None
+        factor = self.t or 1
+        self.keygen = er.KeyGenerator(self.ctx, error_factor=factor)
         self.sk = self.keygen.secret_key()
         self.pk = self.keygen.public_key()
-        self.encoder = er.Encoder(self.ctx)
-        self.encryptor = er.Encryptor(self.ctx)
+        self.encoder = (
+            er.BgvEncoder(self.ctx, self.t) if self.bgv else er.Encoder(self.ctx)
+        )
+        self.encryptor = er.Encryptor(self.ctx, error_factor=factor)
         self.decryptor = er.Decryptor(self.ctx, self.sk)
 
     def evaluation_keys(self) -> er.EvaluationKeys:
@@ -46,24 +56,46 @@ class Client:
 
     def encrypt(self, values: list[np.ndarray]) -> list[er.Ciphertext]:
         """Each input at its level and scale; a value outside the input's
-        range in the manifest is refused (ember.InputError)."""
+        range in the manifest is refused (ember.InputError). BGV: integers
+        (taken mod t) with the input's factor."""
         out = []
         for spec, v in zip(self.manifest["inputs"], values, strict=True):
             if "range" in spec:
                 check_input(spec["name"], v, spec["range"])
-            pt = self.encoder.encode(
-                np.asarray(v, dtype=float),
-                level=spec["level"],
-                scale=spec["scale"],
-                slots=spec["slots"],
-            )
+            if self.bgv:
+                a = np.asarray(v)
+                assert a.dtype.kind in "iu", f"input {spec['name']}: integers"
+                pt = self.encoder.encode(
+                    a,
+                    level=spec["level"],
+                    slots=spec["slots"],
+                    factor=int(spec["scale"]),
+                )
+            else:
+                pt = self.encoder.encode(
+                    np.asarray(v, dtype=float),
+                    level=spec["level"],
+                    scale=spec["scale"],
+                    slots=spec["slots"],
+                )
             out.append(self.encryptor.encrypt(pt, self.pk))
         return out
 
     def decrypt(self, cts: list[er.Ciphertext]) -> list[np.ndarray]:
+        """The outputs' values: real parts (CKKS), int64 in [0, t) (BGV)."""
         assert len(cts) == len(self.manifest["outputs"])
         out = []
         for spec, ct in zip(self.manifest["outputs"], cts, strict=True):
             assert ct.level == spec["level"] and math.isclose(ct.scale, spec["scale"])
-            out.append(np.real(self.encoder.decode(self.decryptor.decrypt(ct))))
+            pt = self.decryptor.decrypt(ct)
+            if self.bgv:
+                out.append(np.asarray(self.encoder.decode(pt)).astype(np.int64))
+            else:
+                out.append(np.real(self.encoder.decode(pt)))
         return out
+
+    def noise_budgets(self, cts: list[er.Ciphertext]) -> list[int]:
+        """BGV: the noise budget (bits) measured on each output's decryption,
+        to compare with the manifest's "noise_budget" estimates."""
+        assert self.bgv, "noise budgets are BGV's"
+        return [self.encoder.noise_budget(self.decryptor.decrypt(ct)) for ct in cts]

@@ -150,8 +150,11 @@ def test_every_option_is_tested():
     # encapsulate and bootstrap_stop_after act on bootstrapping programs:
     # tests/e2e/test_bootstrap.py tests them; bootstrap and bootstrap_levels
     # place bootstraps: tests/e2e/test_bootstrap_placement.py; word:
-    # tests/e2e/test_word32.py.
+    # tests/e2e/test_word32.py; scheme and plaintext_modulus come from
+    # @ember.program(scheme="bgv"): tests/e2e/test_bgv_programs.py.
     tested = set(WITNESSES) | {
+        "scheme",
+        "plaintext_modulus",
         "word",
         "klss_t",
         "klss_form",

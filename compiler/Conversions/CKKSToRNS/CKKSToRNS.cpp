@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
+#include "compiler/Conversions/CKKSToRNS/KeySwitchLowering.h"
 
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/Common/SlotVectors.h"
@@ -49,106 +50,13 @@ int64_t galoisElementForRotation(int64_t offset, int64_t logN) {
 namespace {
 
 using rns::PolyType;
+using rns_lowering::Basis;
+using rns_lowering::KeySwitcher;
+using rns_lowering::LowerAddSub;
+using rns_lowering::Replacement;
 
-/// The RNS view of the module's #ckks.params.
-struct Basis {
-  ckks::ParamsAttr params;
-
-  MLIRContext *ctx() const { return params.getContext(); }
-  unsigned numQ() const { return params.getQ().size(); }
-  unsigned numP() const { return params.getP().size(); }
-  int64_t logN() const { return params.getLogN(); }
-  /// Q limbs of a ciphertext at ckks `level` (level + 1, or 3 + 2 level
-  /// under double-prime scaling: ParamsAttr::getLimbs).
-  unsigned limbs(int64_t level) const { return params.getLimbs(level); }
-  /// Ciphertext polynomial at `level`: its limbs(level) Q primes in NTT
-  /// form.
-  PolyType q(int64_t level) const {
-    return PolyType::get(ctx(), rns::Form::ntt, 0, limbs(level), 0, 0);
-  }
-  /// Key-switching basis Q_level u P.
-  PolyType qp(int64_t level) const {
-    return PolyType::get(ctx(), rns::Form::ntt, 0, limbs(level), 0, numP());
-  }
-  rns::EvalKeyType key() const {
-    return rns::EvalKeyType::get(ctx(), params.getDnum(), numQ(), numP());
-  }
-  /// Digit types at `level`: the digits of ember::digitSizes over the whole
-  /// chain, cut at q_level (Phantom III-D keeps c1 in Q_l).
-  SmallVector<Type> digits(int64_t level) const {
-    SmallVector<Type> out;
-    unsigned top = limbs(level), lo = 0;
-    for (int size : params.getDigitSizes()) {
-      if (lo >= top)
-        break;
-      unsigned hi = std::min<unsigned>(lo + size, top);
-      out.push_back(PolyType::get(ctx(), rns::Form::ntt, lo, hi, 0, 0));
-      lo += size;
-    }
-    return out;
-  }
-};
-
-/// Emits the pieces of a hybrid key switch at one level.
-struct KeySwitcher {
-  OpBuilder &b;
-  Location loc;
-  const Basis &basis;
-  int64_t level;
-
-  /// ModUp: digits of `poly` (over Q_l) raised to Q_l u P.
-  SmallVector<Value> modUp(Value poly) {
-    SmallVector<Type> digitTypes = basis.digits(level);
-    auto dec = rns::DecomposeOp::create(b, loc, digitTypes, poly);
-    SmallVector<Type> upTypes(digitTypes.size(), basis.qp(level));
-    auto up = rns::ModUpOp::create(b, loc, upTypes, dec.getDigits());
-    return SmallVector<Value>(up.getResults());
-  }
-  Value loadKey(std::optional<int64_t> galois) {
-    IntegerAttr g = galois ? b.getI64IntegerAttr(*galois) : IntegerAttr();
-    return rns::LoadKeyOp::create(b, loc, basis.key(), g, StringAttr());
-  }
-  /// Bootstrapping's key s' -> s (an ordinary key over Q u P).
-  Value loadFromSparseKey() {
-    return rns::LoadKeyOp::create(b, loc, basis.key(), IntegerAttr(),
-                                  b.getStringAttr("from_sparse"));
-  }
-  std::pair<Value, Value> innerProduct(ValueRange digits, Value key) {
-    PolyType t = basis.qp(level);
-    auto ip = rns::KSInnerProductOp::create(b, loc, t, t, digits, key,
-                                            /*galois=*/IntegerAttr());
-    return {ip.getAcc0(), ip.getAcc1()};
-  }
-  std::pair<Value, Value> modDown(Value acc0, Value acc1) {
-    PolyType t = basis.q(level);
-    auto md = rns::ModDownOp::create(b, loc, TypeRange{t, t},
-                                     ValueRange{acc0, acc1}, ValueRange{});
-    return {md.getResult(0), md.getResult(1)};
-  }
-  Value automorphism(Value v, int64_t galois) {
-    return rns::AutomorphismOp::create(b, loc, v.getType(), v,
-                                       b.getI64IntegerAttr(galois));
-  }
-  Value add(Value x, Value y) {
-    if (!x)
-      return y;
-    return rns::AddOp::create(b, loc, x, y);
-  }
-  /// Key-switches `poly` with `key` and returns (c0 + m0, m1).
-  std::pair<Value, Value> switchAndAdd(Value c0, Value poly, Value key) {
-    SmallVector<Value> up = modUp(poly);
-    auto [a0, a1] = innerProduct(up, key);
-    auto [m0, m1] = modDown(a0, a1);
-    return {add(c0, m0), m1};
-  }
-};
-
-using Replacement = SmallVector<SmallVector<Value>>;
-
-template <typename Op> struct LowerOp : OpConversionPattern<Op> {
-  LowerOp(const TypeConverter &tc, MLIRContext *ctx, const Basis &basis)
-      : OpConversionPattern<Op>(tc, ctx), basis(basis) {}
-  const Basis &basis;
+template <typename Op> struct LowerOp : rns_lowering::BasisPattern<Op> {
+  using rns_lowering::BasisPattern<Op>::BasisPattern;
 
   int64_t levelOf(Value v) const {
     if (auto ct = dyn_cast<ckks::CiphertextType>(v.getType()))
@@ -167,39 +75,6 @@ template <typename Op> struct LowerOp : OpConversionPattern<Op> {
   LogicalResult Lower##OP::matchAndRewrite(                                    \
       ckks::OP op, OneToNOpAdaptor adaptor,                                    \
       ConversionPatternRewriter &rewriter) const
-
-/// add/sub of ciphertexts; the shorter one is padded with zero polynomials.
-template <typename CkksOp, typename RnsOp, bool negateRhsTail>
-struct LowerAddSub : LowerOp<CkksOp> {
-  using LowerOp<CkksOp>::LowerOp;
-  using OneToNOpAdaptor = typename LowerOp<CkksOp>::OneToNOpAdaptor;
-  LogicalResult
-  matchAndRewrite(CkksOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
-    SmallVector<Value> out;
-    for (size_t i = 0, e = std::max(a.size(), b.size()); i < e; ++i) {
-      if (i < a.size() && i < b.size())
-        out.push_back(RnsOp::create(rewriter, op.getLoc(), a[i], b[i]));
-      else if (i < a.size())
-        out.push_back(a[i]);
-      else if (negateRhsTail)
-        out.push_back(rns::NegOp::create(rewriter, op.getLoc(), b[i]));
-      else
-        out.push_back(b[i]);
-    }
-    rewriter.replaceOpWithMultiple(op, Replacement{out});
-    return success();
-  }
-};
-
-LOWERING(NegOp) {
-  SmallVector<Value> out;
-  for (Value v : adaptor.getInput())
-    out.push_back(rns::NegOp::create(rewriter, op.getLoc(), v));
-  rewriter.replaceOpWithMultiple(op, Replacement{out});
-  return success();
-}
 
 /// round(c * scale) of a plaintext that is one real constant c in every
 /// slot (a splat `ckks.encode`): the constant polynomial it encodes. None
@@ -344,22 +219,6 @@ LOWERING(ModRaiseOp) {
   return success();
 }
 
-LOWERING(MulOp) {
-  ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
-  if (a.size() != 2 || b.size() != 2)
-    return rewriter.notifyMatchFailure(op, "tensor product needs degree 2");
-  Location loc = op.getLoc();
-  // (a0 b0, a0 b1 + a1 b0, a1 b1): 4 products, no Karatsuba (its extra
-  // additions cost more memory traffic than the saved product on a GPU).
-  Value d0 = rns::MulOp::create(rewriter, loc, a[0], b[0]);
-  Value x = rns::MulOp::create(rewriter, loc, a[0], b[1]);
-  Value y = rns::MulOp::create(rewriter, loc, a[1], b[0]);
-  Value d1 = rns::AddOp::create(rewriter, loc, x, y);
-  Value d2 = rns::MulOp::create(rewriter, loc, a[1], b[1]);
-  rewriter.replaceOpWithMultiple(op, Replacement{{d0, d1, d2}});
-  return success();
-}
-
 LOWERING(MulPlainOp) {
   SmallVector<Value> out;
   // One constant in every slot: a multiplication by its integer, no
@@ -447,9 +306,8 @@ LOWERING(RelinearizeOp) {
   if (in.size() != 3)
     return rewriter.notifyMatchFailure(op, "relinearizes degree 3 only");
   KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
-  auto [r0, m1] = ks.switchAndAdd(in[0], in[2], ks.loadKey(std::nullopt));
-  Value r1 = ks.add(in[1], m1);
-  rewriter.replaceOpWithMultiple(op, Replacement{{r0, r1}});
+  rewriter.replaceOpWithMultiple(
+      op, Replacement{rns_lowering::relinearize(ks, in)});
   return success();
 }
 
@@ -458,15 +316,9 @@ LOWERING(RelinearizeOp) {
 static void lowerAutomorphismKS(Operation *op, ValueRange in, int64_t galois,
                                 const Basis &basis, int64_t level,
                                 ConversionPatternRewriter &rewriter) {
-  if (galois == 1) {
-    rewriter.replaceOpWithMultiple(op, Replacement{in});
-    return;
-  }
   KeySwitcher ks{rewriter, op->getLoc(), basis, level};
-  Value s0 = ks.automorphism(in[0], galois);
-  Value s1 = ks.automorphism(in[1], galois);
-  auto [r0, r1] = ks.switchAndAdd(s0, s1, ks.loadKey(galois));
-  rewriter.replaceOpWithMultiple(op, Replacement{{r0, r1}});
+  rewriter.replaceOpWithMultiple(
+      op, Replacement{rns_lowering::automorphismSwitch(ks, in, galois)});
 }
 
 LOWERING(RotateOp) {
@@ -591,28 +443,15 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
         .add<LowerAddSub<ckks::AddOp, rns::AddOp, false>,
              LowerAddSub<ckks::SubOp, rns::SubOp, true>,
              LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
-             LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>, LowerNegOp,
-             LowerMulIntOp, LowerMulIOp, LowerModRaiseOp, LowerMulOp,
+             LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>,
+             rns_lowering::LowerNeg<ckks::NegOp>, LowerMulIntOp, LowerMulIOp,
+             LowerModRaiseOp, rns_lowering::LowerTensor<ckks::MulOp>,
              LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp, LowerTileOp,
              LowerRescaleOp, LowerModDropOp, LowerRelinearizeOp, LowerRotateOp,
              LowerConjugateOp, LowerKeySwitchOp, LowerHoistedRotateOp,
              LowerHoistedRotateSumOp>(tc, ctx, basis);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   tc);
-    populateReturnOpTypeConversionPattern(patterns, tc);
-    populateCallOpTypeConversionPattern(patterns, tc);
-
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<ckks::CKKSDialect>();
-    target.addLegalDialect<rns::RNSDialect>();
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
-      return tc.isSignatureLegal(f.getFunctionType()) &&
-             tc.isLegal(&f.getBody());
-    });
-    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
-        [&](Operation *op) { return tc.isLegal(op); });
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(rns_lowering::convertToRns<ckks::CKKSDialect>(
+            module, tc, std::move(patterns))))
       return signalPassFailure();
     // Splat constants whose every use became an rns.mul_const/add_const.
     module.walk([](rns::EncodeOp encode) {

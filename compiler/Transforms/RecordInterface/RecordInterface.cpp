@@ -1,5 +1,6 @@
 //===- RecordInterface.cpp - ckks-record-interface ------------------------===//
 #include "compiler/Transforms/RecordInterface/RecordInterface.h"
+#include "dialects/BGV/IR/BGVDialect.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/FHE/IR/FHEDialect.h"
 
@@ -23,8 +24,9 @@ struct RecordInterfacePass
     auto params = ckks::ParamsAttr::lookup(getOperation());
     for (auto f : getOperation().getOps<func::FuncOp>()) {
       Builder b(f.getContext());
-      auto entry = [&](StringRef name, Type t,
-                       Attribute range = {}) -> FailureOr<Attribute> {
+      const bool bgv = params && params.isBgv();
+      auto entry = [&](StringRef name, Type t, Attribute range = {},
+                       Attribute budget = {}) -> FailureOr<Attribute> {
         // A plaintext argument: slot values the server gets at run time.
         if (auto v = dyn_cast<RankedTensorType>(t);
             v && v.getRank() == 1 && isa<ComplexType>(v.getElementType())) {
@@ -34,6 +36,20 @@ struct RecordInterfacePass
               b.getNamedAttr("plain", b.getUnitAttr())};
           if (range)
             fields.push_back(b.getNamedAttr("range", range));
+          return Attribute(b.getDictionaryAttr(fields));
+        }
+        // BGV: the factor rides where CKKS's scale does (an exact double);
+        // results carry fhe-to-bgv's noise budget estimate.
+        if (auto bct = dyn_cast<bgv::CiphertextType>(t)) {
+          SmallVector<NamedAttribute> fields{
+              b.getNamedAttr("name", b.getStringAttr(name)),
+              b.getNamedAttr("slots", b.getI64IntegerAttr(bct.getSlots())),
+              b.getNamedAttr("level", b.getI64IntegerAttr(bct.getLevel())),
+              b.getNamedAttr("scale", b.getF64FloatAttr(static_cast<double>(
+                                          bct.getFactor()))),
+              b.getNamedAttr("degree", b.getI64IntegerAttr(bct.getDegree()))};
+          if (budget)
+            fields.push_back(b.getNamedAttr("noise_budget", budget));
           return Attribute(b.getDictionaryAttr(fields));
         }
         auto ct = dyn_cast<ckks::CiphertextType>(t);
@@ -64,9 +80,10 @@ struct RecordInterfacePass
         // declared one, else the default; the client refuses values
         // outside it.
         Attribute range = f.getArgAttr(i, fhe::kRangeAttrName);
-        if (!range)
+        if (!range && !bgv)
           range = fhe::getRangeAttr(f.getContext(), fhe::defaultRange());
-        if (failed(fhe::parseRange(range, [&] { return f.emitError(); })))
+        if (range &&
+            failed(fhe::parseRange(range, [&] { return f.emitError(); })))
           return signalPassFailure();
         FailureOr<Attribute> e = entry(
             name ? name.getValue().str() : "in" + std::to_string(i), t, range);
@@ -80,7 +97,9 @@ struct RecordInterfacePass
         if (names && i < names.size())
           if (auto s = dyn_cast<StringAttr>(names[i]))
             name = s.getValue().str();
-        FailureOr<Attribute> e = entry(name, t);
+        FailureOr<Attribute> e =
+            entry(name, t, {},
+                  f.getResultAttr(i, bgv::BGVDialect::kNoiseBudgetAttrName));
         if (failed(e))
           return signalPassFailure();
         outs.push_back(*e);

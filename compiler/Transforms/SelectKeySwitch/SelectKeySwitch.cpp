@@ -322,7 +322,8 @@ struct RNSSelectKeySwitchPass
       auto trial = ckks::ParamsAttr::get(
           &getContext(), logN, params.getQ(), params.getP(),
           params.getLogScale(), params.getDnum(), params.getSecurity(), t,
-          gamma, params.getH(), params.getWord(), params.getScalePrimes());
+          gamma, params.getH(), params.getWord(), params.getScalePrimes(),
+          params.getPlain());
       double us = 0;
       std::set<KeyId> hybridKeys, klssKeys;
       for (const Group &g : groups) {

@@ -52,11 +52,12 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
                     DefaultValuedParameter<"int64_t", "0">:$gamma,
                     DefaultValuedParameter<"int64_t", "0">:$h,
                     DefaultValuedParameter<"int64_t", "64">:$word,
-                    DefaultValuedParameter<"int64_t", "1">:$scalePrimes);
+                    DefaultValuedParameter<"int64_t", "1">:$scalePrimes,
+                    DefaultValuedParameter<"uint64_t", "0">:$plain);
   let assemblyFormat = [{
     `<` `logN` `=` $logN `,` `Q` `=` `[` $q `]` `,` `P` `=` `[` $p `]` `,`
     `logScale` `=` $logScale `,` `dnum` `=` $dnum `,` `security` `=` $security
-    `` custom<OptionalParams>($t, $gamma, $h, $word, $scalePrimes) `>`
+    `` custom<OptionalParams>($t, $gamma, $h, $word, $scalePrimes, $plain) `>`
   }];
   let builders = [
     AttrBuilder<(ins "int64_t":$logN, "::llvm::ArrayRef<uint64_t>":$q,
@@ -64,7 +65,7 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
                      "int64_t":$dnum, "int64_t":$security), [{
       return $_get($_ctxt, logN, q, p, logScale, dnum, security,
                    ::llvm::ArrayRef<uint64_t>(), int64_t{0}, int64_t{0},
-                   int64_t{64}, int64_t{1});
+                   int64_t{64}, int64_t{1}, uint64_t{0});
     }]>
   ];
   let genVerifyDecl = 1;
@@ -101,6 +102,8 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     int64_t getLogQP() const;
     /// True when the parameters carry a KLSS form (T and gamma).
     bool hasKlss() const { return !getT().empty() && getGamma() > 0; }
+    /// True for a BGV chain (a plaintext modulus t).
+    bool isBgv() const { return getPlain() != 0; }
     /// Q-limb count of each key-switching digit (ember::digitSizes).
     ::std::vector<int> getDigitSizes() const;
     /// KLSS key groups covering P u Q_level: ceil((K + limbs(level)) /

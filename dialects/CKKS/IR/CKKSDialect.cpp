@@ -25,8 +25,9 @@ using namespace ember::ckks;
 static ParseResult parseOptionalParams(AsmParser &parser,
                                        SmallVector<uint64_t> &t, int64_t &gamma,
                                        int64_t &h, int64_t &word,
-                                       int64_t &scalePrimes) {
+                                       int64_t &scalePrimes, uint64_t &plain) {
   t.clear();
+  plain = 0;
   gamma = 0;
   h = 0;
   word = 64;
@@ -47,6 +48,9 @@ static ParseResult parseOptionalParams(AsmParser &parser,
                                          }))
         return failure();
       t = std::move(primes);
+    } else if (key == "plain") {
+      if (parser.parseInteger(plain))
+        return failure();
     } else if (key == "gamma" || key == "h" || key == "word" ||
                key == "scalePrimes") {
       int64_t v;
@@ -59,7 +63,7 @@ static ParseResult parseOptionalParams(AsmParser &parser,
     } else {
       return parser.emitError(
                  parser.getCurrentLocation(),
-                 "expected T, gamma, h, word or scalePrimes, got '")
+                 "expected T, gamma, h, word, scalePrimes or plain, got '")
              << key << "'";
     }
   }
@@ -68,7 +72,7 @@ static ParseResult parseOptionalParams(AsmParser &parser,
 
 static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
                                 int64_t gamma, int64_t h, int64_t word,
-                                int64_t scalePrimes) {
+                                int64_t scalePrimes, uint64_t plain) {
   if (!t.empty()) {
     printer << ", T = [";
     llvm::interleaveComma(t, printer);
@@ -82,6 +86,8 @@ static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
     printer << ", word = " << word;
   if (scalePrimes != 1)
     printer << ", scalePrimes = " << scalePrimes;
+  if (plain)
+    printer << ", plain = " << plain;
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -394,7 +400,8 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<uint64_t> p, int64_t logScale,
                                  int64_t dnum, int64_t security,
                                  ArrayRef<uint64_t> t, int64_t gamma, int64_t h,
-                                 int64_t word, int64_t scalePrimes) {
+                                 int64_t word, int64_t scalePrimes,
+                                 uint64_t plain) {
   if (logN < 10 || logN > 17)
     return emitError() << "logN = " << logN << " is outside 10..17";
   if (q.empty())
@@ -446,6 +453,29 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (logScale < 1 || logScale > 60)
     return emitError() << "logScale = " << logScale << " is outside 1..60";
+  if (plain) {
+    // The runtime's BGV needs t prime, batching (t = 1 mod 2N), below
+    // every prime (ember/bgv.h checkPlainModulus) and carried exactly in
+    // a double (kMaxPlainModulus); no KLSS form (not built for BGV).
+    if (plain <= 2 || plain >= (uint64_t{1} << 52) || !ember::isPrime(plain))
+      return emitError() << "plaintext modulus " << plain
+                         << " must be a prime in 3..2^52";
+    if (plain % twoN != 1)
+      return emitError() << "plaintext modulus " << plain
+                         << " is not 1 mod 2N = " << twoN
+                         << " (it does not batch at N = 2^" << logN << ")";
+    for (ArrayRef<uint64_t> primes : {q, p})
+      for (uint64_t prime : primes)
+        if (prime <= plain)
+          return emitError() << "prime " << prime
+                             << " is not above the plaintext modulus " << plain;
+    if (!t.empty())
+      return emitError() << "a BGV chain (plain = " << plain
+                         << ") has no KLSS form";
+    if (word != 64 || scalePrimes != 1)
+      return emitError() << "a BGV chain takes 64-bit words and one prime "
+                            "per level";
+  }
   if (dnum < 1 || dnum > static_cast<int64_t>(q.size()))
     return emitError() << "dnum = " << dnum << " is outside 1.." << q.size();
   if (!t.empty()) {

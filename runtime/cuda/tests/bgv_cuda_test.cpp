@@ -8,6 +8,8 @@
 #include "ember/bgv_params.h"
 #include "ember/cuda.h"
 #include "ember/errors.h"
+#include "ember/program.h"
+#include "ember/program_cuda.h"
 #include "ember/rns.h"
 
 #include <cuda_runtime_api.h>
@@ -82,6 +84,128 @@ TEST(CudaBgv, ModSwitchDownWithTMatchesTheCpu) {
     // And t = 0 is still the CKKS switch.
     EXPECT_FALSE(cpu::modSwitchDown(ctx, y, ctx.qBasis(top - 1)).data ==
                  want.data);
+  }
+}
+
+TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
+  // A BGV plan (Plan::plain_modulus = t) without generated kernels: an
+  // input switched down by q_top (t-corrected), a constant (factor 5) and
+  // a plaintext input (factor 3) as outputs. runCuda step by step and as
+  // a CUDA Graph (captured, then replayed: the replay encodes the
+  // plaintext input itself) give the CPU's residues.
+  REQUIRE_GPU();
+  const uint64_t t = 65537;
+  Context64 ctx(bgvSpec());
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(Prng::Seed{9});
+  KeyGenerator keygen(ctx, prng, t);
+  BgvEncoder encoder(ctx, t);
+  Encryptor encryptor(ctx, prng, t);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  const size_t slots = 256;
+  const int top = ctx.maxLevel();
+  const std::vector<int64_t> x = randomValues(prng, slots, t);
+  std::vector<double> c(slots), w(slots);
+  for (size_t i = 0; i < slots; ++i) {
+    c[i] = static_cast<double>(static_cast<int64_t>(prng.uniform(t)) - 30000);
+    w[i] = static_cast<double>(prng.uniform(t));
+  }
+  const double switched =
+      static_cast<double>(bgv::switchedFactor(ctx, uint64_t{1}, top, t));
+
+  using program::BufferSpec;
+  using program::Step;
+  using program::StepKind;
+  const int16_t L = static_cast<int16_t>(top + 1), below = L - 1;
+  const BufferSpec buffers[] = {
+      {0, L, 0, 0, 1, 0, 0, -1},     // 0, 1: x
+      {0, L, 0, 0, 1, 0, 0, -1},     //
+      {0, below, 0, 0, 1, 0, 0, -1}, // 2, 3: x switched down
+      {0, below, 0, 0, 1, 0, 0, -1}, //
+      {0, L, 0, 0, 1, 0, 0, -1},     // 4: c
+      {0, L, 0, 0, 1, 0, 0, -1},     // 5: w
+  };
+  const int32_t args[] = {0, 1, 2, 3, 1, 1, 4, 5, 0};
+  const int64_t n = static_cast<int64_t>(slots);
+  const Step steps[] = {
+      {StepKind::kInput, 0, 2, 0, 0, {0, top, n, 0}, 1.0, -1},
+      {StepKind::kModSwitchDown, 2, 2, 0, 2, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kOutput, 0, 0, 2, 2, {top - 1, n, 4, 0}, switched, -1},
+      {StepKind::kConstant, 6, 1, 0, 0, {0, 0, n, 0}, 5.0, -1},
+      {StepKind::kOutput, 0, 0, 6, 1, {top, n, 8, 0}, 5.0, -1},
+      {StepKind::kPlainInput, 0, 0, 0, 0, {0, n, 0, 0}, 0, -1},
+      {StepKind::kEncodeValues, 7, 1, 0, 0, {0, 0, 0, 0}, 3.0, -1},
+      {StepKind::kOutput, 0, 0, 7, 1, {top, n, 8, 0}, 3.0, -1},
+  };
+  const char *input_names[] = {"x"};
+  const char *plain_names[] = {"w"};
+  const program::Plan<program::CpuKernel> cpu_plan{buffers,
+                                                   std::size(buffers),
+                                                   args,
+                                                   steps,
+                                                   std::size(steps),
+                                                   nullptr,
+                                                   1,
+                                                   input_names,
+                                                   plain_names,
+                                                   0,
+                                                   t};
+  const program::Plan<program::CudaKernel> gpu_plan{buffers,
+                                                    std::size(buffers),
+                                                    args,
+                                                    steps,
+                                                    std::size(steps),
+                                                    nullptr,
+                                                    1,
+                                                    input_names,
+                                                    plain_names,
+                                                    0,
+                                                    t};
+
+  program::ConstantData data;
+  data.values = c;
+  const std::vector<Ciphertext> inputs = {
+      encryptor.encrypt(encoder.encode(x, top, slots), keygen.publicKey())};
+  const std::vector<std::vector<std::complex<double>>> plain = {
+      std::vector<std::complex<double>>(w.begin(), w.end())};
+  std::vector<Ciphertext> want;
+  EvaluationKeys keys;
+  program::CpuArgs a;
+  a.ctx = &ctx;
+  a.keys = &keys;
+  a.inputs = &inputs;
+  a.outputs = &want;
+  a.data = &data;
+  a.plain = &plain;
+  program::run(a, cpu_plan);
+  ASSERT_EQ(want.size(), 3u);
+  const std::vector<uint64_t> got_x =
+      encoder.decode(decryptor.decrypt(want[0]));
+  for (size_t i = 0; i < slots; ++i)
+    EXPECT_EQ(got_x[i], static_cast<uint64_t>(x[i])) << i;
+
+  std::vector<cuda::DeviceCiphertext> dinputs;
+  dinputs.push_back(cuda::upload(dctx, inputs[0]));
+  program::ConstantCache<cuda::DevicePoly> cache;
+  program::CudaGraph graph;
+  // Run 0: enqueued; 1: run, then captured; 2: the graph replayed.
+  for (int run = 0; run < 3; ++run) {
+    std::vector<cuda::DeviceCiphertext> got;
+    program::CudaArgs g;
+    g.ctx = &dctx;
+    g.inputs = &dinputs;
+    g.outputs = &got;
+    g.constants = &cache;
+    g.data = &data;
+    g.plain = &plain;
+    g.graph = run ? &graph : nullptr;
+    program::runCuda(g, gpu_plan);
+    dctx.synchronize();
+    ASSERT_EQ(got.size(), want.size()) << "run " << run;
+    for (size_t j = 0; j < want.size(); ++j)
+      expectSame(dctx, want[j], got[j],
+                 "output " + std::to_string(j) + ", run " +
+                     std::to_string(run));
   }
 }
 

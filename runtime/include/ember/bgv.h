@@ -14,6 +14,7 @@
 // whose ModDown keeps messages mod t (modSwitchDown with t).
 #pragma once
 
+#include "ember/bgv_params.h"
 #include "ember/ckks.h"
 
 #include <cstdint>
@@ -86,9 +87,7 @@ namespace bgv {
 uint64_t factorOf(double scale, uint64_t t);
 /// c mod t in [0, t) for any signed c.
 uint64_t reduceSigned(int64_t c, uint64_t t);
-/// a b mod t and a^-1 mod t (t prime).
-uint64_t mulMod(uint64_t a, uint64_t b, uint64_t t);
-uint64_t invMod(uint64_t a, uint64_t t);
+// mulMod, invMod (a b and a^-1 mod a prime t): ember/bgv_params.h.
 /// c (in [0, t)) centred in (-t/2, t/2], as residues of each limb of
 /// `basis`: the constant whose multiple keeps the noise smallest.
 template <typename Word>

@@ -1,7 +1,8 @@
 // Parameters for BGV and BFV from a program's multiplicative depth, its
 // slot count and the plaintext modulus t, at 128-bit security: the ring
-// degree, the Q chain, the special primes P and dnum. Header-only, so that
-// the compiler (fhe-to-bgv, to come) and the runtime choose the same sets.
+// degree, the Q chain, the special primes P and dnum; and the arithmetic
+// mod t both sides need. Header-only, so that the compiler (fhe-to-bgv,
+// the bgv dialect) and the runtime choose the same sets.
 //
 // The noise models are worst-case bounds in the style of OpenFHE's
 // parameter generation
@@ -34,6 +35,29 @@
 #include <vector>
 
 namespace ember::bgv {
+
+/// a b mod t (t < 2^63).
+inline uint64_t mulMod(uint64_t a, uint64_t b, uint64_t t) {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b % t);
+}
+
+/// a^-1 mod t for a prime t (Fermat: a^(t-2)); a not a multiple of t.
+inline uint64_t invMod(uint64_t a, uint64_t t) {
+  uint64_t result = 1, base = a % t;
+  for (uint64_t e = t - 2; e; e >>= 1, base = mulMod(base, base, t))
+    if (e & 1)
+      result = mulMod(result, base, t);
+  return result;
+}
+
+/// c mod t, centred in (-t/2, t/2] (t < 2^63).
+inline int64_t centred(int64_t c, uint64_t t) {
+  const int64_t m = static_cast<int64_t>(t);
+  int64_t r = c % m;
+  if (r < 0)
+    r += m;
+  return r > m / 2 ? r - m : r;
+}
 
 enum class Scheme { kBgv, kBfv };
 

@@ -122,20 +122,36 @@ template <typename Word>
 Poly<Word> encodeConstant(const Context<Word> &ctx,
                           const std::vector<double> &values, double scale,
                           const std::vector<int> &basis, bool ntt);
+/// The BGV plaintext of integer slot values (exact in the doubles; taken
+/// mod t, signed allowed) with factor mu = `factor` (an integer in [1, t))
+/// over `basis` (a prefix q_0..q_l of Q): the coefficients of [mu m]_t
+/// centred in (-t/2, t/2], in NTT form unless `ntt` is false. Bit for bit
+/// BasicBgvEncoder(ctx, t).encode(values, l, values.size(), mu).poly.
+/// InvalidArgument for a value that is not an integer of magnitude below
+/// 2^63, a factor outside [1, t) or a t the encoder refuses.
+template <typename Word>
+Poly<Word> encodeBgv(const Context<Word> &ctx,
+                     const std::vector<double> &values, double factor,
+                     uint64_t plain_modulus, const std::vector<int> &basis,
+                     bool ntt);
 /// The same for the `count` slot values at values[offset] of the program's
 /// data (complex: `count` (real, imaginary) pairs); InvalidArgument when
-/// there is no data or the range is outside it.
+/// there is no data or the range is outside it. plain_modulus t != 0 (a
+/// BGV program): encodeBgv of the values with factor `scale` (never
+/// complex).
 template <typename Word>
 Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
                           uint64_t offset, uint64_t count, bool complex,
-                          double scale, const std::vector<int> &basis,
-                          bool ntt);
+                          double scale, const std::vector<int> &basis, bool ntt,
+                          uint64_t plain_modulus = 0);
 /// The encoding of complex slot values (a plaintext input's), as
-/// encodeConstant.
+/// encodeConstant; with plain_modulus t != 0, encodeBgv of the real parts
+/// (InvalidArgument for a nonzero imaginary part).
 template <typename Word>
 Poly<Word> encodeValues(const Context<Word> &ctx,
                         const std::vector<std::complex<double>> &values,
-                        double scale, const std::vector<int> &basis, bool ntt);
+                        double scale, const std::vector<int> &basis, bool ntt,
+                        uint64_t plain_modulus = 0);
 /// Plaintext input `index` of a run, checked: InvalidArgument unless it is
 /// given with `slots` values.
 const std::vector<std::complex<double>> &

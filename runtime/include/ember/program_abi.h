@@ -24,7 +24,8 @@ using CudaArgs32 = BasicCudaArgs<uint32_t>;
 /// for, and the loaders refuse another. Generated code also exports
 /// `ember_program_word` (64 or 32): the word size of its arguments.
 /// 9: KernelIO's buffers untyped (32-bit programs), ember_program_word.
-inline constexpr int kAbiVersion = 9;
+/// 10: Plan::plain_modulus (BGV programs).
+inline constexpr int kAbiVersion = 10;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);

@@ -58,7 +58,8 @@ enum class StepKind : uint8_t {
                      ///< imm[2], scale), checked against the ciphertext given
   kConstant,         ///< out[0] = constant imm[0] (encoded once per context:
                      ///< imm[2] slot values from data value imm[1] at
-                     ///< scale; imm[3] != 0: complex, (re, im) pairs)
+                     ///< scale; imm[3] != 0: complex, (re, im) pairs;
+                     ///< BGV: integers, with factor scale)
   kPlainInput,       ///< plaintext input imm[0] (imm[1] slot values) given
   kEncodeValues,     ///< out[0] = the values of plaintext input imm[0]
                      ///< encoded at scale (every run)
@@ -115,6 +116,14 @@ template <typename Kernel> struct Plan {
   /// Bytes of the planned arena (kernel-plan-memory): every buffer with an
   /// offset lies in [0, arena_bytes).
   int64_t arena_bytes;
+  /// 0: a CKKS program. Else a BGV program over the plaintext modulus t =
+  /// plain_modulus: a step's `scale` is the BGV factor mu (an integer in
+  /// [1, t)), kConstant and kEncodeValues encode integer slot values as
+  /// the centred coefficients of [mu m]_t (BasicBgvEncoder::encode), and
+  /// kModSwitchDown is the t-corrected switch (rns.h modSwitchDown with t),
+  /// which keeps messages mod t: ModDown, the modulus switch and their
+  /// merged form alike.
+  uint64_t plain_modulus;
 };
 
 } // namespace ember::program

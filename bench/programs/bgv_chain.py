@@ -1,0 +1,47 @@
+"""BGV programs of issue 17's end-to-end checks (tests/e2e/test_bgv_programs.py)
+and GPU runs (bench/gpu_bgv_programs.py): ``chain(depth)``, a program of
+multiplicative depth 1..10 over 16 integer slots mod 65537 that also adds
+and subtracts ciphertexts, integers and vectors, multiplies by small and
+large integers, negates, rotates and sums; and ``mul_relin(slots)``, one
+product x * y (multiply, relinearize, modulus switch: one merged ModDown)
+over ``slots`` slots, to time against the runtime's hand-written
+BgvEvaluator at the same parameters."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "frontend"))
+import ember  # noqa: E402
+
+T = 65537
+
+
+def chain(depth: int, slots: int = 16):
+    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+    def prog(x, y):
+        acc = x * y + 3  # level 1
+        w = np.arange(1, slots + 1) * 1000
+        for i in range(depth - 1):
+            if i % 3 == 0:
+                acc = acc * w - y  # a product with a vector: a level
+            elif i % 3 == 1:
+                acc = (acc * x).rotate(i) + 40000 * x  # a large integer: a level
+            else:
+                acc = -(acc * acc) + 7 * acc.rotate(-1)
+        return acc, ember.sum(x - 5)
+
+    prog.__name__ = prog.name = f"bgv_chain{depth}"
+    return prog
+
+
+def mul_relin(slots: int):
+    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+    def prog(x, y):
+        return x * y
+
+    prog.name = f"bgv_mul{slots}"
+    return prog

@@ -1,0 +1,213 @@
+//===- BGVToRNS.cpp - bgv -> rns ------------------------------------------===//
+//
+// See BGVToRNS.td: the ckks-to-rns lowering for BGV's ops, sharing its
+// key-switch builders (KeySwitchLowering.h).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Conversions/BGVToRNS/BGVToRNS.h"
+#include "compiler/Conversions/CKKSToRNS/CKKSToRNS.h"
+#include "compiler/Conversions/CKKSToRNS/KeySwitchLowering.h"
+#include "dialects/BGV/IR/BGVDialect.h"
+#include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/RNS/IR/RNSOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace ember {
+#define GEN_PASS_DEF_BGVTORNS
+#include "compiler/Conversions/BGVToRNS/BGVToRNS.h.inc"
+} // namespace ember
+
+using namespace mlir;
+using namespace ember;
+
+namespace {
+
+using rns_lowering::Basis;
+using rns_lowering::KeySwitcher;
+using rns_lowering::LowerAddSub;
+using rns_lowering::Replacement;
+
+int64_t levelOf(Value v) {
+  if (auto ct = dyn_cast<bgv::CiphertextType>(v.getType()))
+    return ct.getLevel();
+  return cast<bgv::PlaintextType>(v.getType()).getLevel();
+}
+
+using rns_lowering::BasisPattern;
+
+#define LOWERING(OP)                                                           \
+  struct Lower##OP : BasisPattern<bgv::OP> {                                   \
+    using BasisPattern::BasisPattern;                                          \
+    LogicalResult                                                              \
+    matchAndRewrite(bgv::OP op, OneToNOpAdaptor adaptor,                       \
+                    ConversionPatternRewriter &rewriter) const override;       \
+  };                                                                           \
+  LogicalResult Lower##OP::matchAndRewrite(                                    \
+      bgv::OP op, OneToNOpAdaptor adaptor,                                     \
+      ConversionPatternRewriter &rewriter) const
+
+template <typename BgvOp, typename RnsOp>
+struct LowerPlainAddSub : BasisPattern<BgvOp> {
+  using BasisPattern<BgvOp>::BasisPattern;
+  using OneToNOpAdaptor = typename BasisPattern<BgvOp>::OneToNOpAdaptor;
+  LogicalResult
+  matchAndRewrite(BgvOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> out(adaptor.getCiphertext());
+    out[0] = RnsOp::create(rewriter, op.getLoc(), out[0],
+                           adaptor.getPlaintext().front());
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return success();
+  }
+};
+
+/// Every polynomial times an integer (mul_int, adjust_factor).
+template <typename BgvOp> struct LowerTimesInt : BasisPattern<BgvOp> {
+  using BasisPattern<BgvOp>::BasisPattern;
+  using OneToNOpAdaptor = typename BasisPattern<BgvOp>::OneToNOpAdaptor;
+  LogicalResult
+  matchAndRewrite(BgvOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> out;
+    for (Value v : adaptor.getInput())
+      out.push_back(rns::MulConstOp::create(
+          rewriter, op.getLoc(), v, rewriter.getI64IntegerAttr(op.getValue())));
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return success();
+  }
+};
+
+LOWERING(AddIntOp) {
+  // c in every slot is the constant polynomial c, times the factor.
+  auto ct = cast<bgv::CiphertextType>(op.getInput().getType());
+  const uint64_t t = basis.params.getPlain();
+  int64_t c = bgv::centred(op.getValue(), t);
+  uint64_t r = static_cast<uint64_t>(c < 0 ? c + static_cast<int64_t>(t) : c);
+  int64_t v =
+      bgv::centred(static_cast<int64_t>(bgv::mulMod(r, ct.getFactor(), t)), t);
+  SmallVector<Value> out(adaptor.getInput());
+  out[0] = rns::AddConstOp::create(rewriter, op.getLoc(), out[0],
+                                   rewriter.getI64IntegerAttr(v));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
+LOWERING(MulPlainOp) {
+  SmallVector<Value> out;
+  Value p = adaptor.getPlaintext().front();
+  for (Value c : adaptor.getCiphertext())
+    out.push_back(rns::MulOp::create(rewriter, op.getLoc(), c, p));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return success();
+}
+
+LOWERING(EncodeOp) {
+  auto pt = cast<bgv::PlaintextType>(op.getType());
+  const uint64_t t = basis.params.getPlain();
+  // The runtime encodes [mu m]_t of integer slot values carried as doubles
+  // (exact: centred values are below t / 2 < 2^51).
+  SmallVector<double> values;
+  auto attr = cast<DenseElementsAttr>(op.getValue());
+  for (int64_t v : attr.getValues<int64_t>())
+    values.push_back(static_cast<double>(bgv::centred(v, t)));
+  auto tensor = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                      rewriter.getF64Type());
+  Value v = rns::EncodeOp::create(
+      rewriter, op.getLoc(), basis.q(pt.getLevel()),
+      DenseElementsAttr::get(tensor, ArrayRef<double>(values)),
+      rewriter.getF64FloatAttr(static_cast<double>(pt.getFactor())));
+  rewriter.replaceOpWithMultiple(op, Replacement{{v}});
+  return success();
+}
+
+LOWERING(ModSwitchOp) {
+  ValueRange in = adaptor.getInput();
+  SmallVector<Type> types(in.size(), basis.q(levelOf(op.getInput()) - 1));
+  auto r = rns::RescaleOp::create(rewriter, op.getLoc(), types, in);
+  rewriter.replaceOpWithMultiple(op, Replacement{r.getResults()});
+  return success();
+}
+
+LOWERING(RelinearizeOp) {
+  ValueRange in = adaptor.getInput();
+  if (in.size() != 3)
+    return rewriter.notifyMatchFailure(op, "relinearizes degree 3 only");
+  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+  rewriter.replaceOpWithMultiple(
+      op, Replacement{rns_lowering::relinearize(ks, in)});
+  return success();
+}
+
+LOWERING(RotateOp) {
+  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+  int64_t g = galoisElementForRotation(op.getOffset(), basis.logN());
+  rewriter.replaceOpWithMultiple(
+      op,
+      Replacement{rns_lowering::automorphismSwitch(ks, adaptor.getInput(), g)});
+  return success();
+}
+
+#undef LOWERING
+
+struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Basis basis{ckks::ParamsAttr::lookup(module)};
+    if (!basis.params || !basis.params.isBgv()) {
+      module.emitError("bgv-to-rns needs the module's #ckks.params with a "
+                       "plaintext modulus (run fhe-to-bgv first)");
+      return signalPassFailure();
+    }
+    // The interface (ember.interface) keeps the names and noise budgets; a
+    // ciphertext result becomes several polynomials.
+    for (auto f : module.getOps<func::FuncOp>())
+      f.removeResAttrsAttr();
+    TypeConverter tc;
+    tc.addConversion([](Type t) { return t; });
+    tc.addConversion(
+        [&](bgv::CiphertextType t,
+            SmallVectorImpl<Type> &out) -> std::optional<LogicalResult> {
+          out.append(t.getDegree(), basis.q(t.getLevel()));
+          return success();
+        });
+    tc.addConversion(
+        [&](bgv::PlaintextType t) -> Type { return basis.q(t.getLevel()); });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<
+        LowerAddSub<bgv::AddOp, rns::AddOp, false>,
+        LowerAddSub<bgv::SubOp, rns::SubOp, true>,
+        LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
+        LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
+        LowerTimesInt<bgv::MulIntOp>, LowerTimesInt<bgv::AdjustFactorOp>,
+        LowerAddIntOp, rns_lowering::LowerNeg<bgv::NegOp>,
+        rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp, LowerEncodeOp,
+        LowerModSwitchOp, LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   tc);
+    populateReturnOpTypeConversionPattern(patterns, tc);
+    populateCallOpTypeConversionPattern(patterns, tc);
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<bgv::BGVDialect>();
+    target.addLegalDialect<rns::RNSDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
+      return tc.isSignatureLegal(f.getFunctionType()) &&
+             tc.isLegal(&f.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp>(
+        [&](Operation *op) { return tc.isLegal(op); });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    for (auto f : module.getOps<func::FuncOp>())
+      f.removeArgAttrsAttr();
+  }
+};
+
+} // namespace

@@ -1,0 +1,71 @@
+//===- FHEToBGV.td - fhe-to-bgv conversion ------------------*- tablegen -*-===//
+#ifndef EMBER_CONVERSIONS_FHETOBGV_TD
+#define EMBER_CONVERSIONS_FHETOBGV_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FHEToBGV : Pass<"fhe-to-bgv", "mlir::ModuleOp"> {
+  let summary = "Choose BGV parameters from depth and t, lower fhe to bgv";
+  let description = [{
+    **What.** The fhe program of a `scheme = "bgv"` function (integer slots
+    modulo the plaintext modulus t) becomes `bgv` IR with parameters:
+    `!fhe.ct<n>` arguments become fresh `!bgv.ct<n, level = L, factor =
+    1>`; `fhe.add/sub/mul/neg/rotate` and integer `fhe.constant`s become
+    `bgv.add/sub/mul + relinearize + mod_switch/neg/rotate`,
+    `bgv.add_int/mul_int` (a splat) or `bgv.encode` + `add_plain/sub_plain/
+    mul_plain` (a vector). Non-integer constants, run-time plaintext
+    arguments, conjugation, bootstrapping and the other CKKS-only ops are
+    errors at their line.
+
+    **Levels (eager, as OpenFHE's FLEXIBLEAUTO and Phantom do).** Every
+    ciphertext product (and every product with a plaintext vector, or with
+    an integer above 2^8 in magnitude) is followed by a modulus switch,
+    which brings the noise back down: the multiplicative depth D is the
+    most such products on a path, and L = D. Operands of additions at
+    different levels meet at the lower one (the higher one is switched
+    down); operands with different factors are scaled by the ratio of the
+    factors mod t (the side with the smaller centred ratio).
+
+    **Parameters.** From D, t and the slot count by `ember::bgv`'s
+    worst-case model (runtime/include/ember/bgv_params.h, OpenFHE's style):
+    the smallest N (2^13..2^17) with t = 1 (mod 2N) and N/2 >= slots whose
+    Q = q_0 + D level primes and P (the fewest 61-bit primes above the
+    largest of dnum balanced digits; dnum from OpenFHE's default up) stay
+    within the 128-bit bound (`ember::maxLogQP128`, log QP as the bit
+    length of the product). The level primes are q = 1 (mod 2N t) where
+    such primes lie within 8 bits of the size (OpenFHE's FIXEDAUTO): a
+    modulus switch then leaves the factor at 1 and no operand ever needs
+    rescaling; otherwise the largest NTT primes of the size, and the
+    factors are tracked. The module gets `#ckks.params<..., plain = t>`.
+
+    **Noise.** Each value carries a worst-case bound B on |[c_0 + c_1
+    s]_{Q_l}| (the same model as the parameters: fresh t (B_err (1 + 2
+    delta) + 1/2); products delta B_1 B_2; a key switch adds t KS; a
+    modulus switch B / q_l + t (1 + delta_ms) / 2; an integer c times |c|;
+    a plaintext delta t / 2 times). Each result gets `bgv.noise_budget` =
+    floor(log2 Q_l - log2 B - 1) bits (SEAL's invariant noise budget; the
+    runtime's BgvEncoder::noiseBudget measures the real one, which tests
+    check is at least this). A value whose bound reaches Q_l / 2 is an
+    error at its line: decryption would be wrong.
+  }];
+  let options = [
+    Option<"plaintextModulus", "plaintext-modulus", "uint64_t",
+           /*default=*/"65537",
+           "The plaintext modulus t: a prime, t = 1 (mod 2N) for the N chosen">,
+    Option<"logN", "log-n", "int64_t", /*default=*/"0",
+           "Ring degree 2^log-n (13..17); 0: the smallest that fits">,
+    Option<"dnum", "dnum", "int64_t", /*default=*/"0",
+           "Key-switching digits; 0: OpenFHE's default, more if P must shrink">,
+    Option<"security", "security", "std::string", /*default=*/"\"128\"",
+           "128: within the 128-bit bound; none: the insecure test mode">,
+    Option<"congruentPrimes", "congruent-primes", "bool", /*default=*/"true",
+           "Level primes = 1 (mod 2N t) where they are near the size (factors "
+           "stay 1); false: the largest NTT primes, factors tracked">,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print the parameters and each output's noise budget (remarks)">,
+  ];
+  let dependentDialects = ["::ember::bgv::BGVDialect",
+                           "::ember::ckks::CKKSDialect"];
+}
+
+#endif // EMBER_CONVERSIONS_FHETOBGV_TD

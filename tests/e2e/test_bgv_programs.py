@@ -1,0 +1,147 @@
+"""@ember.program(scheme="bgv"): integer vectors modulo t compiled through
+fhe-to-bgv, bgv-to-rns and the rns passes into a plan, run on the CPU on
+fresh encryptions and decrypted: the results equal numpy's modular
+arithmetic exactly, for programs of depth 1 to 10 (bench/programs/bgv_chain.py:
+adds, subtractions, products with ciphertexts, vectors and integers,
+negations, rotations, ember.sum). The compiler's noise
+budget estimate (worst case) is checked against the one measured on the
+decryptions (it must not promise more than there is)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import ember
+import numpy as np
+import pytest
+from ember.errors import EmberError, OptionError, TraceError
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "programs"))
+from bgv_chain import T, chain  # noqa: E402
+
+
+def numpy_chain(depth: int, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, ...]:
+    """bgv_chain.chain(depth) in numpy's modular arithmetic (exact Python
+    integers, % t after every step)."""
+    x, y = x.astype(object) % T, y.astype(object) % T
+    acc = (x * y + 3) % T
+    w = np.arange(1, 17) * 1000
+    for i in range(depth - 1):
+        if i % 3 == 0:
+            acc = (acc * w - y) % T
+        elif i % 3 == 1:
+            acc = (np.roll(acc * x, -i) + 40000 * x) % T
+        else:
+            acc = (-(acc * acc) + 7 * np.roll(acc, 1)) % T
+    total = np.full(16, (x - 5).sum() % T, dtype=object)
+    return acc.astype(np.int64), total.astype(np.int64)
+
+
+@pytest.mark.parametrize("depth", range(1, 11))
+def test_depth(depth, build_dir, rng):
+    prog = chain(depth)
+    c = ember.compile(prog)
+    assert c.scheme == "bgv" and c.plain_modulus == T
+    x = rng.integers(0, T, 16)
+    y = rng.integers(-(2**40), 2**40, 16)  # any integers: taken mod t
+    want = numpy_chain(depth, x, y)
+    # The frontend's own reference (@ember.program called on numpy) agrees.
+    for r, w in zip(prog(x, y), want, strict=True):
+        np.testing.assert_array_equal(r, w)
+    keys = c.keygen()
+    outs = c.run(keys.evaluation, c.encrypt(keys, x, y))
+    got = c.decrypt(keys, outs)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == np.int64
+        np.testing.assert_array_equal(g, w)
+    estimated = c.noise_budgets
+    measured = c.measure_noise_budgets(keys, outs)
+    assert all(e > 0 for e in estimated), estimated
+    assert all(m >= e for m, e in zip(measured, estimated, strict=True)), (
+        measured,
+        estimated,
+    )
+
+
+def test_parameters_grow_with_depth(build_dir):
+    shallow = ember.compile(chain(1))
+    deep = ember.compile(chain(10))
+    p1, p10 = shallow.manifest["params"], deep.manifest["params"]
+    assert p1["scheme"] == p10["scheme"] == "bgv"
+    assert p1["plaintext_modulus"] == T
+    assert len(p10["q"]) == 11 and len(p1["q"]) == 2
+    assert p10["log_n"] > p1["log_n"]
+    # level primes = 1 mod 2N t: every modulus switch keeps the factor 1
+    for p in (p1, p10):
+        two_n_t = (2 << p["log_n"]) * T
+        assert all(q % two_n_t == 1 for q in p["q"][1:])
+        assert all(o["scale"] == 1 for o in deep.manifest["outputs"])
+
+
+def test_frontend_errors(build_dir):
+    with pytest.raises(TraceError, match="BGV slots are integers"):
+
+        @ember.program(slots=8, scheme="bgv")
+        def half(x):
+            return x * 0.5
+
+        half.trace()
+    with pytest.raises(TraceError, match="division has no meaning"):
+
+        @ember.program(slots=8, scheme="bgv")
+        def div(x):
+            return x / 3
+
+        div.trace()
+    with pytest.raises(TraceError, match="not compiled yet"):
+        ember.program(slots=8, scheme="bfv")
+    with pytest.raises(TraceError, match="plaintext_modulus"):
+        ember.program(slots=8, scheme="bgv", plaintext_modulus=1.5)
+
+    @ember.program(slots=8, scheme="bgv")
+    def square(x):
+        return x * x
+
+    with pytest.raises(OptionError, match="scale_bits: CKKS options"):
+        ember.compile(square, scale_bits=30)
+
+    # t = 65539 is prime but batches at no N (3 mod 2^14).
+    @ember.program(slots=8, scheme="bgv", plaintext_modulus=65539)
+    def odd(x):
+        return x * x
+
+    with pytest.raises(EmberError, match="not 1 mod 2N"):
+        ember.compile(odd)
+
+
+def test_inputs_must_be_integers(build_dir):
+    @ember.program(slots=8, scheme="bgv")
+    def inc(x):
+        return x + 1
+
+    c = ember.compile(inc)
+    keys = c.keygen()
+    with pytest.raises(EmberError, match="input 'x'"):
+        c.encrypt(keys, np.array([0.5, 1.0]))
+    got = c.decrypt(keys, c.run(keys.evaluation, c.encrypt(keys, [T - 1, 2, -3])))
+    np.testing.assert_array_equal(got, [0, 3, T - 2, 1, 1, 1, 1, 1])
+
+
+def test_noise_of_sums_sizes_the_chain(build_dir, rng):
+    """A dot product over 4096 slots: 12 rotations and additions after the
+    product, whose noise the depth alone does not budget; fhe-to-bgv grows
+    q_0 until its worst-case bound fits, and the result is exact."""
+
+    @ember.program(slots=4096, scheme="bgv", plaintext_modulus=T)
+    def dot(x, y):
+        return ember.sum(x * y) - 2 * x
+
+    c = ember.compile(dot)
+    x, y = rng.integers(0, T, 4096), rng.integers(0, T, 4096)
+    keys = c.keygen()
+    outs = c.run(keys.evaluation, c.encrypt(keys, x, y))
+    xo, yo = x.astype(object), y.astype(object)
+    want = ((xo * yo).sum() - 2 * xo) % T
+    np.testing.assert_array_equal(c.decrypt(keys, outs), want.astype(np.int64))
+    assert c.measure_noise_budgets(keys, outs)[0] >= c.noise_budgets[0] >= 1
