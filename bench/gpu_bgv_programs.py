@@ -2,7 +2,8 @@
 CPU and exact results, from Python as a user runs them.
 
 ``make OUT`` (here, where the compiler is): bench/programs/bgv_chain.py's
-chain(1..10) and mul_relin(2^14) compiled for target="cpu" and "cuda",
+chain(1..10), chain(5) with KLSS key switching (bgv_chain5_klss) and
+mul_relin(2^14) compiled for target="cpu" and "cuda",
 saved as OUT/<name>-cpu and OUT/<name>-cuda, with OUT/inputs.npz (inputs
 and numpy's results, drawn here).
 
@@ -42,18 +43,22 @@ MUL_SLOTS = 1 << 14
 
 
 def programs():
+    """(program, compile options) pairs; names are unique."""
     for d in DEPTHS:
-        yield chain(d)
-    yield mul_relin(MUL_SLOTS)
+        yield chain(d), {}
+    klss = chain(5)
+    klss.name = "bgv_chain5_klss"
+    yield klss, {"keyswitch": "klss"}
+    yield mul_relin(MUL_SLOTS), {}
 
 
 def make(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng()
     arrays = {}
-    for prog in programs():
+    for prog, options in programs():
         for target in ("cpu", "cuda"):
-            c = ember.compile(prog, target=target)
+            c = ember.compile(prog, target=target, **options)
             c.save(out / f"{prog.name}-{target}")
         x = rng.integers(0, T, prog.slots)
         y = rng.integers(0, T, prog.slots)
@@ -150,7 +155,7 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
 
 def run(folder: Path, runs: int) -> None:
     rows = []
-    for prog in programs():
+    for prog, _ in programs():
         row = run_one(folder, prog.name, runs)
         print(json.dumps(row), flush=True)
         rows.append(row)

@@ -22,10 +22,9 @@
 #include "mlir/Transforms/Passes.h"
 
 /// scheme=bgv: fhe-to-bgv (parameters from depth and t, eager modulus
-/// switching, factors and noise), bgv-to-rns, then the rns passes that
-/// hold for BGV: hybrid key switching only (the runtime's KLSS is not
-/// t-corrected on the GPU), ModDown merging (a merged ModDown by P q_l is
-/// t-corrected like the others), fusion.
+/// switching, factors and noise), bgv-to-rns, then the rns passes:
+/// key-switch selection (hybrid or KLSS), ModDown merging (a merged ModDown
+/// by P q_l is t-corrected like the others), fusion.
 static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
                                   const ember::FheToRnsOptions &options) {
   using namespace ember;
@@ -35,11 +34,21 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
   fheToBgv.logN = options.logN;
   fheToBgv.dnum = options.dnum;
   fheToBgv.security = options.security;
+  fheToBgv.klssGamma = options.klssGamma;
+  if (options.keyswitch == "klss" && options.klssGamma == 0)
+    fheToBgv.klssGamma = 4;
   pm.addPass(createFHEToBGV(fheToBgv));
   pm.addPass(createCKKSRecordInterface());
   pm.addPass(createBGVToRNS());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Hybrid or KLSS per key switch, as for CKKS: the KLSS ModDown (in
+  // coefficient form) is the runtime's t-corrected switch like the others.
+  RNSSelectKeySwitchOptions select;
+  select.method = options.keyswitch;
+  select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
+  select.klssForm = options.klssForm && options.klssGamma == 0;
+  pm.addPass(createRNSSelectKeySwitch(select));
   pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
       options.mergeModDown, options.mergeModDown, options.fusion}));
   pm.addPass(createRNSFuseElementwise(

@@ -868,14 +868,12 @@ def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
 
 def _bgv_options(opts: CompileOptions, program: Program) -> CompileOptions:
     """scheme="bgv": the pipeline's scheme and t, and an OptionError for the
-    CKKS-only options (BGV's parameters come from depth and t; its key
-    switching is hybrid)."""
+    CKKS-only options (BGV's parameters come from depth, t and noise)."""
     ckks_only = {
         "params": opts.params is not None,
         "scale_bits": opts.scale_bits is not None,
         "word": opts.word not in (None, "64", "auto"),
-        "klss_gamma": opts.klss_gamma is not None,
-        "keyswitch": opts.keyswitch == "klss",
+        "klss_t": opts.klss_t is not None,
         "bootstrap": opts.bootstrap != "manual",
     }
     bad = [name for name, set_ in ckks_only.items() if set_]

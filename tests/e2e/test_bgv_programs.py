@@ -145,3 +145,21 @@ def test_noise_of_sums_sizes_the_chain(build_dir, rng):
     want = ((xo * yo).sum() - 2 * xo) % T
     np.testing.assert_array_equal(c.decrypt(keys, outs), want.astype(np.int64))
     assert c.measure_noise_budgets(keys, outs)[0] >= c.noise_budgets[0] >= 1
+
+
+def test_klss_key_switching(build_dir, rng):
+    """keyswitch="klss": a KLSS form (gamma 4, the fewest 61-bit T primes)
+    and every relinearization and rotation through KLSS keys, whose
+    coefficient-form ModDown is the t-corrected switch; exact."""
+    prog = chain(5)
+    c = ember.compile(prog, keyswitch="klss")
+    p, k = c.manifest["params"], c.manifest["keys"]
+    assert p["gamma"] == 4 and len(p["t"]) > 0
+    assert k["klss_relin"] and not k["relin"] and k["klss_galois"] and not k["galois"]
+    x, y = rng.integers(0, T, 16), rng.integers(0, T, 16)
+    keys = c.keygen()
+    outs = c.run(keys.evaluation, c.encrypt(keys, x, y))
+    for g, w in zip(c.decrypt(keys, outs), numpy_chain(5, x, y), strict=True):
+        np.testing.assert_array_equal(g, w)
+    measured = c.measure_noise_budgets(keys, outs)
+    assert all(m >= e > 0 for m, e in zip(measured, c.noise_budgets, strict=True))

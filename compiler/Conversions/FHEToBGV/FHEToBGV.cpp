@@ -270,10 +270,20 @@ FailureOr<ckks::ParamsAttr> FHEToBGVPass::chainFor(ModuleOp module, int log_n,
             ", above the 128-bit bound " + std::to_string(maxLogQP128(log_n));
       continue;
     }
-    return ckks::ParamsAttr::get(
-        module.getContext(), log_n, q, p, bits.back(),
-        std::min<int64_t>(d, static_cast<int64_t>(q.size())), secure ? 128 : 0,
-        ArrayRef<uint64_t>(), 0, 0, 64, 1, t);
+    const int64_t digits = std::min<int64_t>(d, static_cast<int64_t>(q.size()));
+    // The KLSS form asked for: T is not a ciphertext modulus (not in log QP).
+    std::vector<uint64_t> temp;
+    if (klssGamma > 0) {
+      try {
+        temp = ckks::fewestTPrimes(log_n, q, p, digits, klssGamma, 64);
+      } catch (const ember::Error &e) {
+        why = e.what();
+        return failure();
+      }
+    }
+    return ckks::ParamsAttr::get(module.getContext(), log_n, q, p, bits.back(),
+                                 digits, secure ? 128 : 0, temp,
+                                 temp.empty() ? 0 : klssGamma, 0, 64, 1, t);
   }
   return failure();
 }

@@ -58,6 +58,10 @@ def FHEToBGV : Pass<"fhe-to-bgv", "mlir::ModuleOp"> {
            "Key-switching digits; 0: OpenFHE's default, more if P must shrink">,
     Option<"security", "security", "std::string", /*default=*/"\"128\"",
            "128: within the 128-bit bound; none: the insecure test mode">,
+    Option<"klssGamma", "klss-gamma", "int64_t", /*default=*/"0",
+           "A KLSS form with key groups of this many primes and the fewest "
+           "61-bit temporary primes T (0: none; rns-select-keyswitch may add "
+           "one)">,
     Option<"congruentPrimes", "congruent-primes", "bool", /*default=*/"true",
            "Level primes = 1 (mod 2N t) where they are near the size (factors "
            "stay 1); false: the largest NTT primes, factors tracked">,

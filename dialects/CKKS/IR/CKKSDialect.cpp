@@ -456,7 +456,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (plain) {
     // The runtime's BGV needs t prime, batching (t = 1 mod 2N), below
     // every prime (ember/bgv.h checkPlainModulus) and carried exactly in
-    // a double (kMaxPlainModulus); no KLSS form (not built for BGV).
+    // a double (kMaxPlainModulus).
     if (plain <= 2 || plain >= (uint64_t{1} << 52) || !ember::isPrime(plain))
       return emitError() << "plaintext modulus " << plain
                          << " must be a prime in 3..2^52";
@@ -469,9 +469,6 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         if (prime <= plain)
           return emitError() << "prime " << prime
                              << " is not above the plaintext modulus " << plain;
-    if (!t.empty())
-      return emitError() << "a BGV chain (plain = " << plain
-                         << ") has no KLSS form";
     if (word != 64 || scalePrimes != 1)
       return emitError() << "a BGV chain takes 64-bit words and one prime "
                             "per level";
