@@ -681,14 +681,6 @@ class Program:
             raise TraceError(
                 f"program {self.name} has no inputs", self.filename, self.lineno
             )
-        if plaintext_modulus and any(s.plain for s in self.specs):
-            raise TraceError(
-                f"program {self.name}: scheme='bgv' programs take encrypted "
-                "inputs only (ember.Plain inputs are not supported for BGV; "
-                "pass constants as numpy integer arrays)",
-                self.filename,
-                self.lineno,
-            )
         if all(s.plain for s in self.specs):
             raise TraceError(
                 f"program {self.name} has no encrypted input",
@@ -770,7 +762,7 @@ class Program:
             v = tracer.emitter.argument(
                 i, spec.slots, not spec.plain, self.location, name, r
             )
-            if self.plaintext_modulus:
+            if self.plaintext_modulus and not spec.plain:
                 args.append(Encrypted(v, spec.slots, tracer, self.plaintext_modulus))
             else:
                 args.append((Plain if spec.plain else Encrypted)(v, spec.slots, tracer))
@@ -794,7 +786,7 @@ class Program:
         result = self.fn(
             *(
                 Encrypted(v, spec.slots, None, t)
-                if t
+                if t and not spec.plain
                 else (Plain if spec.plain else Encrypted)(v, spec.slots, None)
                 for spec, v in zip(self.specs, values, strict=True)
             )

@@ -163,3 +163,26 @@ def test_klss_key_switching(build_dir, rng):
         np.testing.assert_array_equal(g, w)
     measured = c.measure_noise_budgets(keys, outs)
     assert all(m >= e > 0 for m, e in zip(measured, c.noise_budgets, strict=True))
+
+
+def test_plaintext_inputs(build_dir, rng):
+    """ember.Plain inputs of a BGV program: integer vectors the server
+    encodes when the program runs (bgv.encode_values), at each use's level
+    and factor; a product with one takes a level."""
+
+    @ember.program(slots=16, scheme="bgv", plaintext_modulus=T)
+    def affine(x, w: ember.Plain, b: ember.Plain):
+        return (x * w + b) * x - w
+
+    c = ember.compile(affine)
+    assert [s.get("plain", False) for s in c.manifest["inputs"]] == [False, True, True]
+    x, b = rng.integers(0, T, 16), rng.integers(0, T, 16)
+    w = rng.integers(-(2**40), 2**40, 16)  # taken mod t
+    keys = c.keygen()
+    outs = c.run(keys.evaluation, c.encrypt(keys, x), w=w, b=b)
+    xo, wo, bo = (v.astype(object) for v in (x, w, b))
+    want = (((xo * wo + bo) * xo - wo) % T).astype(np.int64)
+    np.testing.assert_array_equal(c.decrypt(keys, outs), want)
+    np.testing.assert_array_equal(affine(x, w, b), want)
+    with pytest.raises(EmberError, match="input 'w'"):
+        c.run(keys.evaluation, c.encrypt(keys, x), w=np.full(16, 0.5), b=b)

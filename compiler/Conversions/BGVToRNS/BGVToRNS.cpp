@@ -124,6 +124,16 @@ LOWERING(EncodeOp) {
   return success();
 }
 
+LOWERING(EncodeValuesOp) {
+  // The run-time values, encoded by the runtime as [mu m]_t (a BGV plan).
+  auto pt = cast<bgv::PlaintextType>(op.getType());
+  Value v = rns::EncodeValuesOp::create(
+      rewriter, op.getLoc(), basis.q(pt.getLevel()), op.getValues(),
+      rewriter.getF64FloatAttr(static_cast<double>(pt.getFactor())));
+  rewriter.replaceOpWithMultiple(op, Replacement{{v}});
+  return success();
+}
+
 LOWERING(ModSwitchOp) {
   ValueRange in = adaptor.getInput();
   SmallVector<Type> types(in.size(), basis.q(levelOf(op.getInput()) - 1));
@@ -186,7 +196,7 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
         LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
         LowerTimesInt<bgv::MulIntOp>, LowerTimesInt<bgv::AdjustFactorOp>,
         LowerAddIntOp, rns_lowering::LowerNeg<bgv::NegOp>,
-        rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp, LowerEncodeOp,
+        rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp,
         LowerModSwitchOp, LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);

@@ -26,7 +26,9 @@ def BGVToRNS : Pass<"bgv-to-rns", "::mlir::ModuleOp"> {
       the t-corrected one.
     - mod_switch: `rns.rescale` (divided by q_l, t-corrected at run time).
     - encode: `rns.encode` of the integers (centred mod t) with the factor
-      as the scale: the runtime encodes [mu m]_t for a BGV chain.
+      as the scale: the runtime encodes [mu m]_t for a BGV chain;
+      encode_values (a plaintext argument): `rns.encode_values` likewise,
+      encoded when the program runs.
   }];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

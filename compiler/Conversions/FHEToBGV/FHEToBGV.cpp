@@ -94,6 +94,8 @@ struct Converted {
   double bound = 0;
   std::optional<std::vector<int64_t>> constant;
   Location loc;
+  /// A plaintext argument: its run-time values (encoded where used).
+  Value plain = {};
 };
 
 struct FHEToBGVPass : ember::impl::FHEToBGVBase<FHEToBGVPass> {
@@ -144,11 +146,10 @@ bool isCheapInt(int64_t c, uint64_t t) {
 
 LogicalResult FHEToBGVPass::checkOps(func::FuncOp f) {
   for (BlockArgument a : f.getArguments())
-    if (!isa<fhe::CiphertextType>(a.getType()))
-      return emitError(a.getLoc(), "BGV programs take encrypted integer "
-                                   "vectors (!fhe.ct) only; argument ")
-             << a.getArgNumber() << " is " << a.getType()
-             << " (run-time plaintext arguments are not supported for BGV)";
+    if (!isa<fhe::CiphertextType, fhe::PlaintextType>(a.getType()))
+      return emitError(a.getLoc(), "BGV programs take encrypted or plaintext "
+                                   "integer vectors; argument ")
+             << a.getArgNumber() << " is " << a.getType();
   if (f.getBody().getBlocks().size() != 1)
     return f.emitError("BGV programs are straight-line (one block)");
   WalkResult r = f.walk([&](Operation *op) {
@@ -167,6 +168,11 @@ LogicalResult FHEToBGVPass::checkOps(func::FuncOp f) {
 FailureOr<int64_t> FHEToBGVPass::depthOf(func::FuncOp f, int64_t &slots) {
   llvm::DenseMap<Value, int64_t> used; // levels consumed; -1 for constants
   for (BlockArgument a : f.getArguments()) {
+    if (auto pt = dyn_cast<fhe::PlaintextType>(a.getType())) {
+      used[a] = -1; // a plaintext, like a constant
+      slots = std::max(slots, pt.getSlots());
+      continue;
+    }
     used[a] = 0;
     slots = std::max(slots, cast<fhe::CiphertextType>(a.getType()).getSlots());
   }
@@ -184,8 +190,7 @@ FailureOr<int64_t> FHEToBGVPass::depthOf(func::FuncOp f, int64_t &slots) {
       int64_t a = get(m.getLhs()), b = get(m.getRhs());
       Value cst = a < 0 ? m.getLhs() : b < 0 ? m.getRhs() : Value();
       bool levelled = true;
-      if (cst) {
-        auto c = cst.getDefiningOp<fhe::ConstantOp>();
+      if (auto c = cst ? cst.getDefiningOp<fhe::ConstantOp>() : nullptr) {
         FailureOr<std::vector<int64_t>> v =
             integerValues(c, cast<fhe::PlaintextType>(c.getType()).getSlots());
         if (failed(v))
@@ -460,17 +465,28 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
     s.ct = bgv::AdjustFactorOp::create(b, s.loc, ty, s.ct, c);
     s.bound *= static_cast<double>(std::llabs(c));
   };
-  auto encode = [&](const std::vector<int64_t> &v, int64_t slots, int64_t level,
+  // A constant or a plaintext argument, encoded at `level` and `factor`.
+  auto encode = [&](const Converted &k, int64_t slots, int64_t level,
                     uint64_t factor, Location loc) -> Value {
+    auto type = bgv::PlaintextType::get(ctx, slots, level, factor);
+    if (k.plain)
+      return bgv::EncodeValuesOp::create(b, loc, type, k.plain);
     auto tensor = RankedTensorType::get({slots}, b.getI64Type());
-    auto attr = DenseElementsAttr::get(tensor, ArrayRef<int64_t>(v));
-    return bgv::EncodeOp::create(
-        b, loc, bgv::PlaintextType::get(ctx, slots, level, factor), attr);
+    auto attr = DenseElementsAttr::get(tensor, ArrayRef<int64_t>(*k.constant));
+    return bgv::EncodeOp::create(b, loc, type, attr);
   };
   // The plaintext's worst coefficient: t / 2 (centred).
   const double ptNorm = nm.t / 2;
 
   for (BlockArgument a : f.getArguments()) {
+    if (auto pt = dyn_cast<fhe::PlaintextType>(a.getType())) {
+      // Run-time slot values (complex, as CKKS's plaintext arguments; the
+      // real parts are the integers), encoded at each use's level.
+      a.setType(RankedTensorType::get({pt.getSlots()},
+                                      ComplexType::get(b.getF64Type())));
+      map.try_emplace(a, Converted{Value(), 0, std::nullopt, a.getLoc(), a});
+      continue;
+    }
     int64_t slots = cast<fhe::CiphertextType>(a.getType()).getSlots();
     a.setType(bgv::CiphertextType::get(ctx, slots, top, 1, 2));
     map.try_emplace(a, Converted{a, nm.fresh, std::nullopt, a.getLoc()});
@@ -528,13 +544,14 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
         // ct +- constant, or constant - ct (= -ct + constant).
         bool negate = sub && !x.ct;
         Converted &ct = x.ct ? x : y;
-        const std::vector<int64_t> &k = x.ct ? *y.constant : *x.constant;
+        const Converted &k = x.ct ? y : x;
         Value base = ct.ct;
         if (negate)
           base = bgv::NegOp::create(b, loc, base);
         bool minus = sub && x.ct; // ct - constant
         auto ty = ctType(base);
-        if (std::optional<int64_t> s = splatOf(k)) {
+        if (std::optional<int64_t> s =
+                k.constant ? splatOf(*k.constant) : std::nullopt) {
           int64_t v = bgv::centred(minus ? -bgv::centred(*s, t_) : *s, t_);
           out.ct = bgv::AddIntOp::create(b, loc, base, v);
         } else {
@@ -563,9 +580,10 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
         out.bound = nm.delta * x.bound * y.bound + nm.ks;
       } else {
         Converted &ct = x.ct ? x : y;
-        const std::vector<int64_t> &k = x.ct ? *y.constant : *x.constant;
+        const Converted &k = x.ct ? y : x;
         auto ty = ctType(ct.ct);
-        if (std::optional<int64_t> s = splatOf(k)) {
+        if (std::optional<int64_t> s =
+                k.constant ? splatOf(*k.constant) : std::nullopt) {
           int64_t v = bgv::centred(*s, t_);
           out.ct = bgv::MulIntOp::create(b, loc, ct.ct, v);
           out.bound = ct.bound *

@@ -205,6 +205,16 @@ LogicalResult EncodeOp::verify() {
   return checkFactor(*this, pt.getFactor(), plainModulus(*this));
 }
 
+LogicalResult EncodeValuesOp::verify() {
+  auto pt = cast<PlaintextType>(getType());
+  auto values = cast<ShapedType>(getValues().getType());
+  if (values.getDimSize(0) != pt.getSlots())
+    return emitOpError() << values.getDimSize(0)
+                         << " values for a plaintext of " << pt.getSlots()
+                         << " slots";
+  return checkFactor(*this, pt.getFactor(), plainModulus(*this));
+}
+
 LogicalResult MulOp::verify() {
   auto a = getLhs().getType(), b = getRhs().getType();
   auto r = getResult().getType();

@@ -4,6 +4,7 @@
 
 include "dialects/BGV/IR/BGVDialect.td"
 include "dialects/BGV/IR/BGVTypes.td"
+include "dialects/Common/SlotValues.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -33,6 +34,24 @@ def BGV_EncodeOp : BGV_Op<"encode", [ConstantLike, Pure]> {
   let arguments = (ins ElementsAttr:$value);
   let results = (outs BGV_Pt:$result);
   let assemblyFormat = "$value attr-dict `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def BGV_EncodeValuesOp : BGV_Op<"encode_values", [Pure]> {
+  let summary = "run-time integer slot values encoded at a level and factor";
+  let description = [{
+    ```mlir
+    %p = bgv.encode_values %w : tensor<8xcomplex<f64>>
+           -> !bgv.pt<8, level = 1, factor = 1>
+    ```
+    A plaintext argument of the program (`!fhe.pt<n>`; its values are the
+    real parts, integers taken mod t, as CKKS's plaintext arguments carry
+    complex slots) encoded on the server when the program runs: [mu m]_t
+    of the values at the result's level and factor.
+  }];
+  let arguments = (ins Ember_SlotValuesTensor:$values);
+  let results = (outs BGV_Pt:$result);
+  let assemblyFormat = "$values attr-dict `:` type($values) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -17,8 +17,7 @@ func.func @conj(%x: !fhe.ct<8>) -> !fhe.ct<8> {
 
 // -----
 
-// expected-error @+1 {{BGV programs take encrypted integer vectors (!fhe.ct) only; argument 1 is '!fhe.pt<8>'}}
-func.func @plain_arg(%x: !fhe.ct<8>, %w: !fhe.pt<8>) -> !fhe.ct<8> {
-  %o = fhe.mul %x, %w : (!fhe.ct<8>, !fhe.pt<8>) -> !fhe.ct<8>
-  return %o : !fhe.ct<8>
+// expected-error @+1 {{BGV programs take encrypted or plaintext integer vectors; argument 1 is 'tensor<8xf64>'}}
+func.func @tensor_arg(%x: !fhe.ct<8>, %w: tensor<8xf64>) -> !fhe.ct<8> {
+  return %x : !fhe.ct<8>
 }
