@@ -2,8 +2,9 @@
 CPU and exact results, from Python as a user runs them.
 
 ``make OUT`` (here, where the compiler is): bench/programs/bgv_chain.py's
-chain(1..10), chain(5) with KLSS key switching (bgv_chain5_klss) and
-mul_relin(2^14) compiled for target="cpu" and "cuda",
+chain(1..10), chain(5) with KLSS key switching (bgv_chain5_klss),
+mul_relin(2^14) and affine() (plaintext inputs) compiled for target="cpu"
+and "cuda",
 saved as OUT/<name>-cpu and OUT/<name>-cuda, with OUT/inputs.npz (inputs
 and numpy's results, drawn here).
 
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT / "frontend"))
 sys.path.insert(0, str(ROOT / "bench" / "programs"))
 
 import ember  # noqa: E402
-from bgv_chain import T, chain, mul_relin  # noqa: E402
+from bgv_chain import T, affine, chain, mul_relin  # noqa: E402
 
 DEPTHS = range(1, 11)
 MUL_SLOTS = 1 << 14
@@ -50,6 +51,7 @@ def programs():
     klss.name = "bgv_chain5_klss"
     yield klss, {"keyswitch": "klss"}
     yield mul_relin(MUL_SLOTS), {}
+    yield affine(), {}
 
 
 def make(out: Path) -> None:
@@ -60,12 +62,11 @@ def make(out: Path) -> None:
         for target in ("cpu", "cuda"):
             c = ember.compile(prog, target=target, **options)
             c.save(out / f"{prog.name}-{target}")
-        x = rng.integers(0, T, prog.slots)
-        y = rng.integers(0, T, prog.slots)
-        want = prog(x, y)
+        values = {name: rng.integers(0, T, prog.slots) for name in prog.inputs}
+        want = prog(**values)
         want = want if isinstance(want, tuple) else (want,)
-        arrays[f"{prog.name}/x"] = x
-        arrays[f"{prog.name}/y"] = y
+        for name, v in values.items():
+            arrays[f"{prog.name}/in/{name}"] = v
         for i, w in enumerate(want):
             arrays[f"{prog.name}/want{i}"] = w
         p = c.manifest["params"]
@@ -90,14 +91,14 @@ def median_ms(fn, runs: int) -> float:
     return statistics.median(times[2:])
 
 
-def program_ms(c, keys, on_gpu, runs: int) -> float:
+def program_ms(c, keys, on_gpu, runs: int, plain: dict) -> float:
     """Median of the Compiled run's own timing (``last_run["run"]``, as
     bench/gpu_python.py reads it), graphs on, inputs on the device."""
     c.graphs = True
-    c.run(keys.evaluation, on_gpu)
+    c.run(keys.evaluation, on_gpu, **plain)
     times = []
     for _ in range(runs):
-        c.run(keys.evaluation, on_gpu)
+        c.run(keys.evaluation, on_gpu, **plain)
         times.append(c.last_run["run"])
     return statistics.median(times)
 
@@ -106,26 +107,29 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     import ember_runtime as er
 
     arrays = np.load(folder / "inputs.npz")
-    x, y = arrays[f"{name}/x"], arrays[f"{name}/y"]
+    prefix = f"{name}/in/"
+    inputs = {k[len(prefix) :]: arrays[k] for k in arrays.files if k.startswith(prefix)}
     want = [arrays[k] for k in sorted(arrays.files) if k.startswith(f"{name}/want")]
     cuda = ember.load(folder / f"{name}-cuda")
     cpu = ember.load(folder / f"{name}-cpu")
     keys = cuda.keygen()
-    cts = cuda.encrypt(keys, x, y)
-    ref = cpu._program().run(cuda._context(), keys.evaluation.keys, list(cts), [])
+    plain = {k: v for k, v in inputs.items() if k in cuda.plain_inputs}
+    cts = cuda.encrypt(keys, **{k: v for k, v in inputs.items() if k not in plain})
+    values = [np.asarray(plain[k], dtype=np.complex128) for k in cuda.plain_inputs]
+    ref = cpu._program().run(cuda._context(), keys.evaluation.keys, list(cts), values)
     on_gpu = cuda.to_device(cts)
     cuda.graphs = False
-    eager = cuda.from_device(cuda.run(keys.evaluation, on_gpu))
+    eager = cuda.from_device(cuda.run(keys.evaluation, on_gpu, **plain))
     cuda.graphs = True
-    first = cuda.from_device(cuda.run(keys.evaluation, on_gpu))
-    replay = cuda.run(keys.evaluation, on_gpu)
+    first = cuda.from_device(cuda.run(keys.evaluation, on_gpu, **plain))
+    replay = cuda.run(keys.evaluation, on_gpu, **plain)
     identical = (
         same(ref, eager) and same(ref, first) and same(ref, cuda.from_device(replay))
     )
     got = cuda.decrypt(keys, cuda.from_device(replay))
     got = got if isinstance(got, tuple) else (got,)
     exact = all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
-    ms = program_ms(cuda, keys, on_gpu, runs)
+    ms = program_ms(cuda, keys, on_gpu, runs, plain)
     p = cuda.manifest["params"]
     row = {
         "program": name,

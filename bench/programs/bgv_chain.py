@@ -5,7 +5,8 @@ and subtracts ciphertexts, integers and vectors, multiplies by small and
 large integers, negates, rotates and sums; and ``mul_relin(slots)``, one
 product x * y (multiply, relinearize, modulus switch: one merged ModDown)
 over ``slots`` slots, to time against the runtime's hand-written
-BgvEvaluator at the same parameters."""
+BgvEvaluator at the same parameters; and ``affine()``, with plaintext
+inputs."""
 
 from __future__ import annotations
 
@@ -44,4 +45,16 @@ def mul_relin(slots: int):
         return x * y
 
     prog.name = f"bgv_mul{slots}"
+    return prog
+
+
+def affine(slots: int = 16):
+    """Two plaintext inputs (ember.Plain: integers the server encodes when
+    the program runs) against one ciphertext: (x w + b) x - w."""
+
+    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+    def prog(x, w: ember.Plain, b: ember.Plain):
+        return (x * w + b) * x - w
+
+    prog.name = "bgv_affine"
     return prog

@@ -222,10 +222,19 @@ template <typename W> struct CudaBackend {
                            const std::vector<std::complex<double>> &values,
                            double scale, Poly &out, uint64_t plain_modulus) {
     if (capturing(a)) {
+      // The slot of this encoding: a plaintext input may be encoded at
+      // several levels and scales (one step, and one slot, each).
       for (typename Graph::PlainSlot &slot : a.graph->plains)
-        if (slot.plain == index) {
+        if (slot.plain == index && slot.scale == scale &&
+            slot.poly.basis == out.basis && slot.poly.ntt == out.ntt) {
           if (slot.poly.data() != out.data())
             out = borrowed(slot.poly);
+          // A captured copy from the slot's pinned host buffer, which each
+          // run fills before the launch (stagePlains).
+          cudaCheck(cudaMemcpyAsync(out.data(), slot.host,
+                                    slot.words * sizeof(W),
+                                    cudaMemcpyHostToDevice, a.ctx->stream()),
+                    "cudaMemcpyAsync");
           return;
         }
     }
@@ -314,11 +323,17 @@ template <typename Word> void BasicCudaGraph<Word>::reset() {
   nodes = kernel_nodes = 0;
   outputs.clear();
   inputs.clear();
-  plains.clear();
   if (ctx) {
     ctx->synchronize(); // a launched graph may still use the blocks
     ctx->releaseBlocks(blocks);
   }
+  for (PlainSlot &slot : plains)
+    if (slot.host)
+      cudaFreeHost(slot.host);
+  plains.clear();
+  if (plains_read)
+    cudaEventDestroy(plains_read);
+  plains_read = nullptr;
   blocks.clear();
   warmed = capturing = false;
 }
@@ -360,11 +375,43 @@ void allocateSlots(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
                  plan.buffers[plan.args[s.out + j]].offset, false)});
     else if (s.kind == StepKind::kEncodeValues) {
       const BufferSpec &b = plan.buffers[plan.args[s.out]];
-      g.plains.push_back({static_cast<size_t>(s.imm[0]), s.scale,
-                          CudaBackend<W>::place(args, bufferBasis(h, b),
-                                                b.ntt != 0, b.offset, false)});
+      typename BasicCudaGraph<W>::PlainSlot slot{
+          static_cast<size_t>(s.imm[0]), s.scale,
+          CudaBackend<W>::place(args, bufferBasis(h, b), b.ntt != 0, b.offset,
+                                false)};
+      slot.words = slot.poly.basis.size() * slot.poly.n;
+      cudaCheck(cudaMallocHost(&slot.host, slot.words * sizeof(W)),
+                "cudaMallocHost");
+      g.plains.push_back(std::move(slot));
     }
   }
+  if (!g.plains.empty() && !g.plains_read)
+    cudaCheck(cudaEventCreateWithFlags(&g.plains_read, cudaEventDisableTiming),
+              "cudaEventCreate");
+}
+
+/// This run's plaintext inputs, encoded into the slots' host buffers once
+/// the last launch that read them has (the launch copies them in).
+template <typename W>
+void stagePlains(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+                 BasicCudaGraph<W> &g) {
+  if (g.plains.empty())
+    return;
+  cudaCheck(cudaEventSynchronize(g.plains_read), "cudaEventSynchronize");
+  for (typename BasicCudaGraph<W>::PlainSlot &slot : g.plains) {
+    const Poly<W> p = encodeValues(
+        cuda::hostOf<W>(*args.ctx), (*args.plain)[slot.plain], slot.scale,
+        slot.poly.basis, slot.poly.ntt, plan.plain_modulus);
+    std::copy(p.data.begin(), p.data.end(), slot.host);
+  }
+}
+
+/// Launches the captured graph (after stagePlains).
+template <typename W>
+void launch(const cuda::DeviceContext &ctx, BasicCudaGraph<W> &g) {
+  cudaCheck(cudaGraphLaunch(g.exec, ctx.stream()), "cudaGraphLaunch");
+  if (g.plains_read)
+    cudaCheck(cudaEventRecord(g.plains_read, ctx.stream()), "cudaEventRecord");
 }
 
 template <typename W>
@@ -414,17 +461,8 @@ void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
     const cuda::BasicDeviceCiphertext<W> &ct = (*args.inputs)[slot.input];
     copyWords(ctx, slot.poly.data(), ct.part(slot.part), ct.limbs() * ct.n);
   }
-  for (typename Graph::PlainSlot &slot : g.plains) {
-    // Pageable host memory: the copy has read it when the call returns.
-    const Poly<W> p = encodeValues(
-        cuda::hostOf<W>(ctx), (*args.plain)[slot.plain], slot.scale,
-        slot.poly.basis, slot.poly.ntt, plan.plain_modulus);
-    cudaCheck(cudaMemcpyAsync(slot.poly.data(), p.data.data(),
-                              p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
-                              ctx.stream()),
-              "cudaMemcpyAsync");
-  }
-  cudaCheck(cudaGraphLaunch(g.exec, ctx.stream()), "cudaGraphLaunch");
+  stagePlains(args, plan, g);
+  launch(ctx, g);
   for (const typename Graph::Output &o : g.outputs) { // output() copies them
     std::vector<cuda::BasicDevicePoly<W>> polys;
     for (const cuda::BasicDevicePoly<W> &p : o.polys)

@@ -90,9 +90,11 @@ TEST(CudaBgv, ModSwitchDownWithTMatchesTheCpu) {
 TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
   // A BGV plan (Plan::plain_modulus = t) without generated kernels: an
   // input switched down by q_top (t-corrected), a constant (factor 5) and
-  // a plaintext input (factor 3) as outputs. runCuda step by step and as
-  // a CUDA Graph (captured, then replayed: the replay encodes the
-  // plaintext input itself) give the CPU's residues.
+  // a plaintext input encoded twice, at the top level with factor 3 and
+  // one level lower with factor 7 (a graph keeps one slot per encoding),
+  // as outputs. runCuda step by step and as a CUDA Graph (captured, then
+  // replayed: the replay encodes the plaintext input itself) give the
+  // CPU's residues.
   REQUIRE_GPU();
   const uint64_t t = 65537;
   Context64 ctx(bgvSpec());
@@ -124,8 +126,9 @@ TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
       {0, below, 0, 0, 1, 0, 0, -1}, //
       {0, L, 0, 0, 1, 0, 0, -1},     // 4: c
       {0, L, 0, 0, 1, 0, 0, -1},     // 5: w
+      {0, below, 0, 0, 1, 0, 0, -1}, // 6: w one level lower
   };
-  const int32_t args[] = {0, 1, 2, 3, 1, 1, 4, 5, 0};
+  const int32_t args[] = {0, 1, 2, 3, 1, 1, 4, 5, 0, 6};
   const int64_t n = static_cast<int64_t>(slots);
   const Step steps[] = {
       {StepKind::kInput, 0, 2, 0, 0, {0, top, n, 0}, 1.0, -1},
@@ -136,6 +139,8 @@ TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
       {StepKind::kPlainInput, 0, 0, 0, 0, {0, n, 0, 0}, 0, -1},
       {StepKind::kEncodeValues, 7, 1, 0, 0, {0, 0, 0, 0}, 3.0, -1},
       {StepKind::kOutput, 0, 0, 7, 1, {top, n, 8, 0}, 3.0, -1},
+      {StepKind::kEncodeValues, 9, 1, 0, 0, {0, 0, 0, 0}, 7.0, -1},
+      {StepKind::kOutput, 0, 0, 9, 1, {top - 1, n, 8, 0}, 7.0, -1},
   };
   const char *input_names[] = {"x"};
   const char *plain_names[] = {"w"};
@@ -178,7 +183,7 @@ TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
   a.data = &data;
   a.plain = &plain;
   program::run(a, cpu_plan);
-  ASSERT_EQ(want.size(), 3u);
+  ASSERT_EQ(want.size(), 4u);
   const std::vector<uint64_t> got_x =
       encoder.decode(decryptor.decrypt(want[0]));
   for (size_t i = 0; i < slots; ++i)

@@ -90,10 +90,16 @@ template <typename Word> struct BasicCudaGraph {
     int part;
     Poly poly;
   };
-  struct PlainSlot { ///< a plaintext input, encoded per run
+  /// A plaintext input's encoding, done on the host per run into `host`
+  /// (pinned): the graph copies it into `poly` at the encoding's step (a
+  /// captured copy), since the memory plan may give `poly` to other values
+  /// before that step.
+  struct PlainSlot {
     size_t plain;
     double scale;
     Poly poly;
+    Word *host = nullptr;
+    size_t words = 0;
   };
   struct Output { ///< an output's polynomials, copied out per run
     std::vector<Poly> polys;
@@ -112,6 +118,9 @@ template <typename Word> struct BasicCudaGraph {
   std::vector<PlainSlot> plains;
   std::vector<Output> outputs;
   std::vector<std::pair<uint64_t *, size_t>> blocks; ///< held temporaries
+  /// Recorded after each launch that reads the plaintext slots' host
+  /// buffers: the next run refills them only once it has passed.
+  cudaEvent_t plains_read = nullptr;
 };
 using CudaGraph = BasicCudaGraph<uint64_t>;
 using CudaGraph32 = BasicCudaGraph<uint32_t>;
