@@ -214,6 +214,108 @@ TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
   }
 }
 
+TEST(CudaBgv, GraphEncodesAPlainInputAtItsStep) {
+  // The memory plan may give a plaintext input's buffer to an earlier
+  // value: here a copy of x lives at arena offset 0 until the plaintext is
+  // encoded there. A graph replay must encode it at its step (a captured
+  // copy from pinned host memory), not write the buffer before the launch,
+  // where the copy of x would overwrite it. Runs: step by step, the
+  // capture, two replays (the second with other values).
+  REQUIRE_GPU();
+  const uint64_t t = 65537;
+  Context64 ctx(bgvSpec());
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(Prng::Seed{10});
+  KeyGenerator keygen(ctx, prng, t);
+  BgvEncoder encoder(ctx, t);
+  Encryptor encryptor(ctx, prng, t);
+  const size_t slots = 256;
+  const int top = ctx.maxLevel();
+  const int16_t L = static_cast<int16_t>(top + 1);
+  const int64_t n = static_cast<int64_t>(slots);
+
+  using program::BufferSpec;
+  using program::Step;
+  using program::StepKind;
+  const BufferSpec buffers[] = {
+      {0, L, 0, 0, 1, 0, 0, -1}, // 0, 1: x
+      {0, L, 0, 0, 1, 0, 0, -1}, //
+      {0, L, 0, 0, 1, 0, 0, 0},  // 2: a copy of x's c0, at offset 0
+      {0, L, 0, 0, 1, 0, 0, 0},  // 3: w, at offset 0 once 2 is dead
+  };
+  const int32_t args[] = {0, 1, 2, 0, 2, 3, 0};
+  const Step steps[] = {
+      {StepKind::kInput, 0, 2, 0, 0, {0, top, n, 0}, 1.0, -1},
+      {StepKind::kCopy, 2, 1, 3, 1, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kRelease, 0, 0, 4, 1, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kPlainInput, 0, 0, 0, 0, {0, n, 0, 0}, 0, -1},
+      {StepKind::kEncodeValues, 5, 1, 0, 0, {0, 0, 0, 0}, 3.0, -1},
+      {StepKind::kOutput, 0, 0, 5, 1, {top, n, 6, 0}, 3.0, -1},
+  };
+  const char *input_names[] = {"x"};
+  const char *plain_names[] = {"w"};
+  const int64_t arena_bytes = int64_t{L} * int64_t(ctx.n()) * 8;
+  const program::Plan<program::CpuKernel> cpu_plan{buffers,
+                                                   std::size(buffers),
+                                                   args,
+                                                   steps,
+                                                   std::size(steps),
+                                                   nullptr,
+                                                   0,
+                                                   input_names,
+                                                   plain_names,
+                                                   arena_bytes,
+                                                   t};
+  const program::Plan<program::CudaKernel> gpu_plan{buffers,
+                                                    std::size(buffers),
+                                                    args,
+                                                    steps,
+                                                    std::size(steps),
+                                                    nullptr,
+                                                    0,
+                                                    input_names,
+                                                    plain_names,
+                                                    arena_bytes,
+                                                    t};
+
+  const std::vector<Ciphertext> inputs = {encryptor.encrypt(
+      encoder.encode(randomValues(prng, slots, t), top, slots),
+      keygen.publicKey())};
+  std::vector<cuda::DeviceCiphertext> dinputs;
+  dinputs.push_back(cuda::upload(dctx, inputs[0]));
+  program::ConstantCache<cuda::DevicePoly> cache;
+  program::CudaGraph graph;
+  program::CudaArena arena;
+  EvaluationKeys keys;
+  for (int run = 0; run < 4; ++run) {
+    std::vector<std::complex<double>> w(slots);
+    for (size_t i = 0; i < slots; ++i)
+      w[i] = static_cast<double>(prng.uniform(t));
+    const std::vector<std::vector<std::complex<double>>> plain = {w};
+    std::vector<Ciphertext> want;
+    program::CpuArgs a;
+    a.ctx = &ctx;
+    a.keys = &keys;
+    a.inputs = &inputs;
+    a.outputs = &want;
+    a.plain = &plain;
+    program::run(a, cpu_plan);
+    std::vector<cuda::DeviceCiphertext> got;
+    program::CudaArgs g;
+    g.ctx = &dctx;
+    g.inputs = &dinputs;
+    g.outputs = &got;
+    g.constants = &cache;
+    g.plain = &plain;
+    g.arena = &arena;
+    g.graph = run ? &graph : nullptr;
+    program::runCuda(g, gpu_plan);
+    dctx.synchronize();
+    ASSERT_EQ(got.size(), 1u) << "run " << run;
+    expectSame(dctx, want[0], got[0], "w, run " + std::to_string(run));
+  }
+}
+
 TEST(CudaBgv, OperationsMatchTheCpuAndDecrypt) {
   REQUIRE_GPU();
   const uint64_t t = 65537;
