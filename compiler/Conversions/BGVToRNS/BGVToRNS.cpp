@@ -189,15 +189,16 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
         [&](bgv::PlaintextType t) -> Type { return basis.q(t.getLevel()); });
 
     RewritePatternSet patterns(ctx);
-    patterns.add<
-        LowerAddSub<bgv::AddOp, rns::AddOp, false>,
-        LowerAddSub<bgv::SubOp, rns::SubOp, true>,
-        LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
-        LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
-        LowerTimesInt<bgv::MulIntOp>, LowerTimesInt<bgv::AdjustFactorOp>,
-        LowerAddIntOp, rns_lowering::LowerNeg<bgv::NegOp>,
-        rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp,
-        LowerModSwitchOp, LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
+    patterns
+        .add<LowerAddSub<bgv::AddOp, rns::AddOp, false>,
+             LowerAddSub<bgv::SubOp, rns::SubOp, true>,
+             LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
+             LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
+             LowerTimesInt<bgv::MulIntOp>, LowerTimesInt<bgv::AdjustFactorOp>,
+             LowerAddIntOp, rns_lowering::LowerNeg<bgv::NegOp>,
+             rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp,
+             LowerEncodeOp, LowerEncodeValuesOp, LowerModSwitchOp,
+             LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,70 @@ TEST(CudaBgv, ModSwitchDownWithTMatchesTheCpu) {
   }
 }
 
+/// A hand-written BGV plan (Plan::plain_modulus = t; input "x", plaintext
+/// input "w") run on the CPU, the reference, and on the GPU: step by step
+/// (run 0), then as a CUDA Graph (run 1 captures, later runs replay), over
+/// an arena of `arena_bytes` when nonzero. `plain(run)` gives each run's
+/// plaintext input. Expects the same residues every run; returns the CPU's
+/// outputs of run 0.
+using PlainValues = std::vector<std::vector<std::complex<double>>>;
+template <size_t B, size_t A, size_t S>
+std::vector<Ciphertext> expectPlanRunsMatch(
+    const Context64 &ctx, const cuda::DeviceContext &dctx, uint64_t t,
+    const program::BufferSpec (&buffers)[B], const int32_t (&args)[A],
+    const program::Step (&steps)[S], size_t constants, int64_t arena_bytes,
+    const std::vector<Ciphertext> &inputs, const program::ConstantData *data,
+    const std::function<PlainValues(int)> &plain, int runs) {
+  const char *input_names[] = {"x"};
+  const char *plain_names[] = {"w"};
+  const program::Plan<program::CpuKernel> cpu_plan{
+      buffers,   B,           args,        steps,       S, nullptr,
+      constants, input_names, plain_names, arena_bytes, t};
+  const program::Plan<program::CudaKernel> gpu_plan{
+      buffers,   B,           args,        steps,       S, nullptr,
+      constants, input_names, plain_names, arena_bytes, t};
+  std::vector<cuda::DeviceCiphertext> dinputs;
+  for (const Ciphertext &ct : inputs)
+    dinputs.push_back(cuda::upload(dctx, ct));
+  program::ConstantCache<cuda::DevicePoly> cache;
+  program::CudaGraph graph;
+  program::CudaArena arena;
+  EvaluationKeys keys;
+  std::vector<Ciphertext> first;
+  for (int run = 0; run < runs; ++run) {
+    const PlainValues values = plain(run);
+    std::vector<Ciphertext> want;
+    program::CpuArgs a;
+    a.ctx = &ctx;
+    a.keys = &keys;
+    a.inputs = &inputs;
+    a.outputs = &want;
+    a.data = data;
+    a.plain = &values;
+    program::run(a, cpu_plan);
+    std::vector<cuda::DeviceCiphertext> got;
+    program::CudaArgs g;
+    g.ctx = &dctx;
+    g.inputs = &dinputs;
+    g.outputs = &got;
+    g.constants = &cache;
+    g.data = data;
+    g.plain = &values;
+    g.arena = arena_bytes ? &arena : nullptr;
+    g.graph = run ? &graph : nullptr;
+    program::runCuda(g, gpu_plan);
+    dctx.synchronize();
+    EXPECT_EQ(got.size(), want.size()) << "run " << run;
+    for (size_t j = 0; j < want.size() && j < got.size(); ++j)
+      expectSame(dctx, want[j], got[j],
+                 "output " + std::to_string(j) + ", run " +
+                     std::to_string(run));
+    if (run == 0)
+      first = std::move(want);
+  }
+  return first;
+}
+
 TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
   // A BGV plan (Plan::plain_modulus = t) without generated kernels: an
   // input switched down by q_top (t-corrected), a constant (factor 5) and
@@ -142,76 +207,21 @@ TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
       {StepKind::kEncodeValues, 9, 1, 0, 0, {0, 0, 0, 0}, 7.0, -1},
       {StepKind::kOutput, 0, 0, 9, 1, {top - 1, n, 8, 0}, 7.0, -1},
   };
-  const char *input_names[] = {"x"};
-  const char *plain_names[] = {"w"};
-  const program::Plan<program::CpuKernel> cpu_plan{buffers,
-                                                   std::size(buffers),
-                                                   args,
-                                                   steps,
-                                                   std::size(steps),
-                                                   nullptr,
-                                                   1,
-                                                   input_names,
-                                                   plain_names,
-                                                   0,
-                                                   t};
-  const program::Plan<program::CudaKernel> gpu_plan{buffers,
-                                                    std::size(buffers),
-                                                    args,
-                                                    steps,
-                                                    std::size(steps),
-                                                    nullptr,
-                                                    1,
-                                                    input_names,
-                                                    plain_names,
-                                                    0,
-                                                    t};
-
   program::ConstantData data;
   data.values = c;
   const std::vector<Ciphertext> inputs = {
       encryptor.encrypt(encoder.encode(x, top, slots), keygen.publicKey())};
-  const std::vector<std::vector<std::complex<double>>> plain = {
+  const PlainValues plain = {
       std::vector<std::complex<double>>(w.begin(), w.end())};
-  std::vector<Ciphertext> want;
-  EvaluationKeys keys;
-  program::CpuArgs a;
-  a.ctx = &ctx;
-  a.keys = &keys;
-  a.inputs = &inputs;
-  a.outputs = &want;
-  a.data = &data;
-  a.plain = &plain;
-  program::run(a, cpu_plan);
+  // Run 0: enqueued; 1: run, then captured; 2: the graph replayed.
+  const std::vector<Ciphertext> want = expectPlanRunsMatch(
+      ctx, dctx, t, buffers, args, steps, 1, 0, inputs, &data,
+      [&](int) { return plain; }, 3);
   ASSERT_EQ(want.size(), 4u);
   const std::vector<uint64_t> got_x =
       encoder.decode(decryptor.decrypt(want[0]));
   for (size_t i = 0; i < slots; ++i)
     EXPECT_EQ(got_x[i], static_cast<uint64_t>(x[i])) << i;
-
-  std::vector<cuda::DeviceCiphertext> dinputs;
-  dinputs.push_back(cuda::upload(dctx, inputs[0]));
-  program::ConstantCache<cuda::DevicePoly> cache;
-  program::CudaGraph graph;
-  // Run 0: enqueued; 1: run, then captured; 2: the graph replayed.
-  for (int run = 0; run < 3; ++run) {
-    std::vector<cuda::DeviceCiphertext> got;
-    program::CudaArgs g;
-    g.ctx = &dctx;
-    g.inputs = &dinputs;
-    g.outputs = &got;
-    g.constants = &cache;
-    g.data = &data;
-    g.plain = &plain;
-    g.graph = run ? &graph : nullptr;
-    program::runCuda(g, gpu_plan);
-    dctx.synchronize();
-    ASSERT_EQ(got.size(), want.size()) << "run " << run;
-    for (size_t j = 0; j < want.size(); ++j)
-      expectSame(dctx, want[j], got[j],
-                 "output " + std::to_string(j) + ", run " +
-                     std::to_string(run));
-  }
 }
 
 TEST(CudaBgv, GraphEncodesAPlainInputAtItsStep) {
@@ -252,68 +262,20 @@ TEST(CudaBgv, GraphEncodesAPlainInputAtItsStep) {
       {StepKind::kEncodeValues, 5, 1, 0, 0, {0, 0, 0, 0}, 3.0, -1},
       {StepKind::kOutput, 0, 0, 5, 1, {top, n, 6, 0}, 3.0, -1},
   };
-  const char *input_names[] = {"x"};
-  const char *plain_names[] = {"w"};
   const int64_t arena_bytes = int64_t{L} * int64_t(ctx.n()) * 8;
-  const program::Plan<program::CpuKernel> cpu_plan{buffers,
-                                                   std::size(buffers),
-                                                   args,
-                                                   steps,
-                                                   std::size(steps),
-                                                   nullptr,
-                                                   0,
-                                                   input_names,
-                                                   plain_names,
-                                                   arena_bytes,
-                                                   t};
-  const program::Plan<program::CudaKernel> gpu_plan{buffers,
-                                                    std::size(buffers),
-                                                    args,
-                                                    steps,
-                                                    std::size(steps),
-                                                    nullptr,
-                                                    0,
-                                                    input_names,
-                                                    plain_names,
-                                                    arena_bytes,
-                                                    t};
-
   const std::vector<Ciphertext> inputs = {encryptor.encrypt(
       encoder.encode(randomValues(prng, slots, t), top, slots),
       keygen.publicKey())};
-  std::vector<cuda::DeviceCiphertext> dinputs;
-  dinputs.push_back(cuda::upload(dctx, inputs[0]));
-  program::ConstantCache<cuda::DevicePoly> cache;
-  program::CudaGraph graph;
-  program::CudaArena arena;
-  EvaluationKeys keys;
-  for (int run = 0; run < 4; ++run) {
-    std::vector<std::complex<double>> w(slots);
-    for (size_t i = 0; i < slots; ++i)
-      w[i] = static_cast<double>(prng.uniform(t));
-    const std::vector<std::vector<std::complex<double>>> plain = {w};
-    std::vector<Ciphertext> want;
-    program::CpuArgs a;
-    a.ctx = &ctx;
-    a.keys = &keys;
-    a.inputs = &inputs;
-    a.outputs = &want;
-    a.plain = &plain;
-    program::run(a, cpu_plan);
-    std::vector<cuda::DeviceCiphertext> got;
-    program::CudaArgs g;
-    g.ctx = &dctx;
-    g.inputs = &dinputs;
-    g.outputs = &got;
-    g.constants = &cache;
-    g.plain = &plain;
-    g.arena = &arena;
-    g.graph = run ? &graph : nullptr;
-    program::runCuda(g, gpu_plan);
-    dctx.synchronize();
-    ASSERT_EQ(got.size(), 1u) << "run " << run;
-    expectSame(dctx, want[0], got[0], "w, run " + std::to_string(run));
-  }
+  const std::vector<Ciphertext> want = expectPlanRunsMatch(
+      ctx, dctx, t, buffers, args, steps, 0, arena_bytes, inputs, nullptr,
+      [&](int) {
+        std::vector<std::complex<double>> w(slots);
+        for (auto &v : w)
+          v = static_cast<double>(prng.uniform(t));
+        return PlainValues{w};
+      },
+      4);
+  EXPECT_EQ(want.size(), 1u);
 }
 
 TEST(CudaBgv, OperationsMatchTheCpuAndDecrypt) {
