@@ -58,3 +58,15 @@ def affine(slots: int = 16):
 
     prog.name = "bgv_affine"
     return prog
+
+
+def ckks_affine(slots: int = 4096):
+    """The same with CKKS (real slots): plaintext inputs at two levels,
+    whose CUDA Graph replay once read overwritten buffers."""
+
+    @ember.program(slots=slots)
+    def prog(x, w: ember.Plain, b: ember.Plain):
+        return (x * w + b) * x - w
+
+    prog.name = "ckks_affine"
+    return prog
