@@ -28,6 +28,9 @@
 static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
                                   const ember::FheToRnsOptions &options) {
   using namespace ember;
+  // Matrix-vector products (ember.matvec) by baby-step giant-step: the
+  // rotations, products with (integer) diagonals and sums fhe-to-bgv takes.
+  pm.addPass(createExpandLinearTransform());
   pm.addPass(mlir::createCanonicalizerPass());
   FHEToBGVOptions fheToBgv;
   fheToBgv.plaintextModulus = options.plaintextModulus;

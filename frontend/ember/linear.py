@@ -45,7 +45,9 @@ def matvec(
     One level. ``baby`` forces the number of baby steps (a power of two is
     usual; default: the compiler's cost model chooses). On numpy values it
     is ``W_padded @ x``. The Galois keys the program needs are in its
-    manifest. Complex ``W`` needs a ``dtype=complex`` program.
+    manifest. Complex ``W`` needs a ``dtype=complex`` program; in a
+    ``scheme="bgv"`` program W holds integers (taken mod t) and the product
+    is exact.
     """
     a = np.asarray(w)
     if a.ndim != 2 or a.size == 0 or not np.issubdtype(a.dtype, np.number):
@@ -73,6 +75,16 @@ def matvec(
             "a complex matrix in a real program: declare "
             "@ember.program(..., dtype=complex)"
         )
+    t = x._modulus if isinstance(x, Encrypted) else 0
+    if t:  # scheme="bgv": an integer matrix, taken mod t
+        if np.iscomplexobj(a) or not np.all(a == np.trunc(a)):
+            raise TraceError(
+                f"a BGV program's matrix holds integers (mod {t}), got {a.dtype} "
+                "values that are not"
+            )
+        a = np.array([[int(v) % t for v in row] for row in a.tolist()], dtype=object)
+        if x._tracer is not None:  # centred, exact as doubles
+            a = np.where(a > t // 2, a - t, a).astype(np.float64)
     if isinstance(x, Encrypted) and x._tracer is not None:
         offsets, rows = diagonals(a, slots)
         if not offsets:

@@ -186,3 +186,31 @@ def test_plaintext_inputs(build_dir, rng):
     np.testing.assert_array_equal(affine(x, w, b), want)
     with pytest.raises(EmberError, match="input 'w'"):
         c.run(keys.evaluation, c.encrypt(keys, x), w=np.full(16, 0.5), b=b)
+
+
+def test_matvec(build_dir, rng):
+    """ember.matvec with an integer matrix in a BGV program: the
+    baby-step giant-step expansion (fhe-expand-linear-transform) runs before
+    fhe-to-bgv; one level; exact."""
+    w = rng.integers(-100, 100, (64, 48))
+
+    @ember.program(slots=64, scheme="bgv", plaintext_modulus=T)
+    def mv(x):
+        return ember.matvec(w, x) + 7
+
+    c = ember.compile(mv)
+    assert len(c.manifest["params"]["q"]) == 2  # q_0 and one level
+    x = rng.integers(0, T, 64)
+    keys = c.keygen()
+    got = c.decrypt(keys, c.run(keys.evaluation, c.encrypt(keys, x)))
+    padded = np.zeros((64, 64), dtype=object)
+    padded[:, :48] = w
+    want = ((padded @ x.astype(object)) + 7) % T
+    np.testing.assert_array_equal(got, want.astype(np.int64))
+    with pytest.raises(TraceError, match="holds integers"):
+
+        @ember.program(slots=8, scheme="bgv")
+        def frac(x):
+            return ember.matvec(np.full((8, 8), 0.5), x)
+
+        frac.trace()
