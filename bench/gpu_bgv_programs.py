@@ -3,8 +3,9 @@ CPU and exact results, from Python as a user runs them.
 
 ``make OUT`` (here, where the compiler is): bench/programs/bgv_chain.py's
 chain(1..10), chain(5) with KLSS key switching (bgv_chain5_klss),
-mul_relin(2^14), affine() (plaintext inputs) and its CKKS twin
-ckks_affine() compiled for target="cpu" and "cuda",
+mul_relin(2^14), affine() (plaintext inputs), its CKKS twin
+ckks_affine() and matvec() (a 256 x 256 integer matrix) compiled for
+target="cpu" and "cuda",
 saved as OUT/<name>-cpu and OUT/<name>-cuda, with OUT/inputs.npz (inputs
 and numpy's results, drawn here).
 
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT / "frontend"))
 sys.path.insert(0, str(ROOT / "bench" / "programs"))
 
 import ember  # noqa: E402
-from bgv_chain import T, affine, chain, ckks_affine, mul_relin  # noqa: E402
+from bgv_chain import T, affine, chain, ckks_affine, matvec, mul_relin  # noqa: E402
 
 DEPTHS = range(1, 11)
 MUL_SLOTS = 1 << 14
@@ -54,6 +55,7 @@ def programs():
     yield mul_relin(MUL_SLOTS), {}
     yield affine(), {}
     yield ckks_affine(), {}
+    yield matvec(), {}
 
 
 def make(out: Path) -> None:

@@ -70,3 +70,17 @@ def ckks_affine(slots: int = 4096):
 
     prog.name = "ckks_affine"
     return prog
+
+
+def matvec(slots: int = 256):
+    """An integer 256 x 256 matrix times an encrypted vector
+    (ember.matvec: baby-step giant-step rotations, one level, the products
+    of each giant step summed before one modulus switch)."""
+    w = np.random.default_rng(17).integers(-1000, 1000, (slots, slots))
+
+    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+    def prog(x):
+        return ember.matvec(w, x)
+
+    prog.name = "bgv_matvec"
+    return prog

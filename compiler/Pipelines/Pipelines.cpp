@@ -37,6 +37,7 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
   fheToBgv.logN = options.logN;
   fheToBgv.dnum = options.dnum;
   fheToBgv.security = options.security;
+  fheToBgv.lazySwitch = options.rescale != "eager";
   fheToBgv.klssGamma = options.klssGamma;
   if (options.keyswitch == "klss" && options.klssGamma == 0)
     fheToBgv.klssGamma = 4;

@@ -96,6 +96,10 @@ struct Converted {
   Location loc;
   /// A plaintext argument: its run-time values (encoded where used).
   Value plain = {};
+  /// A product not yet switched down (lazy switching): it is, where a
+  /// product, a rotation or an output needs it, or an operand at another
+  /// level; sums of products are switched once.
+  bool pending = false;
 };
 
 struct FHEToBGVPass : ember::impl::FHEToBGVBase<FHEToBGVPass> {
@@ -445,7 +449,18 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
   };
   // Two ciphertexts at one level (the higher switched down) and, with
   // `factors`, one factor.
+  auto settle = [&](Converted &c) {
+    if (c.pending)
+      (void)modSwitch(c);
+    c.pending = false;
+  };
   auto align = [&](Converted &x, Converted &y, bool factors) {
+    // At one level, a pending product and any other value add before the
+    // switch (the sum is switched once); across levels both settle first.
+    if (ctType(x.ct).getLevel() != ctType(y.ct).getLevel()) {
+      settle(x);
+      settle(y);
+    }
     while (ctType(x.ct).getLevel() > ctType(y.ct).getLevel())
       (void)modSwitch(x);
     while (ctType(y.ct).getLevel() > ctType(x.ct).getLevel())
@@ -506,6 +521,7 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
                  << i
                  << " is a constant, not a ciphertext (BGV outputs are "
                     "encrypted)";
+        settle(c);
         outs.push_back(c.ct);
         auto ty = ctType(c.ct);
         int budget = static_cast<int>(
@@ -540,6 +556,7 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
         out.ct = sub ? Value(bgv::SubOp::create(b, loc, x.ct, y.ct))
                      : Value(bgv::AddOp::create(b, loc, x.ct, y.ct));
         out.bound = x.bound + y.bound;
+        out.pending = x.pending || y.pending;
       } else {
         // ct +- constant, or constant - ct (= -ct + constant).
         bool negate = sub && !x.ct;
@@ -561,6 +578,7 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
                          : Value(bgv::AddPlainOp::create(b, loc, base, p));
         }
         out.bound = ct.bound + ptNorm;
+        out.pending = ct.pending;
       }
     } else if (auto m = dyn_cast<fhe::MulOp>(op)) {
       Converted x = map.find(m.getLhs())->second;
@@ -570,6 +588,8 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
                              "numpy before tracing)");
       bool levelled = true;
       if (x.ct && y.ct) {
+        settle(x);
+        settle(y);
         align(x, y, /*factors=*/false);
         auto tx = ctType(x.ct), ty = ctType(y.ct);
         auto prodTy = bgv::CiphertextType::get(
@@ -581,14 +601,18 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
       } else {
         Converted &ct = x.ct ? x : y;
         const Converted &k = x.ct ? y : x;
+        std::optional<int64_t> s =
+            k.constant ? splatOf(*k.constant) : std::nullopt;
+        if (!s || !isCheapInt(*s, t_))
+          settle(ct); // a levelled product takes a switched operand
         auto ty = ctType(ct.ct);
-        if (std::optional<int64_t> s =
-                k.constant ? splatOf(*k.constant) : std::nullopt) {
+        if (s) {
           int64_t v = bgv::centred(*s, t_);
           out.ct = bgv::MulIntOp::create(b, loc, ct.ct, v);
           out.bound = ct.bound *
                       static_cast<double>(std::max<int64_t>(1, std::llabs(v)));
           levelled = !isCheapInt(v, t_);
+          out.pending = ct.pending;
         } else {
           Value p = encode(k, ty.getSlots(), ty.getLevel(), 1, loc);
           out.ct = bgv::MulPlainOp::create(b, loc, ty, ct.ct, p);
@@ -601,14 +625,19 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
         if (ctType(out.ct).getLevel() == 0)
           return emitError(loc, "no level left for this product (the "
                                 "chain was sized for a smaller depth)");
-        (void)modSwitch(out);
+        if (lazySwitch)
+          out.pending = true;
+        else
+          (void)modSwitch(out);
       }
     } else if (isa<fhe::NegOp>(op)) {
       Converted x = map.find(op->getOperand(0))->second;
       out.ct = bgv::NegOp::create(b, loc, x.ct);
       out.bound = x.bound;
+      out.pending = x.pending;
     } else if (auto r = dyn_cast<fhe::RotateOp>(op)) {
       Converted x = map.find(r.getInput())->second;
+      settle(x); // a key switch over fewer limbs
       out.ct = bgv::RotateOp::create(b, loc, x.ct, r.getOffset());
       out.bound = x.bound + nm.ks;
     }

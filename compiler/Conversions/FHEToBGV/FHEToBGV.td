@@ -17,11 +17,15 @@ def FHEToBGV : Pass<"fhe-to-bgv", "mlir::ModuleOp"> {
     arguments, conjugation, bootstrapping and the other CKKS-only ops are
     errors at their line.
 
-    **Levels (eager, as OpenFHE's FLEXIBLEAUTO and Phantom do).** Every
-    ciphertext product (and every product with a plaintext vector, or with
-    an integer above 2^8 in magnitude) is followed by a modulus switch,
-    which brings the noise back down: the multiplicative depth D is the
-    most such products on a path, and L = D. Operands of additions at
+    **Levels.** Every ciphertext product (and every product with a
+    plaintext vector, or with an integer above 2^8 in magnitude) is
+    switched down one level, which brings the noise back down: the
+    multiplicative depth D is the most such products on a path, and L = D.
+    The switch is lazy (`lazy-switch`, on): a product is switched where a
+    product, a rotation or an output takes it, or an operand at another
+    level meets it, so a sum of products (a matrix-vector product) is
+    switched once, as OpenFHE's FLEXIBLEAUTO does; `lazy-switch=false`
+    switches right after every product. Operands of additions at
     different levels meet at the lower one (the higher one is switched
     down); operands with different factors are scaled by the ratio of the
     factors mod t (the side with the smaller centred ratio).
@@ -62,6 +66,9 @@ def FHEToBGV : Pass<"fhe-to-bgv", "mlir::ModuleOp"> {
            "A KLSS form with key groups of this many primes and the fewest "
            "61-bit temporary primes T (0: none; rns-select-keyswitch may add "
            "one)">,
+    Option<"lazySwitch", "lazy-switch", "bool", /*default=*/"true",
+           "Switch a product down where it is needed (sums of products "
+           "once); false: right after every product">,
     Option<"congruentPrimes", "congruent-primes", "bool", /*default=*/"true",
            "Level primes = 1 (mod 2N t) where they are near the size (factors "
            "stay 1); false: the largest NTT primes, factors tracked">,
