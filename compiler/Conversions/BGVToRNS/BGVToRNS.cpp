@@ -178,15 +178,8 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
     for (auto f : module.getOps<func::FuncOp>())
       f.removeResAttrsAttr();
     TypeConverter tc;
-    tc.addConversion([](Type t) { return t; });
-    tc.addConversion(
-        [&](bgv::CiphertextType t,
-            SmallVectorImpl<Type> &out) -> std::optional<LogicalResult> {
-          out.append(t.getDegree(), basis.q(t.getLevel()));
-          return success();
-        });
-    tc.addConversion(
-        [&](bgv::PlaintextType t) -> Type { return basis.q(t.getLevel()); });
+    rns_lowering::addSchemeTypes<bgv::CiphertextType, bgv::PlaintextType>(
+        tc, basis);
 
     RewritePatternSet patterns(ctx);
     patterns

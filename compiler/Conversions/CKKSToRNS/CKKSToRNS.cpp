@@ -428,15 +428,8 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
     }
 
     TypeConverter tc;
-    tc.addConversion([](Type t) { return t; });
-    tc.addConversion(
-        [&](ckks::CiphertextType t,
-            SmallVectorImpl<Type> &out) -> std::optional<LogicalResult> {
-          out.append(t.getDegree(), basis.q(t.getLevel()));
-          return success();
-        });
-    tc.addConversion(
-        [&](ckks::PlaintextType t) -> Type { return basis.q(t.getLevel()); });
+    rns_lowering::addSchemeTypes<ckks::CiphertextType, ckks::PlaintextType>(
+        tc, basis);
 
     RewritePatternSet patterns(ctx);
     patterns

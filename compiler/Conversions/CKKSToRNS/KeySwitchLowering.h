@@ -28,6 +28,7 @@ namespace ember::rns_lowering {
 using mlir::Location;
 using mlir::OpBuilder;
 using mlir::SmallVector;
+using mlir::SmallVectorImpl;
 using mlir::Type;
 using mlir::Value;
 using mlir::ValueRange;
@@ -223,6 +224,21 @@ inline SmallVector<Value> automorphismSwitch(KeySwitcher &ks, ValueRange in,
   Value s1 = ks.automorphism(in[1], galois);
   auto [r0, r1] = ks.switchAndAdd(s0, s1, ks.loadKey(galois));
   return {r0, r1};
+}
+
+/// The scheme's types as rns polynomials: a ciphertext of degree d at
+/// level l is d polynomials over q[0:limbs(l)] in NTT form, a plaintext
+/// one; other types unchanged.
+template <typename CtType, typename PtType>
+void addSchemeTypes(mlir::TypeConverter &tc, const Basis &basis) {
+  tc.addConversion([](Type t) { return t; });
+  tc.addConversion([&basis](CtType t, SmallVectorImpl<Type> &out)
+                       -> std::optional<mlir::LogicalResult> {
+    out.append(t.getDegree(), basis.q(t.getLevel()));
+    return mlir::success();
+  });
+  tc.addConversion(
+      [&basis](PtType t) -> Type { return basis.q(t.getLevel()); });
 }
 
 /// Applies a scheme -> rns 1:N conversion to `module`: `patterns` plus the
