@@ -21,10 +21,45 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-/// scheme=bgv: fhe-to-bgv (parameters from depth and t, eager modulus
-/// switching, factors and noise), bgv-to-rns, then the rns passes:
-/// key-switch selection (hybrid or KLSS), ModDown merging (a merged ModDown
-/// by P q_l is t-corrected like the others), fusion.
+/// The rns passes both schemes run after their lowering to rns: shared key
+/// loads (canonicalize, CSE), key-switch selection, ModDown merging,
+/// optionally the expanded modulus switches, fusion.
+static void addRnsPasses(mlir::OpPassManager &pm,
+                         const ember::FheToRnsOptions &options,
+                         bool expandModSwitch) {
+  using namespace ember;
+  // Share evaluation-key loads, fold automorphisms by 1 and dead views.
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  // Hybrid or KLSS per key switch, on the structured chains ckks-to-rns or
+  // bgv-to-rns made (before merging rewrites their ModDowns; a BGV KLSS
+  // ModDown is t-corrected like the others); keys fit the budget.
+  RNSSelectKeySwitchOptions select;
+  select.method = options.keyswitch;
+  select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
+  // Parameters chosen from the program (not a named or explicit set, no
+  // KLSS form asked for) get a KLSS form where the model predicts a win.
+  select.klssForm =
+      options.klssForm && options.params.empty() && options.klssGamma == 0;
+  pm.addPass(createRNSSelectKeySwitch(select));
+  // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
+  // Fusion on: a merged ModDown reads P*y + acc in place (lifted).
+  pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
+      options.mergeModDown, options.mergeModDown, options.fusion}));
+  // Optionally expose the INTT/BConv/NTT chains so fusion sees their tails.
+  if (expandModSwitch)
+    pm.addPass(createRNSExpandModSwitch());
+  // Fuse last: merging made the mul_p/add chains that fusion groups.
+  pm.addPass(createRNSFuseElementwise(
+      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
+                                /*horizontal=*/true,
+                                /*permutedLoads=*/true}));
+}
+
+/// scheme=bgv: the linear-transform expansion, fhe-to-bgv (parameters from
+/// depth, t and noise; lazy modulus switching; factors), bgv-to-rns, then
+/// the rns passes (a merged ModDown by P q_l is t-corrected like the
+/// others).
 static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
                                   const ember::FheToRnsOptions &options) {
   using namespace ember;
@@ -44,21 +79,9 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(createFHEToBGV(fheToBgv));
   pm.addPass(createCKKSRecordInterface());
   pm.addPass(createBGVToRNS());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  // Hybrid or KLSS per key switch, as for CKKS: the KLSS ModDown (in
-  // coefficient form) is the runtime's t-corrected switch like the others.
-  RNSSelectKeySwitchOptions select;
-  select.method = options.keyswitch;
-  select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
-  select.klssForm = options.klssForm && options.klssGamma == 0;
-  pm.addPass(createRNSSelectKeySwitch(select));
-  pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
-      options.mergeModDown, options.mergeModDown, options.fusion}));
-  pm.addPass(createRNSFuseElementwise(
-      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
-                                /*horizontal=*/true,
-                                /*permutedLoads=*/true}));
+  // ModUp/ModDown stay structured (rns-expand-modswitch's expansion is not
+  // t-corrected, so expand-modswitch does not apply to bgv).
+  addRnsPasses(pm, options, /*expandModSwitch=*/false);
 }
 
 void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
@@ -115,31 +138,7 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(createCKKSRecordInterface());
   // Expand every ckks op into RNS polynomial ops (hybrid key switching).
   pm.addPass(createCKKSToRNS());
-  // Share evaluation-key loads, fold automorphisms by 1 and dead views.
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  // Hybrid or KLSS per key switch, on the structured chains ckks-to-rns
-  // made (before merging rewrites their ModDowns); keys fit the budget.
-  RNSSelectKeySwitchOptions select;
-  select.method = options.keyswitch;
-  select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
-  // Parameters chosen from the program (not a named or explicit set, no
-  // KLSS form asked for) get a KLSS form where the model predicts a win.
-  select.klssForm =
-      options.klssForm && options.params.empty() && options.klssGamma == 0;
-  pm.addPass(createRNSSelectKeySwitch(select));
-  // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
-  // Fusion on: a merged ModDown reads P*y + acc in place (lifted).
-  pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
-      options.mergeModDown, options.mergeModDown, options.fusion}));
-  // Optionally expose the INTT/BConv/NTT chains so fusion sees their tails.
-  if (options.expandModSwitch)
-    pm.addPass(createRNSExpandModSwitch());
-  // Fuse last: merging made the mul_p/add chains that fusion groups.
-  pm.addPass(createRNSFuseElementwise(
-      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
-                                /*horizontal=*/true,
-                                /*permutedLoads=*/true}));
+  addRnsPasses(pm, options, options.expandModSwitch);
 }
 
 void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,

@@ -258,7 +258,7 @@ std::vector<Word> centredResidues(const Context<Word> &ctx, uint64_t t,
 template <typename Word>
 uint64_t switchedFactor(const Context<Word> &ctx, uint64_t mu, int level,
                         uint64_t t) {
-  return mulMod(mu, invMod(ctx.primes()[level] % t, t), t);
+  return switchedFactor(mu, ctx.primes()[level], t);
 }
 
 template <typename Word>

@@ -214,3 +214,14 @@ def test_matvec(build_dir, rng):
             return ember.matvec(np.full((8, 8), 0.5), x)
 
         frac.trace()
+
+
+def test_example_through_ember_run(build_dir, capsys):
+    """examples/integer_vectors.py by `ember run`: integers drawn mod t,
+    every output equal to numpy's arithmetic mod t."""
+    from ember import cli
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "integer_vectors.py"
+    assert cli.main(["run", str(path), "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "exact: every output equals numpy's arithmetic mod 65537" in out

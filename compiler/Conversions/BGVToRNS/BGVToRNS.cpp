@@ -65,22 +65,6 @@ struct LowerPlainAddSub : BasisPattern<BgvOp> {
   }
 };
 
-/// Every polynomial times an integer (mul_int, adjust_factor).
-template <typename BgvOp> struct LowerTimesInt : BasisPattern<BgvOp> {
-  using BasisPattern<BgvOp>::BasisPattern;
-  using OneToNOpAdaptor = typename BasisPattern<BgvOp>::OneToNOpAdaptor;
-  LogicalResult
-  matchAndRewrite(BgvOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> out;
-    for (Value v : adaptor.getInput())
-      out.push_back(rns::MulConstOp::create(
-          rewriter, op.getLoc(), v, rewriter.getI64IntegerAttr(op.getValue())));
-    rewriter.replaceOpWithMultiple(op, Replacement{out});
-    return success();
-  }
-};
-
 LOWERING(AddIntOp) {
   // c in every slot is the constant polynomial c, times the factor.
   auto ct = cast<bgv::CiphertextType>(op.getInput().getType());
@@ -182,16 +166,16 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
         tc, basis);
 
     RewritePatternSet patterns(ctx);
-    patterns
-        .add<LowerAddSub<bgv::AddOp, rns::AddOp, false>,
-             LowerAddSub<bgv::SubOp, rns::SubOp, true>,
-             LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
-             LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
-             LowerTimesInt<bgv::MulIntOp>, LowerTimesInt<bgv::AdjustFactorOp>,
-             LowerAddIntOp, rns_lowering::LowerNeg<bgv::NegOp>,
-             rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp,
-             LowerEncodeOp, LowerEncodeValuesOp, LowerModSwitchOp,
-             LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
+    patterns.add<LowerAddSub<bgv::AddOp, rns::AddOp, false>,
+                 LowerAddSub<bgv::SubOp, rns::SubOp, true>,
+                 LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
+                 LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
+                 rns_lowering::LowerMulInt<bgv::MulIntOp>,
+                 rns_lowering::LowerMulInt<bgv::AdjustFactorOp>, LowerAddIntOp,
+                 rns_lowering::LowerNeg<bgv::NegOp>,
+                 rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp,
+                 LowerEncodeOp, LowerEncodeValuesOp, LowerModSwitchOp,
+                 LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);

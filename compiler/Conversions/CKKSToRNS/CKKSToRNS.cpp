@@ -109,15 +109,6 @@ LOWERING(TileOp) {
   return success();
 }
 
-LOWERING(MulIntOp) {
-  SmallVector<Value> out;
-  for (Value v : adaptor.getInput())
-    out.push_back(rns::MulConstOp::create(
-        rewriter, op.getLoc(), v, rewriter.getI64IntegerAttr(op.getValue())));
-  rewriter.replaceOpWithMultiple(op, Replacement{out});
-  return success();
-}
-
 LOWERING(MulIOp) {
   // Times X^(N/2): the constant i encoded at scale 1 is that monomial
   // exactly (coefficient N/2 is 1, the rest 0), one product per limb.
@@ -432,17 +423,17 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
         tc, basis);
 
     RewritePatternSet patterns(ctx);
-    patterns
-        .add<LowerAddSub<ckks::AddOp, rns::AddOp, false>,
-             LowerAddSub<ckks::SubOp, rns::SubOp, true>,
-             LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
-             LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>,
-             rns_lowering::LowerNeg<ckks::NegOp>, LowerMulIntOp, LowerMulIOp,
-             LowerModRaiseOp, rns_lowering::LowerTensor<ckks::MulOp>,
-             LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp, LowerTileOp,
-             LowerRescaleOp, LowerModDropOp, LowerRelinearizeOp, LowerRotateOp,
-             LowerConjugateOp, LowerKeySwitchOp, LowerHoistedRotateOp,
-             LowerHoistedRotateSumOp>(tc, ctx, basis);
+    patterns.add<
+        LowerAddSub<ckks::AddOp, rns::AddOp, false>,
+        LowerAddSub<ckks::SubOp, rns::SubOp, true>,
+        LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
+        LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>,
+        rns_lowering::LowerNeg<ckks::NegOp>,
+        rns_lowering::LowerMulInt<ckks::MulIntOp>, LowerMulIOp, LowerModRaiseOp,
+        rns_lowering::LowerTensor<ckks::MulOp>, LowerMulPlainOp, LowerEncodeOp,
+        LowerEncodeValuesOp, LowerTileOp, LowerRescaleOp, LowerModDropOp,
+        LowerRelinearizeOp, LowerRotateOp, LowerConjugateOp, LowerKeySwitchOp,
+        LowerHoistedRotateOp, LowerHoistedRotateSumOp>(tc, ctx, basis);
     if (failed(rns_lowering::convertToRns<ckks::CKKSDialect>(
             module, tc, std::move(patterns))))
       return signalPassFailure();

@@ -179,6 +179,24 @@ template <typename SrcOp> struct LowerNeg : BasisPattern<SrcOp> {
   }
 };
 
+/// Every polynomial of the input (getInput) times the op's integer
+/// (getValue): ckks.mul_int, bgv.mul_int and bgv.adjust_factor.
+template <typename SrcOp> struct LowerMulInt : BasisPattern<SrcOp> {
+  using BasisPattern<SrcOp>::BasisPattern;
+  using OneToNOpAdaptor = typename BasisPattern<SrcOp>::OneToNOpAdaptor;
+  mlir::LogicalResult
+  matchAndRewrite(SrcOp op, OneToNOpAdaptor adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> out;
+    for (Value v : adaptor.getInput())
+      out.push_back(rns::MulConstOp::create(
+          rewriter, op.getLoc(), v,
+          rewriter.getI64IntegerAttr(static_cast<int64_t>(op.getValue()))));
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return mlir::success();
+  }
+};
+
 /// The tensor product of two degree-2 ciphertexts: (a0 b0, a0 b1 + a1 b0,
 /// a1 b1), 4 products, no Karatsuba (its extra additions cost more memory
 /// traffic than the saved product on a GPU).

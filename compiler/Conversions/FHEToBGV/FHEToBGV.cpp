@@ -75,16 +75,11 @@ std::optional<int64_t> splatOf(const std::vector<int64_t> &v) {
 }
 
 /// The worst-case noise model of ember/bgv_params.h, per operation.
-struct NoiseModel {
-  double t, fresh, ks, ms, delta;
-  NoiseModel(uint64_t plain, int log_n, int dnum) {
-    const bgv::NoiseTerms nt = bgv::noiseTerms(log_n);
-    t = static_cast<double>(plain);
-    delta = nt.delta;
-    fresh = t * (nt.b_err * (1 + 2 * nt.delta) + 0.5);
-    ks = t * dnum * (nt.delta * nt.b_err + nt.delta_ms + 1);
-    ms = t * (1 + nt.delta_ms) / 2;
-  }
+struct NoiseModel : bgv::BgvNoise {
+  double t, delta;
+  NoiseModel(uint64_t plain, int log_n, int dnum)
+      : bgv::BgvNoise(bgv::bgvNoise(plain, log_n, dnum)),
+        t(static_cast<double>(plain)), delta(bgv::noiseTerms(log_n).delta) {}
 };
 
 /// A converted value: a ciphertext with its noise bound, or a constant
@@ -315,11 +310,8 @@ FHEToBGVPass::bitsForNoise(ModuleOp module, const std::vector<int> &bits,
   // A switch from level l must bring its largest input back to the base
   // the chain was sized for (bgv_params.h: B_0 = max(fresh, 2 (B_ms + t
   // KS))): q_l >= B_pre / (B_0 - B_ms).
-  const bgv::NoiseTerms nt =
-      bgv::noiseTerms(static_cast<int>(params_.getLogN()));
   const NoiseModel &nm = *noise_;
-  const double ks = nm.t * 3 * (nt.delta * nt.b_err + nt.delta_ms + 1);
-  const double base = std::max(nm.fresh, 2 * (nm.ms + ks));
+  const double base = nm.base;
   std::vector<int> out(bits);
   for (size_t l = 1; l < bits.size(); ++l)
     if (maxPre_[l] > -1e300)

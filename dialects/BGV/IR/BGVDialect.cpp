@@ -30,14 +30,6 @@ void BGVDialect::initialize() {
       >();
 }
 
-namespace ember::bgv {
-
-uint64_t switchedFactor(uint64_t mu, uint64_t q_level, uint64_t t) {
-  return mulMod(mu, invMod(q_level % t, t), t);
-}
-
-} // namespace ember::bgv
-
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

@@ -25,12 +25,5 @@
 #define GET_OP_CLASSES
 #include "dialects/BGV/IR/BGVOps.h.inc"
 
-namespace ember::bgv {
-
-// mulMod, invMod, centred: ember/bgv_params.h (shared with the runtime).
-
-/// The factor after a modulus switch from `level` of a chain Q: mu
-/// q_level^-1 (mod t).
-uint64_t switchedFactor(uint64_t mu, uint64_t q_level, uint64_t t);
-
-} // namespace ember::bgv
+// mulMod, invMod, centred, switchedFactor of ember::bgv:
+// ember/bgv_params.h (shared with the runtime).

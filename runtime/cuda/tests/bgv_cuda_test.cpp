@@ -11,6 +11,7 @@
 #include "ember/program.h"
 #include "ember/program_cuda.h"
 #include "ember/rns.h"
+#include "require_gpu.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -21,17 +22,6 @@
 
 namespace ember {
 namespace {
-
-bool haveGpu() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!haveGpu())                                                            \
-      GTEST_SKIP() << "no CUDA device";                                        \
-  } while (0)
 
 std::vector<int64_t> randomValues(Prng &prng, size_t count, uint64_t t) {
   std::vector<int64_t> v(count);

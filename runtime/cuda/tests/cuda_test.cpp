@@ -12,6 +12,7 @@
 #include "ember/errors.h"
 #include "ember/program_cuda.h"
 #include "ember/rns.h"
+#include "require_gpu.h"
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -25,17 +26,6 @@
 
 namespace ember {
 namespace {
-
-bool haveGpu() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!haveGpu())                                                            \
-      GTEST_SKIP() << "no CUDA device";                                        \
-  } while (0)
 
 Prng::Seed seed(uint8_t v) {
   Prng::Seed s{};

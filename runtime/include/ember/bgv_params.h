@@ -29,6 +29,7 @@
 #include "ember/primes.h"
 #include "ember/security.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -59,6 +60,11 @@ inline int64_t centred(int64_t c, uint64_t t) {
   return r > m / 2 ? r - m : r;
 }
 
+/// The factor after a modulus switch by the prime q: mu q^-1 (mod t).
+inline uint64_t switchedFactor(uint64_t mu, uint64_t q, uint64_t t) {
+  return mulMod(mu, invMod(q % t, t), t);
+}
+
 enum class Scheme { kBgv, kBfv };
 
 /// Bits of headroom in BGV's q_0 and BFV's Q beyond the worst-case bound.
@@ -75,6 +81,28 @@ struct NoiseTerms {
 inline NoiseTerms noiseTerms(int log_n) {
   const double n = std::ldexp(1.0, log_n);
   return {6 * 3.2, 2 * std::sqrt(n), 4 * std::sqrt(n)};
+}
+
+/// BGV's worst-case bounds on |[c_0 + c_1 s]_{Q_l}| (the header comment):
+/// a fresh encryption, the rounding a modulus switch adds, a key switch
+/// over `dnum` digits; `base` is what every level prime returns a product
+/// to, max(fresh, 2 (ms + ks)) with OpenFHE's 3 digits.
+struct BgvNoise {
+  double fresh, ms, ks, base;
+};
+
+inline BgvNoise bgvNoise(uint64_t t, int log_n, int dnum) {
+  const NoiseTerms nt = noiseTerms(log_n);
+  const double tt = static_cast<double>(t);
+  auto ksFor = [&](int digits) {
+    return tt * digits * (nt.delta * nt.b_err + nt.delta_ms + 1);
+  };
+  BgvNoise n;
+  n.fresh = tt * (nt.b_err * (1 + 2 * nt.delta) + 0.5);
+  n.ms = tt * (1 + nt.delta_ms) / 2;
+  n.ks = ksFor(dnum);
+  n.base = std::max(n.fresh, 2 * (n.ms + ksFor(3)));
+  return n;
 }
 
 /// dnum as OpenFHE picks it (3 digits beyond depth 3, 2 beyond 0), capped
@@ -106,11 +134,7 @@ inline std::vector<int> qBitsFor(Scheme scheme, int depth, uint64_t t,
     const int primes = static_cast<int>(std::ceil(log_q / kBfvPrimeBits));
     return std::vector<int>(primes, kBfvPrimeBits);
   }
-  const double tt = static_cast<double>(t);
-  const double ks = 3 * (nt.delta * nt.b_err + nt.delta_ms + 1);
-  const double b_fresh = tt * (nt.b_err * (1 + 2 * nt.delta) + 0.5);
-  const double b_ms = tt * (1 + nt.delta_ms) / 2;
-  const double b0 = std::max(b_fresh, 2 * (b_ms + tt * ks));
+  const double b0 = bgvNoise(t, log_n, 3).base;
   const int level_bits =
       static_cast<int>(std::ceil(std::log2(2 * nt.delta * b0)));
   const int q0_bits =
