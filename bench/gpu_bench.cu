@@ -780,6 +780,27 @@ void benchBgv(int runs, std::vector<Row> &rows) {
         Row{spec.name, "bgv mul+relin+switch", top, whole, 0, count.hmul(top)});
     rows.push_back(
         Row{spec.name, "bgv mod switch", top, ms, 0, count.rescale(top)});
+    { // One polynomial's transforms over Q, in place: the limb NTTs that
+      // bound BFV's HPS multiply (N = 2^15: columns of 128 and rows of 256,
+      // ntt.cu; 2^16: 256 x 256).
+      Prng tprng; // not the keys' and inputs' stream
+      cuda::DevicePoly p = cuda::upload(
+          dctx, sampleUniformPoly(ctx, tprng, ctx.qBasis(top), false));
+      const double fwd = medianUs(dctx, runs, [&] {
+        p.ntt = false;
+        cuda::ntt(dctx, p);
+      });
+      const double inv = medianUs(dctx, runs, [&] {
+        p.ntt = true;
+        cuda::intt(dctx, p);
+      });
+      rows.push_back(Row{spec.name, "ntt", top, fwd, 0, count.ntt(top)});
+      rows.push_back(Row{spec.name, "intt", top, inv, 0, count.ntt(top)});
+      std::printf("  %s: ntt %.1f us, intt %.1f us (%d limbs: %.2f and %.2f "
+                  "us a limb)\n",
+                  spec.name.c_str(), fwd, inv, top + 1, fwd / (top + 1),
+                  inv / (top + 1));
+    }
     std::printf("  %s: mul+relin %.1f us (Phantom %.0f us: %.2fx), mod "
                 "switch %.1f us, mul+relin+switch merged %.1f us\n",
                 spec.name.c_str(), us, sh.phantom_us, us / sh.phantom_us, ms,

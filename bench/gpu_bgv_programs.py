@@ -1,10 +1,11 @@
-"""Compiled BGV programs on the GPU (issue 17): identical residues with the
-CPU and exact results, from Python as a user runs them.
+"""Compiled BGV and BFV programs on the GPU (issue 17): identical residues
+with the CPU and exact results, from Python as a user runs them.
 
-``make OUT`` (here, where the compiler is): bench/programs/bgv_chain.py's
-chain(1..10), chain(5) with KLSS key switching (bgv_chain5_klss),
-mul_relin(2^14), affine() (plaintext inputs), its CKKS twin
-ckks_affine() and matvec() (a 256 x 256 integer matrix) compiled for
+``make OUT [--only PREFIX,...]`` (here, where the compiler is):
+bench/programs/bgv_chain.py's chain(1..10), chain(5) with KLSS key
+switching (bgv_chain5_klss), mul_relin(2^14), affine() (plaintext
+inputs), its CKKS twin ckks_affine() and matvec() (a 256 x 256 integer
+matrix), and the same programs with scheme="bfv" (bfv_*), compiled for
 target="cpu" and "cuda",
 saved as OUT/<name>-cpu and OUT/<name>-cuda, with OUT/inputs.npz (inputs
 and numpy's results, drawn here).
@@ -18,7 +19,8 @@ within 2^-20). Timed: the median
 of RUNS graph replays on device-resident inputs (``Compiled.last_run``, as
 bench/gpu_python.py reads it). For bgv_mul16384 also the runtime's hand-written
 CudaBgvEvaluator.multiply_relin (tensor, relinearization and modulus
-switch, one merged ModDown) at the same parameters and keys (host wall
+switch, one merged ModDown) at the same parameters and keys, and for
+bfv_mul16384 CudaBfvEvaluator.multiply_relin (host wall
 time around the call and a device synchronize). One JSON row
 per program on stdout, a table at the end.
 """
@@ -45,24 +47,34 @@ DEPTHS = range(1, 11)
 MUL_SLOTS = 1 << 14
 
 
-def programs():
-    """(program, compile options) pairs; names are unique."""
-    for d in DEPTHS:
-        yield chain(d), {}
-    klss = chain(5)
-    klss.name = "bgv_chain5_klss"
-    yield klss, {"keyswitch": "klss"}
-    yield mul_relin(MUL_SLOTS), {}
-    yield affine(), {}
-    yield ckks_affine(), {}
-    yield matvec(), {}
+def programs(only: str = ""):
+    """(program, compile options) pairs; names are unique. ``only``: comma-
+    separated name prefixes to keep (all when empty)."""
+
+    def every():
+        for scheme in ("bgv", "bfv"):
+            for d in DEPTHS:
+                yield chain(d, scheme=scheme), {}
+            klss = chain(5, scheme=scheme)
+            klss.name = f"{scheme}_chain5_klss"
+            yield klss, {"keyswitch": "klss"}
+            yield mul_relin(MUL_SLOTS, scheme=scheme), {}
+            yield affine(scheme=scheme), {}
+            yield matvec(scheme=scheme), {}
+        yield ckks_affine(), {}
+
+    keep = [p for p in only.split(",") if p]
+    for prog, options in every():
+        if not keep or any(prog.name.startswith(p) for p in keep):
+            yield prog, options
 
 
-def make(out: Path) -> None:
+def make(out: Path, only: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng()
     arrays = {}
-    for prog, options in programs():
+    (out / "programs.txt").write_text(only)
+    for prog, options in programs(only):
         for target in ("cpu", "cuda"):
             c = ember.compile(prog, target=target, **options)
             c.save(out / f"{prog.name}-{target}")
@@ -135,8 +147,9 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     )
     got = cuda.decrypt(keys, cuda.from_device(replay))
     got = got if isinstance(got, tuple) else (got,)
-    bgv = cuda.scheme == "bgv"
-    # BGV: exact; CKKS: within 2^-20 of numpy (its error at these scales).
+    bgv = cuda.plain_modulus is not None  # BGV or BFV
+    # BGV and BFV: exact; CKKS: within 2^-20 of numpy (its error at these
+    # scales).
     exact = all(
         np.array_equal(g, w) if bgv else np.max(np.abs(g - w)) < 2**-20
         for g, w in zip(got, want, strict=True)
@@ -157,11 +170,14 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         ),
         "graph_ms": ms,
     }
-    if name.startswith("bgv_mul"):
+    if name.startswith(("bgv_mul", "bfv_mul")):
         # The runtime's hand-written evaluator at the same parameters.
         dev = er.CudaDevice(cuda._context())
         dkeys = er.CudaEvaluationKeys(dev, keys.evaluation.keys)
-        ev = er.CudaBgvEvaluator(dev, dkeys, T)
+        evaluator = (
+            er.CudaBgvEvaluator if name.startswith("bgv") else er.CudaBfvEvaluator
+        )
+        ev = evaluator(dev, dkeys, T)
         a, b = dev.upload(cts[0]), dev.upload(cts[1])
         hand = dev.download(ev.multiply_relin(a, b))
         row["hand_identical"] = same(ref, [hand])
@@ -173,7 +189,8 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
 
 def run(folder: Path, runs: int) -> None:
     rows = []
-    for prog, _ in programs():
+    only = (folder / "programs.txt").read_text()
+    for prog, _ in programs(only):
         row = run_one(folder, prog.name, runs)
         print(json.dumps(row), flush=True)
         rows.append(row)
@@ -202,8 +219,9 @@ def main() -> None:
     ap.add_argument("mode", choices=("make", "run"))
     ap.add_argument("folder", type=Path)
     ap.add_argument("runs", type=int, nargs="?", default=30)
+    ap.add_argument("--only", default="", help="comma-separated name prefixes")
     a = ap.parse_args()
-    make(a.folder) if a.mode == "make" else run(a.folder, a.runs)
+    make(a.folder, a.only) if a.mode == "make" else run(a.folder, a.runs)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ import ember  # noqa: E402
 T = 65537
 
 
-def chain(depth: int, slots: int = 16):
-    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+def chain(depth: int, slots: int = 16, scheme: str = "bgv"):
+    @ember.program(slots=slots, scheme=scheme, plaintext_modulus=T)
     def prog(x, y):
         acc = x * y + 3  # level 1
         w = np.arange(1, slots + 1) * 1000
@@ -35,28 +35,28 @@ def chain(depth: int, slots: int = 16):
                 acc = -(acc * acc) + 7 * acc.rotate(-1)
         return acc, ember.sum(x - 5)
 
-    prog.__name__ = prog.name = f"bgv_chain{depth}"
+    prog.__name__ = prog.name = f"{scheme}_chain{depth}"
     return prog
 
 
-def mul_relin(slots: int):
-    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+def mul_relin(slots: int, scheme: str = "bgv"):
+    @ember.program(slots=slots, scheme=scheme, plaintext_modulus=T)
     def prog(x, y):
         return x * y
 
-    prog.name = f"bgv_mul{slots}"
+    prog.name = f"{scheme}_mul{slots}"
     return prog
 
 
-def affine(slots: int = 16):
+def affine(slots: int = 16, scheme: str = "bgv"):
     """Two plaintext inputs (ember.Plain: integers the server encodes when
     the program runs) against one ciphertext: (x w + b) x - w."""
 
-    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+    @ember.program(slots=slots, scheme=scheme, plaintext_modulus=T)
     def prog(x, w: ember.Plain, b: ember.Plain):
         return (x * w + b) * x - w
 
-    prog.name = "bgv_affine"
+    prog.name = f"{scheme}_affine"
     return prog
 
 
@@ -72,15 +72,15 @@ def ckks_affine(slots: int = 4096):
     return prog
 
 
-def matvec(slots: int = 256):
+def matvec(slots: int = 256, scheme: str = "bgv"):
     """An integer 256 x 256 matrix times an encrypted vector
     (ember.matvec: baby-step giant-step rotations, one level, the products
     of each giant step summed before one modulus switch)."""
     w = np.random.default_rng(17).integers(-1000, 1000, (slots, slots))
 
-    @ember.program(slots=slots, scheme="bgv", plaintext_modulus=T)
+    @ember.program(slots=slots, scheme=scheme, plaintext_modulus=T)
     def prog(x):
         return ember.matvec(w, x)
 
-    prog.name = "bgv_matvec"
+    prog.name = f"{scheme}_matvec"
     return prog

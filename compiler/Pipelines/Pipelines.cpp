@@ -59,7 +59,9 @@ static void addRnsPasses(mlir::OpPassManager &pm,
 /// scheme=bgv: the linear-transform expansion, fhe-to-bgv (parameters from
 /// depth, t and noise; lazy modulus switching; factors), bgv-to-rns, then
 /// the rns passes (a merged ModDown by P q_l is t-corrected like the
-/// others).
+/// others). scheme=bfv: the same passes, fhe-to-bgv in its BFV variant
+/// (no switching; HPS products; key switches not t-corrected). Rotations of
+/// one value share their ModUp (bgv-to-rns's hoisted form and CSE).
 static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
                                   const ember::FheToRnsOptions &options) {
   using namespace ember;
@@ -68,6 +70,7 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(createExpandLinearTransform());
   pm.addPass(mlir::createCanonicalizerPass());
   FHEToBGVOptions fheToBgv;
+  fheToBgv.scheme = options.scheme;
   fheToBgv.plaintextModulus = options.plaintextModulus;
   fheToBgv.logN = options.logN;
   fheToBgv.dnum = options.dnum;
@@ -78,7 +81,9 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
     fheToBgv.klssGamma = 4;
   pm.addPass(createFHEToBGV(fheToBgv));
   pm.addPass(createCKKSRecordInterface());
-  pm.addPass(createBGVToRNS());
+  // Rotations hoisted (the ModUps of one value's rotations shared by the
+  // CSE of addRnsPasses) unless hoisting=false.
+  pm.addPass(createBGVToRNS(BGVToRNSOptions{options.hoisting}));
   // ModUp/ModDown stay structured (rns-expand-modswitch's expansion is not
   // t-corrected, so expand-modswitch does not apply to bgv).
   addRnsPasses(pm, options, /*expandModSwitch=*/false);
@@ -86,7 +91,7 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
 
 void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
                                   const FheToRnsOptions &options) {
-  if (options.scheme == "bgv")
+  if (options.scheme == "bgv" || options.scheme == "bfv")
     return buildBgvToRnsPipeline(pm, options);
   // Polynomials into multiplications and additions at minimal depth, first:
   // the depth that fhe-to-ckks budgets counts their levels.

@@ -11,12 +11,14 @@ namespace ember {
 struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
   Option<std::string> scheme{
       *this, "scheme",
-      llvm::cl::desc("ckks (real or complex slots) or bgv (integer slots "
-                     "modulo plaintext-modulus: fhe-to-bgv, bgv-to-rns)"),
+      llvm::cl::desc("ckks (real or complex slots), bgv or bfv (integer "
+                     "slots modulo plaintext-modulus: fhe-to-bgv, "
+                     "bgv-to-rns)"),
       llvm::cl::init("ckks")};
   Option<uint64_t> plaintextModulus{
       *this, "plaintext-modulus",
-      llvm::cl::desc("BGV's plaintext modulus t (a prime, 1 mod 2N)"),
+      llvm::cl::desc("BGV's and BFV's plaintext modulus t (a prime, 1 mod "
+                     "2N)"),
       llvm::cl::init(65537)};
   Option<std::string> params{*this, "params",
                              llvm::cl::desc("Named parameter set A, B or C "

@@ -711,6 +711,8 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
     s.scale = c->getAttrOfType<FloatAttr>("scale").getValueAsDouble();
   } else if (callee == "zero") {
     step("kZero", out, in, comment);
+  } else if (callee == "hps_tensor") {
+    step("kBfvTensor", out, in, comment);
   } else {
     return c.emitOpError("no emitter for runtime primitive ") << callee;
   }
@@ -910,7 +912,8 @@ void Emitter::emitTables(raw_ostream &os) {
   os << "const Plan<" << kernelT << "> kPlan{kBuffers, " << specs_.size()
      << ", kArgs, kSteps, " << steps_.size() << ", kKernels, " << constants_
      << ", kInputNames, kPlainNames, " << arenaBytes_ << ", "
-     << params_.getPlain() << "};\n";
+     << (params_.isBfv() ? 0 : params_.getPlain()) << ", "
+     << (params_.isBfv() ? params_.getPlain() : 0) << "};\n";
 }
 
 LogicalResult Emitter::run() {
@@ -1268,7 +1271,7 @@ llvm::json::Object ember::target::paramsToJson(ckks::ParamsAttr params) {
   if (params.getScalePrimes() != 1)
     root["scale_primes"] = params.getScalePrimes();
   if (params.isBgv()) {
-    root["scheme"] = "bgv";
+    root["scheme"] = params.isBfv() ? "bfv" : "bgv";
     root["plaintext_modulus"] = params.getPlain();
   }
   if (params.hasKlss()) {

@@ -156,7 +156,7 @@ def _log_scale(params: dict, q: list[int]) -> float:
     """The params' log_scale; a BGV program's manifest may leave it out
     (BGV has a factor, not a scale): then a nominal one, the bits of its
     last prime, which the context only checks to lie in 1..60."""
-    if params.get("scheme") == "bgv" and "log_scale" not in params:
+    if params.get("scheme") in ("bgv", "bfv") and "log_scale" not in params:
         return float(min(60, max(1, q[-1].bit_length() - 1)))
     return float(params["log_scale"])
 

@@ -179,7 +179,7 @@ def _inputs(
         return dict(sampler(rng))
     out = {}
     for name, spec in zip(prog.inputs, prog.specs, strict=True):
-        if prog.plaintext_modulus:  # scheme="bgv": integers mod t
+        if prog.plaintext_modulus:  # scheme="bgv"/"bfv": integers mod t
             out[name] = rng.integers(0, prog.plaintext_modulus, spec.slots)
             continue
         lo, hi = prog.ranges.get(name, DEFAULT_RANGE)
@@ -289,7 +289,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         want = prog(**inputs)
     got_t = got if isinstance(got, tuple) else (got,)
     want_t = want if isinstance(want, tuple) else (want,)
-    if c.scheme == "bgv":
+    if c.plain_modulus:  # BGV or BFV: exact
         budgets = c.measure_noise_budgets(keys, out)
         print(
             f"  noise budget (bits) estimated {c.noise_budgets}," f" measured {budgets}"

@@ -175,8 +175,8 @@ class Compiled:
         if self.word == 32:
             levels = (len(p["q"]) - 3) // 2
             word = " word=32"
-        if self.scheme == "bgv":
-            word += f" bgv t={self.plain_modulus}"
+        if self.plain_modulus:
+            word += f" {self.scheme} t={self.plain_modulus}"
         return (
             f"<ember.Compiled {self.name}({', '.join(self.inputs)})"
             f" target={self.target} N=2^{p['log_n']} L={levels}{word}>"
@@ -283,27 +283,27 @@ class Compiled:
     @property
     def scheme(self) -> str:
         """The program's scheme: "ckks" (real or complex slots at a scale),
-        or "bgv" (exact integers mod :attr:`plain_modulus`), as the manifest's
-        params say."""
+        or "bgv" or "bfv" (exact integers mod :attr:`plain_modulus`), as the
+        manifest's params say."""
         return str(self.manifest["params"].get("scheme", "ckks"))
 
     @property
     def plain_modulus(self) -> int | None:
-        """A BGV program's plaintext modulus t (slot values are integers mod
-        t); None for CKKS."""
-        if self.scheme != "bgv":
+        """A BGV or BFV program's plaintext modulus t (slot values are
+        integers mod t); None for CKKS."""
+        if self.scheme not in ("bgv", "bfv"):
             return None
         return int(self.manifest["params"]["plaintext_modulus"])
 
     @property
     def noise_budgets(self) -> list[int]:
-        """A BGV program's noise budget of each output, in bits, as the
-        compiler estimated it (the manifest's): decryption is correct while
-        it is positive. :meth:`measure_noise_budgets` measures it with the
-        secret key."""
-        if self.scheme != "bgv":
+        """A BGV or BFV program's noise budget of each output, in bits, as
+        the compiler estimated it (the manifest's): decryption is correct
+        while it is positive. :meth:`measure_noise_budgets` measures it with
+        the secret key."""
+        if not self.plain_modulus:
             raise NotAvailableError(
-                f"{self.name} is a CKKS program: noise budgets are BGV's"
+                f"{self.name} is a CKKS program: noise budgets are BGV's and " "BFV's"
             )
         return [int(spec["noise_budget"]) for spec in self.manifest["outputs"]]
 
@@ -508,8 +508,8 @@ class Compiled:
     @property
     def _error_factor(self) -> int:
         """What keys and encryptions multiply their errors by: t for BGV,
-        1 for CKKS."""
-        return self.plain_modulus or 1
+        1 for CKKS and BFV (whose message sits in the top bits, Delta m)."""
+        return self.plain_modulus if self.scheme == "bgv" else 1
 
     def load_evaluation_keys(self, data: bytes) -> EvaluationKeys:
         """Evaluation keys from :meth:`EvaluationKeys.serialize` (server side)."""
@@ -548,7 +548,7 @@ class Compiled:
         within its range (the manifest's); for BGV, integers mod t
         (:meth:`_bind_integers`)."""
         specs = self._input_specs(plain)
-        if self.scheme == "bgv":
+        if self.plain_modulus:
             return self._bind_integers(specs, args, kwargs)
         values = bind_inputs(
             self.name,
@@ -596,20 +596,26 @@ class Compiled:
         the public key, at the level and scale the manifest asks for. A value
         outside its input's range (declared, or [-1, 1]) is an InputError.
         A BGV program takes integers (taken mod t) at the manifest's level
-        and factor (its scale)."""
+        and factor (its scale); a BFV program integers at the full modulus,
+        scaled by Delta = Q / t (its scale)."""
         self._check_keys(keys)
         values = self._bind(False, args, inputs)
         ctx = self._context()
         encryptor = self._rt("Encryptor")(ctx, error_factor=self._error_factor)
         out = []
         bgv = self.scheme == "bgv"
+        bfv = self.scheme == "bfv"
         with runtime_errors("encrypt"):
             if bgv:
                 encoder = self._rt("BgvEncoder")(ctx, self.plain_modulus)
+            elif bfv:
+                encoder = _toolchain.runtime().BfvEncoder(ctx, self.plain_modulus)
             else:
                 encoder = self._rt("Encoder")(ctx)
             for (_, spec), v in zip(self._input_specs(False), values, strict=True):
-                if bgv:  # the factor mu is the manifest's scale (1 when fresh)
+                if bfv:  # Delta m at the full Q: the manifest's level and scale
+                    pt = encoder.encode(v, slots=spec["slots"])
+                elif bgv:  # the factor mu is the manifest's scale (1 when fresh)
                     pt = encoder.encode(
                         v,
                         level=spec["level"],
@@ -667,6 +673,12 @@ class Compiled:
         for (name, spec), ct in zip(specs, cts, strict=True):
             # Exactly the manifest's scale: the program was planned for it.
             if ct.level != spec["level"] or ct.scale != spec["scale"]:
+                if self.scheme == "bfv":
+                    raise InputError(
+                        f"encrypted input '{name}' is at level {ct.level}, scale "
+                        f"{ct.scale:.6g}; {self.name} expects a BFV ciphertext at "
+                        f"level {spec['level']}, scale Delta = {spec['scale']:.6g}"
+                    )
                 if self.scheme == "bgv":
                     raise InputError(
                         f"encrypted input '{name}' is at level {ct.level}, factor "
@@ -726,10 +738,11 @@ class Compiled:
             )
         if getattr(outputs, "on_device", False):
             outputs = self.from_device(outputs)
-        if self.scheme == "bgv":
+        if self.plain_modulus:
             if flooding_bits is not None:
                 raise InputError(
-                    "flooding_bits is for CKKS outputs: a BGV decryption is exact"
+                    "flooding_bits is for CKKS outputs: a "
+                    f"{self.scheme.upper()} decryption is exact"
                 )
             values = [v for v, _ in self._decrypt_bgv(keys, outputs)]
             return values[0] if self.meta["single_output"] else tuple(values)
@@ -755,10 +768,13 @@ class Compiled:
     def _decrypt_bgv(
         self, keys: Keys, outputs: Sequence[Any]
     ) -> list[tuple[np.ndarray, int]]:
-        """Each BGV output's slot values (int64 in [0, t); the factor mu
-        from its scale) and its measured noise budget in bits."""
+        """Each BGV or BFV output's slot values (int64 in [0, t); BGV's
+        factor mu from its scale) and its measured noise budget in bits."""
         ctx = self._context()
-        encoder = self._rt("BgvEncoder")(ctx, self.plain_modulus)
+        if self.scheme == "bfv":
+            encoder = _toolchain.runtime().BfvEncoder(ctx, self.plain_modulus)
+        else:
+            encoder = self._rt("BgvEncoder")(ctx, self.plain_modulus)
         decryptor = self._rt("Decryptor")(ctx, keys.secret.key)
         out = []
         with runtime_errors("decrypt"):
@@ -769,12 +785,12 @@ class Compiled:
         return out
 
     def measure_noise_budgets(self, keys: Keys, outputs: Sequence[Any]) -> list[int]:
-        """The noise budget left in each output of a BGV program, in bits,
-        measured on its decryption (client side: it needs the secret key);
-        :attr:`noise_budgets` is the compiler's estimate."""
-        if self.scheme != "bgv":
+        """The noise budget left in each output of a BGV or BFV program, in
+        bits, measured on its decryption (client side: it needs the secret
+        key); :attr:`noise_budgets` is the compiler's estimate."""
+        if not self.plain_modulus:
             raise NotAvailableError(
-                f"{self.name} is a CKKS program: noise budgets are BGV's"
+                f"{self.name} is a CKKS program: noise budgets are BGV's and " "BFV's"
             )
         self._check_keys(keys)
         self._check_hash(outputs, "these ciphertexts")
@@ -867,8 +883,9 @@ def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
 
 
 def _bgv_options(opts: CompileOptions, program: Program) -> CompileOptions:
-    """scheme="bgv": the pipeline's scheme and t, and an OptionError for the
-    CKKS-only options (BGV's parameters come from depth, t and noise)."""
+    """scheme="bgv" or "bfv": the pipeline's scheme and t, and an OptionError
+    for the CKKS-only options (their parameters come from depth, t and
+    noise)."""
     ckks_only = {
         "params": opts.params is not None,
         "scale_bits": opts.scale_bits is not None,
@@ -879,11 +896,15 @@ def _bgv_options(opts: CompileOptions, program: Program) -> CompileOptions:
     bad = [name for name, set_ in ckks_only.items() if set_]
     if bad:
         raise OptionError(
-            f"{', '.join(bad)}: CKKS options, not for scheme='bgv' (BGV's "
-            "parameters come from the program's depth and its plaintext modulus)"
+            f"{', '.join(bad)}: CKKS options, not for scheme={program.scheme!r} "
+            f"({program.scheme.upper()}'s parameters come from the program's "
+            "depth and its plaintext modulus)"
         )
     return dataclasses.replace(
-        opts, scheme="bgv", plaintext_modulus=program.plaintext_modulus, word=None
+        opts,
+        scheme=program.scheme,
+        plaintext_modulus=program.plaintext_modulus,
+        word=None,
     )
 
 

@@ -146,7 +146,7 @@ class CompileOptions:
         None,
         "scheme",
         "the program's scheme (set by @ember.program(scheme=...))",
-        ("ckks", "bgv"),
+        ("ckks", "bgv", "bfv"),
     )
     plaintext_modulus: int | None = _option(
         None,

@@ -642,13 +642,14 @@ class Program:
         dtype: type = float,
         declared: dict[str, tuple[float, float]] | None = None,
         plaintext_modulus: int = 0,
+        scheme: str = "",
     ) -> None:
         self.fn = fn
         self.slots = slots
         self.dtype = dtype
-        # scheme="bgv": integer slots modulo this prime; 0 for CKKS.
+        # scheme="bgv" or "bfv": integer slots modulo this prime; 0 for CKKS.
         self.plaintext_modulus = plaintext_modulus
-        self.scheme = "bgv" if plaintext_modulus else "ckks"
+        self.scheme = scheme or ("bgv" if plaintext_modulus else "ckks")
         self.name = fn.__name__
         self.filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
         self.lineno = fn.__code__.co_firstlineno
@@ -833,11 +834,13 @@ def program(
     ``plaintext_modulus``, a prime t = 1 mod 2N: + - * with ciphertexts,
     integers and integer numpy arrays, rotations, ``ember.sum``; results
     decrypt to int64 arrays in [0, t), exactly numpy's arithmetic ``% t``;
-    ``dtype`` and ``ranges`` do not apply) or "tfhe" (exact arithmetic on
+    ``dtype`` and ``ranges`` do not apply), "bfv" (the same integer
+    arithmetic in the scale-invariant scheme: every ciphertext stays at the
+    full modulus, products by the HPS method; no modulus switching) or
+    "tfhe" (exact arithmetic on
     encrypted integers and bits annotated ``ember.UInt(k)``,
     ``ember.Int(k)``, ``ember.Bit``; see :mod:`ember.tfhe`; ``slots``,
-    ``dtype`` and ``ranges`` do not apply). "bfv" is not compiled yet (the
-    runtime has it: ``ember_runtime.BfvEvaluator``).
+    ``dtype`` and ``ranges`` do not apply).
 
     ``slots`` (a power of two, at most 2^16) is the slot count of every
     input not annotated otherwise (``ember.Encrypted[n]``,
@@ -864,17 +867,11 @@ def program(
         from ember.tfhe import TfheProgram
 
         return TfheProgram
-    if scheme == "bfv":
-        raise TraceError(
-            "scheme='bfv' programs are not compiled yet (the runtime has BFV: "
-            "ember_runtime.BfvEvaluator); scheme='bgv' computes the same "
-            "integer arithmetic"
-        )
-    if scheme == "bgv":
+    if scheme in ("bgv", "bfv"):
         if ranges is not None or dtype is not float:
             raise TraceError(
-                "scheme='bgv' programs take no dtype or ranges: their slots "
-                "are integers modulo plaintext_modulus"
+                f"scheme={scheme!r} programs take no dtype or ranges: their "
+                "slots are integers modulo plaintext_modulus"
             )
         if (
             not isinstance(plaintext_modulus, numbers.Integral)
@@ -887,7 +884,7 @@ def program(
             )
     elif scheme != "ckks":
         raise TraceError(
-            f"unknown scheme {scheme!r} (expected 'ckks', 'bgv' or 'tfhe')"
+            f"unknown scheme {scheme!r} (expected 'ckks', 'bgv', 'bfv' or 'tfhe')"
         )
     if slots is None:
         raise TraceError("@ember.program needs slots=... (the vectors' length)")
@@ -895,9 +892,9 @@ def program(
     if dtype not in (float, complex):
         raise TraceError(f"dtype must be float or complex, got {dtype!r}")
 
-    t = int(plaintext_modulus) if scheme == "bgv" else 0
+    t = int(plaintext_modulus) if scheme in ("bgv", "bfv") else 0
 
     def decorate(fn: Callable[..., Any]) -> Program:
-        return Program(fn, n, dtype, ranges, t)
+        return Program(fn, n, dtype, ranges, t, scheme)
 
     return decorate

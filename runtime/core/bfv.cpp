@@ -14,7 +14,7 @@ BasicBfvEncoder<Word>::BasicBfvEncoder(const Context<Word> &ctx, uint64_t t)
     : ctx_(ctx), slots_(ctx, t), t_(static_cast<Word>(t)) {
   const std::vector<int> q = ctx.qBasis(ctx.maxLevel());
   Word q_mod_t = 1;
-  double log_q = 0;
+  std::vector<uint64_t> primes;
   for (size_t i = 0; i < q.size(); ++i) {
     const Modulus<Word> &qi = ctx.modulus(q[i]);
     Word hat = 1; // Q / q_i mod q_i
@@ -30,10 +30,10 @@ BasicBfvEncoder<Word>::BasicBfvEncoder(const Context<Word> &ctx, uint64_t t)
     floor_t_.push_back(t_.mul(t_.neg(static_cast<Word>(c % t)), t_.inv(qi_t)));
     delta_q_.push_back(qi.inv(static_cast<Word>(t % qi.value())));
     q_mod_t = t_.mul(q_mod_t, qi_t);
-    log_q += std::log2(static_cast<double>(qi.value()));
+    primes.push_back(static_cast<uint64_t>(qi.value()));
   }
   neg_q_mod_t_ = t_.neg(q_mod_t);
-  delta_ = std::exp2(log_q - std::log2(static_cast<double>(t)));
+  delta_ = bgv::bfvDelta(primes, t);
 }
 
 template <typename Word>

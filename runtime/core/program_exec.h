@@ -26,10 +26,15 @@
 //   void automorphism(args, p, g, out)
 //   Poly view(args, p, first, count)       void concat(args, parts, out)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
-//   Poly constant(args, data offset, count, complex, scale, basis, ntt, t)
-//   void encodeValues(args, plain index, values, scale, out, t)
+//   Poly constant(args, data offset, count, complex, scale, basis, ntt, t,
+//                 bfv_t)
+//   void encodeValues(args, plain index, values, scale, out, t, bfv_t)
 //                                          t != 0: BGV encodings, scale the
-//                                          factor (encodeBgv)
+//                                          factor (encodeBgv); bfv_t != 0:
+//                                          BFV encodings, the multiplier
+//                                          form at scale 1 (encodeBfv)
+//   void bfvTensor(args, in[4], out[3], bfv_t)  the HPS product of
+//                                          (in[0], in[1]) and (in[2], in[3])
 //   const std::vector<std::vector<std::complex<double>>> *plain(args)
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
@@ -78,6 +83,8 @@ public:
         keys_(plan.buffer_count, nullptr) {}
 
   void run() {
+    if (plan_.plain_modulus && plan_.bfv_plain_modulus)
+      throw Error("program plan: both a BGV and a BFV plaintext modulus");
     prepareConstants();
     if (B::prepareOnly(args_))
       return;
@@ -146,9 +153,9 @@ private:
       if (static_cast<size_t>(s.imm[0]) != cache_->polys.size())
         throw Error("program plan: constants out of order");
       const BufferSpec &b = spec(arg(s.out, 0));
-      cache_->polys.push_back(B::constant(args_, s.imm[1], s.imm[2],
-                                          s.imm[3] != 0, s.scale, basis(b),
-                                          b.ntt != 0, plan_.plain_modulus));
+      cache_->polys.push_back(B::constant(
+          args_, s.imm[1], s.imm[2], s.imm[3] != 0, s.scale, basis(b),
+          b.ntt != 0, plan_.plain_modulus, plan_.bfv_plain_modulus));
     }
   }
 
@@ -184,9 +191,13 @@ private:
     case StepKind::kEncodeValues: {
       const auto &values = (*B::plain(args_))[s.imm[0]];
       B::encodeValues(args_, static_cast<size_t>(s.imm[0]), values, s.scale,
-                      placeOut(s, 0), plan_.plain_modulus);
+                      placeOut(s, 0), plan_.plain_modulus,
+                      plan_.bfv_plain_modulus);
       return;
     }
+    case StepKind::kBfvTensor:
+      bfvTensor(s);
+      return;
     case StepKind::kZero:
       B::zero(args_, placeOut(s, 0, true));
       return;
@@ -320,6 +331,36 @@ private:
     }
     throw Error("program plan: unknown step kind " +
                 std::to_string(static_cast<int>(s.kind)));
+  }
+
+  /// The HPS product: checks the plan's shapes (a BFV program, four NTT-form
+  /// inputs and three outputs over the full Q), then the backend's.
+  void bfvTensor(const Step &s) {
+    const std::string at = "program plan: step " +
+                           std::to_string(&s - plan_.steps) + " (bfv_tensor)";
+    if (!plan_.bfv_plain_modulus)
+      throw Error(at + " in a program that is not BFV");
+    if (s.nin != 4 || s.nout != 3)
+      throw Error(at + " takes 4 polynomials and makes 3");
+    const int16_t top = static_cast<int16_t>(ctx_.maxLevel() + 1);
+    auto full = [&](int32_t b) {
+      const BufferSpec &o = spec(b);
+      return o.q_lo == 0 && o.q_hi == top && o.p_lo == o.p_hi && o.ntt &&
+             !o.over_t && !o.key;
+    };
+    std::vector<const Poly *> xs;
+    for (int32_t j = 0; j < 4; ++j) {
+      if (!full(arg(s.in, j)))
+        throw Error(at + ": an input not in NTT form over the full Q");
+      xs.push_back(&in(s, j));
+    }
+    std::vector<Poly *> outs;
+    for (int32_t j = 0; j < 3; ++j) {
+      if (!full(arg(s.out, j)))
+        throw Error(at + ": an output not in NTT form over the full Q");
+      outs.push_back(&placeOut(s, j));
+    }
+    B::bfvTensor(args_, xs, outs, plan_.bfv_plain_modulus);
   }
 
   void launch(const Step &s) {

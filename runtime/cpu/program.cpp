@@ -3,6 +3,7 @@
 
 #include "../core/program_exec.h"
 
+#include "ember/bfv.h"
 #include "ember/bgv.h"
 #include "ember/errors.h"
 #include "ember/serialize.h"
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace ember::program {
 
@@ -201,27 +203,64 @@ Poly<Word> encodeOver(const Context<Word> &ctx, const std::vector<V> &values,
   return std::move(pt.poly);
 }
 
-/// The BGV encoder of (ctx, t), kept between calls: its tables mod t take
-/// longer to build than an encoding (1.7 ms against 0.4 at N = 2^13), and
-/// a program's plaintext inputs are encoded on every run. One entry per
-/// thread, reused only for a context at the same address with the same
-/// ring degree and primes (the encoder reads the context's primes).
-template <typename Word>
-const BasicBgvEncoder<Word> &bgvEncoder(const Context<Word> &ctx, uint64_t t) {
+/// The object T(ctx, t) (a BGV or BFV encoder, a BFV evaluator), kept
+/// between calls: the BGV encoder's tables mod t take longer to build than
+/// an encoding (1.7 ms against 0.4 at N = 2^13), a BFV evaluator builds a
+/// whole Q u R context, and a program's plaintext inputs are encoded (and
+/// its products computed) on every run. One entry per thread and type,
+/// reused only for a context at the same address with the same ring degree
+/// and primes (the objects read the context's primes).
+template <typename T, typename Word>
+const T &perContext(const Context<Word> &ctx, uint64_t t) {
   struct Entry {
     const Context<Word> *ctx = nullptr;
     uint64_t t = 0;
     int log_n = 0;
     std::vector<uint64_t> primes;
-    std::unique_ptr<BasicBgvEncoder<Word>> encoder;
+    std::unique_ptr<T> value;
   };
   thread_local Entry cached;
-  if (cached.encoder && cached.ctx == &ctx && cached.t == t &&
+  if (cached.value && cached.ctx == &ctx && cached.t == t &&
       cached.log_n == ctx.logN() && cached.primes == ctx.primes())
-    return *cached.encoder;
-  auto encoder = std::make_unique<BasicBgvEncoder<Word>>(ctx, t);
-  cached = Entry{&ctx, t, ctx.logN(), ctx.primes(), std::move(encoder)};
-  return *cached.encoder;
+    return *cached.value;
+  cached = Entry{}; // the old one goes before the new one is built
+  auto value = std::make_unique<T>(ctx, t);
+  cached = Entry{&ctx, t, ctx.logN(), ctx.primes(), std::move(value)};
+  return *cached.value;
+}
+
+/// Integer slot values held exactly by doubles; `scheme` and `what` name
+/// them in the error.
+std::vector<int64_t> integersOf(const std::vector<double> &values,
+                                const char *scheme, const char *what) {
+  std::vector<int64_t> integers(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    // Every double of magnitude below 2^63 converts exactly once integral.
+    if (!(std::trunc(v) == v && std::fabs(v) < 0x1p63)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", v);
+      throw InvalidArgument(std::string("encode: ") + scheme + " " + what +
+                            " are integers (of magnitude below 2^63); value " +
+                            std::to_string(i) + " is " + buf);
+    }
+    integers[i] = static_cast<int64_t>(v);
+  }
+  return integers;
+}
+
+/// The real parts of values that must have none imaginary.
+std::vector<double> realParts(const std::vector<std::complex<double>> &values,
+                              const char *scheme) {
+  std::vector<double> real(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i].imag() != 0)
+      throw InvalidArgument(std::string("encode: ") + scheme +
+                            " values are integers; value " + std::to_string(i) +
+                            " has an imaginary part");
+    real[i] = values[i].real();
+  }
+  return real;
 }
 
 /// BGV: integer slot values (doubles holding them exactly) encoded with
@@ -233,24 +272,40 @@ Poly<Word> encodeBgvOver(const Context<Word> &ctx,
                          const char *what) {
   const int level = prefixLevel(ctx, basis, what);
   const uint64_t mu = bgv::factorOf(factor, t);
-  std::vector<int64_t> integers(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    const double v = values[i];
-    // Every double of magnitude below 2^63 converts exactly once integral.
-    if (!(std::trunc(v) == v && std::fabs(v) < 0x1p63)) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", v);
-      throw InvalidArgument(std::string("encode: BGV ") + what +
-                            " are integers (of magnitude below 2^63); value " +
-                            std::to_string(i) + " is " + buf);
-    }
-    integers[i] = static_cast<int64_t>(v);
-  }
-  BasicPlaintext<Word> pt =
-      bgvEncoder(ctx, t).encode(integers, level, integers.size(), mu);
+  const std::vector<int64_t> integers = integersOf(values, "BGV", what);
+  BasicPlaintext<Word> pt = perContext<BasicBgvEncoder<Word>>(ctx, t).encode(
+      integers, level, integers.size(), mu);
   if (!ntt)
     cpu::intt(ctx, pt.poly);
   return std::move(pt.poly);
+}
+
+/// BFV: integer slot values in the multiplier or the Delta m form over
+/// `basis`, which must be the full Q; `what` names them. 64-bit words only.
+template <typename Word>
+Poly<Word> encodeBfvOver(const Context<Word> &ctx,
+                         const std::vector<double> &values, bool multiplier,
+                         uint64_t t, const std::vector<int> &basis, bool ntt,
+                         const char *what) {
+  if constexpr (!std::is_same_v<Word, uint64_t>) {
+    (void)ctx, (void)values, (void)multiplier, (void)t, (void)basis, (void)ntt;
+    throw InvalidArgument(std::string("encode: BFV ") + what +
+                          " need 64-bit words (BFV runs on a Context64)");
+  } else {
+    if (basis != ctx.qBasis(ctx.maxLevel()))
+      throw InvalidArgument(std::string("encode: BFV ") + what +
+                            " are encoded over the full Q (q_0..q_" +
+                            std::to_string(ctx.maxLevel()) + ") only");
+    const std::vector<int64_t> integers = integersOf(values, "BFV", what);
+    const BasicBfvEncoder<Word> &encoder =
+        perContext<BasicBfvEncoder<Word>>(ctx, t);
+    BasicPlaintext<Word> pt =
+        multiplier ? encoder.encodeMultiplier(integers, integers.size())
+                   : encoder.encode(integers, integers.size());
+    if (!ntt)
+      cpu::intt(ctx, pt.poly);
+    return std::move(pt.poly);
+  }
 }
 } // namespace
 
@@ -267,6 +322,15 @@ Poly<Word> encodeBgv(const Context<Word> &ctx,
                      uint64_t plain_modulus, const std::vector<int> &basis,
                      bool ntt) {
   return encodeBgvOver(ctx, values, factor, plain_modulus, basis, ntt,
+                       "values");
+}
+
+template <typename Word>
+Poly<Word> encodeBfv(const Context<Word> &ctx,
+                     const std::vector<double> &values, bool multiplier,
+                     uint64_t plain_modulus, const std::vector<int> &basis,
+                     bool ntt) {
+  return encodeBfvOver(ctx, values, multiplier, plain_modulus, basis, ntt,
                        "values");
 }
 
@@ -310,7 +374,7 @@ template <typename Word>
 Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
                           uint64_t offset, uint64_t count, bool complex,
                           double scale, const std::vector<int> &basis, bool ntt,
-                          uint64_t plain_modulus) {
+                          uint64_t plain_modulus, uint64_t bfv_plain_modulus) {
   if (!data)
     throw InvalidArgument("the program needs its data file (<name>.data) "
                           "for its plaintext constants");
@@ -328,6 +392,13 @@ Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
     return encodeBgvOver(ctx, std::vector<double>(v, v + count), scale,
                          plain_modulus, basis, ntt, "constants");
   }
+  if (bfv_plain_modulus) {
+    if (complex)
+      throw InvalidArgument("a BFV program's constants are integers, not "
+                            "complex values");
+    return encodeBfvOver(ctx, std::vector<double>(v, v + count), scale == 1.0,
+                         bfv_plain_modulus, basis, ntt, "constants");
+  }
   if (!complex)
     return encodeConstant(ctx, std::vector<double>(v, v + count), scale, basis,
                           ntt);
@@ -341,17 +412,14 @@ template <typename Word>
 Poly<Word> encodeValues(const Context<Word> &ctx,
                         const std::vector<std::complex<double>> &values,
                         double scale, const std::vector<int> &basis, bool ntt,
-                        uint64_t plain_modulus) {
+                        uint64_t plain_modulus, uint64_t bfv_plain_modulus) {
+  if (bfv_plain_modulus)
+    return encodeBfvOver(ctx, realParts(values, "BFV"), scale == 1.0,
+                         bfv_plain_modulus, basis, ntt, "values");
   if (!plain_modulus)
     return encodeOver(ctx, values, scale, basis, ntt, "values");
-  std::vector<double> real(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (values[i].imag() != 0)
-      throw InvalidArgument("encode: BGV values are integers; value " +
-                            std::to_string(i) + " has an imaginary part");
-    real[i] = values[i].real();
-  }
-  return encodeBgvOver(ctx, real, scale, plain_modulus, basis, ntt, "values");
+  return encodeBgvOver(ctx, realParts(values, "BGV"), scale, plain_modulus,
+                       basis, ntt, "values");
 }
 
 const std::vector<std::complex<double>> &
@@ -493,15 +561,35 @@ template <typename Word> struct CpuBackend {
   static Poly constant(const Args &a, int64_t offset, int64_t count,
                        bool complex, double scale,
                        const std::vector<int> &basis, bool ntt,
-                       uint64_t plain_modulus) {
+                       uint64_t plain_modulus, uint64_t bfv_plain_modulus) {
     return encodeConstant(*a.ctx, a.data, offset, count, complex, scale, basis,
-                          ntt, plain_modulus);
+                          ntt, plain_modulus, bfv_plain_modulus);
   }
   static void encodeValues(const Args &a, size_t /*index*/,
                            const std::vector<std::complex<double>> &values,
-                           double scale, Poly &out, uint64_t plain_modulus) {
+                           double scale, Poly &out, uint64_t plain_modulus,
+                           uint64_t bfv_plain_modulus) {
     out = program::encodeValues(*a.ctx, values, scale, out.basis, out.ntt,
-                                plain_modulus);
+                                plain_modulus, bfv_plain_modulus);
+  }
+  /// BasicBfvEvaluator::multiply of (in[0], in[1]) and (in[2], in[3]), by
+  /// the evaluator of (ctx, t) kept between runs (perContext).
+  static void bfvTensor(const Args &a, const std::vector<const Poly *> &in,
+                        const std::vector<Poly *> &out, uint64_t t) {
+    if constexpr (!std::is_same_v<Word, uint64_t>) {
+      (void)a, (void)in, (void)out, (void)t;
+      throw InvalidArgument("a BFV program needs 64-bit words");
+    } else {
+      const Context<Word> &ctx = *a.ctx;
+      BasicCiphertext<Word> x, y;
+      x.c = {*in[0], *in[1]};
+      y.c = {*in[2], *in[3]};
+      x.level = y.level = ctx.maxLevel();
+      BasicCiphertext<Word> d =
+          perContext<BasicBfvEvaluator<Word>>(ctx, t).multiply(x, y);
+      for (size_t j = 0; j < out.size(); ++j)
+        *out[j] = std::move(d.c[j]);
+    }
   }
   static const std::vector<std::vector<std::complex<double>>> *
   plain(const Args &a) {
@@ -590,12 +678,15 @@ void run(const CpuArgs32 &args, const Plan<CpuKernel> &plan) {
   template Poly<Word> encodeBgv(const Context<Word> &,                         \
                                 const std::vector<double> &, double, uint64_t, \
                                 const std::vector<int> &, bool);               \
+  template Poly<Word> encodeBfv(const Context<Word> &,                         \
+                                const std::vector<double> &, bool, uint64_t,   \
+                                const std::vector<int> &, bool);               \
   template Poly<Word> encodeConstant(                                          \
       const Context<Word> &, const ConstantData *, uint64_t, uint64_t, bool,   \
-      double, const std::vector<int> &, bool, uint64_t);                       \
+      double, const std::vector<int> &, bool, uint64_t, uint64_t);             \
   template Poly<Word> encodeValues(                                            \
       const Context<Word> &, const std::vector<std::complex<double>> &,        \
-      double, const std::vector<int> &, bool, uint64_t);                       \
+      double, const std::vector<int> &, bool, uint64_t, uint64_t);             \
   template BasicCiphertext<Word> makeCiphertext(std::vector<Poly<Word>>, int,  \
                                                 double, size_t);
 EMBER_PROGRAM_HELPERS(uint64_t)

@@ -1,5 +1,7 @@
-// BFV on the CUDA backend (64-bit words): the HPS multiplication on a device
-// context over Q u R, everything else through the CKKS device evaluator.
+// BFV on the CUDA backend (64-bit words): the HPS multiplication with the
+// tables of a device context over Q u R (its work on the main context's
+// stream, its temporaries from the main context's pool), everything else
+// through the CKKS device evaluator.
 // Residue for residue the CPU's ember::BfvEvaluator: the same exact
 // conversions, the same transforms (R's context has Q's primes first, with
 // the same tables), and a scale-and-round whose only floating-point step,
@@ -13,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 namespace ember::cuda {
@@ -143,15 +146,6 @@ __global__ void exactRowsKernel(Tables T, ExactRowsArgs a, size_t n) {
       barrett<u64>(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
 }
 
-/// `to`'s stream waits for the work queued so far on `from`'s.
-void handoff(const DeviceContext &from, const DeviceContext &to) {
-  cudaEvent_t e;
-  EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  EMBER_CUDA_CHECK(cudaEventRecord(e, from.stream()));
-  EMBER_CUDA_CHECK(cudaStreamWaitEvent(to.stream(), e, 0));
-  EMBER_CUDA_CHECK(cudaEventDestroy(e));
-}
-
 /// 0, 1, ..., count - 1.
 std::vector<int> firstRows(int count) {
   std::vector<int> v(count);
@@ -165,7 +159,9 @@ std::vector<int> firstRows(int count) {
 BfvEvaluator::BfvEvaluator(const DeviceContext &ctx, uint64_t t)
     : ctx_(ctx), host_(std::make_unique<ember::BfvEvaluator>(ctx.host(), t)),
       base_(ctx) {
-  aux_ = std::make_unique<DeviceContext>(host_->auxContext());
+  aux_ =
+      std::make_unique<DeviceContext>(host_->auxContext(), ctx.impl().device);
+  shareStream(*aux_, ctx); // one stream: ordered and captured with ctx's work
   const Context64 &h = ctx.host();
   const int k = h.maxLevel() + 1;
   const int kr = int(host_->auxPrimes().size());
@@ -197,6 +193,13 @@ BfvEvaluator::BfvEvaluator(const DeviceContext &ctx, uint64_t t)
   EMBER_CUDA_CHECK(cudaMemcpyAsync(consts_.data(), consts.data(),
                                    consts.size() * sizeof(u64),
                                    cudaMemcpyHostToDevice, aux_->stream()));
+  // The exact conversions' plans now: building one synchronises, which a
+  // graph capture must not meet.
+  const std::vector<int> all = qr.qBasis(qr.maxLevel());
+  const std::vector<int> q_basis(all.begin(), all.begin() + k);
+  const std::vector<int> r_basis(all.begin() + k, all.end());
+  aux_->impl().exactPlan(*aux_, q_basis, r_basis);
+  aux_->impl().exactPlan(*aux_, r_basis, q_basis);
   aux_->synchronize();
 }
 
@@ -221,34 +224,51 @@ DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
                           "first)");
   if (a.slots != b.slots)
     throw InvalidArgument("multiply: the slot counts differ");
-  const Context64 &qr = host_->auxContext();
-  const int k = a.level + 1, kr = int(host_->auxPrimes().size());
-  const int w = k + kr; // rows of a polynomial over Q u R
-  const size_t n = a.n;
-  const std::vector<int> all = qr.qBasis(qr.maxLevel());
-  const std::vector<int> q_basis(all.begin(), all.begin() + k);
-  const std::vector<int> r_basis(all.begin() + k, all.end());
-  const DeviceContext &X = *aux_;
-  auto &I = X.impl();
   Ct out;
   out.parts = 3;
   out.level = a.level;
   out.scale = a.scale;
   out.slots = a.slots;
-  out.n = n;
-  out.buf = DeviceBuffer(ctx_, size_t(3) * k * n);
-  handoff(ctx_, X); // the inputs (and out's memory) are ready
+  out.n = a.n;
+  out.buf = DeviceBuffer(ctx_, size_t(3) * a.limbs() * a.n);
+  multiplyInto(a.part(0), a.part(1), b.part(0), b.part(1), out.part(0),
+               out.part(1), out.part(2));
+  return out;
+}
+
+void BfvEvaluator::multiplyInto(const u64 *a0, const u64 *a1, const u64 *b0,
+                                const u64 *b1, u64 *d0, u64 *d1,
+                                u64 *d2) const {
+  const Context64 &qr = host_->auxContext();
+  const int k = ctx_.host().maxLevel() + 1;
+  const int kr = int(host_->auxPrimes().size());
+  const int w = k + kr; // rows of a polynomial over Q u R
+  const size_t n = ctx_.host().n();
+  const std::vector<int> all = qr.qBasis(qr.maxLevel());
+  const std::vector<int> q_basis(all.begin(), all.begin() + k);
+  const std::vector<int> r_basis(all.begin() + k, all.end());
+  // X: the Q u R context's tables and plans; its stream is ctx_'s. The
+  // temporaries come from ctx_'s pool, so that a graph capture of ctx_'s
+  // stream holds them (DeviceContext::beginCapture).
+  const DeviceContext &X = *aux_;
+  auto &I = X.impl();
   // wide: a0, a1, b0, b1 over Q u R; tensor: d0, d1, d2 over Q u R.
-  DeviceBuffer wide(X, size_t(4) * w * n), tensor(X, size_t(3) * w * n);
-  DeviceBuffer ys(X, size_t(3) * kr * n), back(X, size_t(3) * k * n);
-  DeviceBuffer alpha(X, (size_t(3) * n + 7) / 8), quo(X, size_t(3) * k * n);
+  DeviceBuffer wide(ctx_, size_t(4) * w * n), tensor(ctx_, size_t(3) * w * n);
+  DeviceBuffer ys(ctx_, size_t(3) * kr * n), back(ctx_, size_t(3) * k * n);
+  DeviceBuffer alpha(ctx_, (size_t(3) * n + 7) / 8),
+      quo(ctx_, size_t(3) * k * n);
   // 1. INTT of the four input parts over Q, into their wide rows.
-  Rows src{{a.data(), b.data()}, {}, {}}, dst{{wide.data()}, {}, {}};
+  const u64 *inputs[4] = {a0, a1, b0, b1};
+  Rows src{{const_cast<u64 *>(a0), const_cast<u64 *>(a1), const_cast<u64 *>(b0),
+            const_cast<u64 *>(b1)},
+           {},
+           {}},
+      dst{{wide.data()}, {}, {}};
   std::vector<int> mods;
   for (int p = 0; p < 4; ++p)
     for (int i = 0; i < k; ++i) {
-      src.buf.push_back(uint8_t(p / 2));
-      src.rows.push_back((p % 2) * k + i);
+      src.buf.push_back(uint8_t(p));
+      src.rows.push_back(i);
       dst.buf.push_back(0);
       dst.rows.push_back(p * w + i);
       mods.push_back(i);
@@ -258,8 +278,8 @@ DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
   const ExactPlan &up = I.exactPlan(X, q_basis, r_basis);
   const ExactPlan &down = I.exactPlan(X, r_basis, q_basis);
   const unsigned blocks = unsigned((n + 255) / 256);
-  DeviceBuffer ey(X, size_t(4) * std::max(k, kr) * n);
-  DeviceBuffer ev(X, (size_t(4) * n + 7) / 8);
+  DeviceBuffer ey(ctx_, size_t(4) * std::max(k, kr) * n);
+  DeviceBuffer ev(ctx_, (size_t(4) * n + 7) / 8);
   // Exact conversion of `parts` polynomials (rows in_stride apart) with
   // `plan` into out (rows out_stride apart, from row out_first).
   auto convert = [&](const ExactPlan &plan, const u64 *in, int in_stride,
@@ -303,14 +323,15 @@ DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
   launchNttForward(X, wide.data(), r_rows, wide.data(), r_rows, wide.data(),
                    r_rows, r_mods, -1, nullptr);
   for (int p = 0; p < 4; ++p)
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(
-        wide.data() + size_t(p) * w * n, (p < 2 ? a : b).part(p % 2),
-        size_t(k) * n * sizeof(u64), cudaMemcpyDeviceToDevice, X.stream()));
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(wide.data() + size_t(p) * w * n, inputs[p],
+                                     size_t(k) * n * sizeof(u64),
+                                     cudaMemcpyDeviceToDevice, X.stream()));
   launchTensor(X, tensor.data(), wide.data(), wide.data() + size_t(2) * w * n,
                w);
   launchNttInverse(X, tensor.data(), rows3, tensor.data(), rows3, tensor.data(),
                    rows3, mods3, tablesOf<u64>(I).inttPlain, true);
-  // 6. Scale and round to R; 7. exact R -> Q; 8. NTT over Q into out.
+  // 6. Scale and round to R; 7. exact R -> Q; 8. NTT over Q into the
+  // outputs (the first write to them: they may alias the inputs).
   uint8_t *al = reinterpret_cast<uint8_t *>(alpha.data());
   hpsQuotientKernel<<<dim3(blocks, 3), 256, 0, X.stream()>>>(
       tensor.data(), quo.data(), al, consts_.data(), k, w, n);
@@ -320,14 +341,15 @@ DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
       consts_.data(), k, kr, n);
   EMBER_CUDA_LAUNCH_CHECK(X.stream());
   convert(down, ys.data(), kr, back.data(), k, 0, 3);
-  const std::vector<int> rows_q = firstRows(3 * k);
+  Rows from{{back.data()}, {}, firstRows(3 * k)}, into{{d0, d1, d2}, {}, {}};
   std::vector<int> mods_q;
-  for (int r : rows_q)
-    mods_q.push_back(r % k);
-  launchNttForward(X, back.data(), rows_q, out.data(), rows_q, out.data(),
-                   rows_q, mods_q, -1, nullptr);
-  handoff(X, ctx_); // out is written before the main stream goes on
-  return out;
+  for (int p = 0; p < 3; ++p)
+    for (int i = 0; i < k; ++i) {
+      into.buf.push_back(uint8_t(p));
+      into.rows.push_back(i);
+      mods_q.push_back(i);
+    }
+  launchNttForward(X, from, into, into, mods_q, -1, nullptr);
 }
 
 DeviceCiphertext BfvEvaluator::relinearize(const Ct &a,
@@ -409,6 +431,19 @@ DeviceCiphertext BfvEvaluator::mulInt(const Ct &a, int64_t c) const {
   launchConstOp(ctx_, true, out.data(), a.data(), r, a.parts * int(a.limbs()),
                 a.parts * int(a.limbs()), ModMap{int(a.limbs()), a.level, 0});
   return out;
+}
+
+const BfvEvaluator &bfvEvaluator(const DeviceContext &ctx, uint64_t t) {
+  std::shared_ptr<void> &slot = ctx.impl().bfv_evaluators[t];
+  if (!slot) {
+    try {
+      slot = std::make_shared<BfvEvaluator>(ctx, t);
+    } catch (...) {
+      ctx.impl().bfv_evaluators.erase(t);
+      throw;
+    }
+  }
+  return *static_cast<const BfvEvaluator *>(slot.get());
 }
 
 } // namespace ember::cuda

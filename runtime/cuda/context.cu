@@ -212,6 +212,7 @@ const Context32 &DeviceContext::host32() const {
 
 DeviceContext::~DeviceContext() {
   Impl &I = *impl_;
+  I.bfv_evaluators.clear(); // they use this context's pool and stream
   cudaStreamSynchronize(I.stream);
   I.ks_plans.clear();
   I.rescale_plans.clear();
@@ -223,7 +224,22 @@ DeviceContext::~DeviceContext() {
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
-  cudaStreamDestroy(I.stream);
+  if (I.owns_stream)
+    cudaStreamDestroy(I.stream);
+}
+
+void shareStream(const DeviceContext &ctx, const DeviceContext &main) {
+  DeviceContext::Impl &I = ctx.impl();
+  const DeviceContext::Impl &M = main.impl();
+  if (I.device != M.device)
+    throw InvalidArgument("shareStream: the contexts are on different devices");
+  if (I.stream == M.stream)
+    return;
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(I.stream));
+  if (I.owns_stream)
+    EMBER_CUDA_CHECK(cudaStreamDestroy(I.stream));
+  I.stream = M.stream;
+  I.owns_stream = false;
 }
 
 CUstream_st *DeviceContext::stream() const { return impl_->stream; }

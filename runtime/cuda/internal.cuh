@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -300,6 +301,9 @@ struct DeviceContext::Impl {
   TablesT<u32> tables32{};
   int device = 0;
   cudaStream_t stream = nullptr;
+  /// False for a context that queues its work on another's stream
+  /// (shareStream): the stream is not destroyed with it.
+  bool owns_stream = true;
   Tables tables{};
   int n_log = 0;
   size_t n = 0;
@@ -331,6 +335,9 @@ struct DeviceContext::Impl {
   std::map<std::pair<std::vector<int>, std::vector<int>>,
            std::unique_ptr<BConvPlan>>
       bconv_plans;
+  /// The BFV evaluators of this context by plaintext modulus t
+  /// (bfvEvaluator(ctx, t), bfv_cuda.h), destroyed first with the context.
+  std::map<uint64_t, std::shared_ptr<void>> bfv_evaluators;
 
   u64 *allocate(size_t words);
   void release(u64 *p, size_t words);
@@ -395,6 +402,13 @@ template <typename W>
 DeviceBuffer residueBuffer(const DeviceContext &ctx, size_t count) {
   return DeviceBuffer(ctx, BasicDevicePoly<W>::wordsFor(count));
 }
+
+/// From now on `ctx` queues its work on `main`'s stream, not its own (which
+/// is destroyed): a context that serves another, such as BFV's Q u R
+/// context, whose launches are then ordered with the main stream's work
+/// and captured with it into a CUDA Graph. Both on one device; `main` must
+/// outlive `ctx`.
+void shareStream(const DeviceContext &ctx, const DeviceContext &main);
 
 /// Copies host words to a device buffer (asynchronously on the stream; the
 /// host vector must outlive the copy, so callers synchronize).

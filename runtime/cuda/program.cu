@@ -2,14 +2,19 @@
 // runCuda runs the tables of a program emitted by `ember-translate
 // --emit-cuda`. Buffers come from the context's pool, copies and kernels are
 // queued on the context's stream; nothing synchronises the host. With a
-// CudaGraph state, the steps are captured once and replayed as one graph.
+// CudaGraph state, the steps are captured once and replayed as one graph
+// (BFV's kBfvTensor included: the HPS product runs on the context's stream
+// with temporaries from its pool, see ember/bfv_cuda.h).
 #include "ember/program_cuda.h"
+
+#include "ember/bfv_cuda.h"
 
 #include "../core/program_exec.h"
 #include "internal.cuh"
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ember::program {
@@ -210,17 +215,18 @@ template <typename W> struct CudaBackend {
   static Poly constant(const Args &a, int64_t offset, int64_t count,
                        bool complex, double scale,
                        const std::vector<int> &basis, bool ntt,
-                       uint64_t plain_modulus) {
-    return cuda::upload(*a.ctx,
-                        encodeConstant(host(a), a.data, offset, count, complex,
-                                       scale, basis, ntt, plain_modulus));
+                       uint64_t plain_modulus, uint64_t bfv_plain_modulus) {
+    return cuda::upload(
+        *a.ctx, encodeConstant(host(a), a.data, offset, count, complex, scale,
+                               basis, ntt, plain_modulus, bfv_plain_modulus));
   }
   /// Encoded on the host (the canonical embedding's FFT), then uploaded
   /// into out; while a graph is captured, its plaintext slot (filled per
   /// run: with an arena, out itself).
   static void encodeValues(const Args &a, size_t index,
                            const std::vector<std::complex<double>> &values,
-                           double scale, Poly &out, uint64_t plain_modulus) {
+                           double scale, Poly &out, uint64_t plain_modulus,
+                           uint64_t bfv_plain_modulus) {
     if (capturing(a)) {
       // The slot of this encoding: a plaintext input may be encoded at
       // several levels and scales (one step, and one slot, each).
@@ -238,13 +244,31 @@ template <typename W> struct CudaBackend {
           return;
         }
     }
-    const ember::Poly<W> p = program::encodeValues(
-        host(a), values, scale, out.basis, out.ntt, plain_modulus);
+    const ember::Poly<W> p =
+        program::encodeValues(host(a), values, scale, out.basis, out.ntt,
+                              plain_modulus, bfv_plain_modulus);
     // Pageable host memory: the copy has read it when the call returns.
     cudaCheck(cudaMemcpyAsync(out.data(), p.data.data(),
                               p.data.size() * sizeof(W), cudaMemcpyHostToDevice,
                               a.ctx->stream()),
               "cudaMemcpyAsync");
+  }
+  /// The HPS product by the context's evaluator of t (built by the first
+  /// run, before any capture), into the outputs' planned places: queued on
+  /// the context's stream with pool temporaries, so a graph captures it.
+  static void bfvTensor(const Args &a, const std::vector<const Poly *> &in,
+                        const std::vector<Poly *> &out, uint64_t t) {
+    if constexpr (!std::is_same_v<W, uint64_t>) {
+      (void)a, (void)in, (void)out, (void)t;
+      throw InvalidArgument("a BFV program needs 64-bit words");
+    } else {
+      if (capturing(a) && !a.ctx->impl().bfv_evaluators.count(t))
+        throw Error("program plan: the BFV evaluator must exist before a "
+                    "graph capture");
+      cuda::bfvEvaluator(*a.ctx, t).multiplyInto(
+          in[0]->data(), in[1]->data(), in[2]->data(), in[3]->data(),
+          out[0]->data(), out[1]->data(), out[2]->data());
+    }
   }
   static const std::vector<std::vector<std::complex<double>>> *
   plain(const Args &a) {
@@ -399,9 +423,10 @@ void stagePlains(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
     return;
   cudaCheck(cudaEventSynchronize(g.plains_read), "cudaEventSynchronize");
   for (typename BasicCudaGraph<W>::PlainSlot &slot : g.plains) {
-    const Poly<W> p = encodeValues(
-        cuda::hostOf<W>(*args.ctx), (*args.plain)[slot.plain], slot.scale,
-        slot.poly.basis, slot.poly.ntt, plan.plain_modulus);
+    const Poly<W> p =
+        encodeValues(cuda::hostOf<W>(*args.ctx), (*args.plain)[slot.plain],
+                     slot.scale, slot.poly.basis, slot.poly.ntt,
+                     plan.plain_modulus, plan.bfv_plain_modulus);
     std::copy(p.data.begin(), p.data.end(), slot.host);
   }
 }

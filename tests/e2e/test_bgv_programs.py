@@ -94,8 +94,8 @@ def test_frontend_errors(build_dir):
             return x / 3
 
         div.trace()
-    with pytest.raises(TraceError, match="not compiled yet"):
-        ember.program(slots=8, scheme="bfv")
+    with pytest.raises(TraceError, match="expected 'ckks', 'bgv', 'bfv' or 'tfhe'"):
+        ember.program(slots=8, scheme="bgw")
     with pytest.raises(TraceError, match="plaintext_modulus"):
         ember.program(slots=8, scheme="bgv", plaintext_modulus=1.5)
 

@@ -144,6 +144,23 @@ struct Counter {
           int64_t k = ip.getDigits().size();
           c.limbsMoved += k * d + 2 * k * d + 2 * d; // digits, key, results
         })
+        .Case<rns::HpsTensorOp>([&](rns::HpsTensorOp h) {
+          // BFV's HPS product: R has about one prime more than Q (60-bit
+          // primes covering log Q + log N + log t + 3 bits).
+          const int64_t k = limbs(h.getA0()), r = k + 1;
+          transform(c.intt, 4 * k);
+          for (int i = 0; i < 4; ++i)
+            bconv(k, r); // exact extension Q -> R
+          transform(c.ntt, 4 * r);
+          transform(c.intt, 3 * (k + r));
+          for (int i = 0; i < 3; ++i) {
+            bconv(k, r); // scale-and-round to R
+            bconv(r, k); // exact R -> Q
+          }
+          transform(c.ntt, 3 * k);
+          c.elementwiseKernels += 2; // tensor, scale-and-round
+          c.limbsMoved += 7 * (k + r) + 6 * k;
+        })
         .Case<rns::AutomorphismOp>([&](rns::AutomorphismOp a) {
           ++c.automorphisms;
           c.limbsMoved += 2 * limbs(a.getInput());

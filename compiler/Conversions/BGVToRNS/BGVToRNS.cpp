@@ -39,6 +39,16 @@ int64_t levelOf(Value v) {
 
 using rns_lowering::BasisPattern;
 
+/// The scale the runtime encodes a plaintext of type `pt` at: BGV's factor;
+/// under a BFV chain Delta = Q / t for a scaled plaintext (the plan's
+/// Delta m form) and 1 for the multiplier m.
+double plainScale(ckks::ParamsAttr params, bgv::PlaintextType pt) {
+  if (!params.isBfv())
+    return static_cast<double>(pt.getFactor());
+  return pt.getScaled() ? bgv::bfvDelta(params.getQ().vec(), params.getPlain())
+                        : 1.0;
+}
+
 #define LOWERING(OP)                                                           \
   struct Lower##OP : BasisPattern<bgv::OP> {                                   \
     using BasisPattern::BasisPattern;                                          \
@@ -70,6 +80,21 @@ LOWERING(AddIntOp) {
   auto ct = cast<bgv::CiphertextType>(op.getInput().getType());
   const uint64_t t = basis.params.getPlain();
   int64_t c = bgv::centred(op.getValue(), t);
+  if (basis.params.isBfv()) {
+    // BFV adds ceil(Q [c]_t / t), a different residue per prime: the
+    // splat's Delta-scaled encoding (one constant of the program).
+    auto tensor = RankedTensorType::get({ct.getSlots()}, rewriter.getF64Type());
+    auto type = bgv::PlaintextType::get(getContext(), ct.getSlots(),
+                                        ct.getLevel(), 1, /*scaled=*/true);
+    Value p = rns::EncodeOp::create(
+        rewriter, op.getLoc(), basis.q(ct.getLevel()),
+        DenseElementsAttr::get(tensor, static_cast<double>(c)),
+        rewriter.getF64FloatAttr(plainScale(basis.params, type)));
+    SmallVector<Value> out(adaptor.getInput());
+    out[0] = rns::AddOp::create(rewriter, op.getLoc(), out[0], p);
+    rewriter.replaceOpWithMultiple(op, Replacement{out});
+    return success();
+  }
   uint64_t r = static_cast<uint64_t>(c < 0 ? c + static_cast<int64_t>(t) : c);
   int64_t v =
       bgv::centred(static_cast<int64_t>(bgv::mulMod(r, ct.getFactor(), t)), t);
@@ -103,7 +128,7 @@ LOWERING(EncodeOp) {
   Value v = rns::EncodeOp::create(
       rewriter, op.getLoc(), basis.q(pt.getLevel()),
       DenseElementsAttr::get(tensor, ArrayRef<double>(values)),
-      rewriter.getF64FloatAttr(static_cast<double>(pt.getFactor())));
+      rewriter.getF64FloatAttr(plainScale(basis.params, pt)));
   rewriter.replaceOpWithMultiple(op, Replacement{{v}});
   return success();
 }
@@ -113,8 +138,24 @@ LOWERING(EncodeValuesOp) {
   auto pt = cast<bgv::PlaintextType>(op.getType());
   Value v = rns::EncodeValuesOp::create(
       rewriter, op.getLoc(), basis.q(pt.getLevel()), op.getValues(),
-      rewriter.getF64FloatAttr(static_cast<double>(pt.getFactor())));
+      rewriter.getF64FloatAttr(plainScale(basis.params, pt)));
   rewriter.replaceOpWithMultiple(op, Replacement{{v}});
+  return success();
+}
+
+LOWERING(MulOp) {
+  ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
+  if (a.size() != 2 || b.size() != 2)
+    return rewriter.notifyMatchFailure(op, "tensor product needs degree 2");
+  if (!basis.params.isBfv()) {
+    rewriter.replaceOpWithMultiple(op, Replacement{rns_lowering::tensorProduct(
+                                           rewriter, op.getLoc(), a, b)});
+    return success();
+  }
+  // BFV: the scale-invariant product, one runtime call.
+  auto h =
+      rns::HpsTensorOp::create(rewriter, op.getLoc(), a[0], a[1], b[0], b[1]);
+  rewriter.replaceOpWithMultiple(op, Replacement{h.getResults()});
   return success();
 }
 
@@ -136,18 +177,41 @@ LOWERING(RelinearizeOp) {
   return success();
 }
 
-LOWERING(RotateOp) {
-  KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
-  int64_t g = galoisElementForRotation(op.getOffset(), basis.logN());
-  rewriter.replaceOpWithMultiple(
-      op,
-      Replacement{rns_lowering::automorphismSwitch(ks, adaptor.getInput(), g)});
-  return success();
-}
+struct LowerRotateOp : BasisPattern<bgv::RotateOp> {
+  LowerRotateOp(const TypeConverter &tc, MLIRContext *ctx, const Basis &basis,
+                bool hoist)
+      : BasisPattern(tc, ctx, basis), hoist(hoist) {}
+  bool hoist;
+  LogicalResult
+  matchAndRewrite(bgv::RotateOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KeySwitcher ks{rewriter, op.getLoc(), basis, levelOf(op.getInput())};
+    ValueRange in = adaptor.getInput();
+    int64_t g = galoisElementForRotation(op.getOffset(), basis.logN());
+    if (!hoist || g == 1) {
+      rewriter.replaceOpWithMultiple(
+          op, Replacement{rns_lowering::automorphismSwitch(ks, in, g)});
+      return success();
+    }
+    // Hoisted: ModUp of c1 itself, the automorphism applied to the raised
+    // digits (read permuted by the inner product after fusion) and to c0.
+    // Every rotation of one value raises the same c1, so CSE leaves one
+    // ModUp for all of them (the baby steps of ember.matvec).
+    SmallVector<Value> rotated;
+    for (Value d : ks.modUp(in[1]))
+      rotated.push_back(ks.automorphism(d, g));
+    auto [a0, a1] = ks.innerProduct(rotated, ks.loadKey(g));
+    auto [m0, m1] = ks.modDown(a0, a1);
+    rewriter.replaceOpWithMultiple(
+        op, Replacement{{ks.add(ks.automorphism(in[0], g), m0), m1}});
+    return success();
+  }
+};
 
 #undef LOWERING
 
 struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
+  using BGVToRNSBase::BGVToRNSBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -172,10 +236,10 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
                  LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
                  rns_lowering::LowerMulInt<bgv::MulIntOp>,
                  rns_lowering::LowerMulInt<bgv::AdjustFactorOp>, LowerAddIntOp,
-                 rns_lowering::LowerNeg<bgv::NegOp>,
-                 rns_lowering::LowerTensor<bgv::MulOp>, LowerMulPlainOp,
-                 LowerEncodeOp, LowerEncodeValuesOp, LowerModSwitchOp,
-                 LowerRelinearizeOp, LowerRotateOp>(tc, ctx, basis);
+                 rns_lowering::LowerNeg<bgv::NegOp>, LowerMulOp,
+                 LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp,
+                 LowerModSwitchOp, LowerRelinearizeOp>(tc, ctx, basis);
+    patterns.add<LowerRotateOp>(tc, ctx, basis, hoistRotations);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);

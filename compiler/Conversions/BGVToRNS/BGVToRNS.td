@@ -23,13 +23,31 @@ def BGVToRNS : Pass<"bgv-to-rns", "::mlir::ModuleOp"> {
     - relinearize and rotate: the hybrid key switch of ckks-to-rns
       (`decompose`, `mod_up`, `ks_inner_product`, `mod_down`); the keys
       carry errors t e and the chain's `plain` makes the runtime's ModDown
-      the t-corrected one.
+      the t-corrected one. A rotation is lowered hoisted
+      (`hoist-rotations`, on): c1 is raised before the automorphism, which
+      then applies to the raised digits (Halevi-Shoup hoisting; the
+      automorphism and ModUp commute), so the rotations of one value share
+      one ModUp once CSE runs.
     - mod_switch: `rns.rescale` (divided by q_l, t-corrected at run time).
     - encode: `rns.encode` of the integers (centred mod t) with the factor
       as the scale: the runtime encodes [mu m]_t for a BGV chain;
       encode_values (a plaintext argument): `rns.encode_values` likewise,
       encoded when the program runs.
+
+    Under a BFV chain (`scheme = bfv`): `mul` is `rns.hps_tensor` (the
+    scale-invariant HPS product, one runtime call); plaintexts are encoded
+    at scale Delta = Q / t when `scaled` (Delta m, for add_plain/sub_plain)
+    and at scale 1 otherwise (the centred m, for mul_plain); add_int adds
+    the Delta-scaled encoding of the splat; key switches are CKKS's (the
+    plan's plain_modulus is 0, so nothing is t-corrected).
   }];
+  let options = [
+    Option<"hoistRotations", "hoist-rotations", "bool", /*default=*/"true",
+           "Rotations in hoisted form (ModUp of c1, then the automorphism "
+           "of the raised digits), so that the CSE after this pass leaves "
+           "one ModUp for every rotation of one value; false: the "
+           "automorphism first, a ModUp per rotation">,
+  ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }
 

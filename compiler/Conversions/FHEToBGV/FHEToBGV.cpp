@@ -74,12 +74,36 @@ std::optional<int64_t> splatOf(const std::vector<int64_t> &v) {
   return v.empty() ? std::nullopt : std::optional<int64_t>(v.front());
 }
 
-/// The worst-case noise model of ember/bgv_params.h, per operation.
+/// The worst-case noise model of ember/bgv_params.h, per operation: BGV's
+/// bounds, and BFV's (t times the invariant noise) when `bfv`.
 struct NoiseModel : bgv::BgvNoise {
   double t, delta;
-  NoiseModel(uint64_t plain, int log_n, int dnum)
+  bool bfv;
+  bgv::BfvNoise fv;
+  NoiseModel(uint64_t plain, int log_n, int dnum, bool bfv)
       : bgv::BgvNoise(bgv::bgvNoise(plain, log_n, dnum)),
-        t(static_cast<double>(plain)), delta(bgv::noiseTerms(log_n).delta) {}
+        t(static_cast<double>(plain)), delta(bgv::noiseTerms(log_n).delta),
+        bfv(bfv), fv(bgv::bfvNoise(plain, log_n, dnum)) {
+    if (bfv) {
+      fresh = fv.fresh;
+      ks = fv.ks;
+    }
+  }
+  /// A relinearized product of ciphertexts at bounds a and b.
+  double product(double a, double b) const {
+    return bfv ? fv.c1 / 2 * (a + b) + fv.c2 : delta * a * b + ks;
+  }
+  /// A plaintext added (BFV: its rounding, 1, times t; BGV: t / 2).
+  double plainAdded(double a) const { return a + (bfv ? t : t / 2); }
+  /// Times a plaintext vector (BFV: plus the reduction of m m' mod t).
+  double plainProduct(double a) const {
+    return bfv ? delta * t / 2 * (a + t * t) : a * delta * t / 2;
+  }
+  /// Times the integer c (centred).
+  double intProduct(double a, int64_t c) const {
+    const double m = static_cast<double>(std::max<int64_t>(1, std::llabs(c)));
+    return bfv ? m * a + m * t * t / 2 : a * m;
+  }
 };
 
 /// A converted value: a ciphertext with its noise bound, or a constant
@@ -131,6 +155,7 @@ private:
   double worstOver_ = 0;
   std::optional<NoiseModel> noise_;
   uint64_t t_ = 0;
+  bool bfv_ = false;
   double log2Q(int64_t level) const {
     double s = 0;
     for (int64_t i = 0; i <= level; ++i)
@@ -240,7 +265,8 @@ FailureOr<ckks::ParamsAttr> FHEToBGVPass::chainFor(ModuleOp module, int log_n,
                                                    std::string &why) {
   const uint64_t t = plaintextModulus;
   const bool secure = security == "128";
-  bool congruent = congruentPrimes;
+  // BFV never switches: no level prime needs a congruence.
+  bool congruent = congruentPrimes && !bfv_;
   std::vector<uint64_t> q;
   try {
     q = qPrimes(log_n, bits, t, congruent);
@@ -285,9 +311,9 @@ FailureOr<ckks::ParamsAttr> FHEToBGVPass::chainFor(ModuleOp module, int log_n,
         return failure();
       }
     }
-    return ckks::ParamsAttr::get(module.getContext(), log_n, q, p, bits.back(),
-                                 digits, secure ? 128 : 0, temp,
-                                 temp.empty() ? 0 : klssGamma, 0, 64, 1, t);
+    return ckks::ParamsAttr::get(
+        module.getContext(), log_n, q, p, bits.back(), digits, secure ? 128 : 0,
+        temp, temp.empty() ? 0 : klssGamma, 0, 64, 1, t, bfv_);
   }
   return failure();
 }
@@ -307,6 +333,19 @@ FHEToBGVPass::bitsForNoise(ModuleOp module, const std::vector<int> &bits,
   dry_ = false;
   if (!ok)
     return failure();
+  if (bfv_) {
+    // Every value at the top within Q / 2 with kBgvMarginBits to spare:
+    // more 60-bit primes for the deficit.
+    const size_t top = bits.size() - 1;
+    double deficit = maxAt_[top] + 2 + bgv::kBgvMarginBits -
+                     log2Q(static_cast<int64_t>(top));
+    std::vector<int> out(bits);
+    if (deficit > 0)
+      out.insert(out.end(),
+                 static_cast<size_t>(std::ceil(deficit / bgv::kBfvPrimeBits)),
+                 bgv::kBfvPrimeBits);
+    return out;
+  }
   // A switch from level l must bring its largest input back to the base
   // the chain was sized for (bgv_params.h: B_0 = max(fresh, 2 (B_ms + t
   // KS))): q_l >= B_pre / (B_0 - B_ms).
@@ -365,10 +404,15 @@ FHEToBGVPass::chooseParams(ModuleOp module, int64_t depth, int64_t slots) {
             " (it does not batch at N = 2^" + std::to_string(log_n) + ")";
       continue;
     }
-    std::vector<int> bits;
+    // BFV starts from one prime and grows by the program's own noise (the
+    // depth formula of bgv_params.h counts every levelled product as a
+    // ciphertext product, whose noise grows ~4 sqrt(N) times more than a
+    // plaintext's: 10-50 bits too many on bench/programs/bgv_chain.py).
+    std::vector<int> bits(1, bgv::kBfvPrimeBits);
     try {
-      bits =
-          bgv::qBitsFor(bgv::Scheme::kBgv, static_cast<int>(depth), t, log_n);
+      if (!bfv_)
+        bits =
+            bgv::qBitsFor(bgv::Scheme::kBgv, static_cast<int>(depth), t, log_n);
     } catch (const ember::Error &e) {
       why = e.what();
       continue;
@@ -382,7 +426,7 @@ FHEToBGVPass::chooseParams(ModuleOp module, int64_t depth, int64_t slots) {
       if (failed(params))
         break;
       params_ = *params;
-      noise_.emplace(t, log_n, static_cast<int>(params_.getDnum()));
+      noise_.emplace(t, log_n, static_cast<int>(params_.getDnum()), bfv_);
       FailureOr<std::vector<int>> need = bitsForNoise(module, bits, why);
       if (failed(need))
         return failure();
@@ -392,8 +436,8 @@ FHEToBGVPass::chooseParams(ModuleOp module, int64_t depth, int64_t slots) {
     }
   }
   module.emitError("no ") << (secure ? "128-bit " : "")
-                          << "BGV parameters for depth " << depth
-                          << ", t = " << t << " and " << slots
+                          << (bfv_ ? "BFV" : "BGV") << " parameters for depth "
+                          << depth << ", t = " << t << " and " << slots
                           << " slots: " << why;
   return failure();
 }
@@ -472,18 +516,19 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
     s.ct = bgv::AdjustFactorOp::create(b, s.loc, ty, s.ct, c);
     s.bound *= static_cast<double>(std::llabs(c));
   };
-  // A constant or a plaintext argument, encoded at `level` and `factor`.
+  // A constant or a plaintext argument, encoded at `level` and `factor`
+  // (BFV: `scaled`, Delta m, where it is added).
   auto encode = [&](const Converted &k, int64_t slots, int64_t level,
-                    uint64_t factor, Location loc) -> Value {
-    auto type = bgv::PlaintextType::get(ctx, slots, level, factor);
+                    uint64_t factor, Location loc,
+                    bool added = false) -> Value {
+    auto type =
+        bgv::PlaintextType::get(ctx, slots, level, factor, bfv_ && added);
     if (k.plain)
       return bgv::EncodeValuesOp::create(b, loc, type, k.plain);
     auto tensor = RankedTensorType::get({slots}, b.getI64Type());
     auto attr = DenseElementsAttr::get(tensor, ArrayRef<int64_t>(*k.constant));
     return bgv::EncodeOp::create(b, loc, type, attr);
   };
-  // The plaintext's worst coefficient: t / 2 (centred).
-  const double ptNorm = nm.t / 2;
 
   for (BlockArgument a : f.getArguments()) {
     if (auto pt = dyn_cast<fhe::PlaintextType>(a.getType())) {
@@ -564,12 +609,12 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
           int64_t v = bgv::centred(minus ? -bgv::centred(*s, t_) : *s, t_);
           out.ct = bgv::AddIntOp::create(b, loc, base, v);
         } else {
-          Value p =
-              encode(k, ty.getSlots(), ty.getLevel(), ty.getFactor(), loc);
+          Value p = encode(k, ty.getSlots(), ty.getLevel(), ty.getFactor(), loc,
+                           /*added=*/true);
           out.ct = minus ? Value(bgv::SubPlainOp::create(b, loc, base, p))
                          : Value(bgv::AddPlainOp::create(b, loc, base, p));
         }
-        out.bound = ct.bound + ptNorm;
+        out.bound = nm.plainAdded(ct.bound);
         out.pending = ct.pending;
       }
     } else if (auto m = dyn_cast<fhe::MulOp>(op)) {
@@ -589,7 +634,7 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
             bgv::mulMod(tx.getFactor(), ty.getFactor(), t_), 3);
         Value prod = bgv::MulOp::create(b, loc, prodTy, x.ct, y.ct);
         out.ct = bgv::RelinearizeOp::create(b, loc, prod);
-        out.bound = nm.delta * x.bound * y.bound + nm.ks;
+        out.bound = nm.product(x.bound, y.bound);
       } else {
         Converted &ct = x.ct ? x : y;
         const Converted &k = x.ct ? y : x;
@@ -601,17 +646,16 @@ LogicalResult FHEToBGVPass::convert(func::FuncOp f) {
         if (s) {
           int64_t v = bgv::centred(*s, t_);
           out.ct = bgv::MulIntOp::create(b, loc, ct.ct, v);
-          out.bound = ct.bound *
-                      static_cast<double>(std::max<int64_t>(1, std::llabs(v)));
+          out.bound = nm.intProduct(ct.bound, v);
           levelled = !isCheapInt(v, t_);
           out.pending = ct.pending;
         } else {
           Value p = encode(k, ty.getSlots(), ty.getLevel(), 1, loc);
           out.ct = bgv::MulPlainOp::create(b, loc, ty, ct.ct, p);
-          out.bound = ct.bound * nm.delta * ptNorm;
+          out.bound = nm.plainProduct(ct.bound);
         }
       }
-      if (levelled) {
+      if (levelled && !bfv_) { // BFV never switches
         if (failed(checked(out.ct, out.bound, loc)))
           return failure();
         if (ctType(out.ct).getLevel() == 0)
@@ -664,15 +708,22 @@ void FHEToBGVPass::runOnOperation() {
     depth = std::max(depth, *d);
   }
   t_ = plaintextModulus;
+  if (scheme != "bgv" && scheme != "bfv") {
+    module.emitError("fhe-to-bgv: scheme must be bgv or bfv, got '")
+        << scheme << "'";
+    return signalPassFailure();
+  }
+  bfv_ = scheme == "bfv";
   FailureOr<ckks::ParamsAttr> params = chooseParams(module, depth, slots);
   if (failed(params))
     return signalPassFailure();
   params_ = *params;
   noise_.emplace(t_, static_cast<int>(params_.getLogN()),
-                 static_cast<int>(params_.getDnum()));
+                 static_cast<int>(params_.getDnum()), bfv_);
   module->setAttr("ckks.params", params_);
   if (print)
-    emitRemark(module.getLoc(), "BGV parameters: N = 2^")
+    emitRemark(module.getLoc(),
+               bfv_ ? "BFV parameters: N = 2^" : "BGV parameters: N = 2^")
         << params_.getLogN() << ", t = " << t_ << ", depth " << depth << ", "
         << params_.getQ().size() << " Q primes, " << params_.getP().size()
         << " P primes, dnum " << params_.getDnum() << ", log QP "

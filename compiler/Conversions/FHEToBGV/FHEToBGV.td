@@ -51,8 +51,24 @@ def FHEToBGV : Pass<"fhe-to-bgv", "mlir::ModuleOp"> {
     runtime's BgvEncoder::noiseBudget measures the real one, which tests
     check is at least this). A value whose bound reaches Q_l / 2 is an
     error at its line: decryption would be wrong.
+
+    **BFV** (`scheme=bfv`). The same IR under a chain marked `scheme =
+    bfv`: every ciphertext stays at the top level with factor 1 (no
+    modulus switch, no factor adjustment); `bgv.mul` is the scale-invariant
+    HPS product; vectors added are encoded `scaled` (Delta m), vectors
+    multiplied unscaled; splats are `add_int`/`mul_int`. Q is 60-bit primes,
+    grown from one until the program's own noise (the model below, worst
+    case) fits Q / 2 with kBgvMarginBits (10) to spare: OpenFHE's bound
+    for the depth (bgv_params.h's qBitsFor) counts every levelled product
+    as a ciphertext product and asks 10-50 bits more on
+    bench/programs/bgv_chain.py. The keys carry error factor 1. The bound tracked is t times the
+    invariant noise (fresh t V; a product c1 / 2 (B_1 + B_2) + t C2; an
+    integer c: |c| B + |c| t^2 / 2; a plaintext: delta t / 2 (B + t^2); a
+    rotation: + t KS), so the budget and the error are the same formulas.
   }];
   let options = [
+    Option<"scheme", "scheme", "std::string", /*default=*/"\"bgv\"",
+           "bgv, or bfv: the scale-invariant variant (see BFV above)">,
     Option<"plaintextModulus", "plaintext-modulus", "uint64_t",
            /*default=*/"65537",
            "The plaintext modulus t: a prime, t = 1 (mod 2N) for the N chosen">,

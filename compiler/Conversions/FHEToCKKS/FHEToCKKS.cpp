@@ -987,7 +987,7 @@ void FHEToCKKSPass::runOnOperation() {
         static_cast<int64_t>(spec->dnum), int64_t{secure ? 128 : 0},
         ArrayRef<uint64_t>(t), static_cast<int64_t>(spec->klss_gamma),
         static_cast<int64_t>(spec->hamming_weight), int64_t{wordBits},
-        static_cast<int64_t>(spec->scale_primes), uint64_t{0});
+        static_cast<int64_t>(spec->scale_primes), uint64_t{0}, false);
     if (!params)
       return signalPassFailure();
     module->setAttr(ckks::CKKSDialect::kParamsAttrName, params);
@@ -1091,7 +1091,7 @@ int FHEToCKKSPass::cheaperWord(ModuleOp module, bool secure) {
     auto params = ckks::ParamsAttr::get(
         &getContext(), spec->log_n, q, p, static_cast<int64_t>(spec->log_scale),
         spec->dnum, secure ? 128 : 0, ArrayRef<uint64_t>(), 0,
-        spec->hamming_weight, w, spec->scale_primes, uint64_t{0});
+        spec->hamming_weight, w, spec->scale_primes, uint64_t{0}, false);
     ember::CKKSCostModel model{params, ember::KeySwitchConstants::forWord(w)};
     double us = 0;
     for (auto [op, d] : ops)
@@ -1207,7 +1207,7 @@ FHEToCKKSPass::placeAutomatically(ModuleOp module, bool secure,
     return ckks::ParamsAttr::get(
         &getContext(), spec->log_n, q, p, static_cast<int64_t>(spec->log_scale),
         spec->dnum, pricedSecure ? 128 : 0, ArrayRef<uint64_t>(), 0,
-        spec->hamming_weight, wordBits, spec->scale_primes, uint64_t{0});
+        spec->hamming_weight, wordBits, spec->scale_primes, uint64_t{0}, false);
   };
   // One bootstrap's expansion, lowered once at the largest run; a run b
   // shifts its levels by b - most.

@@ -153,7 +153,7 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       repl.append(c->result_begin(), c->result_end());
     } else if (isa<rns::NTTOp, rns::INTTOp, rns::BConvOp, rns::ConcatOp,
                    rns::AutomorphismOp, rns::LoadKeyOp, rns::EncodeOp,
-                   rns::EncodeValuesOp, rns::ZeroOp>(op)) {
+                   rns::EncodeValuesOp, rns::ZeroOp, rns::HpsTensorOp>(op)) {
       auto c = call(b, op, op->getName().stripDialect(), op->getOperands());
       if (auto a = dyn_cast<rns::AutomorphismOp>(op))
         c->setAttr("galois", a.getGaloisAttr());

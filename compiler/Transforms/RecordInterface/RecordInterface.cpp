@@ -39,14 +39,18 @@ struct RecordInterfacePass
           return Attribute(b.getDictionaryAttr(fields));
         }
         // BGV: the factor rides where CKKS's scale does (an exact double);
-        // results carry fhe-to-bgv's noise budget estimate.
+        // BFV: Delta = Q / t, as the runtime's BfvEncoder computes it.
+        // Results carry fhe-to-bgv's noise budget estimate.
         if (auto bct = dyn_cast<bgv::CiphertextType>(t)) {
+          const double scale =
+              params.isBfv()
+                  ? bgv::bfvDelta(params.getQ().vec(), params.getPlain())
+                  : static_cast<double>(bct.getFactor());
           SmallVector<NamedAttribute> fields{
               b.getNamedAttr("name", b.getStringAttr(name)),
               b.getNamedAttr("slots", b.getI64IntegerAttr(bct.getSlots())),
               b.getNamedAttr("level", b.getI64IntegerAttr(bct.getLevel())),
-              b.getNamedAttr("scale", b.getF64FloatAttr(static_cast<double>(
-                                          bct.getFactor()))),
+              b.getNamedAttr("scale", b.getF64FloatAttr(scale)),
               b.getNamedAttr("degree", b.getI64IntegerAttr(bct.getDegree()))};
           if (budget)
             fields.push_back(b.getNamedAttr("noise_budget", budget));

@@ -323,7 +323,7 @@ struct RNSSelectKeySwitchPass
           &getContext(), logN, params.getQ(), params.getP(),
           params.getLogScale(), params.getDnum(), params.getSecurity(), t,
           gamma, params.getH(), params.getWord(), params.getScalePrimes(),
-          params.getPlain());
+          params.getPlain(), params.getBfv());
       double us = 0;
       std::set<KeyId> hybridKeys, klssKeys;
       for (const Group &g : groups) {

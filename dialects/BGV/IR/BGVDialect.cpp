@@ -13,6 +13,17 @@ using namespace ember::bgv;
 
 #include "dialects/BGV/IR/BGVDialect.cpp.inc"
 
+/// `, scaled` (BFV's Delta m plaintexts) or nothing.
+static ParseResult parseScaled(AsmParser &parser, bool &scaled) {
+  scaled = succeeded(parser.parseOptionalComma());
+  return scaled ? parser.parseKeyword("scaled") : success();
+}
+
+static void printScaled(AsmPrinter &printer, bool scaled) {
+  if (scaled)
+    printer << ", scaled";
+}
+
 #define GET_TYPEDEF_CLASSES
 #include "dialects/BGV/IR/BGVTypes.cpp.inc"
 
@@ -58,7 +69,7 @@ CiphertextType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 PlaintextType::verify(function_ref<InFlightDiagnostic()> emitError,
-                      int64_t slots, int64_t level, uint64_t factor) {
+                      int64_t slots, int64_t level, uint64_t factor, bool) {
   return verifyShape(emitError, slots, level, factor);
 }
 
@@ -73,6 +84,40 @@ namespace {
 uint64_t plainModulus(Operation *op) {
   ember::ckks::ParamsAttr params = ember::ckks::ParamsAttr::lookup(op);
   return params ? params.getPlain() : 0;
+}
+
+/// True under a BFV chain (`scheme = bfv`).
+bool underBfv(Operation *op) {
+  ember::ckks::ParamsAttr params = ember::ckks::ParamsAttr::lookup(op);
+  return params && params.isBfv();
+}
+
+/// BFV ciphertexts live at the chain's top level: an error otherwise.
+LogicalResult checkBfvLevel(Operation *op, int64_t level) {
+  ember::ckks::ParamsAttr params = ember::ckks::ParamsAttr::lookup(op);
+  if (params && params.isBfv() && level != params.getMaxLevel())
+    return op->emitOpError() << "a BFV value at level " << level
+                             << ": BFV ciphertexts and plaintexts stay at the "
+                                "full modulus Q (level "
+                             << params.getMaxLevel() << ")";
+  return success();
+}
+
+/// A plaintext's form against the chain: BFV's add_plain/sub_plain take
+/// `scaled` plaintexts (Delta m), its mul_plain the plain m; BGV has no
+/// scaled form.
+LogicalResult checkPlainForm(Operation *op, PlaintextType pt, bool added) {
+  const bool bfv = underBfv(op);
+  if (pt.getScaled() && !(bfv && added))
+    return op->emitOpError()
+           << (bfv ? "multiplies by a scaled (Delta m) plaintext; BFV's "
+                     "mul_plain takes the unscaled m"
+                   : "takes a scaled plaintext, which only BFV chains have");
+  if (bfv && added && !pt.getScaled())
+    return op->emitOpError() << "adds an unscaled plaintext under a BFV chain "
+                                "(add_plain and sub_plain take Delta m: "
+                                "`scaled`)";
+  return success();
 }
 
 /// Checks a factor against the chain's t: in [1, t).
@@ -194,6 +239,11 @@ LogicalResult EncodeOp::verify() {
     return emitOpError() << shaped.getDimSize(0)
                          << " values for a plaintext of " << pt.getSlots()
                          << " slots";
+  if (pt.getScaled() && !underBfv(*this))
+    return emitOpError() << "encodes a scaled plaintext, which only BFV "
+                            "chains have";
+  if (failed(checkBfvLevel(*this, pt.getLevel())))
+    return failure();
   return checkFactor(*this, pt.getFactor(), plainModulus(*this));
 }
 
@@ -204,6 +254,11 @@ LogicalResult EncodeValuesOp::verify() {
     return emitOpError() << values.getDimSize(0)
                          << " values for a plaintext of " << pt.getSlots()
                          << " slots";
+  if (pt.getScaled() && !underBfv(*this))
+    return emitOpError() << "encodes a scaled plaintext, which only BFV "
+                            "chains have";
+  if (failed(checkBfvLevel(*this, pt.getLevel())))
+    return failure();
   return checkFactor(*this, pt.getFactor(), plainModulus(*this));
 }
 
@@ -218,6 +273,8 @@ LogicalResult MulOp::verify() {
   if (r.getDegree() != 3 || r.getLevel() != a.getLevel() ||
       r.getSlots() != a.getSlots())
     return emitOpError() << "result must be degree 3 at the operands' level";
+  if (failed(checkBfvLevel(*this, a.getLevel())))
+    return failure();
   if (uint64_t t = plainModulus(*this)) {
     uint64_t f = mulMod(a.getFactor(), b.getFactor(), t);
     if (r.getFactor() != f)
@@ -239,6 +296,8 @@ LogicalResult MulPlainOp::verify() {
       r.getSlots() != a.getSlots())
     return emitOpError() << "result must keep the ciphertext's slots, level "
                             "and degree";
+  if (failed(checkPlainForm(*this, p, /*added=*/false)))
+    return failure();
   if (uint64_t t = plainModulus(*this)) {
     uint64_t f = mulMod(a.getFactor(), p.getFactor(), t);
     if (r.getFactor() != f)
@@ -252,6 +311,9 @@ LogicalResult MulPlainOp::verify() {
 LogicalResult ModSwitchOp::verify() {
   auto a = getInput().getType();
   auto r = getResult().getType();
+  if (underBfv(*this))
+    return emitOpError() << "under a BFV chain: BFV ciphertexts stay at the "
+                            "full modulus Q (no modulus switching)";
   if (a.getLevel() == 0)
     return emitOpError() << "at level 0: no prime left to switch away";
   if (r.getLevel() != a.getLevel() - 1 || r.getSlots() != a.getSlots() ||
@@ -279,6 +341,8 @@ LogicalResult AdjustFactorOp::verify() {
   if (r.getLevel() != a.getLevel() || r.getSlots() != a.getSlots() ||
       r.getDegree() != a.getDegree())
     return emitOpError() << "result must keep slots, level and degree";
+  if (underBfv(*this))
+    return emitOpError() << "under a BFV chain: BFV has no factors to adjust";
   if (uint64_t t = plainModulus(*this)) {
     int64_t v = static_cast<int64_t>(getValue()) % static_cast<int64_t>(t);
     uint64_t c = static_cast<uint64_t>(v < 0 ? v + static_cast<int64_t>(t) : v);
@@ -288,4 +352,12 @@ LogicalResult AdjustFactorOp::verify() {
                            << r.getFactor() << " mod " << t;
   }
   return success();
+}
+
+LogicalResult AddPlainOp::verify() {
+  return checkPlainForm(*this, getPlaintext().getType(), /*added=*/true);
+}
+
+LogicalResult SubPlainOp::verify() {
+  return checkPlainForm(*this, getPlaintext().getType(), /*added=*/true);
 }

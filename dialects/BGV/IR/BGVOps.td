@@ -76,6 +76,8 @@ def BGV_SubOp : BGV_CtCtOp<"sub"> {
 
 def BGV_MulOp : BGV_Op<"mul", [Pure, Commutative]> {
   let summary = "tensor product: degree 3, the product of the factors";
+  // Under a BFV chain: the scale-invariant product (t / Q times the tensor,
+  // rounded), operands at the top level.
   let description = [{
     ```mlir
     %p = bgv.mul %a, %b : !bgv.ct<8, level = 3, factor = 1>,
@@ -94,6 +96,7 @@ def BGV_MulOp : BGV_Op<"mul", [Pure, Commutative]> {
 
 class BGV_CtPtOp<string mnemonic, list<Trait> traits = []>
     : BGV_InferredOp<mnemonic, traits> {
+  let hasVerifier = 1;
   let arguments = (ins BGV_Ct:$ciphertext, BGV_Pt:$plaintext);
   let results = (outs BGV_Ct:$result);
   let assemblyFormat = [{
@@ -104,7 +107,10 @@ class BGV_CtPtOp<string mnemonic, list<Trait> traits = []>
 
 def BGV_AddPlainOp : BGV_CtPtOp<"add_plain"> {
   let summary = "ciphertext + plaintext (of the ciphertext's factor)";
-  let description = "Equal slots, level and factor.";
+  let description = [{
+    Equal slots, level and factor. Under a BFV chain the plaintext is the
+    `scaled` form (Delta m).
+  }];
 }
 
 def BGV_SubPlainOp : BGV_CtPtOp<"sub_plain"> {
@@ -142,7 +148,7 @@ def BGV_AddIntOp : BGV_CtIntOp<"add_int"> {
   let summary = "an integer added to every slot";
   let description = [{
     `%y = bgv.add_int %x, 3 : !bgv.ct<...>`: adds the constant polynomial
-    [3 mu]_t (centred) to c_0.
+    [3 mu]_t (centred) to c_0; under a BFV chain, ceil(Q [3]_t / t).
   }];
 }
 

@@ -44,6 +44,10 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
       modulus of level 0, so level l holds 3 + 2 l primes. Levels stay
       logical everywhere above the rns dialect: `getLimbs(level)` is the
       limb count, `getLevelModuli()[l]` the divisor of the rescale from l.
+    - `plain` (optional): the plaintext modulus t of an integer scheme
+      (the `bgv` dialect's chain); `scheme = bfv` (optional, with `plain`):
+      the chain is BFV's (every ciphertext at the full Q, scaled by
+      Q / t; no modulus switching, keys with error factor 1), else BGV's.
   }];
   let parameters = (ins "int64_t":$logN, ArrayRefParameter<"uint64_t">:$q,
                     ArrayRefParameter<"uint64_t">:$p, "int64_t":$logScale,
@@ -53,11 +57,13 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
                     DefaultValuedParameter<"int64_t", "0">:$h,
                     DefaultValuedParameter<"int64_t", "64">:$word,
                     DefaultValuedParameter<"int64_t", "1">:$scalePrimes,
-                    DefaultValuedParameter<"uint64_t", "0">:$plain);
+                    DefaultValuedParameter<"uint64_t", "0">:$plain,
+                    DefaultValuedParameter<"bool", "false">:$bfv);
   let assemblyFormat = [{
     `<` `logN` `=` $logN `,` `Q` `=` `[` $q `]` `,` `P` `=` `[` $p `]` `,`
     `logScale` `=` $logScale `,` `dnum` `=` $dnum `,` `security` `=` $security
-    `` custom<OptionalParams>($t, $gamma, $h, $word, $scalePrimes, $plain) `>`
+    `` custom<OptionalParams>($t, $gamma, $h, $word, $scalePrimes, $plain,
+                           $bfv) `>`
   }];
   let builders = [
     AttrBuilder<(ins "int64_t":$logN, "::llvm::ArrayRef<uint64_t>":$q,
@@ -65,7 +71,7 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
                      "int64_t":$dnum, "int64_t":$security), [{
       return $_get($_ctxt, logN, q, p, logScale, dnum, security,
                    ::llvm::ArrayRef<uint64_t>(), int64_t{0}, int64_t{0},
-                   int64_t{64}, int64_t{1}, uint64_t{0});
+                   int64_t{64}, int64_t{1}, uint64_t{0}, false);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -102,8 +108,12 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     int64_t getLogQP() const;
     /// True when the parameters carry a KLSS form (T and gamma).
     bool hasKlss() const { return !getT().empty() && getGamma() > 0; }
-    /// True for a BGV chain (a plaintext modulus t).
+    /// True for a chain of an integer scheme (a plaintext modulus t): BGV,
+    /// or BFV when isBfv().
     bool isBgv() const { return getPlain() != 0; }
+    /// True for a BFV chain (`scheme = bfv`): ciphertexts stay at the full
+    /// Q, scaled by Delta = Q / t, and nothing is t-corrected.
+    bool isBfv() const { return getBfv(); }
     /// Q-limb count of each key-switching digit (ember::digitSizes).
     ::std::vector<int> getDigitSizes() const;
     /// KLSS key groups covering P u Q_level: ceil((K + limbs(level)) /

@@ -25,9 +25,11 @@ using namespace ember::ckks;
 static ParseResult parseOptionalParams(AsmParser &parser,
                                        SmallVector<uint64_t> &t, int64_t &gamma,
                                        int64_t &h, int64_t &word,
-                                       int64_t &scalePrimes, uint64_t &plain) {
+                                       int64_t &scalePrimes, uint64_t &plain,
+                                       bool &bfv) {
   t.clear();
   plain = 0;
+  bfv = false;
   gamma = 0;
   h = 0;
   word = 64;
@@ -51,6 +53,15 @@ static ParseResult parseOptionalParams(AsmParser &parser,
     } else if (key == "plain") {
       if (parser.parseInteger(plain))
         return failure();
+    } else if (key == "scheme") {
+      StringRef scheme;
+      if (parser.parseKeyword(&scheme))
+        return failure();
+      if (scheme != "bfv" && scheme != "bgv")
+        return parser.emitError(parser.getCurrentLocation(),
+                                "scheme must be bgv or bfv, got '")
+               << scheme << "'";
+      bfv = scheme == "bfv";
     } else if (key == "gamma" || key == "h" || key == "word" ||
                key == "scalePrimes") {
       int64_t v;
@@ -63,7 +74,8 @@ static ParseResult parseOptionalParams(AsmParser &parser,
     } else {
       return parser.emitError(
                  parser.getCurrentLocation(),
-                 "expected T, gamma, h, word, scalePrimes or plain, got '")
+                 "expected T, gamma, h, word, scalePrimes, plain or scheme, "
+                 "got '")
              << key << "'";
     }
   }
@@ -72,7 +84,7 @@ static ParseResult parseOptionalParams(AsmParser &parser,
 
 static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
                                 int64_t gamma, int64_t h, int64_t word,
-                                int64_t scalePrimes, uint64_t plain) {
+                                int64_t scalePrimes, uint64_t plain, bool bfv) {
   if (!t.empty()) {
     printer << ", T = [";
     llvm::interleaveComma(t, printer);
@@ -88,6 +100,8 @@ static void printOptionalParams(AsmPrinter &printer, ArrayRef<uint64_t> t,
     printer << ", scalePrimes = " << scalePrimes;
   if (plain)
     printer << ", plain = " << plain;
+  if (bfv)
+    printer << ", scheme = bfv";
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -401,7 +415,7 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t dnum, int64_t security,
                                  ArrayRef<uint64_t> t, int64_t gamma, int64_t h,
                                  int64_t word, int64_t scalePrimes,
-                                 uint64_t plain) {
+                                 uint64_t plain, bool bfv) {
   if (logN < 10 || logN > 17)
     return emitError() << "logN = " << logN << " is outside 10..17";
   if (q.empty())
@@ -453,6 +467,8 @@ LogicalResult ParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (logScale < 1 || logScale > 60)
     return emitError() << "logScale = " << logScale << " is outside 1..60";
+  if (bfv && !plain)
+    return emitError() << "scheme = bfv needs a plaintext modulus (plain = t)";
   if (plain) {
     // The runtime's BGV needs t prime, batching (t = 1 mod 2N), below
     // every prime (ember/bgv.h checkPlainModulus) and carried exactly in

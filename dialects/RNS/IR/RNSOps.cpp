@@ -637,6 +637,26 @@ LogicalResult KlssInnerProductOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// BFV
+//===----------------------------------------------------------------------===//
+
+LogicalResult HpsTensorOp::verify() {
+  PolyType ty = polyTy(getA0());
+  if (!ty.isNTT() || ty.hasP() || ty.hasT() || ty.getQLo() != 0)
+    return emitOpError("takes NTT-form polynomials over q[0:L+1], got ") << ty;
+  auto params = ember::ckks::ParamsAttr::lookup(*this);
+  if (!params)
+    return success();
+  if (!params.isBfv())
+    return emitOpError("needs a BFV chain (#ckks.params<..., plain = t, "
+                       "scheme = bfv>)");
+  if (ty.getQHi() != params.getQ().size())
+    return emitOpError("takes polynomials over the full Q (q[0:")
+           << params.getQ().size() << "]), got " << ty;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Fusion regions
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,10 @@
 // BGV on the CUDA backend against the CPU backend: the t-corrected modulus
 // switch and every BGV operation give identical residues, and the results
-// decrypt to the modular arithmetic on the slots. Needs a GPU (built by CI,
-// run by bench/gpu_run.sh).
+// decrypt to the modular arithmetic on the slots; the BGV and BFV program
+// plans (BFV: runtime/tests/bfv_plan.h) give the CPU's residues step by
+// step and as CUDA Graphs. Needs a GPU (built by CI, run by
+// bench/gpu_run.sh).
+#include "../../tests/bfv_plan.h"
 #include "ember/bfv_cuda.h"
 #include "ember/bgv.h"
 #include "ember/bgv_cuda.h"
@@ -78,35 +81,27 @@ TEST(CudaBgv, ModSwitchDownWithTMatchesTheCpu) {
   }
 }
 
-/// A hand-written BGV plan (Plan::plain_modulus = t; input "x", plaintext
-/// input "w") run on the CPU, the reference, and on the GPU: step by step
-/// (run 0), then as a CUDA Graph (run 1 captures, later runs replay), over
-/// an arena of `arena_bytes` when nonzero. `plain(run)` gives each run's
-/// plaintext input. Expects the same residues every run; returns the CPU's
-/// outputs of run 0.
+/// Plans run on the CPU, the reference, and on the GPU: step by step (run
+/// 0), then as a CUDA Graph (run 1 captures, later runs replay), over an
+/// arena of the plan's arena_bytes when nonzero. `plain(run)` gives each
+/// run's plaintext input; `keys` and `relin` the relinearization key, if
+/// any. Expects the same residues every run; returns the CPU's outputs of
+/// run 0.
 using PlainValues = std::vector<std::vector<std::complex<double>>>;
-template <size_t B, size_t A, size_t S>
-std::vector<Ciphertext> expectPlanRunsMatch(
-    const Context64 &ctx, const cuda::DeviceContext &dctx, uint64_t t,
-    const program::BufferSpec (&buffers)[B], const int32_t (&args)[A],
-    const program::Step (&steps)[S], size_t constants, int64_t arena_bytes,
-    const std::vector<Ciphertext> &inputs, const program::ConstantData *data,
-    const std::function<PlainValues(int)> &plain, int runs) {
-  const char *input_names[] = {"x"};
-  const char *plain_names[] = {"w"};
-  const program::Plan<program::CpuKernel> cpu_plan{
-      buffers,   B,           args,        steps,       S, nullptr,
-      constants, input_names, plain_names, arena_bytes, t};
-  const program::Plan<program::CudaKernel> gpu_plan{
-      buffers,   B,           args,        steps,       S, nullptr,
-      constants, input_names, plain_names, arena_bytes, t};
+std::vector<Ciphertext>
+expectRunsMatch(const Context64 &ctx, const cuda::DeviceContext &dctx,
+                const program::Plan<program::CpuKernel> &cpu_plan,
+                const program::Plan<program::CudaKernel> &gpu_plan,
+                const EvaluationKeys &keys, const cuda::DeviceRelinKey *relin,
+                const std::vector<Ciphertext> &inputs,
+                const program::ConstantData *data,
+                const std::function<PlainValues(int)> &plain, int runs) {
   std::vector<cuda::DeviceCiphertext> dinputs;
   for (const Ciphertext &ct : inputs)
     dinputs.push_back(cuda::upload(dctx, ct));
   program::ConstantCache<cuda::DevicePoly> cache;
   program::CudaGraph graph;
   program::CudaArena arena;
-  EvaluationKeys keys;
   std::vector<Ciphertext> first;
   for (int run = 0; run < runs; ++run) {
     const PlainValues values = plain(run);
@@ -122,15 +117,18 @@ std::vector<Ciphertext> expectPlanRunsMatch(
     std::vector<cuda::DeviceCiphertext> got;
     program::CudaArgs g;
     g.ctx = &dctx;
+    g.relin = relin;
     g.inputs = &dinputs;
     g.outputs = &got;
     g.constants = &cache;
     g.data = data;
     g.plain = &values;
-    g.arena = arena_bytes ? &arena : nullptr;
+    g.arena = gpu_plan.arena_bytes ? &arena : nullptr;
     g.graph = run ? &graph : nullptr;
     program::runCuda(g, gpu_plan);
     dctx.synchronize();
+    if (run)
+      EXPECT_TRUE(graph.captured()) << "run " << run;
     EXPECT_EQ(got.size(), want.size()) << "run " << run;
     for (size_t j = 0; j < want.size() && j < got.size(); ++j)
       expectSame(dctx, want[j], got[j],
@@ -140,6 +138,27 @@ std::vector<Ciphertext> expectPlanRunsMatch(
       first = std::move(want);
   }
   return first;
+}
+
+/// expectRunsMatch of a hand-written BGV plan (Plan::plain_modulus = t;
+/// input "x", plaintext input "w") without kernels or keys.
+template <size_t B, size_t A, size_t S>
+std::vector<Ciphertext> expectPlanRunsMatch(
+    const Context64 &ctx, const cuda::DeviceContext &dctx, uint64_t t,
+    const program::BufferSpec (&buffers)[B], const int32_t (&args)[A],
+    const program::Step (&steps)[S], size_t constants, int64_t arena_bytes,
+    const std::vector<Ciphertext> &inputs, const program::ConstantData *data,
+    const std::function<PlainValues(int)> &plain, int runs) {
+  const char *input_names[] = {"x"};
+  const char *plain_names[] = {"w"};
+  const program::Plan<program::CpuKernel> cpu_plan{
+      buffers,   B,           args,        steps,       S, nullptr,
+      constants, input_names, plain_names, arena_bytes, t};
+  const program::Plan<program::CudaKernel> gpu_plan{
+      buffers,   B,           args,        steps,       S, nullptr,
+      constants, input_names, plain_names, arena_bytes, t};
+  return expectRunsMatch(ctx, dctx, cpu_plan, gpu_plan, EvaluationKeys{},
+                         nullptr, inputs, data, plain, runs);
 }
 
 TEST(CudaBgv, ProgramPlanMatchesTheCpu) {
@@ -444,6 +463,117 @@ TEST(CudaBgv, DepthOneToTenMatchesTheCpu) {
           << (is_bgv ? "BGV" : "BFV") << " depth " << depth;
     }
   }
+}
+
+/// The kernels of bfv_plan.h on the GPU (the CPU's are in program_test.cpp):
+/// host functions queueing the context's elementwise operations on the
+/// stream they are given, over the full Q of g_dctx.
+const cuda::DeviceContext *g_dctx = nullptr;
+cuda::DevicePoly fullQ(const void *words) {
+  cuda::DevicePoly p;
+  p.n = g_dctx->host().n();
+  p.ntt = true;
+  p.basis = g_dctx->host().qBasis(g_dctx->host().maxLevel());
+  p.buf = cuda::DeviceBuffer::borrow(
+      static_cast<uint64_t *>(const_cast<void *>(words)), p.limbs() * p.n);
+  return p;
+}
+void copyFullQ(void *to, const void *from, CUstream_st *stream) {
+  const Context64 &h = g_dctx->host();
+  program::cudaCheck(cudaMemcpyAsync(to, from,
+                                     h.qCount() * h.n() * sizeof(uint64_t),
+                                     cudaMemcpyDeviceToDevice, stream),
+                     "cudaMemcpyAsync");
+}
+/// Kernel 0: out[j] = in[j] * in[2] (j = 0, 1).
+void gpuMultiplyKernel(const program::KernelLoop &, const program::KernelIO &io,
+                       CUstream_st *stream) {
+  for (int j = 0; j < 2; ++j) {
+    copyFullQ(io.out[j], io.in[j], stream);
+    cuda::DevicePoly out = fullQ(io.out[j]);
+    cuda::mulInPlace(*g_dctx, out, fullQ(io.in[2]));
+  }
+}
+/// Kernel 1: out[0] = in[0] + in[2], out[1] = in[1].
+void gpuAddKernel(const program::KernelLoop &, const program::KernelIO &io,
+                  CUstream_st *stream) {
+  copyFullQ(io.out[0], io.in[0], stream);
+  copyFullQ(io.out[1], io.in[1], stream);
+  cuda::DevicePoly out = fullQ(io.out[0]);
+  cuda::addInPlace(*g_dctx, out, fullQ(io.in[2]));
+}
+
+TEST(CudaBfv, ProgramPlanMatchesTheCpu) {
+  // The BFV plan of bfv_plan.h (Plan::bfv_plain_modulus = t: the HPS
+  // tensor product, its relinearization by CKKS's key switch, constants and
+  // a plaintext input in both encodings), step by step, captured into a
+  // CUDA Graph and replayed with other plaintext inputs: the CPU's residues
+  // each run (program_test.cpp checks the CPU's against BfvEvaluator and
+  // the slots' arithmetic).
+  REQUIRE_GPU();
+  ParamSpec spec; // N = 2^12, Q = 3 x 60, P = 60 (the CPU test's set)
+  spec.name = "bfv12";
+  spec.log_n = 12;
+  spec.q_bits = {60, 60, 60};
+  spec.p_bits = {60};
+  spec.dnum = 3;
+  spec.security = Security::kInsecureTestOnly;
+  const uint64_t t = 65537;
+  Context64 ctx(spec);
+  cuda::DeviceContext dctx(ctx);
+  g_dctx = &dctx;
+  Prng prng(Prng::Seed{11});
+  KeyGenerator keygen(ctx, prng);
+  Encryptor encryptor(ctx, prng);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  BfvEncoder encoder(ctx, t);
+  const size_t slots = 256;
+  const int top = ctx.maxLevel();
+  const test::BfvPlan bfv =
+      test::makeBfvPlan(top + 1, ctx.pCount(), ctx.digitCount(top),
+                        int64_t(slots), encoder.delta(), t);
+  const program::CpuKernel cpu_kernels[] = {test::multiplyKernel,
+                                            test::addKernel};
+  const program::CudaKernel gpu_kernels[] = {gpuMultiplyKernel, gpuAddKernel};
+  test::kernelContext() = &ctx;
+  auto integers = [&] {
+    std::vector<double> v(slots);
+    for (double &x : v)
+      x = static_cast<double>(static_cast<int64_t>(prng.uniform(2 * t)) -
+                              static_cast<int64_t>(t));
+    return v;
+  };
+  const std::vector<double> x = integers();
+  program::ConstantData data;
+  data.values = integers(); // c0, then c1
+  const std::vector<double> c1 = integers();
+  data.values.insert(data.values.end(), c1.begin(), c1.end());
+  const std::vector<Ciphertext> inputs = {encryptor.encrypt(
+      encoder.encode(std::vector<int64_t>(x.begin(), x.end()), slots),
+      keygen.publicKey())};
+  EvaluationKeys keys;
+  keys.has_relin = true;
+  keys.relin = keygen.relinKey();
+  const cuda::DeviceRelinKey drelin = cuda::upload(dctx, keys.relin);
+  const std::vector<Ciphertext> want = expectRunsMatch(
+      ctx, dctx, bfv.plan(cpu_kernels), bfv.plan(gpu_kernels), keys, &drelin,
+      inputs, &data,
+      [&](int) {
+        const std::vector<double> w = integers();
+        return PlainValues{
+            std::vector<std::complex<double>>(w.begin(), w.end())};
+      },
+      4);
+  ASSERT_EQ(want.size(), 4u);
+  // The tensor product decrypts to x^2 mod t.
+  const std::vector<uint64_t> got = encoder.decode(decryptor.decrypt(want[0]));
+  for (size_t i = 0; i < slots; ++i) {
+    const uint64_t xi = static_cast<uint64_t>(
+        (static_cast<int64_t>(x[i]) % int64_t(t) + int64_t(t)) % int64_t(t));
+    EXPECT_EQ(got[i], xi * xi % t) << i;
+  }
+  g_dctx = nullptr;
+  test::kernelContext() = nullptr;
 }
 
 } // namespace

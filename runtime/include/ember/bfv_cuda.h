@@ -1,8 +1,11 @@
 // BFV on the CUDA backend: the operations of ember::BfvEvaluator on device
-// ciphertexts, residue for residue the CPU's. The HPS multiplication runs on
-// a second device context over Q u R (the host evaluator's auxContext: the
-// same primes as Q first, so its transforms over Q are the main context's),
-// ordered after the main stream's work and before its next by events.
+// ciphertexts, residue for residue the CPU's. The HPS multiplication uses
+// the tables of a second device context over Q u R (the host evaluator's
+// auxContext: the same primes as Q first, so its transforms over Q are the
+// main context's) but queues its work on the main context's stream and
+// takes its temporaries from the main context's pool: it is ordered with
+// the other work by the stream alone, and a CUDA Graph capture of the main
+// stream (program::runCuda) captures it, temporaries included.
 #pragma once
 
 #include "ember/bfv.h"
@@ -32,6 +35,15 @@ public:
   Ct mulInt(const Ct &a, int64_t c) const;
   /// HPS tensor product (3 parts).
   Ct multiply(const Ct &a, const Ct &b) const;
+  /// The HPS tensor product of the ciphertexts (a0, a1) and (b0, b1) into
+  /// (d0, d1, d2): every pointer a polynomial over the full Q (level + 1
+  /// rows of N residues, NTT form). On the context's stream, temporaries
+  /// from its pool, nothing synchronised (capture-safe once the evaluator
+  /// exists). The outputs may alias the inputs (all inputs are read before
+  /// any output is written). multiply() runs this.
+  void multiplyInto(const uint64_t *a0, const uint64_t *a1, const uint64_t *b0,
+                    const uint64_t *b1, uint64_t *d0, uint64_t *d1,
+                    uint64_t *d2) const;
   Ct relinearize(const Ct &a, const DeviceRelinKey &rk) const;
   Ct multiplyRelin(const Ct &a, const Ct &b, const DeviceRelinKey &rk) const;
   Ct rotate(const Ct &a, int64_t k, const DeviceGaloisKeys &keys) const;
@@ -44,5 +56,12 @@ private:
   Evaluator base_;
   DeviceBuffer consts_; ///< scale-and-round constants, on aux_
 };
+
+/// The evaluator of (ctx, t), built on first use and kept with the context
+/// (destroyed with it): what a compiled BFV program's kBfvTensor steps use,
+/// so that the Q u R context is built once, not per step or run. Build it
+/// outside a graph capture (its construction uploads and synchronises);
+/// one host thread at a time, as the context's pool.
+const BfvEvaluator &bfvEvaluator(const DeviceContext &ctx, uint64_t t);
 
 } // namespace ember::cuda

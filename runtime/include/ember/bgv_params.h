@@ -65,6 +65,17 @@ inline uint64_t switchedFactor(uint64_t mu, uint64_t q, uint64_t t) {
   return mulMod(mu, invMod(q % t, t), t);
 }
 
+/// BFV's Delta = Q / t as a double: the scale of BFV ciphertexts and of
+/// their Delta m plaintexts (BasicBfvEncoder::delta), computed from the Q
+/// primes `q` in order. The compiler writes it into a BFV program's
+/// interface and the runtime compares it exactly, so both call this.
+inline double bfvDelta(const std::vector<uint64_t> &q, uint64_t t) {
+  double log_q = 0;
+  for (uint64_t prime : q)
+    log_q += std::log2(static_cast<double>(prime));
+  return std::exp2(log_q - std::log2(static_cast<double>(t)));
+}
+
 enum class Scheme { kBgv, kBfv };
 
 /// Bits of headroom in BGV's q_0 and BFV's Q beyond the worst-case bound.
@@ -102,6 +113,28 @@ inline BgvNoise bgvNoise(uint64_t t, int log_n, int dnum) {
   n.ms = tt * (1 + nt.delta_ms) / 2;
   n.ks = ksFor(dnum);
   n.base = std::max(n.fresh, 2 * (n.ms + ksFor(3)));
+  return n;
+}
+
+/// BFV's worst-case bounds in the same units as BgvNoise (t times the
+/// invariant noise v of c_0 + c_1 s = Delta m + v, so that decryption is
+/// right while a bound stays below Q / 2): a fresh encryption t V; a key
+/// switch over `dnum` digits t KS; a product of two ciphertexts at B_1 and
+/// B_2 (HPS, relinearized) has c1 / 2 (B_1 + B_2) + c2 with c1 = C1 and
+/// c2 = t C2 (the header comment).
+struct BfvNoise {
+  double fresh, ks, c1, c2;
+};
+
+inline BfvNoise bfvNoise(uint64_t t, int log_n, int dnum) {
+  const NoiseTerms nt = noiseTerms(log_n);
+  const double tt = static_cast<double>(t);
+  const double ks = dnum * (nt.delta * nt.b_err + nt.delta_ms + 1);
+  BfvNoise n;
+  n.fresh = tt * nt.b_err * (1 + 2 * nt.delta);
+  n.ks = tt * ks;
+  n.c1 = nt.delta * nt.delta_ms * tt;
+  n.c2 = tt * (nt.delta * nt.delta_ms / 2 + ks);
   return n;
 }
 

@@ -134,24 +134,43 @@ Poly<Word> encodeBgv(const Context<Word> &ctx,
                      const std::vector<double> &values, double factor,
                      uint64_t plain_modulus, const std::vector<int> &basis,
                      bool ntt);
+/// The BFV plaintext of integer slot values (exact in the doubles; taken
+/// mod t = `plain_modulus`, signed allowed) over the full Q: `basis` must
+/// be q_0..q_L (InvalidArgument otherwise). multiplier: m with centred
+/// coefficients (BasicBfvEncoder::encodeMultiplier, what mulPlain takes);
+/// else Delta m (BasicBfvEncoder::encode, what addPlain and subPlain take).
+/// Bit for bit that encoder's polynomial, in NTT form unless `ntt` is
+/// false. The encoder of (ctx, t) is built once per thread and kept. A
+/// BFV program's plan encodes with multiplier = (the step's scale == 1).
+/// InvalidArgument for a value that is not an integer of magnitude below
+/// 2^63, a t the encoder refuses, or 32-bit words (BFV is 64-bit only).
+template <typename Word>
+Poly<Word> encodeBfv(const Context<Word> &ctx,
+                     const std::vector<double> &values, bool multiplier,
+                     uint64_t plain_modulus, const std::vector<int> &basis,
+                     bool ntt);
 /// The same for the `count` slot values at values[offset] of the program's
 /// data (complex: `count` (real, imaginary) pairs); InvalidArgument when
 /// there is no data or the range is outside it. plain_modulus t != 0 (a
 /// BGV program): encodeBgv of the values with factor `scale` (never
-/// complex).
+/// complex). bfv_plain_modulus t != 0 (a BFV program): encodeBfv of the
+/// values, the multiplier form when `scale` is 1 (never complex).
 template <typename Word>
 Poly<Word> encodeConstant(const Context<Word> &ctx, const ConstantData *data,
                           uint64_t offset, uint64_t count, bool complex,
                           double scale, const std::vector<int> &basis, bool ntt,
-                          uint64_t plain_modulus = 0);
+                          uint64_t plain_modulus = 0,
+                          uint64_t bfv_plain_modulus = 0);
 /// The encoding of complex slot values (a plaintext input's), as
-/// encodeConstant; with plain_modulus t != 0, encodeBgv of the real parts
-/// (InvalidArgument for a nonzero imaginary part).
+/// encodeConstant; with plain_modulus or bfv_plain_modulus t != 0,
+/// encodeBgv or encodeBfv of the real parts (InvalidArgument for a nonzero
+/// imaginary part).
 template <typename Word>
 Poly<Word> encodeValues(const Context<Word> &ctx,
                         const std::vector<std::complex<double>> &values,
                         double scale, const std::vector<int> &basis, bool ntt,
-                        uint64_t plain_modulus = 0);
+                        uint64_t plain_modulus = 0,
+                        uint64_t bfv_plain_modulus = 0);
 /// Plaintext input `index` of a run, checked: InvalidArgument unless it is
 /// given with `slots` values.
 const std::vector<std::complex<double>> &

@@ -25,7 +25,8 @@ using CudaArgs32 = BasicCudaArgs<uint32_t>;
 /// `ember_program_word` (64 or 32): the word size of its arguments.
 /// 9: KernelIO's buffers untyped (32-bit programs), ember_program_word.
 /// 10: Plan::plain_modulus (BGV programs).
-inline constexpr int kAbiVersion = 10;
+/// 11: Plan::bfv_plain_modulus and StepKind::kBfvTensor (BFV programs).
+inline constexpr int kAbiVersion = 11;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);

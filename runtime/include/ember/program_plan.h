@@ -89,6 +89,12 @@ enum class StepKind : uint8_t {
   kOutput,           ///< an output ciphertext of the polys in, at level
                      ///< imm[0], slots imm[1], scale; args[imm[2] + j] != 0:
                      ///< in[j] may be moved (its last use)
+  kBfvTensor,        ///< (out[0], out[1], out[2]) = the HPS product
+                     ///< (BasicBfvEvaluator::multiply) of the ciphertexts
+                     ///< (in[0], in[1]) and (in[2], in[3]); every buffer NTT
+                     ///< form over the full Q. A BFV program only. On the
+                     ///< GPU it runs on the context's stream and is
+                     ///< captured into a program's graph like every step
 };
 
 struct Step {
@@ -124,6 +130,21 @@ template <typename Kernel> struct Plan {
   /// which keeps messages mod t: ModDown, the modulus switch and their
   /// merged form alike.
   uint64_t plain_modulus;
+  /// 0 for CKKS and BGV programs. Else a BFV program over t =
+  /// bfv_plain_modulus, and then plain_modulus is 0 (so key switches,
+  /// ModDown and every kModSwitchDown stay CKKS's, not t-corrected: BFV
+  /// keys carry error factor 1). kConstant and kEncodeValues encode integer
+  /// slot values (doubles that are integers, taken mod t, signed allowed;
+  /// never complex) over the full Q (the step's buffer is over q_0..q_L of
+  /// the context; InvalidArgument otherwise): a step `scale` of exactly 1.0
+  /// gives the multiplier form m centred (BasicBfvEncoder::encodeMultiplier,
+  /// what mulPlain takes), any other scale the Delta m form
+  /// (BasicBfvEncoder::encode, what addPlain, subPlain and addInt take),
+  /// bit for bit those polynomials (encodeBfv). kInput compares the
+  /// ciphertext's scale exactly with the step's, as ever: the compiler
+  /// writes Delta = bgv::bfvDelta(Q primes, t). kBfvTensor is the HPS
+  /// multiplication.
+  uint64_t bfv_plain_modulus;
 };
 
 } // namespace ember::program

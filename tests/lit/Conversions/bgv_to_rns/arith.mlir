@@ -1,7 +1,8 @@
 // bgv-to-rns: BGV ops become the rns ops ckks-to-rns makes (the rns passes
 // and emitters apply unchanged). add_int 7 at factor 5 adds the constant
 // 35 to c_0; mod_switch is rns.rescale (t-corrected at run time, from the
-// chain's plain); relinearize and rotate are hybrid key switches.
+// chain's plain); relinearize and rotate are hybrid key switches (the
+// rotation hoisted: see hoist.mlir).
 // RUN: ember-opt --bgv-to-rns %s | FileCheck %s
 
 module attributes {ckks.params = #ckks.params<logN = 13, Q = [4398046150657, 1100602163201, 1099511480321], P = [2305843009213317121], logScale = 40, dnum = 3, security = 128, plain = 65537>} {
@@ -31,10 +32,15 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [4398046150657, 110
     %p = bgv.encode dense<[1, -2, 3, 4, 5, 6, 7, 65536]> : tensor<8xi64> -> !bgv.pt<8, level = 2, factor = 5>
     // CHECK: %[[S0:.*]] = rns.sub %[[M0]], %[[P]]
     %sp = bgv.sub_plain %mi, %p : !bgv.ct<8, level = 2, factor = 5>, !bgv.pt<8, level = 2, factor = 5>
-    // CHECK: rns.automorphism %[[S0]], 125
-    // CHECK: rns.automorphism %[[M1]], 125
+    // The rotation hoisted: c1 raised first, the automorphism on the raised
+    // digits and on c0.
+    // CHECK: %[[RD:.*]]:3 = rns.decompose %[[M1]]
+    // CHECK: %[[RU:.*]]:3 = rns.mod_up %[[RD]]#0, %[[RD]]#1, %[[RD]]#2
+    // CHECK: rns.automorphism %[[RU]]#0, 125
     // CHECK: rns.load_key galois 125
+    // CHECK: rns.ks_inner_product
     // CHECK: rns.mod_down
+    // CHECK: rns.automorphism %[[S0]], 125
     %rot = bgv.rotate %sp, 3 : !bgv.ct<8, level = 2, factor = 5>
     // CHECK: %[[RS:.*]]:2 = rns.rescale %{{.*}}, %{{.*}} : !rns.poly<ntt, q[0:3]>, !rns.poly<ntt, q[0:3]> -> !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
     %ms = bgv.mod_switch %rot : !bgv.ct<8, level = 2, factor = 5> -> !bgv.ct<8, level = 1, factor = 47715>

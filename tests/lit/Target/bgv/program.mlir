@@ -1,5 +1,6 @@
 // A BGV program through fhe-to-kernel (scheme=bgv) to both emitters and the
-// manifest: the plan carries the plaintext modulus (its last field), which
+// manifest: the plan carries the plaintext modulus (before its last field,
+// which is BFV's t, 0 here), which
 // makes every modulus switch and ModDown the t-corrected one; constants are
 // encoded at the factor (the step's scale); the manifest names the scheme,
 // t and each output's estimated noise budget. The product's key switch
@@ -15,8 +16,8 @@
 // CHECK: static const uint64_t kQ[4] = {4398046150657ull, 1100602163201ull, 1127446118401ull, 2305843009213317121ull};
 // CHECK: {StepKind::kModSwitchDown,
 // CHECK: {StepKind::kConstant, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 8, 0}, 1.00000000000000000e+00, -1}, // encode
-// CHECK: const Plan<CpuKernel> kPlan{kBuffers, {{.*}}, kInputNames, kPlainNames, {{[0-9]+}}, 65537};
-// CUDA: const Plan<CudaKernel> kPlan{kBuffers, {{.*}}, kInputNames, kPlainNames, {{[0-9]+}}, 65537};
+// CHECK: const Plan<CpuKernel> kPlan{kBuffers, {{.*}}, kInputNames, kPlainNames, {{[0-9]+}}, 65537, 0};
+// CUDA: const Plan<CudaKernel> kPlan{kBuffers, {{.*}}, kInputNames, kPlainNames, {{[0-9]+}}, 65537, 0};
 
 // MANIFEST: "inputs": [
 // MANIFEST: "level": 2,

@@ -32,7 +32,7 @@
 // CHECK: {0, 2, 0, 0, 0, 0, 0, [[DS]]},
 // CHECK: {StepKind::kModUp, {{[0-9]+}}, 2, {{[0-9]+}}, 1, {0, 0, 0, 0}, {{.*}}, {{[0-9]+}}}, // mod_up [arena @[[U0]], [[U1]]]
 // CHECK: {StepKind::kModSwitchDown, {{[0-9]+}}, 2, {{[0-9]+}}, 2, {{.*}}, {{[0-9]+}}}, // mod_switch_down [arena @[[D0]], [[D1]]]
-// CHECK: const Plan<CudaKernel> kPlan{{.*}}, kInputNames, kPlainNames, [[ARENA]], 0};
+// CHECK: const Plan<CudaKernel> kPlan{{.*}}, kInputNames, kPlainNames, [[ARENA]], 0, 0};
 func.func @mul_rot(%x: !fhe.ct<8>, %y: !fhe.ct<8>) -> !fhe.ct<8> {
   %m = fhe.mul %x, %y : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
   %r = fhe.rotate %m by 1 : !fhe.ct<8>
