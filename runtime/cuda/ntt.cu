@@ -1,18 +1,21 @@
 // Batched negacyclic NTT/INTT over many limbs of 64- or 32-bit words (every
 // kernel is a template on the word W; 32-bit words need q < 2^30 for the
 // lazy [0, 4q) butterflies, as on the CPU), split in two kernels
-// (2^16 = 2^8 x 2^8; in general logN = s1 + s2, s1 = logN / 2). N = 2^16 has
-// register-resident kernels (below, "N = 2^16"); other N use the generic
-// shared-memory kernels, one stage per barrier:
+// (2^16 = 2^8 x 2^8; in general logN = s1 + s2, s1 = logN / 2). N = 2^14..2^16
+// have register-resident kernels (below, "N = 2^16" and "N = 2^15 and
+// 2^14": logN = s1 + 8, rows of 256); other N use the generic shared-memory
+// kernels, one stage per barrier:
 //  - the column phase does the s1 stages whose butterfly distance is a
 //    multiple of 2^s2: each block holds 2^s1 points of C adjacent columns
 //    (x = column + 2^s2 k) in shared memory, loads coalesced (C >= 4: a
 //    32-byte sector per run);
 //  - the row phase does the s2 stages inside contiguous chunks of 2^s2.
 // A block holds about 512 points (one butterfly per thread and stage, 256
-// threads, 4 KB of shared memory): at N = 2^13..2^15 a limb is 16-64
-// blocks, so that the few limbs of a small program still fill the GPU
-// (tiles of 4096 points gave 2-4 blocks per limb and 30 us per phase).
+// threads, 4 KB of shared memory): at N = 2^13 a limb is 16 blocks, so that
+// the few limbs of a small program still fill the GPU (tiles of 4096 points
+// gave 2-4 blocks per limb and 30 us per phase). Every fusion below exists
+// in both families, with the same arithmetic: the choice of kernels changes
+// no output bit (nor does the split: each butterfly sees the same inputs).
 // Forward: column then row phase (Cooley-Tukey, twiddles psi^brev); inverse:
 // row then column phase (Gentleman-Sande). Harvey's lazy butterflies with
 // Shoup twiddles, the CPU's tables, so outputs equal the CPU's bit for bit
@@ -582,12 +585,15 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     dst[(8 * th + j) << 8] = v[j];
 }
 
-/// Forward row phase, N = 2^16: 8 contiguous chunks of 256 per block, then
-/// the epilogue. Bytes: 2 N words per row (+ N per epilogue operand).
-template <typename W, bool kEpi>
+/// Forward row phase, N = 2^kLogN (14..16: 2^(kLogN - 8) rows of 256, the
+/// last 8 stages): 8 contiguous chunks of 256 per block, then the epilogue.
+/// Bytes: 2 N words per row (+ N per epilogue operand). Grid
+/// (2^(kLogN - 11), rows).
+template <typename W, bool kEpi, int kLogN>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
-    nttFwdRow16(TablesT<W> T, RowTableT<W> rt, int row_base,
-                const __grid_constant__ EpilogueT<W> e) {
+    nttFwdRow256(TablesT<W> T, RowTableT<W> rt, int row_base,
+                 const __grid_constant__ EpilogueT<W> e) {
+  static_assert(kLogN >= 14 && kLogN <= 16, "rows of 256 at N = 2^14..2^16");
   // The epilogue's operands are copied to shared memory asynchronously
   // (cp.async) while the transform runs: read at the end, their latency
   // stalled every warp (at 32-bit words the fused row phase took 2.6x the
@@ -602,7 +608,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const size_t base = (size_t(chunk0 + c) << 8);
   EpiRow<W> epi{};
   if constexpr (kEpi) {
-    epi = epiRow(e, row_base + row, 16, base);
+    epi = epiRow(e, row_base + row, kLogN, base);
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
       const int k = th + 32 * r;
@@ -613,9 +619,9 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     }
     __pipeline_commit();
   }
-  Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
-          256 + chunk0 + c};
-  const W *src = rt.src(row, 16) + base;
+  Tw<W> t{T.roots2 + (size_t(mod) << kLogN), T.q[mod], 2 * T.q[mod],
+          (1 << (kLogN - 8)) + chunk0 + c};
+  const W *src = rt.src(row, kLogN) + base;
   W v[8];
 #pragma unroll
   for (int r = 0; r < 8; ++r)
@@ -626,7 +632,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     s[rowAddr(8 * th + j, c)] = v[j];
   __syncthreads();
   const W q = t.q, two_q = t.two_q;
-  W *dst = rt.dst(row, 16) + base;
+  W *dst = rt.dst(row, kLogN) + base;
   if constexpr (!kEpi) {
 #pragma unroll
     for (int r = 0; r < 8; ++r)
@@ -642,18 +648,21 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   }
 }
 
-/// Inverse row phase, N = 2^16. Bytes: 2 N words per row. Output [0, 2q).
-template <typename W>
+/// Inverse row phase, N = 2^kLogN (14..16; the first 8 stages, rows of
+/// 256). Bytes: 2 N words per row. Output [0, 2q). Grid (2^(kLogN - 11),
+/// rows).
+template <typename W, int kLogN>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
-    nttInvRow16(TablesT<W> T, RowTableT<W> rt) {
+    nttInvRow256(TablesT<W> T, RowTableT<W> rt) {
+  static_assert(kLogN >= 14 && kLogN <= 16, "rows of 256 at N = 2^14..2^16");
   __shared__ W s[kFastWords];
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
-  Tw<W> t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod],
-          256 + chunk0 + c};
-  const W *src = rt.src(row, 16) + base;
+  Tw<W> t{T.invRoots2 + (size_t(mod) << kLogN), T.q[mod], 2 * T.q[mod],
+          (1 << (kLogN - 8)) + chunk0 + c};
+  const W *src = rt.src(row, kLogN) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     s[rowAddr(th + 32 * r, c)] = src[th + 32 * r];
@@ -664,7 +673,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     v[j] = s[rowAddr(8 * th + j, c)];
   inv256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
   invA<W, false>(v, t);
-  W *dst = rt.dst(row, 16) + base;
+  W *dst = rt.dst(row, kLogN) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     dst[th + 32 * r] = v[r];
@@ -701,6 +710,263 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     dst[(th + 32 * (r + 4)) << 8] =
         addMod(mulShoup(x - y + two_q, cy, cys, q), add, q);
   }
+}
+
+// --- N = 2^15 and 2^14: columns of 128 and 64 points
+// ---------------------------------------------------------------------------
+//
+// logN = s1 + 8: the row phase is the one of N = 2^16 (nttFwdRow256,
+// nttInvRow256: rows of 256, R = 2^s1 + chunk); the column phase does the
+// s1 = 7 or 6 stages on the 256 columns (x = column + 256 k), 8 points per
+// thread, a block of 256 threads holding 2048 points (16 or 32 columns: 16
+// or 8 blocks per limb and phase):
+//  - 2^15 (nttFwdCol128): 16 columns x 16 threads, c = threadIdx & 15, th =
+//    threadIdx >> 4. Stages on bits 6, 5, 4 with k = th + 16 r (fwdA), an
+//    exchange through shared memory, bits 3, 2, 1 with k = 16 a + 2 j + b,
+//    th = 2 a + b (fwdB), then bit 0 between the threads th and th ^ 1
+//    (lanes 16 apart, one warp) through shuffles (fwdLast128): one barrier
+//    per transform.
+//  - 2^14 (nttFwdCol64): 32 columns x 8 threads, c = lane, th = warp. Bits
+//    5, 4, 3 with k = th + 8 r (fwdA), an exchange, bits 2, 1, 0 with
+//    k = 8 th + j (fwdB with a = th).
+// fwdA/fwdB index twiddles by the high bits of k, so they serve these sizes
+// unchanged (stage st's twiddle (R << st) + (k >> (s1 - st))). Shared slot
+// of point k of column c: 16 k + c (32 k + c): a half-warp reads or writes 16
+// consecutive words of one k, and at 32 bits the warp's two k (2^15) are
+// consecutive, 16 banks apart: every exchange is conflict-free. The inverse
+// kernels run the same steps backwards, with the scaled last stage of
+// nttInvCol16. Global loads and stores: runs of 16 (32) adjacent columns.
+
+constexpr int kColWords = 2048; ///< shared words of nttFwdCol128/64
+
+/// x of the lane 16 apart (thread th ^ 1 of nttFwdCol128, same column).
+template <typename W> __device__ __forceinline__ W fromPartner(W x) {
+  if constexpr (sizeof(W) == 8) {
+    const u32 lo = __shfl_xor_sync(0xffffffffu, u32(x), 16);
+    const u32 hi = __shfl_xor_sync(0xffffffffu, u32(x >> 32), 16);
+    return (W(hi) << 32) | W(lo);
+  } else {
+    return __shfl_xor_sync(0xffffffffu, x, 16);
+  }
+}
+
+/// The last stage (bit 0) of a 128-point forward transform, from fwdB's
+/// layout (v[j] is point 16 a + 2 j + b, th = 2 a + b): thread b does the
+/// butterflies of points 16 a + 8 b + 2 m and + 1 (m = 0..3), of which it
+/// holds one and its partner th ^ 1 the other (b = 0 holds the even points
+/// 16 a + 2 m, b = 1 the odd points 16 a + 8 + 2 m + 1). On exit v[j] is
+/// point 8 th + j.
+template <typename W>
+__device__ __forceinline__ void fwdLast128(W *v, const Tw<W> &t, int th) {
+  const bool odd = th & 1;
+  W o[8];
+#pragma unroll
+  for (int m = 0; m < 4; ++m) {
+    // b = 0 sends point 16 a + 8 + 2 m (its v[m + 4]), receives 16 a + 2 m
+    // + 1 (the partner's v[m]); b = 1 the other way round.
+    const W got = fromPartner(odd ? v[m] : v[m + 4]);
+    W x = odd ? got : v[m], y = odd ? v[m + 4] : got;
+    ct(x, y, t, tw(t, (t.R << 6) + 4 * th + m));
+    o[2 * m] = x;
+    o[2 * m + 1] = y;
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = o[j];
+}
+
+/// The inverse of fwdLast128: on entry v[j] is point 8 th + j; the stage on
+/// bit 0, then the exchange to fwdB's layout (v[j] point 16 a + 2 j + b).
+template <typename W>
+__device__ __forceinline__ void invFirst128(W *v, const Tw<W> &t, int th) {
+  const bool odd = th & 1;
+  W o[8];
+#pragma unroll
+  for (int m = 0; m < 4; ++m) {
+    W x = v[2 * m], y = v[2 * m + 1]; // points 8 th + 2 m and + 1
+    gs(x, y, t, tw(t, (t.R << 6) + 4 * th + m));
+    // b = 0 keeps x (16 a + 2 m), sends y (16 a + 2 m + 1) and receives the
+    // partner's x (16 a + 8 + 2 m); b = 1 keeps y, sends x, receives y.
+    const W got = fromPartner(odd ? x : y);
+    o[m] = odd ? got : x;
+    o[m + 4] = odd ? y : got;
+  }
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = o[j];
+}
+
+/// The column phase's input: as read, or (kReduceIn: rescale, whose rows
+/// all read the last limb) reduced mod q and centred, x mod q - (q_in / 2
+/// mod q), the arithmetic of nttFwdCol16 and nttFwdCol.
+template <typename W, bool kReduceIn> struct InputMap {
+  W q = 0, h = 0, rh = 0, rl = 0;
+  __device__ __forceinline__ InputMap(const TablesT<W> &T, int mod,
+                                      int in_mod) {
+    if constexpr (kReduceIn) {
+      q = T.q[mod];
+      rh = T.ratioHi[mod];
+      rl = T.ratioLo[mod];
+      h = T.q[in_mod] >> 1;
+      if (h >= q)
+        h = barrett(W(0), h, q, rh, rl);
+    }
+  }
+  __device__ __forceinline__ W operator()(W x) const {
+    if constexpr (kReduceIn) {
+      if (x >= q)
+        x = barrett(W(0), x, q, rh, rl);
+      return subMod(x, h, q);
+    } else {
+      return x;
+    }
+  }
+};
+
+/// The inverse column phase's last stage (bit s1 - 1: pairs v[r], v[r + 4],
+/// points th + kSpread r and th + kSpread (r + 4)) multiplied by the row's
+/// constants and offset by its addend (nttInvCol16's), stored fully reduced
+/// at stride 256.
+template <typename W, int kSpread>
+__device__ __forceinline__ void invLastScaled(const W *v, W *dst, int th,
+                                              const W *k, W q) {
+  const W cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
+  const W two_q = 2 * q;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    const W x = v[r], y = v[r + 4];
+    W sum = x + y;
+    sum = sum >= two_q ? sum - two_q : sum;
+    dst[(th + kSpread * r) << 8] = addMod(mulShoup(sum, cx, cxs, q), add, q);
+    dst[(th + kSpread * (r + 4)) << 8] =
+        addMod(mulShoup(x - y + two_q, cy, cys, q), add, q);
+  }
+}
+
+/// Forward column phase, N = 2^15: 16 columns x 128 points per block.
+/// Bytes: 2 N words per row. Grid (16, rows).
+template <typename W, bool kReduceIn>
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
+    nttFwdCol128(TablesT<W> T, RowTableT<W> rt, int in_mod) {
+  __shared__ W s[kColWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 15, th = threadIdx.x >> 4;
+  const int col0 = blockIdx.x << 4;
+  Tw<W> t{T.roots2 + (size_t(mod) << 15), T.q[mod], 2 * T.q[mod], 1};
+  const InputMap<W, kReduceIn> in(T, mod, in_mod);
+  const W *src = rt.src(row, 15) + col0 + c;
+  W v[8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = in(src[(th + 16 * r) << 8]);
+  fwdA(v, t);
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    s[16 * (th + 16 * r) + c] = v[r];
+  __syncthreads();
+  const int a = th >> 1, b = th & 1;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[16 * (16 * a + 2 * j + b) + c];
+  fwdB(v, t, a);
+  fwdLast128(v, t, th);
+  W *dst = rt.dst(row, 15) + col0 + c;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    dst[(8 * th + j) << 8] = v[j];
+}
+
+/// Inverse column phase, N = 2^15, with the scaled last stage. Bytes: 2 N
+/// words per row. Output fully reduced. Grid (16, rows).
+template <typename W>
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
+    nttInvCol128(TablesT<W> T, RowTableT<W> rt, int row_base, const W *scale,
+                 bool by_mod) {
+  __shared__ W s[kColWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 15, th = threadIdx.x >> 4;
+  const int col0 = blockIdx.x << 4;
+  Tw<W> t{T.invRoots2 + (size_t(mod) << 15), T.q[mod], 2 * T.q[mod], 1};
+  const W *src = rt.src(row, 15) + col0 + c;
+  W v[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = src[(8 * th + j) << 8];
+  invFirst128(v, t, th);
+  const int a = th >> 1, b = th & 1;
+  invB(v, t, a);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[16 * (16 * a + 2 * j + b) + c] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = s[16 * (th + 16 * r) + c];
+  invA<W, true>(v, t);
+  invLastScaled<W, 16>(
+      v, rt.dst(row, 15) + col0 + c, th,
+      scale + kScaleWords * size_t(by_mod ? mod : row_base + row), t.q);
+}
+
+/// Forward column phase, N = 2^14: 32 columns x 64 points per block.
+/// Bytes: 2 N words per row. Grid (8, rows).
+template <typename W, bool kReduceIn>
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
+    nttFwdCol64(TablesT<W> T, RowTableT<W> rt, int in_mod) {
+  __shared__ W s[kColWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 31, th = threadIdx.x >> 5;
+  const int col0 = blockIdx.x << 5;
+  Tw<W> t{T.roots2 + (size_t(mod) << 14), T.q[mod], 2 * T.q[mod], 1};
+  const InputMap<W, kReduceIn> in(T, mod, in_mod);
+  const W *src = rt.src(row, 14) + col0 + c;
+  W v[8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = in(src[(th + 8 * r) << 8]);
+  fwdA(v, t);
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    s[32 * (th + 8 * r) + c] = v[r];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[32 * (8 * th + j) + c];
+  fwdB(v, t, th);
+  W *dst = rt.dst(row, 14) + col0 + c;
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    dst[(8 * th + j) << 8] = v[j];
+}
+
+/// Inverse column phase, N = 2^14, with the scaled last stage. Bytes: 2 N
+/// words per row. Output fully reduced. Grid (8, rows).
+template <typename W>
+__global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
+    nttInvCol64(TablesT<W> T, RowTableT<W> rt, int row_base, const W *scale,
+                bool by_mod) {
+  __shared__ W s[kColWords];
+  const int row = blockIdx.y, mod = rt.mod[row];
+  const int c = threadIdx.x & 31, th = threadIdx.x >> 5;
+  const int col0 = blockIdx.x << 5;
+  Tw<W> t{T.invRoots2 + (size_t(mod) << 14), T.q[mod], 2 * T.q[mod], 1};
+  const W *src = rt.src(row, 14) + col0 + c;
+  W v[8];
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = src[(8 * th + j) << 8];
+  invB(v, t, th);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[32 * (8 * th + j) + c] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+    v[r] = s[32 * (th + 8 * r) + c];
+  invA<W, true>(v, t);
+  invLastScaled<W, 8>(
+      v, rt.dst(row, 14) + col0 + c, th,
+      scale + kScaleWords * size_t(by_mod ? mod : row_base + row), t.q);
 }
 
 struct Split {
@@ -769,29 +1035,102 @@ RowsT<W> single(const W *base, const std::vector<int> &rows) {
   return RowsT<W>{{const_cast<W *>(base)}, {}, rows};
 }
 
-/// The fused forward row phase at N = 2^16 (its epilogue's operands in
+/// The fused forward row phase at N = 2^kLogN (its epilogue's operands in
 /// kEpiPreBytes<W> of dynamic shared memory). Beyond 48 KB a kernel must opt
 /// in, once per device (a host call, not a stream operation: fine while a
-/// graph is captured). The attribute belongs to this copy of the kernel:
+/// graph is captured). The attribute belongs to this copy of the kernel (of
+/// this kLogN):
 /// every library that links the runtime (the Python module and each
 /// compiled program it loads) has its own, so the flag is this copy's, per
 /// word and device, not the context's (a context's flag, set by a program
 /// library's launch, left the module's own copy without it: "invalid
 /// argument" at its next launch).
-template <typename W>
-void launchFwdRow16Epi(const DeviceContext::Impl &I, dim3 grid,
-                       const RowTableT<W> &rows, int row_base,
-                       const EpilogueT<W> &epi) {
+template <typename W, int kLogN>
+void launchFwdRowEpi(const DeviceContext::Impl &I, dim3 grid,
+                     const RowTableT<W> &rows, int row_base,
+                     const EpilogueT<W> &epi) {
   static std::atomic<uint64_t> opted{0}; // bit d: device d
   const uint64_t bit = uint64_t{1} << (I.device & 63);
   if (!(opted.load(std::memory_order_acquire) & bit)) {
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-        nttFwdRow16<W, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-        int(kEpiPreBytes<W>)));
+        nttFwdRow256<W, true, kLogN>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, int(kEpiPreBytes<W>)));
     opted.fetch_or(bit, std::memory_order_acq_rel);
   }
-  nttFwdRow16<W, true><<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(
-      tablesOf<W>(I), rows, row_base, epi);
+  nttFwdRow256<W, true, kLogN>
+      <<<grid, kFastThreads, kEpiPreBytes<W>, I.stream>>>(tablesOf<W>(I), rows,
+                                                          row_base, epi);
+}
+
+// The smallest log N with register-resident kernels (14: N = 2^14..2^16); a
+// build knob for timing them against the generic kernels (16: the generic
+// ones below 2^16, as before 2^15 and 2^14 had their own).
+#ifndef EMBER_NTT_FAST_MIN_LOG_N
+#define EMBER_NTT_FAST_MIN_LOG_N 14
+#endif
+bool fastNtt(int log_n) {
+  return log_n >= EMBER_NTT_FAST_MIN_LOG_N && log_n >= 14 && log_n <= 16;
+}
+
+/// The register-resident forward pair at N = 2^kLogN: the column phase
+/// (nttFwdCol16, nttFwdCol128 or nttFwdCol64, with kReduceIn when in_mod >=
+/// 0), then the rows of 256 with the epilogue if any. Both grids are
+/// (2^(kLogN - 11), rows).
+template <typename W, int kLogN>
+void forwardFast(const DeviceContext::Impl &I, const RowTableT<W> &col,
+                 const RowTableT<W> &row, unsigned count, int row_base,
+                 int in_mod, const EpilogueT<W> *epi) {
+  const TablesT<W> &T = tablesOf<W>(I);
+  const dim3 grid(1u << (kLogN - 11), count);
+  const bool reduce = in_mod >= 0;
+  const int arg = reduce ? in_mod : 0;
+  if constexpr (kLogN == 16) {
+    if (reduce)
+      nttFwdCol16<W, true><<<grid, kFastThreads, 0, I.stream>>>(T, col, arg);
+    else
+      nttFwdCol16<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, arg);
+  } else if constexpr (kLogN == 15) {
+    if (reduce)
+      nttFwdCol128<W, true><<<grid, kFastThreads, 0, I.stream>>>(T, col, arg);
+    else
+      nttFwdCol128<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, arg);
+  } else {
+    static_assert(kLogN == 14, "register-resident kernels at 2^14..2^16");
+    if (reduce)
+      nttFwdCol64<W, true><<<grid, kFastThreads, 0, I.stream>>>(T, col, arg);
+    else
+      nttFwdCol64<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, arg);
+  }
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  if (epi)
+    launchFwdRowEpi<W, kLogN>(I, grid, row, row_base, *epi);
+  else
+    nttFwdRow256<W, false, kLogN>
+        <<<grid, kFastThreads, 0, I.stream>>>(T, row, row_base, EpilogueT<W>{});
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+/// The register-resident inverse pair at N = 2^kLogN: the rows of 256, then
+/// the column phase with the scaled last stage. Grids (2^(kLogN - 11),
+/// rows).
+template <typename W, int kLogN>
+void inverseFast(const DeviceContext::Impl &I, const RowTableT<W> &row,
+                 const RowTableT<W> &col, unsigned count, int row_base,
+                 const W *scale, bool by_mod) {
+  const TablesT<W> &T = tablesOf<W>(I);
+  const dim3 grid(1u << (kLogN - 11), count);
+  nttInvRow256<W, kLogN><<<grid, kFastThreads, 0, I.stream>>>(T, row);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  if constexpr (kLogN == 16)
+    nttInvCol16<W>
+        <<<grid, kFastThreads, 0, I.stream>>>(T, col, row_base, scale, by_mod);
+  else if constexpr (kLogN == 15)
+    nttInvCol128<W>
+        <<<grid, kFastThreads, 0, I.stream>>>(T, col, row_base, scale, by_mod);
+  else
+    nttInvCol64<W>
+        <<<grid, kFastThreads, 0, I.stream>>>(T, col, row_base, scale, by_mod);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
 template <typename W>
@@ -807,20 +1146,14 @@ void nttForward(const DeviceContext &ctx, const RowsT<W> &src,
     const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
     const RowTableT<W> col = makeTable(mods, src, mid, first, count);
     const RowTableT<W> row = makeTable(mods, mid, dst, first, count);
-    if (I.n_log == 16) {
-      dim3 grid(32, unsigned(count));
-      if (in_mod >= 0)
-        nttFwdCol16<W, true>
-            <<<grid, kFastThreads, 0, I.stream>>>(T, col, in_mod);
+    if (fastNtt(I.n_log)) {
+      const unsigned rows = unsigned(count);
+      if (I.n_log == 16)
+        forwardFast<W, 16>(I, col, row, rows, int(first), in_mod, epi);
+      else if (I.n_log == 15)
+        forwardFast<W, 15>(I, col, row, rows, int(first), in_mod, epi);
       else
-        nttFwdCol16<W, false><<<grid, kFastThreads, 0, I.stream>>>(T, col, 0);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      if (epi) {
-        launchFwdRow16Epi(I, grid, row, int(first), *epi);
-      } else
-        nttFwdRow16<W, false><<<grid, kFastThreads, 0, I.stream>>>(
-            T, row, int(first), EpilogueT<W>{});
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+        forwardFast<W, 14>(I, col, row, rows, int(first), in_mod, epi);
       continue;
     }
     dim3 grid_col(1u << (sp.s2 - sp.log_c_col), unsigned(count));
@@ -856,13 +1189,14 @@ void nttInverse(const DeviceContext &ctx, const RowsT<W> &src,
     const size_t count = std::min<size_t>(kMaxRows, mods.size() - first);
     const RowTableT<W> row = makeTable(mods, src, mid, first, count);
     const RowTableT<W> col = makeTable(mods, mid, dst, first, count);
-    if (I.n_log == 16) {
-      dim3 grid(32, unsigned(count));
-      nttInvRow16<W><<<grid, kFastThreads, 0, I.stream>>>(T, row);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
-      nttInvCol16<W><<<grid, kFastThreads, 0, I.stream>>>(T, col, int(first),
-                                                          scale, by_mod);
-      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    if (fastNtt(I.n_log)) {
+      const unsigned rows = unsigned(count);
+      if (I.n_log == 16)
+        inverseFast<W, 16>(I, row, col, rows, int(first), scale, by_mod);
+      else if (I.n_log == 15)
+        inverseFast<W, 15>(I, row, col, rows, int(first), scale, by_mod);
+      else
+        inverseFast<W, 14>(I, row, col, rows, int(first), scale, by_mod);
       continue;
     }
     dim3 grid_row(1u << (sp.s1 - sp.log_c_row), unsigned(count));
@@ -933,7 +1267,7 @@ void launchNttForwardConv2(const DeviceContext &ctx, const Conv2InT<u32> &in,
     nttFwdCol16Conv2<u32>
         <<<grid, kFastThreads, 0, I.stream>>>(T, tab, in, int(first));
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
-    launchFwdRow16Epi(I, grid, tab, int(first), epi);
+    launchFwdRowEpi<u32, 16>(I, grid, tab, int(first), epi);
     EMBER_CUDA_LAUNCH_CHECK(I.stream);
   }
 }

@@ -68,11 +68,12 @@ std::string diff(const BasicCiphertext<Word> &want,
   return "";
 }
 
-Context64 makeContext(const std::string &name) {
+/// A named set, or "mixed" / "small" (anything else) at N = 2^log_n.
+Context64 makeContext(const std::string &name, int log_n = 12) {
   ParamSpec spec;
   if (namedParamSpec(name, spec))
     return Context64(spec);
-  spec.log_n = 12;
+  spec.log_n = log_n;
   spec.log_scale = 40;
   spec.security = Security::kInsecureTestOnly;
   if (name == "mixed") {
@@ -215,8 +216,7 @@ BasicCiphertext<Word> randomCiphertext(const Context<Word> &ctx, Prng &prng,
 // --- Primitives
 // ----------------------------------------------------------------
 
-void checkPrimitives(const std::string &set, int level) {
-  Context64 ctx = makeContext(set);
+void checkPrimitives(const Context64 &ctx, int level) {
   cuda::DeviceContext dctx(ctx);
   Prng prng(seed(7));
   SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
@@ -387,6 +387,10 @@ void checkPrimitives(const std::string &set, int level) {
     EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
         << "keySwitchInnerProduct acc1, galois " << galois;
   }
+}
+
+void checkPrimitives(const std::string &set, int level) {
+  checkPrimitives(makeContext(set), level);
 }
 
 TEST(CudaPrimitives, SmallNTopAndLowLevels) {
@@ -1003,7 +1007,8 @@ TEST(CudaDecrypt, SetCUnevenDigits) {
 /// 3 P, dnum 2 (digits 3, 2), gamma 2, so key groups {p0 p1} {p2 q0}
 /// {q1 q2} {q3 q4} mix P and Q; "klss13": log N 13, 7 Q limbs, dnum 3
 /// (digits 3, 3, 1), gamma 3 (groups {p0 p1 p2} {q0 q1 q2} ... {q6}).
-Context64 makeKlssContext(const std::string &name) {
+/// log_n > 0 moves the small sets to N = 2^log_n.
+Context64 makeKlssContext(const std::string &name, int log_n = 0) {
   ParamSpec spec;
   if (namedParamSpec(name, spec))
     return Context64(spec);
@@ -1025,6 +1030,8 @@ Context64 makeKlssContext(const std::string &name) {
     spec.klss_gamma = 3;
     spec.t_bits.assign(5, 61);
   }
+  if (log_n > 0)
+    spec.log_n = log_n;
   return Context64(spec);
 }
 
@@ -1357,8 +1364,9 @@ TEST(CudaKlss, OperationsAthena24) {
 /// "cheddar32k": Cheddar's 32-bit Q (47 limbs, N = 2^16) with Athena's
 /// small-K shape, K = 2, dnum 24 (digits of two limbs), gamma 2: more
 /// than 16 digits (the inner product's uncached path) and sums of 24
-/// products that wrap 64 bits.
-Context32 makeKlss32(const std::string &name) {
+/// products that wrap 64 bits. log_n > 0 moves klss32 and klss32mix to
+/// N = 2^log_n.
+Context32 makeKlss32(const std::string &name, int log_n = 0) {
   ParamSpec spec;
   if (name == "cheddar32k") {
     EXPECT_TRUE(namedParamSpec("cheddar32", spec));
@@ -1387,6 +1395,8 @@ Context32 makeKlss32(const std::string &name) {
     spec.t_bits.assign(6, 30);
   }
   spec.dnum = 3;
+  if (log_n > 0)
+    spec.log_n = log_n;
   return Context32(spec);
 }
 
@@ -1469,6 +1479,67 @@ TEST(CudaKlssDecrypt, SetB) {
 TEST(CudaKlssDecrypt, Athena24) {
   REQUIRE_GPU();
   checkKlssDecrypt("athena24", {23, 11});
+}
+
+// --- Register-resident NTT at N = 2^15 and 2^14
+// ------------------------------------------------------------------------
+// Columns of 128 (2^15) or 64 (2^14) points and rows of 256 (ntt.cu), against
+// the CPU residue for residue at both words: the transforms over Q, Q u P
+// and P (the inverse with n^-1 by modulus), ModUp (the inverse scaled by
+// row), ModDown and the modulus switches (the forward's epilogue (a - x) c,
+// with a lifted addend (+ b bc) in the batched switch and the plan forms),
+// rescale (kReduceIn: the last limb reduced and centred in the column
+// phase, the inverse's added constant), relinearize and rotate (the
+// epilogue's (a - x) c + b), KLSS (the NTT over T, the epilogue's x + b
+// without a, the inverse scaled by modulus).
+
+void checkRegisterNtt(int log_n) {
+  const Context64 ctx = makeContext("small", log_n);
+  ASSERT_EQ(ctx.logN(), log_n);
+  checkPrimitives(ctx, 4);
+  checkPrimitives(ctx, 1);
+  checkOperations(ctx, {4, 1});
+}
+void checkRegisterNtt32(int log_n) {
+  checkPrimitives32(log_n, 6, 3, 5);
+  checkPrimitives32(log_n, 6, 3, 2);
+  checkPlanPrimitives32(log_n, 6, 3, 5);
+  checkOperations(makeDoublePrime32(log_n, 4, 4, 50, 3), {8, 2});
+}
+void checkRegisterNttKlss(int log_n) {
+  const Context64 ctx = makeKlssContext("klss12", log_n);
+  ASSERT_EQ(ctx.logN(), log_n);
+  checkKlssPrimitives(ctx, 4);
+  checkKlssOperations(ctx, {4, 0});
+  const Context32 ctx32 = makeKlss32("klss32", log_n);
+  ASSERT_LE(ctx32.klssTBitsNeeded(), ctx32.klssTBits());
+  checkKlssPrimitives(ctx32, 4);
+  checkKlssOperations(ctx32, {4, 0});
+}
+
+TEST(CudaRegisterNtt, N15Words64) {
+  REQUIRE_GPU();
+  checkRegisterNtt(15);
+}
+TEST(CudaRegisterNtt, N15Words32) {
+  REQUIRE_GPU();
+  checkRegisterNtt32(15);
+}
+TEST(CudaRegisterNtt, N15Klss) {
+  REQUIRE_GPU();
+  checkRegisterNttKlss(15);
+}
+TEST(CudaRegisterNtt, N14Words64) {
+  REQUIRE_GPU();
+  checkRegisterNtt(14);
+}
+TEST(CudaRegisterNtt, N14Words32) {
+  REQUIRE_GPU();
+  checkRegisterNtt32(14);
+}
+TEST(CudaRegisterNtt, N14Klss) {
+  REQUIRE_GPU();
+  checkRegisterNttKlss(14);
 }
 
 } // namespace
