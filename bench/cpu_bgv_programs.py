@@ -6,7 +6,14 @@ run time (median of RUNS runs of Compiled.run on fresh encryptions, host
 wall time, after one warm-up run). Every output is checked against
 numpy's arithmetic mod t (exactly).
 
-    python bench/cpu_bgv_programs.py [RUNS]
+``--switches``: instead, the gain of two compile options, each program
+compiled with everything on and with one switch off: ``rescale="eager"``
+(BGV: a modulus switch right after every product instead of where it is
+needed) and ``hoisting=False`` (a ModUp per rotation instead of one per
+rotated value), on chain(5), chain(10), matvec() (256 x 256) and
+affine().
+
+    python bench/cpu_bgv_programs.py [RUNS] [--switches]
 """
 
 from __future__ import annotations
@@ -23,11 +30,61 @@ sys.path.insert(0, str(ROOT / "frontend"))
 sys.path.insert(0, str(ROOT / "bench" / "programs"))
 
 import ember  # noqa: E402
-from bgv_chain import T, chain  # noqa: E402
+from bgv_chain import T, affine, chain, matvec  # noqa: E402
+
+
+def timed(c, prog, rng, runs: int) -> tuple[float, bool]:
+    """Median run ms over fresh encryptions of random inputs (plaintext
+    inputs too), and whether every output equals numpy's."""
+    values = {n: rng.integers(0, T, prog.slots) for n in prog.inputs}
+    plain = {n: v for n, v in values.items() if n in c.plain_inputs}
+    keys = c.keygen()
+    cts = c.encrypt(keys, **{n: v for n, v in values.items() if n not in plain})
+    outs = c.run(keys.evaluation, cts, **plain)  # warm-up (builds, encodes)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        outs = c.run(keys.evaluation, cts, **plain)
+        times.append((time.perf_counter() - t0) * 1e3)
+    got = c.decrypt(keys, outs)
+    want = prog(**values)
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    ok = all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+    return statistics.median(times), ok
+
+
+def switches(runs: int) -> None:
+    rng = np.random.default_rng()
+    print("| program | scheme | all on ms | rescale=eager ms | hoisting off ms |")
+    print("| --- | --- | --- | --- | --- |")
+    ok = True
+    for make in (
+        lambda s: chain(5, scheme=s),
+        lambda s: chain(10, scheme=s),
+        lambda s: matvec(scheme=s),
+        lambda s: affine(scheme=s),
+    ):
+        for scheme in ("bgv", "bfv"):
+            prog = make(scheme)
+            cells = []
+            for opts in ({}, {"rescale": "eager"}, {"hoisting": False}):
+                if scheme == "bfv" and "rescale" in opts:
+                    cells.append("- (no switching)")
+                    continue
+                ms, good = timed(ember.compile(prog, **opts), prog, rng, runs)
+                ok &= good
+                cells.append(f"{ms:.1f}")
+            print(f"| {prog.name} | {scheme} | {' | '.join(cells)} |", flush=True)
+    print("exact: all" if ok else "MISMATCH")
+    sys.exit(0 if ok else 1)
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    runs = int(args[0]) if args else 5
+    if "--switches" in sys.argv:
+        switches(runs)
     rng = np.random.default_rng()
     print(
         "| depth | scheme | N | Q + P primes | log QP | budget est. / measured "

@@ -446,4 +446,8 @@ const BfvEvaluator &bfvEvaluator(const DeviceContext &ctx, uint64_t t) {
   return *static_cast<const BfvEvaluator *>(slot.get());
 }
 
+void releaseBfvEvaluators(const DeviceContext &ctx) {
+  ctx.impl().bfv_evaluators.clear();
+}
+
 } // namespace ember::cuda

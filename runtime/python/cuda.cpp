@@ -445,6 +445,11 @@ private:
     arena_.reset();
     constants_.reset();
     constants32_.reset();
+    // The BFV evaluators a plan cached in the device's context were made by
+    // this library's code (its copy of the runtime): destroyed while it is
+    // loaded.
+    if (dev_)
+      cuda::releaseBfvEvaluators(*dev_->ctx);
     dev_.reset();
   }
   std::string path_;

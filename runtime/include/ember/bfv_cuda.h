@@ -63,5 +63,11 @@ private:
 /// outside a graph capture (its construction uploads and synchronises);
 /// one host thread at a time, as the context's pool.
 const BfvEvaluator &bfvEvaluator(const DeviceContext &ctx, uint64_t t);
+/// Destroys ctx's cached evaluators (bfvEvaluator). A compiled program's
+/// library links its own copy of this runtime, so the evaluators its plan
+/// made are destroyed by its code: the loader calls this before it unloads
+/// the library (dlclose), or the context's destructor would jump into
+/// unmapped code.
+void releaseBfvEvaluators(const DeviceContext &ctx);
 
 } // namespace ember::cuda
