@@ -1,14 +1,22 @@
 #include "ember/context.h"
 #include "ember/errors.h"
 #include "ember/primes.h"
+#include "internal.h"
 
 #include <openssl/evp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iomanip>
+#include <limits>
 #include <sstream>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace ember {
 
@@ -123,6 +131,20 @@ void checkShape(const ParamSpec &spec, int max_prime_bits) {
 }
 } // namespace
 
+void internal::keepFreedMemory() {
+#if defined(__GLIBC__)
+  static const bool once = [] {
+    const char *tunables = std::getenv("GLIBC_TUNABLES");
+    if (tunables && std::strstr(tunables, "glibc.malloc."))
+      return false;
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+    return true;
+  }();
+  (void)once;
+#endif
+}
+
 template <typename Word> Context<Word>::Context(const ParamSpec &spec) {
   spec_ = spec;
   spec_.primes_log_qp = 0; // nominal sizes first (a copied spec may carry one)
@@ -190,6 +212,7 @@ template <typename Word>
 void Context<Word>::init(const std::vector<uint64_t> &q_primes,
                          const std::vector<uint64_t> &p_primes,
                          const std::vector<uint64_t> &t_primes) {
+  internal::keepFreedMemory();
   q_count_ = static_cast<int>(q_primes.size());
   p_count_ = static_cast<int>(p_primes.size());
   t_count_ = static_cast<int>(t_primes.size());

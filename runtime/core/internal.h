@@ -10,6 +10,17 @@
 
 namespace ember::internal {
 
+/// The CPU backend allocates each result (std::vector, tens of MB at
+/// N = 2^16) and frees it at its last use. glibc serves blocks above its
+/// mmap threshold with fresh mappings and trims the heap's free top, so
+/// every operation would fault in and zero the same memory again. Once per
+/// process (the first Context built, or the first program run), unless the
+/// user tunes malloc (GLIBC_TUNABLES): blocks up to 32 MiB (glibc's largest
+/// threshold) come from the heap and freed memory stays there for the next
+/// operation. bootstrap at N = 2^16: 6.61 -> 6.40 s on two cores; BFV's
+/// HPS multiply at N = 2^15, Q 7 x 60: 50.4 -> 33.5 ms (bench/RESULTS.md).
+void keepFreedMemory();
+
 /// Residues of the integer-valued double `value` modulo each prime of
 /// `basis`, exact for any magnitude (the double is m * 2^e, m an integer).
 template <typename Word>

@@ -1,6 +1,7 @@
 // Helpers of generated C++ programs (ember/program.h).
 #include "ember/program.h"
 
+#include "../core/internal.h"
 #include "../core/program_exec.h"
 
 #include "ember/bfv.h"
@@ -11,10 +12,6 @@
 #include <memory>
 
 #include <openssl/evp.h>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <algorithm>
 #include <array>
@@ -617,31 +614,9 @@ template <typename Word> struct CpuBackend {
 } // namespace
 
 namespace {
-/// The CPU backend allocates each step's result (std::vector, tens of MB at
-/// N = 2^16) and frees it at its last use. glibc serves blocks above its
-/// mmap threshold with fresh mappings and trims the heap's free top, so a
-/// run would fault in and zero the same memory again and again. Once per
-/// process, unless the user tunes malloc (GLIBC_TUNABLES): blocks up to 32
-/// MiB (glibc's largest threshold) come from the heap and freed memory stays
-/// there for the next run. bootstrap at N = 2^16, 3 levels left: 6.61 ->
-/// 6.40 s on two cores (bench/RESULTS.md).
-void keepFreedMemory() {
-#if defined(__GLIBC__)
-  static const bool once = [] {
-    const char *tunables = std::getenv("GLIBC_TUNABLES");
-    if (tunables && std::strstr(tunables, "glibc.malloc."))
-      return false;
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-    return true;
-  }();
-  (void)once;
-#endif
-}
-
 template <typename Word>
 void runOn(const BasicCpuArgs<Word> &args, const Plan<CpuKernel> &plan) {
-  keepFreedMemory();
+  ::ember::internal::keepFreedMemory(); // the Context did it already
   if (!args.prepare_only)
     args.outputs->clear();
   Executor<CpuBackend<Word>>(args, plan).run();

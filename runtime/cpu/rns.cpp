@@ -239,6 +239,49 @@ Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit) {
 }
 
 template <typename Word>
+std::vector<Poly<Word>> modUpAll(const Context<Word> &ctx, const Poly<Word> &in,
+                                 const Poly<Word> &coeff) {
+  checkForm(in, true, "modUpAll");
+  checkForm(coeff, false, "modUpAll");
+  const int level = static_cast<int>(in.limbs()) - 1;
+  checkBasisIs(in, ctx.qBasis(level), "modUpAll");
+  checkBasisIs(coeff, ctx.qBasis(level), "modUpAll");
+  const std::vector<int> qp = ctx.qpBasis(level);
+  const int digits = ctx.digitCount(level);
+  std::vector<Poly<Word>> out;
+  std::vector<BConvPrepared<Word>> prepared;
+  std::vector<std::vector<int>> others(digits);
+  std::vector<std::vector<size_t>> other_pos(digits);
+  // (digit, target) pairs of the one loop below.
+  std::vector<std::pair<int, size_t>> rows;
+  out.reserve(digits);
+  prepared.reserve(digits);
+  for (int j = 0; j < digits; ++j) {
+    const std::vector<int> digit_limbs = ctx.digitLimbs(j, level);
+    for (size_t i = 0; i < qp.size(); ++i)
+      if (std::find(digit_limbs.begin(), digit_limbs.end(), qp[i]) ==
+          digit_limbs.end()) {
+        others[j].push_back(qp[i]);
+        other_pos[j].push_back(i);
+        rows.emplace_back(j, others[j].size() - 1);
+      }
+    prepared.emplace_back(ctx, selectLimbs(coeff, digit_limbs), others[j]);
+    out.emplace_back(qp, in.n, true);
+    for (int idx : digit_limbs) // the digit's own limbs are kept as they are
+      std::copy(in.limb(idx), in.limb(idx) + in.n, out.back().limb(idx));
+  }
+  const long count = static_cast<long>(rows.size());
+#pragma omp parallel for schedule(static)
+  for (long r = 0; r < count; ++r) { // BConv row, then its NTT, in cache
+    const auto [j, t] = rows[static_cast<size_t>(r)];
+    Word *dst = out[j].limb(other_pos[j][t]);
+    prepared[j].row(t, ctx.modulus(others[j][t]), dst);
+    ctx.ntt(others[j][t]).forward(dst);
+  }
+  return out;
+}
+
+template <typename Word>
 Poly<Word> modSwitchDown(const Context<Word> &ctx, const Poly<Word> &in,
                          const std::vector<int> &keep, uint64_t plain_modulus) {
   std::vector<int> drop;
@@ -492,6 +535,8 @@ template <typename Word> void dropToLevel(Poly<Word> &p, int level) {
                                  const std::vector<int> &);                    \
   template Poly<Word> klssModUp(const Context<Word> &, const Poly<Word> &);    \
   template Poly<Word> modUp(const Context<Word> &, const Poly<Word> &, int);   \
+  template std::vector<Poly<Word>> modUpAll(                                   \
+      const Context<Word> &, const Poly<Word> &, const Poly<Word> &);          \
   template Poly<Word> modDown(const Context<Word> &, const Poly<Word> &);      \
   template Poly<Word> modSwitchDown(const Context<Word> &, const Poly<Word> &, \
                                     const std::vector<int> &, uint64_t);       \

@@ -123,6 +123,9 @@ public:
 
 private:
   void checkFull(const BasicCiphertext<Word> &a, const char *op) const;
+  /// multiply's three parts in coefficient form (before their NTT).
+  BasicCiphertext<Word> tensorCoeff(const BasicCiphertext<Word> &a,
+                                    const BasicCiphertext<Word> &b) const;
   const Context<Word> &ctx_;
   Modulus<Word> t_;
   BasicBfvEncoder<Word> encoder_;

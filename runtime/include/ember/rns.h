@@ -60,6 +60,16 @@ Poly<Word> klssModUp(const Context<Word> &ctx, const Poly<Word> &digit);
 template <typename Word>
 Poly<Word> modUp(const Context<Word> &ctx, const Poly<Word> &in, int digit);
 
+/// ModUp of every digit of `in` (NTT form over Q_l) at once, the digits'
+/// coefficient form read from `coeff` (the same polynomial in coefficient
+/// form) instead of transformed back: what BFV's multiplyRelin uses, whose
+/// c_2 leaves the scale-and-round in coefficient form. Bit for bit
+/// modUp(ctx, in, j) for every digit j; all digits' BConv rows and NTTs run
+/// in one parallel loop.
+template <typename Word>
+std::vector<Poly<Word>> modUpAll(const Context<Word> &ctx, const Poly<Word> &in,
+                                 const Poly<Word> &coeff);
+
 /// Modulus switch down of a polynomial over B u D to B = `keep`, in either
 /// form (the result has the input's form; KLSS key switching ends in
 /// coefficient form and switches down before its single NTT), rounding: (x -
