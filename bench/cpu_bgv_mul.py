@@ -9,7 +9,11 @@ heap (internal::keepFreedMemory, as every compiled program run does); run
 OpenFHE with GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:
 glibc.malloc.trim_threshold=4294967295 for the same malloc policy.
 
-    python bench/cpu_bgv_mul.py [RUNS] [--log-n 15]
+With --behz, BFV's multiply+relinearize with BEHZ's tensor product too
+(multiply_relin_behz: behz_mul_relin_ms, behz_exact), its runs interleaved
+with HPS's.
+
+    python bench/cpu_bgv_mul.py [RUNS] [--log-n 15] [--behz]
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import ember_runtime as er  # noqa: E402
 T = 65537
 
 
-def measure(scheme: str, log_n: int, runs: int) -> dict:
+def measure(scheme: str, log_n: int, runs: int, behz: bool = False) -> dict:
     q_bits = [60] * 7 if scheme == "bfv" else [40] + [39] * 10
     spec = er.ParamSpec(log_n=log_n, q_bits=q_bits, p_bits=[60] * 3, dnum=3)
     ctx = er.Context(spec)
@@ -58,30 +62,35 @@ def measure(scheme: str, log_n: int, runs: int) -> dict:
         if bgv
         else (lambda: ev.multiply_relin(ct, ct, rk))
     )
-    out = mul()
-    times = []
+    muls = {"": mul}
+    if behz and not bgv:
+        muls["behz_"] = lambda: ev.multiply_relin_behz(ct, ct, rk)
+    outs = {key: f() for key, f in muls.items()}  # warm-up
+    times: dict[str, list[float]] = {key: [] for key in muls}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        out = mul()
-        times.append((time.perf_counter() - t0) * 1e3)
-    got = np.asarray(enc.decode(er.Decryptor(ctx, keygen.secret_key()).decrypt(out)))
-    return {
-        "scheme": scheme,
-        "log_n": log_n,
-        "q_bits": sum(q_bits),
-        "exact": bool(np.array_equal(got[:n], (x * x) % T)),
-        "runs": runs,
-        "mul_relin_ms": statistics.median(times),
-    }
+        for key, f in muls.items():  # interleaved
+            t0 = time.perf_counter()
+            outs[key] = f()
+            times[key].append((time.perf_counter() - t0) * 1e3)
+    dec = er.Decryptor(ctx, keygen.secret_key())
+    result = {"scheme": scheme, "log_n": log_n, "q_bits": sum(q_bits)}
+    for key, out in outs.items():
+        got = np.asarray(enc.decode(dec.decrypt(out)))
+        result[key + "exact"] = bool(np.array_equal(got[:n], (x * x) % T))
+    result["runs"] = runs
+    for key in muls:
+        result[key + "mul_relin_ms"] = statistics.median(times[key])
+    return result
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("runs", type=int, nargs="?", default=9)
     ap.add_argument("--log-n", type=int, default=15)
+    ap.add_argument("--behz", action="store_true", help="time BFV's BEHZ multiply too")
     a = ap.parse_args()
     for scheme in ("bfv", "bgv"):
-        print(json.dumps(measure(scheme, a.log_n, a.runs)), flush=True)
+        print(json.dumps(measure(scheme, a.log_n, a.runs, a.behz)), flush=True)
 
 
 if __name__ == "__main__":

@@ -817,43 +817,61 @@ void benchBgv(int runs, std::vector<Row> &rows) {
     const cuda::DeviceRelinKey brk = cuda::upload(dctx, bfv_keys.relinKey());
     auto fa = cuda::upload(dctx, bfv_enc.encrypt(benc.encode(x, slots), bpk));
     auto fb = cuda::upload(dctx, bfv_enc.encrypt(benc.encode(y, slots), bpk));
-    {
-      auto prod = bfv.relinearize(bfv.multiply(fa, fb), brk);
+    // HPS's or BEHZ's tensor product of fa and fb.
+    auto tensor = [&](bool behz) {
+      return behz ? bfv.multiplyBehz(fa, fb) : bfv.multiply(fa, fb);
+    };
+    for (bool behz : {false, true}) { // decrypt check of the timed operation
+      auto prod = bfv.relinearize(tensor(behz), brk);
       std::vector<uint64_t> got =
           benc.decode(bfv_dec.decrypt(cuda::download(dctx, prod)));
       size_t bad = 0;
       for (size_t i = 0; i < slots; ++i)
         bad += got[i] != uint64_t(x[i]) * uint64_t(y[i]) % t;
-      std::printf("%s: BFV multiply+relinearize decrypts exactly: %s (%zu "
+      std::printf("%s: BFV multiply+relinearize (%s) decrypts exactly: %s (%zu "
                   "aux primes)\n",
-                  spec.name.c_str(), bad ? "NO (FAIL)" : "yes",
-                  bfv.host().auxPrimes().size());
+                  spec.name.c_str(), behz ? "BEHZ" : "HPS",
+                  bad ? "NO (FAIL)" : "yes", bfv.host().auxPrimes().size());
     }
-    const double bus = medianUs(
-        dctx, runs, [&] { bfv.relinearize(bfv.multiply(fa, fb), brk); });
-    const double tus = medianUs(dctx, runs, [&] { bfv.multiply(fa, fb); });
-    // The floor: key switching and a tensor product (as for BGV) plus HPS's
+    const double bus =
+        medianUs(dctx, runs, [&] { bfv.relinearize(tensor(false), brk); });
+    const double tus = medianUs(dctx, runs, [&] { tensor(false); });
+    const double zus =
+        medianUs(dctx, runs, [&] { bfv.relinearize(tensor(true), brk); });
+    const double zt = medianUs(dctx, runs, [&] { tensor(true); });
+    // The floor: key switching and a tensor product (as for BGV) plus the
     // work over R: INTTs of the 4 inputs over Q, their extension to R, NTTs
-    // over Q u R, the tensor there, INTTs of the 3 products, the
-    // scale-and-round and the conversion back (k kr products each), NTTs
-    // over Q; the bytes of the 4 + 3 polynomials over Q u R, written and
-    // read once.
-    Cost hps = count.hmul(top);
-    {
+    // over Q u R, the tensor there, INTTs of the 3 products, the scaling to
+    // R and the conversion back, NTTs over Q; the bytes of the 4 + 3
+    // polynomials over Q u R, written and read once. The conversions: HPS
+    // k kr products to R, k kr in the scale-and-round and kr k back; BEHZ
+    // (R read as B u {m_sk}, kb = kr - 1) k kr, k kr, and kb (k + 1) back.
+    auto bfvCost = [&](bool behz) {
+      Cost c = count.hmul(top);
       const double k = top + 1, kr = double(bfv.host().auxPrimes().size());
       const double w = k + kr, nn = double(ctx.n());
-      hps.modmuls += count.transform(4 * k) + count.transform(4 * w) +
-                     count.transform(3 * w) + count.transform(3 * k);
-      hps.modmuls += (4 * k * kr + 4 * w + 3 * k * kr + 3 * kr * k) * nn;
-      hps.bytes += 2 * (4 + 3) * w * nn * sizeof(uint64_t);
-    }
+      c.modmuls += count.transform(4 * k) + count.transform(4 * w) +
+                   count.transform(3 * w) + count.transform(3 * k);
+      c.modmuls += (4 * k * kr + 4 * w + 3 * k * kr +
+                    3 * (behz ? (kr - 1) * (k + 1) : kr * k)) *
+                   nn;
+      c.bytes += 2 * (4 + 3) * w * nn * sizeof(uint64_t);
+      return c;
+    };
+    const Cost hps = bfvCost(false);
     Row br{spec.name, "bfv mul+relin", top, bus, sh.phantom_bfv_us, hps};
     br.method = "hybrid";
     rows.push_back(br);
+    Row zr{spec.name, "bfv mul+relin (BEHZ)", top, zus, 0, bfvCost(true)};
+    zr.method = "hybrid";
+    rows.push_back(zr);
     std::printf("  %s: BFV mul+relin %.1f us (Phantom HPS %.0f us: %.2fx), "
                 "HPS tensor alone %.1f us\n",
                 spec.name.c_str(), bus, sh.phantom_bfv_us,
                 bus / sh.phantom_bfv_us, tus);
+    std::printf("  %s: BFV mul+relin BEHZ %.1f us (BEHZ / HPS %.2f), BEHZ "
+                "tensor alone %.1f us\n",
+                spec.name.c_str(), zus, zus / bus, zt);
   }
 }
 

@@ -1,7 +1,7 @@
-// BFV on the CUDA backend (64-bit words): the HPS multiplication with the
-// tables of a device context over Q u R (its work on the main context's
-// stream, its temporaries from the main context's pool), everything else
-// through the CKKS device evaluator.
+// BFV on the CUDA backend (64-bit words): the HPS and BEHZ multiplications
+// with the tables of a device context over Q u R (its work on the main
+// context's stream, its temporaries from the main context's pool),
+// everything else through the CKKS device evaluator.
 // Residue for residue the CPU's ember::BfvEvaluator: the same exact
 // conversions, the same transforms (R's context has Q's primes first, with
 // the same tables), and a scale-and-round whose only floating-point step,
@@ -146,6 +146,96 @@ __global__ void exactRowsKernel(Tables T, ExactRowsArgs a, size_t n) {
       barrett<u64>(hi, lo, T.q[g], T.ratioHi[g], T.ratioLo[g]);
 }
 
+/// One BEHZ step (ember::BasicBehzConstants) on `parts` polynomials, one
+/// thread per (coefficient, target, part): for target t (modulus
+/// first_mod + t of the Q u R context),
+///   [sum_{i<m} in_i rows[t][i] + self_t self_c[t] + |e| corr[t][e < 0]],
+/// summed exactly in 128 bits (m + 2 products below 2^122: below 2^128 for
+/// m up to kMaxHpsQ) and reduced once (Barrett, the CPU's Modulus::reduce).
+/// e is the centred sum_i in_i mtilde_i mod 2^32 (kMtilde: the extension's
+/// Montgomery step, 32-bit products beside the 64-bit ones) or read from
+/// `e`. Cost per output: m 64-bit products (about 8 int32 instructions
+/// each) and one Barrett; bytes: the m source rows, read once per target
+/// (from L2 after the first).
+struct BehzRowsArgs {
+  BehzRowsArgs(int first_mod, const u64 *rows, const u64 *in, int m,
+               int in_stride, u64 *out, int out_stride, int out_first)
+      : first_mod(first_mod), rows(rows), in(in), m(m), in_stride(in_stride),
+        out(out), out_stride(out_stride), out_first(out_first) {}
+  int first_mod;
+  const u64 *rows; ///< [targets][m]
+  const u64 *in;   ///< part p's row i at (p in_stride + i) n
+  int m, in_stride;
+  u64 *out; ///< part p, target t: row p out_stride + out_first + t
+  int out_stride, out_first;
+  const u64 *self = nullptr; ///< part p's row for target t at (p
+                             ///< self_stride + t) n, or null
+  int self_stride = 0;
+  const u64 *self_c = nullptr;   ///< [targets]
+  const u64 *mtilde = nullptr;   ///< [m], kMtilde only
+  const int64_t *e = nullptr;    ///< [parts][n] signed corrections, or null
+  const u64 *corr = nullptr;     ///< [targets][2]
+  int64_t *signed_out = nullptr; ///< instead of out: the centred residue,
+                                 ///< [parts][n] (one target)
+};
+
+template <bool kMtilde>
+__global__ void behzRowsKernel(Tables T, BehzRowsArgs a, size_t n) {
+  const size_t pos = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const int t = blockIdx.y, part = blockIdx.z;
+  if (pos >= n)
+    return;
+  const u64 *xp = a.in + size_t(part) * a.in_stride * n + pos;
+  const u64 *h = a.rows + size_t(t) * a.m;
+  u64 hi = 0, lo = 0;
+  u32 r = 0;
+  for (int i = 0; i < a.m; ++i) {
+    const u64 x = xp[size_t(i) * n];
+    mac128(hi, lo, x, h[i]);
+    if (kMtilde)
+      r += u32(x) * u32(a.mtilde[i]);
+  }
+  if (a.self)
+    mac128(hi, lo, a.self[(size_t(part) * a.self_stride + t) * n + pos],
+           a.self_c[t]);
+  const int64_t e = kMtilde ? int64_t(int32_t(r))
+                    : a.e   ? a.e[size_t(part) * n + pos]
+                            : 0;
+  if (e != 0)
+    mac128(hi, lo, e < 0 ? u64(-e) : u64(e), a.corr[2 * t + (e < 0)]);
+  const int g = a.first_mod + t;
+  const u64 q = T.q[g];
+  const u64 res = barrett<u64>(hi, lo, q, T.ratioHi[g], T.ratioLo[g]);
+  if (a.signed_out)
+    a.signed_out[size_t(part) * n + pos] =
+        res > q / 2 ? -int64_t(q - res) : int64_t(res);
+  else
+    a.out[(size_t(part) * a.out_stride + a.out_first + t) * n + pos] = res;
+}
+
+/// Word offsets of the BEHZ constants in BfvEvaluator::behz_ (layouts of
+/// ember::BasicBehzConstants), then the two INTT scalings by modulus of Q u
+/// R: the inputs' n^-1 [m~ (Q/q_i)^-1]_{q_i} (Q rows), the products' n^-1
+/// [t (Q/q_i)^-1]_{q_i} on Q and n^-1 on R.
+struct BehzLayout {
+  size_t ext_rows, ext_corr, ext_mtilde, floor_rows, floor_self, alpha_row,
+      sk_rows, sk_corr, intt_in, intt_out, words;
+  BehzLayout(int k, int kr) {
+    const size_t K = size_t(k), R = size_t(kr), W = K + R;
+    ext_rows = 0;
+    ext_corr = ext_rows + R * K;
+    ext_mtilde = ext_corr + 2 * R;
+    floor_rows = ext_mtilde + K;
+    floor_self = floor_rows + R * K;
+    alpha_row = floor_self + R;
+    sk_rows = alpha_row + R;
+    sk_corr = sk_rows + K * (R - 1);
+    intt_in = sk_corr + 2 * K;
+    intt_out = intt_in + W * kScaleWords;
+    words = intt_out + W * kScaleWords;
+  }
+};
+
 /// 0, 1, ..., count - 1.
 std::vector<int> firstRows(int count) {
   std::vector<int> v(count);
@@ -200,11 +290,38 @@ BfvEvaluator::BfvEvaluator(const DeviceContext &ctx, uint64_t t)
   const std::vector<int> r_basis(all.begin() + k, all.end());
   aux_->impl().exactPlan(*aux_, q_basis, r_basis);
   aux_->impl().exactPlan(*aux_, r_basis, q_basis);
+  // BEHZ's constants and INTT scalings.
+  const BehzConstants &bc = host_->behzConstants();
+  const BehzLayout L(k, kr);
+  std::vector<u64> behz(L.words, 0);
+  auto put = [&](size_t off, const auto &v) {
+    std::copy(v.begin(), v.end(), behz.begin() + off);
+  };
+  put(L.ext_rows, bc.ext_rows);
+  put(L.ext_corr, bc.ext_corr);
+  put(L.ext_mtilde, bc.ext_mtilde);
+  put(L.floor_rows, bc.floor_rows);
+  put(L.floor_self, bc.floor_self);
+  put(L.alpha_row, bc.alpha_row);
+  put(L.sk_rows, bc.sk_rows);
+  put(L.sk_corr, bc.sk_corr);
+  for (int g = 0; g < k + kr; ++g) {
+    if (g < k)
+      inttConstants<u64>(qr, g, bc.ext_scale[g], 0,
+                         behz.data() + L.intt_in + kScaleWords * size_t(g));
+    inttConstants<u64>(qr, g, g < k ? c[g] : 1, 0,
+                       behz.data() + L.intt_out + kScaleWords * size_t(g));
+  }
+  behz_ = DeviceBuffer(*aux_, behz.size());
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(behz_.data(), behz.data(),
+                                   behz.size() * sizeof(u64),
+                                   cudaMemcpyHostToDevice, aux_->stream()));
   aux_->synchronize();
 }
 
 BfvEvaluator::~BfvEvaluator() {
   consts_ = DeviceBuffer();
+  behz_ = DeviceBuffer();
   aux_.reset();
 }
 
@@ -217,6 +334,15 @@ void BfvEvaluator::checkFull(const Ct &a, const char *op) const {
 }
 
 DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
+  return tensor(a, b, false);
+}
+
+DeviceCiphertext BfvEvaluator::multiplyBehz(const Ct &a, const Ct &b) const {
+  return tensor(a, b, true);
+}
+
+DeviceCiphertext BfvEvaluator::tensor(const Ct &a, const Ct &b,
+                                      bool behz) const {
   checkFull(a, "multiply");
   checkFull(b, "multiply");
   if (a.degree() != 1 || b.degree() != 1)
@@ -231,14 +357,26 @@ DeviceCiphertext BfvEvaluator::multiply(const Ct &a, const Ct &b) const {
   out.slots = a.slots;
   out.n = a.n;
   out.buf = DeviceBuffer(ctx_, size_t(3) * a.limbs() * a.n);
-  multiplyInto(a.part(0), a.part(1), b.part(0), b.part(1), out.part(0),
-               out.part(1), out.part(2));
+  tensorInto(a.part(0), a.part(1), b.part(0), b.part(1), out.part(0),
+             out.part(1), out.part(2), behz);
   return out;
 }
 
 void BfvEvaluator::multiplyInto(const u64 *a0, const u64 *a1, const u64 *b0,
                                 const u64 *b1, u64 *d0, u64 *d1,
                                 u64 *d2) const {
+  tensorInto(a0, a1, b0, b1, d0, d1, d2, false);
+}
+
+void BfvEvaluator::multiplyBehzInto(const u64 *a0, const u64 *a1, const u64 *b0,
+                                    const u64 *b1, u64 *d0, u64 *d1,
+                                    u64 *d2) const {
+  tensorInto(a0, a1, b0, b1, d0, d1, d2, true);
+}
+
+void BfvEvaluator::tensorInto(const u64 *a0, const u64 *a1, const u64 *b0,
+                              const u64 *b1, u64 *d0, u64 *d1, u64 *d2,
+                              bool behz) const {
   const Context64 &qr = host_->auxContext();
   const int k = ctx_.host().maxLevel() + 1;
   const int kr = int(host_->auxPrimes().size());
@@ -252,12 +390,13 @@ void BfvEvaluator::multiplyInto(const u64 *a0, const u64 *a1, const u64 *b0,
   // stream holds them (DeviceContext::beginCapture).
   const DeviceContext &X = *aux_;
   auto &I = X.impl();
+  const BehzLayout L(k, kr);
+  const u64 *bz = behz_.data();
   // wide: a0, a1, b0, b1 over Q u R; tensor: d0, d1, d2 over Q u R.
   DeviceBuffer wide(ctx_, size_t(4) * w * n), tensor(ctx_, size_t(3) * w * n);
   DeviceBuffer ys(ctx_, size_t(3) * kr * n), back(ctx_, size_t(3) * k * n);
-  DeviceBuffer alpha(ctx_, (size_t(3) * n + 7) / 8),
-      quo(ctx_, size_t(3) * k * n);
-  // 1. INTT of the four input parts over Q, into their wide rows.
+  // 1. INTT of the four input parts over Q, into their wide rows (BEHZ:
+  // times [m~ (Q/q_i)^-1]_{q_i}, its extension's first step).
   const u64 *inputs[4] = {a0, a1, b0, b1};
   Rows src{{const_cast<u64 *>(a0), const_cast<u64 *>(a1), const_cast<u64 *>(b0),
             const_cast<u64 *>(b1)},
@@ -273,13 +412,33 @@ void BfvEvaluator::multiplyInto(const u64 *a0, const u64 *a1, const u64 *b0,
       dst.rows.push_back(p * w + i);
       mods.push_back(i);
     }
-  launchNttInverse(X, src, dst, dst, mods, tablesOf<u64>(I).inttPlain, true);
-  // 2. Exact extension Q -> R of the four, in one launch.
-  const ExactPlan &up = I.exactPlan(X, q_basis, r_basis);
-  const ExactPlan &down = I.exactPlan(X, r_basis, q_basis);
+  launchNttInverse(X, src, dst, dst, mods,
+                   behz ? bz + L.intt_in : tablesOf<u64>(I).inttPlain, true);
+  // 2. Extension Q -> R of the four, in one launch: exact (HPS) or BEHZ's
+  // fast conversion with the Montgomery correction.
   const unsigned blocks = unsigned((n + 255) / 256);
-  DeviceBuffer ey(ctx_, size_t(4) * std::max(k, kr) * n);
-  DeviceBuffer ev(ctx_, (size_t(4) * n + 7) / 8);
+  // One BEHZ step over `parts` polynomials into `targets` rows.
+  auto behzStep = [&](const BehzRowsArgs &args, int targets, int parts,
+                      bool mtilde) {
+    const dim3 grid(blocks, unsigned(targets), unsigned(parts));
+    if (mtilde)
+      behzRowsKernel<true>
+          <<<grid, 256, 0, X.stream()>>>(tablesOf<u64>(I), args, n);
+    else
+      behzRowsKernel<false>
+          <<<grid, 256, 0, X.stream()>>>(tablesOf<u64>(I), args, n);
+    EMBER_CUDA_LAUNCH_CHECK(X.stream());
+  };
+  // HPS's temporaries (its exact conversions and scale-and-round).
+  DeviceBuffer ey, ev, alpha, quo;
+  if (!behz) {
+    ey = DeviceBuffer(ctx_, size_t(4) * std::max(k, kr) * n);
+    ev = DeviceBuffer(ctx_, (size_t(4) * n + 7) / 8);
+    alpha = DeviceBuffer(ctx_, (size_t(3) * n + 7) / 8);
+    quo = DeviceBuffer(ctx_, size_t(3) * k * n);
+  } else {
+    alpha = DeviceBuffer(ctx_, size_t(3) * n); // SK's signed corrections
+  }
   // Exact conversion of `parts` polynomials (rows in_stride apart) with
   // `plan` into out (rows out_stride apart, from row out_first).
   auto convert = [&](const ExactPlan &plan, const u64 *in, int in_stride,
@@ -307,8 +466,17 @@ void BfvEvaluator::multiplyInto(const u64 *a0, const u64 *a1, const u64 *b0,
                       256, 0, X.stream()>>>(tablesOf<u64>(I), e, n);
     EMBER_CUDA_LAUNCH_CHECK(X.stream());
   };
-  convert(up, wide.data(), w, wide.data(), w, k, 4);
-  // 3. NTT of the four's R rows; 4. tensor; 5. INTT of the three.
+  if (behz) {
+    BehzRowsArgs ext(k, bz + L.ext_rows, wide.data(), k, w, wide.data(), w, k);
+    ext.mtilde = bz + L.ext_mtilde;
+    ext.corr = bz + L.ext_corr;
+    behzStep(ext, kr, 4, true);
+  } else {
+    convert(I.exactPlan(X, q_basis, r_basis), wide.data(), w, wide.data(), w, k,
+            4);
+  }
+  // 3. NTT of the four's R rows; 4. tensor; 5. INTT of the three (BEHZ:
+  // the Q rows times [t (Q/q_i)^-1]_{q_i}, its fast floor's first step).
   const std::vector<int> rows3 = firstRows(3 * w);
   std::vector<int> mods3;
   for (int r : rows3)
@@ -329,18 +497,43 @@ void BfvEvaluator::multiplyInto(const u64 *a0, const u64 *a1, const u64 *b0,
   launchTensor(X, tensor.data(), wide.data(), wide.data() + size_t(2) * w * n,
                w);
   launchNttInverse(X, tensor.data(), rows3, tensor.data(), rows3, tensor.data(),
-                   rows3, mods3, tablesOf<u64>(I).inttPlain, true);
-  // 6. Scale and round to R; 7. exact R -> Q; 8. NTT over Q into the
-  // outputs (the first write to them: they may alias the inputs).
-  uint8_t *al = reinterpret_cast<uint8_t *>(alpha.data());
-  hpsQuotientKernel<<<dim3(blocks, 3), 256, 0, X.stream()>>>(
-      tensor.data(), quo.data(), al, consts_.data(), k, w, n);
-  EMBER_CUDA_LAUNCH_CHECK(X.stream());
-  hpsScaleDownKernel<<<dim3(blocks, unsigned(kr), 3), 256, 0, X.stream()>>>(
-      tablesOf<u64>(I), tensor.data(), quo.data(), al, ys.data(),
-      consts_.data(), k, kr, n);
-  EMBER_CUDA_LAUNCH_CHECK(X.stream());
-  convert(down, ys.data(), kr, back.data(), k, 0, 3);
+                   rows3, mods3,
+                   behz ? bz + L.intt_out : tablesOf<u64>(I).inttPlain, true);
+  // 6. Scale to R (HPS: round, BEHZ: fast floor); 7. back to Q exactly
+  // (HPS: exact conversion, BEHZ: Shenoy-Kumaresan); 8. NTT over Q into
+  // the outputs (the first write to them: they may alias the inputs).
+  if (behz) {
+    const int kb = kr - 1;
+    int64_t *al = reinterpret_cast<int64_t *>(alpha.data());
+    BehzRowsArgs fl(k, bz + L.floor_rows, tensor.data(), k, w, ys.data(), kr,
+                    0);
+    fl.self = tensor.data() + size_t(k) * n;
+    fl.self_stride = w;
+    fl.self_c = bz + L.floor_self;
+    behzStep(fl, kr, 3, false);
+    BehzRowsArgs sk_alpha(k + kb, bz + L.alpha_row, ys.data(), kb, kr, nullptr,
+                          0, 0);
+    sk_alpha.self = ys.data() + size_t(kb) * n;
+    sk_alpha.self_stride = kr;
+    sk_alpha.self_c = bz + L.alpha_row + kb;
+    sk_alpha.signed_out = al;
+    behzStep(sk_alpha, 1, 3, false);
+    BehzRowsArgs sk(0, bz + L.sk_rows, ys.data(), kb, kr, back.data(), k, 0);
+    sk.e = al;
+    sk.corr = bz + L.sk_corr;
+    behzStep(sk, k, 3, false);
+  } else {
+    uint8_t *al = reinterpret_cast<uint8_t *>(alpha.data());
+    hpsQuotientKernel<<<dim3(blocks, 3), 256, 0, X.stream()>>>(
+        tensor.data(), quo.data(), al, consts_.data(), k, w, n);
+    EMBER_CUDA_LAUNCH_CHECK(X.stream());
+    hpsScaleDownKernel<<<dim3(blocks, unsigned(kr), 3), 256, 0, X.stream()>>>(
+        tablesOf<u64>(I), tensor.data(), quo.data(), al, ys.data(),
+        consts_.data(), k, kr, n);
+    EMBER_CUDA_LAUNCH_CHECK(X.stream());
+    convert(I.exactPlan(X, r_basis, q_basis), ys.data(), kr, back.data(), k, 0,
+            3);
+  }
   Rows from{{back.data()}, {}, firstRows(3 * k)}, into{{d0, d1, d2}, {}, {}};
   std::vector<int> mods_q;
   for (int p = 0; p < 3; ++p)
@@ -361,6 +554,12 @@ DeviceCiphertext BfvEvaluator::relinearize(const Ct &a,
 DeviceCiphertext BfvEvaluator::multiplyRelin(const Ct &a, const Ct &b,
                                              const DeviceRelinKey &rk) const {
   return relinearize(multiply(a, b), rk);
+}
+
+DeviceCiphertext
+BfvEvaluator::multiplyRelinBehz(const Ct &a, const Ct &b,
+                                const DeviceRelinKey &rk) const {
+  return relinearize(multiplyBehz(a, b), rk);
 }
 
 DeviceCiphertext BfvEvaluator::rotate(const Ct &a, int64_t k,

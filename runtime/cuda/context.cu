@@ -253,21 +253,6 @@ size_t DeviceContext::poolBytes() const { return impl_->pool_bytes; }
 // --- Plans -------------------------------------------------------------------
 
 namespace {
-/// (n^-1 s, shoup, invRoots[1] n^-1 s, shoup, add) for modulus `mod`.
-template <typename W>
-void inttConstants(const Context<W> &ctx, int mod, Plain<W> s, Plain<W> add,
-                   W *k) {
-  const Modulus<W> &q = ctx.modulus(mod);
-  const NttTables<W> &t = ctx.ntt(mod);
-  const W cx = q.mul(t.nInv(), s);
-  const W cy = q.mul(q.mul(t.invRoots()[1], t.nInv()), s);
-  k[0] = cx;
-  k[1] = q.shoup(cx);
-  k[2] = cy;
-  k[3] = q.shoup(cy);
-  k[4] = add;
-}
-
 /// A device buffer holding v (packed: two u32 per pool word at 32 bits).
 template <typename W>
 DeviceBuffer uploadWords(const DeviceContext &ctx, const std::vector<W> &v) {

@@ -410,6 +410,23 @@ DeviceBuffer residueBuffer(const DeviceContext &ctx, size_t count) {
 /// outlive `ctx`.
 void shareStream(const DeviceContext &ctx, const DeviceContext &main);
 
+/// The inverse NTT's last-stage constants of modulus `mod` scaled by s
+/// (kScaleWords: n^-1 s, its Shoup word, invRoots[1] n^-1 s, its Shoup
+/// word, and `add`).
+template <typename W>
+void inttConstants(const Context<W> &ctx, int mod, Plain<W> s, Plain<W> add,
+                   W *k) {
+  const Modulus<W> &q = ctx.modulus(mod);
+  const NttTables<W> &t = ctx.ntt(mod);
+  const W cx = q.mul(t.nInv(), s);
+  const W cy = q.mul(q.mul(t.invRoots()[1], t.nInv()), s);
+  k[0] = cx;
+  k[1] = q.shoup(cx);
+  k[2] = cy;
+  k[3] = q.shoup(cy);
+  k[4] = add;
+}
+
 /// Copies host words to a device buffer (asynchronously on the stream; the
 /// host vector must outlive the copy, so callers synchronize).
 void copyToDevice(const DeviceContext &ctx, u64 *dst, const void *src,

@@ -284,6 +284,16 @@ void bindSchemeEvaluator(py::module_ &m, const char *name, const char *doc) {
           return e.wrap(e.eval.modSwitch(e.ct(a)));
         },
         py::arg("a"));
+  if constexpr (std::is_same_v<Eval, cuda::BfvEvaluator>)
+    cls.def(
+        "multiply_relin_behz",
+        [](const SE &e, CtP a, CtP b) {
+          py::gil_scoped_release release;
+          return e.wrap(e.eval.multiplyRelinBehz(e.ct(a), e.ct(b), e.relin()));
+        },
+        py::arg("a"), py::arg("b"),
+        "multiply_relin with BEHZ's tensor product (the CPU's "
+        "multiply_relin_behz, residue for residue).");
 }
 
 /// A compiled CUDA program: its library, its constant cache and its graph,
@@ -717,7 +727,8 @@ void bindCuda(py::module_ &m) {
       "the t error factor.");
   bindSchemeEvaluator<cuda::BfvEvaluator>(
       m, "CudaBfvEvaluator",
-      "BFV on the GPU (cuda::BfvEvaluator, HPS), residue for residue the "
+      "BFV on the GPU (cuda::BfvEvaluator: HPS, and BEHZ in "
+      "multiply_relin_behz), residue for residue the "
       "CPU's BfvEvaluator: CudaBfvEvaluator(device, keys, t).");
 
   m.def(

@@ -887,7 +887,9 @@ void bindBfv(py::module_ &m) {
   using E = BfvEvaluator;
   py::class_<E>(m, "BfvEvaluator",
                 "BFV evaluation at the full modulus; multiply is the HPS "
-                "tensor product over Q u R.")
+                "tensor product over Q u R, multiply_behz the BEHZ one over "
+                "the same primes (both decrypt to the product; their "
+                "residues differ).")
       .def(py::init<const Context64 &, uint64_t>(), py::arg("ctx"),
            py::arg("t"), py::keep_alive<1, 2>())
       .def_property_readonly("aux_primes", &E::auxPrimes)
@@ -904,6 +906,10 @@ void bindBfv(py::module_ &m) {
            Release())
       .def("multiply_relin", &E::multiplyRelin, py::arg("a"), py::arg("b"),
            py::arg("rk"), Release())
+      .def("multiply_behz", &E::multiplyBehz, py::arg("a"), py::arg("b"),
+           Release())
+      .def("multiply_relin_behz", &E::multiplyRelinBehz, py::arg("a"),
+           py::arg("b"), py::arg("rk"), Release())
       .def("rotate", &E::rotate, py::arg("a"), py::arg("k"), py::arg("keys"),
            Release());
 }

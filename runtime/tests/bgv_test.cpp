@@ -264,6 +264,23 @@ TEST_F(BgvFixture, RotationsAndKeysWithTheTError) {
             std::vector<uint64_t>(a.begin(), a.end()));
 }
 
+/// A coefficient-form polynomial over every prime of `ctx` whose
+/// coefficients are `values`: 100-bit integers, every third negative.
+Poly64 hundredBitValues(const Context64 &ctx, Prng &prng,
+                        std::vector<Wide> &values) {
+  Poly64 d(ctx.qBasis(ctx.maxLevel()), ctx.n(), false);
+  values.resize(ctx.n());
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    Wide v = (Wide(prng.next64() >> 28) << 64) | prng.next64();
+    values[k] = (k % 3 == 0) ? -v : v;
+    for (size_t i = 0; i < d.limbs(); ++i) {
+      const uint64_t m = ctx.modulus(d.basis[i]).value();
+      d.limb(i)[k] = static_cast<uint64_t>(((values[k] % m) + m) % m);
+    }
+  }
+  return d;
+}
+
 TEST(BfvHps, ExtensionIsExactAndScaleDownRounds) {
   // Q = two 28-bit primes, t = 97 (N = 16). extend: the centred x mod each
   // r_j. scaleDown: for D of 100 bits over Q u R, round(t D / Q) over Q
@@ -283,16 +300,8 @@ TEST(BfvHps, ExtensionIsExactAndScaleDownRounds) {
       ASSERT_EQ(Wide(wide.limb(2 + j)[k]), ((v % r) + r) % r) << k;
     }
   }
-  Poly64 d(qr.qBasis(qr.maxLevel()), ctx.n(), false);
-  std::vector<Wide> values(ctx.n());
-  for (size_t k = 0; k < ctx.n(); ++k) {
-    Wide v = (Wide(prng.next64() >> 28) << 64) | prng.next64();
-    values[k] = (k % 3 == 0) ? -v : v;
-    for (size_t i = 0; i < d.limbs(); ++i) {
-      const uint64_t m = qr.modulus(d.basis[i]).value();
-      d.limb(i)[k] = static_cast<uint64_t>(((values[k] % m) + m) % m);
-    }
-  }
+  std::vector<Wide> values;
+  Poly64 d = hundredBitValues(qr, prng, values);
   const Wide q = Wide(ctx.primes()[0]) * ctx.primes()[1];
   Poly64 y = eval.scaleDown(d);
   for (size_t k = 0; k < ctx.n(); ++k) {
@@ -302,6 +311,130 @@ TEST(BfvHps, ExtensionIsExactAndScaleDownRounds) {
     const Wide got = centredValue(ctx, y, k);
     ASSERT_LE(got > want ? got - want : want - got, 1) << k;
   }
+}
+
+Wide floorDiv(Wide num, Wide den) {
+  return num >= 0 ? num / den : -((-num + den - 1) / den);
+}
+
+TEST(BfvBehz, ExtensionIsNearCentredAndFloorIsExactUpToK) {
+  // Q = two 28-bit primes, t = 97 (N = 16), R = B u {m_sk}. extendBehz:
+  // x' = x (mod Q) in [-Q/2, Q/2 + 2 Q / 2^32) over R. scaleDownBehz: for D
+  // of 100 bits over Q u R, floor(t D / Q) - a over Q with 0 <= a < k = 2.
+  Context64 ctx = test::toyContext(4, {28, 28}, {60}, 1);
+  const uint64_t t = 97;
+  BfvEvaluator eval(ctx, t);
+  const Context64 &qr = eval.auxContext();
+  const size_t kr = eval.auxPrimes().size();
+  ASSERT_EQ(kr, 2u); // B = r_0, m_sk = r_1
+  const Wide q = Wide(ctx.primes()[0]) * ctx.primes()[1];
+  std::vector<int> r_basis;
+  for (size_t j = 0; j < kr; ++j)
+    r_basis.push_back(2 + int(j));
+  Prng prng(Prng::Seed{4});
+  Poly64 x = test::randomPoly(ctx, prng, ctx.qBasis(1), false);
+  Poly64 wide = eval.extendBehz(x);
+  Poly64 r_rows(r_basis, ctx.n(), false);
+  std::copy(wide.data.begin() + 2 * ctx.n(), wide.data.end(),
+            r_rows.data.begin());
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    ASSERT_EQ(wide.limb(0)[k], x.limb(0)[k]);
+    ASSERT_EQ(wide.limb(1)[k], x.limb(1)[k]);
+    const Wide v = centredValue(ctx, x, k), got = centredValue(qr, r_rows, k);
+    ASSERT_EQ(((got - v) % q + q) % q, 0) << k;
+    ASSERT_GE(2 * got, -q) << k;
+    ASSERT_LT(got, q / 2 + 2 * (q >> 32) + 1) << k;
+  }
+  std::vector<Wide> values;
+  Poly64 d = hundredBitValues(qr, prng, values);
+  Poly64 y = eval.scaleDownBehz(d);
+  for (size_t k = 0; k < ctx.n(); ++k) {
+    const Wide want = floorDiv(values[k] * Wide(t), q);
+    const Wide got = centredValue(ctx, y, k);
+    ASSERT_LE(got, want) << k;
+    ASSERT_GE(got, want - 1) << k;
+  }
+}
+
+/// BEHZ at `spec` (t = 65537): one product decrypts exactly, with and
+/// without relinearization (multiplyRelinBehz is relinearize(multiplyBehz)
+/// bit for bit), its budget within two bits of HPS's; then squarings
+/// decrypt exactly until fewer than 40 bits are left, losing budget at
+/// each, at least `min_depth` of them.
+void expectBehzSquaringsExact(const ParamSpec &spec, int min_depth) {
+  constexpr uint64_t t = 65537;
+  Context64 ctx(spec);
+  Prng prng(Prng::Seed{6});
+  KeyGenerator keygen(ctx, prng);
+  BfvEvaluator eval(ctx, t);
+  const BfvEncoder &encoder = eval.encoder();
+  Encryptor encryptor(ctx, prng);
+  Decryptor decryptor(ctx, keygen.secretKey());
+  const RelinKey rk = keygen.relinKey();
+  const size_t slots = ctx.slotsMax();
+  const std::vector<int64_t> a = randomValues(prng, slots, t);
+  const std::vector<int64_t> b = randomValues(prng, slots, t);
+  const Ciphertext ca =
+      encryptor.encrypt(encoder.encode(a, slots), keygen.publicKey());
+  const Ciphertext cb =
+      encryptor.encrypt(encoder.encode(b, slots), keygen.publicKey());
+  auto decrypt = [&](const Ciphertext &ct) {
+    return encoder.decode(decryptor.decrypt(ct));
+  };
+  auto budget = [&](const Ciphertext &ct) {
+    return encoder.noiseBudget(decryptor.decrypt(ct));
+  };
+  std::vector<uint64_t> ab(slots);
+  for (size_t i = 0; i < slots; ++i)
+    ab[i] = mulMod(a[i], b[i], t);
+  const Ciphertext tensor = eval.multiplyBehz(ca, cb);
+  ASSERT_EQ(tensor.degree(), 2);
+  EXPECT_EQ(decrypt(tensor), ab) << spec.name << ": BEHZ tensor";
+  const Ciphertext prod = eval.multiplyRelinBehz(ca, cb, rk);
+  EXPECT_EQ(decrypt(prod), ab) << spec.name << ": BEHZ mul+relin";
+  const Ciphertext relin = eval.relinearize(tensor, rk);
+  for (size_t p = 0; p < 2; ++p)
+    EXPECT_TRUE(prod.c[p].data == relin.c[p].data) << spec.name << " " << p;
+  const Ciphertext hps = eval.multiplyRelin(ca, cb, rk);
+  EXPECT_EQ(decrypt(hps), ab);
+  const int behz_bits = budget(prod), hps_bits = budget(hps);
+  EXPECT_LE(std::abs(behz_bits - hps_bits), 2)
+      << spec.name << ": BEHZ " << behz_bits << " bits, HPS " << hps_bits;
+  Ciphertext ct = ca;
+  std::vector<uint64_t> want(a.begin(), a.end());
+  int last = budget(ct), depth = 0;
+  while (last >= 40) {
+    ct = eval.multiplyRelinBehz(ct, ct, rk);
+    ++depth;
+    for (uint64_t &w : want)
+      w = mulMod(w, w, t);
+    const int now = budget(ct);
+    ASSERT_GT(now, 0) << spec.name << " depth " << depth;
+    ASSERT_EQ(decrypt(ct), want) << spec.name << " depth " << depth;
+    ASSERT_LT(now, last) << spec.name << " depth " << depth;
+    last = now;
+  }
+  EXPECT_GE(depth, min_depth) << spec.name;
+}
+
+TEST(BfvBehz, SquaringsDecryptExactlyAtN14) {
+  ParamSpec spec; // N = 2^14, Q = 5 x 60, P = 2 x 60 (BfvFixture's set)
+  spec.name = "bfv14";
+  spec.log_n = 14;
+  spec.q_bits = {60, 60, 60, 60, 60};
+  spec.p_bits = {60, 60};
+  spec.dnum = 3;
+  expectBehzSquaringsExact(spec, 7); // 8 with these seeds
+}
+
+TEST(BfvBehz, SquaringsDecryptExactlyAtN15) {
+  ParamSpec spec; // N = 2^15, Q = 7 x 60, P = 3 x 60 (bench/cpu_bgv_mul.py)
+  spec.name = "bfv15";
+  spec.log_n = 15;
+  spec.q_bits = std::vector<int>(7, 60);
+  spec.p_bits = {60, 60, 60};
+  spec.dnum = 3;
+  expectBehzSquaringsExact(spec, 11); // 12 with these seeds
 }
 
 /// N = 2^14, Q = 5 x 60 bits, P = 2 x 60 (420 bits), t = 65537.

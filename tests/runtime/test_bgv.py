@@ -147,6 +147,22 @@ def test_bfv_squarings_depth_1_to_10(bfv):
     assert budgets == sorted(budgets, reverse=True), budgets
 
 
+def test_bfv_behz_decrypts_like_hps(bfv):
+    """BEHZ's tensor product (multiply_behz): the exact product mod t with
+    and without relinearization, within two bits of HPS's budget, other
+    residues (a floor, not a rounding)."""
+    rng = np.random.default_rng()
+    x, y = (rng.integers(0, T, 1 << 14, dtype=np.int64) for _ in range(2))
+    ca, cb = bfv.encrypt(x), bfv.encrypt(y)
+    want = x * y % T
+    behz = bfv.eval.multiply_relin_behz(ca, cb, bfv.rk)
+    hps = bfv.eval.multiply_relin(ca, cb, bfv.rk)
+    np.testing.assert_array_equal(bfv.decrypt(bfv.eval.multiply_behz(ca, cb)), want)
+    np.testing.assert_array_equal(bfv.decrypt(behz), want)
+    assert abs(bfv.budget(behz) - bfv.budget(hps)) <= 2
+    assert not np.array_equal(behz.residues(), hps.residues())
+
+
 def test_bfv_mixed_program(bfv):
     rng = np.random.default_rng()
     slots = 2048
@@ -250,3 +266,9 @@ def test_gpu_matches_the_cpu(bgv, bfv):
         gpu = dev.download(gev.rotate(gev.add_int(prod, 5), 3))
         np.testing.assert_array_equal(gpu.residues(), cpu.residues())
         np.testing.assert_array_equal(s.decrypt(gpu), np.roll((x * y + 5) % T, -3))
+        if s is bfv:  # and BEHZ's product
+            behz = gev.multiply_relin_behz(dev.upload(ca), dev.upload(cb))
+            np.testing.assert_array_equal(
+                dev.download(behz).residues(),
+                s.eval.multiply_relin_behz(ca, cb, s.rk).residues(),
+            )

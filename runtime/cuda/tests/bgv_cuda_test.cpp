@@ -415,6 +415,65 @@ TEST(CudaBfv, OperationsMatchTheCpuAndDecrypt) {
   }
 }
 
+/// BEHZ (multiplyBehz, multiplyRelinBehz) on the GPU against the CPU at the
+/// CPU tests' shapes (bgv_test.cpp BfvBehz): the tensor product, then
+/// squarings until fewer than 40 bits of budget are left, the same
+/// residues at every depth and each decrypting to x^(2^d) mod t.
+TEST(CudaBfv, BehzMatchesTheCpuAndDecrypts) {
+  REQUIRE_GPU();
+  const uint64_t t = 65537;
+  for (int log_n : {14, 15}) {
+    ParamSpec spec;
+    spec.name = "bfv" + std::to_string(log_n);
+    spec.log_n = log_n;
+    spec.q_bits = std::vector<int>(log_n == 14 ? 5 : 7, 60);
+    spec.p_bits = std::vector<int>(log_n == 14 ? 2 : 3, 60);
+    spec.dnum = 3;
+    Context64 ctx(spec);
+    cuda::DeviceContext dctx(ctx);
+    Prng prng(Prng::Seed{12});
+    KeyGenerator keygen(ctx, prng);
+    Encryptor encryptor(ctx, prng);
+    Decryptor decryptor(ctx, keygen.secretKey());
+    BfvEvaluator cpu_eval(ctx, t);
+    cuda::BfvEvaluator gpu_eval(dctx, t);
+    const BfvEncoder &encoder = cpu_eval.encoder();
+    const RelinKey rk = keygen.relinKey();
+    const cuda::DeviceRelinKey drk = cuda::upload(dctx, rk);
+    const size_t slots = ctx.slotsMax();
+    std::vector<int64_t> a = randomValues(prng, slots, t);
+    std::vector<int64_t> b = randomValues(prng, slots, t);
+    Ciphertext ca =
+        encryptor.encrypt(encoder.encode(a, slots), keygen.publicKey());
+    Ciphertext cb =
+        encryptor.encrypt(encoder.encode(b, slots), keygen.publicKey());
+    cuda::DeviceCiphertext da = cuda::upload(dctx, ca),
+                           db = cuda::upload(dctx, cb);
+    expectSame(dctx, cpu_eval.multiplyBehz(ca, cb),
+               gpu_eval.multiplyBehz(da, db), spec.name + " BEHZ multiply");
+    Ciphertext ct = cpu_eval.multiplyRelinBehz(ca, cb, rk);
+    cuda::DeviceCiphertext dct = gpu_eval.multiplyRelinBehz(da, db, drk);
+    expectSame(dctx, ct, dct, spec.name + " BEHZ multiplyRelin");
+    std::vector<uint64_t> want(slots);
+    for (size_t i = 0; i < slots; ++i)
+      want[i] = uint64_t(a[i]) * uint64_t(b[i]) % t;
+    int depth = 1;
+    for (;; ++depth) {
+      const Plaintext pt = decryptor.decrypt(ct);
+      ASSERT_EQ(encoder.decode(pt), want) << spec.name << " depth " << depth;
+      if (encoder.noiseBudget(pt) < 40)
+        break;
+      ct = cpu_eval.multiplyRelinBehz(ct, ct, rk);
+      dct = gpu_eval.multiplyRelinBehz(dct, dct, drk);
+      expectSame(dctx, ct, dct,
+                 spec.name + " BEHZ depth " + std::to_string(depth + 1));
+      for (uint64_t &w : want)
+        w = w * w % t;
+    }
+    EXPECT_GE(depth, log_n == 14 ? 7 : 11) << spec.name;
+  }
+}
+
 /// Squarings down the whole chain of parameters chosen for depth 10
 /// (bgv::chooseParams, N = 2^15): the GPU's residues equal the CPU's at
 /// every depth, and each decrypts to x^(2^d) mod t.

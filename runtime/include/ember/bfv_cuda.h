@@ -5,7 +5,9 @@
 // main context's) but queues its work on the main context's stream and
 // takes its temporaries from the main context's pool: it is ordered with
 // the other work by the stream alone, and a CUDA Graph capture of the main
-// stream (program::runCuda) captures it, temporaries included.
+// stream (program::runCuda) captures it, temporaries included. The BEHZ
+// multiplication runs over the same Q u R (read as Q u B_sk) with the host
+// evaluator's behzConstants(), the same way.
 #pragma once
 
 #include "ember/bfv.h"
@@ -44,17 +46,31 @@ public:
   void multiplyInto(const uint64_t *a0, const uint64_t *a1, const uint64_t *b0,
                     const uint64_t *b1, uint64_t *d0, uint64_t *d1,
                     uint64_t *d2) const;
+  /// BEHZ tensor product (3 parts), residue for residue the CPU's
+  /// multiplyBehz.
+  Ct multiplyBehz(const Ct &a, const Ct &b) const;
+  /// multiplyInto's contract, with BEHZ. multiplyBehz() runs this.
+  void multiplyBehzInto(const uint64_t *a0, const uint64_t *a1,
+                        const uint64_t *b0, const uint64_t *b1, uint64_t *d0,
+                        uint64_t *d1, uint64_t *d2) const;
   Ct relinearize(const Ct &a, const DeviceRelinKey &rk) const;
   Ct multiplyRelin(const Ct &a, const Ct &b, const DeviceRelinKey &rk) const;
+  Ct multiplyRelinBehz(const Ct &a, const Ct &b,
+                       const DeviceRelinKey &rk) const;
   Ct rotate(const Ct &a, int64_t k, const DeviceGaloisKeys &keys) const;
 
 private:
   void checkFull(const Ct &a, const char *op) const;
+  Ct tensor(const Ct &a, const Ct &b, bool behz) const;
+  void tensorInto(const uint64_t *a0, const uint64_t *a1, const uint64_t *b0,
+                  const uint64_t *b1, uint64_t *d0, uint64_t *d1, uint64_t *d2,
+                  bool behz) const;
   const DeviceContext &ctx_;
   std::unique_ptr<ember::BfvEvaluator> host_;
   std::unique_ptr<DeviceContext> aux_;
   Evaluator base_;
   DeviceBuffer consts_; ///< scale-and-round constants, on aux_
+  DeviceBuffer behz_;   ///< BEHZ constants and INTT scalings, on aux_
 };
 
 /// The evaluator of (ctx, t), built on first use and kept with the context
