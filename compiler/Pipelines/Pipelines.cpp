@@ -83,7 +83,8 @@ static void buildBgvToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(createCKKSRecordInterface());
   // Rotations hoisted (the ModUps of one value's rotations shared by the
   // CSE of addRnsPasses) unless hoisting=false.
-  pm.addPass(createBGVToRNS(BGVToRNSOptions{options.hoisting}));
+  pm.addPass(
+      createBGVToRNS(BGVToRNSOptions{options.bfvMult, options.hoisting}));
   // ModUp/ModDown stay structured (rns-expand-modswitch's expansion is not
   // t-corrected, so expand-modswitch does not apply to bgv).
   addRnsPasses(pm, options, /*expandModSwitch=*/false);

@@ -15,6 +15,9 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "slots modulo plaintext-modulus: fhe-to-bgv, "
                      "bgv-to-rns)"),
       llvm::cl::init("ckks")};
+  Option<std::string> bfvMult{
+      *this, "bfv-mult", llvm::cl::desc("BFV's product: behz (default) or hps"),
+      llvm::cl::init("behz")};
   Option<uint64_t> plaintextModulus{
       *this, "plaintext-modulus",
       llvm::cl::desc("BGV's and BFV's plaintext modulus t (a prime, 1 mod "

@@ -711,8 +711,8 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
     s.scale = c->getAttrOfType<FloatAttr>("scale").getValueAsDouble();
   } else if (callee == "zero") {
     step("kZero", out, in, comment);
-  } else if (callee == "hps_tensor") {
-    step("kBfvTensor", out, in, comment);
+  } else if (callee == "bfv_tensor") {
+    step("kBfvTensor", out, in, comment).imm[0] = c->hasAttr("behz") ? 1 : 0;
   } else {
     return c.emitOpError("no emitter for runtime primitive ") << callee;
   }

@@ -116,7 +116,10 @@ class CompileOptions:
     - ``rescale``: "lazy" (rescale as late as possible) or "eager".
     - ``lazy_relin``: relinearize lazily (Cheddar 5.2).
     - ``hoisting``: one ModUp shared by rotations of one input, one ModDown
-      for sums of rotations.
+      for sums of rotations (CKKS, BGV and BFV).
+    - ``bfv_mult``: a BFV program's product, "behz" (Bajard-Eynard-Hasan-
+      Zucca, the default: 0.84x HPS's time on two CPU cores, 0.90-0.92x on
+      an H100) or "hps" (Halevi-Polyakov-Shoup).
     - ``merge_moddown``: ModDown merged with the following rescale, sums
       before ModDown.
     - ``fusion``: elementwise chains fused into one kernel (with an NTT's
@@ -198,6 +201,9 @@ class CompileOptions:
     rescale: str = _option("lazy", "rescale", "rescale strategy", ("lazy", "eager"))
     lazy_relin: bool = _option(True, "lazy-relin", "relinearize lazily")
     hoisting: bool = _option(True, "hoisting", "hoist rotations")
+    bfv_mult: str = _option(
+        "behz", "bfv-mult", "BFV's product: BEHZ or HPS", ("behz", "hps")
+    )
     merge_moddown: bool = _option(
         True, "merge-moddown", "merge ModDown with rescale, sum before ModDown"
     )

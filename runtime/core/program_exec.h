@@ -33,8 +33,9 @@
 //                                          factor (encodeBgv); bfv_t != 0:
 //                                          BFV encodings, the multiplier
 //                                          form at scale 1 (encodeBfv)
-//   void bfvTensor(args, in[4], out[3], bfv_t)  the HPS product of
-//                                          (in[0], in[1]) and (in[2], in[3])
+//   void bfvTensor(args, in[4], out[3], bfv_t, behz)  the BEHZ or HPS
+//                                          product of (in[0], in[1]) and
+//                                          (in[2], in[3])
 //   const std::vector<std::vector<std::complex<double>>> *plain(args)
 //   void launch(args, kernel, loop, io)
 //   void checkInput(args, index, name, parts, level, slots, scale)
@@ -333,8 +334,9 @@ private:
                 std::to_string(static_cast<int>(s.kind)));
   }
 
-  /// The HPS product: checks the plan's shapes (a BFV program, four NTT-form
-  /// inputs and three outputs over the full Q), then the backend's.
+  /// The BFV product (BEHZ or HPS, imm[0]): checks the plan's shapes (a BFV
+  /// program, four NTT-form inputs and three outputs over the full Q), then the
+  /// backend's.
   void bfvTensor(const Step &s) {
     const std::string at = "program plan: step " +
                            std::to_string(&s - plan_.steps) + " (bfv_tensor)";
@@ -360,7 +362,7 @@ private:
         throw Error(at + ": an output not in NTT form over the full Q");
       outs.push_back(&placeOut(s, j));
     }
-    B::bfvTensor(args_, xs, outs, plan_.bfv_plain_modulus);
+    B::bfvTensor(args_, xs, outs, plan_.bfv_plain_modulus, s.imm[0] != 0);
   }
 
   void launch(const Step &s) {

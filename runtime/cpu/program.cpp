@@ -572,9 +572,9 @@ template <typename Word> struct CpuBackend {
   /// BasicBfvEvaluator::multiply of (in[0], in[1]) and (in[2], in[3]), by
   /// the evaluator of (ctx, t) kept between runs (perContext).
   static void bfvTensor(const Args &a, const std::vector<const Poly *> &in,
-                        const std::vector<Poly *> &out, uint64_t t) {
+                        const std::vector<Poly *> &out, uint64_t t, bool behz) {
     if constexpr (!std::is_same_v<Word, uint64_t>) {
-      (void)a, (void)in, (void)out, (void)t;
+      (void)a, (void)in, (void)out, (void)t, (void)behz;
       throw InvalidArgument("a BFV program needs 64-bit words");
     } else {
       const Context<Word> &ctx = *a.ctx;
@@ -582,8 +582,10 @@ template <typename Word> struct CpuBackend {
       x.c = {*in[0], *in[1]};
       y.c = {*in[2], *in[3]};
       x.level = y.level = ctx.maxLevel();
+      const BasicBfvEvaluator<Word> &ev =
+          perContext<BasicBfvEvaluator<Word>>(ctx, t);
       BasicCiphertext<Word> d =
-          perContext<BasicBfvEvaluator<Word>>(ctx, t).multiply(x, y);
+          behz ? ev.multiplyBehz(x, y) : ev.multiply(x, y);
       for (size_t j = 0; j < out.size(); ++j)
         *out[j] = std::move(d.c[j]);
     }

@@ -257,17 +257,23 @@ template <typename W> struct CudaBackend {
   /// run, before any capture), into the outputs' planned places: queued on
   /// the context's stream with pool temporaries, so a graph captures it.
   static void bfvTensor(const Args &a, const std::vector<const Poly *> &in,
-                        const std::vector<Poly *> &out, uint64_t t) {
+                        const std::vector<Poly *> &out, uint64_t t, bool behz) {
     if constexpr (!std::is_same_v<W, uint64_t>) {
-      (void)a, (void)in, (void)out, (void)t;
+      (void)a, (void)in, (void)out, (void)t, (void)behz;
       throw InvalidArgument("a BFV program needs 64-bit words");
     } else {
       if (capturing(a) && !a.ctx->impl().bfv_evaluators.count(t))
         throw Error("program plan: the BFV evaluator must exist before a "
                     "graph capture");
-      cuda::bfvEvaluator(*a.ctx, t).multiplyInto(
-          in[0]->data(), in[1]->data(), in[2]->data(), in[3]->data(),
-          out[0]->data(), out[1]->data(), out[2]->data());
+      const cuda::BfvEvaluator &ev = cuda::bfvEvaluator(*a.ctx, t);
+      if (behz)
+        ev.multiplyBehzInto(in[0]->data(), in[1]->data(), in[2]->data(),
+                            in[3]->data(), out[0]->data(), out[1]->data(),
+                            out[2]->data());
+      else
+        ev.multiplyInto(in[0]->data(), in[1]->data(), in[2]->data(),
+                        in[3]->data(), out[0]->data(), out[1]->data(),
+                        out[2]->data());
     }
   }
   static const std::vector<std::vector<std::complex<double>>> *

@@ -1,7 +1,7 @@
 """@ember.program(scheme="bfv"): the integer programs of test_bgv_programs.py
 in the scale-invariant scheme, compiled through fhe-to-bgv's BFV variant
 (every ciphertext at the full modulus Q, scaled by Delta = Q / t; products
-by the HPS method, one rns.hps_tensor each; keys with error factor 1), run
+by BEHZ (or HPS), one rns.bfv_tensor each; keys with error factor 1), run
 on the CPU on fresh encryptions and decrypted: exactly numpy's modular
 arithmetic for depths 1 to 10, plaintext inputs and a matrix-vector
 product; the compiler's worst-case noise budget never above the one
@@ -110,6 +110,27 @@ def test_matvec_and_sums(build_dir, rng):
         got_sum, np.full(64, (xo * yo).sum() % T).astype(np.int64)
     )
     check_budgets(c, keys, outs)
+
+
+def test_bfv_mult_reaches_the_runtime(build_dir, rng):
+    """bfv_mult: each product is one rns.bfv_tensor, BEHZ's by default
+    ({behz}, the plan step's imm[0] = 1), HPS's with bfv_mult="hps"; both
+    decrypt exactly (they round differently: their ciphertexts differ)."""
+    prog = chain(3, scheme="bfv")
+    behz = ember.compile(prog)
+    hps = ember.compile(prog, bfv_mult="hps")
+    assert "rns.bfv_tensor" in behz.ir("rns") and "{behz}" in behz.ir("rns")
+    assert "rns.bfv_tensor" in hps.ir("rns") and "{behz}" not in hps.ir("rns")
+    assert hps.meta["options"]["bfv_mult"] == "hps"
+    x, y = rng.integers(0, T, 16), rng.integers(0, T, 16)
+    for c in (behz, hps):
+        keys = c.keygen()
+        outs = c.run(keys.evaluation, c.encrypt(keys, x, y))
+        for g, w in zip(c.decrypt(keys, outs), numpy_chain(3, x, y), strict=True):
+            np.testing.assert_array_equal(g, w)
+        check_budgets(c, keys, outs)
+    with pytest.raises(OptionError, match="bfv_mult"):
+        ember.compile(prog, bfv_mult="fv")
 
 
 def test_errors(build_dir, rng):

@@ -151,8 +151,10 @@ def test_every_option_is_tested():
     # tests/e2e/test_bootstrap.py tests them; bootstrap and bootstrap_levels
     # place bootstraps: tests/e2e/test_bootstrap_placement.py; word:
     # tests/e2e/test_word32.py; scheme and plaintext_modulus come from
-    # @ember.program(scheme="bgv"): tests/e2e/test_bgv_programs.py.
+    # @ember.program(scheme="bgv"): tests/e2e/test_bgv_programs.py;
+    # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py.
     tested = set(WITNESSES) | {
+        "bfv_mult",
         "scheme",
         "plaintext_modulus",
         "word",

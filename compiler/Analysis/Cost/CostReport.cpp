@@ -144,7 +144,7 @@ struct Counter {
           int64_t k = ip.getDigits().size();
           c.limbsMoved += k * d + 2 * k * d + 2 * d; // digits, key, results
         })
-        .Case<rns::HpsTensorOp>([&](rns::HpsTensorOp h) {
+        .Case<rns::BfvTensorOp>([&](rns::BfvTensorOp h) {
           // BFV's HPS product: R has about one prime more than Q (60-bit
           // primes covering log Q + log N + log t + 3 bits).
           const int64_t k = limbs(h.getA0()), r = k + 1;

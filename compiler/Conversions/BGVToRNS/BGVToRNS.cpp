@@ -143,21 +143,30 @@ LOWERING(EncodeValuesOp) {
   return success();
 }
 
-LOWERING(MulOp) {
-  ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
-  if (a.size() != 2 || b.size() != 2)
-    return rewriter.notifyMatchFailure(op, "tensor product needs degree 2");
-  if (!basis.params.isBfv()) {
-    rewriter.replaceOpWithMultiple(op, Replacement{rns_lowering::tensorProduct(
-                                           rewriter, op.getLoc(), a, b)});
+struct LowerMulOp : BasisPattern<bgv::MulOp> {
+  LowerMulOp(const TypeConverter &tc, MLIRContext *ctx, const Basis &basis,
+             bool behz)
+      : BasisPattern(tc, ctx, basis), behz(behz) {}
+  bool behz;
+  LogicalResult
+  matchAndRewrite(bgv::MulOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange a = adaptor.getLhs(), b = adaptor.getRhs();
+    if (a.size() != 2 || b.size() != 2)
+      return rewriter.notifyMatchFailure(op, "tensor product needs degree 2");
+    if (!basis.params.isBfv()) {
+      rewriter.replaceOpWithMultiple(
+          op, Replacement{
+                  rns_lowering::tensorProduct(rewriter, op.getLoc(), a, b)});
+      return success();
+    }
+    // BFV: the scale-invariant product, one runtime call.
+    auto h = rns::BfvTensorOp::create(rewriter, op.getLoc(), a[0], a[1], b[0],
+                                      b[1], behz);
+    rewriter.replaceOpWithMultiple(op, Replacement{h.getResults()});
     return success();
   }
-  // BFV: the scale-invariant product, one runtime call.
-  auto h =
-      rns::HpsTensorOp::create(rewriter, op.getLoc(), a[0], a[1], b[0], b[1]);
-  rewriter.replaceOpWithMultiple(op, Replacement{h.getResults()});
-  return success();
-}
+};
 
 LOWERING(ModSwitchOp) {
   ValueRange in = adaptor.getInput();
@@ -216,6 +225,11 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     Basis basis{ckks::ParamsAttr::lookup(module)};
+    if (bfvMult != "behz" && bfvMult != "hps") {
+      module.emitError("bgv-to-rns: bfv-mult must be behz or hps, got '")
+          << bfvMult << "'";
+      return signalPassFailure();
+    }
     if (!basis.params || !basis.params.isBgv()) {
       module.emitError("bgv-to-rns needs the module's #ckks.params with a "
                        "plaintext modulus (run fhe-to-bgv first)");
@@ -230,16 +244,18 @@ struct BGVToRNSPass : ember::impl::BGVToRNSBase<BGVToRNSPass> {
         tc, basis);
 
     RewritePatternSet patterns(ctx);
-    patterns.add<LowerAddSub<bgv::AddOp, rns::AddOp, false>,
-                 LowerAddSub<bgv::SubOp, rns::SubOp, true>,
-                 LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
-                 LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
-                 rns_lowering::LowerMulInt<bgv::MulIntOp>,
-                 rns_lowering::LowerMulInt<bgv::AdjustFactorOp>, LowerAddIntOp,
-                 rns_lowering::LowerNeg<bgv::NegOp>, LowerMulOp,
-                 LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp,
-                 LowerModSwitchOp, LowerRelinearizeOp>(tc, ctx, basis);
+    patterns
+        .add<LowerAddSub<bgv::AddOp, rns::AddOp, false>,
+             LowerAddSub<bgv::SubOp, rns::SubOp, true>,
+             LowerPlainAddSub<bgv::AddPlainOp, rns::AddOp>,
+             LowerPlainAddSub<bgv::SubPlainOp, rns::SubOp>,
+             rns_lowering::LowerMulInt<bgv::MulIntOp>,
+             rns_lowering::LowerMulInt<bgv::AdjustFactorOp>, LowerAddIntOp,
+             rns_lowering::LowerNeg<bgv::NegOp>, LowerMulPlainOp, LowerEncodeOp,
+             LowerEncodeValuesOp, LowerModSwitchOp, LowerRelinearizeOp>(tc, ctx,
+                                                                        basis);
     patterns.add<LowerRotateOp>(tc, ctx, basis, hoistRotations);
+    patterns.add<LowerMulOp>(tc, ctx, basis, bfvMult == "behz");
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    tc);
     populateReturnOpTypeConversionPattern(patterns, tc);

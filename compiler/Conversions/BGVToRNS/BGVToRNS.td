@@ -34,14 +34,19 @@ def BGVToRNS : Pass<"bgv-to-rns", "::mlir::ModuleOp"> {
       encode_values (a plaintext argument): `rns.encode_values` likewise,
       encoded when the program runs.
 
-    Under a BFV chain (`scheme = bfv`): `mul` is `rns.hps_tensor` (the
-    scale-invariant HPS product, one runtime call); plaintexts are encoded
+    Under a BFV chain (`scheme = bfv`): `mul` is `rns.bfv_tensor` (the
+    scale-invariant product, one runtime call: BEHZ, or HPS with
+    `bfv-mult=hps`); plaintexts are encoded
     at scale Delta = Q / t when `scaled` (Delta m, for add_plain/sub_plain)
     and at scale 1 otherwise (the centred m, for mul_plain); add_int adds
     the Delta-scaled encoding of the splat; key switches are CKKS's (the
     plan's plain_modulus is 0, so nothing is t-corrected).
   }];
   let options = [
+    Option<"bfvMult", "bfv-mult", "std::string", /*default=*/"\"behz\"",
+           "BFV's product: behz (Bajard-Eynard-Hasan-Zucca; 0.84-0.92x "
+           "HPS's time on the CPU and the GPU, bench/RESULTS.md) or hps "
+           "(Halevi-Polyakov-Shoup)">,
     Option<"hoistRotations", "hoist-rotations", "bool", /*default=*/"true",
            "Rotations in hoisted form (ModUp of c1, then the automorphism "
            "of the raised digits), so that the CSE after this pass leaves "

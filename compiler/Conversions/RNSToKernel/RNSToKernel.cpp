@@ -153,7 +153,7 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       repl.append(c->result_begin(), c->result_end());
     } else if (isa<rns::NTTOp, rns::INTTOp, rns::BConvOp, rns::ConcatOp,
                    rns::AutomorphismOp, rns::LoadKeyOp, rns::EncodeOp,
-                   rns::EncodeValuesOp, rns::ZeroOp, rns::HpsTensorOp>(op)) {
+                   rns::EncodeValuesOp, rns::ZeroOp, rns::BfvTensorOp>(op)) {
       auto c = call(b, op, op->getName().stripDialect(), op->getOperands());
       if (auto a = dyn_cast<rns::AutomorphismOp>(op))
         c->setAttr("galois", a.getGaloisAttr());
@@ -167,6 +167,8 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       }
       if (auto e = dyn_cast<rns::EncodeValuesOp>(op))
         c->setAttr("scale", e.getScaleAttr());
+      if (auto t = dyn_cast<rns::BfvTensorOp>(op); t && t.getBehz())
+        c->setAttr("behz", b.getUnitAttr());
       repl.append(c->result_begin(), c->result_end());
     } else if (auto f = dyn_cast<rns::FusedOp>(op)) {
       auto l = launch(b, op, f.getInputs(), &f.getBody());

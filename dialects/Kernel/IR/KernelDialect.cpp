@@ -75,7 +75,7 @@ LogicalResult CallOp::verify() {
                    .Cases({"automorphism", "load_key", "concat"}, true)
                    .Cases({"encode", "encode_values", "zero"}, true)
                    .Cases({"klss_mod_up", "klss_inner_product"}, true)
-                   .Case("hps_tensor", true)
+                   .Case("bfv_tensor", true)
                    .Default(false);
   if (!known)
     return emitOpError("unknown runtime primitive '") << c << "'";
@@ -98,9 +98,9 @@ LogicalResult CallOp::verify() {
        !(*this)->hasAttr("level")))
     return emitOpError("klss_inner_product takes a KLSS key and T digits, "
                        "gives two accumulators and needs a 'level'");
-  if (c == "hps_tensor" &&
+  if (c == "bfv_tensor" &&
       (getInputs().size() != 4 || getResults().size() != 3))
-    return emitOpError("hps_tensor takes two ciphertexts' parts (4) and gives "
+    return emitOpError("bfv_tensor takes two ciphertexts' parts (4) and gives "
                        "three");
   if (c == "klss_mod_up" && getInputs().size() != getResults().size())
     return emitOpError("klss_mod_up maps each digit to one T polynomial");

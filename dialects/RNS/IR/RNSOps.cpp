@@ -640,7 +640,7 @@ LogicalResult KlssInnerProductOp::verify() {
 // BFV
 //===----------------------------------------------------------------------===//
 
-LogicalResult HpsTensorOp::verify() {
+LogicalResult BfvTensorOp::verify() {
   PolyType ty = polyTy(getA0());
   if (!ty.isNTT() || ty.hasP() || ty.hasT() || ty.getQLo() != 0)
     return emitOpError("takes NTT-form polynomials over q[0:L+1], got ") << ty;

@@ -465,23 +465,28 @@ def RNS_KlssInnerProductOp : RNS_Op<"klss_inner_product", [Pure]> {
 // BFV
 //===----------------------------------------------------------------------===//
 
-def RNS_HpsTensorOp : RNS_Op<"hps_tensor", [Pure,
+def RNS_BfvTensorOp : RNS_Op<"bfv_tensor", [Pure,
     AllTypesMatch<["a0", "a1", "b0", "b1", "d0", "d1", "d2"]>]> {
-  let summary = "BFV's scale-invariant tensor product (HPS)";
+  let summary = "BFV's scale-invariant tensor product (BEHZ or HPS)";
   let description = [{
     ```mlir
-    %d0, %d1, %d2 = rns.hps_tensor %a0, %a1, %b0, %b1 : !rns.poly<ntt, q[0:4]>
+    %d0, %d1, %d2 = rns.bfv_tensor %a0, %a1, %b0, %b1 {behz}
+                      : !rns.poly<ntt, q[0:4]>
     ```
     The product of the BFV ciphertexts (a0, a1) and (b0, b1) scaled by
-    t / Q and rounded (Halevi-Polyakov-Shoup; Phantom III-E): INTT, exact
-    extension of the four parts from Q to Q u R, the tensor product over
-    Q u R, scale-and-round to R, exact conversion back to Q, NTT. Every
-    polynomial is in NTT form over the full Q (a BFV chain never drops a
-    prime); t is the chain's `plain`. One runtime call
-    (`BfvEvaluator::multiply`'s parts).
+    t / Q and rounded, in one of the two full-RNS methods: with `behz`,
+    Bajard-Eynard-Hasan-Zucca (fast extension to an auxiliary base with
+    Montgomery's correction, fast floor, Shenoy-Kumaresan back to Q);
+    without, Halevi-Polyakov-Shoup (Phantom III-E: exact extension, the
+    tensor over Q u R, scale-and-round to R, exact conversion back). Both
+    INTT the inputs, take the tensor over Q u R and NTT the result; they
+    round differently, and both decrypt to the product. Every polynomial is
+    in NTT form over the full Q (a BFV chain never drops a prime); t is the
+    chain's `plain`. One runtime call (`BfvEvaluator::multiplyBehz` or
+    `multiply`).
   }];
   let arguments = (ins RNS_AnyPoly:$a0, RNS_AnyPoly:$a1, RNS_AnyPoly:$b0,
-                       RNS_AnyPoly:$b1);
+                       RNS_AnyPoly:$b1, UnitAttr:$behz);
   let results = (outs RNS_AnyPoly:$d0, RNS_AnyPoly:$d1, RNS_AnyPoly:$d2);
   let assemblyFormat = [{
     $a0 `,` $a1 `,` $b0 `,` $b1 attr-dict `:` type($a0)

@@ -89,9 +89,10 @@ enum class StepKind : uint8_t {
   kOutput,           ///< an output ciphertext of the polys in, at level
                      ///< imm[0], slots imm[1], scale; args[imm[2] + j] != 0:
                      ///< in[j] may be moved (its last use)
-  kBfvTensor,        ///< (out[0], out[1], out[2]) = the HPS product
-                     ///< (BasicBfvEvaluator::multiply) of the ciphertexts
-                     ///< (in[0], in[1]) and (in[2], in[3]); every buffer NTT
+  kBfvTensor,        ///< (out[0], out[1], out[2]) = the product of the
+                     ///< ciphertexts (in[0], in[1]) and (in[2], in[3]) by
+                     ///< BEHZ (imm[0] = 1: BasicBfvEvaluator::multiplyBehz)
+                     ///< or HPS (imm[0] = 0: multiply); every buffer NTT
                      ///< form over the full Q. A BFV program only. On the
                      ///< GPU it runs on the context's stream and is
                      ///< captured into a program's graph like every step
@@ -142,8 +143,8 @@ template <typename Kernel> struct Plan {
   /// (BasicBfvEncoder::encode, what addPlain, subPlain and addInt take),
   /// bit for bit those polynomials (encodeBfv). kInput compares the
   /// ciphertext's scale exactly with the step's, as ever: the compiler
-  /// writes Delta = bgv::bfvDelta(Q primes, t). kBfvTensor is the HPS
-  /// multiplication.
+  /// writes Delta = bgv::bfvDelta(Q primes, t). kBfvTensor is the BEHZ or
+  /// the HPS multiplication.
   uint64_t bfv_plain_modulus;
 };
 

@@ -1,6 +1,6 @@
 // BFV in the bgv dialect: a chain marked `scheme = bfv` and plaintexts of
 // both forms (scaled: Delta m, added; unscaled: m, multiplied) print and
-// parse back; rns.hps_tensor (BFV's product) round-trips too.
+// parse back; rns.bfv_tensor (BFV's product) round-trips too.
 // RUN: ember-opt %s | ember-opt | FileCheck %s
 
 // CHECK: plain = 65537, scheme = bfv>
@@ -18,9 +18,11 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
     return %1 : !bgv.ct<8, level = 1, factor = 1>
   }
   // CHECK-LABEL: func.func @tensor
-  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = rns.hps_tensor %arg0, %arg1, %arg0, %arg1 : !rns.poly<ntt, q[0:2]>
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = rns.bfv_tensor %arg0, %arg1, %arg0, %arg1 : !rns.poly<ntt, q[0:2]>
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = rns.bfv_tensor %arg0, %arg1, %arg0, %arg1 {behz} : !rns.poly<ntt, q[0:2]>
   func.func @tensor(%a0: !rns.poly<ntt, q[0:2]>, %a1: !rns.poly<ntt, q[0:2]>) -> (!rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>) {
-    %d0, %d1, %d2 = rns.hps_tensor %a0, %a1, %a0, %a1 : !rns.poly<ntt, q[0:2]>
-    return %d0, %d1, %d2 : !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
+    %d0, %d1, %d2 = rns.bfv_tensor %a0, %a1, %a0, %a1 : !rns.poly<ntt, q[0:2]>
+    %e0, %e1, %e2 = rns.bfv_tensor %a0, %a1, %a0, %a1 {behz} : !rns.poly<ntt, q[0:2]>
+    return %e0, %e1, %e2 : !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
   }
 }

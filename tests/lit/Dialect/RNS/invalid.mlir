@@ -547,12 +547,12 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [1073692673, 137625
 
 // -----
 
-// rns.hps_tensor (BFV's product) takes the full Q in NTT form, under a BFV
+// rns.bfv_tensor (BFV's product) takes the full Q in NTT form, under a BFV
 // chain.
 module attributes {ckks.params = #ckks.params<logN = 13, Q = [1152921504606830593, 1152921504606748673], P = [2305843009213317121], logScale = 60, dnum = 2, security = 128, plain = 65537, scheme = bfv>} {
   func.func @hps_not_full(%a: !rns.poly<ntt, q[0:1]>) {
     // expected-error @+1 {{takes polynomials over the full Q (q[0:2]), got}}
-    %d0, %d1, %d2 = rns.hps_tensor %a, %a, %a, %a : !rns.poly<ntt, q[0:1]>
+    %d0, %d1, %d2 = rns.bfv_tensor %a, %a, %a, %a : !rns.poly<ntt, q[0:1]>
     return
   }
 }
@@ -561,7 +561,7 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [115292150460683059
 
 func.func @hps_coeff(%a: !rns.poly<coeff, q[0:2]>) {
   // expected-error @+1 {{takes NTT-form polynomials over q[0:L+1]}}
-  %d0, %d1, %d2 = rns.hps_tensor %a, %a, %a, %a : !rns.poly<coeff, q[0:2]>
+  %d0, %d1, %d2 = rns.bfv_tensor %a, %a, %a, %a : !rns.poly<coeff, q[0:2]>
   return
 }
 
@@ -570,7 +570,7 @@ func.func @hps_coeff(%a: !rns.poly<coeff, q[0:2]>) {
 module attributes {ckks.params = #ckks.params<logN = 13, Q = [4398046150657, 1100602163201], P = [2305843009213317121], logScale = 40, dnum = 2, security = 128, plain = 65537>} {
   func.func @hps_under_bgv(%a: !rns.poly<ntt, q[0:2]>) {
     // expected-error @+1 {{needs a BFV chain}}
-    %d0, %d1, %d2 = rns.hps_tensor %a, %a, %a, %a : !rns.poly<ntt, q[0:2]>
+    %d0, %d1, %d2 = rns.bfv_tensor %a, %a, %a, %a : !rns.poly<ntt, q[0:2]>
     return
   }
 }

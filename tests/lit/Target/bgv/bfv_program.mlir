@@ -1,8 +1,9 @@
 // A BFV program through fhe-to-kernel (scheme=bfv) to both emitters and the
 // manifest: the plan's last field is BFV's t and its plain_modulus 0 (key
 // switches are not t-corrected); the product is one kBfvTensor step (the
-// runtime's HPS multiply); inputs and outputs are at the top level with
-// the scale Delta = Q / t; the vector multiplied is encoded at scale 1 (m),
+// runtime's BEHZ multiply, imm[0] = 1; HPS, 0, with bfv-mult=hps); inputs
+// and outputs are at the top level with the scale Delta = Q / t; the
+// vector multiplied is encoded at scale 1 (m),
 // the one added at Delta (Delta m); no modulus switch other than the key
 // switches' ModDowns; the manifest names the scheme and t.
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{scheme=bfv}" %s -o %t.mlir
@@ -10,13 +11,15 @@
 // RUN: ember-translate --emit-cuda %t.mlir | FileCheck %s --check-prefix=CUDA
 // RUN: ember-translate --emit-manifest %t.mlir | FileCheck %s --check-prefix=MANIFEST
 // RUN: ember-opt "--ember-pipeline=fhe-to-rns{scheme=bfv}" %s | FileCheck %s --check-prefix=RNS
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{scheme=bfv bfv-mult=hps}" %s | ember-translate --emit-cpp | FileCheck %s --check-prefix=HPS
 
-// RNS: %[[D0:.*]], %[[D1:.*]], %[[D2:.*]] = rns.hps_tensor %arg0, %arg1, %arg2, %arg3 : !rns.poly<ntt, q[0:2]>
+// RNS: %[[D0:.*]], %[[D1:.*]], %[[D2:.*]] = rns.bfv_tensor %arg0, %arg1, %arg2, %arg3 {behz} : !rns.poly<ntt, q[0:2]>
 // RNS: rns.decompose %[[D2]]
 // RNS-NOT: rns.rescale
 
 // CHECK: {StepKind::kInput, {{[0-9]+}}, 2, {{[0-9]+}}, 0, {0, 1, 8, 0}, 2.02821001233621934e+31, -1}, // input 'a'
-// CHECK: {StepKind::kBfvTensor, {{[0-9]+}}, 3, {{[0-9]+}}, 4, {0, 0, 0, 0}, {{.*}} // hps_tensor
+// CHECK: {StepKind::kBfvTensor, {{[0-9]+}}, 3, {{[0-9]+}}, 4, {1, 0, 0, 0}, {{.*}} // bfv_tensor
+// HPS: {StepKind::kBfvTensor, {{[0-9]+}}, 3, {{[0-9]+}}, 4, {0, 0, 0, 0}, {{.*}} // bfv_tensor
 // CHECK: {StepKind::kModSwitchDown,
 // CHECK: {StepKind::kConstant, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {0, 0, 8, 0}, 1.00000000000000000e+00, -1}, // encode
 // CHECK: {StepKind::kConstant, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {1, 0, 8, 0}, 2.02821001233621934e+31, -1}, // encode
