@@ -20,22 +20,12 @@ from ember.errors import EmberError, InputError, OptionError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "programs"))
 from bgv_chain import T, affine, chain  # noqa: E402
-from test_bgv_programs import numpy_chain  # noqa: E402
+from test_bgv_programs import check_budgets, numpy_chain  # noqa: E402
 
 
 def delta(q: list[int]) -> float:
     """Q / t as the compiler and the runtime compute it (bgv::bfvDelta)."""
     return 2.0 ** (sum(math.log2(p) for p in q) - math.log2(T))
-
-
-def check_budgets(c, keys, outs):
-    estimated = c.noise_budgets
-    measured = c.measure_noise_budgets(keys, outs)
-    assert all(e > 0 for e in estimated), estimated
-    assert all(m >= e for m, e in zip(measured, estimated, strict=True)), (
-        measured,
-        estimated,
-    )
 
 
 @pytest.mark.parametrize("depth", range(1, 11))
