@@ -123,6 +123,18 @@ def test_bfv_mult_reaches_the_runtime(build_dir, rng):
         ember.compile(prog, bfv_mult="fv")
 
 
+def test_example_through_ember_run(build_dir, capsys):
+    """examples/integer_powers.py by `ember run`: integers drawn mod t, a
+    depth-3 polynomial and a sum of products, every output equal to
+    numpy's arithmetic mod t."""
+    from ember import cli
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "integer_powers.py"
+    assert cli.main(["run", str(path), "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "exact: every output equals numpy's arithmetic mod 65537" in out
+
+
 def test_errors(build_dir, rng):
     @ember.program(slots=8, scheme="bfv")
     def square(x):
