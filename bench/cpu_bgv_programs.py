@@ -33,9 +33,10 @@ import ember  # noqa: E402
 from bgv_chain import T, affine, chain, matvec  # noqa: E402
 
 
-def timed(c, prog, rng, runs: int) -> tuple[float, bool]:
+def timed(c, prog, rng, runs: int) -> tuple[float, bool, list[int]]:
     """Median run ms over fresh encryptions of random inputs (plaintext
-    inputs too), and whether every output equals numpy's."""
+    inputs too), whether every output equals numpy's, and the noise budgets
+    measured on the decryption."""
     values = {n: rng.integers(0, T, prog.slots) for n in prog.inputs}
     plain = {n: v for n, v in values.items() if n in c.plain_inputs}
     keys = c.keygen()
@@ -51,7 +52,7 @@ def timed(c, prog, rng, runs: int) -> tuple[float, bool]:
     got = got if isinstance(got, tuple) else (got,)
     want = want if isinstance(want, tuple) else (want,)
     ok = all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
-    return statistics.median(times), ok
+    return statistics.median(times), ok, c.measure_noise_budgets(keys, outs)
 
 
 def switches(runs: int) -> None:
@@ -72,7 +73,7 @@ def switches(runs: int) -> None:
                 if scheme == "bfv" and "rescale" in opts:
                     cells.append("- (no switching)")
                     continue
-                ms, good = timed(ember.compile(prog, **opts), prog, rng, runs)
+                ms, good, _ = timed(ember.compile(prog, **opts), prog, rng, runs)
                 ok &= good
                 cells.append(f"{ms:.1f}")
             print(f"| {prog.name} | {scheme} | {' | '.join(cells)} |", flush=True)
@@ -96,25 +97,14 @@ def main() -> None:
         for scheme in ("bgv", "bfv"):
             prog = chain(depth, scheme=scheme)
             c = ember.compile(prog)
-            x, y = rng.integers(0, T, 16), rng.integers(0, T, 16)
-            keys = c.keygen()
-            cts = c.encrypt(keys, x, y)
-            outs = c.run(keys.evaluation, cts)  # warm-up (builds, encodes)
-            times = []
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                outs = c.run(keys.evaluation, cts)
-                times.append((time.perf_counter() - t0) * 1e3)
-            got = c.decrypt(keys, outs)
-            want = prog(x, y)
-            ok &= all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+            ms, good, measured = timed(c, prog, rng, runs)
+            ok &= good
             p = c.manifest["params"]
             log_qp = sum(q.bit_length() for q in p["q"] + p["p"])
             print(
                 f"| {depth} | {scheme} | 2^{p['log_n']} | {len(p['q'])} + "
                 f"{len(p['p'])} | {log_qp} | {c.noise_budgets} / "
-                f"{c.measure_noise_budgets(keys, outs)} | "
-                f"{statistics.median(times):.1f} |",
+                f"{measured} | {ms:.1f} |",
                 flush=True,
             )
     print("exact: all" if ok else "MISMATCH")

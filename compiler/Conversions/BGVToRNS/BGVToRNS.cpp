@@ -45,8 +45,7 @@ using rns_lowering::BasisPattern;
 double plainScale(ckks::ParamsAttr params, bgv::PlaintextType pt) {
   if (!params.isBfv())
     return static_cast<double>(pt.getFactor());
-  return pt.getScaled() ? bgv::bfvDelta(params.getQ().vec(), params.getPlain())
-                        : 1.0;
+  return pt.getScaled() ? params.getBfvDelta() : 1.0;
 }
 
 #define LOWERING(OP)                                                           \
@@ -106,12 +105,10 @@ LOWERING(AddIntOp) {
 }
 
 LOWERING(MulPlainOp) {
-  SmallVector<Value> out;
   Value p = adaptor.getPlaintext().front();
-  for (Value c : adaptor.getCiphertext())
-    out.push_back(rns::MulOp::create(rewriter, op.getLoc(), c, p));
-  rewriter.replaceOpWithMultiple(op, Replacement{out});
-  return success();
+  return rns_lowering::replaceEachPoly(
+      op, adaptor.getCiphertext(), rewriter,
+      [&](Value c) { return rns::MulOp::create(rewriter, op.getLoc(), c, p); });
 }
 
 LOWERING(EncodeOp) {

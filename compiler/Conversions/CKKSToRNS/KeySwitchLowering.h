@@ -130,6 +130,19 @@ struct KeySwitcher {
 
 using Replacement = SmallVector<SmallVector<Value>>;
 
+/// Replaces `op` by `each` applied to every polynomial of `in` (the parts
+/// of a ciphertext): the lowering of every limb-wise unary op.
+template <typename F>
+mlir::LogicalResult replaceEachPoly(mlir::Operation *op, ValueRange in,
+                                    mlir::ConversionPatternRewriter &rewriter,
+                                    F each) {
+  SmallVector<Value> out;
+  for (Value v : in)
+    out.push_back(each(v));
+  rewriter.replaceOpWithMultiple(op, Replacement{out});
+  return mlir::success();
+}
+
 /// A 1:N conversion pattern of a scheme op over the module's basis.
 template <typename Op> struct BasisPattern : mlir::OpConversionPattern<Op> {
   BasisPattern(const mlir::TypeConverter &tc, mlir::MLIRContext *ctx,
@@ -171,11 +184,9 @@ template <typename SrcOp> struct LowerNeg : BasisPattern<SrcOp> {
   mlir::LogicalResult
   matchAndRewrite(SrcOp op, OneToNOpAdaptor adaptor,
                   mlir::ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> out;
-    for (Value v : adaptor.getInput())
-      out.push_back(rns::NegOp::create(rewriter, op.getLoc(), v));
-    rewriter.replaceOpWithMultiple(op, Replacement{out});
-    return mlir::success();
+    return replaceEachPoly(op, adaptor.getInput(), rewriter, [&](Value v) {
+      return rns::NegOp::create(rewriter, op.getLoc(), v);
+    });
   }
 };
 
@@ -187,13 +198,10 @@ template <typename SrcOp> struct LowerMulInt : BasisPattern<SrcOp> {
   mlir::LogicalResult
   matchAndRewrite(SrcOp op, OneToNOpAdaptor adaptor,
                   mlir::ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> out;
-    for (Value v : adaptor.getInput())
-      out.push_back(rns::MulConstOp::create(
-          rewriter, op.getLoc(), v,
-          rewriter.getI64IntegerAttr(static_cast<int64_t>(op.getValue()))));
-    rewriter.replaceOpWithMultiple(op, Replacement{out});
-    return mlir::success();
+    auto c = rewriter.getI64IntegerAttr(static_cast<int64_t>(op.getValue()));
+    return replaceEachPoly(op, adaptor.getInput(), rewriter, [&](Value v) {
+      return rns::MulConstOp::create(rewriter, op.getLoc(), v, c);
+    });
   }
 };
 

@@ -42,10 +42,9 @@ struct RecordInterfacePass
         // BFV: Delta = Q / t, as the runtime's BfvEncoder computes it.
         // Results carry fhe-to-bgv's noise budget estimate.
         if (auto bct = dyn_cast<bgv::CiphertextType>(t)) {
-          const double scale =
-              params.isBfv()
-                  ? bgv::bfvDelta(params.getQ().vec(), params.getPlain())
-                  : static_cast<double>(bct.getFactor());
+          const double scale = params.isBfv()
+                                   ? params.getBfvDelta()
+                                   : static_cast<double>(bct.getFactor());
           SmallVector<NamedAttribute> fields{
               b.getNamedAttr("name", b.getStringAttr(name)),
               b.getNamedAttr("slots", b.getI64IntegerAttr(bct.getSlots())),

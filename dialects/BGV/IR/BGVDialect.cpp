@@ -120,6 +120,19 @@ LogicalResult checkPlainForm(Operation *op, PlaintextType pt, bool added) {
   return success();
 }
 
+/// A product's factor: `result` is fa fb (mod t) under a chain with t.
+LogicalResult checkProductFactor(Operation *op, uint64_t fa, uint64_t fb,
+                                 uint64_t result, uint64_t t) {
+  if (!t)
+    return success();
+  const uint64_t f = mulMod(fa, fb, t);
+  if (result != f)
+    return op->emitOpError() << "result factor " << result
+                             << " is not the product of the factors mod " << t
+                             << " (" << f << ")";
+  return success();
+}
+
 /// Checks a factor against the chain's t: in [1, t).
 LogicalResult checkFactor(Operation *op, uint64_t factor, uint64_t t) {
   if (t && factor >= t)
@@ -275,14 +288,8 @@ LogicalResult MulOp::verify() {
     return emitOpError() << "result must be degree 3 at the operands' level";
   if (failed(checkBfvLevel(*this, a.getLevel())))
     return failure();
-  if (uint64_t t = plainModulus(*this)) {
-    uint64_t f = mulMod(a.getFactor(), b.getFactor(), t);
-    if (r.getFactor() != f)
-      return emitOpError() << "result factor " << r.getFactor()
-                           << " is not the product of the factors mod " << t
-                           << " (" << f << ")";
-  }
-  return success();
+  return checkProductFactor(*this, a.getFactor(), b.getFactor(), r.getFactor(),
+                            plainModulus(*this));
 }
 
 LogicalResult MulPlainOp::verify() {
@@ -298,14 +305,8 @@ LogicalResult MulPlainOp::verify() {
                             "and degree";
   if (failed(checkPlainForm(*this, p, /*added=*/false)))
     return failure();
-  if (uint64_t t = plainModulus(*this)) {
-    uint64_t f = mulMod(a.getFactor(), p.getFactor(), t);
-    if (r.getFactor() != f)
-      return emitOpError() << "result factor " << r.getFactor()
-                           << " is not the product of the factors mod " << t
-                           << " (" << f << ")";
-  }
-  return success();
+  return checkProductFactor(*this, a.getFactor(), p.getFactor(), r.getFactor(),
+                            plainModulus(*this));
 }
 
 LogicalResult ModSwitchOp::verify() {

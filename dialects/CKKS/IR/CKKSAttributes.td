@@ -114,6 +114,9 @@ def CKKS_ParamsAttr : AttrDef<CKKS_Dialect, "Params"> {
     /// True for a BFV chain (`scheme = bfv`): ciphertexts stay at the full
     /// Q, scaled by Delta = Q / t, and nothing is t-corrected.
     bool isBfv() const { return getBfv(); }
+    /// BFV's Delta = Q / t over the whole chain (bgv::bfvDelta, what the
+    /// runtime's BfvEncoder encrypts at).
+    double getBfvDelta() const;
     /// Q-limb count of each key-switching digit (ember::digitSizes).
     ::std::vector<int> getDigitSizes() const;
     /// KLSS key groups covering P u Q_level: ceil((K + limbs(level)) /

@@ -2,6 +2,7 @@
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/Common/SlotVectors.h"
 
+#include "ember/bgv_params.h"
 #include "ember/primes.h"
 #include "ember/security.h"
 
@@ -322,6 +323,10 @@ double ParamsAttr::getLevelScale(int64_t level) const {
 }
 
 int64_t ParamsAttr::getLogQP() const { return ember::logQP(getQ(), getP()); }
+
+double ParamsAttr::getBfvDelta() const {
+  return ember::bgv::bfvDelta(getQ().vec(), getPlain());
+}
 
 std::vector<int> ParamsAttr::getDigitSizes() const {
   return ember::digitSizes(getQ(), getP(), getDnum());
