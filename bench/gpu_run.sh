@@ -213,7 +213,9 @@ if [ "${TFHE:-0}" != 0 ]; then
   fi
   # TFHE_NCU=regex: Nsight Compute (full set, source counters) of one launch
   # of the matching kernel in a one-ciphertext run: $OUT/tfhe_ncu_*.csv
-  # (details, and stall samples by CUDA line and by SASS instruction).
+  # (details, and stall samples by CUDA line and by SASS instruction;
+# tfhe_ncu_sass_summary.txt: bench/ncu_sass_summary.py's digest of the
+# latter).
   if [ -n "${TFHE_NCU:-}" ]; then
     echo "== ncu: $TFHE_NCU (one ciphertext) =="
     PYTHONPATH="$BUILD/python" timeout 300 ncu --set full --import-source yes \
@@ -225,6 +227,8 @@ if [ "${TFHE:-0}" != 0 ]; then
       >"$OUT/tfhe_ncu_cuda.csv" 2>&1
     ncu -i /tmp/tfhe_ncu.ncu-rep --page source --csv --print-source sass \
       >"$OUT/tfhe_ncu_sass.csv" 2>&1
+    python3 bench/ncu_sass_summary.py "$OUT/tfhe_ncu_sass.csv" \
+      >"$OUT/tfhe_ncu_sass_summary.txt" 2>&1
     ls -la "$OUT"/tfhe_ncu*
   fi
 fi

@@ -68,9 +68,10 @@ def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
     gpu.lut(rows[:16], table)  # warm-up
     one_s, _ = timed(lambda: gpu.lut(rows[:1], table), lat_runs)
     one_timing = gpu.last_timing
-    # Clusters beyond the portable 8 (12 blocks of one row) for contrast.
+    # Clusters beyond the portable 8 (12 blocks of one row) for contrast
+    # (modulus raising: always 4 blocks).
     os.environ["EMBER_TFHE_CLUSTER_BLOCKS"] = "16"
-    wide = tfhe.CudaEvaluator(keys)
+    wide = gpu if params.raising else tfhe.CudaEvaluator(keys)
     del os.environ["EMBER_TFHE_CLUSTER_BLOCKS"]
     wide_s, wide_out = timed(lambda: wide.lut(rows[:1], table), lat_runs)
     batch_s, out = timed(lambda: gpu.lut(rows, table), runs)
@@ -126,8 +127,8 @@ def main() -> None:
     )
     ap.add_argument(
         "--lut16-set",
-        default="STD128_4BIT",
-        help="also time tables over Z_16 at this set ('' skips)",
+        default="STD128_4BIT,STD128_4BIT_MR",
+        help="also time tables over Z_16 at these sets ('' skips)",
     )
     ap.add_argument(
         "--min-blocks",
@@ -284,8 +285,11 @@ def main() -> None:
             f"CPU-identical {c['cpu_identical_first']}/{o['cpu_identical_first']}",
             flush=True,
         )
-    if args.lut16_set:
-        result["lut16"] = lut16(args.lut16_set, args.batch, lat_runs, args.runs, rng)
+    result["lut16"] = [
+        lut16(name, args.batch, lat_runs, args.runs, rng)
+        for name in args.lut16_set.split(",")
+        if name
+    ]
     result["min_blocks"] = {}
     for v in [x for x in args.min_blocks.split(",") if x]:
         os.environ["EMBER_TFHE_MIN_BLOCKS"] = v

@@ -117,44 +117,70 @@ uint32_t SecretKey::decrypt(const Ciphertext &ct, uint32_t p) const {
 namespace {
 
 /// The bootstrapping key: per LWE coefficient, RGSW([s_i = 1]) and
-/// RGSW([s_i = -1]) under s', in NTT form.
+/// RGSW([s_i = -1]) under s', in NTT form. With modulus raising each "RGSW"
+/// is two RLWE samples at P Q (residues mod Q in bsk, mod P in bsk_p) with
+/// P [s_i = +-1] added to component r of row r: the external product
+/// c_a K_0 + c_b K_1 then has phase P [s_i = +-1] (c_b - c_a s') plus c's
+/// products with the key's errors.
 void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
                       Prng &prng) {
   const Params &p = k.params;
   const size_t big_n = p.ringN();
-  const Modulus<uint32_t> &mq = k.ring_q;
-  const uint32_t q = mq.value();
-  std::vector<uint32_t> s_ntt(big_n);
-  for (size_t j = 0; j < big_n; ++j)
-    s_ntt[j] = sk.ringKey()[j] < 0 ? q - 1 : uint32_t(sk.ringKey()[j]);
-  k.ntt.forward(s_ntt.data());
+  const bool raising = p.raising();
   k.bsk.assign(size_t(p.n) * 2 * k.rows * 2 * big_n, 0);
-  std::vector<uint32_t> err(big_n);
+  if (raising)
+    k.bsk_p.assign(k.bsk.size(), 0);
+  const Modulus<uint32_t> *mods[2] = {&k.ring_q, &k.ring_p};
+  const NttTables<uint32_t> *ntts[2] = {&k.ntt, &k.ntt_p};
+  std::vector<uint32_t> *words[2] = {&k.bsk, &k.bsk_p};
+  const int primes = raising ? 2 : 1;
+  std::vector<uint32_t> s_ntt[2], err(big_n);
+  for (int pr = 0; pr < primes; ++pr) {
+    const uint32_t q = mods[pr]->value();
+    s_ntt[pr].resize(big_n);
+    for (size_t j = 0; j < big_n; ++j)
+      s_ntt[pr][j] = sk.ringKey()[j] < 0 ? q - 1 : uint32_t(sk.ringKey()[j]);
+    ntts[pr]->forward(s_ntt[pr].data());
+  }
+  const size_t key_words = size_t(k.rows) * 2 * big_n;
   for (int i = 0; i < p.n; ++i) {
     for (int key = 0; key < 2; ++key) {
       const bool bit = sk.lweKey()[i] == (key == 0 ? 1 : -1);
-      uint32_t *rows = const_cast<uint32_t *>(k.rgsw(i, key));
+      const size_t at = (size_t(i) * 2 + key) * key_words;
       for (int r = 0; r < k.rows; ++r) {
-        uint32_t *a = rows + size_t(2 * r) * big_n, *b = a + big_n;
-        for (size_t j = 0; j < big_n; ++j)
-          a[j] = static_cast<uint32_t>(prng.uniform(q));
-        std::vector<int64_t> e = sampleGaussian(prng, big_n, p.sigma);
-        for (size_t j = 0; j < big_n; ++j)
-          err[j] = static_cast<uint32_t>(e[j] < 0 ? q + e[j] : e[j]);
-        k.ntt.forward(err.data());
-        for (size_t j = 0; j < big_n; ++j)
-          b[j] = mq.add(mq.mul(a[j], s_ntt[j]), err[j]);
-        if (bit) {
-          // The gadget Bg^(r/2 + 1) (a constant: the same in every slot).
-          const uint32_t g = mq.pow(p.base_g, r / 2 + 1);
-          uint32_t *part = (r % 2 == 0) ? a : b;
+        // a uniform at each prime, then one error (the same integers at
+        // every prime).
+        uint32_t *a[2], *b[2];
+        for (int pr = 0; pr < primes; ++pr) {
+          a[pr] = words[pr]->data() + at + size_t(2 * r) * big_n;
+          b[pr] = a[pr] + big_n;
+          for (size_t j = 0; j < big_n; ++j)
+            a[pr][j] = static_cast<uint32_t>(prng.uniform(mods[pr]->value()));
+        }
+        const std::vector<int64_t> e = sampleGaussian(prng, big_n, p.sigma);
+        for (int pr = 0; pr < primes; ++pr) {
+          const Modulus<uint32_t> &mq = *mods[pr];
+          const uint32_t q = mq.value();
+          for (size_t j = 0; j < big_n; ++j)
+            err[j] = static_cast<uint32_t>(e[j] < 0 ? q + e[j] : e[j]);
+          ntts[pr]->forward(err.data());
+          for (size_t j = 0; j < big_n; ++j)
+            b[pr][j] = mq.add(mq.mul(a[pr][j], s_ntt[pr][j]), err[j]);
+          if (!bit)
+            continue;
+          // The gadget: Bg^(r/2 + 1) on part r % 2, or P on part r (a
+          // constant: the same in every slot; P is 0 mod P).
+          const uint32_t g =
+              raising ? p.ring_p % q : mq.pow(p.base_g, r / 2 + 1);
+          uint32_t *part = (r % 2 == 0) ? a[pr] : b[pr];
           for (size_t j = 0; j < big_n; ++j)
             part[j] = mq.add(part[j], g);
         }
       }
     }
   }
-  secureWipe(s_ntt);
+  for (std::vector<uint32_t> &v : s_ntt)
+    secureWipe(v);
   secureWipe(err);
 }
 
@@ -191,10 +217,7 @@ void makeKeySwitchKey(EvaluationKeys::Impl &k, std::vector<W> &words,
 EvaluationKeys::EvaluationKeys(const SecretKey &sk, Prng &prng)
     : impl_(std::make_unique<Impl>()) {
   Impl &k = *impl_;
-  k.params = sk.params();
-  k.ring_q = Modulus<uint32_t>(k.params.ring_q);
-  k.ntt = NttTables<uint32_t>(k.params.log_ring, k.ring_q);
-  k.rows = 2 * (k.params.digitsG() - 1);
+  k.setUp(sk.params());
   makeBootstrapKey(k, sk, prng);
   if (k.params.wideKeySwitch())
     makeKeySwitchKey(k, k.ksk32, sk, prng);
@@ -211,7 +234,7 @@ EvaluationKeys &EvaluationKeys::operator=(EvaluationKeys &&) noexcept = default;
 
 const Params &EvaluationKeys::params() const { return impl_->params; }
 size_t EvaluationKeys::bootstrapKeyBytes() const {
-  return impl_->bsk.size() * sizeof(uint32_t);
+  return (impl_->bsk.size() + impl_->bsk_p.size()) * sizeof(uint32_t);
 }
 size_t EvaluationKeys::keySwitchKeyBytes() const {
   return impl_->ksk.size() * sizeof(uint16_t) +
@@ -279,6 +302,9 @@ std::vector<uint32_t> lutTestVector(const Params &p,
 }
 
 std::vector<int32_t> signedDigits(uint32_t x, const Params &params) {
+  if (params.raising())
+    throw InvalidArgument("signedDigits: parameter set '" + params.name +
+                          "' raises the modulus; it has no gadget digits");
   const int d = params.digitsG(), log_bg = params.logBaseG();
   const int64_t bg = params.base_g;
   int64_t v = centred(x % params.ring_q, params.ring_q);

@@ -17,11 +17,19 @@ struct EvaluationKeys::Impl {
   Params params;
   Modulus<uint32_t> ring_q;
   NttTables<uint32_t> ntt;
-  int rows = 0; ///< RGSW rows: 2 (d - 1)
+  /// Modulus raising (params.raising()): P and its NTT tables.
+  Modulus<uint32_t> ring_p;
+  NttTables<uint32_t> ntt_p;
+  /// RGSW rows: 2 (d - 1); with modulus raising 2 (row r multiplies the
+  /// accumulator's part r: 0 a, 1 b).
+  int rows = 0;
   /// The bootstrapping key, NTT form: for LWE coefficient i, key k (0: s_i
   /// = 1, 1: s_i = -1), row r, component c (0: a, 1: b), N words at
-  /// bsk[(((i * 2 + k) * rows + r) * 2 + c) * N].
-  std::vector<uint32_t> bsk;
+  /// bsk[(((i * 2 + k) * rows + r) * 2 + c) * N]: residues mod Q. With
+  /// modulus raising bsk_p holds the same key's residues mod P (the key is
+  /// an RLWE sample at P Q: P [s_i = +-1] added to component r of row r),
+  /// else it is empty.
+  std::vector<uint32_t> bsk, bsk_p;
   /// The key-switching key: for s' coefficient i, digit j and digit value
   /// v = 1 .. Bks - 1, the LWE encryption (a: n words, then b) of
   /// v Bks^j s'_i under s at q_ks, at ksk[((i * dks + j) * (Bks - 1) + v -
@@ -34,6 +42,21 @@ struct EvaluationKeys::Impl {
   size_t ringN() const { return params.ringN(); }
   const uint32_t *rgsw(int i, int k) const {
     return bsk.data() + (size_t(i) * 2 + k) * rows * 2 * ringN();
+  }
+  /// The residues mod P of key (i, k) (modulus raising).
+  const uint32_t *rgswP(int i, int k) const {
+    return bsk_p.data() + (size_t(i) * 2 + k) * rows * 2 * ringN();
+  }
+  /// P and its tables where the set raises, the row count; the keys empty.
+  void setUp(const Params &p) {
+    params = p;
+    ring_q = Modulus<uint32_t>(p.ring_q);
+    ntt = NttTables<uint32_t>(p.log_ring, ring_q);
+    if (p.raising()) {
+      ring_p = Modulus<uint32_t>(p.ring_p);
+      ntt_p = NttTables<uint32_t>(p.log_ring, ring_p);
+    }
+    rows = p.raising() ? 2 : 2 * (p.digitsG() - 1);
   }
   /// Row (i, j, v) of the key-switching key, W its word type.
   template <typename W> const W *ksRow(size_t i, int j, uint32_t v) const {

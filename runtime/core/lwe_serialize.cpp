@@ -1,8 +1,11 @@
 // FHEW/TFHE keys and ciphertexts in the container of ember/serialize.h
 // (ember/lwe.h). Payloads, little endian:
-//   parameter set: name, n, q, log N, Q, Bg, q_ks, Bks, sigma
+//   parameter set: name, n, q, log N, Q, Bg, q_ks, Bks, sigma, then P
+//                  where the set raises (so that the other sets' files and
+//                  hashes are those of before modulus raising)
 //   secret key:    set, n then N coefficients (int8, each -1, 0 or 1)
 //   evaluation:    set, RGSW rows, bootstrapping-key words (u32, below Q),
+//                  where the set raises the same count below P,
 //                  key-switching words (u16, below q_ks; u32 where q_ks
 //                  is above 2^16)
 //   ciphertexts:   set, count, then per ciphertext n + 1 words (u32, below q)
@@ -32,6 +35,8 @@ void putParams(Writer &w, const Params &p) {
   w.put<uint32_t>(p.q_ks);
   w.put<uint32_t>(p.base_ks);
   w.put<double>(p.sigma);
+  if (p.raising())
+    w.put<uint32_t>(p.ring_p);
 }
 
 /// The set a file names, which must be a named set with every field equal.
@@ -52,9 +57,12 @@ Params getParams(Reader &r) {
   f.q_ks = r.get<uint32_t>();
   f.base_ks = r.get<uint32_t>();
   f.sigma = r.get<double>();
-  if (f.n != p.n || f.q != p.q || f.log_ring != p.log_ring ||
-      f.ring_q != p.ring_q || f.base_g != p.base_g || f.q_ks != p.q_ks ||
-      f.base_ks != p.base_ks || f.sigma != p.sigma)
+  if (p.raising())
+    f.ring_p = r.get<uint32_t>();
+  if (f.ring_p != p.ring_p || f.n != p.n || f.q != p.q ||
+      f.log_ring != p.log_ring || f.ring_q != p.ring_q ||
+      f.base_g != p.base_g || f.q_ks != p.q_ks || f.base_ks != p.base_ks ||
+      f.sigma != p.sigma)
     r.fail("the fields of parameter set '" + name + "' differ from it");
   return p;
 }
@@ -136,6 +144,8 @@ Bytes serialize(const EvaluationKeys &keys) {
   w.put<uint32_t>(uint32_t(k.rows));
   w.put<uint64_t>(k.bsk.size());
   w.putWords(k.bsk.data(), k.bsk.size());
+  if (k.params.raising())
+    w.putWords(k.bsk_p.data(), k.bsk_p.size());
   w.put<uint64_t>(k.keySwitchWords());
   if (k.params.wideKeySwitch())
     w.putWords(k.ksk32.data(), k.ksk32.size());
@@ -149,10 +159,7 @@ EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes) {
   Opened f = open(bytes, ObjectKind::kLweEvaluationKeys, nullptr);
   Reader &r = f.reader;
   auto k = std::make_unique<EvaluationKeys::Impl>();
-  k->params = f.params;
-  k->ring_q = Modulus<uint32_t>(f.params.ring_q);
-  k->ntt = NttTables<uint32_t>(f.params.log_ring, k->ring_q);
-  k->rows = 2 * (f.params.digitsG() - 1);
+  k->setUp(f.params);
   if (r.get<uint32_t>() != uint32_t(k->rows))
     r.fail("an RGSW row count other than the set's " + std::to_string(k->rows));
   const size_t bsk_words =
@@ -163,6 +170,11 @@ EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes) {
   k->bsk.resize(bsk_words);
   r.getWords(k->bsk.data(), bsk_words);
   checkBelow(r, k->bsk, f.params.ring_q, "bootstrapping key");
+  if (f.params.raising()) {
+    k->bsk_p.resize(bsk_words);
+    r.getWords(k->bsk_p.data(), bsk_words);
+    checkBelow(r, k->bsk_p, f.params.ring_p, "bootstrapping key (mod P)");
+  }
   const size_t ksk_words = f.params.ringN() * f.params.digitsKs() *
                            (f.params.base_ks - 1) * (f.params.n + 1);
   if (r.get<uint64_t>() != ksk_words)

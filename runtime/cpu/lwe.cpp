@@ -25,11 +25,16 @@
 namespace ember::lwe {
 
 struct Evaluator::Scratch {
-  std::vector<uint32_t> acc;    ///< [a | b], NTT form
+  /// [a | b], NTT form (gadget decomposition) or coefficient form (modulus
+  /// raising)
+  std::vector<uint32_t> acc;
   std::vector<uint32_t> coeff;  ///< [a | b], coefficient form
   std::vector<uint32_t> digits; ///< 2 x rows x N, NTT form (two steps)
   std::vector<uint64_t> sum;    ///< [component][key] x N, unreduced
   std::vector<uint32_t> pw;     ///< psi^e mod Q, e < 2N
+  /// Modulus raising: the lifted accumulator and the products, [prime Q,
+  /// P][part][N] each, and psi_P^e mod P.
+  std::vector<uint32_t> hat, prod, pw_p;
   std::vector<uint32_t> ebr; ///< 2 brev(j) + 1: slot j evaluates X at psi^ebr
   std::vector<uint32_t> sign_tv; ///< Q/8 in every coefficient
 };
@@ -180,11 +185,20 @@ Evaluator::Evaluator(const EvaluationKeys &keys)
   s.coeff.resize(2 * big_n);
   s.digits.resize(2 * size_t(k.rows) * big_n);
   s.sum.resize(4 * big_n);
-  s.pw.resize(2 * big_n);
+  auto powers = [&](const Modulus<uint32_t> &m, uint32_t psi) {
+    std::vector<uint32_t> pw(2 * big_n);
+    pw[0] = 1;
+    for (size_t e = 1; e < 2 * big_n; ++e)
+      pw[e] = m.mul(pw[e - 1], psi);
+    return pw;
+  };
   const Modulus<uint32_t> &mq = k.ring_q;
-  s.pw[0] = 1;
-  for (size_t e = 1; e < 2 * big_n; ++e)
-    s.pw[e] = mq.mul(s.pw[e - 1], k.ntt.psi());
+  s.pw = powers(mq, k.ntt.psi());
+  if (k.params.raising()) {
+    s.pw_p = powers(k.ring_p, k.ntt_p.psi());
+    s.hat.resize(4 * big_n);
+    s.prod.resize(4 * big_n);
+  }
   s.ebr.resize(big_n);
   for (size_t j = 0; j < big_n; ++j)
     s.ebr[j] = 2 * bitReverse(static_cast<uint32_t>(j), k.params.log_ring) + 1;
@@ -215,6 +229,8 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
   std::fill(acc_a, acc_a + big_n, 0);
   rotateNegacyclic(tv.data(), big_n, (2 * big_n - (ct.b * f & mask)) & mask,
                    big_q, acc_b);
+  if (p.raising())
+    return blindRotateRaising(ct);
   k.ntt.forward(acc_b);
 
   const int rows = k.rows, digits = rows / 2;
@@ -277,6 +293,96 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
   k.ntt.inverse(out.data());
   k.ntt.inverse(out.data() + big_n);
   return out;
+}
+
+std::vector<uint32_t> Evaluator::blindRotateRaising(const Ciphertext &ct) {
+  const EvaluationKeys::Impl &k = keys_.impl();
+  const Params &p = k.params;
+  const size_t big_n = p.ringN();
+  const uint32_t mask = static_cast<uint32_t>(2 * big_n - 1);
+  const uint32_t f = static_cast<uint32_t>(2 * big_n / p.q);
+  const Modulus<uint32_t> *mods[2] = {&k.ring_q, &k.ring_p};
+  const NttTables<uint32_t> *ntts[2] = {&k.ntt, &k.ntt_p};
+  Scratch &s = *scratch_;
+  const uint32_t *pws[2] = {s.pw.data(), s.pw_p.data()};
+  const uint32_t big_q = k.ring_q.value(), big_p = k.ring_p.value();
+  const uint32_t p_mod_q = big_p % big_q;
+  const uint32_t p_inv = k.ring_q.inv(p_mod_q);
+  const uint32_t p_inv_shoup = k.ring_q.shoup(p_inv);
+  // VeloFHE's Algorithm 3: the accumulator stays in coefficient form at Q.
+  // A step lifts both parts (centred) to P Q and transforms them at each
+  // prime, multiplies them by the keys there (component c: sum over parts
+  // r of c_r K(r, c)), times X^m - 1 and X^-m - 1, transforms back, and
+  // adds round(product / P) mod Q = (t_Q - [t_P]) P^-1 mod Q, [t_P] the
+  // centred residue mod P.
+  int threads = 1;
+#ifdef _OPENMP
+  threads = std::min(2, omp_get_max_threads());
+#endif
+  StepBarrier barrier;
+#pragma omp parallel num_threads(threads)
+  {
+    int tid = 0, team = 1;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+    team = omp_get_num_threads();
+#endif
+    for (int i = 0; i < p.n; ++i) {
+      const uint32_t m = ct.a[i] * f & mask;
+      if (m == 0)
+        continue; // X^0 - 1 = 0: round(0 / P) adds nothing
+      // Phase 1, per prime: lift, transform, products, transform back.
+      for (int pr = tid; pr < 2; pr += team) {
+        const Modulus<uint32_t> &mp = *mods[pr];
+        const uint32_t prime = mp.value();
+        uint32_t *hat = s.hat.data() + size_t(2 * pr) * big_n;
+        uint32_t *prod = s.prod.data() + size_t(2 * pr) * big_n;
+        for (size_t j = 0; j < 2 * big_n; ++j) {
+          const uint32_t v = s.acc[j];
+          hat[j] = v > big_q / 2 ? v + (prime - big_q) : v;
+          hat[j] = hat[j] >= prime ? hat[j] - prime : hat[j];
+        }
+        ntts[pr]->forward(hat);
+        ntts[pr]->forward(hat + big_n);
+        const uint32_t *key0 = pr == 0 ? k.rgsw(i, 0) : k.rgswP(i, 0);
+        const uint32_t *key1 = pr == 0 ? k.rgsw(i, 1) : k.rgswP(i, 1);
+        for (int c = 0; c < 2; ++c) {
+          uint32_t *out = prod + size_t(c) * big_n;
+          for (size_t j = 0; j < big_n; ++j) {
+            // Rows r = 0, 1 of each key, component c: at (2 r + c) N.
+            const uint64_t h0 = hat[j], h1 = hat[big_n + j];
+            const uint64_t s0 = h0 * key0[size_t(c) * big_n + j] +
+                                h1 * key0[size_t(2 + c) * big_n + j];
+            const uint64_t s1 = h0 * key1[size_t(c) * big_n + j] +
+                                h1 * key1[size_t(2 + c) * big_n + j];
+            const uint32_t e = m * s.ebr[j] & mask;
+            const uint64_t fp = mp.sub(pws[pr][e], 1),
+                           fm = mp.sub(pws[pr][-e & mask], 1);
+            out[j] = mp.reduce(mp.reduce(s0) * fp + mp.reduce(s1) * fm);
+          }
+          ntts[pr]->inverse(out);
+        }
+      }
+      barrier.wait(team);
+      // Phase 2, per part: acc += round(t / P) mod Q.
+      for (int c = tid; c < 2; c += team) {
+        const uint32_t *tq = s.prod.data() + size_t(c) * big_n;
+        const uint32_t *tp = s.prod.data() + size_t(2 + c) * big_n;
+        uint32_t *acc = s.acc.data() + size_t(c) * big_n;
+        for (size_t j = 0; j < big_n; ++j) {
+          // t_Q - [t_P] mod Q, [t_P] in (-P/2, P/2].
+          const uint32_t r =
+              tp[j] > big_p / 2
+                  ? k.ring_q.add(tq[j], k.ring_q.reduceWord(big_p - tp[j]))
+                  : k.ring_q.sub(tq[j], k.ring_q.reduceWord(tp[j]));
+          acc[j] =
+              k.ring_q.add(acc[j], k.ring_q.mulShoup(r, p_inv, p_inv_shoup));
+        }
+      }
+      barrier.wait(team);
+    }
+  }
+  return s.acc;
 }
 
 Ciphertext Evaluator::sampleExtract(const std::vector<uint32_t> &acc) const {

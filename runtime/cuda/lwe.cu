@@ -61,7 +61,44 @@ struct KParams {
   const uint4 *bsk4;
   const u16 *ksk;   ///< key-switching words (q_ks <= 2^16) ...
   const u32 *ksk32; ///< ... or these (q_ks above 2^16)
+  /// Modulus raising: P's tables (as Q's above), P^-1 mod Q, and the key
+  /// re-laid: for LWE coefficient i, prime r (0: Q, 1: P), component c
+  /// and coefficient j, (key 0 row 0, key 0 row 1, key 1 row 0, key 1 row
+  /// 1) of component c at bsk_raise[((i * 2 + r) * 2 + c) * N + j].
+  u32 big_p, p_n_inv, p_n_inv_shoup, p_inv, p_inv_shoup;
+  u64 p_ratio;
+  /// -Q^-1 and -P^-1 mod 2^32 (Montgomery), psi^(N/2) mod Q and mod P
+  /// (a fourth root of unity) and its Shoup words.
+  u32 q_mont, p_mont, q_root4, q_root4_shoup, p_root4, p_root4_shoup;
+  const u32 *p_roots, *p_roots_shoup, *p_inv_roots, *p_inv_roots_shoup, *p_pw;
+  const uint4 *bsk_raise;
 };
+
+/// One prime's NTT tables, as the kernels read them.
+struct Tables {
+  u32 q;
+  u64 ratio;
+  u32 n_inv, n_inv_shoup;
+  const u32 *roots, *roots_shoup, *inv_roots, *inv_roots_shoup, *pw;
+  u32 mont, root4, root4_shoup; ///< -q^-1 mod 2^32; psi^(N/2)
+};
+/// Q's tables (prime 0) or P's (prime 1, modulus raising).
+__device__ __forceinline__ Tables tablesOf(const KParams &k, int prime) {
+  if (prime == 0)
+    return {k.big_q, k.ratio,       k.n_inv,     k.n_inv_shoup,
+            k.roots, k.roots_shoup, k.inv_roots, k.inv_roots_shoup,
+            k.pw,    k.q_mont,      k.q_root4,   k.q_root4_shoup};
+  return {k.big_p,   k.p_ratio,       k.p_n_inv,     k.p_n_inv_shoup,
+          k.p_roots, k.p_roots_shoup, k.p_inv_roots, k.p_inv_roots_shoup,
+          k.p_pw,    k.p_mont,        k.p_root4,     k.p_root4_shoup};
+}
+
+/// Montgomery reduction: x 2^-32 mod q in [0, 2q), for x < q 2^32 (mont =
+/// -q^-1 mod 2^32).
+__device__ __forceinline__ u32 redc(u64 x, u32 q, u32 mont) {
+  const u32 m = u32(x) * mont;
+  return u32((x + u64(m) * q) >> 32);
+}
 
 __device__ __forceinline__ u32 reduce64(u64 x, u32 q, u64 ratio) {
   u64 r = x - __umul64hi(x, ratio) * q;
@@ -315,13 +352,18 @@ __device__ __forceinline__ u32 gadgetDigit(const KParams &k, int32_t u, int d) {
   return u32(r + (int32_t(k.big_q) & (r >> 31)));
 }
 
-/// X^m - 1 and X^-m - 1 at NTT position t (psi^e != 0, so no wrap).
+/// X^m - 1 and X^-m - 1 at NTT position t (psi^e != 0, so no wrap), pw
+/// the powers of the prime's psi.
+__device__ __forceinline__ void stepMonomials(const u32 *pw, int log_ring,
+                                              u32 m, int t, u64 &fp, u64 &fm) {
+  const u32 mask2n = (2u << log_ring) - 1;
+  const u32 ebr = 2 * (__brev(u32(t)) >> (32 - log_ring)) + 1;
+  const u32 ex = m * ebr & mask2n;
+  fp = __ldg(pw + ex) - 1, fm = __ldg(pw + ((0u - ex) & mask2n)) - 1;
+}
 __device__ __forceinline__ void stepMonomials(const KParams &k, u32 m, int t,
                                               u64 &fp, u64 &fm) {
-  const u32 mask2n = (2u << k.log_ring) - 1;
-  const u32 ebr = 2 * (__brev(u32(t)) >> (32 - k.log_ring)) + 1;
-  const u32 ex = m * ebr & mask2n;
-  fp = __ldg(k.pw + ex) - 1, fm = __ldg(k.pw + ((0u - ex) & mask2n)) - 1;
+  stepMonomials(k.pw, k.log_ring, m, t, fp, fm);
 }
 /// a + P0 (X^m - 1) + P1 (X^-m - 1) at one position, P0 and P1 the two
 /// external products' unreduced sums there.
@@ -425,7 +467,8 @@ template <int kLogN> struct UnitNtt {
   u32 fw[kPasses][6], iw[kPasses][6];
   u32 fw2[2], iw2[2]; ///< odd log N: the radix-2 stages' twiddle (m = 1)
 
-  __device__ void load(const KParams &k, int u) {
+  __device__ void load(const KParams &k, int u) { load(tablesOf(k, 0), u); }
+  __device__ void load(const Tables &k, int u) {
 #pragma unroll
     for (int p = 0; p < kPasses; ++p) {
       const int stage = kFirst + 2 * p, m = 1 << stage;
@@ -689,6 +732,325 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
   extractSample(k, acc, ext + size_t(blockIdx.x / C) * (big_n + 1));
 }
 
+// Distributed shared memory with transaction barriers (PTX mbarrier and
+// st.async): a block stores into another block's shared memory and the
+// bytes count down that block's barrier, so each block waits only for the
+// data it reads, without a cluster-wide barrier or a release fence.
+__device__ __forceinline__ u32 smemAddress(const void *p) {
+  return static_cast<u32>(__cvta_generic_to_shared(p));
+}
+/// The address of the same shared-memory location in block `rank`.
+__device__ __forceinline__ u32 clusterAddress(u32 addr, u32 rank) {
+  u32 out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(out)
+               : "r"(addr), "r"(rank));
+  return out;
+}
+__device__ __forceinline__ void mbarInit(u32 bar, u32 count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count)
+               : "memory");
+}
+/// One arrival that also expects `bytes` of stores this phase.
+__device__ __forceinline__ void mbarExpect(u32 bar, u32 bytes) {
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+      "r"(bytes)
+      : "memory");
+}
+/// Waits until the phase of `parity` has completed (its bytes are here).
+/// The default .acquire.cta semantics, as CUTLASS's cluster barriers use:
+/// .acquire.cluster would also invalidate L1 (CCTL.IVALL, 11% of the
+/// stall samples), which only global data written by other SMs needs.
+__device__ __forceinline__ void mbarWait(u32 bar, u32 parity) {
+  asm volatile("{\n"
+               ".reg .pred done;\n"
+               "WAIT_%=:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+               "@!done bra WAIT_%=;\n"
+               "}\n" ::"r"(bar),
+               "r"(parity)
+               : "memory");
+}
+/// 16 bytes into another block's shared memory (cluster addresses),
+/// counted on its barrier.
+__device__ __forceinline__ void storeAsync(u32 addr, uint4 v, u32 bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 "
+               "[%0], {%1, %2, %3, %4}, [%5];" ::"r"(addr),
+               "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(bar)
+               : "memory");
+}
+
+/// One thread-block cluster of 4 blocks per rotation job, the external
+/// product by modulus raising (Params::raising; VeloFHE's Algorithm 3).
+/// Block (r, x) = rank 2 r + x works at prime r (0: Q, 1: P) on the
+/// accumulator's part x (0: a, 1: b) and the product's component x. The
+/// accumulator stays in coefficient form at Q, in registers: thread u
+/// holds positions u + e N/4 (e = 0..3) of its block's part, which is where
+/// the forward transform starts and the inverse ends (UnitNtt). A step:
+///   1. prefetch the next step's key words of (r, x) (cp.async, one uint4
+///      per position: both keys' rows 0 and 1 of component x, times 2^64
+///      mod the prime for the Montgomery reductions);
+///   2. lift part x (centred) to prime r and transform it; the last pass
+///      stores positions 4u .. 4u + 3 here and at the block of the other
+///      part (its mate);
+///   3. once the mate's transform is here: component x of both products
+///      at 4u .. 4u + 3, times X^m - 1 and X^-m - 1, straight into the
+///      inverse's first pass; the inverse's last stage leaves positions u +
+///      e N/4 in registers, which go to the block of the other prime (its
+///      twin) as one 16-byte store;
+///   4. once the twin's product is here: acc_x += (t_Q - [t_P]) P^-1 mod Q
+///      (round(t / P)), in both blocks of part x (the same words).
+/// The exchanges are st.async stores counted on the receiver's
+/// transaction barrier (no cluster barrier per step). Their buffers
+/// alternate by step: a block can be at most one step ahead of what it
+/// overwrites, since its next store of a buffer needs, through its
+/// inputs, the receiver's reads of it to be done.
+/// Per block and step: one forward and one inverse NTT of N points and 4
+/// multiply-adds per coefficient; the blocks exchange 2N words each.
+/// Shared memory: key words 2N uint4 (this step's and the next's), the
+/// parts' transforms 2 x 2N, the product N, the twin's product 2 x N words,
+/// four barriers. The sums are the CPU's integers
+/// (Evaluator::blindRotateRaising), so every word matches.
+template <int kLogN>
+__global__ void __launch_bounds__(1 << (kLogN - 2))
+    blindRotateRaiseKernel(const KParams k, const u32 *wires,
+                           const RotJob *jobs, const u32 *tv, u32 *ext) {
+  namespace cg = cooperative_groups;
+  using Ntt = UnitNtt<kLogN>;
+  constexpr int kN = 1 << kLogN, kQ4 = Ntt::kQuarter;
+  constexpr u32 kBytes = 4 * kN; // an exchange: N words
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = int(cluster.block_rank());
+  const int prime = rank >> 1, x = rank & 1;
+  extern __shared__ __align__(16) u32 sm[];
+  uint4 *keys = reinterpret_cast<uint4 *>(sm); // [2][N], by step parity
+  u32 *hat = sm + 8 * kN;                      // [2][2][N]: [slot][part]
+  u32 *prod = hat + 4 * kN;                    // [N]
+  u32 *twin_prod = prod + kN; // [2][N]: position u + e N/4 at 4u + e
+  uint64_t *bars = reinterpret_cast<uint64_t *>(twin_prod + 2 * kN);
+  // bars[slot]: the mate's transform; bars[2 + slot]: the twin's product.
+  const u32 bar0 = smemAddress(bars);
+  const u32 mate_hat = clusterAddress(smemAddress(hat + x * kN), rank ^ 1);
+  const u32 mate_bar = clusterAddress(bar0, rank ^ 1);
+  const u32 twin_in = clusterAddress(smemAddress(twin_prod), rank ^ 2);
+  const u32 twin_bar = clusterAddress(bar0 + 16, rank ^ 2);
+  const Tables tab = tablesOf(k, prime);
+  const u32 q = tab.q, big_q = k.big_q, big_p = k.big_p;
+  Ntt ntt;
+  ntt.load(tab, threadIdx.x);
+  const int u = threadIdx.x;
+  // Positions 4u + j evaluate X at psi^(ebr_u + brev2(j) N/2): the step's
+  // monomials there are psi^(m ebr_u) times a power of psi^(N/2).
+  const u32 ebr_u = 2 * (__brev(u32(u)) >> (34 - kLogN)) + 1;
+  if (u == 0) {
+    for (int b = 0; b < 4; ++b)
+      mbarInit(bar0 + 8 * b, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+
+  const JobInput in(k, wires, jobs[blockIdx.x / 4]);
+  u32 acc[4]; // part x at Q, positions u + e N/4
+  {
+    // (0, X^-e tv): part 1 is the rotated test vector.
+    const u32 mask2n = 2 * kN - 1, f = 2 * kN / k.q;
+    const u32 rot = (2 * kN - (in.body() * f & mask2n)) & mask2n;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int t = u + e * kQ4;
+      const u32 src = (t - rot) & mask2n;
+      const u32 v = __ldg(tv + (src & (kN - 1)));
+      acc[e] = x == 0 ? 0 : src < u32(kN) ? v : (v == 0 ? 0 : big_q - v);
+    }
+  }
+  // The step's key words, prefetched a step ahead into keys[slot].
+  auto prefetch = [&](int i, int slot) {
+    const uint4 *key = k.bsk_raise + ((size_t(i) * 2 + prime) * 2 + x) * kN;
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      __pipeline_memcpy_async(keys + slot * kN + u + e * kQ4, key + u + e * kQ4,
+                              sizeof(uint4));
+  };
+  auto nextStep = [&](int i) { // the first step from i that rotates
+    while (i < k.n && stepRotation(k, in, i) == 0)
+      ++i;
+    return i;
+  };
+  int i = nextStep(0);
+  u32 count = 0; // steps done: slot count & 1, phase (count >> 1) & 1
+  if (i < k.n)
+    prefetch(i, 0);
+  __pipeline_commit();
+  cluster.sync(); // every block has started, its barriers initialised
+  // Each barrier's first phase expects N words (stores that arrive before
+  // this arrival only make its byte count negative meanwhile).
+  if (u == 0)
+    for (int b = 0; b < 4; ++b)
+      mbarExpect(bar0 + 8 * b, kBytes);
+
+  while (i < k.n) {
+    const u32 m = stepRotation(k, in, i);
+    const int slot = count & 1;
+    const u32 phase = (count >> 1) & 1;
+    const int next = nextStep(i + 1);
+    if (next < k.n)
+      prefetch(next, slot ^ 1);
+    __pipeline_commit(); // (empty after the last step)
+    // The monomials' two powers of psi, loaded now for step 3.
+    const u32 mask2n = 2 * kN - 1, ex = m * ebr_u & mask2n;
+    const u32 base[2] = {__ldg(tab.pw + ex),
+                         __ldg(tab.pw + ((0u - ex) & mask2n))};
+    // 2. Lift (centred: Q/2 < P), then the forward transform: its first
+    // stage(s) in registers, the rest through hat[slot][x].
+    u32 *parts = hat + slot * 2 * kN, *mine = parts + x * kN;
+    {
+      u32 w[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const u32 v = acc[e] > big_q / 2 ? acc[e] + (q - big_q) : acc[e];
+        w[e] = v >= q ? v - q : v;
+      }
+      if constexpr (Ntt::kOdd) {
+        fwdButterfly(w[0], w[2], ntt.fw2[0], ntt.fw2[1], q, 2 * q);
+        fwdButterfly(w[1], w[3], ntt.fw2[0], ntt.fw2[1], q, 2 * q);
+      } else {
+        ntt.fwdUnit(0, w[0], w[1], w[2], w[3], q);
+      }
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        mine[u + e * kQ4] = w[e];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int p = Ntt::kOdd ? 0 : 1; p < Ntt::kPasses; ++p) {
+      int t2;
+      const int off = Ntt::fwdOff(p, u, t2);
+      u32 *y = mine + off;
+      u32 a = y[0], b = y[t2], c = y[2 * t2], d = y[3 * t2];
+      ntt.fwdUnit(p, a, b, c, d, q);
+      if (p + 1 < Ntt::kPasses) {
+        y[0] = a, y[t2] = b, y[2 * t2] = c, y[3 * t2] = d;
+        __syncthreads();
+      } else { // positions 4u .. 4u + 3: here and at the mate
+        const uint4 v = make_uint4(a, b, c, d);
+        *reinterpret_cast<uint4 *>(mine + 4 * u) = v;
+        storeAsync(mate_hat + 4 * (slot * 2 * kN + 4 * u), v,
+                   mate_bar + 8 * slot);
+      }
+    }
+    u32 turned[2]; // base times psi^(N/2)
+#pragma unroll
+    for (int s = 0; s < 2; ++s) {
+      const u32 r = mulShoupLazy32(base[s], tab.root4, tab.root4_shoup, q);
+      turned[s] = r >= q ? r - q : r;
+    }
+    __pipeline_wait_prior(1);         // this step's key words (not the next's)
+    mbarWait(bar0 + 8 * slot, phase); // the mate's transform
+    __syncthreads();                  // and every thread's key words
+    if (u == 0)
+      mbarExpect(bar0 + 8 * slot, kBytes); // this slot's next use
+    // 3. Component x of both products at 4u .. 4u + 3, times the
+    // monomials, into the inverse's first pass. The key words carry 2^64
+    // (mod q), so two Montgomery reductions leave the exact sums' residues
+    // in [0, 2q) (sums below 8 q^2 < q 2^32).
+    const uint4 *kw = keys + slot * kN;
+    u32 r4[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int t = 4 * u + j;
+      const u32 b2 = (j & 1) << 1 | (j >> 1); // brev2(j)
+      u32 f[2];
+#pragma unroll
+      for (int s = 0; s < 2; ++s) { // psi^(+-m ebr) - 1
+        const u32 e = (s == 0 ? m * b2 : 0u - m * b2) & 3;
+        const u32 v = (e & 1) ? turned[s] : base[s];
+        f[s] = ((e & 2) ? q - v : v) - 1;
+      }
+      const u64 h0 = parts[t], h1 = parts[kN + t];
+      const uint4 w = kw[t];
+      const u32 s0 = redc(h0 * w.x + h1 * w.y, q, tab.mont);
+      const u32 s1 = redc(h0 * w.z + h1 * w.w, q, tab.mont);
+      r4[j] = redc(u64(s0) * f[0] + u64(s1) * f[1], q, tab.mont);
+    }
+    ntt.invUnit(0, r4[0], r4[1], r4[2], r4[3], q);
+    *reinterpret_cast<uint4 *>(prod + 4 * u) =
+        make_uint4(r4[0], r4[1], r4[2], r4[3]);
+    __syncthreads();
+    constexpr int kSmemPasses = Ntt::kOdd ? Ntt::kPasses : Ntt::kPasses - 1;
+#pragma unroll
+    for (int p = 1; p < kSmemPasses; ++p) {
+      int t;
+      const int off = Ntt::invOff(p, u, t);
+      u32 *y = prod + off;
+      u32 a = y[0], b = y[t], c = y[2 * t], d = y[3 * t];
+      ntt.invUnit(p, a, b, c, d, q);
+      y[0] = a, y[t] = b, y[2 * t] = c, y[3 * t] = d;
+      __syncthreads();
+    }
+    u32 v[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      v[e] = prod[u + e * kQ4];
+    if constexpr (Ntt::kOdd) {
+      invButterfly(v[0], v[2], ntt.iw2[0], ntt.iw2[1], q, 2 * q);
+      invButterfly(v[1], v[3], ntt.iw2[0], ntt.iw2[1], q, 2 * q);
+    } else {
+      ntt.invUnit(Ntt::kPasses - 1, v[0], v[1], v[2], v[3], q);
+    }
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const u32 r = mulShoupLazy32(v[e], tab.n_inv, tab.n_inv_shoup, q);
+      v[e] = r >= q ? r - q : r;
+    }
+    storeAsync(twin_in + 4 * (slot * kN + 4 * u),
+               make_uint4(v[0], v[1], v[2], v[3]), twin_bar + 8 * slot);
+    // 4. acc += round(t / P) = (t_Q - [t_P]) P^-1 mod Q, once the twin's
+    // product is here.
+    mbarWait(bar0 + 16 + 8 * slot, phase);
+    const uint4 o =
+        *reinterpret_cast<const uint4 *>(twin_prod + slot * kN + 4 * u);
+    if (u == 0)
+      mbarExpect(bar0 + 16 + 8 * slot, kBytes); // (after every thread's wait:
+    // the slot's next phase needs this block's next step, past the
+    // forward's barriers)
+    const u32 other[4] = {o.x, o.y, o.z, o.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const u32 tq = prime == 0 ? v[e] : other[e];
+      const u32 tp = prime == 0 ? other[e] : v[e];
+      u32 r;
+      if (tp > big_p / 2) {
+        const u32 neg = big_p - tp; // below P/2 < Q
+        r = tq + neg;
+        r = r >= big_q ? r - big_q : r;
+      } else {
+        const u32 tpq = tp >= big_q ? tp - big_q : tp;
+        r = tq >= tpq ? tq - tpq : tq + big_q - tpq;
+      }
+      u32 delta = mulShoupLazy32(r, k.p_inv, k.p_inv_shoup, big_q);
+      delta = delta >= big_q ? delta - big_q : delta;
+      const u32 sum = acc[e] + delta;
+      acc[e] = sum >= big_q ? sum - big_q : sum;
+    }
+    i = next;
+    ++count;
+  }
+  // Sample extraction: block (Q, a) writes the constant coefficient's mask
+  // (a_0, -a_(N-j)), block (Q, b) its body b_0.
+  u32 *out = ext + size_t(blockIdx.x / 4) * (kN + 1);
+  if (rank == 0) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int t = u + e * kQ4;
+      out[t == 0 ? 0 : kN - t] =
+          t == 0 || acc[e] == 0 ? acc[e] : big_q - acc[e];
+    }
+  } else if (rank == 1 && u == 0) {
+    out[kN] = acc[0];
+  }
+  cluster.sync(); // no block leaves while others may still store to it
+}
+
 /// Coefficient j of an extracted sum (rows r1 + r2, plus the offset on b)
 /// switched from Q to q_ks.
 __device__ __forceinline__ u32 extToQks(const KParams &k, const u32 *r1,
@@ -804,6 +1166,20 @@ RotateKernel rotateKernel() {
     return blindRotateKernel<kRotateThreads, 6>;
   default:
     return blindRotateKernel<kRotateThreads, kDefaultMinBlocks>;
+  }
+}
+
+/// The modulus-raising kernel at N = 2^log_n (null where not built).
+RotateKernel raiseKernel(int log_n) {
+  switch (log_n) {
+  case 9:
+    return blindRotateRaiseKernel<9>;
+  case 10:
+    return blindRotateRaiseKernel<10>;
+  case 11:
+    return blindRotateRaiseKernel<11>;
+  default:
+    return nullptr;
   }
 }
 
@@ -1024,6 +1400,18 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
         "DeviceEvaluator: n = " + std::to_string(p.n) +
         " exceeds the key-switching kernel's " +
         std::to_string(kSwitchThreads * kSwitchPerThread - 1));
+  if (p.raising()) {
+    int dev = 0;
+    cudaDeviceProp prop{};
+    EMBER_CUDA_CHECK(cudaGetDevice(&dev));
+    EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    if (raiseKernel(p.log_ring) == nullptr || prop.major < 9)
+      throw InvalidArgument(
+          "DeviceEvaluator: parameter set '" + p.name +
+          "' raises the modulus, which the GPU runs on thread-block clusters "
+          "at N = 2^9 .. 2^11 (compute capability 9.0 or later); this is " +
+          std::string(prop.name) + " at N = " + std::to_string(p.ringN()));
+  }
   I.params = p;
   KParams &k = I.k;
   k.n = p.n;
@@ -1054,8 +1442,58 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   for (size_t e = 1; e < two_n; ++e)
     pw[e] = h.ring_q.mul(pw[e - 1], h.ntt.psi());
   k.pw = I.keep(pw);
-  {
-    const size_t big_n = p.ringN();
+  const size_t big_n = p.ringN();
+  if (p.raising()) {
+    k.big_p = p.ring_p;
+    k.p_ratio = ~u64{0} / p.ring_p;
+    k.p_n_inv = h.ntt_p.nInv();
+    k.p_n_inv_shoup = h.ntt_p.nInvShoup();
+    k.p_roots = I.keep(h.ntt_p.roots());
+    k.p_roots_shoup = I.keep(h.ntt_p.rootsShoup());
+    k.p_inv_roots = I.keep(h.ntt_p.invRoots());
+    k.p_inv_roots_shoup = I.keep(h.ntt_p.invRootsShoup());
+    for (size_t e = 1; e < two_n; ++e)
+      pw[e] = h.ring_p.mul(pw[e - 1], h.ntt_p.psi());
+    k.p_pw = I.keep(pw);
+    k.p_inv = h.ring_q.inv(p.ring_p % p.ring_q);
+    k.p_inv_shoup = h.ring_q.shoup(k.p_inv);
+    // Montgomery constants, psi^(N/2), and the key re-laid: (i, prime,
+    // component c, j): key 0 rows 0 and 1, key 1 rows 0 and 1 of component
+    // c (row r, component c at (2 r + c) N), each times 2^64 mod the prime.
+    auto mont = [](u32 m) { // -m^-1 mod 2^32 (Newton: 5 steps from 1 bit)
+      u32 inv = 1;
+      for (int it = 0; it < 5; ++it)
+        inv *= 2 - m * inv;
+      return 0u - inv;
+    };
+    const Modulus<u32> *mods[2] = {&h.ring_q, &h.ring_p};
+    const NttTables<u32> *ntts[2] = {&h.ntt, &h.ntt_p};
+    u32 *mont_of[2] = {&k.q_mont, &k.p_mont};
+    u32 *root4[2] = {&k.q_root4, &k.p_root4};
+    u32 *root4_shoup[2] = {&k.q_root4_shoup, &k.p_root4_shoup};
+    u32 r2[2];
+    for (int prime = 0; prime < 2; ++prime) {
+      const Modulus<u32> &m = *mods[prime];
+      *mont_of[prime] = mont(m.value());
+      *root4[prime] = m.pow(ntts[prime]->psi(), big_n / 2);
+      *root4_shoup[prime] = m.shoup(*root4[prime]);
+      r2[prime] = m.pow(m.pow(2, 32), 2);
+    }
+    std::vector<u32> re(2 * h.bsk.size());
+    for (int i = 0; i < p.n; ++i)
+      for (int prime = 0; prime < 2; ++prime)
+        for (int c = 0; c < 2; ++c) {
+          u32 *dst = re.data() + ((size_t(i) * 2 + prime) * 2 + c) * big_n * 4;
+          for (int key = 0; key < 2; ++key) {
+            const u32 *src = prime == 0 ? h.rgsw(i, key) : h.rgswP(i, key);
+            for (int r = 0; r < 2; ++r)
+              for (size_t j = 0; j < big_n; ++j)
+                dst[j * 4 + key * 2 + r] = mods[prime]->mul(
+                    src[size_t(2 * r + c) * big_n + j], r2[prime]);
+          }
+        }
+    k.bsk_raise = reinterpret_cast<const uint4 *>(I.keep(re));
+  } else {
     std::vector<u32> re(h.bsk.size());
     for (int i = 0; i < p.n; ++i)
       for (int key = 0; key < 2; ++key)
@@ -1099,6 +1537,19 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   // against 6.3 ms at 1-8 ciphertexts, 5.7 against 6.5 at 64, 11.5
   // against 11.9 at 132; bench/RESULTS.md).
   I.cluster_jobs = env ? size_t(std::atol(env)) : size_t(I.sms);
+  if (p.raising()) {
+    // Modulus raising runs on clusters of 4 blocks at every batch size.
+    RotateKernel kernel = raiseKernel(p.log_ring);
+    I.cluster = 4;
+    I.cluster_jobs = ~size_t{0};
+    I.cluster_threads = clusterThreads(p.log_ring);
+    I.cluster_bytes = 15 * big_n * sizeof(u32) + 4 * sizeof(uint64_t);
+    I.cluster_kernel = kernel;
+    EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        int(I.cluster_bytes)));
+    return;
+  }
   int most = std::clamp(env_blocks ? std::atoi(env_blocks) : kPortableCluster,
                         1, kMaxCluster);
   while (prop.major >= 9 && I.cluster_jobs > 0 && I.cluster == 0) {

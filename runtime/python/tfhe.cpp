@@ -88,6 +88,10 @@ void bindTfhe(py::module_ &parent) {
       .def_readonly("q", &Params::q, "modulus of gate inputs and outputs")
       .def_property_readonly("ring_degree", &Params::ringN, "N")
       .def_readonly("ring_q", &Params::ring_q, "Q, the RLWE prime")
+      .def_readonly("ring_p", &Params::ring_p,
+                    "P of the external product by modulus raising (0: "
+                    "gadget decomposition)")
+      .def_property_readonly("raising", &Params::raising)
       .def_readonly("base_g", &Params::base_g)
       .def_readonly("q_ks", &Params::q_ks)
       .def_readonly("base_ks", &Params::base_ks)
@@ -117,7 +121,8 @@ void bindTfhe(py::module_ &parent) {
       .def("__repr__", [](const Params &p) {
         return "<tfhe.Params " + p.name + ": n=" + std::to_string(p.n) +
                " q=" + std::to_string(p.q) + " N=" + std::to_string(p.ringN()) +
-               " Q=" + std::to_string(p.ring_q) + ">";
+               " Q=" + std::to_string(p.ring_q) +
+               (p.raising() ? " P=" + std::to_string(p.ring_p) : "") + ">";
       });
 
   py::class_<Ciphertext>(m, "Ciphertext",

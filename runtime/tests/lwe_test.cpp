@@ -60,6 +60,10 @@ Keys &std128Keys() {
   static Keys k("STD128");
   return k;
 }
+Keys &toyMrKeys() {
+  static Keys k("TOY_MR");
+  return k;
+}
 
 TEST(Lwe, NamedSetsValidate) {
   for (const std::string &name : Params::names()) {
@@ -88,12 +92,32 @@ TEST(Lwe, NamedSetsValidate) {
   EXPECT_NO_THROW(bad.validate());
   EXPECT_TRUE(bad.wideKeySwitch());
   EXPECT_FALSE(p.wideKeySwitch());
+  // Modulus raising: P a second prime, 1 mod 2N, near Q, and no Bg.
+  const Params mr = Params::named("STD128_4BIT_MR");
+  EXPECT_TRUE(mr.raising());
+  EXPECT_FALSE(p.raising());
+  EXPECT_EQ(mr.digitsG(), 0);
+  EXPECT_LT(std::log2(double(mr.ring_q) * mr.ring_p), 54.0); // N = 2048
+  bad = mr;
+  bad.ring_p = mr.ring_q;
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad.ring_p = mr.ring_p + 4096; // not prime (divisible by 3)
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad = mr;
+  bad.base_g = 16;
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad = mr;
+  bad.ring_p = 40961; // prime, 1 mod 4096, but far below Q
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  EXPECT_THROW(signedDigits(5, mr), InvalidArgument);
 }
 
 TEST(Lwe, SignedDigitsRecompose) {
   Prng prng;
   for (const std::string &name : Params::names()) {
     const Params p = Params::named(name);
+    if (p.raising())
+      continue; // no digits
     const int64_t q = p.ring_q, bg = p.base_g;
     for (int trial = 0; trial < 20000; ++trial) {
       const uint32_t x = trial < 4
@@ -142,7 +166,7 @@ TEST(Lwe, EncryptDecryptAndModSwitch) {
 TEST(Lwe, BlindRotationMatchesTheNaiveRotation) {
   // X^(-phase 2N/q) tv under s', checked coefficient by coefficient after a
   // schoolbook decryption; the error is the accumulator's noise.
-  for (Keys *k : {&toyKeys(), &std128Keys()}) {
+  for (Keys *k : {&toyKeys(), &std128Keys(), &toyMrKeys()}) {
     const Params &p = k->sk.params();
     const size_t big_n = p.ringN();
     const int64_t big_q = p.ring_q;
@@ -210,6 +234,18 @@ TEST(Lwe, NoiseEstimateOfTheRealSets) {
     EXPECT_LT(e.log2_gate_failure, -120) << name;
     EXPECT_LT(e.log2LutFailure(2), e.log2LutFailure(4));
   }
+  // Tables over Z_16: both 4-bit sets fail below 2^-40 per bootstrap;
+  // modulus raising's blind rotation adds (Q/P)^2 of a product's noise
+  // (0.01 at q) where the gadget adds 3.7, the rest (key and modulus
+  // switching) being the same LWE side.
+  const NoiseEstimate g = estimateNoise(Params::named("STD128_4BIT"));
+  const NoiseEstimate r = estimateNoise(Params::named("STD128_4BIT_MR"));
+  EXPECT_LT(g.log2LutFailure(16), -40);
+  EXPECT_LT(r.log2LutFailure(16), g.log2LutFailure(16));
+  EXPECT_LT(r.blind_rotation, g.blind_rotation / 100);
+  EXPECT_GT(r.blind_rotation, 0);
+  EXPECT_EQ(r.key_switch, g.key_switch);
+  EXPECT_EQ(r.mod_switch, g.mod_switch);
 }
 
 void expectTruthTables(Keys &k, int repeats) {
@@ -237,6 +273,10 @@ void expectTruthTables(Keys &k, int repeats) {
 TEST(Lwe, GateTruthTablesToy) { expectTruthTables(toyKeys(), 3); }
 
 TEST(Lwe, GateTruthTablesStd128) { expectTruthTables(std128Keys(), 1); }
+
+TEST(Lwe, GateTruthTablesToyModulusRaising) {
+  expectTruthTables(toyMrKeys(), 3);
+}
 
 TEST(Lwe, NotMuxAndBootstrap) {
   Keys &k = std128Keys();

@@ -269,6 +269,57 @@ def test_four_bit_measured_noise(std128_4bit: Keys) -> None:
     assert 0.55 < measured / k.params.noise()["total"] < 1.5, measured
 
 
+def test_modulus_raising_set() -> None:
+    """STD128_4BIT_MR: STD128_4BIT's LWE side, the blind rotation's key an
+    RLWE sample at P Q with P and Q the two largest primes below 2^27 that
+    are 1 mod 2N (log2 P Q < 54, the HE standard's bound at N = 2048); its
+    blind-rotation noise is (Q/P)^2 times a product's, far below the
+    gadget's."""
+    p = tfhe.Params.named("STD128_4BIT_MR")
+    g = tfhe.Params.named("STD128_4BIT")
+    assert p.raising and not g.raising and p.base_g == 0 and p.digits_g == 0
+    assert (p.n, p.q, p.ring_degree, p.q_ks, p.base_ks) == (
+        g.n,
+        g.q,
+        g.ring_degree,
+        g.q_ks,
+        g.base_ks,
+    )
+    candidates = range((2**27 - 1) // 4096 * 4096 + 1, 2**26, -4096)
+    primes = (c for c in candidates if all(c % f for f in range(3, 11586, 2)))
+    assert (p.ring_p, p.ring_q) == (next(primes), next(primes))
+    assert math.log2(p.ring_p * p.ring_q) < 54
+    n, ng = p.noise(), g.noise()
+    assert n["blind_rotation"] < ng["blind_rotation"] / 100
+    assert n["log2_lut_failure"][16] < ng["log2_lut_failure"][16] < -40
+
+
+def test_modulus_raising_tables_and_noise(rng) -> None:
+    """Tables over Z_16 by modulus raising: 128 outputs of random tables
+    decrypt to their entries, and their phase variance at q matches
+    estimateNoise (the sample variance's spread is sqrt(2/128) = 12.5%; the
+    band is about four of them). The keys through a file give the same
+    words."""
+    k = Keys("STD128_4BIT_MR")
+    assert k.ek.bootstrap_key_bytes == 740 * 2 * 2 * 2 * 2048 * 4 * 2
+    errors = []
+    for i in range(128):
+        if i % 16 == 0:
+            table = [int(x) for x in rng.integers(0, 16, 16)]
+        m = int(rng.integers(0, 16))
+        out = k.ev.lut(k.sk.encrypt(m, 32), table)
+        assert k.sk.decrypt(out, 32) == table[m], (table, m)
+        errors.append(centred(k.sk.phase(out) - table[m] * k.params.q // 32, 4096))
+    measured = float(np.mean(np.square(errors)))
+    assert 0.55 < measured / k.params.noise()["total"] < 1.5, measured
+    again = tfhe.Evaluator(
+        tfhe.deserialize_evaluation_keys(tfhe.serialize_evaluation_keys(k.ek))
+    )
+    ct = k.sk.encrypt(5, 32)
+    a, b = k.ev.lut(ct, table), again.lut(ct, table)
+    assert (a.a.tolist(), a.b) == (b.a.tolist(), b.b)
+
+
 def test_seeded_keys_give_identical_results() -> None:
     """The same Prng seed gives the same keys: the same gate output words
     (what the CUDA backend must reproduce)."""

@@ -191,6 +191,35 @@ TEST(CudaTfhe, FourBitTablesMatchTheCpu) {
   }
 }
 
+/// Modulus raising (STD128_4BIT_MR: N = 2048, keys at P Q; TOY_MR: N = 512)
+/// on clusters of 4 blocks at every batch size: tables over Z_16 decrypt to
+/// their entries, and outputs are the CPU's words, in batches of 1, 16 and
+/// 200 (more clusters than the GPU holds at once).
+TEST(CudaTfhe, ModulusRaisingTablesMatchTheCpu) {
+  Fixture f("STD128_4BIT_MR");
+  EXPECT_EQ(f.gpu.clusterBlocks(), 4);
+  std::vector<uint32_t> table(16);
+  for (uint32_t &v : table)
+    v = uint32_t(f.prng.uniform(16));
+  std::vector<Ciphertext> in, want;
+  for (uint32_t i = 0; i < 200; ++i)
+    in.push_back(f.sk.encrypt(i % 16, 32, f.prng));
+  for (size_t i = 0; i < 16; ++i)
+    want.push_back(f.cpu.lut(in[i], table));
+  for (size_t count : {size_t(1), size_t(16), in.size()}) {
+    const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
+    const std::vector<Ciphertext> out = f.gpu.lut(part, table);
+    ASSERT_EQ(out.size(), count);
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16]) << count << " " << i;
+      if (i < 16)
+        expectSame(want[i], out[i], i);
+    }
+  }
+}
+
+TEST(CudaTfhe, ModulusRaisingGatesMatchTheCpuToy) { gatesMatch("TOY_MR", 64); }
+
 /// A random circuit of every op kind over `inputs` bits, its plaintext
 /// evaluation alongside.
 Circuit randomCircuit(Prng &prng, int inputs, int ops, std::vector<int> &bits) {
@@ -267,6 +296,10 @@ TEST(CudaTfhe, CircuitRunsBatchedMatchTheCpu) {
 }
 
 TEST(CudaTfhe, CircuitsMatchTheCpuStd128) { circuitsMatch("STD128", 40); }
+
+TEST(CudaTfhe, CircuitsMatchTheCpuToyModulusRaising) {
+  circuitsMatch("TOY_MR", 120);
+}
 
 TEST(CudaTfhe, RefusesMismatchedInputs) {
   Fixture f("TOY");

@@ -20,6 +20,13 @@
 // the constant test vector Q/8 (the sign is negacyclic). A lookup table of
 // t entries uses one padding bit: m in Z_t is encrypted as m q / (2t).
 //
+// The external product is OpenFHE's gadget decomposition, or (sets named
+// *_MR) VeloFHE's modulus raising: the bootstrapping key is two RLWE
+// samples at P Q per key, with P [s_i = +-1] in component r of row r; a
+// step multiplies the accumulator (coefficient form at Q, lifted centred)
+// by them at both primes and adds round(product / P) back at Q (VeloFHE's
+// Algorithm 3): 4 forward and 4 inverse NTTs per step, no digits.
+//
 // Parameter sets follow OpenFHE's (binfhecontext.cpp, the sets regenerated
 // in 2026): their security is OpenFHE's lattice-estimator figure for the
 // LWE (n, q_ks) and RLWE (N, Q) instances with ternary secrets and sigma
@@ -138,6 +145,8 @@ private:
   const EvaluationKeys &keys_;
   std::unique_ptr<Scratch> scratch_;
   Ciphertext finish(Ciphertext extracted) const;
+  /// blindRotate by modulus raising; the accumulator's start in place.
+  std::vector<uint32_t> blindRotateRaising(const Ciphertext &ct);
   Ciphertext signBootstrap(const Ciphertext &shifted);
 };
 

@@ -14,21 +14,28 @@
 
 namespace ember::lwe {
 
-/// A FHEW/TFHE parameter set (GINX blind rotation, ternary keys).
+/// A FHEW/TFHE parameter set (GINX blind rotation, ternary keys). The
+/// blind rotation's external product is by gadget decomposition (ring_p 0:
+/// the accumulator's digits in base Bg times RGSW rows) or by modulus
+/// raising (ring_p = P: the accumulator times a key at P Q, then divided by
+/// P and rounded, VeloFHE's Algorithm 3; no digits, base_g 0).
 struct Params {
   std::string name;
   int n = 0;             ///< LWE dimension
   uint32_t q = 0;        ///< modulus of gate inputs and outputs; q | 2N
   int log_ring = 0;      ///< log2 N, the RLWE ring degree
   uint32_t ring_q = 0;   ///< Q: prime, 1 mod 2N, below 2^30
-  uint32_t base_g = 0;   ///< Bg, a power of two
+  uint32_t base_g = 0;   ///< Bg, a power of two (0 when raising)
+  uint32_t ring_p = 0;   ///< P: prime, 1 mod 2N (0: gadget decomposition)
   uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^31
   uint32_t base_ks = 0;  ///< Bks, a power of two
   double sigma = 3.19;   ///< error standard deviation (all encryptions)
   bool insecure = false; ///< a test set below 128-bit security
 
   size_t ringN() const { return size_t{1} << log_ring; }
-  /// d: digits of Q in base Bg; digits 1 .. d-1 are used.
+  /// The external product by modulus raising (ring_p set).
+  bool raising() const { return ring_p != 0; }
+  /// d: digits of Q in base Bg; digits 1 .. d-1 are used (0 when raising).
   int digitsG() const;
   int digitsKs() const;
   int logBaseG() const;
@@ -40,7 +47,9 @@ struct Params {
   /// Bg 128, q_ks 2^15, Bks 32), "STD128Q" (post-quantum: n 601, Q below
   /// 2^25, Bg 16), "STD128_4BIT" (tables over Z_16, 4-bit messages: n 740,
   /// q 4096, N 2048, Q 2^28 - 2^16 + 1, Bg 16, q_ks 2^19, Bks 4), "TOY"
-  /// (insecure, for fast tests: n 64, N 512, q 512).
+  /// (insecure, for fast tests: n 64, N 512, q 512); "STD128_4BIT_MR"
+  /// (STD128_4BIT's LWE side with the external product by modulus raising:
+  /// Q 2^27 - 106495, P 2^27 - 40959, P Q below 2^54) and "TOY_MR".
   static Params named(const std::string &name);
   static std::vector<std::string> names();
   /// Throws InvalidArgument naming the first inconsistent field.
@@ -85,13 +94,17 @@ inline double log2Erfc(double x) {
 } // namespace detail
 
 inline int Params::digitsG() const {
+  if (raising())
+    return 0;
   const int log_q = detail::log2Exact(ring_q);
   return (log_q + logBaseG() - 1) / logBaseG();
 }
 inline int Params::digitsKs() const {
   return (detail::log2Exact(q_ks) + logBaseKs() - 1) / logBaseKs();
 }
-inline int Params::logBaseG() const { return detail::log2Exact(base_g); }
+inline int Params::logBaseG() const {
+  return raising() ? 0 : detail::log2Exact(base_g);
+}
 inline int Params::logBaseKs() const { return detail::log2Exact(base_ks); }
 
 inline Params Params::named(const std::string &name) {
@@ -116,6 +129,21 @@ inline Params Params::named(const std::string &name) {
     // side (N 2048, 28 bits) is far inside the HE standard's 54.
     p.n = 740, p.q = 4096, p.log_ring = 11, p.ring_q = 268369921;
     p.base_g = 16, p.q_ks = 1 << 19, p.base_ks = 4;
+  } else if (name == "STD128_4BIT_MR") {
+    // STD128_4BIT's LWE side (n 740, q 4096, q_ks 2^19, Bks 4) with the
+    // blind rotation's external product by modulus raising (VeloFHE): the
+    // key is an RLWE sample at P Q, the accumulator stays at Q. P and Q are
+    // the two largest primes below 2^27 that are 1 mod 4096, so log2(P Q) =
+    // 53.9999, within the HomomorphicEncryption.org bound of 54 bits for N
+    // = 2048 (ternary, 128-bit). The blind rotation's noise is (Q/P)^2
+    // times a product's: about 0.01 at q (STD128_4BIT: 3.7).
+    p.n = 740, p.q = 4096, p.log_ring = 11, p.ring_q = 134111233;
+    p.ring_p = 134176769, p.q_ks = 1 << 19, p.base_ks = 4;
+  } else if (name == "TOY_MR") {
+    // TOY's sizes with modulus raising: far below any security.
+    p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134210561;
+    p.ring_p = 134215681, p.q_ks = 1 << 14, p.base_ks = 32;
+    p.insecure = true;
   } else if (name == "TOY") {
     // OpenFHE TOY's sizes (n 64, N 512, q 512): far below any security.
     p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
@@ -133,7 +161,8 @@ inline Params Params::named(const std::string &name) {
 }
 
 inline std::vector<std::string> Params::names() {
-  return {"STD128", "STD128Q", "STD128_4BIT", "TOY"};
+  return {"STD128",         "STD128Q", "STD128_4BIT",
+          "STD128_4BIT_MR", "TOY",     "TOY_MR"};
 }
 
 inline void Params::validate() const {
@@ -154,11 +183,24 @@ inline void Params::validate() const {
   if (ring_q >= (1u << 28) || !isPrime(ring_q) || ring_q % two_n != 1)
     bad("Q = " + std::to_string(ring_q) +
         " must be a prime below 2^28 that is 1 mod 2N");
-  if (!detail::powerOfTwo(base_g) || base_g < 2 || base_g >= ring_q)
-    bad("the gadget base Bg = " + std::to_string(base_g) +
-        " must be a power of two below Q");
-  if (digitsG() < 2)
-    bad("Bg leaves no digit after the dropped lowest one");
+  if (raising()) {
+    // Modulus raising: the products' sums are 2 terms of (4P)P, and the
+    // lifted accumulator (centred, below Q/2) must be below P.
+    if (ring_p >= (1u << 28) || !isPrime(ring_p) || ring_p % two_n != 1 ||
+        ring_p == ring_q)
+      bad("P = " + std::to_string(ring_p) +
+          " must be a prime below 2^28 that is 1 mod 2N, other than Q");
+    if (ring_p >= 2ull * ring_q || ring_q >= 2ull * ring_p)
+      bad("P and Q must be within a factor of two of each other");
+    if (base_g != 0)
+      bad("a gadget base with modulus raising (Bg must be 0)");
+  } else {
+    if (!detail::powerOfTwo(base_g) || base_g < 2 || base_g >= ring_q)
+      bad("the gadget base Bg = " + std::to_string(base_g) +
+          " must be a power of two below Q");
+    if (digitsG() < 2)
+      bad("Bg leaves no digit after the dropped lowest one");
+  }
   if (!detail::powerOfTwo(q_ks) || q_ks < q || q_ks > (1u << 31))
     bad("q_ks = " + std::to_string(q_ks) +
         " must be a power of two between q and 2^31");
@@ -177,17 +219,27 @@ inline NoiseEstimate estimateNoise(const Params &p) {
   const double n = p.n, big_n = static_cast<double>(p.ringN());
   const double var_s = 2.0 / 3.0, s2 = p.sigma * p.sigma;
   const double bg = p.base_g, q = p.q, big_q = p.ring_q, q_ks = p.q_ks;
-  const int d = p.digitsG();
-  // The used digits' ranges: d - 2 full ones, the top one at most Q /
-  // Bg^(d-1).
-  const double top = std::min(bg, big_q / std::pow(bg, d - 1));
-  const double range2 = (d - 2) * bg * bg + top * top;
-  // Per step: two external products (each 2 polynomials of digits, uniform
-  // of variance range^2 / 12, times key errors), each multiplied by X^m - 1
-  // (twice the variance); and the dropped digit r_0 (variance Bg^2 / 12)
-  // times the key's message where s_i != 0 (probability 2/3).
-  const double per_step = 8 * big_n * s2 * range2 / 12 +
-                          2 * var_s * (var_s * big_n + 1) * bg * bg / 12;
+  double per_step = 0;
+  if (p.raising()) {
+    // Per step: two products of the accumulator (2 polynomials, centred
+    // at Q: variance Q^2 / 12) with a key's errors at P Q, each times X^m -
+    // 1 (twice the variance), divided by P; then rounding (the a-part's
+    // error times s', plus b's).
+    const double ratio = big_q / p.ring_p;
+    per_step = 8 * big_n * s2 * ratio * ratio / 12 + (var_s * big_n + 1) / 12;
+  } else {
+    const int d = p.digitsG();
+    // The used digits' ranges: d - 2 full ones, the top one at most Q /
+    // Bg^(d-1).
+    const double top = std::min(bg, big_q / std::pow(bg, d - 1));
+    const double range2 = (d - 2) * bg * bg + top * top;
+    // Per step: two external products (each 2 polynomials of digits,
+    // uniform of variance range^2 / 12, times key errors), each multiplied
+    // by X^m - 1 (twice the variance); and the dropped digit r_0 (variance
+    // Bg^2 / 12) times the key's message where s_i != 0 (probability 2/3).
+    per_step = 8 * big_n * s2 * range2 / 12 +
+               2 * var_s * (var_s * big_n + 1) * bg * bg / 12;
+  }
   NoiseEstimate e;
   e.q = q;
   e.blind_rotation = n * per_step * (q / big_q) * (q / big_q);
