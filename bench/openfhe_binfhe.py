@@ -1,8 +1,8 @@
 """OpenFHE's binfhe gate bootstrapping, for issue 16's comparison: the
-median time of each two-input gate at STD128 with GINX (OpenFHE's default,
-the method Ember implements), on this machine's cores, every output
-decrypted. Runs under Python 3.10 with the openfhe wheel from PyPI (1.6.x),
-outside Ember's environment:
+median time of each two-input gate at STD128 with GINX (OpenFHE's default;
+Ember's STD128), or with `--method AP` at STD128_AP (Ember's STD128_AP),
+on this machine's cores, every output decrypted. Runs under Python 3.10
+with the openfhe wheel from PyPI (1.6.x), outside Ember's environment:
 
     python3.10 -m venv /tmp/ofenv && /tmp/ofenv/bin/pip install openfhe
     /tmp/ofenv/bin/python bench/openfhe_binfhe.py [--runs 21]
@@ -32,13 +32,18 @@ GATES = {
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--method", choices=["GINX", "AP"], default="GINX")
     args = ap.parse_args()
     cc = of.BinFHEContext()
-    cc.GenerateBinFHEContext(of.STD128, of.GINX)
+    if args.method == "AP":
+        cc.GenerateBinFHEContext(of.STD128_AP, of.AP)
+    else:
+        cc.GenerateBinFHEContext(of.STD128, of.GINX)
     t0 = time.perf_counter()
     sk = cc.KeyGen()
     cc.BTKeyGen(sk)
     out = {
+        "method": args.method,
         "n": cc.Getn(),
         "q": cc.Getq(),
         "N": cc.GetN(),

@@ -114,6 +114,57 @@ def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
     return row
 
 
+def gates_at(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
+    """NAND at another set (AP/DM, say): the latency of one gate and a
+    batch of min(batch, 4096) (every output decrypted, the first compared
+    word for word with the CPU's)."""
+    params = tfhe.Params.named(name)
+    t0 = time.perf_counter()
+    sk = tfhe.SecretKey(params)
+    keys = tfhe.EvaluationKeys(sk)
+    keygen_s = time.perf_counter() - t0
+    cpu, gpu = tfhe.Evaluator(keys), tfhe.CudaEvaluator(keys)
+    q, size = params.q, min(batch, 4096)
+    x, y = rng.integers(0, 2, size), rng.integers(0, 2, size)
+    a, b = encrypt_rows(sk, x, 4), encrypt_rows(sk, y, 4)
+    gpu.gate("NAND", a[:16], b[:16])  # warm-up
+    one_s, _ = timed(lambda: gpu.gate("NAND", a[:1], b[:1]), lat_runs)
+    one_timing = gpu.last_timing
+    batch_s, out = timed(lambda: gpu.gate("NAND", a, b), runs)
+    wrong = sum(
+        int(g != 1 - (int(u) & int(v)))
+        for g, u, v in zip(decrypt_rows(sk, out, q, 4), x, y, strict=True)
+    )
+    first = cpu.gate(
+        "NAND",
+        tfhe.Ciphertext.from_row(a[0], q),
+        tfhe.Ciphertext.from_row(b[0], q),
+    )
+    row = {
+        "set": name,
+        "keygen_s": keygen_s,
+        "bootstrap_key_mb": keys.bootstrap_key_bytes / 1e6,
+        "log2_gate_failure": params.noise()["log2_gate_failure"],
+        "latency_ms": one_s * 1e3,
+        "latency_stages_ms": one_timing,
+        "batch": size,
+        "per_s": size / batch_s,
+        "wrong": wrong,
+        "cpu_identical_first": bool(np.array_equal(out[0], first.row())),
+        "cluster_blocks": gpu.cluster_blocks,
+    }
+    print(
+        f"NAND at {name} (failure 2^{row['log2_gate_failure']:.1f}, key "
+        f"{row['bootstrap_key_mb']:.0f} MB): one {one_s * 1e3:.2f} ms on "
+        f"{gpu.cluster_blocks} blocks (rotation "
+        f"{one_timing['blind_rotation_ms']:.2f}), batch {size}: "
+        f"{size / batch_s:.0f}/s; wrong {wrong}, CPU-identical "
+        f"{row['cpu_identical_first']}",
+        flush=True,
+    )
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--set", default="STD128")
@@ -129,6 +180,11 @@ def main() -> None:
         "--lut16-set",
         default="STD128_4BIT,STD128_4BIT_MR",
         help="also time tables over Z_16 at these sets ('' skips)",
+    )
+    ap.add_argument(
+        "--gate-sets",
+        default="STD128_AP",
+        help="also time NAND at these sets ('' skips)",
     )
     ap.add_argument(
         "--min-blocks",
@@ -285,6 +341,11 @@ def main() -> None:
             f"CPU-identical {c['cpu_identical_first']}/{o['cpu_identical_first']}",
             flush=True,
         )
+    result["gate_sets"] = [
+        gates_at(name, args.batch, lat_runs, args.runs, rng)
+        for name in args.gate_sets.split(",")
+        if name
+    ]
     result["lut16"] = [
         lut16(name, args.batch, lat_runs, args.runs, rng)
         for name in args.lut16_set.split(",")

@@ -127,7 +127,7 @@ void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
   const Params &p = k.params;
   const size_t big_n = p.ringN();
   const bool raising = p.raising();
-  k.bsk.assign(size_t(p.n) * 2 * k.rows * 2 * big_n, 0);
+  k.bsk.assign(size_t(p.n) * k.keysPerCoefficient() * k.rows * 2 * big_n, 0);
   if (raising)
     k.bsk_p.assign(k.bsk.size(), 0);
   const Modulus<uint32_t> *mods[2] = {&k.ring_q, &k.ring_p};
@@ -143,10 +143,38 @@ void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
     ntts[pr]->forward(s_ntt[pr].data());
   }
   const size_t key_words = size_t(k.rows) * 2 * big_n;
+  // AP: key (k, v) of coefficient i encrypts X^e, e = s_i v B_r^k 2N/q
+  // (mod 2N), added in NTT form: slot j evaluates X at psi^(2 brev(j) + 1).
+  const int keys = k.keysPerCoefficient();
+  std::vector<uint32_t> mono(big_n), ebr(big_n), pw;
+  if (p.ap()) {
+    pw.resize(2 * big_n);
+    pw[0] = 1;
+    for (size_t e = 1; e < 2 * big_n; ++e)
+      pw[e] = k.ring_q.mul(pw[e - 1], k.ntt.psi());
+    for (size_t j = 0; j < big_n; ++j)
+      ebr[j] = 2 * bitReverse(static_cast<uint32_t>(j), p.log_ring) + 1;
+  }
   for (int i = 0; i < p.n; ++i) {
-    for (int key = 0; key < 2; ++key) {
-      const bool bit = sk.lweKey()[i] == (key == 0 ? 1 : -1);
-      const size_t at = (size_t(i) * 2 + key) * key_words;
+    for (int key = 0; key < keys; ++key) {
+      // GINX: key 0 holds [s_i = 1], key 1 [s_i = -1] (a constant).
+      bool bit = !p.ap() && sk.lweKey()[i] == (key == 0 ? 1 : -1);
+      if (p.ap()) {
+        int digit = 0;
+        while (key >= p.apKeyIndex(digit + 1, 1))
+          ++digit;
+        const int64_t v = key - p.apKeyIndex(digit, 1) + 1;
+        const int64_t two_n = int64_t(2 * big_n);
+        const int64_t power = int64_t(1)
+                              << (digit * detail::log2Exact(p.base_r));
+        const int64_t exponent =
+            (sk.lweKey()[i] * v * power * (two_n / p.q) % two_n + two_n) %
+            two_n;
+        for (size_t j = 0; j < big_n; ++j)
+          mono[j] = pw[uint64_t(exponent) * ebr[j] % (2 * big_n)];
+        bit = true;
+      }
+      const size_t at = (size_t(i) * keys + key) * key_words;
       for (int r = 0; r < k.rows; ++r) {
         // a uniform at each prime, then one error (the same integers at
         // every prime).
@@ -169,12 +197,13 @@ void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
           if (!bit)
             continue;
           // The gadget: Bg^(r/2 + 1) on part r % 2, or P on part r (a
-          // constant: the same in every slot; P is 0 mod P).
+          // constant: the same in every slot; P is 0 mod P); with AP times
+          // the monomial.
           const uint32_t g =
               raising ? p.ring_p % q : mq.pow(p.base_g, r / 2 + 1);
           uint32_t *part = (r % 2 == 0) ? a[pr] : b[pr];
           for (size_t j = 0; j < big_n; ++j)
-            part[j] = mq.add(part[j], g);
+            part[j] = mq.add(part[j], p.ap() ? mq.mul(g, mono[j]) : g);
         }
       }
     }

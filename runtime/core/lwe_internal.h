@@ -23,9 +23,10 @@ struct EvaluationKeys::Impl {
   /// RGSW rows: 2 (d - 1); with modulus raising 2 (row r multiplies the
   /// accumulator's part r: 0 a, 1 b).
   int rows = 0;
-  /// The bootstrapping key, NTT form: for LWE coefficient i, key k (0: s_i
-  /// = 1, 1: s_i = -1), row r, component c (0: a, 1: b), N words at
-  /// bsk[(((i * 2 + k) * rows + r) * 2 + c) * N]: residues mod Q. With
+  /// The bootstrapping key, NTT form: for LWE coefficient i, key k (GINX:
+  /// 0 for s_i = 1, 1 for s_i = -1; AP: Params::apKeyIndex(digit, value)),
+  /// row r, component c (0: a, 1: b), N words at bsk[(((i * K + k) * rows +
+  /// r) * 2 + c) * N], K = keysPerCoefficient(): residues mod Q. With
   /// modulus raising bsk_p holds the same key's residues mod P (the key is
   /// an RLWE sample at P Q: P [s_i = +-1] added to component r of row r),
   /// else it is empty.
@@ -40,8 +41,11 @@ struct EvaluationKeys::Impl {
   std::vector<uint32_t> ksk32;
 
   size_t ringN() const { return params.ringN(); }
+  /// RGSW keys per LWE coefficient: 2 (GINX) or Params::apKeys (AP).
+  int keysPerCoefficient() const { return params.ap() ? params.apKeys() : 2; }
   const uint32_t *rgsw(int i, int k) const {
-    return bsk.data() + (size_t(i) * 2 + k) * rows * 2 * ringN();
+    return bsk.data() +
+           (size_t(i) * keysPerCoefficient() + k) * rows * 2 * ringN();
   }
   /// The residues mod P of key (i, k) (modulus raising).
   const uint32_t *rgswP(int i, int k) const {

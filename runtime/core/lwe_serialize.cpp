@@ -1,8 +1,8 @@
 // FHEW/TFHE keys and ciphertexts in the container of ember/serialize.h
 // (ember/lwe.h). Payloads, little endian:
 //   parameter set: name, n, q, log N, Q, Bg, q_ks, Bks, sigma, then P
-//                  where the set raises (so that the other sets' files and
-//                  hashes are those of before modulus raising)
+//                  where the set raises and B_r where it is AP (so that
+//                  the other sets' files and hashes are those of before)
 //   secret key:    set, n then N coefficients (int8, each -1, 0 or 1)
 //   evaluation:    set, RGSW rows, bootstrapping-key words (u32, below Q),
 //                  where the set raises the same count below P,
@@ -37,6 +37,8 @@ void putParams(Writer &w, const Params &p) {
   w.put<double>(p.sigma);
   if (p.raising())
     w.put<uint32_t>(p.ring_p);
+  if (p.ap())
+    w.put<uint32_t>(p.base_r);
 }
 
 /// The set a file names, which must be a named set with every field equal.
@@ -59,8 +61,10 @@ Params getParams(Reader &r) {
   f.sigma = r.get<double>();
   if (p.raising())
     f.ring_p = r.get<uint32_t>();
-  if (f.ring_p != p.ring_p || f.n != p.n || f.q != p.q ||
-      f.log_ring != p.log_ring || f.ring_q != p.ring_q ||
+  if (p.ap())
+    f.base_r = r.get<uint32_t>();
+  if (f.ring_p != p.ring_p || f.base_r != p.base_r || f.n != p.n ||
+      f.q != p.q || f.log_ring != p.log_ring || f.ring_q != p.ring_q ||
       f.base_g != p.base_g || f.q_ks != p.q_ks || f.base_ks != p.base_ks ||
       f.sigma != p.sigma)
     r.fail("the fields of parameter set '" + name + "' differ from it");
@@ -162,8 +166,8 @@ EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes) {
   k->setUp(f.params);
   if (r.get<uint32_t>() != uint32_t(k->rows))
     r.fail("an RGSW row count other than the set's " + std::to_string(k->rows));
-  const size_t bsk_words =
-      size_t(f.params.n) * 2 * k->rows * 2 * f.params.ringN();
+  const size_t bsk_words = size_t(f.params.n) * k->keysPerCoefficient() *
+                           k->rows * 2 * f.params.ringN();
   if (r.get<uint64_t>() != bsk_words)
     r.fail("a bootstrapping key of another size than the set's " +
            std::to_string(bsk_words) + " words");

@@ -145,6 +145,19 @@ EMBER_WIDE_CLONES void externalProducts(const uint32_t *dig,
   }
 }
 
+/// Component c of one external product (AP), unreduced.
+EMBER_WIDE_CLONES void externalProduct(const uint32_t *dig, const uint32_t *key,
+                                       int c, int rows, size_t big_n,
+                                       uint64_t *sum) {
+  std::fill(sum, sum + big_n, 0);
+  for (int r = 0; r < rows; ++r) {
+    const uint32_t *d = dig + size_t(r) * big_n;
+    const uint32_t *row = key + size_t(2 * r + c) * big_n;
+    for (size_t j = 0; j < big_n; ++j)
+      sum[j] += uint64_t(d[j]) * row[j];
+  }
+}
+
 /// acc += (X^m - 1) sum0 + (X^-m - 1) sum1 in NTT form: slot j evaluates X
 /// at psi^ebr[j].
 void addMonomialProducts(uint32_t *acc, const uint64_t *sum0,
@@ -256,36 +269,53 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
     tid = omp_get_thread_num();
     team = omp_get_num_threads();
 #endif
+    // GINX: one step per coefficient a_i (m = a_i 2N/q; 0 rotates
+    // nothing); AP: one per nonzero digit v of a_i in base B_r (by
+    // RGSW(X^(s_i v B_r^k 2N/q)); v = 0 multiplies by 1).
+    const int digits_r = p.ap() ? p.digitsR() : 1;
+    const int log_br = p.ap() ? detail::log2Exact(p.base_r) : 0;
     int step = 0;
     for (int i = 0; i < p.n; ++i) {
-      const uint32_t m = ct.a[i] * f & mask;
-      if (m == 0)
-        continue; // X^0 - 1 = 0: this coefficient rotates nothing
-      uint32_t *dig = s.digits.data() + size_t(step & 1) * rows * big_n;
-      ++step;
-      // Phase 1, per part: coefficient form, the signed digits (OpenFHE's
-      // SignedDigitDecompose, the lowest digit dropped), their NTTs.
-      for (int part = tid; part < 2; part += team) {
-        uint32_t *c = s.coeff.data() + part * big_n;
-        std::copy_n(s.acc.data() + part * big_n, big_n, c);
-        k.ntt.inverse(c);
-        decompose(c, dig + size_t(part) * big_n, big_n, digits, log_bg, offset,
-                  half, big_q);
-        for (int d = 1; d <= digits; ++d)
-          k.ntt.forward(dig + size_t(2 * (d - 1) + part) * big_n);
-      }
-      barrier.wait(team);
-      // Phase 2, per component c: both external products (sums over rows
-      // of digit x key row, reduced once: rows Q^2 < 2^64 for Q < 2^28),
-      // then acc_c += (X^m - 1) (acc x RGSW(s_i = 1))_c + (X^-m - 1) (acc x
-      // RGSW(s_i = -1))_c; slot j evaluates X at psi^ebr[j].
-      for (int c = tid; c < 2; c += team) {
-        uint64_t *sum0 = s.sum.data() + size_t(2 * c) * big_n;
-        uint64_t *sum1 = sum0 + big_n;
-        externalProducts(dig, k.rgsw(i, 0), k.rgsw(i, 1), c, rows, big_n, sum0,
-                         sum1);
-        addMonomialProducts(s.acc.data() + size_t(c) * big_n, sum0, sum1, m,
-                            s.ebr.data(), s.pw.data(), mask, mq, big_n);
+      for (int kd = 0; kd < digits_r; ++kd) {
+        const uint32_t m = ct.a[i] * f & mask;
+        const uint32_t v = (ct.a[i] >> (kd * log_br)) & (p.base_r - 1);
+        if (p.ap() ? v == 0 : m == 0)
+          continue;
+        uint32_t *dig = s.digits.data() + size_t(step & 1) * rows * big_n;
+        ++step;
+        // Phase 1, per part: coefficient form, the signed digits (OpenFHE's
+        // SignedDigitDecompose, the lowest digit dropped), their NTTs.
+        for (int part = tid; part < 2; part += team) {
+          uint32_t *c = s.coeff.data() + part * big_n;
+          std::copy_n(s.acc.data() + part * big_n, big_n, c);
+          k.ntt.inverse(c);
+          decompose(c, dig + size_t(part) * big_n, big_n, digits, log_bg,
+                    offset, half, big_q);
+          for (int d = 1; d <= digits; ++d)
+            k.ntt.forward(dig + size_t(2 * (d - 1) + part) * big_n);
+        }
+        barrier.wait(team);
+        // Phase 2, per component c. GINX: both external products (sums
+        // over rows of digit x key row, reduced once: rows Q^2 < 2^64 for Q
+        // < 2^28), then acc_c += (X^m - 1) (acc x RGSW(s_i = 1))_c + (X^-m
+        // - 1) (acc x RGSW(s_i = -1))_c; slot j evaluates X at psi^ebr[j].
+        // AP: acc_c = (acc x RGSW(X^e))_c.
+        for (int c = tid; c < 2; c += team) {
+          uint64_t *sum0 = s.sum.data() + size_t(2 * c) * big_n;
+          uint64_t *sum1 = sum0 + big_n;
+          uint32_t *acc = s.acc.data() + size_t(c) * big_n;
+          if (p.ap()) {
+            externalProduct(dig, k.rgsw(i, p.apKeyIndex(kd, v)), c, rows, big_n,
+                            sum0);
+            for (size_t j = 0; j < big_n; ++j)
+              acc[j] = mq.reduce(sum0[j]);
+            continue;
+          }
+          externalProducts(dig, k.rgsw(i, 0), k.rgsw(i, 1), c, rows, big_n,
+                           sum0, sum1);
+          addMonomialProducts(acc, sum0, sum1, m, s.ebr.data(), s.pw.data(),
+                              mask, mq, big_n);
+        }
       }
     }
   }

@@ -57,8 +57,13 @@ struct KParams {
   u32 n_inv, n_inv_shoup;
   const u32 *roots, *roots_shoup, *inv_roots, *inv_roots_shoup, *pw;
   /// The bootstrapping key re-laid for the kernel: for LWE coefficient i,
-  /// row r and coefficient j, (key 0 a, key 0 b, key 1 a, key 1 b).
+  /// row r and coefficient j, (key 0 a, key 0 b, key 1 a, key 1 b); with
+  /// AP for key k of coefficient i (Params::apKeyIndex), row r and
+  /// coefficient j, (a, b, 0, 0) at ((i K + k) rows + r) N + j.
   const uint4 *bsk4;
+  /// AP: digits of a_i in base B_r (0: GINX), log2 B_r, keys per
+  /// coefficient K and the index of digit k's value 1.
+  int ap_digits, log_br, ap_keys, ap_base[8];
   const u16 *ksk;   ///< key-switching words (q_ks <= 2^16) ...
   const u32 *ksk32; ///< ... or these (q_ks above 2^16)
   /// Modulus raising: P's tables (as Q's above), P^-1 mod Q, and the key
@@ -578,12 +583,26 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
   nttForward<true>(acc + big_n, 1, k);
   cluster.sync(); // every block has started: its shared memory is there
 
-  for (int i = 0; i < k.n; ++i) {
-    const u32 m = stepRotation(k, in, i);
-    if (m == 0)
-      continue; // the same for every block of the cluster
+  // GINX: a step per coefficient a_i (m = a_i 2N/q, 0 rotating nothing);
+  // AP: a step per nonzero digit v of a_i in base B_r, by the key of
+  // (digit, v): acc = acc x RGSW(X^(s_i v B_r^digit 2N/q)).
+  const int digits_r = k.ap_digits > 0 ? k.ap_digits : 1;
+  for (int step = 0; step < k.n * digits_r; ++step) {
+    const int i = step / digits_r, digit = step - i * digits_r;
+    u32 m = 0;
+    size_t key_at = i;
+    if (k.ap_digits > 0) {
+      const u32 v = (in.mask(i) >> (digit * k.log_br)) & ((1u << k.log_br) - 1);
+      if (v == 0)
+        continue; // the same for every block of the cluster
+      key_at = size_t(i) * k.ap_keys + k.ap_base[digit] + v - 1;
+    } else {
+      m = stepRotation(k, in, i);
+      if (m == 0)
+        continue;
+    }
     // 1. The step's key words of this block's slice.
-    const uint4 *key = k.bsk4 + size_t(i) * k.rows * big_n;
+    const uint4 *key = k.bsk4 + key_at * k.rows * big_n;
     for (int r = 0; r < k.rows; ++r)
       for (int t = lo + int(threadIdx.x); t < hi; t += blockDim.x)
         __pipeline_memcpy_async(keys + r * slice + (t - lo),
@@ -710,10 +729,16 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
         const uint4 w = keys[r * slice + (t - lo)];
         s00 += d * w.x, s01 += d * w.y, s10 += d * w.z, s11 += d * w.w;
       }
-      u64 fp, fm;
-      stepMonomials(k, m, t, fp, fm);
-      const u32 a0 = stepUpdate(k, acc[t], s00, s10, fp, fm);
-      const u32 a1 = stepUpdate(k, acc[big_n + t], s01, s11, fp, fm);
+      u32 a0, a1;
+      if (k.ap_digits > 0) { // AP: the product replaces the accumulator
+        a0 = reduce64(s00, k.big_q, k.ratio);
+        a1 = reduce64(s01, k.big_q, k.ratio);
+      } else {
+        u64 fp, fm;
+        stepMonomials(k, m, t, fp, fm);
+        a0 = stepUpdate(k, acc[t], s00, s10, fp, fm);
+        a1 = stepUpdate(k, acc[big_n + t], s01, s11, fp, fm);
+      }
 #pragma unroll
       for (int b = 0; b < (kC > 0 ? kC : 1); ++b) {
         u32 *other = cluster.map_shared_rank(acc, b);
@@ -1287,6 +1312,17 @@ struct DeviceEvaluator::Impl {
     cfg.numAttrs = 1;
     return cfg;
   }
+  /// Frees the keys and tables, the stream and the events.
+  void release() {
+    for (void *p : owned)
+      cudaFree(p);
+    owned.clear();
+    for (cudaEvent_t &e : events)
+      if (e)
+        cudaEventDestroy(e), e = nullptr;
+    if (stream)
+      cudaStreamDestroy(stream), stream = nullptr;
+  }
   template <typename T> const T *keep(const std::vector<T> &v) {
     T *d = upload(v);
     owned.push_back(d);
@@ -1400,12 +1436,18 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
         "DeviceEvaluator: n = " + std::to_string(p.n) +
         " exceeds the key-switching kernel's " +
         std::to_string(kSwitchThreads * kSwitchPerThread - 1));
-  if (p.raising()) {
+  if (p.ap() || p.raising()) {
     int dev = 0;
     cudaDeviceProp prop{};
     EMBER_CUDA_CHECK(cudaGetDevice(&dev));
     EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    if (raiseKernel(p.log_ring) == nullptr || prop.major < 9)
+    if (p.ap() && prop.major < 9)
+      throw InvalidArgument(
+          "DeviceEvaluator: parameter set '" + p.name +
+          "' is AP/DM, which the GPU runs on thread-block clusters "
+          "(compute capability 9.0 or later); this is " +
+          std::string(prop.name));
+    if (p.raising() && (raiseKernel(p.log_ring) == nullptr || prop.major < 9))
       throw InvalidArgument(
           "DeviceEvaluator: parameter set '" + p.name +
           "' raises the modulus, which the GPU runs on thread-block clusters "
@@ -1493,6 +1535,23 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
           }
         }
     k.bsk_raise = reinterpret_cast<const uint4 *>(I.keep(re));
+  } else if (p.ap()) {
+    k.ap_digits = p.digitsR();
+    k.log_br = p.logBaseR();
+    k.ap_keys = p.apKeys();
+    for (int d = 0; d < k.ap_digits; ++d)
+      k.ap_base[d] = p.apKeyIndex(d, 1);
+    std::vector<u32> re(2 * h.bsk.size(), 0);
+    const size_t keys = size_t(p.n) * k.ap_keys;
+    for (size_t key = 0; key < keys; ++key)
+      for (int r = 0; r < h.rows; ++r)
+        for (int c = 0; c < 2; ++c) {
+          const u32 *src =
+              h.bsk.data() + (key * h.rows * 2 + 2 * r + c) * big_n;
+          for (size_t j = 0; j < big_n; ++j)
+            re[((key * h.rows + r) * big_n + j) * 4 + c] = src[j];
+        }
+    k.bsk4 = reinterpret_cast<const uint4 *>(I.keep(re));
   } else {
     std::vector<u32> re(h.bsk.size());
     for (int i = 0; i < p.n; ++i)
@@ -1537,6 +1596,8 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   // against 6.3 ms at 1-8 ciphertexts, 5.7 against 6.5 at 64, 11.5
   // against 11.9 at 132; bench/RESULTS.md).
   I.cluster_jobs = env ? size_t(std::atol(env)) : size_t(I.sms);
+  if (p.ap()) // only the cluster kernel runs AP
+    I.cluster_jobs = ~size_t{0};
   if (p.raising()) {
     // Modulus raising runs on clusters of 4 blocks at every batch size.
     RotateKernel kernel = raiseKernel(p.log_ring);
@@ -1587,18 +1648,15 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     else
       break;
   }
+  if (p.ap() && I.cluster == 0) {
+    I.release();
+    throw InvalidArgument("DeviceEvaluator: parameter set '" + p.name +
+                          "' is AP/DM, and this device runs no cluster of " +
+                          "its blind-rotation kernel");
+  }
 }
 
-DeviceEvaluator::~DeviceEvaluator() {
-  Impl &I = *impl_;
-  for (void *p : I.owned)
-    cudaFree(p);
-  for (cudaEvent_t e : I.events)
-    if (e)
-      cudaEventDestroy(e);
-  if (I.stream)
-    cudaStreamDestroy(I.stream);
-}
+DeviceEvaluator::~DeviceEvaluator() { impl_->release(); }
 
 const Params &DeviceEvaluator::params() const { return impl_->params; }
 std::string DeviceEvaluator::deviceName() const { return impl_->device_name; }

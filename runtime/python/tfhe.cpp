@@ -92,6 +92,9 @@ void bindTfhe(py::module_ &parent) {
                     "P of the external product by modulus raising (0: "
                     "gadget decomposition)")
       .def_property_readonly("raising", &Params::raising)
+      .def_readonly("base_r", &Params::base_r,
+                    "B_r of the AP/DM blind rotation (0: GINX)")
+      .def_property_readonly("digits_r", &Params::digitsR)
       .def_readonly("base_g", &Params::base_g)
       .def_readonly("q_ks", &Params::q_ks)
       .def_readonly("base_ks", &Params::base_ks)

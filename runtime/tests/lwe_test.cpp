@@ -64,6 +64,10 @@ Keys &toyMrKeys() {
   static Keys k("TOY_MR");
   return k;
 }
+Keys &toyApKeys() {
+  static Keys k("TOY_AP");
+  return k;
+}
 
 TEST(Lwe, NamedSetsValidate) {
   for (const std::string &name : Params::names()) {
@@ -166,7 +170,7 @@ TEST(Lwe, EncryptDecryptAndModSwitch) {
 TEST(Lwe, BlindRotationMatchesTheNaiveRotation) {
   // X^(-phase 2N/q) tv under s', checked coefficient by coefficient after a
   // schoolbook decryption; the error is the accumulator's noise.
-  for (Keys *k : {&toyKeys(), &std128Keys(), &toyMrKeys()}) {
+  for (Keys *k : {&toyKeys(), &std128Keys(), &toyMrKeys(), &toyApKeys()}) {
     const Params &p = k->sk.params();
     const size_t big_n = p.ringN();
     const int64_t big_q = p.ring_q;
@@ -276,6 +280,37 @@ TEST(Lwe, GateTruthTablesStd128) { expectTruthTables(std128Keys(), 1); }
 
 TEST(Lwe, GateTruthTablesToyModulusRaising) {
   expectTruthTables(toyMrKeys(), 3);
+}
+
+TEST(Lwe, GateTruthTablesToyAp) { expectTruthTables(toyApKeys(), 3); }
+
+TEST(Lwe, ApDigitsAndKeys) {
+  // STD128_AP: a_i < 2048 in base 64 is 2 digits (64 and 32 values): 63 +
+  // 31 keys per coefficient, indexed digit by digit; TOY_AP: 512 in base 8,
+  // 3 digits of 8 values.
+  const Params p = Params::named("STD128_AP");
+  EXPECT_TRUE(p.ap());
+  EXPECT_EQ(p.digitsR(), 2);
+  EXPECT_EQ(p.valuesR(0), 64u);
+  EXPECT_EQ(p.valuesR(1), 32u);
+  EXPECT_EQ(p.apKeys(), 94);
+  EXPECT_EQ(p.apKeyIndex(0, 1), 0);
+  EXPECT_EQ(p.apKeyIndex(1, 1), 63);
+  EXPECT_EQ(p.apKeyIndex(1, 31), 93);
+  const Params toy = Params::named("TOY_AP");
+  EXPECT_EQ(toy.digitsR(), 3);
+  EXPECT_EQ(toy.apKeys(), 21);
+  EXPECT_EQ(toy.apKeyIndex(2, 7), 20);
+  // The gate fails below 2^-120, as STD128 (the same LWE side).
+  EXPECT_LT(estimateNoise(p).log2_gate_failure, -120);
+  Params bad = p;
+  bad.base_r = 12;
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad.base_r = 2; // 11 digits
+  EXPECT_THROW(bad.validate(), InvalidArgument);
+  bad = Params::named("STD128_4BIT_MR");
+  bad.base_r = 16;
+  EXPECT_THROW(bad.validate(), InvalidArgument);
 }
 
 TEST(Lwe, NotMuxAndBootstrap) {

@@ -320,6 +320,43 @@ def test_modulus_raising_tables_and_noise(rng) -> None:
     assert (a.a.tolist(), a.b) == (b.a.tolist(), b.b)
 
 
+def test_ap_blind_rotation() -> None:
+    """AP/DM (OpenFHE's AP: one product per nonzero digit of a_i in base
+    B_r, by RGSW(X^(s_i v B_r^k 2N/q))): every gate's truth table at
+    STD128_AP (2.5 GB of bootstrapping key: 556 coefficients x 94 RGSW keys),
+    tables over Z_4, and at TOY_AP the keys through a file (B_r and the key
+    count travel with the set)."""
+    p = tfhe.Params.named("STD128_AP")
+    g = tfhe.Params.named("STD128")
+    assert (p.n, p.q, p.ring_degree, p.ring_q, p.base_g) == (
+        g.n,
+        g.q,
+        g.ring_degree,
+        g.ring_q,
+        g.base_g,
+    )
+    assert p.base_r == 64 and p.digits_r == 2
+    assert p.noise()["log2_gate_failure"] < -120
+    k = Keys("STD128_AP")
+    assert k.ek.bootstrap_key_bytes == 556 * 94 * 6 * 2 * 1024 * 4
+    truth = {"AND": [0, 0, 0, 1], "OR": [0, 1, 1, 1], "NAND": [1, 1, 1, 0]}
+    truth |= {"NOR": [1, 0, 0, 0], "XOR": [0, 1, 1, 0], "XNOR": [1, 0, 0, 1]}
+    for gate, table in truth.items():
+        for bits in range(4):
+            a, b = k.sk.encrypt(bits >> 1), k.sk.encrypt(bits & 1)
+            assert k.sk.decrypt(k.ev.gate(gate, a, b)) == table[bits], (gate, bits)
+    for m in range(4):
+        out = k.ev.lut(k.sk.encrypt(m, 8), [2, 0, 3, 1])
+        assert k.sk.decrypt(out, 8) == [2, 0, 3, 1][m]
+    toy = Keys("TOY_AP")
+    again = tfhe.Evaluator(
+        tfhe.deserialize_evaluation_keys(tfhe.serialize_evaluation_keys(toy.ek))
+    )
+    a, b = toy.sk.encrypt(1), toy.sk.encrypt(0)
+    x, y = toy.ev.gate("OR", a, b), again.gate("OR", a, b)
+    assert (x.a.tolist(), x.b) == (y.a.tolist(), y.b) and toy.sk.decrypt(x) == 1
+
+
 def test_seeded_keys_give_identical_results() -> None:
     """The same Prng seed gives the same keys: the same gate output words
     (what the CUDA backend must reproduce)."""

@@ -40,7 +40,7 @@ def FHEToLWE : Pass<"fhe-to-lwe", "mlir::ModuleOp"> {
   let dependentDialects = ["ember::lwe::LWEDialect", "mlir::func::FuncDialect"];
   let options = [
     Option<"params", "params", "std::string", "\"STD128\"",
-           "the FHEW/TFHE parameter set: STD128, STD128Q, STD128_4BIT (TOY with insecure)">,
+           "the FHEW/TFHE parameter set: STD128, STD128Q, STD128_AP, STD128_4BIT, STD128_4BIT_MR (TOY, TOY_AP, TOY_MR with insecure)">,
     Option<"insecure", "insecure", "bool", "false",
            "allow the insecure TOY set (tests only)">,
   ];

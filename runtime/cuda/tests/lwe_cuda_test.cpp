@@ -220,6 +220,14 @@ TEST(CudaTfhe, ModulusRaisingTablesMatchTheCpu) {
 
 TEST(CudaTfhe, ModulusRaisingGatesMatchTheCpuToy) { gatesMatch("TOY_MR", 64); }
 
+/// AP/DM blind rotation (one product per nonzero digit of a_i in base B_r)
+/// on the cluster kernel at every batch size: TOY_AP (generic NTTs, 4
+/// rows on 4 blocks) and STD128_AP (the fast path, 6 rows on 6 blocks;
+/// 200 gates: more clusters than the GPU holds at once).
+TEST(CudaTfhe, ApGatesMatchTheCpuToy) { gatesMatch("TOY_AP", 64); }
+
+TEST(CudaTfhe, ApGatesMatchTheCpuStd128) { gatesMatch("STD128_AP", 200); }
+
 /// A random circuit of every op kind over `inputs` bits, its plaintext
 /// evaluation alongside.
 Circuit randomCircuit(Prng &prng, int inputs, int ops, std::vector<int> &bits) {
@@ -300,6 +308,8 @@ TEST(CudaTfhe, CircuitsMatchTheCpuStd128) { circuitsMatch("STD128", 40); }
 TEST(CudaTfhe, CircuitsMatchTheCpuToyModulusRaising) {
   circuitsMatch("TOY_MR", 120);
 }
+
+TEST(CudaTfhe, CircuitsMatchTheCpuToyAp) { circuitsMatch("TOY_AP", 120); }
 
 TEST(CudaTfhe, RefusesMismatchedInputs) {
   Fixture f("TOY");

@@ -14,11 +14,14 @@
 
 namespace ember::lwe {
 
-/// A FHEW/TFHE parameter set (GINX blind rotation, ternary keys). The
-/// blind rotation's external product is by gadget decomposition (ring_p 0:
-/// the accumulator's digits in base Bg times RGSW rows) or by modulus
-/// raising (ring_p = P: the accumulator times a key at P Q, then divided by
-/// P and rounded, VeloFHE's Algorithm 3; no digits, base_g 0).
+/// A FHEW/TFHE parameter set (ternary keys). The blind rotation is GINX
+/// (base_r 0: per LWE coefficient two CMux-like products, for s_i = 1 and
+/// s_i = -1) or AP/DM (base_r = B_r: per digit v of a_i in base B_r one
+/// product by RGSW(X^(s_i v B_r^k 2N/q)), OpenFHE's AP). Its external
+/// product is by gadget decomposition (ring_p 0: the accumulator's digits
+/// in base Bg times RGSW rows) or, with GINX, by modulus raising (ring_p =
+/// P: the accumulator times a key at P Q, then divided by P and rounded,
+/// VeloFHE's Algorithm 3; no digits, base_g 0).
 struct Params {
   std::string name;
   int n = 0;             ///< LWE dimension
@@ -27,6 +30,7 @@ struct Params {
   uint32_t ring_q = 0;   ///< Q: prime, 1 mod 2N, below 2^30
   uint32_t base_g = 0;   ///< Bg, a power of two (0 when raising)
   uint32_t ring_p = 0;   ///< P: prime, 1 mod 2N (0: gadget decomposition)
+  uint32_t base_r = 0;   ///< B_r, a power of two: AP/DM (0: GINX)
   uint32_t q_ks = 0;     ///< key-switching modulus, a power of two <= 2^31
   uint32_t base_ks = 0;  ///< Bks, a power of two
   double sigma = 3.19;   ///< error standard deviation (all encryptions)
@@ -35,6 +39,16 @@ struct Params {
   size_t ringN() const { return size_t{1} << log_ring; }
   /// The external product by modulus raising (ring_p set).
   bool raising() const { return ring_p != 0; }
+  /// AP/DM blind rotation (base_r set).
+  bool ap() const { return base_r != 0; }
+  /// AP: digits of a_i (mod q) in base B_r, the values digit k takes
+  /// (B_r, or fewer for the top one), the RGSW keys per LWE coefficient
+  /// (one per digit and nonzero value) and the index of (k, v) among them.
+  int digitsR() const;
+  int logBaseR() const;
+  uint32_t valuesR(int k) const;
+  int apKeys() const;
+  int apKeyIndex(int k, uint32_t v) const;
   /// d: digits of Q in base Bg; digits 1 .. d-1 are used (0 when raising).
   int digitsG() const;
   int digitsKs() const;
@@ -47,7 +61,9 @@ struct Params {
   /// Bg 128, q_ks 2^15, Bks 32), "STD128Q" (post-quantum: n 601, Q below
   /// 2^25, Bg 16), "STD128_4BIT" (tables over Z_16, 4-bit messages: n 740,
   /// q 4096, N 2048, Q 2^28 - 2^16 + 1, Bg 16, q_ks 2^19, Bks 4), "TOY"
-  /// (insecure, for fast tests: n 64, N 512, q 512); "STD128_4BIT_MR"
+  /// (insecure, for fast tests: n 64, N 512, q 512); "STD128_AP" and
+  /// "TOY_AP" (those with AP/DM blind rotation, B_r 64 and 8);
+  /// "STD128_4BIT_MR"
   /// (STD128_4BIT's LWE side with the external product by modulus raising:
   /// Q 2^27 - 106495, P 2^27 - 40959, P Q below 2^54) and "TOY_MR".
   static Params named(const std::string &name);
@@ -106,6 +122,31 @@ inline int Params::logBaseG() const {
   return raising() ? 0 : detail::log2Exact(base_g);
 }
 inline int Params::logBaseKs() const { return detail::log2Exact(base_ks); }
+inline int Params::logBaseR() const {
+  return ap() ? detail::log2Exact(base_r) : 0;
+}
+inline int Params::digitsR() const {
+  if (!ap())
+    return 0;
+  const int log_br = detail::log2Exact(base_r);
+  return (detail::log2Exact(q) + log_br - 1) / log_br;
+}
+inline uint32_t Params::valuesR(int k) const {
+  const uint32_t rest = q >> (k * detail::log2Exact(base_r));
+  return std::min(base_r, rest);
+}
+inline int Params::apKeys() const {
+  int keys = 0;
+  for (int k = 0; k < digitsR(); ++k)
+    keys += int(valuesR(k)) - 1;
+  return keys;
+}
+inline int Params::apKeyIndex(int k, uint32_t v) const {
+  int base = 0;
+  for (int j = 0; j < k; ++j)
+    base += int(valuesR(j)) - 1;
+  return base + int(v) - 1;
+}
 
 inline Params Params::named(const std::string &name) {
   Params p;
@@ -129,6 +170,17 @@ inline Params Params::named(const std::string &name) {
     // side (N 2048, 28 bits) is far inside the HE standard's 54.
     p.n = 740, p.q = 4096, p.log_ring = 11, p.ring_q = 268369921;
     p.base_g = 16, p.q_ks = 1 << 19, p.base_ks = 4;
+  } else if (name == "STD128_AP") {
+    // STD128 with OpenFHE's AP/DM blind rotation (its STD128_AP: the same
+    // LWE side). B_r 64: a_i < 2048 has 2 digits (OpenFHE's B_r 128 too;
+    // B_r 16 or 32 would take 3 products per coefficient), 63 + 31 keys
+    // per coefficient: 2.5 GB of bootstrapping key.
+    p.n = 556, p.q = 2048, p.log_ring = 10, p.ring_q = 134215681;
+    p.base_g = 128, p.q_ks = 1 << 15, p.base_ks = 32, p.base_r = 64;
+  } else if (name == "TOY_AP") {
+    p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
+    p.base_g = 512, p.q_ks = 1 << 14, p.base_ks = 32, p.base_r = 8;
+    p.insecure = true;
   } else if (name == "STD128_4BIT_MR") {
     // STD128_4BIT's LWE side (n 740, q 4096, q_ks 2^19, Bks 4) with the
     // blind rotation's external product by modulus raising (VeloFHE): the
@@ -161,8 +213,8 @@ inline Params Params::named(const std::string &name) {
 }
 
 inline std::vector<std::string> Params::names() {
-  return {"STD128",         "STD128Q", "STD128_4BIT",
-          "STD128_4BIT_MR", "TOY",     "TOY_MR"};
+  return {"STD128",         "STD128Q", "STD128_AP", "STD128_4BIT",
+          "STD128_4BIT_MR", "TOY",     "TOY_AP",    "TOY_MR"};
 }
 
 inline void Params::validate() const {
@@ -209,6 +261,16 @@ inline void Params::validate() const {
         " must be a power of two up to q_ks");
   if (!(sigma > 0))
     bad("sigma must be positive");
+  if (ap()) {
+    if (!detail::powerOfTwo(base_r) || base_r < 2 || base_r > q)
+      bad("the AP digit base B_r = " + std::to_string(base_r) +
+          " must be a power of two from 2 to q");
+    if (digitsR() > 8)
+      bad("B_r = " + std::to_string(base_r) + " gives " +
+          std::to_string(digitsR()) + " digits of q; at most 8");
+    if (raising())
+      bad("AP/DM with modulus raising (only GINX raises the modulus)");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -220,7 +282,16 @@ inline NoiseEstimate estimateNoise(const Params &p) {
   const double var_s = 2.0 / 3.0, s2 = p.sigma * p.sigma;
   const double bg = p.base_g, q = p.q, big_q = p.ring_q, q_ks = p.q_ks;
   double per_step = 0;
-  if (p.raising()) {
+  if (p.ap()) {
+    const int d = p.digitsG();
+    const double top = std::min(bg, big_q / std::pow(bg, d - 1));
+    const double range2 = (d - 2) * bg * bg + top * top;
+    // Per digit of a_i (d_r of them, a "step" here covering all): one
+    // external product by RGSW(X^e) (2 polynomials of digits times key
+    // errors; the dropped digit r_0 times the monomial, norm 1).
+    per_step = p.digitsR() * (2 * big_n * s2 * range2 / 12 +
+                              (var_s * big_n + 1) * bg * bg / 12);
+  } else if (p.raising()) {
     // Per step: two products of the accumulator (2 polynomials, centred
     // at Q: variance Q^2 / 12) with a key's errors at P Q, each times X^m -
     // 1 (twice the variance), divided by P; then rounding (the a-part's

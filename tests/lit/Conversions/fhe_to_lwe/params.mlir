@@ -9,7 +9,7 @@
 // DEFAULT: module attributes {lwe.params = "STD128"}
 // PQ: module attributes {lwe.params = "STD128Q"}
 // TOY: parameter set 'TOY' is insecure; pass insecure=true (tests only)
-// UNKNOWN: unknown FHEW/TFHE parameter set 'STD64' (known: STD128, STD128Q, STD128_4BIT, TOY)
+// UNKNOWN: unknown FHEW/TFHE parameter set 'STD64' (known: STD128, STD128Q, STD128_AP, STD128_4BIT, STD128_4BIT_MR, TOY, TOY_AP, TOY_MR)
 // INSECURE: module attributes {lwe.params = "TOY"}
 func.func @id(%x: !fhe.eint<2>) -> !fhe.eint<2> {
   return %x : !fhe.eint<2>
