@@ -552,7 +552,7 @@ template <int kLogN> struct UnitNtt {
 /// blocks unrolled), else 0. kLogN: log2 N for the fast path (UnitNtt; C
 /// even, so each block's rows come from one part), else 0; kPer: the fast
 /// path's rows per block (every block the same number).
-template <int kC, int kLogN, int kPer = 1>
+template <int kC, int kLogN, int kPer = 1, bool kAp = false>
 __global__ void __launch_bounds__(clusterThreads(kLogN))
     blindRotateClusterKernel(const KParams k, const u32 *wires,
                              const RotJob *jobs, const u32 *tv, u32 *ext) {
@@ -586,12 +586,14 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
   // GINX: a step per coefficient a_i (m = a_i 2N/q, 0 rotating nothing);
   // AP: a step per nonzero digit v of a_i in base B_r, by the key of
   // (digit, v): acc = acc x RGSW(X^(s_i v B_r^digit 2N/q)).
-  const int digits_r = k.ap_digits > 0 ? k.ap_digits : 1;
+  const int digits_r = kAp ? k.ap_digits : 1;
   for (int step = 0; step < k.n * digits_r; ++step) {
-    const int i = step / digits_r, digit = step - i * digits_r;
+    int i = step;
     u32 m = 0;
-    size_t key_at = i;
-    if (k.ap_digits > 0) {
+    size_t key_at = step;
+    if constexpr (kAp) {
+      i = step / digits_r;
+      const int digit = step - i * digits_r;
       const u32 v = (in.mask(i) >> (digit * k.log_br)) & ((1u << k.log_br) - 1);
       if (v == 0)
         continue; // the same for every block of the cluster
@@ -730,7 +732,7 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
         s00 += d * w.x, s01 += d * w.y, s10 += d * w.z, s11 += d * w.w;
       }
       u32 a0, a1;
-      if (k.ap_digits > 0) { // AP: the product replaces the accumulator
+      if constexpr (kAp) { // AP: the product replaces the accumulator
         a0 = reduce64(s00, k.big_q, k.ratio);
         a1 = reduce64(s01, k.big_q, k.ratio);
       } else {
@@ -1215,7 +1217,11 @@ RotateKernel raiseKernel(int log_n) {
 /// `per` rows on each of `blocks` blocks (even, so each block's rows are of
 /// one part): STD128 6 rows on 6 blocks, STD128Q and STD128_4BIT 12 on 6
 /// (on 12 where EMBER_TFHE_CLUSTER_BLOCKS allows). Null elsewhere.
-RotateKernel fastClusterKernel(int blocks, int per, int log_n) {
+RotateKernel fastClusterKernel(int blocks, int per, int log_n, bool ap) {
+  if (ap) // AP (Params::ap): STD128_AP's shape
+    return log_n == 10 && blocks == 6 && per == 1
+               ? blindRotateClusterKernel<6, 10, 1, true>
+               : nullptr;
   if (log_n == 10 && blocks == 6 && per == 1)
     return blindRotateClusterKernel<6, 10, 1>;
   if (log_n == 10 && blocks == 6 && per == 2)
@@ -1229,7 +1235,10 @@ RotateKernel fastClusterKernel(int blocks, int per, int log_n) {
   return nullptr;
 }
 /// The generic cluster kernel (TOY: 4 rows on 4 blocks).
-RotateKernel genericClusterKernel(int blocks) {
+RotateKernel genericClusterKernel(int blocks, bool ap) {
+  if (ap)
+    return blocks == 4 ? blindRotateClusterKernel<4, 0, 1, true>
+                       : blindRotateClusterKernel<0, 0, 1, true>;
   switch (blocks) {
   case 4:
     return blindRotateClusterKernel<4, 0>;
@@ -1617,12 +1626,13 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
     const int per = (h.rows + most - 1) / most;
     const int blocks = (h.rows + per - 1) / per;
     const size_t slice = size_t(clusterSlice(int(p.ringN()), blocks));
-    RotateKernel kernel = env_fast && std::atoi(env_fast) == 0
-                              ? nullptr
-                              : fastClusterKernel(blocks, per, p.log_ring);
+    RotateKernel kernel =
+        env_fast && std::atoi(env_fast) == 0
+            ? nullptr
+            : fastClusterKernel(blocks, per, p.log_ring, p.ap());
     const bool fast = kernel != nullptr && h.rows == blocks * per;
     if (!fast)
-      kernel = genericClusterKernel(blocks);
+      kernel = genericClusterKernel(blocks, p.ap());
     I.cluster_threads = clusterThreads(fast ? p.log_ring : 0);
     I.cluster_bytes =
         (5 * h.rows * slice + size_t(4 + per) * p.ringN()) * sizeof(u32);
