@@ -51,15 +51,20 @@ def timed(fn, runs: int) -> tuple[float, object]:
     return statistics.median(times), out
 
 
-def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
-    """Tables over Z_16 (4-bit messages with a padding bit) at `name`: the
-    latency of one, and a batch of min(batch, 4096) (every output decrypted,
-    the first compared word for word with the CPU's)."""
+def keys_for(name: str):
+    """The set, a secret key, its evaluation keys and their keygen time."""
     params = tfhe.Params.named(name)
     t0 = time.perf_counter()
     sk = tfhe.SecretKey(params)
     keys = tfhe.EvaluationKeys(sk)
-    keygen_s = time.perf_counter() - t0
+    return params, sk, keys, time.perf_counter() - t0
+
+
+def lut16(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
+    """Tables over Z_16 (4-bit messages with a padding bit) at `name`: the
+    latency of one, and a batch of min(batch, 4096) (every output decrypted,
+    the first compared word for word with the CPU's)."""
+    params, sk, keys, keygen_s = keys_for(name)
     cpu, gpu = tfhe.Evaluator(keys), tfhe.CudaEvaluator(keys)
     q, size = params.q, min(batch, 4096)
     table = [int(x) for x in rng.integers(0, 16, 16)]
@@ -118,11 +123,7 @@ def gates_at(name: str, batch: int, lat_runs: int, runs: int, rng) -> dict:
     """NAND at another set (AP/DM, say): the latency of one gate and a
     batch of min(batch, 4096) (every output decrypted, the first compared
     word for word with the CPU's)."""
-    params = tfhe.Params.named(name)
-    t0 = time.perf_counter()
-    sk = tfhe.SecretKey(params)
-    keys = tfhe.EvaluationKeys(sk)
-    keygen_s = time.perf_counter() - t0
+    params, sk, keys, keygen_s = keys_for(name)
     cpu, gpu = tfhe.Evaluator(keys), tfhe.CudaEvaluator(keys)
     q, size = params.q, min(batch, 4096)
     x, y = rng.integers(0, 2, size), rng.integers(0, 2, size)

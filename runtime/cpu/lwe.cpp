@@ -102,6 +102,25 @@ private:
   std::atomic<int> count_{0}, gen_{0};
 };
 
+/// Runs body(tid, team, barrier) on a team of at most two threads (one per
+/// accumulator part or prime) sharing one StepBarrier.
+template <typename Body> void inTeamOfTwo(Body body) {
+  int threads = 1;
+#ifdef _OPENMP
+  threads = std::min(2, omp_get_max_threads());
+#endif
+  StepBarrier barrier;
+#pragma omp parallel num_threads(threads)
+  {
+    int tid = 0, team = 1;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+    team = omp_get_num_threads();
+#endif
+    body(tid, team, barrier);
+  }
+}
+
 /// Signed digits 1 .. d-1 of the N coefficients c (OpenFHE's
 /// SignedDigitDecompose, the lowest digit dropped) as residues mod Q, digit
 /// d to row 2(d-1) of `rows` (rows N words apart, each part's rows
@@ -257,18 +276,7 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
   // in both phases of a step, so one barrier per step suffices; the digits
   // alternate between two buffers so that a thread that runs ahead into
   // the next step's first phase does not overwrite digits still read.
-  int threads = 1;
-#ifdef _OPENMP
-  threads = std::min(2, omp_get_max_threads());
-#endif
-  StepBarrier barrier;
-#pragma omp parallel num_threads(threads)
-  {
-    int tid = 0, team = 1;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-    team = omp_get_num_threads();
-#endif
+  inTeamOfTwo([&](int tid, int team, StepBarrier &barrier) {
     // GINX: one step per coefficient a_i (m = a_i 2N/q; 0 rotates
     // nothing); AP: one per nonzero digit v of a_i in base B_r (by
     // RGSW(X^(s_i v B_r^k 2N/q)); v = 0 multiplies by 1).
@@ -318,7 +326,7 @@ std::vector<uint32_t> Evaluator::blindRotate(const Ciphertext &ct,
         }
       }
     }
-  }
+  });
   std::vector<uint32_t> out(s.acc);
   k.ntt.inverse(out.data());
   k.ntt.inverse(out.data() + big_n);
@@ -345,18 +353,7 @@ std::vector<uint32_t> Evaluator::blindRotateRaising(const Ciphertext &ct) {
   // r of c_r K(r, c)), times X^m - 1 and X^-m - 1, transforms back, and
   // adds round(product / P) mod Q = (t_Q - [t_P]) P^-1 mod Q, [t_P] the
   // centred residue mod P.
-  int threads = 1;
-#ifdef _OPENMP
-  threads = std::min(2, omp_get_max_threads());
-#endif
-  StepBarrier barrier;
-#pragma omp parallel num_threads(threads)
-  {
-    int tid = 0, team = 1;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-    team = omp_get_num_threads();
-#endif
+  inTeamOfTwo([&](int tid, int team, StepBarrier &barrier) {
     for (int i = 0; i < p.n; ++i) {
       const uint32_t m = ct.a[i] * f & mask;
       if (m == 0)
@@ -411,7 +408,7 @@ std::vector<uint32_t> Evaluator::blindRotateRaising(const Ciphertext &ct) {
       }
       barrier.wait(team);
     }
-  }
+  });
   return s.acc;
 }
 

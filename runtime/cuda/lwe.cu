@@ -523,6 +523,23 @@ template <int kLogN> struct UnitNtt {
     invButterfly(a, c, iw[p][4], iw[p][5], q, two_q);
     invButterfly(b, d, iw[p][4], iw[p][5], q, two_q);
   }
+  /// The inverse's last stage(s) on positions u + e N/4 (e = 0..3) in
+  /// registers (odd log N: the radix-2 pairs (u, u + N/2) and (u + N/4, u
+  /// + 3N/4)), then N^-1: exact residues.
+  __device__ void invLast(u32 (&v)[4], u32 n_inv, u32 n_inv_shoup,
+                          u32 q) const {
+    if constexpr (kOdd) {
+      invButterfly(v[0], v[2], iw2[0], iw2[1], q, 2 * q);
+      invButterfly(v[1], v[3], iw2[0], iw2[1], q, 2 * q);
+    } else {
+      invUnit(kPasses - 1, v[0], v[1], v[2], v[3], q);
+    }
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const u32 r = mulShoupLazy32(v[e], n_inv, n_inv_shoup, q);
+      v[e] = r >= q ? r - q : r;
+    }
+  }
 };
 
 /// One thread-block cluster per rotation job, for batches too small to
@@ -638,18 +655,7 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
       {
         for (int e = 0; e < 4; ++e)
           v[e] = coef[u + e * Ntt::kQuarter];
-        if constexpr (Ntt::kOdd) { // pairs (u, u + N/2), (u + N/4, u + 3N/4)
-          const u32 two_q = 2 * q;
-          invButterfly(v[0], v[2], ntt.iw2[0], ntt.iw2[1], q, two_q);
-          invButterfly(v[1], v[3], ntt.iw2[0], ntt.iw2[1], q, two_q);
-        } else {
-          ntt.invUnit(Ntt::kPasses - 1, v[0], v[1], v[2], v[3], q);
-        }
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const u32 r = mulShoupLazy32(v[e], k.n_inv, k.n_inv_shoup, q);
-          v[e] = r >= q ? r - q : r;
-        }
+        ntt.invLast(v, k.n_inv, k.n_inv_shoup, q);
       }
 #pragma unroll
       for (int j = 0; j < kPer; ++j) {
@@ -1018,17 +1024,7 @@ __global__ void __launch_bounds__(1 << (kLogN - 2))
 #pragma unroll
     for (int e = 0; e < 4; ++e)
       v[e] = prod[u + e * kQ4];
-    if constexpr (Ntt::kOdd) {
-      invButterfly(v[0], v[2], ntt.iw2[0], ntt.iw2[1], q, 2 * q);
-      invButterfly(v[1], v[3], ntt.iw2[0], ntt.iw2[1], q, 2 * q);
-    } else {
-      ntt.invUnit(Ntt::kPasses - 1, v[0], v[1], v[2], v[3], q);
-    }
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const u32 r = mulShoupLazy32(v[e], tab.n_inv, tab.n_inv_shoup, q);
-      v[e] = r >= q ? r - q : r;
-    }
+    ntt.invLast(v, tab.n_inv, tab.n_inv_shoup, q);
     storeAsync(twin_in + 4 * (slot * kN + 4 * u),
                make_uint4(v[0], v[1], v[2], v[3]), twin_bar + 8 * slot);
     // 4. acc += round(t / P) = (t_Q - [t_P]) P^-1 mod Q, once the twin's

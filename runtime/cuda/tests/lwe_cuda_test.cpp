@@ -150,21 +150,42 @@ TEST(CudaTfhe, KernelPathsMatchTheCpuStd128GenericNtt) {
   kernelPathsMatch("STD128", 6, nullptr, "0");
 }
 
+/// A random table over Z_16, 200 inputs (messages i mod 16 with a padding
+/// bit) and the CPU's outputs for the first 16.
+struct FourBitCase {
+  explicit FourBitCase(Fixture &f) : table(16) {
+    for (uint32_t &v : table)
+      v = uint32_t(f.prng.uniform(16));
+    for (uint32_t i = 0; i < 200; ++i)
+      in.push_back(f.sk.encrypt(i % 16, 32, f.prng));
+    for (size_t i = 0; i < 16; ++i)
+      want.push_back(f.cpu.lut(in[i], table));
+  }
+  /// Batches of 1, 16 and 200 on `gpu`: every output decrypts to its entry,
+  /// the first 16 are the CPU's words.
+  void check(const Fixture &f, cuda::DeviceEvaluator &gpu) const {
+    for (size_t count : {size_t(1), size_t(16), in.size()}) {
+      const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
+      const std::vector<Ciphertext> out = gpu.lut(part, table);
+      ASSERT_EQ(out.size(), count);
+      for (size_t i = 0; i < count; ++i) {
+        ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16])
+            << gpu.clusterBlocks() << " blocks, " << count << ": " << i;
+        if (i < 16)
+          expectSame(want[i], out[i], i);
+      }
+    }
+  }
+  std::vector<uint32_t> table;
+  std::vector<Ciphertext> in, want;
+};
+
 /// Tables over Z_16 at STD128_4BIT (N = 2048, 12 rows, 32-bit key-switching
 /// words) on every kernel path (clusters of 6 blocks, and of 12 where
-/// EMBER_TFHE_CLUSTER_BLOCKS=16 asks; one-block and 256-thread kernels): all 16
-/// messages decrypt to their entries and the first 16 outputs are the CPU's
-/// words.
+/// EMBER_TFHE_CLUSTER_BLOCKS=16 asks; one-block and 256-thread kernels).
 TEST(CudaTfhe, FourBitTablesMatchTheCpu) {
   Fixture f("STD128_4BIT");
-  std::vector<uint32_t> table(16);
-  for (uint32_t &v : table)
-    v = uint32_t(f.prng.uniform(16));
-  std::vector<Ciphertext> in, want;
-  for (uint32_t i = 0; i < 200; ++i)
-    in.push_back(f.sk.encrypt(i % 16, 32, f.prng));
-  for (size_t i = 0; i < 16; ++i)
-    want.push_back(f.cpu.lut(in[i], table));
+  const FourBitCase c(f);
   const struct {
     const char *jobs, *most;
     int cluster;
@@ -177,45 +198,17 @@ TEST(CudaTfhe, FourBitTablesMatchTheCpu) {
     unsetenv("EMBER_TFHE_CLUSTER_JOBS");
     unsetenv("EMBER_TFHE_CLUSTER_BLOCKS");
     EXPECT_EQ(gpu.clusterBlocks(), path.cluster);
-    for (size_t count : {size_t(1), size_t(16), in.size()}) {
-      const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
-      const std::vector<Ciphertext> out = gpu.lut(part, table);
-      ASSERT_EQ(out.size(), count);
-      for (size_t i = 0; i < count; ++i) {
-        ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16])
-            << path.cluster << " " << i;
-        if (i < 16)
-          expectSame(want[i], out[i], i);
-      }
-    }
+    c.check(f, gpu);
   }
 }
 
 /// Modulus raising (STD128_4BIT_MR: N = 2048, keys at P Q; TOY_MR: N = 512)
-/// on clusters of 4 blocks at every batch size: tables over Z_16 decrypt to
-/// their entries, and outputs are the CPU's words, in batches of 1, 16 and
-/// 200 (more clusters than the GPU holds at once).
+/// on clusters of 4 blocks at every batch size (200: more clusters than
+/// the GPU holds at once).
 TEST(CudaTfhe, ModulusRaisingTablesMatchTheCpu) {
   Fixture f("STD128_4BIT_MR");
   EXPECT_EQ(f.gpu.clusterBlocks(), 4);
-  std::vector<uint32_t> table(16);
-  for (uint32_t &v : table)
-    v = uint32_t(f.prng.uniform(16));
-  std::vector<Ciphertext> in, want;
-  for (uint32_t i = 0; i < 200; ++i)
-    in.push_back(f.sk.encrypt(i % 16, 32, f.prng));
-  for (size_t i = 0; i < 16; ++i)
-    want.push_back(f.cpu.lut(in[i], table));
-  for (size_t count : {size_t(1), size_t(16), in.size()}) {
-    const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
-    const std::vector<Ciphertext> out = f.gpu.lut(part, table);
-    ASSERT_EQ(out.size(), count);
-    for (size_t i = 0; i < count; ++i) {
-      ASSERT_EQ(f.sk.decrypt(out[i], 32), table[i % 16]) << count << " " << i;
-      if (i < 16)
-        expectSame(want[i], out[i], i);
-    }
-  }
+  FourBitCase(f).check(f, f.gpu);
 }
 
 TEST(CudaTfhe, ModulusRaisingGatesMatchTheCpuToy) { gatesMatch("TOY_MR", 64); }
