@@ -1,7 +1,9 @@
 // FHEW/TFHE on the CPU: LWE ciphertexts of bits and small integers, gate
 // bootstrapping and programmable bootstrapping (issue 16).
 //
-// The scheme is OpenFHE's GINX ("CGGI") variant with ternary keys:
+// The scheme is OpenFHE's GINX ("CGGI") variant with ternary keys, or its
+// AP ("DM") variant in sets named *_AP (Params::base_r: one product by
+// RGSW(X^(s_i v B_r^k 2N/q)) per nonzero digit v of a_i in base B_r):
 //
 //   LWE     (a, b) in Z_q^(n+1), phase b - <a, s> mod q, s ternary of n.
 //   RLWE    (a, b) in R_Q^2, R_Q = Z_Q[X]/(X^N + 1), phase b - a s', s'
