@@ -53,7 +53,11 @@ from ember.tracing import bind_names
 
 MAX_WIDTH = 32
 MAX_LUT_WIDTH = 12
-TFHE_PARAMS = ("STD128", "STD128Q")
+# The 128-bit sets (ember/lwe_params.h): GINX (STD128, STD128Q), AP/DM
+# (STD128_AP), the 4-bit sets by gadget and by modulus raising; and the
+# insecure test sets, accepted with security="none".
+TFHE_PARAMS = ("STD128", "STD128Q", "STD128_AP", "STD128_4BIT", "STD128_4BIT_MR")
+TFHE_TEST_PARAMS = ("TOY", "TOY_AP", "TOY_MR")
 SAVE_FORMAT = 1
 
 
@@ -574,10 +578,11 @@ def compile_tfhe(
     """fhe-to-lwe and the circuit table (see ember.compile)."""
     params = opts.params or "STD128"
     insecure = str(opts.security) == "none"
-    if params not in TFHE_PARAMS and not (insecure and params == "TOY"):
+    if params not in TFHE_PARAMS and not (insecure and params in TFHE_TEST_PARAMS):
         raise OptionError(
             f"params={params!r} is not a FHEW/TFHE parameter set (expected one "
-            f"of {', '.join(TFHE_PARAMS)}; 'TOY' with security='none')"
+            f"of {', '.join(TFHE_PARAMS)}; {', '.join(TFHE_TEST_PARAMS)} with "
+            "security='none')"
         )
     if target == "cuda":
         _toolchain.cuda_runtime()

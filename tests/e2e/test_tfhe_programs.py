@@ -48,6 +48,23 @@ def test_unsigned_arithmetic(rng) -> None:
         assert c(x, y) == tuple(wrap(v, 6) for v in want), (x, y)
 
 
+@pytest.mark.parametrize("params", ["TOY_AP", "TOY_MR"])
+def test_blind_rotation_variants(params: str, rng) -> None:
+    """The same program at the AP/DM and modulus-raising test sets (their
+    128-bit sets, STD128_AP and STD128_4BIT_MR, are accepted the same way):
+    every output right."""
+
+    @ember.program(scheme="tfhe")
+    def f(x: ember.UInt(3), y: ember.UInt(3)):
+        return x + y, x < y
+
+    c = ember.compile(f, params=params, security="none")
+    assert c.params.name == params
+    for _ in range(3):
+        x, y = (int(v) for v in rng.integers(0, 8, 2))
+        assert c(x, y) == ((x + y) % 8, int(x < y)), (x, y)
+
+
 def test_signed_comparisons(rng) -> None:
     @ember.program(scheme="tfhe")
     def cmp(a: ember.Int(5), b: ember.Int(5)):
