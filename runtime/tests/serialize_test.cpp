@@ -447,5 +447,40 @@ TEST(LweFiles, RoundTripsAndForgedFields) {
   EXPECT_FIELD(lwe::deserializeEvaluationKeys(flipped), "checksum mismatch");
 }
 
+TEST(LweFiles, RaisingAndApSetsCarryTheirFields) {
+  // TOY_MR's set ends with P (after sigma), its keys with the residues mod
+  // P; TOY_AP's set ends with B_r, its key holds 21 RGSW per coefficient.
+  Prng prng;
+  for (const char *name : {"TOY_MR", "TOY_AP"}) {
+    const lwe::Params p = lwe::Params::named(name);
+    const lwe::SecretKey sk(p, prng);
+    const lwe::EvaluationKeys ek(sk, prng);
+    const Bytes bytes = lwe::serialize(ek);
+    const lwe::EvaluationKeys back = lwe::deserializeEvaluationKeys(bytes);
+    EXPECT_EQ(back.bootstrapKeyBytes(), ek.bootstrapKeyBytes()) << name;
+    const lwe::Ciphertext a = sk.encrypt(1, 4, prng),
+                          b = sk.encrypt(1, 4, prng);
+    lwe::Evaluator ev(ek), ev2(back);
+    const lwe::Ciphertext x = ev.gate(lwe::Gate::Xor, a, b);
+    EXPECT_EQ(x.a, ev2.gate(lwe::Gate::Xor, a, b).a) << name;
+    EXPECT_EQ(sk.decrypt(x, 4), 0u) << name;
+    const size_t extra = kHeader + 4 + 6 + 7 * 4 + 8; // P or B_r
+    EXPECT_FIELD(lwe::deserializeEvaluationKeys(
+                     patched(bytes, extra, uint32_t(p.raising() ? 12289 : 4))),
+                 "differ from it");
+    // Past the set (its extra field), the row count and the size.
+    const size_t words = extra + 4 + 4 + 8;
+    const size_t q_words = ek.bootstrapKeyBytes() / 4 / (p.raising() ? 2 : 1);
+    if (p.raising())
+      EXPECT_FIELD(lwe::deserializeEvaluationKeys(patched(
+                       bytes, words + 4 * q_words, uint32_t(0xFFFFFFFF))),
+                   "bootstrapping key (mod P) is not below 134215681");
+    else
+      EXPECT_FIELD(lwe::deserializeEvaluationKeys(
+                       patched(bytes, extra + 4 + 4, uint64_t(q_words / 21))),
+                   "a bootstrapping key of another size");
+  }
+}
+
 } // namespace
 } // namespace ember
