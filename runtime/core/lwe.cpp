@@ -146,14 +146,10 @@ void makeBootstrapKey(EvaluationKeys::Impl &k, const SecretKey &sk,
   // AP: key (k, v) of coefficient i encrypts X^e, e = s_i v B_r^k 2N/q
   // (mod 2N), added in NTT form: slot j evaluates X at psi^(2 brev(j) + 1).
   const int keys = k.keysPerCoefficient();
-  std::vector<uint32_t> mono(big_n), ebr(big_n), pw;
+  std::vector<uint32_t> mono(big_n), ebr, pw;
   if (p.ap()) {
-    pw.resize(2 * big_n);
-    pw[0] = 1;
-    for (size_t e = 1; e < 2 * big_n; ++e)
-      pw[e] = k.ring_q.mul(pw[e - 1], k.ntt.psi());
-    for (size_t j = 0; j < big_n; ++j)
-      ebr[j] = 2 * bitReverse(static_cast<uint32_t>(j), p.log_ring) + 1;
+    pw = psiPowers(k.ring_q, k.ntt.psi(), big_n);
+    ebr = slotExponents(p.log_ring);
   }
   for (int i = 0; i < p.n; ++i) {
     for (int key = 0; key < keys; ++key) {

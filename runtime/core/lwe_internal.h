@@ -76,6 +76,25 @@ struct EvaluationKeys::Impl {
   size_t keySwitchWords() const { return ksk.size() + ksk32.size(); }
 };
 
+/// psi^e mod m for e < 2N (psi a primitive 2N-th root): the monomials
+/// X^e in NTT form, with slotExponents.
+inline std::vector<uint32_t> psiPowers(const Modulus<uint32_t> &m, uint32_t psi,
+                                       size_t big_n) {
+  std::vector<uint32_t> pw(2 * big_n);
+  pw[0] = 1;
+  for (size_t e = 1; e < 2 * big_n; ++e)
+    pw[e] = m.mul(pw[e - 1], psi);
+  return pw;
+}
+/// 2 brev(j) + 1 for the N slots of NttTables::forward: slot j evaluates X
+/// at psi^(2 brev(j) + 1).
+inline std::vector<uint32_t> slotExponents(int log_n) {
+  std::vector<uint32_t> ebr(size_t{1} << log_n);
+  for (size_t j = 0; j < ebr.size(); ++j)
+    ebr[j] = 2 * bitReverse(static_cast<uint32_t>(j), log_n) + 1;
+  return ebr;
+}
+
 /// x a + y b + c (mod q): what an operation bootstraps. The words wrap
 /// modulo 2^32, which q (a power of two) divides, so -1 is 0u - 1.
 struct Linear {

@@ -217,23 +217,14 @@ Evaluator::Evaluator(const EvaluationKeys &keys)
   s.coeff.resize(2 * big_n);
   s.digits.resize(2 * size_t(k.rows) * big_n);
   s.sum.resize(4 * big_n);
-  auto powers = [&](const Modulus<uint32_t> &m, uint32_t psi) {
-    std::vector<uint32_t> pw(2 * big_n);
-    pw[0] = 1;
-    for (size_t e = 1; e < 2 * big_n; ++e)
-      pw[e] = m.mul(pw[e - 1], psi);
-    return pw;
-  };
   const Modulus<uint32_t> &mq = k.ring_q;
-  s.pw = powers(mq, k.ntt.psi());
+  s.pw = psiPowers(mq, k.ntt.psi(), big_n);
   if (k.params.raising()) {
-    s.pw_p = powers(k.ring_p, k.ntt_p.psi());
+    s.pw_p = psiPowers(k.ring_p, k.ntt_p.psi(), big_n);
     s.hat.resize(4 * big_n);
     s.prod.resize(4 * big_n);
   }
-  s.ebr.resize(big_n);
-  for (size_t j = 0; j < big_n; ++j)
-    s.ebr[j] = 2 * bitReverse(static_cast<uint32_t>(j), k.params.log_ring) + 1;
+  s.ebr = slotExponents(k.params.log_ring);
   s.sign_tv.assign(big_n, roundedEighth(mq.value()));
 }
 

@@ -1476,32 +1476,27 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   k.offset = 0;
   for (int d = 0; d < k.digits; ++d)
     k.offset += k.half << (d * k.log_bg);
-  k.ratio = ~u64{0} / p.ring_q;
-  k.n_inv = h.ntt.nInv();
-  k.n_inv_shoup = h.ntt.nInvShoup();
-  k.roots = I.keep(h.ntt.roots());
-  k.roots_shoup = I.keep(h.ntt.rootsShoup());
-  k.inv_roots = I.keep(h.ntt.invRoots());
-  k.inv_roots_shoup = I.keep(h.ntt.invRootsShoup());
-  const size_t two_n = 2 * p.ringN();
-  std::vector<u32> pw(two_n);
-  pw[0] = 1;
-  for (size_t e = 1; e < two_n; ++e)
-    pw[e] = h.ring_q.mul(pw[e - 1], h.ntt.psi());
-  k.pw = I.keep(pw);
   const size_t big_n = p.ringN();
+  // One prime's tables on the device (Q's, and P's when raising).
+  auto tables = [&](const Modulus<u32> &m, const NttTables<u32> &ntt,
+                    u64 &ratio, u32 &n_inv, u32 &n_inv_shoup, const u32 *&roots,
+                    const u32 *&roots_shoup, const u32 *&inv_roots,
+                    const u32 *&inv_roots_shoup, const u32 *&pw) {
+    ratio = ~u64{0} / m.value();
+    n_inv = ntt.nInv();
+    n_inv_shoup = ntt.nInvShoup();
+    roots = I.keep(ntt.roots());
+    roots_shoup = I.keep(ntt.rootsShoup());
+    inv_roots = I.keep(ntt.invRoots());
+    inv_roots_shoup = I.keep(ntt.invRootsShoup());
+    pw = I.keep(psiPowers(m, ntt.psi(), big_n));
+  };
+  tables(h.ring_q, h.ntt, k.ratio, k.n_inv, k.n_inv_shoup, k.roots,
+         k.roots_shoup, k.inv_roots, k.inv_roots_shoup, k.pw);
   if (p.raising()) {
     k.big_p = p.ring_p;
-    k.p_ratio = ~u64{0} / p.ring_p;
-    k.p_n_inv = h.ntt_p.nInv();
-    k.p_n_inv_shoup = h.ntt_p.nInvShoup();
-    k.p_roots = I.keep(h.ntt_p.roots());
-    k.p_roots_shoup = I.keep(h.ntt_p.rootsShoup());
-    k.p_inv_roots = I.keep(h.ntt_p.invRoots());
-    k.p_inv_roots_shoup = I.keep(h.ntt_p.invRootsShoup());
-    for (size_t e = 1; e < two_n; ++e)
-      pw[e] = h.ring_p.mul(pw[e - 1], h.ntt_p.psi());
-    k.p_pw = I.keep(pw);
+    tables(h.ring_p, h.ntt_p, k.p_ratio, k.p_n_inv, k.p_n_inv_shoup, k.p_roots,
+           k.p_roots_shoup, k.p_inv_roots, k.p_inv_roots_shoup, k.p_pw);
     k.p_inv = h.ring_q.inv(p.ring_p % p.ring_q);
     k.p_inv_shoup = h.ring_q.shoup(k.p_inv);
     // Montgomery constants, psi^(N/2), and the key re-laid: (i, prime,
