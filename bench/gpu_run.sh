@@ -26,7 +26,8 @@
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
 # PY_BENCH=0 skips gpu_python.py (a profile only). TFHE=1 builds the Python
 # module and runs bench/tfhe_gpu.py (FHEW/TFHE gates and lookup tables over
-# a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json), and with
+# a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json; TFHE_BENCH=0
+# skips it), and with
 # TFHE_PROGRAMS=out/tfhe_programs (bench/tfhe_programs.py save) the compiled
 # programs on the CPU and the GPU ($OUT/tfhe_programs.log); TFHE_NCU=regex
 # profiles one launch of that kernel for one ciphertext ($OUT/tfhe_ncu_*.csv:
@@ -198,18 +199,20 @@ if [ -n "${BGV_PROGRAMS:-}" ]; then
 fi
 
 if [ "${TFHE:-0}" != 0 ]; then
-  echo "== FHEW/TFHE: bench/tfhe_gpu.py (batch ${TFHE_BATCH:-16384}) =="
-  PYTHONPATH="$BUILD/python" PYTHONFAULTHANDLER=1 timeout "${TFHE_TIMEOUT:-300}" \
-    python3 bench/tfhe_gpu.py --batch "${TFHE_BATCH:-16384}" \
-    --runs "${TFHE_RUNS:-5}" --min-blocks "${TFHE_MIN_BLOCKS:-}" \
-    --json "$OUT/tfhe_gpu.json" 2>&1 | tee "$OUT/tfhe_gpu.log"
-  echo "tfhe_gpu: exit ${PIPESTATUS[0]}"
+  if [ "${TFHE_BENCH:-1}" != 0 ]; then
+    echo "== FHEW/TFHE: bench/tfhe_gpu.py (batch ${TFHE_BATCH:-16384}) =="
+    PYTHONPATH="$BUILD/python" PYTHONFAULTHANDLER=1 timeout "${TFHE_TIMEOUT:-300}" \
+      python3 bench/tfhe_gpu.py --batch "${TFHE_BATCH:-16384}" \
+      --runs "${TFHE_RUNS:-5}" --min-blocks "${TFHE_MIN_BLOCKS:-}" \
+      --json "$OUT/tfhe_gpu.json" 2>&1 | tee "$OUT/tfhe_gpu.log"
+    echo "tfhe_gpu: exit ${PIPESTATUS[0]}"
+  fi
   if [ -n "${TFHE_PROGRAMS:-}" ]; then
     echo "== FHEW/TFHE programs: bench/tfhe_programs.py run $TFHE_PROGRAMS --gpu =="
     PYTHONPATH="$BUILD/python" timeout "${TFHE_TIMEOUT:-300}" python3 \
       bench/tfhe_programs.py run "$TFHE_PROGRAMS" --gpu --runs "${TFHE_RUNS:-5}" \
       --many "${TFHE_MANY:-512}" \
-      2>&1 | tee "$OUT/tfhe_programs.log" | grep -E "^(add8|lt8) "
+      2>&1 | tee "$OUT/tfhe_programs.log" | grep -E "^(add8|lt8|mul8)"
   fi
   # TFHE_NCU=regex: Nsight Compute (full set, source counters) of one launch
   # of the matching kernel in a one-ciphertext run: $OUT/tfhe_ncu_*.csv

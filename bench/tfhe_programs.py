@@ -1,6 +1,9 @@
 """An 8-bit adder and an 8-bit comparison compiled with
 @ember.program(scheme="tfhe") (issue 16), timed on the CPU and, with
---gpu, on the GPU; every result checked against Python's integers.
+--gpu, on the GPU; every result checked against Python's integers. Each
+twice: as gate circuits over bits at STD128 (add8, lt8) and as radix blocks
+at STD128_4BIT_MR (add8_radix, lt8_radix; and an 8-bit product,
+mul8_radix).
 
 Two steps, so that the GPU host (no compiler) runs what was compiled here:
 
@@ -37,17 +40,26 @@ def lt8(x: ember.UInt(8), y: ember.UInt(8)):
     return x < y
 
 
+@ember.program(scheme="tfhe")
+def mul8(x: ember.UInt(8), y: ember.UInt(8)):
+    return x * y
+
+
+RADIX = {"params": "STD128_4BIT_MR"}
 PROGRAMS = {
-    "add8": (add8, lambda x, y: (x + y) % 256),
-    "lt8": (lt8, lambda x, y: int(x < y)),
+    "add8": (add8, lambda x, y: (x + y) % 256, {}),
+    "lt8": (lt8, lambda x, y: int(x < y), {}),
+    "add8_radix": (add8, lambda x, y: (x + y) % 256, RADIX),
+    "lt8_radix": (lt8, lambda x, y: int(x < y), RADIX),
+    "mul8_radix": (mul8, lambda x, y: (x * y) % 256, RADIX),
 }
 
 
 def save(folder: Path) -> None:
     out = {}
-    for name, (prog, _) in PROGRAMS.items():
+    for name, (prog, _, options) in PROGRAMS.items():
         t0 = time.perf_counter()
-        c = ember.compile(prog)
+        c = ember.compile(prog, **options)
         out[name] = {"compile_s": time.perf_counter() - t0, **c.stats}
         c.save(folder / name)
     print(json.dumps(out, indent=1))
@@ -56,7 +68,7 @@ def save(folder: Path) -> None:
 def run(folder: Path, gpu: bool, runs: int, many: int) -> None:
     rng = np.random.default_rng()
     result = {}
-    for name, (_, fn) in PROGRAMS.items():
+    for name, (_, fn, _) in PROGRAMS.items():
         targets = ["cpu", "cuda"] if gpu else ["cpu"]
         row: dict = {}
         keys = None

@@ -950,6 +950,11 @@ def compile(  # noqa: A001 - the API's name
     opts = CompileOptions.from_kwargs(options, **overrides)
     if isinstance(program, TfheProgram):
         return compile_tfhe(program, target, opts)
+    if opts.encoding is not None:
+        raise OptionError(
+            "encoding applies to @ember.program(scheme='tfhe') programs "
+            f"(integers as bits or radix blocks), not to {program.name}"
+        )
     opts = _resolve_word(opts, target)
     fallback = (program.filename, program.lineno)
     if program.plaintext_modulus:

@@ -120,6 +120,11 @@ class CompileOptions:
     - ``bfv_mult``: a BFV program's product, "behz" (Bajard-Eynard-Hasan-
       Zucca, the default: 0.84x HPS's time on two CPU cores, 0.90-0.92x on
       an H100) or "hps" (Halevi-Polyakov-Shoup).
+    - ``encoding``: a ``scheme="tfhe"`` program's integers, "bits" (gate
+      circuits), "radix" (tfhe-rs's blocks of 2 message bits under tables
+      over Z_16: an 8-bit add is 9 programmable bootstraps over 3 levels)
+      or "auto" (None: radix where the parameter set reads tables over Z_16
+      within 2^-40, i.e. STD128_4BIT_MR and TOY_4BIT_MR; else bits).
     - ``merge_moddown``: ModDown merged with the following rescale, sums
       before ModDown.
     - ``fusion``: elementwise chains fused into one kernel (with an NTT's
@@ -203,6 +208,12 @@ class CompileOptions:
     hoisting: bool = _option(True, "hoisting", "hoist rotations")
     bfv_mult: str = _option(
         "behz", "bfv-mult", "BFV's product: BEHZ or HPS", ("behz", "hps")
+    )
+    encoding: str | None = _option(
+        None,
+        "encoding",
+        "a tfhe program's integers: bits, radix (blocks of 2 bits) or auto",
+        ("auto", "bits", "radix"),
     )
     merge_moddown: bool = _option(
         True, "merge-moddown", "merge ModDown with rescale, sum before ModDown"

@@ -111,6 +111,51 @@ uint32_t SecretKey::decrypt(const Ciphertext &ct, uint32_t p) const {
   return static_cast<uint32_t>(r % p);
 }
 
+namespace {
+
+/// t of a block encoding: a power of two with 2t <= q (what a table over
+/// Z_t reads).
+void checkBlockModulus(uint32_t t, const Params &p, const char *what) {
+  if (t < 2 || (t & (t - 1)) != 0 || uint64_t(2) * t > p.q)
+    throw InvalidArgument(
+        std::string(what) + ": the block modulus t = " + std::to_string(t) +
+        " must be a power of two with 2t <= q = " + std::to_string(p.q));
+}
+
+} // namespace
+
+Ciphertext SecretKey::encryptBlock(uint32_t m, uint32_t t, Prng &prng) const {
+  checkBlockModulus(t, params_, "encryptBlock");
+  if (m >= 2 * t)
+    throw InvalidArgument("encryptBlock: message " + std::to_string(m) +
+                          " is outside Z_" + std::to_string(2 * t) +
+                          " (t = " + std::to_string(t) +
+                          " with its padding "
+                          "bit)");
+  const uint32_t big_q = params_.ring_q;
+  const size_t big_n = params_.ringN();
+  Ciphertext ct;
+  ct.modulus = big_q;
+  ct.a.resize(big_n);
+  for (uint32_t &v : ct.a)
+    v = static_cast<uint32_t>(prng.uniform(big_q));
+  const int64_t e = sampleGaussian(prng, 1, params_.sigma)[0];
+  int64_t b = e + int64_t(m) * blockDelta(big_q, t);
+  for (size_t i = 0; i < big_n; ++i)
+    b = (b + int64_t(ct.a[i]) * ring_s_[i]) % int64_t(big_q);
+  ct.b = reduceSigned(b, big_q);
+  return ct;
+}
+
+uint32_t SecretKey::decryptBlock(const Ciphertext &ct, uint32_t t) const {
+  checkBlockModulus(t, params_, "decryptBlock");
+  checkBlock(ct, params_, "decryptBlock");
+  const uint64_t big_q = params_.ring_q;
+  const uint64_t ph = reduceSigned(phase(ct), params_.ring_q);
+  // round(phase 2t / Q) mod 2t, in integers.
+  return static_cast<uint32_t>((ph * 2 * t + big_q / 2) / big_q % (2 * t));
+}
+
 // ---------------------------------------------------------------------------
 // Evaluation keys
 
@@ -315,7 +360,7 @@ std::vector<uint32_t> lutTestVector(const Params &p,
   // [m N/t - h, m N/t + h), h = N / 2t. The lower half of m = 0's box is
   // reached through X^N = -1: its entries are negated.
   const uint32_t big_q = p.ring_q;
-  const uint64_t delta = (uint64_t(big_q) + t) / (2 * t);
+  const uint64_t delta = blockDelta(big_q, uint32_t(t));
   const size_t box = big_n / t, h = box / 2;
   std::vector<uint32_t> tv(big_n);
   for (size_t j = 0; j < big_n; ++j) {

@@ -8,7 +8,9 @@
 #include "ember/modarith.h"
 #include "ember/ntt.h"
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ember::lwe {
@@ -130,6 +132,37 @@ inline Linear muxFalse(uint32_t q) { return {0u - 1, 1, q / 4 - 3 * (q / 8)}; }
 /// A bit's own sign bootstrap (b - q/8) and NOT (q/4 - a).
 inline Linear refreshLinear(uint32_t q) { return {1, 0, 0u - q / 8}; }
 inline Linear notLinear(uint32_t q) { return {0u - 1, 0, q / 4}; }
+/// Delta = round(Q / 2t): a radix block's scale, and a table entry's in
+/// lutTestVector.
+inline uint32_t blockDelta(uint32_t big_q, uint32_t t) {
+  return static_cast<uint32_t>((uint64_t(big_q) + t) / (2 * uint64_t(t)));
+}
+/// x mod m in [0, m), x signed.
+inline uint32_t reduceSigned(int64_t x, uint32_t m) {
+  const int64_t r = x % int64_t(m);
+  return static_cast<uint32_t>(r < 0 ? r + m : r);
+}
+/// A radix circuit's kLinear (x, y, c) as residues mod Q: x w[a] + y w[b] +
+/// c on every word (c on b only), c already times Delta.
+struct BlockForm {
+  uint32_t x, y, c;
+};
+inline BlockForm blockForm(const std::array<int32_t, 3> &f, uint32_t big_q,
+                           uint32_t delta) {
+  return {reduceSigned(f[0], big_q), reduceSigned(f[1], big_q),
+          reduceSigned(int64_t(f[2]) * delta, big_q)};
+}
+/// A radix block's checks: modulus Q and dimension N.
+inline void checkBlock(const Ciphertext &ct, const Params &p,
+                       const std::string &what) {
+  if (ct.modulus != p.ring_q || ct.a.size() != p.ringN())
+    throw InvalidArgument(
+        what +
+        ": expected a radix block (dimension N = " + std::to_string(p.ringN()) +
+        " at Q = " + std::to_string(p.ring_q) + "), got dimension " +
+        std::to_string(ct.a.size()) + " at " + std::to_string(ct.modulus));
+}
+
 /// round(Q / 8): the sign test vector's value, and what lifts its +-Q/8 to
 /// a bit at Q/4 after extraction.
 inline uint32_t roundedEighth(uint32_t big_q) { return (big_q + 4) / 8; }

@@ -9,6 +9,9 @@
 //                  key-switching words (u16, below q_ks; u32 where q_ks
 //                  is above 2^16)
 //   ciphertexts:   set, count, then per ciphertext n + 1 words (u32, below q)
+//   radix blocks:  the same with N + 1 words (u32, below Q) per block, a
+//                  kind of its own (kLweBlocks) so that neither is read as
+//                  the other
 
 #include "ember/lwe.h"
 
@@ -17,6 +20,7 @@
 #include "serialize_internal.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ember::lwe {
 
@@ -198,43 +202,89 @@ EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes) {
 }
 
 Bytes serialize(const Params &params, const std::vector<Ciphertext> &cts) {
+  // Bits (at q, dimension n) or blocks (at Q, dimension N), as the first
+  // ciphertext is; every other must be the same.
+  const bool blocks = !cts.empty() && cts[0].modulus == params.ring_q &&
+                      cts[0].a.size() == params.ringN();
+  const uint32_t modulus = blocks ? params.ring_q : params.q;
+  const size_t dim = blocks ? params.ringN() : size_t(params.n);
   Writer w;
   putParams(w, params);
   w.put<uint64_t>(cts.size());
-  for (const Ciphertext &ct : cts) {
-    if (ct.modulus != params.q || ct.a.size() != size_t(params.n))
-      throw InvalidArgument("serialize: a ciphertext of dimension " +
-                            std::to_string(ct.a.size()) + " at " +
-                            std::to_string(ct.modulus) + ", not " +
-                            std::to_string(params.n) +
-                            " at q = " + std::to_string(params.q));
+  for (size_t i = 0; i < cts.size(); ++i) {
+    const Ciphertext &ct = cts[i];
+    if (ct.modulus != modulus || ct.a.size() != dim)
+      throw InvalidArgument(
+          "serialize: ciphertext " + std::to_string(i) + " has dimension " +
+          std::to_string(ct.a.size()) + " at " + std::to_string(ct.modulus) +
+          ", not " + std::to_string(dim) + (blocks ? " at Q = " : " at q = ") +
+          std::to_string(modulus) +
+          (blocks ? " (a radix block, as the first)"
+                  : " (bits; or all radix blocks, dimension N = " +
+                        std::to_string(params.ringN()) +
+                        " at Q = " + std::to_string(params.ring_q) + ")"));
+    if (std::any_of(ct.a.begin(), ct.a.end(),
+                    [&](uint32_t x) { return x >= modulus; }) ||
+        ct.b >= modulus)
+      throw InvalidArgument("serialize: ciphertext " + std::to_string(i) +
+                            " has a word not below " + std::to_string(modulus));
     w.putWords(ct.a.data(), ct.a.size());
     w.put<uint32_t>(ct.b);
   }
-  return serial::wrap(ObjectKind::kLweCiphertexts, paramsHash(params), w.bytes);
+  return serial::wrap(blocks ? ObjectKind::kLweBlocks
+                             : ObjectKind::kLweCiphertexts,
+                      paramsHash(params), w.bytes);
 }
 
-std::vector<Ciphertext> deserializeCiphertexts(const Params &params,
-                                               const Bytes &bytes) {
-  Opened f = open(bytes, ObjectKind::kLweCiphertexts, &params);
+namespace {
+
+std::vector<Ciphertext> readCiphertexts(const Params &params,
+                                        const Bytes &bytes, ObjectKind kind) {
+  Opened f = open(bytes, kind, &params);
   Reader &r = f.reader;
+  const bool blocks = kind == ObjectKind::kLweBlocks;
+  const uint32_t modulus = blocks ? params.ring_q : params.q;
+  const size_t dim = blocks ? params.ringN() : size_t(params.n);
   const uint64_t count = r.get<uint64_t>();
-  const size_t row = (params.n + 1) * sizeof(uint32_t);
+  const size_t row = (dim + 1) * sizeof(uint32_t);
   if (count > f.u.payload_size / row)
-    r.fail(std::to_string(count) + " ciphertexts announced, fewer present");
+    r.fail(std::to_string(count) + (blocks ? " blocks" : " ciphertexts") +
+           " announced, fewer present");
   std::vector<Ciphertext> out(count);
+  const char *what = blocks ? "radix blocks" : "ciphertexts";
   for (Ciphertext &ct : out) {
-    ct.modulus = params.q;
-    ct.a.resize(params.n);
+    ct.modulus = modulus;
+    ct.a.resize(dim);
     r.getWords(ct.a.data(), ct.a.size());
     ct.b = r.get<uint32_t>();
-    checkBelow(r, ct.a, params.q, "ciphertexts");
-    if (ct.b >= params.q)
-      r.fail("a word of the ciphertexts is not below " +
-             std::to_string(params.q));
+    checkBelow(r, ct.a, modulus, what);
+    if (ct.b >= modulus)
+      r.fail(std::string("a word of the ") + what + " is not below " +
+             std::to_string(modulus));
   }
   r.expectEnd();
   return out;
+}
+
+} // namespace
+
+std::vector<Ciphertext> deserializeCiphertexts(const Params &params,
+                                               const Bytes &bytes) {
+  // The kind from the header (open checks it, the checksum and the rest).
+  uint32_t kind = 0;
+  if (bytes.size() >= 12)
+    std::memcpy(&kind, bytes.data() + 8, 4);
+  return readCiphertexts(params, bytes,
+                         kind == uint32_t(ObjectKind::kLweBlocks)
+                             ? ObjectKind::kLweBlocks
+                             : ObjectKind::kLweCiphertexts);
+}
+
+std::vector<Ciphertext>
+deserializeCiphertexts(const Params &params, const Bytes &bytes, bool blocks) {
+  return readCiphertexts(params, bytes,
+                         blocks ? ObjectKind::kLweBlocks
+                                : ObjectKind::kLweCiphertexts);
 }
 
 } // namespace ember::lwe

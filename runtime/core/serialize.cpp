@@ -40,6 +40,8 @@ const char *objectKindName(ObjectKind kind) {
     return "FHEW/TFHE evaluation keys";
   case ObjectKind::kLweCiphertexts:
     return "FHEW/TFHE ciphertexts";
+  case ObjectKind::kLweBlocks:
+    return "FHEW/TFHE radix blocks";
   }
   return "unknown object";
 }
@@ -96,7 +98,7 @@ Unwrapped unwrap(const Bytes &bytes) {
   if (std::memcmp(digest.data(), bytes.data() + kHeaderSize + payload_size,
                   kHashSize) != 0)
     throw SerializationError("corrupt file: checksum mismatch");
-  if (kind < 1 || kind > uint32_t(ObjectKind::kLweCiphertexts))
+  if (kind < 1 || kind > uint32_t(ObjectKind::kLweBlocks))
     throw SerializationError("unknown object kind " + std::to_string(kind));
   Unwrapped u;
   u.kind = static_cast<ObjectKind>(kind);

@@ -522,6 +522,13 @@ Ciphertext Evaluator::lut(const Ciphertext &a,
   return finish(sampleExtract(blindRotate(a, lutTestVector(params(), table))));
 }
 
+Ciphertext Evaluator::pbs(const Ciphertext &block,
+                          const std::vector<uint32_t> &table) {
+  checkBlock(block, params(), "pbs");
+  const std::vector<uint32_t> tv = lutTestVector(params(), table);
+  return sampleExtract(blindRotate(finish(block), tv));
+}
+
 void Circuit::validate() const {
   auto bad = [](size_t k, const std::string &what) {
     throw InvalidArgument("circuit op " + std::to_string(k) + ": " + what);
@@ -530,6 +537,25 @@ void Circuit::validate() const {
     throw InvalidArgument("circuit: " + std::to_string(wires) + " wires for " +
                           std::to_string(input_bits) + " inputs and " +
                           std::to_string(ops.size()) + " ops");
+  const uint32_t t = block_modulus;
+  if (radix) {
+    if (t < 2 || (t & (t - 1)) != 0)
+      throw InvalidArgument(
+          "circuit: the block modulus t = " + std::to_string(t) +
+          " must be a power of two, at least 2");
+    for (size_t i = 0; i < tables.size(); ++i) {
+      if (tables[i].size() != t)
+        throw InvalidArgument("circuit: table " + std::to_string(i) + " has " +
+                              std::to_string(tables[i].size()) +
+                              " entries, expected t = " + std::to_string(t));
+      for (size_t m = 0; m < t; ++m)
+        if (tables[i][m] >= t)
+          throw InvalidArgument("circuit: entry " + std::to_string(m) +
+                                " of table " + std::to_string(i) + " is " +
+                                std::to_string(tables[i][m]) + ", outside Z_" +
+                                std::to_string(t));
+    }
+  }
   for (size_t k = 0; k < ops.size(); ++k) {
     const auto &op = ops[k];
     const int out = input_bits + int(k);
@@ -537,11 +563,26 @@ void Circuit::validate() const {
       bad(k, "writes wire " + std::to_string(op[1]) + ", expected " +
                  std::to_string(out));
     const int code = op[0];
-    const int reads = Circuit::reads(code);
-    if (code < 0 || code > kTrivial)
+    if (code < 0 || code > kBlock)
       bad(k, "unknown code " + std::to_string(code));
+    if (radix && code < kLinear)
+      bad(k, "code " + std::to_string(code) +
+                 " is a bit op, in a radix circuit (codes 9-11)");
+    if (!radix && code >= kLinear)
+      bad(k, "code " + std::to_string(code) +
+                 " is a radix op, in a circuit of bits (codes 0-8)");
     if (code == kTrivial && op[2] != 0 && op[2] != 1)
       bad(k, "a trivial bit of value " + std::to_string(op[2]));
+    if (code == kBlock && (op[2] < 0 || uint32_t(op[2]) >= 2 * t))
+      bad(k, "a known block of value " + std::to_string(op[2]) +
+                 ", outside Z_" + std::to_string(2 * t));
+    if (code == kLut && (op[3] < 0 || size_t(op[3]) >= tables.size()))
+      bad(k, "table " + std::to_string(op[3]) + " of " +
+                 std::to_string(tables.size()));
+    if (code == kLinear && (op[4] < 0 || size_t(op[4]) >= forms.size()))
+      bad(k, "linear form " + std::to_string(op[4]) + " of " +
+                 std::to_string(forms.size()));
+    const int reads = Circuit::reads(op);
     for (int r = 0; r < reads; ++r)
       if (op[2 + r] < 0 || op[2 + r] >= out)
         bad(k, "reads wire " + std::to_string(op[2 + r]) +
@@ -553,6 +594,53 @@ void Circuit::validate() const {
                             " of " + std::to_string(wires));
 }
 
+namespace {
+
+/// A radix circuit's ops in order (Circuit's kLinear, kLut, kBlock).
+std::vector<Ciphertext> runRadix(Evaluator &ev, const Circuit &circuit,
+                                 const std::vector<Ciphertext> &inputs) {
+  const Params &p = ev.params();
+  const uint32_t big_q = p.ring_q;
+  const uint32_t delta = blockDelta(big_q, circuit.block_modulus);
+  for (const Ciphertext &ct : inputs)
+    checkBlock(ct, p, "runCircuit (a radix circuit's input)");
+  std::vector<Ciphertext> w(circuit.wires);
+  std::copy(inputs.begin(), inputs.end(), w.begin());
+  for (const auto &op : circuit.ops) {
+    Ciphertext &out = w[op[1]];
+    switch (op[0]) {
+    case Circuit::kLinear: {
+      const BlockForm f = blockForm(circuit.forms[op[4]], big_q, delta);
+      const Ciphertext &a = w[op[2]];
+      const Ciphertext *b = op[3] >= 0 ? &w[op[3]] : nullptr;
+      out.modulus = big_q;
+      out.a.resize(a.a.size());
+      auto word = [&](uint32_t x, uint32_t y) {
+        return uint32_t((uint64_t(f.x) * x + (b ? uint64_t(f.y) * y : 0)) %
+                        big_q);
+      };
+      for (size_t i = 0; i < a.a.size(); ++i)
+        out.a[i] = word(a.a[i], b ? b->a[i] : 0);
+      out.b = uint32_t((uint64_t(word(a.b, b ? b->b : 0)) + f.c) % big_q);
+      break;
+    }
+    case Circuit::kLut:
+      out = ev.pbs(w[op[2]], circuit.tables[op[3]]);
+      break;
+    default: // kBlock
+      out.a.assign(p.ringN(), 0);
+      out.b = uint32_t(uint64_t(op[2]) * delta % big_q);
+      out.modulus = big_q;
+    }
+  }
+  std::vector<Ciphertext> outs;
+  for (int32_t o : circuit.outputs)
+    outs.push_back(w[o]);
+  return outs;
+}
+
+} // namespace
+
 std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
                                    const std::vector<Ciphertext> &inputs) {
   circuit.validate();
@@ -561,6 +649,8 @@ std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
     throw InvalidArgument("runCircuit: " + std::to_string(inputs.size()) +
                           " input bits for a circuit of " +
                           std::to_string(circuit.input_bits));
+  if (circuit.radix)
+    return runRadix(ev, circuit, inputs);
   std::vector<Ciphertext> w(circuit.wires);
   std::copy(inputs.begin(), inputs.end(), w.begin());
   for (const auto &op : circuit.ops) {

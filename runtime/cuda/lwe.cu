@@ -279,14 +279,18 @@ __host__ __device__ inline int clusterSlice(int big_n, int blocks) {
 }
 
 /// A blind rotation: of x a + y b + c (mod q), a and b rows of `wires`
-/// (b < 0: none).
+/// (b < 0: none), of test vector `tv` (rows of N words), extracted into
+/// row `out` of the extraction buffer.
 struct RotJob {
   int32_t a, b;
   u32 x, y, c;
+  int32_t tv, out;
 };
 /// The rotation job of x a + y b + c (lwe_internal.h's forms) on wires a
-/// and b.
-RotJob rotJob(Linear l, int32_t a, int32_t b) { return {a, b, l.x, l.y, l.c}; }
+/// and b, of the first test vector, extracted into row `out`.
+RotJob rotJob(Linear l, int32_t a, int32_t b, int32_t out) {
+  return {a, b, l.x, l.y, l.c, 0, out};
+}
 /// A key switch: the extracted rows r1 (+ r2 when r2 >= 0) at Q, plus
 /// `offset` on b, to q_ks, key-switched, to q, into row `out` of the
 /// destination.
@@ -299,6 +303,12 @@ struct KsJob {
 struct LinJob {
   int32_t out, a;
   u32 x, c;
+};
+/// A radix circuit's linear op on block rows (N + 1 words at Q): out = x a
+/// + y b + c (mod Q; c on b only; a or b < 0: none).
+struct BlockLinJob {
+  int32_t out, a, b;
+  u32 x, y, c;
 };
 
 /// A job's input as the blind rotation reads it: x a + y b + c (mod q).
@@ -406,8 +416,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const int big_n = 1 << k.log_ring;
   u32 *acc = sm, *dig = sm + 2 * big_n;
   u32 *tmp = dig + size_t(k.rows - 2) * big_n; // the top digit's two rows
-  const JobInput in(k, wires, jobs[blockIdx.x]);
-  initAccumulator(k, in, tv, acc);
+  const RotJob job = jobs[blockIdx.x];
+  const JobInput in(k, wires, job);
+  initAccumulator(k, in, tv + (size_t(job.tv) << k.log_ring), acc);
   __syncthreads();
   nttForward<true>(acc + big_n, 1, k);
 
@@ -448,7 +459,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     __syncthreads();
   }
   nttInverse(acc, nullptr, 2, k);
-  extractSample(k, acc, ext + size_t(blockIdx.x) * (big_n + 1));
+  extractSample(k, acc, ext + size_t(job.out) * (big_n + 1));
 }
 
 /// The cluster kernel's fast path at N = 2^kLogN (N / 4 threads): a thread
@@ -594,8 +605,9 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
     ntt.load(k, threadIdx.x);
 
   const u32 big_q = k.big_q;
-  const JobInput in(k, wires, jobs[blockIdx.x / C]);
-  initAccumulator(k, in, tv, acc);
+  const RotJob job = jobs[blockIdx.x / C];
+  const JobInput in(k, wires, job);
+  initAccumulator(k, in, tv + (size_t(job.tv) << k.log_ring), acc);
   __syncthreads();
   nttForward<true>(acc + big_n, 1, k);
   cluster.sync(); // every block has started: its shared memory is there
@@ -762,7 +774,7 @@ __global__ void __launch_bounds__(clusterThreads(kLogN))
   if (rank != 0)
     return;
   nttInverse(acc, nullptr, 2, k);
-  extractSample(k, acc, ext + size_t(blockIdx.x / C) * (big_n + 1));
+  extractSample(k, acc, ext + size_t(job.out) * (big_n + 1));
 }
 
 // Distributed shared memory with transaction barriers (PTX mbarrier and
@@ -882,7 +894,9 @@ __global__ void __launch_bounds__(1 << (kLogN - 2))
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
 
-  const JobInput in(k, wires, jobs[blockIdx.x / 4]);
+  const RotJob job = jobs[blockIdx.x / 4];
+  const JobInput in(k, wires, job);
+  const u32 *job_tv = tv + (size_t(job.tv) << kLogN);
   u32 acc[4]; // part x at Q, positions u + e N/4
   {
     // (0, X^-e tv): part 1 is the rotated test vector.
@@ -892,7 +906,7 @@ __global__ void __launch_bounds__(1 << (kLogN - 2))
     for (int e = 0; e < 4; ++e) {
       const int t = u + e * kQ4;
       const u32 src = (t - rot) & mask2n;
-      const u32 v = __ldg(tv + (src & (kN - 1)));
+      const u32 v = __ldg(job_tv + (src & (kN - 1)));
       acc[e] = x == 0 ? 0 : src < u32(kN) ? v : (v == 0 ? 0 : big_q - v);
     }
   }
@@ -1060,7 +1074,7 @@ __global__ void __launch_bounds__(1 << (kLogN - 2))
   }
   // Sample extraction: block (Q, a) writes the constant coefficient's mask
   // (a_0, -a_(N-j)), block (Q, b) its body b_0.
-  u32 *out = ext + size_t(blockIdx.x / 4) * (kN + 1);
+  u32 *out = ext + size_t(job.out) * (kN + 1);
   if (rank == 0) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
@@ -1171,6 +1185,23 @@ __global__ void linearKernel(const KParams k, u32 *wires, const LinJob *jobs) {
     out[t] = ((a ? job.x * a[t] : 0) + (t == k.n ? job.c : 0)) & (k.q - 1);
 }
 
+/// One block per radix linear job (kLinear, kBlock): N + 1 words at Q
+/// read from each operand and written (8 KB at N = 2048).
+__global__ void blockLinearKernel(const KParams k, u32 *wires,
+                                  const BlockLinJob *jobs) {
+  const BlockLinJob job = jobs[blockIdx.x];
+  const int big_n = 1 << k.log_ring;
+  const size_t row = size_t(big_n) + 1;
+  u32 *out = wires + size_t(job.out) * row;
+  const u32 *a = job.a >= 0 ? wires + size_t(job.a) * row : nullptr;
+  const u32 *b = job.b >= 0 ? wires + size_t(job.b) * row : nullptr;
+  for (int t = threadIdx.x; t <= big_n; t += blockDim.x) {
+    const u64 v = (a ? u64(job.x) * a[t] : 0) + (b ? u64(job.y) * b[t] : 0) +
+                  (t == big_n ? job.c : 0);
+    out[t] = u32(v % k.big_q);
+  }
+}
+
 using RotateKernel = void (*)(KParams, const u32 *, const RotJob *, const u32 *,
                               u32 *);
 
@@ -1278,12 +1309,14 @@ struct DeviceEvaluator::Impl {
   Params params;
   KParams k{};
   std::vector<void *> owned;
-  Grow<u32> wires, ext, out, tv, ks_sums;
+  /// ks_out: the key switches' outputs of radix blocks (rows at q).
+  Grow<u32> wires, ext, out, tv, ks_sums, ks_out;
   Grow<RotJob> rot_jobs;
   Grow<KsJob> ks_jobs;
   Grow<LinJob> lin_jobs;
+  Grow<BlockLinJob> block_jobs;
   size_t shared_bytes = 0;
-  RotateKernel rotate = nullptr;
+  RotateKernel rotate_kernel = nullptr;
   RotateKernel rotate_latency = blindRotateKernel<kLatencyThreads, 1>;
   int sms = 0;
   /// Blocks per cluster of blindRotateClusterKernel (0: no clusters on
@@ -1341,18 +1374,15 @@ struct DeviceEvaluator::Impl {
                                      cudaMemcpyHostToDevice, stream));
     return d;
   }
-  /// Blind rotations of `rot` (through tv), then the key switches of `ks`
-  /// into rows of `dst`. Batches of at most cluster_jobs go to the cluster
-  /// kernel, other batches below the SM count to one 1024-thread block per
-  /// job, full ones to 256-thread blocks; key switches of batches below
-  /// the SM count are split over slices of the input coefficients.
-  void bootstrap(const u32 *src, const std::vector<RotJob> &rot,
-                 const std::vector<KsJob> &ks, u32 *dst, const u32 *d_tv) {
-    if (rot.empty())
-      return;
+  /// Blind rotations of `rot` (inputs: rows of n + 1 words at q in src;
+  /// test vectors: rows of N words in d_tv), each extracted into row
+  /// RotJob::out of ext (N + 1 words at Q). Batches of at most
+  /// cluster_jobs go to the cluster kernel, other batches below the SM
+  /// count to one 1024-thread block per job, full ones to 256-thread
+  /// blocks.
+  void rotate(const u32 *src, const std::vector<RotJob> &rot, const u32 *d_tv,
+              u32 *d_ext) {
     const RotJob *d_rot = put(rot_jobs, rot);
-    const KsJob *d_ks = put(ks_jobs, ks);
-    u32 *d_ext = ext.get(rot.size() * (params.ringN() + 1));
     const size_t jobs = rot.size();
     if (cluster > 0 && jobs <= cluster_jobs) {
       cudaLaunchAttribute attr;
@@ -1362,13 +1392,20 @@ struct DeviceEvaluator::Impl {
           cudaLaunchKernelEx(&cfg, cluster_kernel, k, src, d_rot, d_tv, d_ext));
     } else {
       const bool small = jobs < size_t(sms);
-      (small
-           ? rotate_latency
-           : rotate)<<<unsigned(jobs), small ? kLatencyThreads : kRotateThreads,
-                       shared_bytes, stream>>>(k, src, d_rot, d_tv, d_ext);
+      (small ? rotate_latency
+             : rotate_kernel)<<<unsigned(jobs),
+                                small ? kLatencyThreads : kRotateThreads,
+                                shared_bytes, stream>>>(k, src, d_rot, d_tv,
+                                                        d_ext);
     }
     EMBER_CUDA_LAUNCH_CHECK(stream);
-    EMBER_CUDA_CHECK(cudaEventRecord(events[2], stream));
+  }
+  /// The key switches of `ks`: rows of ext (N + 1 words at Q) to q_ks,
+  /// key-switched, to q, into rows KsJob::out of dst (n + 1 words). Key
+  /// switches of batches below the SM count are split over slices of the
+  /// input coefficients.
+  void keySwitch(const u32 *d_ext, const std::vector<KsJob> &ks, u32 *dst) {
+    const KsJob *d_ks = put(ks_jobs, ks);
     const size_t in_bytes = (params.ringN() + 1) * sizeof(u32);
     const unsigned slices = unsigned(std::min<size_t>(
         32, ks.size() < size_t(sms) ? 2 * size_t(sms) / ks.size() : 1));
@@ -1393,6 +1430,59 @@ struct DeviceEvaluator::Impl {
     }
     EMBER_CUDA_LAUNCH_CHECK(stream);
   }
+  /// Blind rotations of `rot` (through tv; RotJob::out their index), then
+  /// the key switches of `ks` into rows of `dst`.
+  void bootstrap(const u32 *src, const std::vector<RotJob> &rot,
+                 const std::vector<KsJob> &ks, u32 *dst, const u32 *d_tv) {
+    if (rot.empty())
+      return;
+    u32 *d_ext = ext.get(rot.size() * (params.ringN() + 1));
+    rotate(src, rot, d_tv, d_ext);
+    EMBER_CUDA_CHECK(cudaEventRecord(events[2], stream));
+    keySwitch(d_ext, ks, dst);
+  }
+  /// Radix blocks, the key switch first (Evaluator::pbs): the key switches
+  /// of `ks` (rows of src, N + 1 words at Q) into rows 0 .. of a scratch
+  /// buffer at q, then the blind rotations of `rot` (reading that buffer,
+  /// each job its own row of d_tvs), extracted into rows of dst. events[2]
+  /// between the two.
+  void bootstrapBlocks(const u32 *src, const std::vector<KsJob> &ks,
+                       const std::vector<RotJob> &rot, const u32 *d_tvs,
+                       u32 *dst) {
+    if (ks.empty())
+      return;
+    u32 *mid = ks_out.get(ks.size() * row());
+    keySwitch(src, ks, mid);
+    EMBER_CUDA_CHECK(cudaEventRecord(events[2], stream));
+    rotate(mid, rot, d_tvs, dst);
+  }
+  size_t blockRow() const { return params.ringN() + 1; }
+  /// Evaluator::pbs of `count` block rows through one test vector.
+  void runBlocks(const u32 *blocks, size_t count, const std::vector<u32> &tv_,
+                 u32 *host_out) {
+    if (count == 0)
+      return;
+    const size_t bytes = count * blockRow() * sizeof(u32);
+    EMBER_CUDA_CHECK(cudaEventRecord(events[0], stream));
+    // Rows 0 .. count - 1 the inputs, count .. 2 count - 1 the outputs.
+    u32 *w = wires.get(2 * count * blockRow());
+    EMBER_CUDA_CHECK(
+        cudaMemcpyAsync(w, blocks, bytes, cudaMemcpyHostToDevice, stream));
+    std::vector<KsJob> ks(count);
+    std::vector<RotJob> rot(count);
+    for (size_t i = 0; i < count; ++i) {
+      ks[i] = {int32_t(i), -1, 0, int32_t(i)};
+      rot[i] = {int32_t(i), -1, 1, 0, 0, 0, int32_t(count + i)};
+    }
+    const u32 *d_tv = put(tv, tv_);
+    EMBER_CUDA_CHECK(cudaEventRecord(events[1], stream));
+    bootstrapBlocks(w, ks, rot, d_tv, w);
+    EMBER_CUDA_CHECK(cudaEventRecord(events[3], stream));
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(host_out, w + count * blockRow(), bytes,
+                                     cudaMemcpyDeviceToHost, stream));
+    EMBER_CUDA_CHECK(cudaEventRecord(events[4], stream));
+    finish(true);
+  }
   /// The batch API: rows a (and b) of count ciphertexts, l's x a + y b + c
   /// through tv, plus b_offset after extraction.
   void run(const u32 *a, const u32 *b, size_t count, Linear l,
@@ -1410,7 +1500,7 @@ struct DeviceEvaluator::Impl {
     std::vector<RotJob> rot(count);
     std::vector<KsJob> ks(count);
     for (size_t i = 0; i < count; ++i) {
-      rot[i] = rotJob(l, int32_t(i), b ? int32_t(count + i) : -1);
+      rot[i] = rotJob(l, int32_t(i), b ? int32_t(count + i) : -1, int32_t(i));
       ks[i] = {int32_t(i), -1, b_offset, int32_t(i)};
     }
     const u32 *d_tv = put(tv, table_tv);
@@ -1422,11 +1512,16 @@ struct DeviceEvaluator::Impl {
     EMBER_CUDA_CHECK(cudaEventRecord(events[4], stream));
     finish();
   }
-  void finish() {
+  /// Waits for the stream; the stages' times from events 0 .. 4 (upload,
+  /// rotations, key switches, download; with ks_first the key switches
+  /// before the rotations).
+  void finish(bool ks_first = false) {
     EMBER_CUDA_CHECK(cudaStreamSynchronize(stream));
     float ms[4];
     for (int i = 0; i < 4; ++i)
       EMBER_CUDA_CHECK(cudaEventElapsedTime(&ms[i], events[i], events[i + 1]));
+    if (ks_first)
+      std::swap(ms[1], ms[2]);
     timing = {ms[0], ms[1], ms[2], ms[3]};
   }
 };
@@ -1570,8 +1665,8 @@ DeviceEvaluator::DeviceEvaluator(const EvaluationKeys &keys)
   else
     k.ksk = I.keep(h.ksk);
   I.shared_bytes = size_t(2 + h.rows) * p.ringN() * sizeof(u32);
-  I.rotate = rotateKernel();
-  for (RotateKernel kernel : {I.rotate, I.rotate_latency})
+  I.rotate_kernel = rotateKernel();
+  for (RotateKernel kernel : {I.rotate_kernel, I.rotate_latency})
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
         int(I.shared_bytes)));
@@ -1669,7 +1764,169 @@ DeviceEvaluator::Timing DeviceEvaluator::lastTiming() const {
   return impl_->timing;
 }
 
-namespace {} // namespace
+namespace {
+
+/// A circuit's ops by (level, wave), in circuit order: a bootstrap (a
+/// gate or MUX; in a radix circuit a kLut) is one level above its inputs'
+/// highest, in wave 0; a linear op (NOT, a known bit; kLinear, kBlock)
+/// takes its inputs' level, in the wave after the linear ops of that level
+/// it reads (inputs are level 0, wave 0).
+struct Schedule {
+  int depth = 0, waves = 0;
+  std::vector<std::vector<const std::array<int32_t, 5> *>> steps;
+  const std::vector<const std::array<int32_t, 5> *> &at(int level,
+                                                        int wave) const {
+    return steps[size_t(level) * (waves + 1) + wave];
+  }
+};
+Schedule schedule(const Circuit &circuit) {
+  Schedule s;
+  std::vector<int> level(circuit.wires, 0), wave(circuit.wires, 0);
+  auto boots = [&](int code) {
+    return circuit.radix ? code == Circuit::kLut
+                         : code < 6 || code == Circuit::kMux;
+  };
+  for (const auto &op : circuit.ops) {
+    const bool boot = boots(op[0]);
+    const int reads = Circuit::reads(op);
+    int l = 0, w = 0;
+    for (int r = 0; r < reads; ++r)
+      l = std::max(l, level[op[2 + r]]);
+    if (!boot)
+      for (int r = 0; r < reads; ++r)
+        if (level[op[2 + r]] == l && op[2 + r] >= circuit.input_bits)
+          w = std::max(w, wave[op[2 + r]] + 1);
+    level[op[1]] = boot ? l + 1 : l;
+    wave[op[1]] = boot ? 0 : std::max(w, 1);
+    s.depth = std::max(s.depth, level[op[1]]);
+    s.waves = std::max(s.waves, wave[op[1]]);
+  }
+  s.steps.resize(size_t(s.depth + 1) * (s.waves + 1));
+  for (const auto &op : circuit.ops)
+    s.steps[size_t(level[op[1]]) * (s.waves + 1) + wave[op[1]]].push_back(&op);
+  return s;
+}
+
+/// Ciphertexts as rows of dim + 1 words (a, then b), each checked to be
+/// at `modulus` with dimension `dim`.
+std::vector<u32> flattenRows(const std::vector<Ciphertext> &v, uint32_t modulus,
+                             size_t dim, const std::string &what) {
+  std::vector<u32> out;
+  out.reserve(v.size() * (dim + 1));
+  for (const Ciphertext &ct : v) {
+    if (ct.modulus != modulus || ct.a.size() != dim)
+      throw InvalidArgument(what + ": expected LWE ciphertexts of dimension " +
+                            std::to_string(dim) + " at " +
+                            std::to_string(modulus) + ", got dimension " +
+                            std::to_string(ct.a.size()) + " at " +
+                            std::to_string(ct.modulus));
+    out.insert(out.end(), ct.a.begin(), ct.a.end());
+    out.push_back(ct.b);
+  }
+  return out;
+}
+std::vector<Ciphertext> unflattenRows(const u32 *flat, size_t count,
+                                      uint32_t modulus, size_t dim) {
+  std::vector<Ciphertext> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    const u32 *row = flat + i * (dim + 1);
+    out[i].a.assign(row, row + dim);
+    out[i].b = row[dim];
+    out[i].modulus = modulus;
+  }
+  return out;
+}
+
+} // namespace
+
+/// A radix circuit on the device (DeviceEvaluator::runCircuit): the wires
+/// of run r are block rows r W .. r W + W - 1 (N + 1 words at Q). Per
+/// level, over every run: one batch of key switches of the kLuts' inputs
+/// (into ks_out), one batch of blind rotations (each job its table's row
+/// of the circuit's test vectors) extracted into the kLuts' wires, then per
+/// wave one launch of blockLinearKernel for the kLinear and kBlock ops.
+static std::vector<std::vector<Ciphertext>>
+runRadixCircuit(DeviceEvaluator::Impl &I, const Circuit &circuit,
+                const std::vector<std::vector<Ciphertext>> &runs) {
+  const Params &p = I.params;
+  const Schedule plan = schedule(circuit);
+  const size_t row = I.blockRow(), big_n = p.ringN();
+  const uint32_t big_q = p.ring_q;
+  const uint32_t delta = blockDelta(big_q, circuit.block_modulus);
+  const int32_t wires = circuit.wires;
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[0], I.stream));
+  u32 *w = I.wires.get(std::max<size_t>(1, runs.size() * wires) * row);
+  for (size_t r = 0; r < runs.size(); ++r) {
+    const std::vector<u32> flat = flattenRows(
+        runs[r], big_q, big_n, "runCircuit (a radix circuit's input)");
+    if (!flat.empty())
+      EMBER_CUDA_CHECK(cudaMemcpyAsync(w + r * wires * row, flat.data(),
+                                       flat.size() * sizeof(u32),
+                                       cudaMemcpyHostToDevice, I.stream));
+  }
+  // The tables' test vectors, one row of N words each.
+  std::vector<u32> tvs;
+  tvs.reserve(circuit.tables.size() * big_n);
+  for (const std::vector<uint32_t> &table : circuit.tables) {
+    const std::vector<u32> tv = lutTestVector(p, table);
+    tvs.insert(tvs.end(), tv.begin(), tv.end());
+  }
+  const u32 *d_tvs = tvs.empty() ? nullptr : I.put(I.tv, tvs);
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[1], I.stream));
+  for (int l = 0; l <= plan.depth; ++l) {
+    std::vector<KsJob> ks;
+    std::vector<RotJob> rot;
+    for (const auto *opp : plan.at(l, 0)) {
+      const auto &op = *opp; // a kLut
+      for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
+        const int32_t o = r * wires, j = int32_t(ks.size());
+        ks.push_back({o + op[2], -1, 0, j});
+        rot.push_back({j, -1, 1, 0, 0, op[3], o + op[1]});
+      }
+    }
+    I.bootstrapBlocks(w, ks, rot, d_tvs, w);
+    for (int v = 1; v <= plan.waves; ++v) {
+      std::vector<BlockLinJob> lin;
+      for (const auto *opp : plan.at(l, v)) {
+        const auto &op = *opp;
+        for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
+          const int32_t o = r * wires;
+          if (op[0] == Circuit::kBlock) {
+            lin.push_back({o + op[1], -1, -1, 0, 0,
+                           u32(uint64_t(op[2]) * delta % big_q)});
+          } else {
+            const BlockForm f = blockForm(circuit.forms[op[4]], big_q, delta);
+            lin.push_back({o + op[1], o + op[2], op[3] >= 0 ? o + op[3] : -1,
+                           f.x, f.y, f.c});
+          }
+        }
+      }
+      if (lin.empty())
+        continue;
+      const BlockLinJob *d_lin = I.put(I.block_jobs, lin);
+      blockLinearKernel<<<unsigned(lin.size()), 256, 0, I.stream>>>(I.k, w,
+                                                                    d_lin);
+      EMBER_CUDA_LAUNCH_CHECK(I.stream);
+    }
+  }
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[2], I.stream));
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[3], I.stream));
+  const size_t outs = circuit.outputs.size();
+  std::vector<u32> out(std::max<size_t>(1, runs.size() * outs * row));
+  for (size_t r = 0; r < runs.size(); ++r)
+    for (size_t i = 0; i < outs; ++i)
+      EMBER_CUDA_CHECK(
+          cudaMemcpyAsync(out.data() + (r * outs + i) * row,
+                          w + (r * wires + size_t(circuit.outputs[i])) * row,
+                          row * sizeof(u32), cudaMemcpyDeviceToHost, I.stream));
+  EMBER_CUDA_CHECK(cudaEventRecord(I.events[4], I.stream));
+  I.finish();
+  std::vector<std::vector<Ciphertext>> result;
+  for (size_t r = 0; r < runs.size(); ++r)
+    result.push_back(
+        unflattenRows(out.data() + r * outs * row, outs, big_q, big_n));
+  return result;
+}
 
 void DeviceEvaluator::gate(Gate g, const uint32_t *a, const uint32_t *b,
                            size_t count, uint32_t *out) {
@@ -1694,39 +1951,17 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
       throw InvalidArgument("runCircuit: " + std::to_string(inputs.size()) +
                             " input bits for a circuit of " +
                             std::to_string(circuit.input_bits));
-  // Levels: a bootstrap one more than its inputs'; a linear op its inputs'
-  // level, in waves after the linear ops of that level it reads.
-  std::vector<int> level(circuit.wires, 0), wave(circuit.wires, 0);
-  int depth = 0, waves = 0;
-  for (const auto &op : circuit.ops) {
-    const bool boot = op[0] < 6 || op[0] == Circuit::kMux;
-    int l = 0, w = 0;
-    for (int r = 0; r < Circuit::reads(op[0]); ++r)
-      l = std::max(l, level[op[2 + r]]);
-    if (!boot)
-      for (int r = 0; r < Circuit::reads(op[0]); ++r)
-        if (level[op[2 + r]] == l && op[2 + r] >= circuit.input_bits)
-          w = std::max(w, wave[op[2 + r]] + 1);
-    level[op[1]] = boot ? l + 1 : l;
-    wave[op[1]] = boot ? 0 : std::max(w, 1);
-    depth = std::max(depth, level[op[1]]);
-    waves = std::max(waves, wave[op[1]]);
-  }
+  if (circuit.radix)
+    return runRadixCircuit(I, circuit, runs);
+  const Schedule plan = schedule(circuit);
+  const int depth = plan.depth, waves = plan.waves;
   // Run r's wires are rows r W .. r W + W - 1.
   const int32_t wires = circuit.wires;
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[0], I.stream));
   u32 *w = I.wires.get(std::max<size_t>(1, runs.size() * wires) * I.row());
   for (size_t r = 0; r < runs.size(); ++r) {
-    std::vector<u32> flat;
-    flat.reserve(runs[r].size() * I.row());
-    for (const Ciphertext &ct : runs[r]) {
-      if (ct.modulus != p.q || ct.a.size() != size_t(p.n))
-        throw InvalidArgument("runCircuit: expected input bits of dimension " +
-                              std::to_string(p.n) +
-                              " at q = " + std::to_string(p.q));
-      flat.insert(flat.end(), ct.a.begin(), ct.a.end());
-      flat.push_back(ct.b);
-    }
+    const std::vector<u32> flat =
+        flattenRows(runs[r], p.q, p.n, "runCircuit (an input bit)");
     if (!flat.empty())
       EMBER_CUDA_CHECK(cudaMemcpyAsync(w + r * wires * I.row(), flat.data(),
                                        flat.size() * sizeof(u32),
@@ -1736,26 +1971,21 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[1], I.stream));
   const u32 q = p.q;
   const Linear flip = notLinear(q);
-  // The ops of each (level, wave), in circuit order.
-  std::vector<std::vector<const std::array<int32_t, 5> *>> steps(
-      size_t(depth + 1) * (waves + 1));
-  for (const auto &op : circuit.ops)
-    steps[size_t(level[op[1]]) * (waves + 1) + wave[op[1]]].push_back(&op);
   for (int l = 0; l <= depth; ++l) {
     std::vector<RotJob> rot;
     std::vector<KsJob> ks;
-    for (const auto *opp : steps[size_t(l) * (waves + 1)]) {
+    for (const auto *opp : plan.at(l, 0)) {
       const auto &op = *opp;
       for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
         const int32_t o = r * wires, j = int32_t(rot.size());
         if (op[0] == Circuit::kMux) {
           // AND(sel, t) + AND(NOT sel, f), summed before the key switch.
-          rot.push_back(rotJob(muxTrue(q), o + op[2], o + op[3]));
-          rot.push_back(rotJob(muxFalse(q), o + op[2], o + op[4]));
+          rot.push_back(rotJob(muxTrue(q), o + op[2], o + op[3], j));
+          rot.push_back(rotJob(muxFalse(q), o + op[2], o + op[4], j + 1));
           ks.push_back({j, j + 1, 2 * I.q8_big, o + op[1]});
         } else {
           rot.push_back(rotJob(gateLinear(static_cast<Gate>(op[0]), q),
-                               o + op[2], o + op[3]));
+                               o + op[2], o + op[3], j));
           ks.push_back({j, -1, I.q8_big, o + op[1]});
         }
       }
@@ -1763,7 +1993,7 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
     I.bootstrap(w, rot, ks, w, d_tv);
     for (int v = 1; v <= waves; ++v) {
       std::vector<LinJob> lin;
-      for (const auto *opp : steps[size_t(l) * (waves + 1) + v]) {
+      for (const auto *opp : plan.at(l, v)) {
         const auto &op = *opp;
         for (int32_t r = 0; r < int32_t(runs.size()); ++r) {
           const int32_t o = r * wires;
@@ -1791,15 +2021,10 @@ DeviceEvaluator::runCircuit(const Circuit &circuit,
           I.row() * sizeof(u32), cudaMemcpyDeviceToHost, I.stream));
   EMBER_CUDA_CHECK(cudaEventRecord(I.events[4], I.stream));
   I.finish();
-  std::vector<std::vector<Ciphertext>> result(runs.size(),
-                                              std::vector<Ciphertext>(outs));
+  std::vector<std::vector<Ciphertext>> result;
   for (size_t r = 0; r < runs.size(); ++r)
-    for (size_t i = 0; i < outs; ++i) {
-      const u32 *row = out.data() + (r * outs + i) * I.row();
-      result[r][i].a.assign(row, row + p.n);
-      result[r][i].b = row[p.n];
-      result[r][i].modulus = q;
-    }
+    result.push_back(
+        unflattenRows(out.data() + r * outs * I.row(), outs, q, p.n));
   return result;
 }
 
@@ -1816,30 +2041,14 @@ void DeviceEvaluator::lut(const uint32_t *a, size_t count,
 }
 
 namespace {
+/// Bits as rows of n + 1 words at q, and back.
 std::vector<u32> flatten(const std::vector<Ciphertext> &v, const Params &p,
                          const char *what) {
-  std::vector<u32> out;
-  out.reserve(v.size() * (p.n + 1));
-  for (const Ciphertext &ct : v) {
-    if (ct.modulus != p.q || ct.a.size() != size_t(p.n))
-      throw InvalidArgument(
-          std::string(what) + ": expected LWE ciphertexts of dimension " +
-          std::to_string(p.n) + " at q = " + std::to_string(p.q));
-    out.insert(out.end(), ct.a.begin(), ct.a.end());
-    out.push_back(ct.b);
-  }
-  return out;
+  return flattenRows(v, p.q, p.n, what);
 }
 std::vector<Ciphertext> unflatten(const std::vector<u32> &flat,
                                   const Params &p) {
-  const size_t row = p.n + 1;
-  std::vector<Ciphertext> out(flat.size() / row);
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i].a.assign(flat.begin() + i * row, flat.begin() + i * row + p.n);
-    out[i].b = flat[i * row + p.n];
-    out[i].modulus = p.q;
-  }
-  return out;
+  return unflattenRows(flat.data(), flat.size() / (p.n + 1), p.q, p.n);
 }
 } // namespace
 
@@ -1872,6 +2081,22 @@ DeviceEvaluator::lut(const std::vector<Ciphertext> &a,
   std::vector<u32> out(fa.size());
   lut(fa.data(), a.size(), table, out.data());
   return unflatten(out, params());
+}
+
+void DeviceEvaluator::pbs(const uint32_t *blocks, size_t count,
+                          const std::vector<uint32_t> &table, uint32_t *out) {
+  impl_->runBlocks(blocks, count, lutTestVector(impl_->params, table), out);
+}
+
+std::vector<Ciphertext>
+DeviceEvaluator::pbs(const std::vector<Ciphertext> &blocks,
+                     const std::vector<uint32_t> &table) {
+  const Params &p = params();
+  const std::vector<u32> flat =
+      flattenRows(blocks, p.ring_q, p.ringN(), "pbs (a radix block)");
+  std::vector<u32> out(flat.size());
+  pbs(flat.data(), blocks.size(), table, out.data());
+  return unflattenRows(out.data(), blocks.size(), p.ring_q, p.ringN());
 }
 
 } // namespace ember::lwe::cuda

@@ -1550,7 +1550,8 @@ void bindSerialize(py::module_ &m) {
       .value("PLAINTEXT", ObjectKind::kPlaintext)
       .value("LWE_SECRET_KEY", ObjectKind::kLweSecretKey)
       .value("LWE_EVALUATION_KEYS", ObjectKind::kLweEvaluationKeys)
-      .value("LWE_CIPHERTEXTS", ObjectKind::kLweCiphertexts);
+      .value("LWE_CIPHERTEXTS", ObjectKind::kLweCiphertexts)
+      .value("LWE_BLOCKS", ObjectKind::kLweBlocks);
   m.attr("FORMAT_VERSION") = kFormatVersion;
   m.def("object_kind_name", &objectKindName, py::arg("kind"));
 

@@ -14,7 +14,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +70,19 @@ const uint32_t *batchRows(const U32Array &a, const Params &p,
 }
 py::array_t<uint32_t> batchOut(size_t count, const Params &p) {
   return py::array_t<uint32_t>({py::ssize_t(count), py::ssize_t(p.n + 1)});
+}
+/// A batch of radix blocks as a (count, N + 1) array of words at Q.
+const uint32_t *blockRows(const U32Array &a, const Params &p,
+                          const char *what) {
+  if (a.ndim() != 2 || size_t(a.shape(1)) != p.ringN() + 1)
+    throw InvalidArgument(std::string(what) + ": expected a (count, " +
+                          std::to_string(p.ringN() + 1) +
+                          ") array of radix block rows");
+  return a.data();
+}
+py::array_t<uint32_t> blockOut(size_t count, const Params &p) {
+  return py::array_t<uint32_t>(
+      {py::ssize_t(count), py::ssize_t(p.ringN() + 1)});
 }
 #endif
 
@@ -185,6 +200,18 @@ void bindTfhe(py::module_ &parent) {
           py::arg("m"), py::arg("p") = 4, py::arg("prng") = nullptr,
           "m q / p at q: p = 4 for bits, 2t for Z_t with a padding bit.")
       .def("decrypt", &SecretKey::decrypt, py::arg("ct"), py::arg("p") = 4)
+      .def(
+          "encrypt_block",
+          [](const SecretKey &sk, uint32_t m, uint32_t t,
+             std::shared_ptr<Prng> prng) {
+            prng = orDefault(prng);
+            return sk.encryptBlock(m, t, *prng);
+          },
+          py::arg("m"), py::arg("t") = 16, py::arg("prng") = nullptr,
+          "A radix block: m round(Q / 2t) at Q, dimension N, under the ring "
+          "key s' (m < 2t).")
+      .def("decrypt_block", &SecretKey::decryptBlock, py::arg("ct"),
+           py::arg("t") = 16, "round(phase 2t / Q) mod 2t of a radix block.")
       .def("phase", &SecretKey::phase, py::arg("ct"))
       .def_property_readonly("lwe_key",
                              [](const SecretKey &sk) {
@@ -257,6 +284,14 @@ void bindTfhe(py::module_ &parent) {
           },
           py::arg("a"), py::arg("table"), Release(),
           "table[m] for m in Z_t encrypted as m q / (2t).")
+      .def(
+          "pbs",
+          [](PyEvaluator &e, const Ciphertext &block,
+             const std::vector<uint32_t> &table) {
+            return e.ev->pbs(block, table);
+          },
+          py::arg("ct"), py::arg("table"), Release(),
+          "table[m] of a radix block (key switch first): a block again.")
       .def(
           "blind_rotate",
           [](PyEvaluator &e, const Ciphertext &a, const U32Array &tv) {
@@ -352,13 +387,36 @@ void bindTfhe(py::module_ &parent) {
           },
           py::arg("a"), py::arg("table"))
       .def(
+          "pbs",
+          [](PyCudaEvaluator &e, const std::vector<Ciphertext> &blocks,
+             const std::vector<uint32_t> &table) {
+            return e.ev->pbs(blocks, table);
+          },
+          py::arg("blocks"), py::arg("table"), Release(),
+          "Evaluator.pbs of each block, in one batch; the output blocks.")
+      .def(
+          "pbs",
+          [](PyCudaEvaluator &e, const U32Array &a,
+             const std::vector<uint32_t> &table) {
+            const Params &p = e.ev->params();
+            const uint32_t *pa = blockRows(a, p, "pbs");
+            auto out = blockOut(a.shape(0), p);
+            uint32_t *po = out.mutable_data();
+            py::gil_scoped_release release;
+            e.ev->pbs(pa, a.shape(0), table, po);
+            return out;
+          },
+          py::arg("blocks"), py::arg("table"),
+          "The same on a (count, N + 1) array of block rows at Q.")
+      .def(
           "run",
           [](PyCudaEvaluator &e, const Circuit &c,
              const std::vector<Ciphertext> &in) {
             return e.ev->runCircuit(c, in);
           },
           py::arg("circuit"), py::arg("inputs"), Release(),
-          "Runs a circuit on the GPU, level by level; the outputs' bits.")
+          "Runs a circuit on the GPU, level by level; the outputs' bits (or "
+          "blocks, for a radix circuit).")
       .def(
           "run_many",
           [](PyCudaEvaluator &e, const Circuit &c,
@@ -386,7 +444,10 @@ void bindTfhe(py::module_ &parent) {
           py::init([](int input_bits, int wires,
                       const py::array_t<int32_t, py::array::c_style |
                                                      py::array::forcecast> &ops,
-                      const std::vector<int32_t> &outputs) {
+                      const std::vector<int32_t> &outputs,
+                      const std::vector<std::vector<uint32_t>> &tables,
+                      const std::vector<std::array<int32_t, 3>> &forms,
+                      bool radix, uint32_t block_modulus) {
             if (ops.ndim() != 2 || ops.shape(1) != 5)
               throw InvalidArgument("Circuit: ops must be a (count, 5) array");
             Circuit c;
@@ -397,13 +458,28 @@ void bindTfhe(py::module_ &parent) {
               for (int j = 0; j < 5; ++j)
                 c.ops[k][j] = ops.at(k, j);
             c.outputs = outputs;
+            c.tables = tables;
+            c.forms = forms;
+            c.radix = radix;
+            c.block_modulus = block_modulus;
             c.validate();
             return c;
           }),
           py::arg("input_bits"), py::arg("wires"), py::arg("ops"),
-          py::arg("outputs"))
+          py::arg("outputs"),
+          py::arg("tables") = std::vector<std::vector<uint32_t>>{},
+          py::arg("forms") = std::vector<std::array<int32_t, 3>>{},
+          py::arg("radix") = false, py::arg("block_modulus") = 16,
+          "input_bits: the input wires (bits, or blocks when radix). A "
+          "radix circuit's ops are kLinear [9, out, a, b, form], kLut [10, "
+          "out, a, table, -1] and kBlock [11, out, v, -1, -1]; tables of "
+          "block_modulus entries, forms (x, y, c).")
       .def_readonly("input_bits", &Circuit::input_bits)
       .def_readonly("wires", &Circuit::wires)
+      .def_readonly("radix", &Circuit::radix)
+      .def_readonly("block_modulus", &Circuit::block_modulus)
+      .def_readonly("tables", &Circuit::tables)
+      .def_readonly("forms", &Circuit::forms)
       .def_property_readonly("op_count",
                              [](const Circuit &c) { return c.ops.size(); });
   m.def(
@@ -412,7 +488,8 @@ void bindTfhe(py::module_ &parent) {
         return runCircuit(*e.ev, c, in);
       },
       py::arg("evaluator"), py::arg("circuit"), py::arg("inputs"), Release(),
-      "Runs a circuit on the CPU; the outputs' bits in order.");
+      "Runs a circuit on the CPU; the outputs' bits (or blocks, for a "
+      "radix circuit) in order.");
 
   // Serialization (ember/lwe.h): bytes in and out.
   using python::fromBytes;
@@ -435,7 +512,9 @@ void bindTfhe(py::module_ &parent) {
       [](const Params &p, const std::vector<Ciphertext> &cts) {
         return toBytes(serialize(p, cts));
       },
-      py::arg("params"), py::arg("ciphertexts"));
+      py::arg("params"), py::arg("ciphertexts"),
+      "All bits (at q, dimension n) or all radix blocks (at Q, dimension "
+      "N).");
   m.def(
       "deserialize_secret_key",
       [](const py::bytes &b) {
@@ -456,10 +535,13 @@ void bindTfhe(py::module_ &parent) {
       py::arg("data"));
   m.def(
       "deserialize_ciphertexts",
-      [](const Params &p, const py::bytes &b) {
-        return deserializeCiphertexts(p, fromBytes(b));
+      [](const Params &p, const py::bytes &b, std::optional<bool> blocks) {
+        return blocks ? deserializeCiphertexts(p, fromBytes(b), *blocks)
+                      : deserializeCiphertexts(p, fromBytes(b));
       },
-      py::arg("params"), py::arg("data"));
+      py::arg("params"), py::arg("data"), py::arg("blocks") = py::none(),
+      "Bits or radix blocks, as the file holds; blocks=True or False "
+      "refuses a file of the other kind.");
 
   m.def("mod_switch", &modSwitch, py::arg("ct"), py::arg("to"),
         "round(x to / modulus) on every word.");

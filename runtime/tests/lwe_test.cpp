@@ -68,6 +68,10 @@ Keys &toyApKeys() {
   static Keys k("TOY_AP");
   return k;
 }
+Keys &toy4BitMrKeys() {
+  static Keys k("TOY_4BIT_MR");
+  return k;
+}
 
 TEST(Lwe, NamedSetsValidate) {
   for (const std::string &name : Params::names()) {
@@ -373,6 +377,265 @@ TEST(Lwe, CircuitsRunOpByOp) {
   EXPECT_THROW(bad.validate(), InvalidArgument);
   EXPECT_THROW(runCircuit(k.ev, c, {k.sk.encrypt(0, 4, k.prng)}),
                InvalidArgument);
+}
+
+// ---------------------------------------------------------------------------
+// Radix blocks (the key-switch-first order) at TOY_4BIT_MR
+
+/// round(Q / 2t), a block's scale.
+uint32_t deltaOf(const Params &p, uint32_t t) {
+  return uint32_t((uint64_t(p.ring_q) + t) / (2 * t));
+}
+
+TEST(Lwe, BlocksEncryptAndDecrypt) {
+  Keys &k = toy4BitMrKeys();
+  const Params &p = k.sk.params();
+  for (uint32_t m = 0; m < 32; ++m) {
+    const Ciphertext ct = k.sk.encryptBlock(m, 16, k.prng);
+    ASSERT_EQ(ct.modulus, p.ring_q);
+    ASSERT_EQ(ct.a.size(), p.ringN());
+    EXPECT_EQ(k.sk.decryptBlock(ct, 16), m);
+    // The phase is m Delta plus a fresh error (|e| <= 9.4 sigma).
+    EXPECT_LE(std::abs(centred(k.sk.phase(ct) - int64_t(m) * deltaOf(p, 16),
+                               p.ring_q)),
+              31);
+  }
+  for (uint32_t m = 0; m < 8; ++m)
+    EXPECT_EQ(k.sk.decryptBlock(k.sk.encryptBlock(m, 4, k.prng), 4), m);
+  EXPECT_THROW(k.sk.encryptBlock(32, 16, k.prng), InvalidArgument);
+  EXPECT_THROW(k.sk.encryptBlock(0, 12, k.prng), InvalidArgument);
+  try {
+    k.sk.decryptBlock(k.sk.encrypt(1, 32, k.prng), 16);
+    FAIL() << "a ciphertext at q was read as a block";
+  } catch (const InvalidArgument &e) {
+    EXPECT_NE(std::string(e.what()).find("radix block"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Lwe, PbsReadsEveryInput) {
+  // A random table and the identity over Z_16, every input; the output is
+  // a block again (chained: the identity of the output reads the same).
+  Keys &k = toy4BitMrKeys();
+  const Params &p = k.sk.params();
+  std::vector<uint32_t> random(16), identity(16);
+  for (uint32_t m = 0; m < 16; ++m)
+    random[m] = uint32_t(k.prng.uniform(16)), identity[m] = m;
+  for (uint32_t m = 0; m < 16; ++m) {
+    const Ciphertext in = k.sk.encryptBlock(m, 16, k.prng);
+    const Ciphertext out = k.ev.pbs(in, random);
+    ASSERT_EQ(out.modulus, p.ring_q);
+    ASSERT_EQ(out.a.size(), p.ringN());
+    EXPECT_EQ(k.sk.decryptBlock(out, 16), random[m]) << m;
+    EXPECT_EQ(k.sk.decryptBlock(k.ev.pbs(out, identity), 16), random[m]) << m;
+  }
+  EXPECT_THROW(k.ev.pbs(k.sk.encrypt(1, 32, k.prng), identity),
+               InvalidArgument);
+  EXPECT_THROW(k.ev.pbs(k.sk.encryptBlock(1, 16, k.prng), {0, 1, 2}),
+               InvalidArgument);
+}
+
+/// kLinear, kLut and kBlock ops on the given tables and forms.
+Circuit radixCircuit(int inputs, std::vector<std::array<int32_t, 5>> ops,
+                     std::vector<int32_t> outputs,
+                     std::vector<std::vector<uint32_t>> tables,
+                     std::vector<std::array<int32_t, 3>> forms) {
+  Circuit c;
+  c.radix = true;
+  c.block_modulus = 16;
+  c.input_bits = inputs;
+  c.wires = inputs + int(ops.size());
+  c.ops = std::move(ops);
+  c.outputs = std::move(outputs);
+  c.tables = std::move(tables);
+  c.forms = std::move(forms);
+  return c;
+}
+
+TEST(Lwe, PbsOfABivariateForm) {
+  // lut(4 x + y; (x y + x) % 16) over every x, y < 4: the packing tfhe-rs's
+  // bivariate tables use, through a radix circuit.
+  Keys &k = toy4BitMrKeys();
+  std::vector<uint32_t> table(16);
+  for (uint32_t v = 0; v < 16; ++v)
+    table[v] = ((v / 4) * (v % 4) + v / 4) % 16;
+  const Circuit c = radixCircuit(
+      2, {{Circuit::kLinear, 2, 0, 1, 0}, {Circuit::kLut, 3, 2, 0, -1}}, {3, 2},
+      {table}, {{4, 1, 0}});
+  for (uint32_t x = 0; x < 4; ++x)
+    for (uint32_t y = 0; y < 4; ++y) {
+      const std::vector<Ciphertext> out = runCircuit(
+          k.ev, c,
+          {k.sk.encryptBlock(x, 16, k.prng), k.sk.encryptBlock(y, 16, k.prng)});
+      EXPECT_EQ(k.sk.decryptBlock(out[1], 16), 4 * x + y);
+      EXPECT_EQ(k.sk.decryptBlock(out[0], 16), (x * y + x) % 16) << x << y;
+    }
+}
+
+TEST(Lwe, PbsNoiseMatchesTheModel) {
+  // A table's output carries the blind rotation's noise only (at Q; the
+  // key and modulus switches come at the start of the next table): the
+  // phase variance of 256 outputs, scaled to q, against estimateNoise's
+  // blind_rotation (the sample variance's spread is sqrt(2/256) = 8.8%;
+  // the band is about four of them; 2048 outputs measured 1.02).
+  Keys &k = toy4BitMrKeys();
+  const Params &p = k.sk.params();
+  const NoiseEstimate est = estimateNoise(p);
+  std::vector<uint32_t> table(16);
+  for (uint32_t m = 0; m < 16; ++m)
+    table[m] = (5 * m + 3) % 16;
+  const double scale = double(p.q) / p.ring_q;
+  double sum = 0;
+  const int count = 256;
+  for (int i = 0; i < count; ++i) {
+    const uint32_t m = uint32_t(i % 16);
+    const Ciphertext out = k.ev.pbs(k.sk.encryptBlock(m, 16, k.prng), table);
+    const double e =
+        double(centred(k.sk.phase(out) - int64_t(table[m]) * deltaOf(p, 16),
+                       p.ring_q)) *
+        scale;
+    sum += e * e;
+  }
+  const double ratio = sum / count / est.blind_rotation;
+  EXPECT_GT(ratio, 0.65);
+  EXPECT_LT(ratio, 1.4);
+  // The failure model: a sum of 25 outputs reads far below 2^-100.
+  EXPECT_LT(est.log2BlockFailure(16, 25), -100);
+}
+
+/// x_i + y_i per block, the carries: a two-block adder of 4-bit integers
+/// (blocks of 2 bits, least significant first), and a known block, a
+/// one-operand form and a form with a negative coefficient. Wires: 0 x0, 1
+/// x1, 2 y0, 3 y1.
+Circuit twoBlockAdder() {
+  std::vector<uint32_t> mod4(16), carry(16);
+  for (uint32_t v = 0; v < 16; ++v)
+    mod4[v] = v % 4, carry[v] = v >= 4;
+  return radixCircuit(4,
+                      {
+                          {Circuit::kLinear, 4, 0, 2, 0}, // s0 = x0 + y0
+                          {Circuit::kLinear, 5, 1, 3, 0}, // s1 = x1 + y1
+                          {Circuit::kLut, 6, 4, 0, -1},   // o0 = s0 % 4
+                          {Circuit::kLut, 7, 4, 1, -1},   // c0 = s0 >= 4
+                          {Circuit::kLinear, 8, 5, 7, 0}, // s1 + c0
+                          {Circuit::kLut, 9, 8, 0, -1},   // o1
+                          {Circuit::kLut, 10, 8, 1, -1},  // c1 (the carry out)
+                          {Circuit::kBlock, 11, 5, -1, -1},
+                          {Circuit::kLinear, 12, 10, 11, 1}, // 2 c1 - 5 + 6
+                          {Circuit::kLinear, 13, 6, -1, 2},  // 3 - o0
+                      },
+                      {6, 9, 10, 12, 13}, {mod4, carry},
+                      {{1, 1, 0}, {2, -1, 6}, {-1, 0, 3}});
+}
+
+/// The adder's outputs in plain integers.
+std::vector<uint32_t> twoBlockSum(uint32_t x, uint32_t y) {
+  const uint32_t s0 = (x & 3) + (y & 3), c0 = s0 >= 4;
+  const uint32_t s1 = (x >> 2) + (y >> 2) + c0, c1 = s1 >= 4;
+  return {s0 % 4, s1 % 4, c1, 2 * c1 + 1, 3 - s0 % 4};
+}
+
+TEST(Lwe, RadixAdderCircuit) {
+  Keys &k = toy4BitMrKeys();
+  const Circuit c = twoBlockAdder();
+  ASSERT_NO_THROW(c.validate());
+  for (int trial = 0; trial < 6; ++trial) {
+    const uint32_t x = uint32_t(k.prng.uniform(16)),
+                   y = uint32_t(k.prng.uniform(16));
+    const std::vector<Ciphertext> in = {k.sk.encryptBlock(x & 3, 16, k.prng),
+                                        k.sk.encryptBlock(x >> 2, 16, k.prng),
+                                        k.sk.encryptBlock(y & 3, 16, k.prng),
+                                        k.sk.encryptBlock(y >> 2, 16, k.prng)};
+    const std::vector<Ciphertext> out = runCircuit(k.ev, c, in);
+    const std::vector<uint32_t> want = twoBlockSum(x, y);
+    ASSERT_EQ(out.size(), want.size());
+    for (size_t i = 0; i < out.size(); ++i)
+      EXPECT_EQ(k.sk.decryptBlock(out[i], 16), want[i])
+          << x << " + " << y << ", output " << i;
+    const uint32_t sum = k.sk.decryptBlock(out[0], 16) +
+                         4 * k.sk.decryptBlock(out[1], 16) +
+                         16 * k.sk.decryptBlock(out[2], 16);
+    EXPECT_EQ(sum, x + y);
+  }
+  // Bits into a radix circuit are refused, naming the block.
+  try {
+    runCircuit(k.ev, c, std::vector<Ciphertext>(4, k.sk.encrypt(1, 4, k.prng)));
+    FAIL() << "bits ran through a radix circuit";
+  } catch (const InvalidArgument &e) {
+    EXPECT_NE(std::string(e.what()).find("radix block"), std::string::npos)
+        << e.what();
+  }
+}
+
+/// The InvalidArgument message of c.validate() ("" if none).
+std::string validationError(const Circuit &c) {
+  try {
+    c.validate();
+  } catch (const InvalidArgument &e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Lwe, RadixCircuitValidation) {
+  const Circuit good = twoBlockAdder();
+  ASSERT_EQ(validationError(good), "");
+  auto expect = [](const Circuit &c, const std::string &what) {
+    const std::string got = validationError(c);
+    EXPECT_NE(got.find(what), std::string::npos)
+        << "expected '" << what << "', got '" << got << "'";
+  };
+  Circuit bad = good;
+  bad.ops[0][0] = 4; // XOR in a radix circuit
+  expect(bad, "op 0: code 4 is a bit op, in a radix circuit");
+  bad = good;
+  bad.radix = false; // radix ops in a circuit of bits
+  expect(bad, "op 0: code 9 is a radix op, in a circuit of bits");
+  bad = good;
+  bad.ops[2][3] = 2;
+  expect(bad, "op 2: table 2 of 2");
+  bad = good;
+  bad.ops[2][3] = -1;
+  expect(bad, "op 2: table -1 of 2");
+  bad = good;
+  bad.ops[0][4] = 3;
+  expect(bad, "op 0: linear form 3 of 3");
+  bad = good;
+  bad.tables[1].pop_back();
+  expect(bad, "table 1 has 15 entries, expected t = 16");
+  bad = good;
+  bad.tables[0][7] = 16;
+  expect(bad, "entry 7 of table 0 is 16, outside Z_16");
+  bad = good;
+  bad.ops[7][2] = 32;
+  expect(bad, "op 7: a known block of value 32, outside Z_32");
+  bad = good;
+  bad.block_modulus = 12;
+  expect(bad, "t = 12 must be a power of two");
+  bad = good;
+  bad.ops[4][3] = 9; // reads a wire written later
+  expect(bad, "op 4: reads wire 9, not written before it");
+  bad = good;
+  bad.ops[8][3] = -1; // one operand: valid
+  EXPECT_EQ(validationError(bad), "");
+  bad = good;
+  bad.ops.push_back({Circuit::kLut, 13, 4, 0, -1}); // out of order
+  bad.wires++;
+  expect(bad, "writes wire 13, expected 14");
+  // Bit circuits refuse the radix codes, and still take a bit's ops.
+  Circuit bits;
+  bits.input_bits = 1;
+  bits.wires = 2;
+  bits.ops = {{Circuit::kLut, 1, 0, 0, -1}};
+  expect(bits, "op 0: code 10 is a radix op");
+  bits.ops = {{12, 1, 0, 0, -1}};
+  expect(bits, "unknown code 12");
+  bits.ops = {{Circuit::kNot, 1, 0, -1, -1}};
+  EXPECT_EQ(validationError(bits), "");
+  EXPECT_EQ(Circuit::reads(good.ops[0]), 2);
+  EXPECT_EQ(Circuit::reads(good.ops[9]), 1);
+  EXPECT_EQ(Circuit::reads(good.ops[2]), 1);
+  EXPECT_EQ(Circuit::reads(good.ops[7]), 0);
 }
 
 TEST(Lwe, ErrorsNameTheProblem) {

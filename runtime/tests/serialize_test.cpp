@@ -447,6 +447,61 @@ TEST(LweFiles, RoundTripsAndForgedFields) {
   EXPECT_FIELD(lwe::deserializeEvaluationKeys(flipped), "checksum mismatch");
 }
 
+// Radix blocks (at Q, dimension N) are a kind of their own: they round
+// trip, are not read as bits (nor bits as blocks) where a kind is asked
+// for, and every word is checked against Q; a vector mixing bits and blocks
+// is refused.
+TEST(LweFiles, RadixBlocks) {
+  Prng prng;
+  const lwe::Params toy = lwe::Params::named("TOY");
+  const lwe::SecretKey sk(toy, prng);
+  const std::vector<lwe::Ciphertext> blocks = {sk.encryptBlock(3, 16, prng),
+                                               sk.encryptBlock(17, 16, prng)};
+  const std::vector<lwe::Ciphertext> bits = {sk.encrypt(1, 4, prng)};
+  const Bytes block_bytes = lwe::serialize(toy, blocks),
+              bit_bytes = lwe::serialize(toy, bits);
+  EXPECT_EQ(peekKind(block_bytes), ObjectKind::kLweBlocks);
+  EXPECT_EQ(peekKind(bit_bytes), ObjectKind::kLweCiphertexts);
+  EXPECT_EQ(peekKind(lwe::serialize(toy, {})), ObjectKind::kLweCiphertexts);
+  for (const std::vector<lwe::Ciphertext> &back :
+       {lwe::deserializeCiphertexts(toy, block_bytes),
+        lwe::deserializeCiphertexts(toy, block_bytes, true)}) {
+    ASSERT_EQ(back.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+      EXPECT_EQ(back[i].a, blocks[i].a);
+      EXPECT_EQ(back[i].b, blocks[i].b);
+      EXPECT_EQ(back[i].modulus, toy.ring_q);
+    }
+    EXPECT_EQ(sk.decryptBlock(back[0], 16), 3u);
+    EXPECT_EQ(sk.decryptBlock(back[1], 16), 17u);
+  }
+  EXPECT_EQ(lwe::deserializeCiphertexts(toy, bit_bytes, false)[0].a, bits[0].a);
+  EXPECT_FIELD(lwe::deserializeCiphertexts(toy, block_bytes, false),
+               "expected FHEW/TFHE ciphertexts, the file holds FHEW/TFHE "
+               "radix blocks");
+  EXPECT_FIELD(lwe::deserializeCiphertexts(toy, bit_bytes, true),
+               "expected FHEW/TFHE radix blocks, the file holds FHEW/TFHE "
+               "ciphertexts");
+  const size_t fields = kHeader + 4 + 3 + 7 * 4 + 8;
+  EXPECT_FIELD(lwe::deserializeCiphertexts(
+                   toy, patched(block_bytes, fields + 8, toy.ring_q)),
+               "a word of the radix blocks is not below 134215681");
+  // The second block's b: past the count and 2 N + 1 words.
+  EXPECT_FIELD(
+      lwe::deserializeCiphertexts(
+          toy, patched(block_bytes, fields + 8 + 4 * (2 * toy.ringN() + 1),
+                       uint32_t(0xFFFFFFFF))),
+      "a word of the radix blocks is not below 134215681");
+  EXPECT_FIELD(lwe::deserializeCiphertexts(
+                   toy, patched(block_bytes, fields, uint64_t(3))),
+               "3 blocks announced, fewer present");
+  EXPECT_THROW(lwe::serialize(toy, {blocks[0], bits[0]}), InvalidArgument);
+  EXPECT_THROW(lwe::serialize(toy, {bits[0], blocks[0]}), InvalidArgument);
+  lwe::Ciphertext big = blocks[0];
+  big.a[5] = toy.ring_q;
+  EXPECT_THROW(lwe::serialize(toy, {big}), InvalidArgument);
+}
+
 TEST(LweFiles, RaisingAndApSetsCarryTheirFields) {
   // TOY_MR's set ends with P (after sigma), its keys with the residues mod
   // P; TOY_AP's set ends with B_r, its key holds 21 RGSW per coefficient.

@@ -152,8 +152,11 @@ def test_every_option_is_tested():
     # place bootstraps: tests/e2e/test_bootstrap_placement.py; word:
     # tests/e2e/test_word32.py; scheme and plaintext_modulus come from
     # @ember.program(scheme="bgv"): tests/e2e/test_bgv_programs.py;
-    # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py.
+    # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py;
+    # encoding on TFHE programs: tests/e2e/test_tfhe_programs.py (and its
+    # refusal on other programs below).
     tested = set(WITNESSES) | {
+        "encoding",
         "bfv_mult",
         "scheme",
         "plaintext_modulus",
@@ -167,6 +170,11 @@ def test_every_option_is_tested():
         "bootstrap_levels",
     }
     assert {f.name for f in dataclasses.fields(ember.CompileOptions)} == tested
+
+
+def test_encoding_is_for_tfhe_programs():
+    with pytest.raises(ember.OptionError, match="encoding applies to"):
+        ember.compile(knobs, encoding="radix")
 
 
 def test_parameters_from_python_run(compiled, rng):

@@ -3,7 +3,9 @@ Python integers: signed gadget digits, modulus switching, the blind
 rotation's accumulator decrypted with a schoolbook negacyclic product,
 sample extraction, key switching; then every gate's truth table, MUX,
 random circuits and lookup tables on encrypted inputs at OpenFHE's STD128,
-and the noise model against measured variances.
+and the noise model against measured variances; radix blocks (at Q under
+the ring key, bootstrapped key switch first) at TOY_4BIT_MR: encryption,
+tables, a radix circuit and their files.
 
 Bounds: a decrypted accumulator or key switch may differ from its exact
 value by its noise only, checked at 7 standard deviations of the variance
@@ -421,3 +423,140 @@ def test_serialization(toy: Keys, tmp_path) -> None:
     er.write_file(str(tmp_path / "ek.bin"), ek_bytes)
     assert (tmp_path / "sk.bin").stat().st_mode & 0o777 == 0o600
     assert er.read_file(str(tmp_path / "ek.bin")) == ek_bytes
+
+
+# ---------------------------------------------------------------------------
+# Radix blocks: LWE ciphertexts at Q of dimension N under the ring key s',
+# bootstrapped in the key-switch-first order (Evaluator.pbs).
+
+
+@pytest.fixture(scope="module")
+def toy4() -> Keys:
+    return Keys("TOY_4BIT_MR")
+
+
+def block_delta(p, t: int = 16) -> int:
+    return (p.ring_q + t) // (2 * t)
+
+
+def test_blocks_encrypt_and_decrypt(toy4: Keys) -> None:
+    p = toy4.params
+    for m in range(32):
+        ct = toy4.sk.encrypt_block(m)
+        assert ct.modulus == p.ring_q and ct.dimension == p.ring_degree
+        assert toy4.sk.decrypt_block(ct) == m
+        # The phase in Python integers: m Delta plus a fresh error.
+        phase = lwe_phase(ct.a, ct.b, toy4.sk.ring_key, p.ring_q)
+        assert abs(centred((phase - m * block_delta(p)) % p.ring_q, p.ring_q)) < 31
+    assert toy4.sk.decrypt_block(toy4.sk.encrypt_block(5, t=4), t=4) == 5
+    with pytest.raises(er.InvalidArgument, match="outside Z_32"):
+        toy4.sk.encrypt_block(32)
+    with pytest.raises(er.InvalidArgument, match="radix block"):
+        toy4.sk.decrypt_block(toy4.sk.encrypt(1, 32))
+
+
+def test_pbs(toy4: Keys, rng) -> None:
+    """Every input of a random table over Z_16; the outputs are blocks whose
+    phase is table[m] Delta plus the blind rotation's noise only."""
+    p = toy4.params
+    table = [int(x) for x in rng.integers(0, 16, 16)]
+    sigma_q = math.sqrt(p.noise()["blind_rotation"]) * p.ring_q / p.q
+    for m in range(16):
+        out = toy4.ev.pbs(toy4.sk.encrypt_block(m), table)
+        assert out.modulus == p.ring_q and out.dimension == p.ring_degree
+        assert toy4.sk.decrypt_block(out) == table[m], (table, m)
+        phase = lwe_phase(out.a, out.b, toy4.sk.ring_key, p.ring_q)
+        error = centred((phase - table[m] * block_delta(p)) % p.ring_q, p.ring_q)
+        assert abs(error) <= 7 * sigma_q
+    with pytest.raises(er.InvalidArgument, match="radix block"):
+        toy4.ev.pbs(toy4.sk.encrypt(1, 32), table)
+
+
+def radix_adder() -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
+    """A two-block adder of 4-bit integers (blocks of 2 bits, least
+    significant first; inputs x0, x1, y0, y1): ops, tables, forms."""
+    mod4 = [v % 4 for v in range(16)]
+    carry = [int(v >= 4) for v in range(16)]
+    ops = [
+        [9, 4, 0, 2, 0],  # s0 = x0 + y0
+        [9, 5, 1, 3, 0],  # s1 = x1 + y1
+        [10, 6, 4, 0, -1],  # s0 % 4
+        [10, 7, 4, 1, -1],  # s0 >= 4
+        [9, 8, 5, 7, 0],  # s1 + carry
+        [10, 9, 8, 0, -1],
+        [10, 10, 8, 1, -1],  # the carry out
+        [11, 11, 3, -1, -1],  # the known block 3
+        [9, 12, 11, 6, 1],  # 3 - (s0 % 4)
+    ]
+    return ops, [mod4, carry], [[1, 1, 0], [1, -1, 0]]
+
+
+def test_radix_circuit(toy4: Keys, rng) -> None:
+    ops, tables, forms = radix_adder()
+    c = tfhe.Circuit(
+        4,
+        13,
+        np.array(ops, dtype=np.int32),
+        [6, 9, 10, 12],
+        tables=tables,
+        forms=forms,
+        radix=True,
+        block_modulus=16,
+    )
+    assert c.radix and c.block_modulus == 16 and c.op_count == 9
+    assert c.tables == tables and [list(f) for f in c.forms] == forms
+    for _ in range(4):
+        x, y = (int(v) for v in rng.integers(0, 16, 2))
+        inputs = [toy4.sk.encrypt_block(v) for v in (x & 3, x >> 2, y & 3, y >> 2)]
+        out = [toy4.sk.decrypt_block(ct) for ct in tfhe.run_circuit(toy4.ev, c, inputs)]
+        assert out[0] + 4 * out[1] + 16 * out[2] == x + y, (x, y, out)
+        assert out[3] == 3 - (x + y) % 4
+    # A bits circuit keeps its positional form; radix codes are refused
+    # there, and bit codes in a radix circuit.
+    bits = tfhe.Circuit(2, 3, np.array([[0, 2, 0, 1, -1]], dtype=np.int32), [2])
+    assert not bits.radix
+    with pytest.raises(er.InvalidArgument, match="code 9 is a radix op"):
+        tfhe.Circuit(4, 13, np.array(ops, dtype=np.int32), [6], tables, forms)
+    with pytest.raises(er.InvalidArgument, match="code 0 is a bit op"):
+        tfhe.Circuit(
+            2, 3, np.array([[0, 2, 0, 1, -1]], dtype=np.int32), [2], radix=True
+        )
+    with pytest.raises(er.InvalidArgument, match="table 2 of 2"):
+        bad = [list(op) for op in ops]
+        bad[2][3] = 2
+        tfhe.Circuit(4, 13, np.array(bad, dtype=np.int32), [6], tables, forms, True)
+    with pytest.raises(er.InvalidArgument, match="expected t = 16"):
+        tfhe.Circuit(4, 13, np.array(ops), [6], [tb[:8] for tb in tables], forms, True)
+    with pytest.raises(er.InvalidArgument, match="radix block"):
+        tfhe.run_circuit(toy4.ev, c, [toy4.sk.encrypt(0, 32)] * 4)
+
+
+def test_block_serialization(toy4: Keys) -> None:
+    """Blocks round-trip in a file of their own kind; a file of bits is not
+    read as blocks (nor blocks as bits) where the kind is asked for, and a
+    word at or above Q is refused."""
+    p = toy4.params
+    blocks = [toy4.sk.encrypt_block(m) for m in (0, 7, 31)]
+    data = tfhe.serialize_ciphertexts(p, blocks)
+    assert er.peek_kind(data) == er.ObjectKind.LWE_BLOCKS
+    for back in (
+        tfhe.deserialize_ciphertexts(p, data),
+        tfhe.deserialize_ciphertexts(p, data, blocks=True),
+    ):
+        assert [toy4.sk.decrypt_block(ct) for ct in back] == [0, 7, 31]
+        assert all(
+            np.array_equal(a.a, b.a) and a.b == b.b and b.modulus == p.ring_q
+            for a, b in zip(blocks, back, strict=True)
+        )
+    bits = tfhe.serialize_ciphertexts(p, [toy4.sk.encrypt(1, 4)])
+    assert er.peek_kind(bits) == er.ObjectKind.LWE_CIPHERTEXTS
+    assert tfhe.deserialize_ciphertexts(p, bits)[0].modulus == p.q
+    with pytest.raises(er.SerializationError, match="expected FHEW/TFHE radix blocks"):
+        tfhe.deserialize_ciphertexts(p, bits, blocks=True)
+    with pytest.raises(er.SerializationError, match="expected FHEW/TFHE ciphertexts"):
+        tfhe.deserialize_ciphertexts(p, data, blocks=False)
+    with pytest.raises(er.InvalidArgument, match="radix block"):
+        tfhe.serialize_ciphertexts(p, [blocks[0], toy4.sk.encrypt(1, 4)])
+    too_big = tfhe.Ciphertext(blocks[0].a, p.ring_q, p.ring_q)
+    with pytest.raises(er.InvalidArgument, match="not below"):
+        tfhe.serialize_ciphertexts(p, [too_big])

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Conversions/FHEToLWE/FHEToLWE.h"
+#include "compiler/Conversions/FHEToLWE/Radix.h"
 #include "dialects/FHE/IR/FHEDialect.h"
 #include "dialects/LWE/IR/LWEDialect.h"
 #include "ember/lwe_params.h"
@@ -16,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #define DEBUG_TYPE "fhe-to-lwe"
 
@@ -283,6 +285,75 @@ LogicalResult lowerOp(Operation *op, Circuit &c, DenseMap<Value, Bits> &bits) {
   return success();
 }
 
+/// The radix circuit of one fhe integer op, or failure.
+LogicalResult lowerRadixOp(Operation *op, ember::radix::Builder &c,
+                           DenseMap<Value, ember::radix::Num> &nums) {
+  using ember::radix::Builder;
+  using ember::radix::Num;
+  auto in = [&](Value v) -> const Num & { return nums[v]; };
+  auto bit = [](ember::radix::Form f) {
+    Num n;
+    n.blocks.push_back(f);
+    n.bits.push_back(1);
+    return n;
+  };
+  auto notBit = [&](const Num &n) { return c.bitNot(n); };
+  std::optional<Num> result =
+      llvm::TypeSwitch<Operation *, std::optional<Num>>(op)
+          .Case([&](fhe::IntConstantOp o) {
+            return Builder::constant(o.getValue(),
+                                     fhe::getIntShape(o.getType()).width);
+          })
+          .Case([&](fhe::IntAddOp o) {
+            return c.add(in(o.getLhs()), in(o.getRhs()));
+          })
+          .Case([&](fhe::IntSubOp o) {
+            return c.sub(in(o.getLhs()), in(o.getRhs()));
+          })
+          .Case([&](fhe::IntMulOp o) {
+            return c.mul(in(o.getLhs()), in(o.getRhs()));
+          })
+          .Case([&](fhe::IntAndOp o) {
+            return c.bitwise(in(o.getLhs()), in(o.getRhs()),
+                             [](int64_t x, int64_t y) { return x & y; });
+          })
+          .Case([&](fhe::IntOrOp o) {
+            return c.bitwise(in(o.getLhs()), in(o.getRhs()),
+                             [](int64_t x, int64_t y) { return x | y; });
+          })
+          .Case([&](fhe::IntXorOp o) {
+            return c.bitwise(in(o.getLhs()), in(o.getRhs()),
+                             [](int64_t x, int64_t y) { return x ^ y; });
+          })
+          .Case([&](fhe::IntNotOp o) { return c.bitNot(in(o.getInput())); })
+          .Case([&](fhe::IntCmpOp o) {
+            const Num &l = in(o.getLhs()), &r = in(o.getRhs());
+            const bool is_signed =
+                fhe::getIntShape(o.getLhs().getType()).isSigned;
+            const StringRef p = o.getPredicate();
+            if (p == "eq")
+              return bit(c.equal(l, r));
+            if (p == "ne")
+              return notBit(bit(c.equal(l, r)));
+            if (p == "lt")
+              return bit(c.less(l, r, is_signed));
+            if (p == "gt")
+              return bit(c.less(r, l, is_signed));
+            if (p == "ge")
+              return notBit(bit(c.less(l, r, is_signed)));
+            return notBit(bit(c.less(r, l, is_signed))); // le
+          })
+          .Case([&](fhe::IntLutOp o) {
+            return c.lookup(in(o.getInput()), o.getTable(),
+                            fhe::getIntShape(o.getType()).width);
+          })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!result)
+    return failure();
+  nums[op->getResult(0)] = std::move(*result);
+  return success();
+}
+
 struct FHEToLWEPass : public ember::impl::FHEToLWEBase<FHEToLWEPass> {
   using FHEToLWEBase::FHEToLWEBase;
 
@@ -295,21 +366,63 @@ struct FHEToLWEPass : public ember::impl::FHEToLWEBase<FHEToLWEPass> {
                            << "' is insecure; pass insecure=true (tests only)";
         return signalPassFailure();
       }
+      // Radix by default where a table over Z_16 reading the noisiest form
+      // the circuits build (4 x + a sum of four tables: nu2 = 20) stays
+      // within the bound; on request where one table output does (each
+      // table is checked as it is built).
+      const lwe::NoiseEstimate noise = lwe::estimateNoise(p);
+      const double worst =
+          noise.log2BlockFailure(lwe::kBlockModulus, kWorstNu2);
+      const double best = noise.log2BlockFailure(lwe::kBlockModulus, 1);
+      if (encoding == "radix" && best > maxLog2Failure) {
+        module.emitError()
+            << "fhe-to-lwe: radix blocks at '" << params
+            << "' would misread a table over Z_16 with probability 2^"
+            << llvm::formatv("{0:F1}", best) << " (bound 2^"
+            << llvm::formatv("{0:F1}", double(maxLog2Failure))
+            << "); use STD128_4BIT_MR, or encoding=bits";
+        return signalPassFailure();
+      }
+      if (encoding != "auto" && encoding != "bits" && encoding != "radix") {
+        module.emitError() << "fhe-to-lwe: unknown encoding '" << encoding
+                           << "' (auto, bits or radix)";
+        return signalPassFailure();
+      }
+      radix_ = encoding == "radix" ||
+               (encoding == "auto" && worst <= maxLog2Failure);
     } catch (const std::exception &e) {
       module.emitError() << "fhe-to-lwe: " << e.what();
       return signalPassFailure();
     }
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     for (func::FuncOp f : funcs)
-      if (failed(convert(f)))
+      if (failed(radix_ ? convertRadix(f) : convert(f)))
         return signalPassFailure();
+    MLIRContext *ctx = &getContext();
     module->setAttr(lwe::LWEDialect::kParamsAttrName,
-                    StringAttr::get(&getContext(), params));
+                    StringAttr::get(ctx, params));
+    if (radix_) {
+      module->setAttr(lwe::LWEDialect::kEncodingAttrName,
+                      StringAttr::get(ctx, "radix"));
+      if (worst_ > -1e300)
+        module->setAttr(lwe::LWEDialect::kLog2FailureAttrName,
+                        FloatAttr::get(Float64Type::get(ctx), worst_));
+    }
   }
 
-  LogicalResult convert(func::FuncOp f) {
-    MLIRContext *ctx = &getContext();
+  static constexpr double kWorstNu2 = 20;
+  bool radix_ = false;
+  double worst_ = -1e300;
+
+  /// The function's interface (widths and signs of arguments and
+  /// results), or failure naming a type that is not an encrypted integer.
+  struct Interface {
+    SmallVector<int64_t> in_w, out_w;
+    SmallVector<bool> in_s, out_s;
+  };
+  FailureOr<Interface> interfaceOf(func::FuncOp f) {
     FunctionType type = f.getFunctionType();
+    Interface io;
     auto shapes = [&](TypeRange types, StringRef what,
                       SmallVector<int64_t> &widths,
                       SmallVector<bool> &signs) -> LogicalResult {
@@ -323,37 +436,108 @@ struct FHEToLWEPass : public ember::impl::FHEToLWEBase<FHEToLWEPass> {
       }
       return success();
     };
-    SmallVector<int64_t> in_w, out_w;
-    SmallVector<bool> in_s, out_s;
-    if (failed(shapes(type.getInputs(), "an argument", in_w, in_s)) ||
-        failed(shapes(type.getResults(), "a result", out_w, out_s)))
+    if (failed(shapes(type.getInputs(), "an argument", io.in_w, io.in_s)) ||
+        failed(shapes(type.getResults(), "a result", io.out_w, io.out_s)))
       return failure();
     if (!f.getBody().hasOneBlock())
       return f.emitError() << "fhe-to-lwe: a function of one block only";
+    return io;
+  }
 
-    // The new function: each k-bit argument as k bit arguments.
-    const Type bit = lwe::BitType::get(ctx);
-    int64_t in_bits = 0, out_bits = 0;
-    for (int64_t w : in_w)
-      in_bits += w;
-    for (int64_t w : out_w)
-      out_bits += w;
+  /// The new function over `element`s (count of them per argument and
+  /// result from `per`), with the interface attributes.
+  func::FuncOp rebuild(func::FuncOp f, const Interface &io, Type element,
+                       llvm::function_ref<int64_t(int64_t)> per) {
+    int64_t ins = 0, outs = 0;
+    for (int64_t w : io.in_w)
+      ins += per(w);
+    for (int64_t w : io.out_w)
+      outs += per(w);
     OpBuilder b(f);
+    MLIRContext *ctx = &getContext();
     auto nf = func::FuncOp::create(
         b, f.getLoc(), f.getName(),
-        FunctionType::get(ctx, SmallVector<Type>(in_bits, bit),
-                          SmallVector<Type>(out_bits, bit)));
+        FunctionType::get(ctx, SmallVector<Type>(ins, element),
+                          SmallVector<Type>(outs, element)));
     nf.setVisibility(f.getVisibility());
-    nf->setAttr("lwe.input_widths", b.getDenseI64ArrayAttr(in_w));
-    nf->setAttr("lwe.input_signed", b.getDenseBoolArrayAttr(in_s));
-    nf->setAttr("lwe.output_widths", b.getDenseI64ArrayAttr(out_w));
-    nf->setAttr("lwe.output_signed", b.getDenseBoolArrayAttr(out_s));
-    Block *entry = nf.addEntryBlock();
+    nf->setAttr("lwe.input_widths", b.getDenseI64ArrayAttr(io.in_w));
+    nf->setAttr("lwe.input_signed", b.getDenseBoolArrayAttr(io.in_s));
+    nf->setAttr("lwe.output_widths", b.getDenseI64ArrayAttr(io.out_w));
+    nf->setAttr("lwe.output_signed", b.getDenseBoolArrayAttr(io.out_s));
+    nf.addEntryBlock();
+    return nf;
+  }
+
+  /// Ops whose results folding left unused.
+  static void eraseDead(Block *entry) {
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+      if (isa<lwe::LWEDialect>(op.getDialect()) && op.use_empty())
+        op.erase();
+  }
+
+  LogicalResult convertRadix(func::FuncOp f) {
+    using ember::radix::Builder;
+    using ember::radix::Num;
+    FailureOr<Interface> io = interfaceOf(f);
+    if (failed(io))
+      return failure();
+    func::FuncOp nf =
+        rebuild(f, *io, lwe::BlockType::get(&getContext()), [](int64_t w) {
+          return int64_t(Builder::blockBits(w).size());
+        });
+    Block *entry = &nf.getBody().front();
+    OpBuilder body = OpBuilder::atBlockEnd(entry);
+    Builder c(body, f.getLoc(), params, maxLog2Failure);
+    DenseMap<Value, Num> nums;
+    int64_t next = 0;
+    for (auto [arg, w] : llvm::zip(f.getArguments(), io->in_w)) {
+      Num n;
+      n.bits = Builder::blockBits(w);
+      for (unsigned bits : n.bits)
+        n.blocks.push_back(c.argument(entry->getArgument(next++), bits));
+      nums[arg] = n;
+    }
+    auto bail = [&](Operation &op, const Twine &what) {
+      nf.erase();
+      return op.emitError() << "fhe-to-lwe: " << what;
+    };
+    for (Operation &op : f.getBody().front()) {
+      c.setLoc(op.getLoc());
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        SmallVector<Value> outs;
+        for (Value v : ret.getOperands())
+          for (const ember::radix::Form &b : nums[v].blocks)
+            outs.push_back(c.materialize(b));
+        if (c.error())
+          return bail(op, "internal error in the radix circuit: " + *c.error());
+        func::ReturnOp::create(body, ret.getLoc(), outs);
+        continue;
+      }
+      if (op.getNumResults() != 1 || failed(lowerRadixOp(&op, c, nums)))
+        return bail(op, "'" + op.getName().getStringRef() +
+                            "' is not an operation on encrypted integers");
+      if (c.error())
+        return bail(op, *c.error());
+    }
+    worst_ = std::max(worst_, c.worstLog2Failure());
+    f.erase();
+    eraseDead(entry);
+    return success();
+  }
+
+  LogicalResult convert(func::FuncOp f) {
+    FailureOr<Interface> io = interfaceOf(f);
+    if (failed(io))
+      return failure();
+    // The new function: each k-bit argument as k bit arguments.
+    func::FuncOp nf = rebuild(f, *io, lwe::BitType::get(&getContext()),
+                              [](int64_t w) { return w; });
+    Block *entry = &nf.getBody().front();
     OpBuilder body = OpBuilder::atBlockEnd(entry);
     Circuit circuit(body, f.getLoc());
     DenseMap<Value, Bits> bits;
     int64_t next = 0;
-    for (auto [arg, w] : llvm::zip(f.getArguments(), in_w)) {
+    for (auto [arg, w] : llvm::zip(f.getArguments(), io->in_w)) {
       Bits v;
       for (int64_t i = 0; i < w; ++i)
         v.push_back({entry->getArgument(next++)});
@@ -376,10 +560,7 @@ struct FHEToLWEPass : public ember::impl::FHEToLWEBase<FHEToLWEPass> {
       }
     }
     f.erase();
-    // Gates whose results folding left unused.
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
-      if (isa<lwe::LWEDialect>(op.getDialect()) && op.use_empty())
-        op.erase();
+    eraseDead(entry);
     return success();
   }
 };

@@ -27,11 +27,26 @@ def FHEToLWE : Pass<"fhe-to-lwe", "mlir::ModuleOp"> {
     (`fhe.int_constant`, and what they make known) are folded: AND with 0
     is 0, XOR with 1 is a NOT, a MUX with a known select is a wire, so
     `x + 1` or `x * 3` costs only the gates whose inputs are unknown.
-    tfhe-rs decomposes integers into radix blocks of a few bits under
-    programmable bootstrapping; at the 128-bit OpenFHE sets Ember's
-    bootstraps carry one bit reliably (a lookup table over Z_4 already
-    fails with probability 2^-68 per bootstrap, Z_8 2^-19), so the blocks
-    are bits.
+    At OpenFHE's 128-bit sets Ember's bootstraps carry one bit reliably (a
+    lookup table over Z_4 already fails with probability 2^-68 per
+    bootstrap, Z_8 2^-19), so there the blocks are bits.
+
+    **Radix blocks** (`encoding=radix`, the default where a set allows it:
+    STD128_4BIT_MR, TOY_4BIT_MR). As tfhe-rs does, a k-bit integer is
+    ceil(k/2) `!lwe.block`s of 2 message bits each, least significant first
+    (the top one 1 bit when k is odd), in a value of [0, 16) read by tables
+    over Z_16: `lwe.linear` sums blocks for free and `lwe.lut` is one
+    programmable bootstrap. The circuits (Radix.cpp): carry-lookahead sums
+    (an 8-bit add is 9 tables over 3 levels, a comparison 5 over 2), the
+    partial products' halves reduced by columns for multiplication, one
+    table of 4 a + b per block for bitwise operations, and for a table of a
+    k-bit input one table per output block (k <= 4) or candidates selected
+    block by block. Every table input's range stays within [0, 16), and its
+    noise weight nu2 (the sum of squared coefficients of the bootstrapped
+    blocks it combines) within `max-log2-failure` of the set's noise model
+    (the key-switch-first order, `NoiseEstimate::log2BlockFailure`); each
+    `lwe.lut` records both, and the module the worst failure
+    (`lwe.log2_failure`).
 
     **Errors.** An op that is not an encrypted-integer op (a CKKS slot
     vector, control flow) is refused at its location; so is an unknown
@@ -40,9 +55,16 @@ def FHEToLWE : Pass<"fhe-to-lwe", "mlir::ModuleOp"> {
   let dependentDialects = ["ember::lwe::LWEDialect", "mlir::func::FuncDialect"];
   let options = [
     Option<"params", "params", "std::string", "\"STD128\"",
-           "the FHEW/TFHE parameter set: STD128, STD128Q, STD128_AP, STD128_4BIT, STD128_4BIT_MR (TOY, TOY_AP, TOY_MR with insecure)">,
+           "the FHEW/TFHE parameter set: STD128, STD128Q, STD128_AP, STD128_4BIT, STD128_4BIT_MR (TOY, TOY_AP, TOY_MR, TOY_4BIT_MR with insecure)">,
     Option<"insecure", "insecure", "bool", "false",
            "allow the insecure TOY set (tests only)">,
+    Option<"encoding", "encoding", "std::string", "\"auto\"",
+           "bits (gate circuits), radix (blocks of 2 bits under tables over "
+           "Z_16) or auto (radix where the set's tables over Z_16 meet "
+           "max-log2-failure, else bits)">,
+    Option<"maxLog2Failure", "max-log2-failure", "double", "-40.0",
+           "log2 of the largest failure probability allowed per table "
+           "(radix)">,
   ];
 }
 

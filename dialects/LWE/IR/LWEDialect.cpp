@@ -42,3 +42,42 @@ LogicalResult TrivialOp::verify() {
     return emitOpError() << "a bit is 0 or 1, got " << getValue();
   return success();
 }
+
+LogicalResult LinearOp::verify() {
+  const size_t n = getInputs().size();
+  if (n < 1 || n > 2)
+    return emitOpError() << "combines one or two blocks, got " << n;
+  if (getCoefficients().size() != n)
+    return emitOpError() << getCoefficients().size() << " coefficients for "
+                         << n << " blocks";
+  return success();
+}
+
+LogicalResult LutOp::verify() {
+  ArrayRef<int64_t> table = getTable();
+  if (table.size() != kBlockModulus)
+    return emitOpError() << "a table of " << kBlockModulus
+                         << " entries (a block's values), got " << table.size();
+  for (auto [i, v] : llvm::enumerate(table))
+    if (v < 0 || v >= int64_t(kBlockModulus))
+      return emitOpError() << "entry " << i << " = " << v << " is outside [0, "
+                           << kBlockModulus << ")";
+  if (getLo() && getHi() &&
+      (*getLo() < 0 || *getLo() > *getHi() ||
+       *getHi() >= int64_t(kBlockModulus)))
+    return emitOpError() << "the input's range [" << *getLo() << ", "
+                         << *getHi() << "] is not within [0, " << kBlockModulus
+                         << ")";
+  if (getNu2() && *getNu2() < 1)
+    return emitOpError() << "nu2 (a sum of squared integer weights) is at "
+                            "least 1, got "
+                         << *getNu2();
+  return success();
+}
+
+LogicalResult BlockConstantOp::verify() {
+  if (getValue() < 0 || getValue() >= 2 * int64_t(kBlockModulus))
+    return emitOpError() << "a block's value is in [0, " << 2 * kBlockModulus
+                         << "), got " << getValue();
+  return success();
+}

@@ -304,6 +304,168 @@ TEST(CudaTfhe, CircuitsMatchTheCpuToyModulusRaising) {
 
 TEST(CudaTfhe, CircuitsMatchTheCpuToyAp) { circuitsMatch("TOY_AP", 120); }
 
+// ---------------------------------------------------------------------------
+// Radix blocks (the key-switch-first order)
+
+/// A random radix circuit over `inputs` blocks with values in [0, t): known
+/// blocks, linear forms of one or two wires (coefficients in [-2, 2], the
+/// constant chosen to land in [0, t); nu2 kept at most max_nu2) and tables
+/// (a new random one or an earlier one), the plaintext values alongside.
+Circuit randomRadixCircuit(Prng &prng, uint32_t t, int inputs, int ops,
+                           double max_nu2, std::vector<uint32_t> &values) {
+  Circuit c;
+  c.radix = true;
+  c.block_modulus = t;
+  c.input_bits = inputs;
+  std::vector<double> nu2(values.size(), 1);
+  for (int k = 0; k < ops; ++k) {
+    const int out = inputs + k;
+    auto pick = [&] { return int32_t(prng.uniform(out)); };
+    const int kind = int(prng.uniform(8));
+    std::array<int32_t, 5> op = {Circuit::kLut, out, pick(), -1, -1};
+    uint32_t v = 0;
+    double noise = 1;
+    if (kind == 0) {
+      op = {Circuit::kBlock, out, int32_t(prng.uniform(t)), -1, -1};
+      v = uint32_t(op[2]), noise = 0;
+    } else if (kind < 5) {
+      const int32_t a = pick(), b = kind < 3 ? pick() : -1;
+      const int32_t x = int32_t(prng.uniform(5)) - 2;
+      const int32_t y = b >= 0 ? int32_t(prng.uniform(5)) - 2 : 0;
+      noise = x * x * nu2[a] + (b >= 0 ? y * y * nu2[b] : 0);
+      if (a == b)
+        noise = (x + y) * (x + y) * nu2[a];
+      if (noise > max_nu2) { // a plain copy instead
+        op = {Circuit::kLinear, out, a, -1, int32_t(c.forms.size())};
+        c.forms.push_back({1, 0, 0});
+        v = values[a], noise = nu2[a];
+      } else {
+        const int64_t target = int64_t(prng.uniform(t));
+        const int64_t base =
+            int64_t(x) * values[a] + (b >= 0 ? int64_t(y) * values[b] : 0);
+        op = {Circuit::kLinear, out, a, b, int32_t(c.forms.size())};
+        c.forms.push_back({x, y, int32_t(target - base)});
+        v = uint32_t(target);
+      }
+    } else {
+      if (c.tables.empty() || prng.uniform(3) == 0) {
+        std::vector<uint32_t> table(t);
+        for (uint32_t &e : table)
+          e = uint32_t(prng.uniform(t));
+        c.tables.push_back(table);
+      }
+      op[3] = int32_t(prng.uniform(c.tables.size()));
+      v = c.tables[op[3]][values[op[2]]];
+    }
+    c.ops.push_back(op);
+    values.push_back(v);
+    nu2.push_back(noise);
+  }
+  c.wires = inputs + ops;
+  for (int k = 0; k < 12; ++k)
+    c.outputs.push_back(int32_t(prng.uniform(c.wires)));
+  c.outputs.push_back(c.wires - 1);
+  return c;
+}
+
+/// `runs` runs of a random radix circuit of `ops` ops over 4 blocks, in
+/// one batch (and the first alone): every output word is the CPU's, and
+/// decrypts to its value. max_nu2 bounds the forms' noise growth (where
+/// a table still reads below 2^-20 at the set's noise).
+void radixCircuitsMatch(const std::string &name, uint32_t t, int ops, int runs,
+                        double max_nu2) {
+  Fixture f(name);
+  std::vector<uint32_t> values0(4, 0);
+  for (uint32_t &v : values0)
+    v = uint32_t(f.prng.uniform(t));
+  const Circuit c = randomRadixCircuit(f.prng, t, 4, ops, max_nu2, values0);
+  ASSERT_NO_THROW(c.validate());
+  std::vector<std::vector<Ciphertext>> inputs(runs);
+  std::vector<std::vector<uint32_t>> values(runs);
+  for (int r = 0; r < runs; ++r) {
+    for (int i = 0; i < 4; ++i) {
+      values[r].push_back(r == 0 ? values0[i] : uint32_t(f.prng.uniform(t)));
+      inputs[r].push_back(f.sk.encryptBlock(values[r].back(), t, f.prng));
+    }
+    // The plaintext values of this run's wires (the circuit's ops on them).
+    for (const auto &op : c.ops) {
+      const std::vector<uint32_t> &w = values[r];
+      uint32_t v = 0;
+      if (op[0] == Circuit::kBlock) {
+        v = uint32_t(op[2]);
+      } else if (op[0] == Circuit::kLut) {
+        // (The forms' constants fit run 0's values; another run's may
+        // leave [0, t), where the table reads negacyclically.)
+        const uint32_t x = w[op[2]];
+        const std::vector<uint32_t> &table = c.tables[op[3]];
+        v = x < t ? table[x] : (2 * t - table[x - t]) % (2 * t);
+      } else {
+        const auto &form = c.forms[op[4]];
+        const int64_t sum = int64_t(form[0]) * w[op[2]] +
+                            (op[3] >= 0 ? int64_t(form[1]) * w[op[3]] : 0) +
+                            form[2];
+        v = uint32_t(((sum % (2 * t)) + 2 * t) % (2 * t));
+      }
+      values[r].push_back(v);
+    }
+  }
+  const auto gpu = f.gpu.runCircuit(c, inputs);
+  ASSERT_EQ(gpu.size(), size_t(runs));
+  for (int r = 0; r < runs; ++r) {
+    const std::vector<Ciphertext> cpu = runCircuit(f.cpu, c, inputs[r]);
+    ASSERT_EQ(gpu[r].size(), c.outputs.size());
+    for (size_t i = 0; i < cpu.size(); ++i) {
+      expectSame(cpu[i], gpu[r][i], i);
+      EXPECT_EQ(f.sk.decryptBlock(gpu[r][i], t), values[r][c.outputs[i]])
+          << name << " run " << r << " output " << i;
+    }
+  }
+  const std::vector<Ciphertext> one = f.gpu.runCircuit(c, inputs[0]);
+  for (size_t i = 0; i < one.size(); ++i)
+    expectSame(gpu[0][i], one[i], i);
+}
+
+TEST(CudaTfhe, RadixCircuitsMatchTheCpuToy) {
+  radixCircuitsMatch("TOY_4BIT_MR", 16, 80, 5, 400);
+}
+
+/// The gadget kernels (TOY: generic cluster kernel; the one-block kernels
+/// where the batch is larger than the cluster limit) with blocks over Z_4.
+TEST(CudaTfhe, RadixCircuitsMatchTheCpuGadget) {
+  radixCircuitsMatch("TOY", 4, 60, 3, 8);
+  ASSERT_EQ(setenv("EMBER_TFHE_CLUSTER_JOBS", "0", 1), 0);
+  radixCircuitsMatch("TOY", 4, 40, 3, 8);
+  unsetenv("EMBER_TFHE_CLUSTER_JOBS");
+}
+
+TEST(CudaTfhe, RadixCircuitMatchesTheCpuMr) {
+  radixCircuitsMatch("STD128_4BIT_MR", 16, 14, 2, 100);
+}
+
+/// DeviceEvaluator::pbs in batches of 1, 16 and 48 against Evaluator::pbs:
+/// the same words, each decrypting to its entry.
+TEST(CudaTfhe, PbsMatchesTheCpu) {
+  Fixture f("TOY_4BIT_MR");
+  std::vector<uint32_t> table(16);
+  for (uint32_t &v : table)
+    v = uint32_t(f.prng.uniform(16));
+  std::vector<Ciphertext> in;
+  for (uint32_t i = 0; i < 48; ++i)
+    in.push_back(f.sk.encryptBlock(i % 16, 16, f.prng));
+  for (size_t count : {size_t(1), size_t(16), in.size()}) {
+    const std::vector<Ciphertext> part(in.begin(), in.begin() + count);
+    const std::vector<Ciphertext> out = f.gpu.pbs(part, table);
+    ASSERT_EQ(out.size(), count);
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(f.sk.decryptBlock(out[i], 16), table[i % 16]) << i;
+      if (i < 16)
+        expectSame(f.cpu.pbs(in[i], table), out[i], i);
+    }
+  }
+  EXPECT_THROW(f.gpu.pbs({f.sk.encrypt(1, 32, f.prng)}, table),
+               InvalidArgument);
+}
+
 TEST(CudaTfhe, RefusesMismatchedInputs) {
   Fixture f("TOY");
   std::vector<Ciphertext> a = {f.sk.encrypt(1, 4, f.prng)};

@@ -77,6 +77,15 @@ public:
   /// match the ciphertext's dimension (n for s, N for s').
   int64_t phase(const Ciphertext &ct) const;
 
+  /// A radix block (the key-switch-first order): an LWE ciphertext at Q
+  /// (modulus ring_q) of dimension N under s', phase m round(Q / 2t) + e,
+  /// e Gaussian of sigma. t is a power of two with 2t <= q (a table over
+  /// Z_t reads it; m in [t, 2t) lies in the negacyclic half); m < 2t.
+  Ciphertext encryptBlock(uint32_t m, uint32_t t, Prng &prng) const;
+  /// round(phase 2t / Q) mod 2t, the phase taken in [0, Q); the ciphertext
+  /// must be a block (modulus Q, dimension N).
+  uint32_t decryptBlock(const Ciphertext &ct, uint32_t t) const;
+
 private:
   Params params_;
   std::vector<int32_t> s_, ring_s_;
@@ -129,6 +138,12 @@ public:
   /// output has the same encoding. t is a power of two with 2t <= q and
   /// every entry below t.
   Ciphertext lut(const Ciphertext &a, const std::vector<uint32_t> &table);
+  /// A programmable bootstrap of a radix block (SecretKey::encryptBlock)
+  /// in the key-switch-first order: sampleExtract(blindRotate(finish(block),
+  /// lutTestVector(table))). The output is a block again (at Q, dimension
+  /// N) of phase round(Q / 2t) table[m] plus the blind rotation's noise
+  /// only, m = the block's value in Z_t (t = table.size()).
+  Ciphertext pbs(const Ciphertext &block, const std::vector<uint32_t> &table);
 
   // The steps, exposed for tests (each is also checked against a naive
   // reference there).
@@ -146,6 +161,8 @@ private:
   struct Scratch;
   const EvaluationKeys &keys_;
   std::unique_ptr<Scratch> scratch_;
+  /// An extracted ciphertext (at Q, dimension N) to q_ks, key-switched to
+  /// s, to q: a gate's output, or a block's bootstrap input.
   Ciphertext finish(Ciphertext extracted) const;
   /// blindRotate by modulus raising; the accumulator's start in place.
   std::vector<uint32_t> blindRotateRaising(const Ciphertext &ct);
@@ -153,25 +170,70 @@ private:
 };
 
 /// A compiled FHEW/TFHE program (fhe-to-lwe, then ember-translate
-/// --emit-tfhe-circuit): wires 0 .. input_bits-1 are the inputs' bits; op k
-/// writes wire input_bits + k. An op is {code, out, a, b, c}: codes 0-5
-/// the gates in Gate's order (a, b), 6 NOT (a), 7 MUX (a ? b : c), 8 the
-/// known bit a (a noiseless ciphertext).
+/// --emit-tfhe-circuit): wires 0 .. input_bits-1 are the inputs; op k
+/// writes wire input_bits + k. An op is {code, out, a, b, c}. A circuit
+/// holds one encoding:
+///
+///   bits (radix false): wires are LWE ciphertexts at q of dimension n
+///   (bits at m q / 4). Codes 0-5 the gates in Gate's order (a, b), 6 NOT
+///   (a), 7 MUX (a ? b : c), 8 the known bit a (a noiseless ciphertext).
+///
+///   radix (radix true): wires are blocks (SecretKey::encryptBlock: at Q,
+///   dimension N, value v at v Delta, Delta = round(Q / 2t), t =
+///   block_modulus). Code 9 kLinear {9, out, a, b, f}: x w[a] + y w[b] + c
+///   Delta mod Q on every word, (x, y, c) = forms[f] (signed; b = -1: one
+///   operand, y unused); 10 kLut {10, out, a, T, -1}: Evaluator::pbs(w[a],
+///   tables[T]); 11 kBlock {11, out, v, -1, -1}: the noiseless block v
+///   Delta (a = 0), 0 <= v < 2t.
 struct Circuit {
-  enum Code { kNot = 6, kMux = 7, kTrivial = 8 };
-  /// How many wires an op of `code` reads (a gate 2, NOT 1, MUX 3).
+  enum Code {
+    kNot = 6,
+    kMux = 7,
+    kTrivial = 8,
+    kLinear = 9,
+    kLut = 10,
+    kBlock = 11
+  };
+  /// How many wires an op of `code` reads at most (a gate 2, NOT 1, MUX 3,
+  /// kLinear 2, kLut 1, a known bit or block 0).
   static int reads(int code) {
-    return code < 6 ? 2 : code == kNot ? 1 : code == kMux ? 3 : 0;
+    switch (code) {
+    case kNot:
+    case kLut:
+      return 1;
+    case kMux:
+      return 3;
+    case kTrivial:
+    case kBlock:
+      return 0;
+    default:
+      return code < 6 || code == kLinear ? 2 : 0;
+    }
   }
+  /// How many wires `op` reads, from op[2] on (kLinear: 1 where b = -1).
+  static int reads(const std::array<int32_t, 5> &op) {
+    return op[0] == kLinear && op[3] < 0 ? 1 : reads(op[0]);
+  }
+  /// Input wires: bits, or blocks when radix.
   int input_bits = 0;
   int wires = 0;
   std::vector<std::array<int32_t, 5>> ops;
   std::vector<int32_t> outputs;
-  /// Throws InvalidArgument naming the first malformed op (a code, a wire
-  /// out of order or used before it is written).
+  /// Wires are blocks at Q (dimension N); ops 9-11 only.
+  bool radix = false;
+  /// t of the blocks' encoding (Delta = round(Q / 2t)): a power of two.
+  uint32_t block_modulus = 16;
+  /// kLut's tables: t entries each, each below t.
+  std::vector<std::vector<uint32_t>> tables;
+  /// kLinear's (x, y, c).
+  std::vector<std::array<int32_t, 3>> forms;
+  /// Throws InvalidArgument naming the first malformed op (a code of the
+  /// other encoding or unknown, a wire out of order or used before it is
+  /// written, a table or form index out of range, a block value) or table.
   void validate() const;
 };
-/// Runs a circuit on the CPU: one Evaluator call per op, in order.
+/// Runs a circuit on the CPU: one Evaluator call per op, in order. The
+/// inputs are bits, or blocks for a radix circuit.
 std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
                                    const std::vector<Ciphertext> &inputs);
 
@@ -185,13 +247,20 @@ std::vector<Ciphertext> runCircuit(Evaluator &ev, const Circuit &circuit,
 using Bytes = std::vector<uint8_t>;
 Bytes serialize(const SecretKey &sk);
 Bytes serialize(const EvaluationKeys &keys);
-/// LWE ciphertexts at the set's q (inputs and outputs of gates and
-/// circuits).
+/// LWE ciphertexts: all at the set's q of dimension n (bits; inputs and
+/// outputs of gates and bit circuits), or all radix blocks (at Q, dimension
+/// N; a file of its own kind, ObjectKind::kLweBlocks). An empty vector is
+/// a file of bits.
 Bytes serialize(const Params &params, const std::vector<Ciphertext> &cts);
 std::unique_ptr<SecretKey> deserializeSecretKey(const Bytes &bytes);
 EvaluationKeys deserializeEvaluationKeys(const Bytes &bytes);
+/// Bits or blocks, as the file holds.
 std::vector<Ciphertext> deserializeCiphertexts(const Params &params,
                                                const Bytes &bytes);
+/// The same, refusing a file of the other kind (blocks: radix blocks only;
+/// else bits only).
+std::vector<Ciphertext> deserializeCiphertexts(const Params &params,
+                                               const Bytes &bytes, bool blocks);
 
 /// The test vector of a lookup table over Z_t with a padding bit (round(Q /
 /// 2t) table[m] around rotation m N / t); checks the table.

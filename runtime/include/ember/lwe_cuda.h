@@ -9,7 +9,8 @@
 // Evaluator's (ember/lwe.h) for the same keys and inputs.
 //
 // Ciphertexts in and out are flat: `count` rows of n + 1 words (a, then b)
-// at q. Device buffers grow to the largest batch seen and are kept.
+// at q; radix blocks (Evaluator::pbs, radix circuits) rows of N + 1 words
+// at Q. Device buffers grow to the largest batch seen and are kept.
 #pragma once
 
 #include "ember/lwe.h"
@@ -53,10 +54,21 @@ public:
   std::vector<Ciphertext> lut(const std::vector<Ciphertext> &a,
                               const std::vector<uint32_t> &table);
 
+  /// Evaluator::pbs of `count` radix blocks (rows of N + 1 words at Q) in
+  /// one batch: the key switches, then the blind rotations.
+  void pbs(const uint32_t *blocks, size_t count,
+           const std::vector<uint32_t> &table, uint32_t *out);
+  std::vector<Ciphertext> pbs(const std::vector<Ciphertext> &blocks,
+                              const std::vector<uint32_t> &table);
+
   /// Runs a circuit (ember::lwe::runCircuit's) with its wires on the
   /// device: level by level, each level's bootstraps (gates, and MUXes as
   /// two blind rotations summed before one key switch) in one batch, then
-  /// its linear ops. The outputs equal the CPU's word for word.
+  /// its linear ops. A radix circuit's wires are blocks (N + 1 words at
+  /// Q): a level's tables (kLut) run as one batch of key switches, then
+  /// one of blind rotations, each job with its table's test vector,
+  /// extracted into the wires; then its kLinear and kBlock ops. The
+  /// outputs equal the CPU's word for word.
   std::vector<Ciphertext> runCircuit(const Circuit &circuit,
                                      const std::vector<Ciphertext> &inputs);
   /// Several runs of one circuit at once: each level's bootstraps of every

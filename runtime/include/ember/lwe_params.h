@@ -65,7 +65,10 @@ struct Params {
   /// "TOY_AP" (those with AP/DM blind rotation, B_r 64 and 8);
   /// "STD128_4BIT_MR"
   /// (STD128_4BIT's LWE side with the external product by modulus raising:
-  /// Q 2^27 - 106495, P 2^27 - 40959, P Q below 2^54) and "TOY_MR".
+  /// Q 2^27 - 106495, P 2^27 - 40959, P Q below 2^54), "TOY_MR", and
+  /// "TOY_4BIT_MR" (insecure: n 64, q 2048, N 1024, STD128_4BIT_MR's
+  /// primes, q_ks 2^19, Bks 4: tables over Z_16 for fast tests of radix
+  /// blocks).
   static Params named(const std::string &name);
   static std::vector<std::string> names();
   /// Throws InvalidArgument naming the first inconsistent field.
@@ -85,6 +88,14 @@ struct NoiseEstimate {
   /// log2 of the probability that a lookup table over Z_t misreads a
   /// bootstrapped input (the window is q/(4t)).
   double log2LutFailure(uint32_t t) const;
+  /// The same for a radix block (the key-switch-first order: blocks are
+  /// sample-extracted LWE ciphertexts at Q under s', switched to q_ks, to
+  /// s and to q only at the start of the next table) whose phase is a
+  /// linear combination sum w_i x_i of bootstrapped blocks with nu2 = sum
+  /// w_i^2: the blind rotation's variance nu2 times, the key and modulus
+  /// switches' once. (A fresh encryption at Q, variance sigma^2 (q/Q)^2 at
+  /// q, is counted as one bootstrapped block: it is far smaller.)
+  double log2BlockFailure(uint32_t t, double nu2) const;
 };
 NoiseEstimate estimateNoise(const Params &params);
 
@@ -196,6 +207,13 @@ inline Params Params::named(const std::string &name) {
     p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134210561;
     p.ring_p = 134215681, p.q_ks = 1 << 14, p.base_ks = 32;
     p.insecure = true;
+  } else if (name == "TOY_4BIT_MR") {
+    // Radix blocks (tables over Z_16) in fast tests: TOY's LWE dimension,
+    // q = 2N = 2048 and STD128_4BIT_MR's primes and key switch. Far below
+    // any security; a table misreads about 2^-150 of the time.
+    p.n = 64, p.q = 2048, p.log_ring = 10, p.ring_q = 134111233;
+    p.ring_p = 134176769, p.q_ks = 1 << 19, p.base_ks = 4;
+    p.insecure = true;
   } else if (name == "TOY") {
     // OpenFHE TOY's sizes (n 64, N 512, q 512): far below any security.
     p.n = 64, p.q = 512, p.log_ring = 9, p.ring_q = 134215681;
@@ -213,8 +231,8 @@ inline Params Params::named(const std::string &name) {
 }
 
 inline std::vector<std::string> Params::names() {
-  return {"STD128",         "STD128Q", "STD128_AP", "STD128_4BIT",
-          "STD128_4BIT_MR", "TOY",     "TOY_AP",    "TOY_MR"};
+  return {"STD128", "STD128Q", "STD128_AP", "STD128_4BIT", "STD128_4BIT_MR",
+          "TOY",    "TOY_AP",  "TOY_MR",    "TOY_4BIT_MR"};
 }
 
 inline void Params::validate() const {
@@ -328,6 +346,11 @@ inline NoiseEstimate estimateNoise(const Params &p) {
 
 inline double NoiseEstimate::log2LutFailure(uint32_t t) const {
   return detail::log2Erfc((q / (4.0 * t)) / std::sqrt(2 * total));
+}
+
+inline double NoiseEstimate::log2BlockFailure(uint32_t t, double nu2) const {
+  const double var = nu2 * blind_rotation + key_switch + mod_switch;
+  return detail::log2Erfc((q / (4.0 * t)) / std::sqrt(2 * var));
 }
 
 } // namespace ember::lwe

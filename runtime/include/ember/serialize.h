@@ -41,6 +41,8 @@ enum class ObjectKind : uint32_t {
   kLweSecretKey = 7,
   kLweEvaluationKeys = 8,
   kLweCiphertexts = 9,
+  /// Radix blocks (LWE ciphertexts at Q of dimension N).
+  kLweBlocks = 10,
 };
 const char *objectKindName(ObjectKind kind);
 
