@@ -67,10 +67,15 @@ BOOTSTRAPS = {
     "bootstrap16_s14",
     "bootstrap16_s12",
     "bootstrap16_w32",
+    "bootstrap16_cos34",  # the degree-48 cosine (bootstrap_cosine_bits=34)
 }
 # bootstrap16 stopped after a phase (bootstrap_stop_after): no reference
 # value; their times against bootstrap16's give the phases' times.
-PHASES = {"bootstrap16_coeff_to_slot", "bootstrap16_eval_mod"}
+PHASES = {
+    "bootstrap16_coeff_to_slot",
+    "bootstrap16_eval_mod",
+    "bootstrap16_cos34_eval_mod",
+}
 # The same at 32-bit words (bootstrap16_w32).
 PHASES32 = {"bootstrap16_w32_coeff_to_slot", "bootstrap16_w32_eval_mod"}
 

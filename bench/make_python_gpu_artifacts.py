@@ -16,7 +16,9 @@ at N = 2^16, 128-bit; bootstrap16, the same at N = 2^16 with
 128-bit parameters and nine levels left, bootstrap16_s14 and _s12 with
 sparse packing (2^14 and 2^12 slots), and bootstrap16's twins stopped after
 CoeffToSlot and after EvalMod (``bootstrap_stop_after``: the phase times are
-the differences), (its DFT constants make a 166 MB
+the differences), and bootstrap16_cos34 (and its twin stopped after
+EvalMod) with the earlier degree-48 cosine (``bootstrap_cosine_bits=34``)
+(its DFT constants make a 166 MB
 data file and a 332 MB kernel IR per artifact: files above 1 MiB travel
 xz-compressed, 2.7 and 4.5 MB; gpu_python.py unpacks them). Every
 program but mlp and the bootstraps also as OUT/<name>-cuda-nofuse
@@ -62,6 +64,8 @@ NO_NOFUSE = {
     "bootstrap16_eval_mod",
     "bootstrap16_s14",
     "bootstrap16_s12",
+    "bootstrap16_cos34",
+    "bootstrap16_cos34_eval_mod",
     "klss_form",
     "klss_form_off",
     *DEEP_EXAMPLES,
@@ -175,6 +179,16 @@ def programs(rng: np.random.Generator):
             {"log_n": 16, "extra_levels": 9, "bootstrap_stop_after": phase},
             {"x": x16},
         )
+    # The same with the degree-48 cosine of before bootstrap_cosine_bits
+    # (34 bits: two double angles), whole and stopped after EvalMod.
+    cos34 = {"log_n": 16, "extra_levels": 9, "bootstrap_cosine_bits": 34}
+    yield "bootstrap16_cos34", bootstrap16, cos34, {"x": x16}
+    yield (
+        "bootstrap16_cos34_eval_mod",
+        bootstrap16,
+        {**cos34, "bootstrap_stop_after": "eval_mod"},
+        {"x": x16},
+    )
     # The same at 32-bit words.
     w32 = {"log_n": 16, "extra_levels": 9, "word": "32"}
     yield "bootstrap16_w32", bootstrap16, w32, {"x": x16}

@@ -118,6 +118,7 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   fheToCkks.bootstrapLevels = options.bootstrapLevels;
   fheToCkks.keyMemoryBudgetMiB = options.keyMemoryBudgetMiB;
   fheToCkks.bootstrapStopAfter = options.bootstrapStopAfter;
+  fheToCkks.bootstrapCosineBits = options.bootstrapCosineBits;
   // A KLSS form for parameters chosen from the program: asked for, or
   // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).
   fheToCkks.klssGamma = options.klssGamma;

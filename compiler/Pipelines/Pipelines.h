@@ -73,6 +73,11 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
       llvm::cl::desc("Measurement aid: stop bootstraps after coeff_to_slot "
                      "or eval_mod (fhe-to-ckks)"),
       llvm::cl::init("")};
+  Option<int64_t> bootstrapCosineBits{
+      *this, "bootstrap-cosine-bits",
+      llvm::cl::desc("EvalMod's cosine interpolant: its dropped tail at "
+                     "most 2^-bits in the message (fhe-to-ckks)"),
+      llvm::cl::init(27)};
   Option<std::string> security{*this, "security",
                                llvm::cl::desc("128 or none (insecure test "
                                               "mode)"),

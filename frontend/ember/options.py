@@ -110,6 +110,10 @@ class CompileOptions:
       "eval_mod": every bootstrap's expansion stops after that phase (its
       result is then not its input); the phases' GPU times are differences
       of such programs' times (bench/make_python_gpu_artifacts.py).
+    - ``bootstrap_cosine_bits``: EvalMod's cosine interpolant errs by at
+      most 2^-bits in the message (27, the default: a degree-30 cosine and
+      three double angles; 34: the earlier degree-48 cosine and two, three
+      more products per EvalMod).
 
     Optimisations (each has an off switch so its gain can be measured):
 
@@ -202,6 +206,12 @@ class CompileOptions:
         "bootstrap-stop-after",
         "measurement aid: stop bootstraps after a phase",
         ("coeff_to_slot", "eval_mod"),
+    )
+    bootstrap_cosine_bits: int = _option(
+        27,
+        "bootstrap-cosine-bits",
+        "EvalMod's cosine: its error in the message at most 2^-bits",
+        minimum=10,
     )
     rescale: str = _option("lazy", "rescale", "rescale strategy", ("lazy", "eager"))
     lazy_relin: bool = _option(True, "lazy-relin", "relinearize lazily")

@@ -32,10 +32,11 @@ SLOTS = 4096  # N / 2 at N = 2^13: full slots
 MAX_ERR = 2**-21
 MEAN_BITS = 25.5
 # The top of the test-mode chain (16 procedure levels above the program's
-# run of one level) and one EvalMod's relinearizations (the cosine's
-# Paterson-Stockmeyer, two double angles, the cubic arcsine).
+# run of one level) and one EvalMod's relinearizations (the degree-30
+# cosine's Paterson-Stockmeyer, three double angles, the cubic arcsine;
+# one product relinearized lazily with a sum).
 PROCEDURE_TOP = 17
-EVAL_MOD_RELINS = 18
+EVAL_MOD_RELINS = 16
 
 
 def test_bootstrap_then_multiply(build_dir, rng):
@@ -198,6 +199,35 @@ def test_stopping_after_a_phase_for_measurement(build_dir):
         levels[stop] = c.manifest["outputs"][0]["level"]
     assert levels["eval_mod"] == levels[None] + 3
     assert levels["coeff_to_slot"] == levels["eval_mod"] + 10
+
+
+def test_cosine_bits_trade_products_for_error(build_dir):
+    """bootstrap_cosine_bits bounds the cosine interpolant's error in the
+    message (Bootstrap.h, kCosineMessageBits). 27, the default: degree 30
+    at depth 5 and three double angles; 34: the earlier degree 48 at depth
+    6 and two. The same levels, two relinearizations more per EvalMod (and
+    four more scale adjustments); measured at N = 2^13 (x.bootstrap(),
+    three seeds) 25.25 mean bits with 34, 24.94 with 27, and at
+    N = 2^16 (two seeds each) 21.52 and 21.45."""
+
+    @ember.program(slots=1024)
+    def refresh(x):
+        return x.bootstrap()
+
+    shape = {}
+    for bits in (27, 34):
+        c = ember.compile(
+            refresh, security="none", log_n=13, bootstrap_cosine_bits=bits
+        )
+        assert c.meta["options"]["bootstrap_cosine_bits"] == bits
+        ckks = c.ir("ckks")
+        shape[bits] = (
+            ckks.count("ckks.relinearize"),
+            ckks.count("ckks.scale_adjust"),
+            len(c.manifest["params"]["q"]),
+        )
+    assert shape[27] == (EVAL_MOD_RELINS, 6, PROCEDURE_TOP + 1)
+    assert shape[34] == (EVAL_MOD_RELINS + 2, 10, PROCEDURE_TOP + 1)
 
 
 def test_bootstrap_full_slots_128_bit(build_dir, rng):

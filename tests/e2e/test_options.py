@@ -147,7 +147,8 @@ def test_klss_form_where_the_model_predicts_a_win(compiled, rng):
 def test_every_option_is_tested():
     import dataclasses
 
-    # encapsulate and bootstrap_stop_after act on bootstrapping programs:
+    # encapsulate, bootstrap_stop_after and bootstrap_cosine_bits act on
+    # bootstrapping programs:
     # tests/e2e/test_bootstrap.py tests them; bootstrap and bootstrap_levels
     # place bootstraps: tests/e2e/test_bootstrap_placement.py; word:
     # tests/e2e/test_word32.py; scheme and plaintext_modulus come from
@@ -166,6 +167,7 @@ def test_every_option_is_tested():
         "key_memory_mib",
         "encapsulate",
         "bootstrap_stop_after",
+        "bootstrap_cosine_bits",
         "bootstrap",
         "bootstrap_levels",
     }

@@ -202,8 +202,13 @@ int Config::depth() const { return ctsLevels + evalModLevels() + stcLevels; }
 
 namespace {
 /// The shape for K with r double angles: the cosine's interpolant to a
-/// dropped tail below kCosineTail.
-Config configureWith(int hammingWeight, double k, int doubleAngles) {
+/// dropped tail below kCosineTail (the degree's depth m), unless a tail
+/// below 2^-cosineBits in the message allows one level less: then the
+/// degree at that depth with the fewest products, then the smallest tail
+/// (Paterson-Stockmeyer at d = 2^m - 1 takes many more products than at
+/// 2^m - 2).
+Config configureWith(int hammingWeight, double k, int doubleAngles,
+                     int cosineBits) {
   Config c;
   c.hammingWeight = hammingWeight;
   c.k = k;
@@ -223,15 +228,44 @@ Config configureWith(int hammingWeight, double k, int doubleAngles) {
   for (long double &v : coeffs)
     v *= 2.0L / kNodes;
   coeffs[0] /= 2;
-  // The smallest degree whose dropped tail is below kCosineTail (the
-  // coefficients fall super-exponentially past a = 2 pi K / 2^r).
-  int degree = kNodes - 1;
-  long double tail = 0;
-  while (degree > 1 && tail + std::fabs(coeffs[degree]) < kCosineTail)
-    tail += std::fabs(coeffs[degree--]);
-  c.cosineError = static_cast<double>(tail);
-  for (int m = 0; m <= degree; ++m)
-    c.cosine.push_back(static_cast<double>(coeffs[m]));
+  // tails[d]: the dropped tail at degree d (the coefficients fall
+  // super-exponentially past a = 2 pi K / 2^r).
+  std::vector<long double> tails(kNodes, 0.0L);
+  for (int m = kNodes - 2; m >= 0; --m)
+    tails[m] = tails[m + 1] + std::fabs(coeffs[m + 1]);
+  // An error e in the cosine is at most 4^r q_0 / (2 pi S_0) e in the
+  // message.
+  const long double bound =
+      std::ldexp(1.0L, -cosineBits) /
+      (std::ldexp(1.0L, 2 * c.doubleAngles + kMessageRatioBits) / (2 * pi));
+  auto leastBelow = [&](long double tail) {
+    int d = 1;
+    while (d < kNodes - 1 && tails[d] >= tail)
+      ++d;
+    return d;
+  };
+  const int tight = leastBelow(kCosineTail), loose = leastBelow(bound);
+  int first = tight, last = tight;
+  if (loose < tight &&
+      llvm::Log2_32_Ceil(loose + 1) < llvm::Log2_32_Ceil(tight + 1)) {
+    first = loose;
+    last = (1 << llvm::Log2_32_Ceil(loose + 1)) - 1;
+  }
+  std::vector<double> best;
+  PolyEvalShape bestShape;
+  for (int degree = first; degree <= last; ++degree) {
+    std::vector<double> cut(coeffs.begin(), coeffs.begin() + degree + 1);
+    PolyEvalShape shape = polyEvalShape(cut, /*chebyshev=*/true);
+    if (best.empty() || shape.depth < bestShape.depth ||
+        (shape.depth == bestShape.depth &&
+         shape.products <= bestShape.products)) {
+      best = std::move(cut);
+      bestShape = shape;
+      c.cosineError = static_cast<double>(tails[degree]);
+    }
+  }
+  c.cosine = std::move(best);
+  c.products = bestShape.products + c.doubleAngles;
   return c;
 }
 } // namespace
@@ -252,18 +286,20 @@ Window window(ckks::ParamsAttr params) {
   return w;
 }
 
-Config configure(int hammingWeight, int baseLimbs) {
+Config configure(int hammingWeight, int baseLimbs, int cosineBits) {
   const double variance =
       (hammingWeight + 1) / 12.0 + (baseLimbs > 1 ? baseLimbs / 12.0 : 0.0);
   const double k = std::ceil(6.5 * std::sqrt(variance)) + 2;
-  // The fewest levels over r = 2..3 double angles; on a tie the lower
-  // degree (fewer products). K = 13 (h = 32): r = 2, degree 48, 10 levels
-  // (r = 3 needs degree 33: 11); K = 29 (h = 192): r = 3, 11 levels.
-  Config best = configureWith(hammingWeight, k, 2);
-  Config three = configureWith(hammingWeight, k, 3);
+  // The fewest levels over r = 2..3 double angles, then the fewest
+  // products. K = 13 (h = 32): r = 3, degree 30, 10 levels (r = 2 with
+  // the looser tail needs degree 45: also 10 levels, more products; with
+  // bootstrap-cosine-bits=34, r = 2 and degree 48); K = 29 (h = 192): r =
+  // 3, 11 levels.
+  Config best = configureWith(hammingWeight, k, 2, cosineBits);
+  Config three = configureWith(hammingWeight, k, 3, cosineBits);
   if (three.evalModLevels() < best.evalModLevels() ||
       (three.evalModLevels() == best.evalModLevels() &&
-       three.cosine.size() < best.cosine.size()))
+       three.products < best.products))
     best = std::move(three);
   return best;
 }

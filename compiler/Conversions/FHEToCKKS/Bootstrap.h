@@ -92,6 +92,17 @@ inline constexpr double kMaxInputRatio = 1.0 / 128;
 /// most 2^(2r + 7.4) e in the message: 2^-31.6 for r <= 3, eight bits below
 /// the procedure's noise (23 mean bits at N = 2^16).
 inline constexpr long double kCosineTail = 0x1p-45L;
+/// A looser bound, on the tail's error in the message (2^-bits), that the
+/// cosine may take where it saves the cosine a level: with K = 13, r = 3
+/// double angles and a degree-30 cosine at depth 5 (2^-28.0 in the message,
+/// 2^-30.7 root mean square over the slots) instead of degree 32 at depth 6
+/// make ten levels, as r = 2 and degree 48 did, with 15 products per
+/// EvalMod instead of 16 (two relinearizations fewer after lazy
+/// relinearization, four scale adjustments fewer). Measured: 0.07 mean
+/// bits less at N = 2^16, 0.3 at N = 2^13 (the double angles' amplified
+/// noise). The option bootstrap-cosine-bits sets it; 34 keeps the earlier
+/// degree-48 cosine.
+inline constexpr int kCosineMessageBits = 27;
 
 /// Bootstrapping's view of a chain's level 0. ModRaise lifts the level-0
 /// modulus Q_0 (q_0; q_0 and the base pair under double-prime scaling), and
@@ -115,13 +126,17 @@ struct Config {
   int hammingWeight = 0;
   /// EvalMod's range: |I| + |P / q_0| < K.
   double k = 0;
-  /// Double-angle steps r (2 or 3, whichever needs fewer levels).
+  /// Double-angle steps r (2 or 3: the fewest levels, then the fewest
+  /// products).
   int doubleAngles = 3;
   /// Chebyshev coefficients of cos((2 pi K t - pi / 2) / 2^r) on [-1, 1]
   /// (c_0 not halved: f = sum_k c_k T_k).
   std::vector<double> cosine;
   /// Sum of the dropped coefficients' magnitudes: the interpolant's error.
   double cosineError = 0;
+  /// The cosine's ciphertext products (ember::polyEvalShape), plus one per
+  /// double angle: EvalMod's relinearizations less the arcsine's two.
+  int64_t products = 0;
   int ctsLevels = 3;
   int stcLevels = 3;
 
@@ -132,8 +147,10 @@ struct Config {
 
 /// `baseLimbs` (the limbs of Q_0) widens K: a fast base conversion from
 /// more than one limb adds u Q_0 to ModRaise's I, u centred, of variance
-/// about baseLimbs / 12.
-Config configure(int hammingWeight = kHammingWeight, int baseLimbs = 1);
+/// about baseLimbs / 12. The cosine's dropped tail is at most
+/// 2^-cosineBits in the message (kCosineMessageBits).
+Config configure(int hammingWeight = kHammingWeight, int baseLimbs = 1,
+                 int cosineBits = kCosineMessageBits);
 
 /// Where an expansion may stop (a measurement aid: the times of programs
 /// stopped after each phase give the phases' times on a GPU, where a CUDA

@@ -888,7 +888,13 @@ void FHEToCKKSPass::runOnOperation() {
   ember::bootstrap::Config bootConfig = ember::bootstrap::configure(
       encapsulate ? ember::kEncapsulationHammingWeight
                   : ember::bootstrap::kHammingWeight,
-      static_cast<int>(ckks::baseLimbs(wordBits == 32 ? 2 : 1)));
+      static_cast<int>(ckks::baseLimbs(wordBits == 32 ? 2 : 1)),
+      static_cast<int>(bootstrapCosineBits));
+  if (bootstrapCosineBits < 10 || bootstrapCosineBits > 50) {
+    module.emitError("bootstrap-cosine-bits = ")
+        << bootstrapCosineBits << " is outside 10..50";
+    return signalPassFailure();
+  }
   if (extraLevels < 0) {
     module.emitError("extra-levels = ") << extraLevels << " is negative";
     return signalPassFailure();

@@ -212,6 +212,13 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
            "Measurement aid: stop every bootstrap's expansion after "
            "coeff_to_slot or eval_mod (its result is then not its input); "
            "the phases' times are differences of such programs' times">,
+    Option<"bootstrapCosineBits", "bootstrap-cosine-bits", "int64_t",
+           /*default=*/"27",
+           "EvalMod's cosine interpolant: its dropped tail at most "
+           "2^-bits in the message; the degree and the double angles are "
+           "the fewest levels, then the fewest products, that meet it "
+           "(27: degree 30 and three double angles at K = 13; 34: the "
+           "earlier degree 48 and two)">,
   ];
 }
 

@@ -250,3 +250,18 @@ struct ExpandPolyEvalPass
 mlir::Value ember::expandPolyEval(ember::fhe::PolyEvalOp op) {
   return expand(op);
 }
+
+ember::PolyEvalShape ember::polyEvalShape(llvm::ArrayRef<double> coeffs,
+                                          bool chebyshev) {
+  size_t n = coeffs.size();
+  while (n > 0 && coeffs[n - 1] == 0.0)
+    --n;
+  if (n < 2)
+    return {};
+  ArrayRef<double> c = coeffs.take_front(n);
+  DepthOps model;
+  PatersonStockmeyer<DepthOps> ps(model, chebyshev,
+                                  chooseBabySteps(c, chebyshev));
+  int depth = ps.run({0}, c).depth;
+  return {depth, model.products};
+}

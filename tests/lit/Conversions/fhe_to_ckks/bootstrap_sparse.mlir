@@ -1,5 +1,6 @@
 // RUN: ember-opt --fhe-to-ckks="security=none log-n=13" %s | FileCheck %s
 // RUN: ember-opt --fhe-to-ckks="security=none log-n=13" %s | FileCheck %s --check-prefix=COUNT
+// RUN: ember-opt --fhe-to-ckks="security=none log-n=13 bootstrap-cosine-bits=34" %s | FileCheck %s --check-prefix=COSINE48
 // Sparse packing: 1024 slots at N = 2^13 (N/2 = 4096). ModRaise reads the
 // raised polynomial at N/2 slots; SubSum (rotations by 1024 and 2048, the
 // trace to the subring of 1024 slots) brings it back, read at 2n = 2048
@@ -30,14 +31,22 @@
 // CHECK-NEXT: %[[OUT:.*]] = ckks.tile %[[JOIN]] to 1024 : !ckks.ct<2048, level = 1, scale = 1099511627776.0>
 // CHECK-NEXT: return %[[OUT]] : !ckks.ct<1024, level = 1, scale = 1099511627776.0>
 
-// One EvalMod (the full-slot procedure at N/2 = 4096 has two, 36
-// relinearizations) and one conjugation.
+// One EvalMod (the full-slot procedure at N/2 = 4096 has two, 34
+// relinearizations) and one conjugation: the degree-30 cosine's 12
+// products at depth 5, three double angles, the cubic arcsine's two.
 // COUNT-LABEL: func.func @refresh
 // COUNT: ckks.conjugate
 // COUNT-NOT: ckks.conjugate
-// COUNT-COUNT-18: ckks.relinearize
+// COUNT-COUNT-17: ckks.relinearize
 // COUNT-NOT: ckks.relinearize
 // COUNT-NOT: ckks.conjugate
+// bootstrap-cosine-bits=34 keeps the earlier degree-48 cosine at depth 6
+// (14 products) and two double angles: one product more, the same levels.
+// COSINE48-LABEL: func.func @refresh
+// COSINE48: ckks.mod_raise %{{.*}} -> !ckks.ct<4096, level = 17,
+// COSINE48-COUNT-18: ckks.relinearize
+// COSINE48-NOT: ckks.relinearize
+// COSINE48-LABEL: func.func @tiny
 // COUNT-LABEL: func.func @tiny
 func.func @refresh(%x: !fhe.ct<1024>) -> !fhe.ct<1024> {
   %b = fhe.bootstrap %x : !fhe.ct<1024>
