@@ -209,6 +209,26 @@ private:
   DenseMap<Value, Value> not_;
 };
 
+/// Constants and arithmetic, the same calls for both encodings' builders
+/// (Circuit over Bits, radix::Builder over Num); nullopt for other ops.
+template <typename B, typename V, typename In>
+std::optional<V> lowerArith(Operation *op, B &c, In in) {
+  return llvm::TypeSwitch<Operation *, std::optional<V>>(op)
+      .Case([&](fhe::IntConstantOp o) {
+        return B::constant(o.getValue(), fhe::getIntShape(o.getType()).width);
+      })
+      .Case([&](fhe::IntAddOp o) {
+        return c.add(in(o.getLhs()), in(o.getRhs()));
+      })
+      .Case([&](fhe::IntSubOp o) {
+        return c.sub(in(o.getLhs()), in(o.getRhs()));
+      })
+      .Case([&](fhe::IntMulOp o) {
+        return c.mul(in(o.getLhs()), in(o.getRhs()));
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 /// The circuit of one fhe integer op, or failure (an op it does not know).
 LogicalResult lowerOp(Operation *op, Circuit &c, DenseMap<Value, Bits> &bits) {
   auto in = [&](Value v) -> const Bits & { return bits[v]; };
@@ -218,67 +238,55 @@ LogicalResult lowerOp(Operation *op, Circuit &c, DenseMap<Value, Bits> &bits) {
       out.push_back(fn(x, y));
     return out;
   };
-  std::optional<Bits> result =
-      llvm::TypeSwitch<Operation *, std::optional<Bits>>(op)
-          .Case([&](fhe::IntConstantOp o) {
-            return Circuit::constant(o.getValue(),
-                                     fhe::getIntShape(o.getType()).width);
-          })
-          .Case([&](fhe::IntAddOp o) {
-            return c.add(in(o.getLhs()), in(o.getRhs()));
-          })
-          .Case([&](fhe::IntSubOp o) {
-            return c.sub(in(o.getLhs()), in(o.getRhs()));
-          })
-          .Case([&](fhe::IntMulOp o) {
-            return c.mul(in(o.getLhs()), in(o.getRhs()));
-          })
-          .Case([&](fhe::IntAndOp o) {
-            return bitwise(o.getLhs(), o.getRhs(),
-                           [&](Wire x, Wire y) { return c.andW(x, y); });
-          })
-          .Case([&](fhe::IntOrOp o) {
-            return bitwise(o.getLhs(), o.getRhs(),
-                           [&](Wire x, Wire y) { return c.orW(x, y); });
-          })
-          .Case([&](fhe::IntXorOp o) {
-            return bitwise(o.getLhs(), o.getRhs(),
-                           [&](Wire x, Wire y) { return c.xorW(x, y); });
-          })
-          .Case([&](fhe::IntNotOp o) {
-            Bits out;
-            for (const Wire &w : in(o.getInput()))
-              out.push_back(c.notW(w));
-            return out;
-          })
-          .Case([&](fhe::IntCmpOp o) {
-            Bits l = in(o.getLhs()), r = in(o.getRhs());
-            if (fhe::getIntShape(o.getLhs().getType()).isSigned) {
-              // Two's complement order is the unsigned order with the sign
-              // bits complemented.
-              l.back() = c.notW(l.back());
-              r.back() = c.notW(r.back());
-            }
-            const StringRef p = o.getPredicate();
-            Wire w;
-            if (p == "eq" || p == "ne")
-              w = c.equal(l, r);
-            else if (p == "lt" || p == "ge")
-              w = c.lessThan(l, r);
-            else // gt, le: b < a
-              w = c.lessThan(r, l);
-            if (p == "ne" || p == "ge" || p == "le")
-              w = c.notW(w);
-            return Bits{w};
-          })
-          .Case([&](fhe::IntLutOp o) {
-            Bits out;
-            const unsigned width = fhe::getIntShape(o.getType()).width;
-            for (unsigned b = 0; b < width; ++b)
-              out.push_back(c.lookup(in(o.getInput()), o.getTable(), b));
-            return out;
-          })
-          .Default([](Operation *) { return std::nullopt; });
+  std::optional<Bits> result = lowerArith<Circuit, Bits>(op, c, in);
+  if (!result)
+    result = llvm::TypeSwitch<Operation *, std::optional<Bits>>(op)
+                 .Case([&](fhe::IntAndOp o) {
+                   return bitwise(o.getLhs(), o.getRhs(),
+                                  [&](Wire x, Wire y) { return c.andW(x, y); });
+                 })
+                 .Case([&](fhe::IntOrOp o) {
+                   return bitwise(o.getLhs(), o.getRhs(),
+                                  [&](Wire x, Wire y) { return c.orW(x, y); });
+                 })
+                 .Case([&](fhe::IntXorOp o) {
+                   return bitwise(o.getLhs(), o.getRhs(),
+                                  [&](Wire x, Wire y) { return c.xorW(x, y); });
+                 })
+                 .Case([&](fhe::IntNotOp o) {
+                   Bits out;
+                   for (const Wire &w : in(o.getInput()))
+                     out.push_back(c.notW(w));
+                   return out;
+                 })
+                 .Case([&](fhe::IntCmpOp o) {
+                   Bits l = in(o.getLhs()), r = in(o.getRhs());
+                   if (fhe::getIntShape(o.getLhs().getType()).isSigned) {
+                     // Two's complement order is the unsigned order with the
+                     // sign bits complemented.
+                     l.back() = c.notW(l.back());
+                     r.back() = c.notW(r.back());
+                   }
+                   const StringRef p = o.getPredicate();
+                   Wire w;
+                   if (p == "eq" || p == "ne")
+                     w = c.equal(l, r);
+                   else if (p == "lt" || p == "ge")
+                     w = c.lessThan(l, r);
+                   else // gt, le: b < a
+                     w = c.lessThan(r, l);
+                   if (p == "ne" || p == "ge" || p == "le")
+                     w = c.notW(w);
+                   return Bits{w};
+                 })
+                 .Case([&](fhe::IntLutOp o) {
+                   Bits out;
+                   const unsigned width = fhe::getIntShape(o.getType()).width;
+                   for (unsigned b = 0; b < width; ++b)
+                     out.push_back(c.lookup(in(o.getInput()), o.getTable(), b));
+                   return out;
+                 })
+                 .Default([](Operation *) { return std::nullopt; });
   if (!result)
     return failure();
   bits[op->getResult(0)] = std::move(*result);
@@ -298,56 +306,45 @@ LogicalResult lowerRadixOp(Operation *op, ember::radix::Builder &c,
     return n;
   };
   auto notBit = [&](const Num &n) { return c.bitNot(n); };
-  std::optional<Num> result =
-      llvm::TypeSwitch<Operation *, std::optional<Num>>(op)
-          .Case([&](fhe::IntConstantOp o) {
-            return Builder::constant(o.getValue(),
-                                     fhe::getIntShape(o.getType()).width);
-          })
-          .Case([&](fhe::IntAddOp o) {
-            return c.add(in(o.getLhs()), in(o.getRhs()));
-          })
-          .Case([&](fhe::IntSubOp o) {
-            return c.sub(in(o.getLhs()), in(o.getRhs()));
-          })
-          .Case([&](fhe::IntMulOp o) {
-            return c.mul(in(o.getLhs()), in(o.getRhs()));
-          })
-          .Case([&](fhe::IntAndOp o) {
-            return c.bitwise(in(o.getLhs()), in(o.getRhs()),
-                             [](int64_t x, int64_t y) { return x & y; });
-          })
-          .Case([&](fhe::IntOrOp o) {
-            return c.bitwise(in(o.getLhs()), in(o.getRhs()),
-                             [](int64_t x, int64_t y) { return x | y; });
-          })
-          .Case([&](fhe::IntXorOp o) {
-            return c.bitwise(in(o.getLhs()), in(o.getRhs()),
-                             [](int64_t x, int64_t y) { return x ^ y; });
-          })
-          .Case([&](fhe::IntNotOp o) { return c.bitNot(in(o.getInput())); })
-          .Case([&](fhe::IntCmpOp o) {
-            const Num &l = in(o.getLhs()), &r = in(o.getRhs());
-            const bool is_signed =
-                fhe::getIntShape(o.getLhs().getType()).isSigned;
-            const StringRef p = o.getPredicate();
-            if (p == "eq")
-              return bit(c.equal(l, r));
-            if (p == "ne")
-              return notBit(bit(c.equal(l, r)));
-            if (p == "lt")
-              return bit(c.less(l, r, is_signed));
-            if (p == "gt")
-              return bit(c.less(r, l, is_signed));
-            if (p == "ge")
-              return notBit(bit(c.less(l, r, is_signed)));
-            return notBit(bit(c.less(r, l, is_signed))); // le
-          })
-          .Case([&](fhe::IntLutOp o) {
-            return c.lookup(in(o.getInput()), o.getTable(),
-                            fhe::getIntShape(o.getType()).width);
-          })
-          .Default([](Operation *) { return std::nullopt; });
+  std::optional<Num> result = lowerArith<Builder, Num>(op, c, in);
+  if (!result)
+    result =
+        llvm::TypeSwitch<Operation *, std::optional<Num>>(op)
+            .Case([&](fhe::IntAndOp o) {
+              return c.bitwise(in(o.getLhs()), in(o.getRhs()),
+                               [](int64_t x, int64_t y) { return x & y; });
+            })
+            .Case([&](fhe::IntOrOp o) {
+              return c.bitwise(in(o.getLhs()), in(o.getRhs()),
+                               [](int64_t x, int64_t y) { return x | y; });
+            })
+            .Case([&](fhe::IntXorOp o) {
+              return c.bitwise(in(o.getLhs()), in(o.getRhs()),
+                               [](int64_t x, int64_t y) { return x ^ y; });
+            })
+            .Case([&](fhe::IntNotOp o) { return c.bitNot(in(o.getInput())); })
+            .Case([&](fhe::IntCmpOp o) {
+              const Num &l = in(o.getLhs()), &r = in(o.getRhs());
+              const bool is_signed =
+                  fhe::getIntShape(o.getLhs().getType()).isSigned;
+              const StringRef p = o.getPredicate();
+              if (p == "eq")
+                return bit(c.equal(l, r));
+              if (p == "ne")
+                return notBit(bit(c.equal(l, r)));
+              if (p == "lt")
+                return bit(c.less(l, r, is_signed));
+              if (p == "gt")
+                return bit(c.less(r, l, is_signed));
+              if (p == "ge")
+                return notBit(bit(c.less(l, r, is_signed)));
+              return notBit(bit(c.less(r, l, is_signed))); // le
+            })
+            .Case([&](fhe::IntLutOp o) {
+              return c.lookup(in(o.getInput()), o.getTable(),
+                              fhe::getIntShape(o.getType()).width);
+            })
+            .Default([](Operation *) { return std::nullopt; });
   if (!result)
     return failure();
   nums[op->getResult(0)] = std::move(*result);
