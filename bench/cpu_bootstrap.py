@@ -47,6 +47,12 @@ def main() -> None:
     ap.add_argument(
         "--log-slots", type=int, default=0, help="sparse packing: 2^k < N/2 slots"
     )
+    ap.add_argument(
+        "--cosine-bits",
+        type=int,
+        default=None,
+        help="bootstrap_cosine_bits (34: the earlier degree-48 cosine)",
+    )
     args = ap.parse_args()
     slots = 1 << args.log_slots if args.log_slots else 1 << (args.log_n - 1)
 
@@ -55,8 +61,15 @@ def main() -> None:
         return x.bootstrap()
 
     t = time.perf_counter()
+    cosine = (
+        {} if args.cosine_bits is None else {"bootstrap_cosine_bits": args.cosine_bits}
+    )
     compiled = ember.compile(
-        refresh, log_n=args.log_n, extra_levels=args.extra_levels, target="cpu"
+        refresh,
+        log_n=args.log_n,
+        extra_levels=args.extra_levels,
+        target="cpu",
+        **cosine,
     )
     compile_s = time.perf_counter() - t
     t = time.perf_counter()
