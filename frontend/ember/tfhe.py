@@ -520,17 +520,13 @@ class TfheCompiled:
                     f"input '{name}' = {v} is outside {spec!r} "
                     f"([{spec.lo}, {spec.hi - 1}])"
                 )
-            u = v & ((1 << spec.width) - 1)
             with runtime_errors("encryption"):
-                if self.radix:
-                    bits += [
-                        keys.secret.encrypt_block((u >> i) & 3, self.block_modulus)
-                        for i in range(0, spec.width, 2)
-                    ]
-                else:
-                    bits += [
-                        keys.secret.encrypt((u >> i) & 1, 4) for i in range(spec.width)
-                    ]
+                for m in self._pieces(spec, v):
+                    bits.append(
+                        keys.secret.encrypt_block(m, self.block_modulus)
+                        if self.radix
+                        else keys.secret.encrypt(m, 4)
+                    )
         return TfheCiphertexts(bits)
 
     def run(self, evaluation: Any, cts: TfheCiphertexts) -> TfheCiphertexts:
@@ -581,55 +577,59 @@ class TfheCompiled:
         values, at = [], 0
         with runtime_errors("decryption"):
             for spec in self.outputs:
-                if self.radix:  # blocks of 2 bits (the message part)
-                    starts = range(0, spec.width, 2)
-                    u = sum(
-                        (
-                            keys.secret.decrypt_block(
-                                cts.bits[at + k], self.block_modulus
-                            )
-                            % 4
-                        )
-                        << i
-                        for k, i in enumerate(starts)
+                wires = cts.bits[at : at + len(self._pieces(spec, 0))]
+                at += len(wires)
+                values.append(
+                    self._value(
+                        spec,
+                        [
+                            keys.secret.decrypt_block(ct, self.block_modulus)
+                            if self.radix
+                            else keys.secret.decrypt(ct, 4)
+                            for ct in wires
+                        ],
                     )
-                    at += len(starts)
-                else:
-                    u = sum(
-                        keys.secret.decrypt(cts.bits[at + i], 4) << i
-                        for i in range(spec.width)
-                    )
-                    at += spec.width
-                values.append(spec.wrap(u))
+                )
         return values[0] if len(values) == 1 else tuple(values)
+
+    def _pieces(self, spec: IntSpec, v: int) -> list[int]:
+        """The wire values of an integer, least significant first: its bits,
+        or its radix blocks of 2 bits (the top one 1 bit for odd widths)."""
+        step = 2 if self.radix else 1
+        u = v & ((1 << spec.width) - 1)
+        return [(u >> i) & ((1 << step) - 1) for i in range(0, spec.width, step)]
+
+    def _value(self, spec: IntSpec, pieces: Sequence[int]) -> int:
+        """The integer of wire values (a block's message part: its value
+        modulo 4), inverse of :meth:`_pieces`."""
+        step = 2 if self.radix else 1
+        u = sum((m % (1 << step)) << (step * k) for k, m in enumerate(pieces))
+        return spec.wrap(u)
 
     def simulate(self, *args: Any, **values: Any) -> int | tuple[int, ...]:
         """The circuit on plaintexts: no keys, no noise, exact. Gates on
-        bits; for radix, linear forms modulo 2t, tables read negacyclically
-        (a value v >= t reads -table[v - t]), and an input outside [0, t)
-        raises: what the compiler's range tracking promises never
-        happens. The same result as ``c(...)`` unless a bootstrap fails."""
+        bits; for radix, linear forms modulo 2t, and a table whose input
+        lies outside [0, t) raises (what the compiler's range tracking
+        promises never happens). The same result as ``c(...)`` unless a
+        bootstrap fails."""
         named = self._bind(args, values)
         wires: list[int] = []
         for name, spec in self.inputs.items():
-            u = int(named[name]) & ((1 << spec.width) - 1)
-            step = 2 if self.radix else 1
-            wires += [(u >> i) & ((1 << step) - 1) for i in range(0, spec.width, step)]
+            wires += self._pieces(spec, int(named[name]))
         c = self.circuit_json
         t = self.block_modulus
-        gates = {0: "and", 1: "or", 2: "nand", 3: "nor", 4: "xor", 5: "xnor"}
-        ops = {
-            "and": lambda a, b: a & b,
-            "or": lambda a, b: a | b,
-            "nand": lambda a, b: 1 - (a & b),
-            "nor": lambda a, b: 1 - (a | b),
-            "xor": lambda a, b: a ^ b,
-            "xnor": lambda a, b: 1 - (a ^ b),
+        gates = {  # codes 0-5: Gate's order
+            0: lambda a, b: a & b,
+            1: lambda a, b: a | b,
+            2: lambda a, b: 1 - (a & b),
+            3: lambda a, b: 1 - (a | b),
+            4: lambda a, b: a ^ b,
+            5: lambda a, b: 1 - (a ^ b),
         }
         wires += [0] * (c["wires"] - len(wires))
         for code, out, a, b, k in c["ops"]:
             if code in gates:
-                wires[out] = ops[gates[code]](wires[a], wires[b])
+                wires[out] = gates[code](wires[a], wires[b])
             elif code == 6:
                 wires[out] = 1 - wires[a]
             elif code == 7:
@@ -652,14 +652,10 @@ class TfheCompiled:
                 raise SerializationError(f"simulate: unknown op code {code}")
         results, at = [], 0
         for spec in self.outputs:
-            step = 2 if self.radix else 1
-            starts = range(0, spec.width, step)
-            u = sum(
-                (wires[c["output_wires"][at + k]] % (1 << step)) << i
-                for k, i in enumerate(starts)
-            )
-            at += len(starts)
-            results.append(spec.wrap(u))
+            n = len(self._pieces(spec, 0))
+            outs = c["output_wires"][at : at + n]
+            at += n
+            results.append(self._value(spec, [wires[w] for w in outs]))
         return results[0] if len(results) == 1 else tuple(results)
 
     def __call__(self, *args: Any, **values: Any) -> int | tuple[int, ...]:

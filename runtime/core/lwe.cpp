@@ -150,10 +150,7 @@ Ciphertext SecretKey::encryptBlock(uint32_t m, uint32_t t, Prng &prng) const {
 uint32_t SecretKey::decryptBlock(const Ciphertext &ct, uint32_t t) const {
   checkBlockModulus(t, params_, "decryptBlock");
   checkBlock(ct, params_, "decryptBlock");
-  const uint64_t big_q = params_.ring_q;
-  const uint64_t ph = reduceSigned(phase(ct), params_.ring_q);
-  // round(phase 2t / Q) mod 2t, in integers.
-  return static_cast<uint32_t>((ph * 2 * t + big_q / 2) / big_q % (2 * t));
+  return decrypt(ct, 2 * t); // round(phase 2t / Q) mod 2t
 }
 
 // ---------------------------------------------------------------------------

@@ -369,7 +369,7 @@ struct FHEToLWEPass : public ember::impl::FHEToLWEBase<FHEToLWEPass> {
       // table is checked as it is built).
       const lwe::NoiseEstimate noise = lwe::estimateNoise(p);
       const double worst =
-          noise.log2BlockFailure(lwe::kBlockModulus, kWorstNu2);
+          noise.log2BlockFailure(lwe::kBlockModulus, ember::radix::kWorstNu2);
       const double best = noise.log2BlockFailure(lwe::kBlockModulus, 1);
       if (encoding == "radix" && best > maxLog2Failure) {
         module.emitError()
@@ -407,7 +407,6 @@ struct FHEToLWEPass : public ember::impl::FHEToLWEBase<FHEToLWEPass> {
     }
   }
 
-  static constexpr double kWorstNu2 = 20;
   bool radix_ = false;
   double worst_ = -1e300;
 

@@ -25,6 +25,10 @@
 
 namespace ember::radix {
 
+/// The largest noise weight the circuits build: a selection in a table of
+/// more than 4 input bits, lut(4 x + a sum of four tables) (16 + 4).
+inline constexpr int64_t kWorstNu2 = 20;
+
 /// A block's value as x_1 w_1 + ... + c over wires w_i (`!lwe.block`
 /// values), with its range [lo, hi].
 struct Form {
