@@ -39,8 +39,13 @@
 # Phantom's shapes. BGV_PROGRAMS=out/bgv_gpu (bench/gpu_bgv_programs.py
 # make) builds the Python module and runs the compiled BGV programs there:
 # residues against the CPU artifact's, decryptions against numpy, times
-# ($OUT/bgv_programs.log).
+# ($OUT/bgv_programs.log). MULTI=out/multi (bench/make_multi_gpu_artifacts.py,
+# a host of 2+ GPUs) builds the Python module (with NCCL) and runs
+# bench/gpu_multi.py: each program on one GPU and spread over two, residues
+# compared, times and predictions ($OUT/gpu_multi.log, gpu_multi.json).
+# NCCL_NVLS_ENABLE=0 (no NVLink multicast) is set for every run.
 set -uo pipefail
+export NCCL_NVLS_ENABLE=0
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
 BUILD=${EMBER_GPU_BUILD:-/tmp/ember-gpu-build}
@@ -75,7 +80,7 @@ start=$(date +%s)
 python_args=(-DEMBER_BUILD_PYTHON=OFF)
 targets=(ember_cuda_tests ember_gpu_bench)
 if [ -n "${PY_GPU:-}" ] || [ "${TFHE:-0}" != 0 ] || [ "${BGV:-0}" != 0 ] ||
-  [ -n "${BGV_PROGRAMS:-}" ]; then
+  [ -n "${BGV_PROGRAMS:-}" ] || [ -n "${MULTI:-}" ]; then
   python_args=(-DEMBER_BUILD_PYTHON=ON -DPython3_EXECUTABLE="$(command -v python3)"
     -Dpybind11_DIR="$(python3 -m pybind11 --cmakedir)")
   targets+=(ember_runtime)
@@ -188,6 +193,15 @@ if [ "${BGV:-0}" != 0 ]; then
   else
     echo "no pytest on this host: tests/runtime/test_bgv.py not run"
   fi
+fi
+
+if [ -n "${MULTI:-}" ]; then
+  echo "== several GPUs: bench/gpu_multi.py $MULTI =="
+  PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache OUT="$OUT" \
+    PYTHONFAULTHANDLER=1 timeout "${MULTI_TIMEOUT:-500}" python3 bench/gpu_multi.py "$MULTI" "$RUNS" \
+    >"$OUT/gpu_multi.log" 2>&1
+  echo "gpu_multi: exit $?"
+  tail -n 16 "$OUT/gpu_multi.log"
 fi
 
 if [ -n "${BGV_PROGRAMS:-}" ]; then

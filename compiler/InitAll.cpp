@@ -24,6 +24,7 @@
 #include "compiler/Transforms/SelectKeySwitch/SelectKeySwitch.h"
 
 #include "compiler/Conversions/RNSToKernel/RNSToKernel.h"
+#include "compiler/Transforms/PartitionDevices/PartitionDevices.h"
 #include "compiler/Transforms/PlanMemory/PlanMemory.h"
 #include "compiler/Transforms/RecordInterface/RecordInterface.h"
 
@@ -50,6 +51,7 @@ void ember::registerAllEmberPasses() {
   registerCostReportPasses();
   registerRecordInterfacePasses();
   registerRNSToKernelPasses();
+  registerPartitionDevicesPasses();
   registerPlanMemoryPasses();
   registerEmberPipelines();
 }

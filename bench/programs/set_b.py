@@ -35,16 +35,43 @@ def rot8_sum_b(x):
     return sum(x.rotate(k) for k in range(1, 9))
 
 
-@ember.program(slots=DENSE)
-def dense256_b(x):
-    """W x for a 256 x 256 W, BSGS diagonals."""
-    baby = [x.rotate(i) for i in range(BABY)]
+def _bsgs(x, diagonal, size: int, baby_steps: int):
+    """W x by W's diagonals, baby-step giant-step: baby_steps hoisted
+    rotations, size / baby_steps giant steps."""
+    baby = [x.rotate(i) for i in range(baby_steps)]
     y = None
-    for j in range(0, DENSE, BABY):
-        inner = sum(np.roll(_diagonal(j + i), j) * baby[i] for i in range(BABY))
+    for j in range(0, size, baby_steps):
+        inner = sum(np.roll(diagonal(j + i), j) * baby[i] for i in range(baby_steps))
         term = inner.rotate(j) if j else inner
         y = term if y is None else y + term
     return y
+
+
+@ember.program(slots=DENSE)
+def dense256_b(x):
+    """W x for a 256 x 256 W, BSGS diagonals."""
+    return _bsgs(x, _diagonal, DENSE, BABY)
+
+
+# Issue 18's matrix: 1024 x 1024, 32 baby and 32 giant steps. Its weights
+# are 8-bit (int8 levels / (127 sqrt(1024))), as a quantized network's
+# are: the program's constants then compress to about a byte per weight,
+# which keeps the artifacts the GPU runs under the device tool's limit.
+DENSE1024 = 1024
+W1024 = np.random.default_rng(1024).integers(-127, 128, (DENSE1024, DENSE1024)) / (
+    127 * np.sqrt(DENSE1024)
+)
+
+
+def _diagonal1024(k: int) -> np.ndarray:
+    t = np.arange(DENSE1024)
+    return W1024[t, (t + k) % DENSE1024]
+
+
+@ember.program(slots=DENSE1024)
+def dense1024_b(x):
+    """W x for a 1024 x 1024 W, BSGS diagonals (32 x 32)."""
+    return _bsgs(x, _diagonal1024, DENSE1024, 32)
 
 
 @ember.program(slots=4096)

@@ -14,6 +14,7 @@
 #include "compiler/Transforms/InsertRelin/InsertRelin.h"
 #include "compiler/Transforms/ManageLevels/ManageLevels.h"
 #include "compiler/Transforms/MergeModDown/MergeModDown.h"
+#include "compiler/Transforms/PartitionDevices/PartitionDevices.h"
 #include "compiler/Transforms/PlanMemory/PlanMemory.h"
 #include "compiler/Transforms/RecordInterface/RecordInterface.h"
 #include "compiler/Transforms/SelectKeySwitch/SelectKeySwitch.h"
@@ -157,7 +158,16 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
   buildFheToRnsPipeline(pm, options);
   // Runtime calls and generated kernels over explicit buffers.
   pm.addPass(createRNSToKernel());
-  // Last: every buffer is final now; place them in one arena.
+  // Several GPUs: each kernel op gets its device, transfers where buffers
+  // cross.
+  if (options.devices > 1) {
+    KernelPartitionDevicesOptions partition;
+    partition.devices = options.devices;
+    partition.linkGBps = options.linkGBps;
+    partition.linkLatencyUs = options.linkLatencyUs;
+    pm.addPass(createKernelPartitionDevices(partition));
+  }
+  // Last: every buffer is final now; place them in one arena (per device).
   pm.addPass(createKernelPlanMemory());
 }
 

@@ -131,6 +131,20 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),
                       llvm::cl::init(true)};
+  Option<int64_t> devices{
+      *this, "devices",
+      llvm::cl::desc("GPUs of one host to spread the program over "
+                     "(kernel-partition-devices; fhe-to-kernel only)"),
+      llvm::cl::init(1)};
+  Option<int64_t> linkGBps{
+      *this, "link-gbps",
+      llvm::cl::desc("GPU-to-GPU bandwidth the partition assumes (GB/s)"),
+      llvm::cl::init(350)};
+  Option<int64_t> linkLatencyUs{
+      *this, "link-latency-us",
+      llvm::cl::desc("Fixed cost of one GPU-to-GPU transfer the partition "
+                     "assumes (microseconds)"),
+      llvm::cl::init(12)};
 };
 
 /// Appends the fhe -> ckks -> rns pipeline to `pm` (a module pass manager).

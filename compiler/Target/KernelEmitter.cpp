@@ -30,6 +30,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 using namespace mlir;
@@ -110,6 +111,7 @@ struct PlanStep {
   int64_t imm[4] = {0, 0, 0, 0};
   double scale = 0;
   int scratch = -1; ///< buffer spec of the step's scratch, or -1
+  int device = 0;   ///< the device that runs it (-1: every device)
   std::string comment;
 };
 
@@ -205,6 +207,7 @@ private:
     steps_.emplace_back();
     PlanStep &s = steps_.back();
     s.kind = kind;
+    s.device = curDevice_;
     s.out.assign(out.begin(), out.end());
     s.in.assign(in.begin(), in.end());
     s.comment = std::move(comment);
@@ -239,6 +242,9 @@ private:
   DenseMap<Value, int64_t> offsets_; // value -> arena offset (planned)
   int64_t limbBytes_ = 0;
   int64_t arenaBytes_ = 0;              // kernel.arena_bytes (0: not planned)
+  int64_t devices_ = 1;                 // kernel.devices (partitioned)
+  int curDevice_ = 0;                   // device of the op being emitted
+  SmallVector<int64_t> deviceArenas_;   // kernel.device_arena_bytes
   std::vector<std::string> specs_;      // buffer index -> BufferSpec
   SmallVector<int32_t> args_;           // the argument table
   std::vector<PlanStep> steps_;         // the plan
@@ -694,6 +700,11 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
     step("kLoadKey", out, in, comment).imm[0] = id;
   } else if (callee == "concat") {
     step("kConcat", out, in, comment);
+  } else if (callee == "transfer") {
+    step("kTransfer", out, in,
+         comment + " to device " +
+             std::to_string(c->getAttrOfType<IntegerAttr>("to").getInt()))
+        .imm[0] = c->getAttrOfType<IntegerAttr>("to").getInt();
   } else if (callee == "encode") {
     // The values live in the program's data file (--emit-data); the
     // runtime encodes each constant once per context.
@@ -884,7 +895,10 @@ void Emitter::emitTables(raw_ostream &os) {
        << outs[i].second << ", " << ins[i].first << ", " << ins[i].second
        << ", {" << s.imm[0] << ", " << s.imm[1] << ", " << s.imm[2] << ", "
        << s.imm[3] << "}, " << llvm::formatv("{0:e17}", s.scale).str() << ", "
-       << s.scratch << "},";
+       << s.scratch;
+    if (devices_ > 1)
+      os << ", " << s.device;
+    os << "},";
     if (!s.comment.empty())
       os << " // " << s.comment;
     os << "\n";
@@ -909,11 +923,22 @@ void Emitter::emitTables(raw_ostream &os) {
   for (size_t i = 0; i < kernelIds_.size(); ++i)
     os << (i ? ", " : "") << (cpp ? "kf" : "lkf") << i;
   os << "};\n";
+  if (devices_ > 1) {
+    os << "// Each device's arena (kernel-plan-memory).\n"
+       << "const int64_t kDeviceArena[" << devices_ << "] = {";
+    for (int64_t d = 0; d < devices_; ++d)
+      os << (d ? ", " : "")
+         << (d < int64_t(deviceArenas_.size()) ? deviceArenas_[d] : 0);
+    os << "};\n";
+  }
   os << "const Plan<" << kernelT << "> kPlan{kBuffers, " << specs_.size()
      << ", kArgs, kSteps, " << steps_.size() << ", kKernels, " << constants_
      << ", kInputNames, kPlainNames, " << arenaBytes_ << ", "
      << (params_.isBfv() ? 0 : params_.getPlain()) << ", "
-     << (params_.isBfv() ? params_.getPlain() : 0) << "};\n";
+     << (params_.isBfv() ? params_.getPlain() : 0);
+  if (devices_ > 1)
+    os << ", " << devices_ << ", kDeviceArena";
+  os << "};\n";
 }
 
 LogicalResult Emitter::run() {
@@ -928,6 +953,10 @@ LogicalResult Emitter::run() {
   if (auto a = f->getAttrOfType<IntegerAttr>(
           kernel::KernelDialect::kArenaBytesAttrName))
     arenaBytes_ = a.getInt();
+  if (auto k = f->getAttrOfType<IntegerAttr>("kernel.devices"))
+    devices_ = std::max<int64_t>(1, k.getInt());
+  if (auto a = f->getAttrOfType<DenseI64ArrayAttr>("kernel.device_arena_bytes"))
+    deviceArenas_.assign(a.asArrayRef().begin(), a.asArrayRef().end());
   auto iface = f->getAttrOfType<DictionaryAttr>("ember.interface");
   if (!iface)
     return f.emitError("no ember.interface (compile with the fhe-to-kernel "
@@ -951,6 +980,7 @@ LogicalResult Emitter::run() {
       plainIndex_[f.getArgument(arg++)] = index;
       plainNames_.push_back(nm);
       PlanStep &s = step("kPlainInput", {}, {}, "plain input '" + nm + "'");
+      s.device = devices_ > 1 ? -1 : 0; // every device checks the values
       s.imm[0] = index;
       s.imm[1] = d.getAs<IntegerAttr>("slots").getInt();
       continue;
@@ -998,6 +1028,11 @@ LogicalResult Emitter::run() {
 
   for (Operation &op : body) {
     LogicalResult ok = success();
+    auto device = op.getAttrOfType<IntegerAttr>("device");
+    curDevice_ = device ? static_cast<int>(device.getInt()) : 0;
+    if (curDevice_ < 0 || curDevice_ >= devices_)
+      return op.emitOpError("runs on device ")
+             << curDevice_ << " of a program over " << devices_ << " device(s)";
     if (auto c = dyn_cast<kernel::CallOp>(op)) {
       ok = emitCall(c);
     } else if (auto l = dyn_cast<kernel::LaunchOp>(op)) {
@@ -1042,7 +1077,7 @@ LogicalResult Emitter::run() {
     for (Value v : dies[live.index.lookup(&op)])
       dead.push_back(buffer(v));
     if (!dead.empty())
-      step("kRelease", {}, dead);
+      step("kRelease", {}, dead).device = devices_ > 1 ? -1 : 0;
   }
 
   // --- the file --------------------------------------------------------------
@@ -1236,6 +1271,66 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
     keys["klss_relin"] = relin[1];
     keys["klss_galois"] = std::move(kg);
   }
+  // A program over several GPUs: each device's arena, the keys its
+  // load_key calls read (uploaded there alone: sharded keys) with their
+  // bytes, and kernel-partition-devices' prediction.
+  std::optional<llvm::json::Object> devices;
+  if (auto k = f->getAttrOfType<IntegerAttr>("kernel.devices")) {
+    const int64_t count = std::max<int64_t>(1, k.getInt());
+    std::vector<std::set<int64_t>> dg(count);
+    std::vector<bool> drelin(count, false), dencaps(count, false);
+    f.walk([&](kernel::CallOp c) {
+      if (c.getCallee() != "load_key")
+        return;
+      auto d = c->getAttrOfType<IntegerAttr>("device");
+      int64_t at = d ? d.getInt() : 0;
+      if (at < 0 || at >= count)
+        return;
+      if (c->getAttrOfType<StringAttr>("encapsulation"))
+        dencaps[at] = true;
+      else if (auto g = c->getAttrOfType<IntegerAttr>("galois"))
+        dg[at].insert(g.getInt());
+      else
+        drelin[at] = true;
+    });
+    llvm::json::Array perDevice;
+    for (int64_t d = 0; d < count; ++d) {
+      llvm::json::Array gl;
+      for (int64_t e : dg[d])
+        gl.push_back(e);
+      uint64_t bytes =
+          (dg[d].size() + (drelin[d] ? 1 : 0) + (dencaps[d] ? 1 : 0)) *
+              params.getHybridKeyBytes() +
+          (dencaps[d] ? params.getToSparseKeyBytes() : 0);
+      perDevice.push_back(
+          llvm::json::Object{{"relin", bool(drelin[d])},
+                             {"galois", std::move(gl)},
+                             {"encapsulation", bool(dencaps[d])},
+                             {"key_bytes", static_cast<int64_t>(bytes)}});
+    }
+    llvm::json::Object dev{{"count", count}, {"keys", std::move(perDevice)}};
+    // devices=k that the partition kept on one device (predicted no gain).
+    if (auto r = f->getAttrOfType<IntegerAttr>("kernel.devices_requested"))
+      dev["requested"] = r.getInt();
+    if (auto a =
+            f->getAttrOfType<DenseI64ArrayAttr>("kernel.device_arena_bytes")) {
+      llvm::json::Array arenas;
+      for (int64_t b : a.asArrayRef())
+        arenas.push_back(b);
+      dev["arena_bytes"] = std::move(arenas);
+    }
+    if (auto p = f->getAttrOfType<ArrayAttr>("kernel.predicted_us")) {
+      llvm::json::Array us;
+      for (Attribute x : p)
+        us.push_back(cast<FloatAttr>(x).getValueAsDouble());
+      dev["predicted_us"] = std::move(us);
+    }
+    if (auto o = f->getAttrOfType<FloatAttr>("kernel.one_device_us"))
+      dev["one_device_predicted_us"] = o.getValueAsDouble();
+    if (auto t = f->getAttrOfType<IntegerAttr>("kernel.transfer_bytes"))
+      dev["transfer_bytes"] = t.getInt();
+    devices = std::move(dev);
+  }
   llvm::json::Object root{
       {"format", 1},
       {"program", f.getSymName().str()},
@@ -1248,6 +1343,8 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
       {"memory", std::move(memory)},
       {"kernels",
        llvm::json::Object{{"generated", kernels}, {"runtime_calls", calls}}}};
+  if (devices)
+    root["devices"] = std::move(*devices);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
   return success();
 }

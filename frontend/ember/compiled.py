@@ -155,6 +155,8 @@ class Compiled:
         # to it (with the EvaluationKeys object they came from).
         self._device: Any = None
         self._device_keys: tuple[Any, Any] | None = None
+        self._peers: list[Any] = []  # devices 1.. of a multi-GPU program
+        self._peer_keys: tuple[Any, list[Any]] | None = None
         #: target="cuda": run as one CUDA Graph (captured on the first run,
         #: replayed after); False enqueues the steps one by one.
         self.graphs = True
@@ -367,6 +369,53 @@ class Compiled:
             self._device_keys = (evaluation_keys, uploaded)
         return self._device_keys[1]
 
+    @property
+    def devices(self) -> int:
+        """The GPUs the program was compiled for (``devices=``; 1 unless
+        it was partitioned)."""
+        return int(self.manifest.get("devices", {}).get("count", 1))
+
+    def _gpus(self) -> list[Any]:
+        """Devices 0..k-1 of a program compiled with ``devices=k`` (device
+        0 is :meth:`_gpu`, where inputs and outputs live)."""
+        first = self._gpu()
+        k = self.devices
+        if len(self._peers) != k - 1:
+            er = _toolchain.cuda_runtime()
+            try:
+                present = er.cuda_device_count()
+            except er.DeviceUnavailable as err:
+                raise NotAvailableError(str(err)) from None
+            if present < k:
+                raise NotAvailableError(
+                    f"{self.name} was compiled for {k} GPUs (devices={k}); "
+                    f"this host has {present}"
+                )
+            self._peers = [er.CudaDevice(self._context(), d) for d in range(1, k)]
+        return [first, *self._peers]
+
+    def _gpus_keys(self, evaluation_keys: Any) -> list[Any]:
+        """Each GPU's evaluation keys: only those its part of the program
+        reads (the manifest's devices.keys), uploaded once per keys object."""
+        if self._peer_keys is None or self._peer_keys[0] is not evaluation_keys:
+            keys = getattr(evaluation_keys, "keys", evaluation_keys)
+            er = _toolchain.cuda_runtime()
+            shards = self.manifest["devices"]["keys"]
+            uploaded = []
+            with runtime_errors("uploading the evaluation keys"):
+                for device, shard in zip(self._gpus(), shards, strict=True):
+                    uploaded.append(
+                        er.CudaEvaluationKeys(
+                            device,
+                            keys,
+                            galois=[int(g) for g in shard["galois"]],
+                            relin=bool(shard["relin"]),
+                            encapsulation=bool(shard["encapsulation"]),
+                        )
+                    )
+            self._peer_keys = (evaluation_keys, uploaded)
+        return self._peer_keys[1]
+
     def to_device(self, cts: Ciphertexts) -> Ciphertexts:
         """Encrypted inputs copied to the GPU, so that runs on them (and on
         the outputs of runs, which stay there) need no copies."""
@@ -395,16 +444,32 @@ class Compiled:
         """The GPU run: host inputs are uploaded and the outputs downloaded
         (timed apart in ``last_run``); inputs already on the GPU give
         outputs that stay there."""
-        keys = self._gpu_keys(evaluation_keys)
+        multi = self.devices > 1
+        if multi:
+            if self.word != 64:
+                raise NotAvailableError("a multi-GPU program runs at 64-bit words")
+            shard_keys = self._gpus_keys(evaluation_keys)
+        else:
+            keys = self._gpu_keys(evaluation_keys)
         on_device = getattr(cts, "on_device", False)
         start = time.perf_counter()
         inputs = self.to_device(cts) if not on_device else cts
         uploaded = time.perf_counter()
         program = self._program()
         with runtime_errors("run"):
-            outs = program.run(
-                self._gpu(), keys, list(inputs), values, self.graphs, self.arena
-            )
+            if multi:  # one thread per GPU, NCCL between them
+                outs = program.run_devices(
+                    self._gpus(),
+                    shard_keys,
+                    list(inputs),
+                    values,
+                    self.graphs,
+                    self.arena,
+                )
+            else:
+                outs = program.run(
+                    self._gpu(), keys, list(inputs), values, self.graphs, self.arena
+                )
         ran = time.perf_counter()
         result = Ciphertexts(outs, self.program_hash, "outputs")
         if not on_device:
@@ -418,6 +483,9 @@ class Compiled:
             "kernels": float(program.graph_kernels),
             "arena_bytes": float(program.arena_bytes),
         }
+        if multi:
+            self.last_run["kernels"] = float(sum(program.device_graph_kernels))
+            self.last_run["arena_bytes"] = float(sum(program.device_arena_bytes))
         return result
 
     def _check_hash(self, obj: Any, what: str) -> None:

@@ -141,6 +141,15 @@ class CompileOptions:
     - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
       none); with ``bootstrap="auto"`` it also bounds the run between
       bootstraps (only runs whose keys fit are placed).
+    - ``devices``: the GPUs of one host the program is spread over
+      (kernel-partition-devices): each kernel goes to the GPU where the
+      cost model says it finishes first, buffers cross by NCCL send/recv,
+      each GPU gets its own arena and only the keys it reads; the manifest's
+      ``devices`` section gives each GPU's arena, keys and bytes and the
+      predicted times. On the CPU such a program runs as a simulation of
+      its GPUs (the same residues as devices=1). ``link_gbps`` and
+      ``link_latency_us``: the GPU-to-GPU bandwidth and the fixed cost of a
+      transfer that the partition's cost model assumes.
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
     - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
@@ -254,6 +263,24 @@ class CompileOptions:
         None, "klss-gamma", "KLSS key-group size", minimum=1
     )
     klss_t: int | None = _option(None, "klss-t", "KLSS temporary primes r'", minimum=1)
+    devices: int = _option(
+        1,
+        "devices",
+        "GPUs of one host to spread the program over (NCCL; 1: one GPU)",
+        minimum=1,
+    )
+    link_gbps: int = _option(
+        350,
+        "link-gbps",
+        "with devices > 1, the GPU-to-GPU bandwidth the partition assumes (GB/s)",
+        minimum=1,
+    )
+    link_latency_us: int = _option(
+        12,
+        "link-latency-us",
+        "with devices > 1, the fixed cost of one transfer the partition assumes (us)",
+        minimum=0,
+    )
     klss_form: bool = _option(
         True,
         "klss-form",

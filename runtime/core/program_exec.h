@@ -44,6 +44,20 @@
 //   void output(args, polys, level, scale, slots)
 //   ConstantCache<Poly> *cache(args)
 //   bool prepareOnly(args)                 encode the constants, run nothing
+//   Event                                  a point in a device's work
+//   Event ready(args, p)                   after the kernels queued so far
+//                                          (p made: a transfer may send it)
+//   Event send(args, p, peer, ready), recv(args, out, peer)
+//                                          a kTransfer between devices run
+//                                          by separate executors, beside the
+//                                          kernels (NCCL on the GPU's
+//                                          transfer stream); each returns
+//                                          the point where it is done. The
+//                                          CPU only simulates devices in one
+//                                          process (runDevicesInProcess) and
+//                                          throws
+//   void wait(args, event)                 later kernels wait for the event
+//   void finish(args)                      the run waits for its transfers
 // and the executor does the bookkeeping: buffers by index, results written
 // where the memory plan put them, inputs bound without copies where the
 // backend allows, dead buffers freed where the plan says, outputs moved at
@@ -54,6 +68,9 @@
 #include "ember/program.h"
 #include "ember/program_plan.h"
 
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -74,23 +91,70 @@ std::vector<int> bufferBasis(const Context<Word> &ctx, const BufferSpec &s) {
   return b;
 }
 
+/// Whether `device` executes step `s` of `plan` (every step with one
+/// device; a kTransfer on its sender and its receiver).
+template <typename Kernel>
+bool onDevice(const Plan<Kernel> &plan, const Step &s, int device) {
+  if (plan.devices <= 1 || s.device < 0 || s.device == device)
+    return true;
+  return s.kind == StepKind::kTransfer && s.imm[0] == device;
+}
+
 template <typename B> class Executor {
 public:
   using Poly = typename B::Poly;
 
-  Executor(const typename B::Args &args, const Plan<typename B::Kernel> &plan)
+  /// The executor of device `device` of a partitioned plan (the whole plan
+  /// when plan.devices <= 1). `peers` (devices entries, this one included)
+  /// are the other devices' executors in this process: a kTransfer then
+  /// copies from the sender's buffer (runDevicesInProcess); without them
+  /// it is B::send / B::recv.
+  Executor(const typename B::Args &args, const Plan<typename B::Kernel> &plan,
+           int device = 0, Executor *const *peers = nullptr)
       : args_(args), plan_(plan), ctx_(B::host(args)),
         owned_(plan.buffer_count), at_(plan.buffer_count, nullptr),
-        keys_(plan.buffer_count, nullptr) {}
+        keys_(plan.buffer_count, nullptr), device_(device), peers_(peers) {
+    if (device < 0 || device >= plan.deviceCount())
+      throw InvalidArgument("program plan: device " + std::to_string(device) +
+                            " of a program over " +
+                            std::to_string(plan.deviceCount()) + " device(s)");
+  }
 
   void run() {
-    if (plan_.plain_modulus && plan_.bfv_plain_modulus)
-      throw Error("program plan: both a BGV and a BFV plaintext modulus");
-    prepareConstants();
-    if (B::prepareOnly(args_))
+    if (!prepare())
       return;
     for (size_t i = 0; i < plan_.step_count; ++i)
-      step(plan_.steps[i]);
+      runStep(i);
+    if (plan_.devices > 1 && !peers_)
+      B::finish(args_);
+  }
+  /// Encodes this device's constants; false: prepare only (run nothing).
+  bool prepare() {
+    if (plan_.plain_modulus && plan_.bfv_plain_modulus)
+      throw Error("program plan: both a BGV and a BFV plaintext modulus");
+    if (plan_.devices > 1 && !peers_)
+      for (size_t i = 0; i < plan_.step_count; ++i) {
+        const Step &s = plan_.steps[i];
+        if (s.kind == StepKind::kTransfer && s.device == device_)
+          sent_.insert(arg(s.in, 0));
+      }
+    prepareConstants();
+    return !B::prepareOnly(args_);
+  }
+  /// Step i if this device executes it.
+  void runStep(size_t i) {
+    const Step &s = plan_.steps[i];
+    if (!onDevice(plan_, s, device_))
+      return;
+    if (s.kind == StepKind::kTransfer) {
+      transfer(s);
+      return;
+    }
+    step(s);
+    if (!sent_.empty()) // buffers this device sends: ready once made
+      for (int32_t j = 0; j < s.nout; ++j)
+        if (sent_.count(arg(s.out, j)))
+          readyAt_[arg(s.out, j)] = B::ready(args_, *at_[arg(s.out, j)]);
   }
 
 private:
@@ -102,6 +166,69 @@ private:
   std::vector<const void *> keys_;
   ConstantCache<Poly> local_;
   ConstantCache<Poly> *cache_ = nullptr;
+  int device_ = 0;
+  Executor *const *peers_ = nullptr;
+  // Transfers run beside the kernels (separate executors): the buffers
+  // this device sends (an event once each is made), the arena ranges
+  // still being sent (kernels writing over one wait first) and the
+  // received buffers not yet waited for (the first kernel reading one
+  // waits).
+  struct Sending {
+    int64_t offset, bytes;
+    typename B::Event done;
+  };
+  std::set<int32_t> sent_;
+  std::map<int32_t, typename B::Event> readyAt_;
+  std::vector<Sending> sending_;
+  mutable std::map<int32_t, typename B::Event> arriving_;
+
+  template <typename P> static size_t bytesOf(const P &p) {
+    return p.basis.size() * p.n *
+           sizeof(*B::words(p)); // residues of the program's word
+  }
+  /// Kernels about to write arena bytes [offset, offset + bytes) wait for
+  /// the sends still reading them.
+  void claim(int64_t offset, int64_t bytes) {
+    if (offset < 0)
+      return;
+    for (size_t i = 0; i < sending_.size();) {
+      const Sending &r = sending_[i];
+      if (offset < r.offset + r.bytes && r.offset < offset + bytes) {
+        B::wait(args_, r.done);
+        sending_.erase(sending_.begin() + i);
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  /// A buffer of device `device` crosses to device imm[0].
+  void transfer(const Step &s) {
+    const int to = static_cast<int>(s.imm[0]);
+    if (s.nin != 1 || s.nout != 1 || to == s.device || to < 0 ||
+        to >= plan_.deviceCount())
+      throw Error("program plan: step " + std::to_string(&s - plan_.steps) +
+                  " is not a transfer of one buffer to another device");
+    if (peers_) { // one process: the receiver copies the sender's buffer
+      if (device_ == to)
+        B::copy(args_, peers_[s.device]->in(s, 0), placeOut(s, 0));
+      return;
+    }
+    const int32_t src = arg(s.in, 0);
+    if (device_ == s.device) {
+      const Poly &x = in(s, 0);
+      auto ready = readyAt_.find(src);
+      typename B::Event done =
+          B::send(args_, x, to,
+                  ready != readyAt_.end() ? ready->second : B::ready(args_, x));
+      if (spec(src).offset >= 0)
+        sending_.push_back(
+            {spec(src).offset, static_cast<int64_t>(bytesOf(x)), done});
+    } else {
+      Poly &out = placeOut(s, 0);
+      arriving_[arg(s.out, 0)] = B::recv(args_, out, s.device);
+    }
+  }
 
   int32_t arg(int32_t list, int32_t i) const { return plan_.args[list + i]; }
   const BufferSpec &spec(int32_t b) const { return plan_.buffers[b]; }
@@ -114,6 +241,13 @@ private:
     return {s.q_lo, s.q_hi, ctx_.qCount() + s.p_lo, ctx_.qCount() + s.p_hi};
   }
   const Poly &in(const Step &s, int32_t i) const {
+    if (!arriving_.empty()) {
+      auto it = arriving_.find(arg(s.in, i));
+      if (it != arriving_.end()) { // received beside the kernels: wait
+        B::wait(args_, it->second);
+        arriving_.erase(it);
+      }
+    }
     const Poly *p = at_[arg(s.in, i)];
     if (!p)
       throw Error("program plan: step " + std::to_string(&s - plan_.steps) +
@@ -133,9 +267,18 @@ private:
     const int32_t b = arg(s.out, i);
     const BufferSpec &o = spec(b);
     set(b, B::place(args_, basis(o), o.ntt != 0, o.offset, written_in_place));
+    if (!sending_.empty())
+      claim(o.offset, static_cast<int64_t>(bytesOf(owned_[b])));
     return owned_[b];
   }
-  typename B::Scratch scratch(const Step &s) const {
+  typename B::Scratch scratch(const Step &s) {
+    if (!sending_.empty() && s.scratch >= 0) {
+      const BufferSpec &o = spec(s.scratch);
+      claim(o.offset, static_cast<int64_t>(o.q_hi) * ctx_.n() *
+                          static_cast<int64_t>(sizeof(
+                              typename std::remove_pointer_t<decltype(B::words(
+                                  std::declval<const Poly &>()))>)));
+    }
     return B::scratch(args_, s.scratch >= 0 ? &spec(s.scratch) : nullptr);
   }
 
@@ -146,17 +289,22 @@ private:
     if (cache_->ctx == &ctx_ && cache_->polys.size() == plan_.constant_count)
       return;
     cache_->polys.clear();
+    cache_->polys.resize(plan_.constant_count);
     cache_->ctx = &ctx_;
+    size_t next = 0;
     for (size_t i = 0; i < plan_.step_count; ++i) {
       const Step &s = plan_.steps[i];
       if (s.kind != StepKind::kConstant)
         continue;
-      if (static_cast<size_t>(s.imm[0]) != cache_->polys.size())
+      if (static_cast<size_t>(s.imm[0]) != next++ ||
+          next > plan_.constant_count)
         throw Error("program plan: constants out of order");
+      if (!peers_ && !onDevice(plan_, s, device_))
+        continue; // another device's (its own cache holds it)
       const BufferSpec &b = spec(arg(s.out, 0));
-      cache_->polys.push_back(B::constant(
+      cache_->polys[s.imm[0]] = B::constant(
           args_, s.imm[1], s.imm[2], s.imm[3] != 0, s.scale, basis(b),
-          b.ntt != 0, plan_.plain_modulus, plan_.bfv_plain_modulus));
+          b.ntt != 0, plan_.plain_modulus, plan_.bfv_plain_modulus);
     }
   }
 
@@ -313,6 +461,7 @@ private:
       std::vector<Poly> polys;
       for (int32_t j = 0; j < s.nin; ++j) {
         int32_t b = arg(s.in, j);
+        in(s, j); // a received buffer: its transfer first
         bool movable =
             arg(static_cast<int32_t>(s.imm[2]), j) != 0 && at_[b] == &owned_[b];
         if (movable) {
@@ -388,5 +537,31 @@ private:
     B::launch(args_, plan_.kernels[s.imm[0]], loop, io);
   }
 };
+
+/// A plan of several devices run in one process, the devices' executors
+/// interleaved in the plan's order and each kTransfer a copy: the CPU's
+/// simulation of a program partitioned over GPUs (the same residues as the
+/// program compiled for one device). `args` serves every device.
+template <typename B>
+void runDevicesInProcess(const typename B::Args &args,
+                         const Plan<typename B::Kernel> &plan) {
+  const int k = plan.deviceCount();
+  std::vector<std::unique_ptr<Executor<B>>> ex;
+  std::vector<Executor<B> *> peers(k);
+  // One process, one context: the devices share `args`' constant cache
+  // (each executor fills every constant, the first does the work).
+  for (int d = 0; d < k; ++d) {
+    ex.push_back(std::make_unique<Executor<B>>(args, plan, d, peers.data()));
+    peers[d] = ex.back().get();
+  }
+  bool go = true;
+  for (int d = 0; d < k; ++d)
+    go = ex[d]->prepare() && go;
+  if (!go)
+    return;
+  for (size_t i = 0; i < plan.step_count; ++i)
+    for (int d = 0; d < k; ++d)
+      ex[d]->runStep(i);
+}
 
 } // namespace ember::program

@@ -611,6 +611,21 @@ template <typename Word> struct CpuBackend {
                      double scale, size_t slots) {
     a.outputs->push_back(makeCiphertext(std::move(polys), level, scale, slots));
   }
+  /// The CPU runs a program of several devices in one process
+  /// (runDevicesInProcess: a transfer is a copy), never across processes:
+  /// no events, and no send or receive.
+  struct Event {};
+  static Event ready(const Args &, const Poly &) { return {}; }
+  [[noreturn]] static Event send(const Args &, const Poly &, int, Event) {
+    throw Error("program plan: the CPU simulates several devices in one "
+                "process (no send)");
+  }
+  [[noreturn]] static Event recv(const Args &, Poly &, int) {
+    throw Error("program plan: the CPU simulates several devices in one "
+                "process (no recv)");
+  }
+  static void wait(const Args &, Event) {}
+  static void finish(const Args &) {}
 };
 
 } // namespace
@@ -621,7 +636,12 @@ void runOn(const BasicCpuArgs<Word> &args, const Plan<CpuKernel> &plan) {
   ::ember::internal::keepFreedMemory(); // the Context did it already
   if (!args.prepare_only)
     args.outputs->clear();
-  Executor<CpuBackend<Word>>(args, plan).run();
+  // A program partitioned over several GPUs runs here as their simulation:
+  // the devices' steps interleaved, transfers copied (the same residues).
+  if (plan.devices > 1)
+    runDevicesInProcess<CpuBackend<Word>>(args, plan);
+  else
+    Executor<CpuBackend<Word>>(args, plan).run();
 }
 } // namespace
 

@@ -221,11 +221,25 @@ DeviceContext::~DeviceContext() {
   I.exact_plans.clear();
   I.klss_plans.clear();
   I.bconv_plans.clear();
+  if (I.transfer_stream) {
+    cudaStreamSynchronize(I.transfer_stream);
+    cudaStreamDestroy(I.transfer_stream);
+  }
   for (auto &block : I.all_blocks)
     cudaFree(block.first);
   cudaFree(I.table_mem);
   if (I.owns_stream)
     cudaStreamDestroy(I.stream);
+}
+
+cudaStream_t transferStream(const DeviceContext &ctx) {
+  DeviceContext::Impl &I = ctx.impl();
+  if (!I.transfer_stream) {
+    EMBER_CUDA_CHECK(cudaSetDevice(I.device));
+    EMBER_CUDA_CHECK(
+        cudaStreamCreateWithFlags(&I.transfer_stream, cudaStreamNonBlocking));
+  }
+  return I.transfer_stream;
 }
 
 void shareStream(const DeviceContext &ctx, const DeviceContext &main) {
@@ -243,6 +257,8 @@ void shareStream(const DeviceContext &ctx, const DeviceContext &main) {
 }
 
 CUstream_st *DeviceContext::stream() const { return impl_->stream; }
+
+int DeviceContext::device() const { return impl_->device; }
 
 void DeviceContext::synchronize() const {
   EMBER_CUDA_CHECK(cudaStreamSynchronize(impl_->stream));
@@ -756,11 +772,21 @@ BasicDeviceSwitchingKey<W> uploadKey(const DeviceContext &ctx,
   return d;
 }
 
+/// Whether a Galois key of element g is uploaded: every one without a
+/// list of elements, else those listed.
+bool wanted(const std::vector<uint64_t> *elements, uint64_t g) {
+  return !elements ||
+         std::find(elements->begin(), elements->end(), g) != elements->end();
+}
+
 template <typename W>
-BasicDeviceGaloisKeys<W> uploadGaloisKeys(const DeviceContext &ctx,
-                                          const BasicGaloisKeys<W> &keys) {
+BasicDeviceGaloisKeys<W>
+uploadGaloisKeys(const DeviceContext &ctx, const BasicGaloisKeys<W> &keys,
+                 const std::vector<uint64_t> *elements = nullptr) {
   BasicDeviceGaloisKeys<W> d;
   for (const auto &[g, key] : keys.keys) {
+    if (!wanted(elements, g))
+      continue;
     d.keys.emplace(g, uploadKey(ctx, key));
     // The automorphism's index map too, with its key: uploaded at load,
     // not by the first run that rotates (which would allocate and wait).
@@ -823,6 +849,14 @@ DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys) {
 DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys) {
   return uploadGaloisKeys(ctx, keys);
 }
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
+                        const std::vector<uint64_t> &elements) {
+  return uploadGaloisKeys(ctx, keys, &elements);
+}
+DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys,
+                          const std::vector<uint64_t> &elements) {
+  return uploadGaloisKeys(ctx, keys, &elements);
+}
 
 namespace {
 template <typename W>
@@ -861,9 +895,12 @@ BasicDeviceKlssKey<W> uploadKlssKey(const DeviceContext &ctx,
 template <typename W>
 BasicDeviceKlssGaloisKeys<W>
 uploadKlssGaloisKeys(const DeviceContext &ctx,
-                     const BasicKlssGaloisKeys<W> &keys) {
+                     const BasicKlssGaloisKeys<W> &keys,
+                     const std::vector<uint64_t> *elements = nullptr) {
   BasicDeviceKlssGaloisKeys<W> d;
   for (const auto &[g, key] : keys.keys) {
+    if (!wanted(elements, g))
+      continue;
     d.keys.emplace(g, uploadKlssKey(ctx, key));
     ctx.impl().galoisIndex(ctx, g); // as for hybrid keys
   }
@@ -891,6 +928,16 @@ DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
 DeviceKlssGaloisKeys32 upload(const DeviceContext &ctx,
                               const KlssGaloisKeys32 &keys) {
   return uploadKlssGaloisKeys(ctx, keys);
+}
+DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
+                            const KlssGaloisKeys &keys,
+                            const std::vector<uint64_t> &elements) {
+  return uploadKlssGaloisKeys(ctx, keys, &elements);
+}
+DeviceKlssGaloisKeys32 upload(const DeviceContext &ctx,
+                              const KlssGaloisKeys32 &keys,
+                              const std::vector<uint64_t> &elements) {
+  return uploadKlssGaloisKeys(ctx, keys, &elements);
 }
 
 } // namespace ember::cuda

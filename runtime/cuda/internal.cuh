@@ -301,6 +301,10 @@ struct DeviceContext::Impl {
   TablesT<u32> tables32{};
   int device = 0;
   cudaStream_t stream = nullptr;
+  /// A second stream for the NCCL transfers of a program partitioned over
+  /// several GPUs (transferStream: made by the first transfer), beside the
+  /// kernels of `stream`.
+  cudaStream_t transfer_stream = nullptr;
   /// False for a context that queues its work on another's stream
   /// (shareStream): the stream is not destroyed with it.
   bool owns_stream = true;
@@ -409,6 +413,9 @@ DeviceBuffer residueBuffer(const DeviceContext &ctx, size_t count) {
 /// and captured with it into a CUDA Graph. Both on one device; `main` must
 /// outlive `ctx`.
 void shareStream(const DeviceContext &ctx, const DeviceContext &main);
+/// The context's transfer stream (Impl::transfer_stream), made on its
+/// device by the first call.
+cudaStream_t transferStream(const DeviceContext &ctx);
 
 /// The inverse NTT's last-stage constants of modulus `mod` scaled by s
 /// (kScaleWords: n^-1 s, its Shoup word, invRoots[1] n^-1 s, its Shoup

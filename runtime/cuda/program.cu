@@ -4,15 +4,21 @@
 // queued on the context's stream; nothing synchronises the host. With a
 // CudaGraph state, the steps are captured once and replayed as one graph
 // (BFV's kBfvTensor included: the HPS product runs on the context's stream
-// with temporaries from its pool, see ember/bfv_cuda.h).
+// with temporaries from its pool, see ember/bfv_cuda.h). A program
+// partitioned over several GPUs runs as one runCuda per device, each from
+// its own thread with its own arguments (CudaArgs::device_index,
+// nccl_comm): its steps only, its transfers NCCL sends and receives on its
+// stream, each device's steps captured into that device's graph.
 #include "ember/program_cuda.h"
 
 #include "ember/bfv_cuda.h"
+#include "ember/nccl.h"
 
 #include "../core/program_exec.h"
 #include "internal.cuh"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -303,6 +309,91 @@ template <typename W> struct CudaBackend {
     copyWords(*a.ctx, storage.data(), ct.part(part), ct.limbs() * ct.n);
     return &storage;
   }
+  // --- Transfers of a program partitioned over several GPUs: NCCL on the
+  // context's transfer stream, beside the kernels of its stream, ordered
+  // with them by events (the executor says which kernels wait for which
+  // transfer). Both sides walk the plan's steps in one order, so their
+  // NCCL calls pair up; runOn checked the communicator. Captured into the
+  // device's graph with its kernels: the transfer stream joins the capture
+  // by waiting for an event of the kernel stream, and finish() joins it
+  // back.
+
+  /// A point in a stream's work: a CUDA event, destroyed with its last
+  /// handle (after what waits for it, CUDA keeps it as long as needed).
+  using Event = std::shared_ptr<CUevent_st>;
+  static Event record(cudaStream_t stream) {
+    cudaEvent_t e = nullptr;
+    cudaCheck(cudaEventCreateWithFlags(&e, cudaEventDisableTiming),
+              "cudaEventCreate");
+    Event event(e, [](cudaEvent_t x) { cudaEventDestroy(x); });
+    cudaCheck(cudaEventRecord(e, stream), "cudaEventRecord");
+    return event;
+  }
+  static void streamWait(cudaStream_t stream, const Event &e) {
+    if (e)
+      cudaCheck(cudaStreamWaitEvent(stream, e.get(), 0), "cudaStreamWaitEvent");
+  }
+  static size_t bytes(const Poly &p) {
+    return p.basis.size() * p.n * sizeof(W);
+  }
+  /// After the kernels queued so far (p is made).
+  static Event ready(const Args &a, const Poly &) {
+    return record(a.ctx->stream());
+  }
+  /// p to device `peer` once `ready` has passed; done: p may be written
+  /// over. A buffer outside the arena (a pool block, which the plan's
+  /// release gives back at once) makes the kernels wait for the send.
+  static Event send(const Args &a, const Poly &p, int peer, Event ready) {
+    cudaStream_t t = cuda::transferStream(*a.ctx);
+    streamWait(t, ready);
+    cuda::ncclSendBytes(a.nccl_comm, p.data(), bytes(p), peer, t);
+    Event done = record(t);
+    const auto *at = reinterpret_cast<const uint64_t *>(p.data());
+    if (!a.arena || at < a.arena->buf.data() ||
+        at >= a.arena->buf.data() + a.arena->buf.words())
+      wait(a, done);
+    return done;
+  }
+  /// out from device `peer`; done: out may be read. A received arena
+  /// buffer has bytes no other buffer of the plan uses
+  /// (kernel-plan-memory), so the receive does not wait for the kernels
+  /// (it only joins a graph capture in progress); a pool buffer waits for
+  /// the kernels queued so far, which may still use its block.
+  static Event recv(const Args &a, Poly &out, int peer) {
+    cudaStream_t t = cuda::transferStream(*a.ctx);
+    const auto *at = reinterpret_cast<const uint64_t *>(out.data());
+    const bool planned = a.arena && at >= a.arena->buf.data() &&
+                         at < a.arena->buf.data() + a.arena->buf.words();
+    bool join = !planned;
+    if (planned && capturing(a)) {
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      cudaCheck(cudaStreamIsCapturing(t, &status), "cudaStreamIsCapturing");
+      join = status != cudaStreamCaptureStatusActive;
+    }
+    if (join)
+      streamWait(t, record(a.ctx->stream()));
+    cuda::ncclRecvBytes(a.nccl_comm, out.data(), bytes(out), peer, t);
+    return record(t);
+  }
+  /// Later kernels wait for the event.
+  static void wait(const Args &a, const Event &e) {
+    streamWait(a.ctx->stream(), e);
+  }
+  /// The kernel stream waits for every transfer queued (the end of a run:
+  /// its completion is the run's, and a captured graph holds the
+  /// transfers).
+  static void finish(const Args &a) {
+    cudaStream_t t = a.ctx->impl().transfer_stream;
+    if (!t)
+      return; // no transfer yet
+    if (capturing(a)) {
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      cudaCheck(cudaStreamIsCapturing(t, &status), "cudaStreamIsCapturing");
+      if (status != cudaStreamCaptureStatusActive)
+        return; // no transfer in this capture
+    }
+    wait(a, record(t));
+  }
   static void output(const Args &a, std::vector<Poly> polys, int level,
                      double scale, size_t slots) {
     if (capturing(a)) { // copied out after every launch of the graph
@@ -372,11 +463,14 @@ template struct BasicCudaGraph<uint32_t>;
 
 namespace {
 
-/// The checks of the run's inputs that the captured steps no longer make.
+/// The checks of the run's inputs that the captured steps no longer make
+/// (this device's steps).
 template <typename W>
 void checkInputs(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
   for (size_t i = 0; i < plan.step_count; ++i) {
     const Step &s = plan.steps[i];
+    if (!onDevice(plan, s, args.device_index))
+      continue;
     if (s.kind == StepKind::kInput)
       cudaCheckInput(*args.inputs, static_cast<size_t>(s.imm[0]),
                      plan.input_names[s.imm[0]], s.nout,
@@ -396,6 +490,8 @@ void allocateSlots(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const Context<W> &h = cuda::hostOf<W>(*args.ctx);
   for (size_t i = 0; i < plan.step_count; ++i) {
     const Step &s = plan.steps[i];
+    if (!onDevice(plan, s, args.device_index))
+      continue;
     if (s.kind == StepKind::kInput)
       for (int32_t j = 0; j < s.nout; ++j)
         g.inputs.push_back(
@@ -456,7 +552,8 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
             "cudaStreamBeginCapture");
   try {
-    Executor<CudaBackend<W>>(args, plan).run(); // its buffers die in capture
+    // Its buffers die in the capture.
+    Executor<CudaBackend<W>>(args, plan, args.device_index).run();
   } catch (...) {
     g.capturing = false;
     g.blocks = ctx.endCapture();
@@ -502,11 +599,71 @@ void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   }
 }
 
+/// The device index and, for a program of several devices, the
+/// communicator: NCCL built in, one rank per device, this one's rank.
+template <typename W>
+void checkDevice(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
+  const int k = plan.deviceCount();
+  if (args.device_index < 0 || args.device_index >= k)
+    throw InvalidArgument(
+        "runCuda: device_index " + std::to_string(args.device_index) +
+        " of a program over " + std::to_string(k) + " device(s)");
+  if (k == 1)
+    return;
+  const std::string program =
+      "a program partitioned over " + std::to_string(k) + " GPUs";
+  if (!cuda::haveNccl())
+    throw Error("this runtime was built without NCCL: " + program +
+                " cannot run (configure with NCCL present, "
+                "EMBER_ENABLE_NCCL)");
+  if (!args.nccl_comm)
+    throw InvalidArgument(program + " needs an NCCL communicator of " +
+                          std::to_string(k) +
+                          " ranks (CudaArgs::nccl_comm; from Python, "
+                          "CudaProgram.run_devices with " +
+                          std::to_string(k) + " devices)");
+  const int ranks = cuda::ncclRanks(args.nccl_comm);
+  const int rank = cuda::ncclRank(args.nccl_comm);
+  if (ranks != k || rank != args.device_index)
+    throw InvalidArgument(
+        program + ": device " + std::to_string(args.device_index) +
+        " was given rank " + std::to_string(rank) + " of a communicator of " +
+        std::to_string(ranks) + " ranks");
+}
+
+/// The keys this device's steps load, looked up as the run will (their
+/// MissingKey before any step).
+template <typename W>
+void checkKeys(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
+  for (size_t i = 0; i < plan.step_count; ++i) {
+    const Step &s = plan.steps[i];
+    if (s.kind != StepKind::kLoadKey || !onDevice(plan, s, args.device_index))
+      continue;
+    const uint64_t g = static_cast<uint64_t>(s.imm[0]);
+    if (plan.buffers[plan.args[s.out]].key == 2)
+      CudaBackend<W>::klssKey(args, g);
+    else
+      CudaBackend<W>::hybridKey(args, g);
+  }
+}
+
 template <typename W>
 void runOn(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
+  if (!args.ctx)
+    throw InvalidArgument("runCuda: no device context (CudaArgs::ctx)");
+  checkDevice(args, plan);
+  // This thread's device is the context's: its launches, allocations and
+  // NCCL calls go there (a thread per device for a partitioned program).
+  cudaCheck(cudaSetDevice(args.ctx->device()), "cudaSetDevice");
+  if (args.check_only) {
+    checkInputs(args, plan);
+    checkKeys(args, plan);
+    return;
+  }
   args.outputs->clear();
   if (CudaArena *arena = args.arena) {
-    const size_t words = size_t(std::max<int64_t>(plan.arena_bytes, 8)) / 8;
+    const size_t words =
+        size_t(std::max<int64_t>(plan.arenaBytes(args.device_index), 8)) / 8;
     if (arena->ctx != args.ctx || arena->buf.words() != words) {
       if (args.graph)
         args.graph->reset(); // captured on the old arena
@@ -517,24 +674,27 @@ void runOn(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan) {
   }
   BasicCudaGraph<W> *g = args.graph;
   if (!g) {
-    Executor<CudaBackend<W>>(args, plan).run();
+    Executor<CudaBackend<W>>(args, plan, args.device_index).run();
     return;
   }
   const void *keys[5] = {args.relin, args.galois, args.klss_relin,
                          args.klss_galois, args.encapsulation};
   const uint64_t *arena = args.arena ? args.arena->buf.data() : nullptr;
   if (g->ctx != args.ctx || g->constants != args.constants ||
-      g->arena != arena || !std::equal(keys, keys + 5, g->keys)) {
+      g->arena != arena || !std::equal(keys, keys + 5, g->keys) ||
+      g->device_index != args.device_index || g->nccl_comm != args.nccl_comm) {
     g->reset();
     g->ctx = args.ctx;
     g->constants = args.constants;
     g->arena = arena;
     std::copy(keys, keys + 5, g->keys);
+    g->device_index = args.device_index;
+    g->nccl_comm = args.nccl_comm;
   }
   if (!g->warmed) { // plans, pool and constants, then the capture
     if (!args.constants)
       throw InvalidArgument("runCuda: a graph needs a constant cache");
-    Executor<CudaBackend<W>>(args, plan).run();
+    Executor<CudaBackend<W>>(args, plan, args.device_index).run();
     g->warmed = true;
     capture(args, plan, *g);
     return;

@@ -12,6 +12,7 @@
 #include "ember/bgv_cuda.h"
 #include "ember/ckks.h"
 #include "ember/errors.h"
+#include "ember/nccl.h"
 #include "ember/program.h"
 #include "ember/program_cuda.h"
 #include "library.h"
@@ -26,9 +27,14 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <atomic>
+#include <chrono>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace py = pybind11;
@@ -103,26 +109,51 @@ using DeviceCtPtr = std::shared_ptr<DeviceCt>;
 /// A program's evaluation keys on the device, uploaded once, at the
 /// device's word (DeviceKeys: 64-bit, DeviceKeys32: a CudaDevice of a
 /// Context32): relinearization and Galois keys in either form, and the
-/// encapsulation keys.
+/// encapsulation keys. With `only` (a list of Galois elements), just those
+/// Galois keys (each in the forms `keys` holds; MissingKey for one it
+/// holds in neither), and the relinearization and encapsulation keys only
+/// where `relin` and `encapsulation` say: the share of the keys one device
+/// of a partitioned program needs.
 template <typename W> struct BasicDeviceKeys {
-  BasicDeviceKeys(DevicePtr d, const BasicEvaluationKeys<W> &keys)
+  BasicDeviceKeys(DevicePtr d, const BasicEvaluationKeys<W> &keys,
+                  const std::vector<uint64_t> *only = nullptr,
+                  bool with_relin = true, bool with_encapsulation = true)
       : dev(std::move(d)) {
     if (dev->word() != int(8 * sizeof(W)))
       throw InvalidArgument(std::to_string(8 * sizeof(W)) +
                             "-bit evaluation keys go to a CudaDevice of " +
                             std::to_string(8 * sizeof(W)) + "-bit words");
+    if (only)
+      for (uint64_t g : *only)
+        if (!keys.galois.has(g) && !keys.klss_galois.has(g))
+          throw MissingKey("the evaluation keys hold no Galois key of "
+                           "element " +
+                           std::to_string(g));
     const cuda::DeviceContext &c = *dev->ctx;
-    has_relin = keys.has_relin;
+    has_relin = keys.has_relin && with_relin;
     if (has_relin)
       relin = cuda::upload(c, keys.relin);
-    galois = cuda::upload(c, keys.galois);
-    has_klss_relin = keys.has_klss_relin;
+    galois = only ? cuda::upload(c, keys.galois, *only)
+                  : cuda::upload(c, keys.galois);
+    has_klss_relin = keys.has_klss_relin && with_relin;
     if (has_klss_relin)
       klss_relin = cuda::upload(c, keys.klss_relin);
-    klss_galois = cuda::upload(c, keys.klss_galois);
-    has_encapsulation = keys.has_encapsulation;
+    klss_galois = only ? cuda::upload(c, keys.klss_galois, *only)
+                       : cuda::upload(c, keys.klss_galois);
+    has_encapsulation = keys.has_encapsulation && with_encapsulation;
     if (has_encapsulation)
       encapsulation = cuda::upload(c, keys.encapsulation);
+  }
+  /// Device bytes of the uploaded keys.
+  size_t bytes() const {
+    size_t words = relin.key.buf.words() + klss_relin.key.buf.words() +
+                   encapsulation.to_sparse.buf.words() +
+                   encapsulation.from_sparse.buf.words();
+    for (const auto &[g, k] : galois.keys)
+      words += k.buf.words();
+    for (const auto &[g, k] : klss_galois.keys)
+      words += k.buf.words();
+    return words * 8;
   }
   /// The program's arguments pointing at these keys.
   program::BasicCudaArgs<W> args() const {
@@ -309,6 +340,8 @@ public:
   }
   ~CudaProgram() {
     unbind(); // graph and constants before the library and the device
+    unbindDevices();
+    comms_.reset(); // after the graphs that captured their transfers
     if (handle_)
       dlclose(handle_);
   }
@@ -323,6 +356,176 @@ public:
       bool arena) {
     program::BasicCudaArgs<W> args = keys.args();
     return runWith(args, dev, keys.dev, inputs, plain, graphs, arena);
+  }
+
+  /// A run of a program partitioned over devices.size() GPUs (64-bit
+  /// words): device i of the plan on devices[i] with keys[i], one host
+  /// thread each, the transfers by NCCL over communicators of these devices
+  /// (made once per list of devices and kept). Inputs live on devices[0],
+  /// and so do the outputs. Each device's constants, graph and arena are
+  /// kept between runs as run() keeps one device's.
+  std::vector<DeviceCtPtr>
+  runDevices(const std::vector<DevicePtr> &devices,
+             const std::vector<std::shared_ptr<DeviceKeys>> &keys,
+             const std::vector<DeviceCtPtr> &inputs,
+             const std::vector<std::vector<std::complex<double>>> &plain,
+             bool graphs, bool arena) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // The checks and the communicators set this thread's device: the
+    // caller's comes back on every path.
+    struct RestoreDevice {
+      int device = -1;
+      RestoreDevice() {
+        if (cudaGetDevice(&device) != cudaSuccess) {
+          cudaGetLastError();
+          device = -1;
+        }
+      }
+      ~RestoreDevice() {
+        if (device >= 0)
+          cudaSetDevice(device);
+      }
+    } restore;
+    const size_t k = devices.size();
+    if (k == 0)
+      throw InvalidArgument("run_devices: no device");
+    if (keys.size() != k)
+      throw InvalidArgument("run_devices: " + std::to_string(k) +
+                            " devices and " + std::to_string(keys.size()) +
+                            " sets of keys (one per device)");
+    if (word_ != 64)
+      throw InvalidArgument("run_devices runs 64-bit programs; '" + path_ +
+                            "' has " + std::to_string(word_) + "-bit words");
+    std::vector<int> ordinals;
+    for (size_t d = 0; d < k; ++d) {
+      const std::string at = "run_devices: device " + std::to_string(d);
+      if (!devices[d] || devices[d]->word() != 64)
+        throw InvalidArgument(at + " is not a CudaDevice of 64-bit words");
+      if (!keys[d] || keys[d]->dev != devices[d])
+        throw InvalidArgument(at + ": its keys were uploaded to another "
+                                   "CudaDevice");
+      if (devices[d]->host->describe() != devices[0]->host->describe())
+        throw InvalidArgument(at + " has other parameters than device 0");
+      const int ordinal = devices[d]->ctx->device();
+      for (size_t e = 0; e < d; ++e)
+        if (ordinals[e] == ordinal)
+          throw InvalidArgument(at + " and device " + std::to_string(e) +
+                                " are both CUDA device " +
+                                std::to_string(ordinal) +
+                                " (one GPU per device of the program)");
+      ordinals.push_back(ordinal);
+    }
+    std::vector<cuda::DeviceCiphertext> in =
+        borrowInputs<uint64_t>(inputs, devices[0],
+                               "an input lives on another CudaDevice than "
+                               "devices[0]");
+    bindDevices(devices, ordinals, graphs, arena);
+
+    std::vector<program::CudaArgs> args(k);
+    std::vector<std::vector<cuda::DeviceCiphertext>> outs(k);
+    const std::vector<cuda::DeviceCiphertext> none;
+    for (size_t d = 0; d < k; ++d) {
+      DeviceState &st = states_[d];
+      program::CudaArgs &a = args[d];
+      a = keys[d]->args();
+      a.ctx = devices[d]->ctx.get();
+      a.inputs = d == 0 ? &in : &none;
+      a.outputs = &outs[d];
+      a.constants = st.constants.get();
+      a.data = data_.get();
+      a.plain = &plain;
+      a.graph = st.graph.get();
+      a.arena = st.arena.get();
+      a.device_index = static_cast<int>(d);
+      a.nccl_comm = comms_ ? comms_->comm(static_cast<int>(d)) : nullptr;
+    }
+    auto entry = reinterpret_cast<void (*)(const program::CudaArgs &)>(entry_);
+    // Every device's argument checks first, from this thread: a bad input
+    // or a missing key is raised before any device waits for a peer.
+    for (size_t d = 0; d < k; ++d) {
+      program::CudaArgs check = args[d];
+      check.check_only = true;
+      entry(check);
+    }
+
+    // One thread per device: its run, then a wait for its stream that
+    // gives way when a peer failed. Once every thread has queued all it
+    // will, a failure aborts the communicators, which ends the transfers
+    // still waiting for the failed device, so every wait returns.
+    std::vector<std::exception_ptr> errors(k);
+    std::atomic<int> first_error{-1};
+    std::atomic<size_t> queued{0};
+    std::atomic<bool> aborted{false};
+    auto fail = [&](size_t d, std::exception_ptr e) {
+      errors[d] = std::move(e);
+      int none_yet = -1;
+      first_error.compare_exchange_strong(none_yet, static_cast<int>(d));
+    };
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < k; ++d)
+      threads.emplace_back([&, d] {
+        try {
+          entry(args[d]);
+        } catch (...) {
+          fail(d, std::current_exception());
+        }
+        ++queued;
+        cudaSetDevice(devices[d]->ctx->device());
+        cudaStream_t stream = devices[d]->ctx->stream();
+        for (;;) {
+          const cudaError_t e = cudaStreamQuery(stream);
+          if (e == cudaSuccess)
+            break;
+          if (e != cudaErrorNotReady) {
+            if (!aborted && !errors[d])
+              fail(d, std::make_exception_ptr(Error(
+                          std::string("run_devices: device ") +
+                          std::to_string(d) + ": " + cudaGetErrorString(e))));
+            break;
+          }
+          std::this_thread::yield();
+        }
+      });
+    while (queued < k)
+      std::this_thread::yield();
+    if (first_error >= 0 && comms_) {
+      aborted = true;
+      comms_->abort();
+    }
+    for (std::thread &t : threads)
+      t.join();
+    last_ms_ = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - start)
+                   .count();
+    if (first_error >= 0) {
+      // The devices' graphs and the communicators start afresh next run.
+      for (DeviceState &st : states_)
+        if (st.graph)
+          st.graph->reset();
+      comms_.reset();
+      std::rethrow_exception(errors[first_error]);
+    }
+    std::vector<DeviceCtPtr> result;
+    for (cuda::DeviceCiphertext &c : outs[0]) {
+      auto ct = std::make_shared<DeviceCt>();
+      ct->dev = devices[0];
+      ct->ct = std::move(c);
+      result.push_back(std::move(ct));
+    }
+    return result;
+  }
+  std::vector<size_t> deviceArenaBytes() const {
+    std::vector<size_t> v;
+    for (const DeviceState &st : states_)
+      v.push_back(st.arena ? st.arena->bytes() : 0);
+    return v;
+  }
+  std::vector<size_t> deviceGraphKernels() const {
+    std::vector<size_t> v;
+    for (const DeviceState &st : states_)
+      v.push_back(st.graph ? st.graph->kernel_nodes : 0);
+    return v;
   }
 
   const std::string &path() const { return path_; }
@@ -364,6 +567,93 @@ private:
     else
       return graph32_;
   }
+  /// The program reads the inputs; a device ciphertext owns its buffer,
+  /// so borrow each one (the caller's handles keep them alive).
+  template <typename W>
+  static std::vector<cuda::BasicDeviceCiphertext<W>>
+  borrowInputs(const std::vector<DeviceCtPtr> &inputs, const DevicePtr &dev,
+               const char *elsewhere) {
+    std::vector<cuda::BasicDeviceCiphertext<W>> in;
+    for (const DeviceCtPtr &p : inputs) {
+      if (!p || p->dev != dev)
+        throw InvalidArgument(elsewhere);
+      const cuda::BasicDeviceCiphertext<W> *src;
+      if constexpr (sizeof(W) == 8)
+        src = &p->ct;
+      else
+        src = &p->ct32;
+      cuda::BasicDeviceCiphertext<W> c;
+      c.buf = cuda::DeviceBuffer::borrow(src->buf.data(), src->buf.words());
+      c.parts = src->parts;
+      c.level = src->level;
+      c.scale = src->scale;
+      c.slots = src->slots;
+      c.n = src->n;
+      in.push_back(std::move(c));
+    }
+    return in;
+  }
+  /// The state of run_devices for these devices (rebuilt when the list
+  /// changes; the communicators when their CUDA devices change, after the
+  /// graphs that captured their transfers).
+  void bindDevices(const std::vector<DevicePtr> &devices,
+                   const std::vector<int> &ordinals, bool graphs, bool arena) {
+    bool same = states_.size() == devices.size();
+    for (size_t d = 0; same && d < devices.size(); ++d)
+      same = states_[d].dev == devices[d];
+    if (!same) {
+      unbindDevices();
+      states_.resize(devices.size());
+      for (size_t d = 0; d < devices.size(); ++d)
+        states_[d].dev = devices[d];
+    }
+    for (DeviceState &st : states_) {
+      if (!st.constants)
+        st.constants =
+            std::make_unique<program::ConstantCache<cuda::DevicePoly>>();
+      if (graphs && !st.graph)
+        st.graph = std::make_unique<program::CudaGraph>();
+      if (!graphs)
+        st.graph.reset();
+      if (arena && !st.arena)
+        st.arena = std::make_unique<program::CudaArena>();
+      if (!arena)
+        st.arena.reset(); // a graph captured on it is captured again
+    }
+    const bool several = devices.size() > 1;
+    if (comms_ && (!several || comms_->devices() != ordinals)) {
+      for (DeviceState &st : states_)
+        if (st.graph)
+          st.graph->reset();
+      comms_.reset();
+    }
+    if (several && !comms_)
+      comms_ = std::make_unique<cuda::NcclComms>(ordinals);
+  }
+  void unbindDevices() {
+    for (DeviceState &st : states_) {
+      st.graph.reset();
+      st.arena.reset();
+      st.constants.reset();
+    }
+    std::vector<DevicePtr> devs;
+    for (DeviceState &st : states_)
+      devs.push_back(std::move(st.dev));
+    states_.clear();
+    for (const DevicePtr &d : devs)
+      releaseEvaluators(d);
+  }
+  /// The BFV evaluators a plan cached in the device's context were made by
+  /// this library's code (its copy of the runtime): destroyed while it is
+  /// loaded, once neither run() nor run_devices() uses the device.
+  void releaseEvaluators(const DevicePtr &d) {
+    if (!d || d == dev_)
+      return;
+    for (const DeviceState &st : states_)
+      if (st.dev == d)
+        return;
+    cuda::releaseBfvEvaluators(*d->ctx);
+  }
   /// A run at word W: the inputs borrowed, the device's state (constants,
   /// graph, arena) rebuilt when the device changes.
   template <typename W>
@@ -384,26 +674,8 @@ private:
           "-bit words; the CudaDevice has " + std::to_string(dev->word()));
     if (keys_dev != dev)
       throw InvalidArgument("these keys were uploaded to another CudaDevice");
-    std::vector<cuda::BasicDeviceCiphertext<W>> in;
-    // The program reads the inputs; a device ciphertext owns its buffer, so
-    // borrow each one (the caller's handles keep them alive).
-    for (const DeviceCtPtr &p : inputs) {
-      if (!p || p->dev != dev)
-        throw InvalidArgument("an input lives on another CudaDevice");
-      const cuda::BasicDeviceCiphertext<W> *src;
-      if constexpr (sizeof(W) == 8)
-        src = &p->ct;
-      else
-        src = &p->ct32;
-      cuda::BasicDeviceCiphertext<W> c;
-      c.buf = cuda::DeviceBuffer::borrow(src->buf.data(), src->buf.words());
-      c.parts = src->parts;
-      c.level = src->level;
-      c.scale = src->scale;
-      c.slots = src->slots;
-      c.n = src->n;
-      in.push_back(std::move(c));
-    }
+    std::vector<cuda::BasicDeviceCiphertext<W>> in =
+        borrowInputs<W>(inputs, dev, "an input lives on another CudaDevice");
     if (dev_ != dev) {
       unbind();
       dev_ = dev;
@@ -432,6 +704,8 @@ private:
     args.arena = arena_.get();
     auto entry =
         reinterpret_cast<void (*)(const program::BasicCudaArgs<W> &)>(entry_);
+    // The events and the run on the device's GPU (runCuda sets it too).
+    program::cudaCheck(cudaSetDevice(dev->ctx->device()), "cudaSetDevice");
     last_ms_ = eventMs(
         dev->ctx->stream(), [&] { entry(args); },
         [](cudaEvent_t stop) {
@@ -455,12 +729,9 @@ private:
     arena_.reset();
     constants_.reset();
     constants32_.reset();
-    // The BFV evaluators a plan cached in the device's context were made by
-    // this library's code (its copy of the runtime): destroyed while it is
-    // loaded.
-    if (dev_)
-      cuda::releaseBfvEvaluators(*dev_->ctx);
+    DevicePtr dev = std::move(dev_);
     dev_.reset();
+    releaseEvaluators(dev);
   }
   std::string path_;
   void *handle_ = nullptr;
@@ -474,6 +745,15 @@ private:
   std::unique_ptr<program::CudaGraph> graph_;
   std::unique_ptr<program::CudaGraph32> graph32_;
   std::unique_ptr<program::CudaArena> arena_; // after the graphs: freed first
+  /// run_devices: each device's state, and the communicators.
+  struct DeviceState {
+    DevicePtr dev;
+    std::unique_ptr<program::ConstantCache<cuda::DevicePoly>> constants;
+    std::unique_ptr<program::CudaArena> arena;
+    std::unique_ptr<program::CudaGraph> graph;
+  };
+  std::vector<DeviceState> states_;
+  std::unique_ptr<cuda::NcclComms> comms_;
   double last_ms_ = 0;
 };
 
@@ -494,11 +774,24 @@ const std::string &cudaLibrary() {
   return path;
 }
 
+/// The linker arguments of NCCL when the runtime has it (libEmberCuda.a
+/// calls it): the library by its path (it may be only libnccl.so.2, as in
+/// the nvidia-nccl Python package) and its folder in the run path.
+std::string ncclLinkArgs() {
+  const std::string lib = EMBER_NCCL_LIBRARY;
+  if (lib.empty())
+    return "";
+  const std::string dir = lib.substr(0, lib.find_last_of('/'));
+  return " -Xlinker " + shellQuote(lib) + " -Xlinker -rpath -Xlinker " +
+         shellQuote(dir);
+}
+
 /// The nvcc command that builds an emitted .cu into a loadable library
-/// against this runtime (its CUDA and host static libraries). -O3 as the
-/// runtime's kernels; the real architecture and its PTX, so that a newer
-/// GPU can JIT it; the shared CUDA runtime, the one this module loaded, so
-/// that the process has one.
+/// against this runtime (its CUDA and host static libraries, and NCCL
+/// when the runtime was built with it). -O3 as the runtime's kernels; the
+/// real architecture and its PTX, so that a newer GPU can JIT it; the
+/// shared CUDA runtime, the one this module loaded, so that the process
+/// has one.
 std::string buildCommand(const std::string &source, const std::string &output,
                          const std::string &nvcc, const std::string &arch) {
   return shellQuote(nvcc) + " -std=c++17 -O3 -gencode " +
@@ -508,7 +801,7 @@ std::string buildCommand(const std::string &source, const std::string &output,
          shellQuote(runtimeIncludeDir()) + " " + shellQuote(source) + " -o " +
          shellQuote(output) + " " + shellQuote(cudaLibrary()) + " " +
          shellQuote(runtimeLibrary()) + " " + shellQuote(EMBER_CRYPTO_LIBRARY) +
-         " -cudart shared -Xcompiler -fopenmp";
+         ncclLinkArgs() + " -cudart shared -Xcompiler -fopenmp";
 }
 
 } // namespace
@@ -550,6 +843,23 @@ void bindCuda(py::module_ &m) {
         return std::string(prop.name);
       },
       py::arg("device") = 0);
+  m.attr("cuda_nccl") = cuda::haveNccl();
+  m.def(
+      "cuda_p2p_bandwidth",
+      [](int src, int dst, int megabytes, int iterations) {
+        deviceCount();
+        if (megabytes <= 0)
+          throw InvalidArgument("cuda_p2p_bandwidth: megabytes must be > 0");
+        py::gil_scoped_release release;
+        return cuda::p2pBandwidth(src, dst, size_t(megabytes) << 20,
+                                  iterations);
+      },
+      py::arg("src"), py::arg("dst"), py::arg("megabytes") = 64,
+      py::arg("iterations") = 20,
+      "GB/s (10^9 bytes a second) of NCCL send/receive of `megabytes` MiB "
+      "from CUDA device src to dst, over `iterations` copies after one "
+      "warm-up (host clock; communicators made for the measurement): the "
+      "cost model's calibration of a transfer between GPUs.");
   m.def("cuda_program_build_command", &buildCommand, py::arg("source"),
         py::arg("output"), py::arg("nvcc") = std::string(EMBER_NVCC),
         py::arg("arch") = std::string(EMBER_CUDA_ARCH),
@@ -631,11 +941,24 @@ void bindCuda(py::module_ &m) {
 
   py::class_<DeviceKeys, std::shared_ptr<DeviceKeys>>(
       m, "CudaEvaluationKeys", "Evaluation keys uploaded to a CudaDevice.")
-      .def(py::init([](DevicePtr d, const EvaluationKeys &keys) {
+      .def(py::init([](DevicePtr d, const EvaluationKeys &keys,
+                       std::optional<std::vector<uint64_t>> galois, bool relin,
+                       bool encapsulation) {
              py::gil_scoped_release release;
-             return std::make_shared<DeviceKeys>(std::move(d), keys);
+             return std::make_shared<DeviceKeys>(std::move(d), keys,
+                                                 galois ? &*galois : nullptr,
+                                                 relin, encapsulation);
            }),
-           py::arg("device"), py::arg("keys"));
+           py::arg("device"), py::arg("keys"), py::arg("galois") = py::none(),
+           py::arg("relin") = true, py::arg("encapsulation") = true,
+           "Uploads the keys. galois (a list of Galois elements): only "
+           "those Galois keys, in each form the keys hold (MissingKey for "
+           "one they hold in neither); relin=False / encapsulation=False "
+           "leave out the relinearization (both forms) and the "
+           "encapsulation keys: the share of the keys one device of a "
+           "program partitioned over several GPUs needs.")
+      .def_property_readonly("bytes", &DeviceKeys::bytes,
+                             "Device bytes of the uploaded keys.");
   py::class_<DeviceKeys32, std::shared_ptr<DeviceKeys32>>(
       m, "CudaEvaluationKeys32",
       "Evaluation keys of a 32-bit program uploaded to a CudaDevice of a "
@@ -644,7 +967,9 @@ void bindCuda(py::module_ &m) {
              py::gil_scoped_release release;
              return std::make_shared<DeviceKeys32>(std::move(d), keys);
            }),
-           py::arg("device"), py::arg("keys"));
+           py::arg("device"), py::arg("keys"))
+      .def_property_readonly("bytes", &DeviceKeys32::bytes,
+                             "Device bytes of the uploaded keys.");
 
   py::class_<DevicePt, DevicePtPtr>(m, "CudaPlaintext",
                                     "A plaintext in device memory.")
@@ -775,8 +1100,43 @@ void bindCuda(py::module_ &m) {
                              "Bytes of the arena the runs use (0: none).")
       .def_property_readonly("constant_bytes", &CudaProgram::constantBytes,
                              "Bytes of the encoded constants on the device.")
-      .def_property_readonly("last_ms", &CudaProgram::lastMs,
-                             "GPU time of the last run (CUDA events), ms.")
+      .def(
+          "run_devices",
+          [](CudaProgram &p, const std::vector<DevicePtr> &devices,
+             const std::vector<std::shared_ptr<DeviceKeys>> &keys,
+             const std::vector<DeviceCtPtr> &in,
+             const std::vector<std::vector<std::complex<double>>> &plain,
+             bool graphs, bool arena) {
+            py::gil_scoped_release release;
+            return p.runDevices(devices, keys, in, plain, graphs, arena);
+          },
+          py::arg("devices"), py::arg("keys"), py::arg("inputs"),
+          py::arg("plain") = std::vector<std::vector<std::complex<double>>>{},
+          py::arg("graphs") = true, py::arg("arena") = true,
+          "Runs a program partitioned over len(devices) GPUs (its manifest's "
+          "device count; 64-bit words) and waits for it: device i of the "
+          "program on devices[i] (distinct GPUs, one parameter set) with "
+          "keys[i] (that device's share: CudaEvaluationKeys(..., galois=...)"
+          "), each from its own thread, the transfers by NCCL (communicators "
+          "made by the first run on these GPUs and kept). Inputs live on "
+          "devices[0], and so do the outputs. graphs and arena as in run(), "
+          "per device (one graph per device). Every device's arguments are "
+          "checked before any runs; an error in a device's run is raised "
+          "here (the first), after the communicators are aborted so that no "
+          "device waits for it.")
+      .def_property_readonly(
+          "device_arena_bytes", &CudaProgram::deviceArenaBytes,
+          "Bytes of each device's arena in run_devices (0: none).")
+      .def_property_readonly(
+          "device_graph_kernels", &CudaProgram::deviceGraphKernels,
+          "Kernel nodes of each device's graph in run_devices (NCCL's "
+          "transfer kernels included; 0: none captured).")
+      .def_property_readonly(
+          "last_ms", &CudaProgram::lastMs,
+          "Time of the last run, ms: run(), GPU time (CUDA events on the "
+          "device's stream); run_devices(), wall-clock time on the host "
+          "from before the devices' threads start to after every device "
+          "has synchronised (launch overheads included).")
       .def_property_readonly("graph_nodes", &CudaProgram::graphNodes)
       .def_property_readonly("graph_kernels", &CudaProgram::graphKernels,
                              "Kernel launches in one replay of the graph.")

@@ -155,8 +155,12 @@ def test_every_option_is_tested():
     # @ember.program(scheme="bgv"): tests/e2e/test_bgv_programs.py;
     # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py;
     # encoding on TFHE programs: tests/e2e/test_tfhe_programs.py (and its
-    # refusal on other programs below).
+    # refusal on other programs below); devices, link_gbps and
+    # link_latency_us: tests/e2e/test_multi_device.py.
     tested = set(WITNESSES) | {
+        "devices",
+        "link_gbps",
+        "link_latency_us",
         "encoding",
         "bfv_mult",
         "scheme",

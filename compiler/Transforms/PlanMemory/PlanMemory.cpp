@@ -80,33 +80,87 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     auto size = [&](Value v) {
       return cast<rns::PolyType>(v.getType()).getNumLimbs() * limbBytes;
     };
-
-    Arena arena(reuse);
-    DenseMap<Value, int64_t> offset;
+    // One arena per device (kernel-partition-devices): a transfer's result
+    // lives on its `to` device, every other result on its op's device.
+    auto deviceAttr = [](Operation *op, StringRef name) -> int64_t {
+      auto a = op->getAttrOfType<IntegerAttr>(name);
+      return a ? a.getInt() : 0;
+    };
+    auto resultDevice = [&](Operation *op) {
+      auto call = dyn_cast<kernel::CallOp>(op);
+      return call && call.getCallee() == "transfer" ? deviceAttr(op, "to")
+                                                    : deviceAttr(op, "device");
+    };
+    int64_t devices = 1;
+    if (auto k = f->getAttrOfType<IntegerAttr>("kernel.devices"))
+      devices = std::max<int64_t>(1, k.getInt());
+    for (Operation &op : body)
+      devices = std::max(devices, resultDevice(&op) + 1);
+    std::vector<Arena> arenas(devices, Arena(reuse));
+    // Transfers run beside the kernels: a received buffer is written while
+    // the receiver's kernels run on, a sent one read while the sender's
+    // do. Each gets bytes no other buffer ever has (after the device's
+    // reused arena), so that no kernel waits for a transfer it does not
+    // read: a kernel waiting to overwrite a buffer still being sent would
+    // wait for every transfer queued before that send, the other
+    // device's included.
+    std::vector<Arena> received(devices, Arena(false));
+    DenseSet<Value> sent;
+    for (Operation &op : body)
+      if (auto call = dyn_cast<kernel::CallOp>(op);
+          call && call.getCallee() == "transfer")
+        sent.insert(kernel::bufferOf(call.getInputs()[0]));
+    DenseMap<Value, int64_t> offset, device;
     std::map<int64_t, SmallVector<Value>> dies; // op index -> buffers
-    auto define = [&](Value v, int64_t at) {
-      offset[v] = arena.place(size(v));
+    DenseSet<Value> isReceived;                 // buffers of the unshared part
+    SmallVector<std::pair<Value, int64_t>> apart; // sent ones there
+    auto define = [&](Value v, int64_t at, int64_t d) {
+      device[v] = d;
+      if (sent.contains(v)) {
+        offset[v] = received[d].place(size(v));
+        isReceived.insert(v);
+        apart.push_back({v, d});
+        return;
+      }
+      offset[v] = arenas[d].place(size(v));
       dies[live.deathOf(v, at)].push_back(v);
+    };
+    auto release = [&](Value v) {
+      if (!isReceived.contains(v))
+        arenas[device[v]].free(offset[v]);
     };
     SmallVector<int64_t> argOffsets;
     for (BlockArgument a : f.getArguments())
       if (isa<rns::PolyType>(a.getType())) {
-        define(a, -1);
+        define(a, -1, 0); // inputs arrive on device 0
         argOffsets.push_back(offset[a]);
       }
     for (Value v : dies[-1])
-      arena.free(offset[v]);
+      release(v);
     unsigned buffers = argOffsets.size();
     Builder b(f.getContext());
     for (Operation &op : body) {
       auto call = dyn_cast<kernel::CallOp>(op);
       // Constants are encoded once, into the runtime's constant cache.
       bool constant = call && call.getCallee() == "encode";
-      if ((call && !constant) || isa<kernel::LaunchOp>(op)) {
+      if (call && call.getCallee() == "transfer") {
+        const int64_t d = resultDevice(&op);
+        Value r = call.getResult(0);
+        device[r] = d;
+        if (sent.contains(r)) { // sent on: its own bytes already
+          define(r, live.index.lookup(&op), d);
+        } else {
+          offset[r] = received[d].place(size(r));
+          isReceived.insert(r);
+          apart.push_back({r, d});
+        }
+        ++buffers;
+      } else if ((call && !constant) || isa<kernel::LaunchOp>(op)) {
+        const int64_t d = resultDevice(&op);
         SmallVector<int64_t> offs;
         for (Value r : op.getResults())
           if (isa<rns::PolyType>(r.getType())) {
-            define(r, live.index.lookup(&op));
+            define(r, live.index.lookup(&op), d);
             offs.push_back(offset[r]);
             ++buffers;
           }
@@ -117,24 +171,63 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
         auto launch = dyn_cast<kernel::LaunchOp>(op);
         if (int64_t limbs =
                 call ? call.scratchLimbs() : launch.scratchLimbs()) {
-          int64_t at = arena.place(limbs * limbBytes);
+          int64_t at = arenas[d].place(limbs * limbBytes);
           op.setAttr("scratch", b.getI64IntegerAttr(at));
-          arena.free(at);
+          arenas[d].free(at);
         }
       }
       for (Value v : dies[live.index.lookup(&op)])
-        arena.free(offset[v]);
+        release(v);
     }
+    // The unshared part follows each device's reused arena: its buffers'
+    // offsets move by that arena's size (the offsets recorded above).
+    if (!apart.empty()) {
+      for (auto [v, d] : apart)
+        offset[v] += arenas[d].top();
+      DenseSet<Value> moved;
+      for (auto [v, d] : apart)
+        moved.insert(v);
+      size_t i = 0;
+      for (BlockArgument a : f.getArguments())
+        if (isa<rns::PolyType>(a.getType()))
+          argOffsets[i++] = offset[a];
+      for (Operation &op : body) {
+        auto offs = op.getAttrOfType<DenseI64ArrayAttr>("offsets");
+        bool any = false;
+        for (Value r : op.getResults())
+          any |= moved.contains(r);
+        if (!any)
+          continue;
+        SmallVector<int64_t> now;
+        for (Value r : op.getResults())
+          if (isa<rns::PolyType>(r.getType()))
+            now.push_back(offset[r]);
+        (void)offs;
+        op.setAttr("offsets", b.getDenseI64ArrayAttr(now));
+      }
+    }
+    SmallVector<int64_t> tops;
+    for (int64_t d = 0; d < devices; ++d)
+      tops.push_back(arenas[d].top() + received[d].top());
     f->setAttr(kernel::KernelDialect::kArgOffsetsAttrName,
                b.getDenseI64ArrayAttr(argOffsets));
     f->setAttr(kernel::KernelDialect::kArenaBytesAttrName,
-               b.getI64IntegerAttr(arena.top()));
+               b.getI64IntegerAttr(tops[0]));
     f->setAttr(kernel::KernelDialect::kPeakLiveBytesAttrName,
-               b.getI64IntegerAttr(arena.peakLive()));
-    if (print)
+               b.getI64IntegerAttr(arenas[0].peakLive()));
+    if (devices > 1)
+      f->setAttr("kernel.device_arena_bytes", b.getDenseI64ArrayAttr(tops));
+    if (print) {
       llvm::outs() << "kernel-plan-memory @" << f.getSymName() << ": arena "
-                   << arena.top() << " bytes, peak live " << arena.peakLive()
-                   << " bytes, " << buffers << " buffers\n";
+                   << tops[0] << " bytes, peak live " << arenas[0].peakLive()
+                   << " bytes, " << buffers << " buffers";
+      if (devices > 1) {
+        llvm::outs() << "; device arenas:";
+        for (int64_t t : tops)
+          llvm::outs() << " " << t;
+      }
+      llvm::outs() << "\n";
+    }
   }
 };
 

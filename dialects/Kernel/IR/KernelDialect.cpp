@@ -75,7 +75,7 @@ LogicalResult CallOp::verify() {
                    .Cases({"automorphism", "load_key", "concat"}, true)
                    .Cases({"encode", "encode_values", "zero"}, true)
                    .Cases({"klss_mod_up", "klss_inner_product"}, true)
-                   .Case("bfv_tensor", true)
+                   .Cases({"bfv_tensor", "transfer"}, true)
                    .Default(false);
   if (!known)
     return emitOpError("unknown runtime primitive '") << c << "'";
@@ -104,6 +104,22 @@ LogicalResult CallOp::verify() {
                        "three");
   if (c == "klss_mod_up" && getInputs().size() != getResults().size())
     return emitOpError("klss_mod_up maps each digit to one T polynomial");
+  if (c == "transfer") {
+    if (getInputs().size() != 1 || getResults().size() != 1 ||
+        getInputs().front().getType() != getResults().front().getType() ||
+        !isa<ember::rns::PolyType>(getResults().front().getType()))
+      return emitOpError("transfer moves one polynomial to another device "
+                         "(same type)");
+    auto to = dyn_cast_or_null<IntegerAttr>((*this)->getAttr("to"));
+    auto from = dyn_cast_or_null<IntegerAttr>((*this)->getAttr("device"));
+    if (!to || to.getInt() < 0)
+      return emitOpError("transfer needs a non-negative integer 'to' device");
+    if ((from ? from.getInt() : 0) == to.getInt())
+      return emitOpError("transfer to its own device ") << to.getInt();
+  }
+  if (Attribute d = (*this)->getAttr("device"))
+    if (!isa<IntegerAttr>(d) || cast<IntegerAttr>(d).getInt() < 0)
+      return emitOpError("'device' must be a non-negative integer");
   if (failed(verifyCallAttributes()) || failed(verifyOffsets(*this)))
     return failure();
   return ember::rns::verifyTypesAgainstParams(*this);
@@ -300,11 +316,29 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op,
              << name << "' must be an array<i64> of non-negative offsets";
     return success();
   }
-  if (name == kArenaBytesAttrName || name == kPeakLiveBytesAttrName) {
+  if (name == kArenaBytesAttrName || name == kPeakLiveBytesAttrName ||
+      name == "kernel.transfer_bytes") {
     auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
     if (!bytes || bytes.getValue().isNegative())
       return op->emitError("'") << name << "' must be a non-negative integer";
     return success();
   }
+  // kernel-partition-devices: the device count, its prediction; and
+  // kernel-plan-memory's arena of each device.
+  if (name == "kernel.devices" || name == "kernel.devices_requested") {
+    auto k = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!k || k.getInt() < 1)
+      return op->emitError("'") << name << "' must be a positive integer";
+    return success();
+  }
+  if (name == "kernel.device_arena_bytes") {
+    auto a = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!a || llvm::any_of(a.asArrayRef(), [](int64_t o) { return o < 0; }))
+      return op->emitError("'")
+             << name << "' must be an array<i64> of non-negative sizes";
+    return success();
+  }
+  if (name == "kernel.predicted_us" || name == "kernel.one_device_us")
+    return success();
   return op->emitError("unknown kernel attribute '") << name << "'";
 }

@@ -32,9 +32,11 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     | `concat` | parts -> y | |
     | `encode` | -> y (constant) | `value`, `scale` |
     | `zero` | -> y | |
+    | `transfer` | x on the op's `device` -> the same buffer on device `to` (NCCL send/recv) | `to` |
 
-    After `kernel-plan-memory`, `offsets` holds the arena offset in bytes of
-    each poly result (not of `encode`: constants live in the runtime's
+    After `kernel-partition-devices`, `device` (default 0) names the GPU
+    that runs the call. After `kernel-plan-memory`, `offsets` holds the
+    arena offset in bytes (in its device's arena) of each poly result (not of `encode`: constants live in the runtime's
     constant cache), and `scratch` the offset of the primitive's
     temporaries (scratchLimbs() limbs, live only during the call).
   }];

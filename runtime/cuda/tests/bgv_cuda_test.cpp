@@ -44,16 +44,7 @@ ParamSpec bgvSpec() {
   return spec;
 }
 
-void expectSame(const cuda::DeviceContext &dctx, const Ciphertext &want,
-                const cuda::DeviceCiphertext &got, const std::string &what) {
-  const Ciphertext g = cuda::download(dctx, got);
-  ASSERT_EQ(g.level, want.level) << what;
-  ASSERT_EQ(g.scale, want.scale) << what;
-  ASSERT_EQ(g.c.size(), want.c.size()) << what;
-  for (size_t i = 0; i < want.c.size(); ++i)
-    ASSERT_TRUE(g.c[i].data == want.c[i].data)
-        << what << ": part " << i << " differs from the CPU";
-}
+using test::expectSame;
 
 TEST(CudaBgv, ModSwitchDownWithTMatchesTheCpu) {
   REQUIRE_GPU();

@@ -165,6 +165,9 @@ public:
 
   /// 64 or 32.
   int wordBits() const { return ctx32_ ? 32 : 64; }
+  /// The CUDA device (ordinal) the context lives on: a thread sets it
+  /// (cudaSetDevice) before it queues work on the stream or allocates.
+  int device() const;
   /// The host context; InvalidArgument on a 32-bit context (host32).
   const Context64 &host() const;
   const Context32 &host32() const;
@@ -210,6 +213,14 @@ DeviceKlssKey upload(const DeviceContext &ctx, const KlssKey &key);
 DeviceKlssRelinKey upload(const DeviceContext &ctx, const KlssRelinKey &key);
 DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
                             const KlssGaloisKeys &keys);
+/// Only the keys of `elements` that `keys` holds (others are skipped: the
+/// caller checks): the Galois keys one device of a program partitioned
+/// over several GPUs needs.
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
+                        const std::vector<uint64_t> &elements);
+DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
+                            const KlssGaloisKeys &keys,
+                            const std::vector<uint64_t> &elements);
 // The same at 32-bit words (a DeviceContext of a Context32).
 DeviceCiphertext32 upload(const DeviceContext &ctx, const Ciphertext32 &ct);
 Ciphertext32 download(const DeviceContext &ctx, const DeviceCiphertext32 &ct);
@@ -225,6 +236,11 @@ DeviceKlssRelinKey32 upload(const DeviceContext &ctx,
                             const KlssRelinKey32 &key);
 DeviceKlssGaloisKeys32 upload(const DeviceContext &ctx,
                               const KlssGaloisKeys32 &keys);
+DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys,
+                          const std::vector<uint64_t> &elements);
+DeviceKlssGaloisKeys32 upload(const DeviceContext &ctx,
+                              const KlssGaloisKeys32 &keys,
+                              const std::vector<uint64_t> &elements);
 
 // The primitives of rns.h on the device, same contracts. Bases must be
 // q_0..q_l, q_0..q_l u P, P or T (the shapes CKKS and KLSS use); bconv

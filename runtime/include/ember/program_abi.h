@@ -26,7 +26,9 @@ using CudaArgs32 = BasicCudaArgs<uint32_t>;
 /// 9: KernelIO's buffers untyped (32-bit programs), ember_program_word.
 /// 10: Plan::plain_modulus (BGV programs).
 /// 11: Plan::bfv_plain_modulus and StepKind::kBfvTensor (BFV programs).
-inline constexpr int kAbiVersion = 11;
+/// 12: programs of several devices: Step::device, StepKind::kTransfer,
+///     Plan::devices and Plan::device_arena_bytes.
+inline constexpr int kAbiVersion = 12;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);

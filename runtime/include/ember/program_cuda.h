@@ -56,6 +56,26 @@ template <typename Word> struct BasicCudaArgs {
   /// Kept by the caller between runs (destroy it after the graph, before
   /// the context); null: every buffer from the context's pool.
   CudaArena *arena = nullptr;
+  /// The device of a program partitioned over several GPUs (Plan::devices
+  /// > 1) this run executes, on `ctx`: its steps only (onDevice), over an
+  /// arena of Plan::arenaBytes(device_index), inputs (kInput) and outputs
+  /// (kOutput) on device 0. Each device runs the program's entry from its
+  /// own host thread with its own arguments (context, keys, constant
+  /// cache, graph, arena), at the same time as the others: their
+  /// transfers wait for each other. 0 for a program of one device.
+  int device_index = 0;
+  /// An ncclComm_t (ember/nccl.h: NcclComms) of Plan::devices ranks whose
+  /// rank device_index lives on ctx's device: a kTransfer is an ncclSend
+  /// on its sender and an ncclRecv on its receiver, on the context's
+  /// transfer stream beside its kernels (ordered with them by events, and
+  /// captured with them into the device's graph). Needed by a program of
+  /// several devices; runCuda neither creates nor destroys it.
+  void *nccl_comm = nullptr;
+  /// Only make the checks of the run's arguments (the device index and
+  /// communicator, this device's inputs, plaintext inputs and the keys its
+  /// steps load) and return, queuing nothing: a caller of several devices
+  /// makes them for every device before any device waits for a peer.
+  bool check_only = false;
 };
 
 /// A program's run as one CUDA Graph (runCuda with CudaArgs::graph). The
@@ -65,8 +85,9 @@ template <typename Word> struct BasicCudaArgs {
 /// copies the inputs into the graph's input buffers, encodes the plaintext
 /// inputs into theirs, launches the graph and copies the outputs out: a
 /// handful of calls instead of one per step, and nothing allocated. The
-/// graph is captured again when the context, the keys or the constant
-/// cache change. Memory the graph touches is held by it (the pool blocks
+/// graph is captured again when the context, the keys, the constant
+/// cache or (a partitioned program) the device index or communicator
+/// change. Memory the graph touches is held by it (the pool blocks
 /// of its temporaries and outputs) until it is destroyed.
 template <typename Word> struct BasicCudaGraph {
   using Poly = cuda::BasicDevicePoly<Word>;
@@ -111,6 +132,8 @@ template <typename Word> struct BasicCudaGraph {
   const void *keys[5] = {};
   const void *constants = nullptr;
   const uint64_t *arena = nullptr; ///< the arena the graph was captured on
+  int device_index = 0;            ///< the device of a partitioned program
+  const void *nccl_comm = nullptr; ///< its communicator (in the graph's ops)
   bool warmed = false, capturing = false;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;

@@ -96,6 +96,10 @@ enum class StepKind : uint8_t {
                      ///< form over the full Q. A BFV program only. On the
                      ///< GPU it runs on the context's stream and is
                      ///< captured into a program's graph like every step
+  kTransfer,         ///< out[0] on device imm[0] = in[0] on the step's
+                     ///< device (a program of several devices: NCCL
+                     ///< send/recv on the GPUs, a copy in the CPU's
+                     ///< simulation); both devices execute it
 };
 
 struct Step {
@@ -107,6 +111,11 @@ struct Step {
   /// Buffer spec of the arena range the step's runtime primitive uses for
   /// its temporaries (kernel::scratchLimbs), or -1.
   int32_t scratch;
+  /// The device that executes the step in a program of several devices
+  /// (Plan::devices > 1); -1: every device (kRelease, kPlainInput). A
+  /// kTransfer runs on this device (the sender) and on imm[0] (the
+  /// receiver). Absent from single-device plans' initializers: 0.
+  int8_t device = 0;
 };
 
 /// Everything the emitted source declares, handed to the interpreter.
@@ -146,6 +155,18 @@ template <typename Kernel> struct Plan {
   /// writes Delta = bgv::bfvDelta(Q primes, t). kBfvTensor is the BEHZ or
   /// the HPS multiplication.
   uint64_t bfv_plain_modulus;
+  /// The devices the program is partitioned over (kernel-partition-devices;
+  /// 0 or 1: one). Every buffer lives on one device, at its offset in that
+  /// device's arena; kInput and kOutput steps are on device 0.
+  int32_t devices = 0;
+  /// Bytes of each device's arena (devices entries; null with one device:
+  /// arena_bytes).
+  const int64_t *device_arena_bytes = nullptr;
+  int deviceCount() const { return devices > 1 ? devices : 1; }
+  int64_t arenaBytes(int device) const {
+    return devices > 1 && device_arena_bytes ? device_arena_bytes[device]
+                                             : arena_bytes;
+  }
 };
 
 } // namespace ember::program

@@ -186,3 +186,35 @@ func.func @arg_offsets_type() attributes {kernel.arg_offsets = 3 : i64} {
 func.func @unknown_attr() attributes {kernel.arena = 3 : i64} {
   return
 }
+
+// -----
+
+func.func @transfer_to_itself(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{transfer to its own device 1}}
+  %y = kernel.call "transfer"(%x) {device = 1, to = 1} : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @transfer_without_to(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{transfer needs a non-negative integer 'to' device}}
+  %y = kernel.call "transfer"(%x) : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @transfer_changes_type(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:1]> {
+  // expected-error @+1 {{transfer moves one polynomial to another device (same type)}}
+  %y = kernel.call "transfer"(%x) {to = 1} : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:1]>
+  return %y : !rns.poly<ntt, q[0:1]>
+}
+
+// -----
+
+func.func @negative_device(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{'device' must be a non-negative integer}}
+  %y = kernel.call "ntt"(%x) {device = -1} : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}

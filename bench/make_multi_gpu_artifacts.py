@@ -1,0 +1,111 @@
+"""Compile issue 18's programs for bench/gpu_multi.py, here where the
+compiler is: each program for one GPU (OUT/<name>-d1) and spread over two
+(OUT/<name>-d2, ``devices=2``), target="cuda", plus OUT/inputs.npz. The
+GPU host (no MLIR) loads them with ``ember.load`` and runs both on the same
+ciphertexts and keys.
+
+Programs: the CKKS examples of examples/ (mlp, whose constants alone would
+take the carried folder past the device tool's 64 MiB, with --with-mlp),
+the 1024 x 1024 dense layer at set B (bench/programs/set_b.py, 32 x 32
+baby-step giant-step) and bootstrap16 (one full-slot bootstrap at N = 2^16,
+128-bit, nine levels left). Prints each partition's prediction (the
+manifest's ``devices`` section).
+
+    .venv/bin/python bench/make_multi_gpu_artifacts.py [--out out/multi]
+        [--only dense1024_B] [--devices 2]
+
+(--only rebuilds those programs and keeps the others.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "frontend"))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "bench" / "programs"))
+
+import ember  # noqa: E402
+import make_python_gpu_artifacts as py_gpu  # noqa: E402
+import set_b  # noqa: E402
+from ember import cli  # noqa: E402
+
+EXAMPLES = [
+    "logistic_regression",
+    "dense_layer",
+    "variance",
+    "polynomial",
+    "tanh_layer",
+]
+
+
+def programs(rng: np.random.Generator, with_mlp: bool):
+    for example in EXAMPLES + (["mlp"] if with_mlp else []):
+        path = ROOT / "examples" / f"{example}.py"
+        module = cli._load_module(path)
+        prog = cli._find_program(module, path, None)
+        yield example, prog, {}, cli._inputs(module, prog, None, rng)
+    prog = set_b.dense1024_b
+    yield "dense1024_B", prog, {"params": "B"}, set_b.inputs(prog, rng)
+    yield (
+        "bootstrap16",
+        py_gpu.bootstrap16,
+        {"log_n": 16, "extra_levels": 9},
+        {"x": rng.uniform(-1, 1, 1 << 15)},
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", type=Path, default=ROOT / "out" / "multi")
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--only", help="comma-separated program names")
+    ap.add_argument("--devices", type=int, default=2)
+    ap.add_argument("--with-mlp", action="store_true")
+    args = ap.parse_args()
+    only = set(args.only.split(",")) if args.only else None
+    if not only:
+        shutil.rmtree(args.out, ignore_errors=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(args.seed)
+    arrays = {}
+    if only and (args.out / "inputs.npz").exists():  # the others' inputs stay
+        with np.load(args.out / "inputs.npz") as kept:
+            arrays = {k: kept[k] for k in kept.files}
+    for name, prog, options, inputs in programs(rng, args.with_mlp):
+        if only and name not in only:
+            continue
+        for k in (1, args.devices):
+            shutil.rmtree(args.out / f"{name}-d{k}", ignore_errors=True)
+            c = ember.compile(prog, target="cuda", devices=k, **options)
+            c.save(args.out / f"{name}-d{k}")
+        dev = c.manifest.get("devices", {})
+        predicted = max(dev.get("predicted_us", [0.0]))
+        one = dev.get("one_device_predicted_us", 0.0)
+        print(
+            f"{name}: {c!r}; predicted {predicted / 1e3:.2f} ms on {k} GPUs, "
+            f"{one / 1e3:.2f} ms on one, transfers "
+            f"{dev.get('transfer_bytes', 0) / 1e6:.0f} MB, arenas "
+            f"{dev.get('arena_bytes')}",
+            flush=True,
+        )
+        for key, value in inputs.items():
+            arrays[f"{name}/{key}"] = value
+    np.savez(args.out / "inputs.npz", **arrays)
+    for folder in sorted(args.out.iterdir()):
+        if folder.is_dir() and (not only or folder.name.rsplit("-", 1)[0] in only):
+            py_gpu.strip_stages(folder)
+            for f in folder.iterdir():
+                if f.stat().st_size > py_gpu.PACK_ABOVE:
+                    subprocess.run(["xz", "-T0", "-6", "-f", str(f)], check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,546 @@
+//===- PartitionDevices.cpp - kernel-partition-devices --------------------===//
+//
+// List scheduling of a kernel-level program over k GPUs (see the .td). The
+// schedule decides each operation's device in program order; the
+// prediction then replays the final op list as k in-order streams.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Transforms/PartitionDevices/PartitionDevices.h"
+#include "compiler/Analysis/Cost/KeySwitchCost.h"
+#include "dialects/CKKS/IR/CKKSDialect.h"
+#include "dialects/RNS/IR/RNSOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#define DEBUG_TYPE "kernel-partition-devices"
+
+namespace ember {
+#define GEN_PASS_DEF_KERNELPARTITIONDEVICES
+#include "compiler/Transforms/PartitionDevices/PartitionDevices.h.inc"
+} // namespace ember
+
+using namespace mlir;
+using namespace ember;
+
+namespace {
+
+constexpr double kLaunchUs = 5.0; // one kernel launch's fixed cost
+
+int64_t limbsOf(Value v) {
+  auto p = dyn_cast<rns::PolyType>(v.getType());
+  return p ? p.getNumLimbs() : 0;
+}
+
+/// The cost model of one operation on one GPU (microseconds).
+class OpCost {
+public:
+  OpCost(ckks::ParamsAttr params)
+      : params_(params),
+        c_(KeySwitchConstants::forWord(params.getWordBytes() * 8)) {
+    const double n = std::ldexp(1.0, params.getLogN());
+    sN_ = n / 65536.0;
+    sNtt_ = sN_ * params.getLogN() / 16.0;
+    limbBytes_ = n * params.getWordBytes();
+    digitSizes_ = params.getDigitSizes();
+  }
+  double limbBytes() const { return limbBytes_; }
+  double ntt(double limbs) const { return limbs * c_.nttLimbUs * sNtt_; }
+  double bconv(double in, double out) const {
+    return in * out * c_.bconvMacUs * sN_;
+  }
+  double dram(double bytes) const { return bytes / c_.dramGBps * 1e-3; }
+
+  double of(Operation *op) const {
+    if (auto l = dyn_cast<kernel::LaunchOp>(op)) {
+      double us = kLaunchUs;
+      if (auto b = l->getAttrOfType<IntegerAttr>("bytes"))
+        us += dram(static_cast<double>(b.getInt()));
+      l.getBody().walk([&](Operation *inner) {
+        if (isa<rns::NTTOp, rns::INTTOp>(inner))
+          us += ntt(limbsOf(inner->getResult(0)));
+      });
+      return us;
+    }
+    auto c = dyn_cast<kernel::CallOp>(op);
+    if (!c)
+      return 0; // views
+    StringRef callee = c.getCallee();
+    auto in = [&](unsigned i) { return double(limbsOf(c.getInputs()[i])); };
+    auto out = [&](unsigned i) { return double(limbsOf(c.getResults()[i])); };
+    if (callee == "ntt" || callee == "intt")
+      return kLaunchUs + ntt(out(0));
+    if (callee == "bconv")
+      return kLaunchUs + bconv(in(0), out(0));
+    if (callee == "mod_up") {
+      auto digits = c->getAttrOfType<DenseI64ArrayAttr>("digits");
+      double us = 3 * kLaunchUs;
+      for (auto [j, r] : llvm::enumerate(c.getResults())) {
+        double d = digits && digits[j] < int64_t(digitSizes_.size())
+                       ? digitSizes_[digits[j]]
+                       : 1;
+        double raised = limbsOf(r);
+        us += ntt(d) + bconv(d, raised - d) + ntt(raised - d);
+      }
+      return us;
+    }
+    if (callee == "ks_inner_product") {
+      double digits = c.getInputs().size() - 1, limbs = out(0);
+      return kLaunchUs + 2 * digits * limbs * c_.ipMacUs * sN_ +
+             dram(2 * digits * limbs * limbBytes_);
+    }
+    if (callee == "mod_switch_down") {
+      double us = 3 * kLaunchUs;
+      for (unsigned j = 0; j < c.getResults().size(); ++j) {
+        double kept = out(j), dropped = in(j)-out(j);
+        us += ntt(dropped) + bconv(dropped, kept) + ntt(kept) +
+              dram(2 * in(j)*limbBytes_);
+      }
+      return us;
+    }
+    if (callee == "klss_mod_up" || callee == "klss_inner_product" ||
+        callee == "bfv_tensor") {
+      double limbs = 0;
+      for (Value r : c.getResults())
+        limbs += limbsOf(r);
+      return kLaunchUs + 3 * ntt(limbs);
+    }
+    if (callee == "automorphism" || callee == "concat" || callee == "zero") {
+      double limbs = 0;
+      for (Value v : c.getInputs())
+        limbs += limbsOf(v);
+      for (Value r : c.getResults())
+        limbs += limbsOf(r);
+      return kLaunchUs + dram(limbs * limbBytes_);
+    }
+    return 0; // encode, encode_values, load_key: the runtime's caches
+  }
+
+private:
+  ckks::ParamsAttr params_;
+  KeySwitchConstants c_;
+  double sN_ = 1, sNtt_ = 1, limbBytes_ = 0;
+  std::vector<int> digitSizes_;
+};
+
+/// Operations cloned onto each device that reads them, never moved.
+bool isFree(Operation *op) {
+  auto c = dyn_cast_or_null<kernel::CallOp>(op);
+  if (!c)
+    return false;
+  StringRef callee = c.getCallee();
+  return callee == "encode" || callee == "encode_values" ||
+         callee == "load_key" || callee == "zero";
+}
+
+int64_t deviceOf(Operation *op) {
+  if (auto d = op->getAttrOfType<IntegerAttr>("device"))
+    return d.getInt();
+  return 0;
+}
+
+struct PartitionDevicesPass
+    : ember::impl::KernelPartitionDevicesBase<PartitionDevicesPass> {
+  using KernelPartitionDevicesBase::KernelPartitionDevicesBase;
+
+  void runOnOperation() override {
+    if (devices < 1 || devices > 64) {
+      getOperation().emitError("kernel-partition-devices: devices must be "
+                               "1..64, got ")
+          << static_cast<int64_t>(devices);
+      return signalPassFailure();
+    }
+    if (devices == 1)
+      return;
+    if (linkGBps <= 0 || linkLatencyUs < 0) {
+      getOperation().emitError("kernel-partition-devices: link-gbps must be "
+                               "positive and link-latency-us non-negative");
+      return signalPassFailure();
+    }
+    auto params = ckks::ParamsAttr::lookup(getOperation());
+    if (!params) {
+      getOperation().emitError(
+          "kernel-partition-devices needs the module's #ckks.params");
+      return signalPassFailure();
+    }
+    OpCost cost(params);
+    for (auto f : getOperation().getOps<func::FuncOp>())
+      if (!f.isExternal() && failed(partitionOrKeep(f, cost)))
+        return signalPassFailure();
+  }
+
+  /// The partition of a copy of `f`, taken if the model predicts it at
+  /// least min-gain faster than one device; else `f` stays whole on device
+  /// 0 (a chain of dependent operations gains nothing from a second GPU).
+  LogicalResult partitionOrKeep(func::FuncOp f, const OpCost &cost) {
+    auto trial = cast<func::FuncOp>(f->clone());
+    if (failed(partition(trial, cost))) {
+      trial.erase();
+      return failure();
+    }
+    auto predicted = trial->getAttrOfType<ArrayAttr>("kernel.predicted_us");
+    double makespan = 0;
+    for (Attribute x : predicted)
+      makespan = std::max(makespan, cast<FloatAttr>(x).getValueAsDouble());
+    double one = trial->getAttrOfType<FloatAttr>("kernel.one_device_us")
+                     .getValueAsDouble();
+    Builder b(f.getContext());
+    // A run over several GPUs also starts a host thread per GPU and waits
+    // for all of them (run-overhead-us, measured on two H200s).
+    makespan += runOverheadUs;
+    if (makespan < (1.0 - minGain) * one) {
+      if (print)
+        llvm::outs() << summary_;
+      f.getBody().takeBody(trial.getBody());
+      for (NamedAttribute a : trial->getAttrs())
+        if (a.getName().getValue().starts_with("kernel."))
+          f->setAttr(a.getName(), a.getValue());
+      SmallVector<double> run; // each device's time, the run's cost added
+      for (Attribute x : predicted)
+        run.push_back(cast<FloatAttr>(x).getValueAsDouble() + runOverheadUs);
+      f->setAttr("kernel.predicted_us", b.getF64ArrayAttr(run));
+    } else {
+      // One device: the plan of devices=1 (no transfer, no second
+      // thread), with what was asked recorded for the manifest.
+      f->setAttr("kernel.devices", b.getI64IntegerAttr(1));
+      f->setAttr("kernel.devices_requested", b.getI64IntegerAttr(devices));
+      f->setAttr("kernel.predicted_us", b.getF64ArrayAttr({one}));
+      f->setAttr("kernel.one_device_us", b.getF64FloatAttr(one));
+      f->setAttr("kernel.transfer_bytes", b.getI64IntegerAttr(0));
+      if (print)
+        llvm::outs() << "kernel-partition-devices @" << f.getSymName()
+                     << ": kept on device 0 (predicted "
+                     << llvm::format("%.1f", makespan) << " us over " << devices
+                     << " devices, " << llvm::format("%.1f", one)
+                     << " us on one)\n";
+    }
+    trial.erase();
+    return success();
+  }
+
+  std::string summary_; // the last prediction, one line
+
+  // --- the schedule ----------------------------------------------------------
+  struct State {
+    const OpCost &cost;
+    int k;
+    std::vector<double> ready;      // kernel streams
+    std::vector<double> link;       // transfer streams (NCCL), one per device
+    DenseMap<Value, int64_t> home;  // where a buffer was made
+    DenseMap<Value, double> madeAt; // when (on its home)
+    std::map<std::pair<void *, int64_t>, Value> on; // (value, device) -> copy
+    std::vector<std::pair<double, Operation *>> starts; // the schedule
+    double transferBytes = 0;
+    int64_t transfers = 0;
+  };
+
+  double transferUs(const OpCost &c, Value v) const {
+    return linkLatencyUs + limbsOf(v) * c.limbBytes() / linkGBps * 1e-3;
+  }
+
+  /// `v` on device d without moving it: itself or its copy there, or a
+  /// clone (before `at`) of a free op or of a view over its source's copy.
+  /// Null if it must move.
+  Value local(State &s, Value v, int64_t d, Operation *at) {
+    if (auto it = s.on.find({v.getAsOpaquePointer(), d}); it != s.on.end())
+      return it->second;
+    Operation *def = v.getDefiningOp();
+    Value src;
+    if (auto view = dyn_cast_or_null<kernel::ViewOp>(def)) {
+      src = local(s, view.getSource(), d, at);
+      if (!src)
+        return Value();
+    } else if (!isFree(def)) {
+      return Value();
+    }
+    Operation *clone = def;
+    if (def->hasAttr("device")) { // else its first reader: the op goes there
+      OpBuilder b(at);
+      clone = b.clone(*def);
+    }
+    if (src)
+      clone->setOperand(0, src);
+    clone->setAttr(
+        "device", IntegerAttr::get(IntegerType::get(def->getContext(), 64), d));
+    Value r = clone->getResult(cast<OpResult>(v).getResultNumber());
+    s.on[{v.getAsOpaquePointer(), d}] = r;
+    s.home[r] = d;
+    s.madeAt[r] = src ? s.madeAt.lookup(src) : 0;
+    return r;
+  }
+
+  /// `v` moved to device d by a transfer created before `at`. Transfers
+  /// run on each device's transfer stream, beside its kernels: one starts
+  /// once `v` is made and both devices' previous transfers are done; the
+  /// receiver's kernels wait for it only where they read it.
+  Value move(State &s, Value v, int64_t d, Operation *at) {
+    const int64_t from = homeOf(s, v);
+    Value src = v;
+    if (!s.home.count(v)) // a view not made yet: made with its source first
+      src = local(s, v, from, at);
+    OpBuilder b(at);
+    auto i64 = b.getI64Type();
+    auto t =
+        kernel::CallOp::create(b, v.getLoc(), TypeRange{v.getType()},
+                               b.getStringAttr("transfer"), ValueRange{src});
+    t->setAttr("device", IntegerAttr::get(i64, from));
+    t->setAttr("to", IntegerAttr::get(i64, d));
+    Value r = t.getResult(0);
+    const double start =
+        std::max({s.link[from], s.link[d], s.madeAt.lookup(src)});
+    const double end = start + transferUs(s.cost, v);
+    s.link[from] = s.link[d] = end;
+    s.on[{v.getAsOpaquePointer(), d}] = r;
+    s.home[r] = d;
+    s.madeAt[r] = end;
+    s.starts.push_back({start, t});
+    s.transferBytes += limbsOf(v) * s.cost.limbBytes();
+    ++s.transfers;
+    return r;
+  }
+
+  /// The device of a value; a view not made yet lives with its source.
+  int64_t homeOf(State &s, Value v) {
+    if (auto it = s.home.find(v); it != s.home.end())
+      return it->second;
+    if (auto view = v.getDefiningOp<kernel::ViewOp>())
+      return homeOf(s, view.getSource());
+    return 0;
+  }
+  double madeOf(State &s, Value v) {
+    if (auto it = s.madeAt.find(v); it != s.madeAt.end())
+      return it->second;
+    if (auto view = v.getDefiningOp<kernel::ViewOp>())
+      return madeOf(s, view.getSource());
+    return 0;
+  }
+
+  /// `v` readable on device d by `reader`: local, cloned or moved.
+  Value fetch(State &s, Value v, int64_t d, Operation *reader) {
+    if (Value l = local(s, v, d, reader))
+      return l;
+    return move(s, v, d, reader);
+  }
+
+  /// The poly operands a device must hold for `op` (keys and free values
+  /// are local everywhere).
+  SmallVector<Value> needed(Operation *op) {
+    SmallVector<Value> vs;
+    for (Value v : op->getOperands())
+      if (isa<rns::PolyType>(v.getType()) && !isFree(v.getDefiningOp()) &&
+          !llvm::is_contained(vs, v))
+        vs.push_back(v);
+    return vs;
+  }
+
+  /// When `op` would finish on device d (transfers of its missing operands
+  /// first, each appended to both streams).
+  double finishOn(State &s, Operation *op, int64_t d, double us,
+                  double *moving = nullptr) {
+    std::vector<double> link = s.link;
+    const double ready = s.ready[d];
+    double operands = 0;
+    for (Value v : needed(op)) {
+      auto here = s.on.find({v.getAsOpaquePointer(), d});
+      if (here != s.on.end()) {
+        operands = std::max(operands, s.madeAt.lookup(here->second));
+        continue;
+      }
+      Value src = v;
+      if (auto view = v.getDefiningOp<kernel::ViewOp>()) // cloned over a copy
+        if (auto c = s.on.find({view.getSource().getAsOpaquePointer(), d});
+            c != s.on.end()) {
+          operands = std::max(operands, s.madeAt.lookup(c->second));
+          continue;
+        }
+      const int64_t from = homeOf(s, src);
+      const double start = std::max({link[from], link[d], madeOf(s, src)});
+      link[from] = link[d] = start + transferUs(s.cost, src);
+      operands = std::max(operands, link[d]);
+      if (moving)
+        *moving += transferUs(s.cost, src);
+    }
+    return std::max(ready, operands) + us;
+  }
+
+  LogicalResult partition(func::FuncOp f, const OpCost &cost) {
+    Block &body = f.getBody().front();
+    Operation *ret = body.getTerminator();
+    State s{cost, static_cast<int>(devices), {}, {}, {}, {}, {}, {}, 0, 0};
+    s.ready.assign(devices, 0.0);
+    s.link.assign(devices, 0.0);
+    for (BlockArgument a : f.getArguments()) {
+      s.home[a] = 0;
+      s.madeAt[a] = 0;
+      s.on[{Value(a).getAsOpaquePointer(), 0}] = a;
+    }
+    // Priorities: the longest path (model time) from each op to the end,
+    // HEFT's upward rank; sorted by it, ops that start independent chains
+    // interleave, so the devices advance together.
+    SmallVector<Operation *> ops;
+    DenseMap<Operation *, double> rank, us;
+    DenseMap<Operation *, int64_t> index;
+    for (Operation &op : body.without_terminator()) {
+      index[&op] = ops.size();
+      ops.push_back(&op);
+    }
+    for (Operation *op : llvm::reverse(ops)) {
+      double below = 0;
+      for (Operation *user : op->getUsers())
+        if (Operation *top = body.findAncestorOpInBlock(*user))
+          below = std::max(below, rank.lookup(top));
+      us[op] = (isFree(op) || isa<kernel::ViewOp>(op)) ? 0 : cost.of(op);
+      rank[op] = below + us[op];
+    }
+    SmallVector<Operation *> order;
+    double oneDevice = 0;
+    for (Operation *op : ops) {
+      if (isFree(op) || isa<kernel::ViewOp>(op))
+        continue; // placed with their readers
+      if (!isa<kernel::CallOp, kernel::LaunchOp>(op))
+        return op->emitOpError("kernel-partition-devices: not a kernel op");
+      order.push_back(op);
+      oneDevice += us[op];
+    }
+    llvm::stable_sort(order, [&](Operation *a, Operation *b) {
+      return rank[a] > rank[b] || (rank[a] == rank[b] && index[a] < index[b]);
+    });
+    auto i64 = IntegerType::get(f.getContext(), 64);
+    for (Operation *op : order) {
+      // The earliest finish, each transfer it needs counted once more
+      // (comm-weight): a buffer moved now is often needed back later.
+      int64_t best = 0;
+      double bestScore = 0;
+      for (int64_t d = 0; d < devices; ++d) {
+        double moving = 0;
+        double score =
+            finishOn(s, op, d, us[op], &moving) + commWeight * moving;
+        if (d == 0 || score < bestScore) {
+          best = d;
+          bestScore = score;
+        }
+      }
+      double operands = 0;
+      for (OpOperand &o : op->getOpOperands()) {
+        if (!isa<rns::PolyType, rns::EvalKeyType, rns::KlssKeyType>(
+                o.get().getType()))
+          continue;
+        o.set(fetch(s, o.get(), best, op));
+        operands = std::max(operands, s.madeAt.lookup(o.get()));
+      }
+      const double start = std::max(s.ready[best], operands);
+      op->setAttr("device", IntegerAttr::get(i64, best));
+      s.ready[best] = start + us[op];
+      s.starts.push_back({start, op});
+      for (Value r : op->getResults()) {
+        s.home[r] = best;
+        s.madeAt[r] = s.ready[best];
+        s.on[{r.getAsOpaquePointer(), best}] = r;
+      }
+    }
+    for (OpOperand &o : ret->getOpOperands()) // results on device 0
+      o.set(fetch(s, o.get(), 0, ret));
+    // Views never read elsewhere stay with their sources, free ops nobody
+    // read on device 0.
+    for (Operation *op : ops) {
+      if (op->hasAttr("device"))
+        continue;
+      int64_t d = 0;
+      if (auto view = dyn_cast<kernel::ViewOp>(op))
+        d = homeOf(s, view.getSource());
+      op->setAttr("device", IntegerAttr::get(i64, d));
+    }
+    // The program in the schedule's order (each device's stream in start
+    // order, transfers where both streams meet), free ops and views just
+    // before their first reader.
+    llvm::stable_sort(s.starts,
+                      [](auto &a, auto &b) { return a.first < b.first; });
+    DenseSet<Operation *> placed;
+    std::function<void(Operation *)> place = [&](Operation *op) {
+      if (!placed.insert(op).second)
+        return;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          if (def->getBlock() == &body)
+            place(def);
+      op->moveBefore(ret);
+    };
+    for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+      if (op.getNumOperands() == 0 && op.use_empty())
+        place(&op); // unread free ops first
+    for (auto &[start, op] : s.starts)
+      place(op);
+    for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+      if (!placed.count(&op))
+        place(&op);
+    return predict(f, cost, oneDevice, s);
+  }
+
+  // --- the prediction --------------------------------------------------------
+  LogicalResult predict(func::FuncOp f, const OpCost &cost, double oneDevice,
+                        State &s) {
+    // Each device's kernel stream (t) and transfer stream (link): a
+    // transfer starts once its buffer is made (an event after the kernel
+    // that made it) and both devices' earlier transfers are done; a kernel
+    // waits for the transfers it reads.
+    std::vector<double> t(devices, 0.0), link(devices, 0.0);
+    DenseMap<Value, double> done;
+    auto doneOf = [&](Value v) {
+      while (auto view = v.getDefiningOp<kernel::ViewOp>())
+        v = view.getSource();
+      return done.lookup(v);
+    };
+    for (Operation &op : f.getBody().front()) {
+      auto c = dyn_cast<kernel::CallOp>(op);
+      if (c && c.getCallee() == "transfer") {
+        int64_t from = deviceOf(&op);
+        int64_t to = c->getAttrOfType<IntegerAttr>("to").getInt();
+        double start =
+            std::max({link[from], link[to], doneOf(c.getInputs()[0])});
+        link[from] = link[to] = start + transferUs(cost, c.getInputs()[0]);
+        done[c.getResult(0)] = link[to];
+        continue;
+      }
+      if (!isa<kernel::CallOp, kernel::LaunchOp>(op))
+        continue;
+      const int64_t d = deviceOf(&op);
+      double start = t[d];
+      for (Value v : op.getOperands())
+        start = std::max(start, doneOf(v));
+      t[d] = start + cost.of(&op);
+      for (Value r : op.getResults())
+        done[r] = t[d];
+    }
+    for (int64_t d = 0; d < devices; ++d)
+      t[d] = std::max(t[d], link[d]);
+    Builder b(f.getContext());
+    f->setAttr("kernel.devices", b.getI64IntegerAttr(devices));
+    f->setAttr("kernel.predicted_us", b.getF64ArrayAttr(t));
+    f->setAttr("kernel.one_device_us", b.getF64FloatAttr(oneDevice));
+    f->setAttr("kernel.transfer_bytes",
+               b.getI64IntegerAttr(static_cast<int64_t>(s.transferBytes)));
+    {
+      summary_.clear();
+      llvm::raw_string_ostream out(summary_);
+      double makespan = *std::max_element(t.begin(), t.end());
+      out << "kernel-partition-devices @" << f.getSymName() << ": " << devices
+          << " devices, predicted " << llvm::format("%.1f", makespan)
+          << " us (one device " << llvm::format("%.1f", oneDevice) << " us, "
+          << llvm::format("%.2f", oneDevice / makespan) << "x), " << s.transfers
+          << " transfers (" << llvm::format("%.1f", s.transferBytes / 1e6)
+          << " MB); busy:";
+      for (double x : t)
+        out << " " << llvm::format("%.1f", x);
+      out << " us\n";
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,73 @@
+//===- PartitionDevices.td - kernel-partition-devices ------*- tablegen -*-===//
+
+#ifndef EMBER_TRANSFORMS_PARTITIONDEVICES_TD
+#define EMBER_TRANSFORMS_PARTITIONDEVICES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KernelPartitionDevices
+    : Pass<"kernel-partition-devices", "::mlir::ModuleOp"> {
+  let summary = "Spread a kernel-level program over the GPUs of one host";
+  let description = [{
+    Assigns every `kernel.call`, `kernel.launch` and `kernel.view` a
+    `device` (0 .. devices-1) and inserts `kernel.call "transfer"` (an NCCL
+    send/recv pair at run time) where a buffer made on one device is read
+    on another. Run after `rns-to-kernel`, before `kernel-plan-memory`
+    (which then plans one arena per device).
+
+    **Whole operations, not limbs.** Independent work goes to different
+    devices: the baby-step rotations and giant-step sums of a matrix-vector
+    product, the two EvalMods of a full-slot bootstrap, the branches of a
+    polynomial's product tree. A chain of dependent operations stays on one
+    device, since moving its buffers costs more than it saves.
+
+    **The schedule.** List scheduling in program order (a topological
+    order): each operation goes to the device where the cost model says it
+    finishes first, counting the time of the transfers its operands would
+    need (bytes / link bandwidth + latency; a transfer holds both devices'
+    streams, as an NCCL send/recv issued in stream order does). A transfer
+    is inserted right after the buffer is made, so the sender is not held
+    behind unrelated work. Free operations (constants, evaluation keys,
+    zeros, plaintext encodings) are cloned onto each device that reads them
+    rather than moved; a view lives with its source, or is cloned over the
+    source's copy. The inputs are on device 0 and the results are moved
+    back to device 0.
+
+    **The cost model.** Per operation: NTT limbs, BConv and inner-product
+    multiply-adds and key bytes with the key-switch model's H200 constants
+    (compiler/Analysis/Cost/KeySwitchCost.h), generated kernels by the
+    bytes they move; transfers by `link-gbps` and `link-latency-us`. The
+    prediction simulates the devices' in-order streams with the transfers
+    as rendezvous and is recorded on the function: `kernel.devices`,
+    `kernel.predicted_us` (each device's finish), `kernel.one_device_us`
+    (the same model on one device) and `kernel.transfer_bytes`. With
+    `print`, one line per function goes to stdout.
+
+    Unless the partition, plus the fixed cost of a run over several GPUs
+    (`run-overhead-us`), is predicted `min-gain` faster than one device (5%
+    by default: the model's margin), the program stays on one device (the
+    plan of devices=1; `kernel.devices_requested` records the request). `devices=1` (the default) leaves the program unchanged.
+  }];
+  let options = [
+    Option<"devices", "devices", "int64_t", /*default=*/"1",
+           "Number of GPUs to spread the program over (1: unchanged)">,
+    Option<"linkGBps", "link-gbps", "double", /*default=*/"350.0",
+           "Point-to-point bandwidth between two GPUs, GB/s (NVLink; NCCL send/recv measured 358 GB/s between two H200s at 256 MB, 288 at 16 MB)">,
+    Option<"linkLatencyUs", "link-latency-us", "double", /*default=*/"12.0",
+           "Fixed cost of one transfer, microseconds">,
+    Option<"commWeight", "comm-weight", "double", /*default=*/"1.0",
+           "Extra weight of a choice's transfer time in the schedule's "
+           "device choice (0: earliest finish alone)">,
+    Option<"runOverheadUs", "run-overhead-us", "double", /*default=*/"150.0",
+           "Fixed cost of a run over several GPUs (a host thread per GPU, "
+           "their joins): 0.15 ms measured on two H200s">,
+    Option<"minGain", "min-gain", "double", /*default=*/"0.05",
+           "Keep the program on one device unless the partition is "
+           "predicted this much faster (a fraction of the time)">,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print the partition's prediction of each function">,
+  ];
+  let dependentDialects = ["::ember::kernel::KernelDialect"];
+}
+
+#endif // EMBER_TRANSFORMS_PARTITIONDEVICES_TD

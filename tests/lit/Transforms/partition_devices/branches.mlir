@@ -1,0 +1,31 @@
+// Two independent products with their rotations, summed: at set B the
+// partition puts one branch on each GPU (the inputs of the second cross
+// to device 1, its results come back to device 0 for the sum), and the
+// model predicts it faster than one GPU.
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B devices=2}" %s | FileCheck %s
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B}" %s | ember-opt --kernel-partition-devices="devices=2 print=true" -o /dev/null | FileCheck %s --check-prefix=PRINT
+
+// PRINT: kernel-partition-devices @two: 2 devices, predicted {{[0-9.]+}} us (one device {{[0-9.]+}} us, 1.{{[0-9]+}}x), {{[0-9]+}} transfers
+
+// CHECK: func.func @two
+// CHECK-SAME: kernel.device_arena_bytes = array<i64: {{[1-9][0-9]*}}, {{[1-9][0-9]*}}>
+// CHECK-SAME: kernel.devices = 2 : i64
+// CHECK-SAME: kernel.transfer_bytes = {{[1-9][0-9]*}} : i64
+// Inputs cross to device 1 before its first kernel.
+// CHECK: kernel.call "transfer"(%arg{{[0-9]+}}) {device = 0 : i64, {{.*}}to = 1 : i64}
+// Each branch's key switch on its own device, its keys loaded there.
+// CHECK-DAG: kernel.call "load_key"() {device = 0 : i64
+// CHECK-DAG: kernel.call "load_key"() {device = 1 : i64
+// CHECK-DAG: kernel.call "ks_inner_product"({{.*}}) {device = 0 : i64
+// CHECK-DAG: kernel.call "ks_inner_product"({{.*}}) {device = 1 : i64
+// Device 1's results come back to device 0.
+// CHECK: kernel.call "transfer"({{.*}}) {device = 1 : i64, {{.*}}to = 0 : i64}
+// CHECK: return
+func.func @two(%x: !fhe.ct<8>, %y: !fhe.ct<8>, %z: !fhe.ct<8>, %w: !fhe.ct<8>) -> !fhe.ct<8> {
+  %a = fhe.mul %x, %y : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  %ra = fhe.rotate %a by 1 : !fhe.ct<8>
+  %b = fhe.mul %z, %w : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  %rb = fhe.rotate %b by 2 : !fhe.ct<8>
+  %s = fhe.add %ra, %rb : (!fhe.ct<8>, !fhe.ct<8>) -> !fhe.ct<8>
+  return %s : !fhe.ct<8>
+}
