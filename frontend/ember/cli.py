@@ -147,6 +147,26 @@ def _describe(c: Compiled) -> str:
             if keys.get("klss_relin") or keys.get("klss_galois")
             else ""
         )
+        + _describe_devices(c.manifest.get("devices"))
+    )
+
+
+def _describe_devices(dev: dict | None) -> str:
+    """The partition over GPUs (``devices=k``): the prediction, or why the
+    program stayed on one GPU."""
+    if not dev:
+        return ""
+    one = dev.get("one_device_predicted_us", 0.0) / 1e3
+    if dev["count"] == 1:
+        return (
+            f"\n  devices={dev.get('requested', 1)}: kept on one GPU (predicted "
+            f"{one:.2f} ms there, no gain from more)"
+        )
+    many = max(dev.get("predicted_us", [0.0])) / 1e3
+    return (
+        f"\n  devices={dev['count']}: predicted {many:.2f} ms "
+        f"(one GPU {one:.2f} ms), {dev.get('transfer_bytes', 0) / 1e6:.0f} MB "
+        "moved between GPUs"
     )
 
 

@@ -99,3 +99,18 @@ def test_small_program_stays_whole(compiled, rng):
 def test_devices_option_is_checked():
     with pytest.raises(ember.OptionError, match="devices must be a positive int"):
         ember.compile(branches, devices=0, **SMALL)
+
+
+def test_cli_describes_the_partition(compiled):
+    """`ember compile/run` say what the partition did: the prediction and
+    the bytes moved, or that the program stayed on one GPU."""
+    from ember import cli
+
+    c2 = compiled(branches, devices=2, **SMALL)
+    line = cli._describe(c2)
+    assert re.search(
+        r"devices=2: predicted [0-9.]+ ms \(one GPU [0-9.]+ ms\), [0-9]+ MB", line
+    )
+    kept = compiled(chain, devices=2, security="none", log_n=15)
+    assert "devices=2: kept on one GPU" in cli._describe(kept)
+    assert "devices=" not in cli._describe(compiled(chain, security="none", log_n=15))
