@@ -37,13 +37,8 @@ import make_python_gpu_artifacts as py_gpu  # noqa: E402
 import set_b  # noqa: E402
 from ember import cli  # noqa: E402
 
-EXAMPLES = [
-    "logistic_regression",
-    "dense_layer",
-    "variance",
-    "polynomial",
-    "tanh_layer",
-]
+# The CKKS examples of make_python_gpu_artifacts.py, mlp optional.
+EXAMPLES = [e for e in py_gpu.EXAMPLES if e != "mlp"]
 
 
 def programs(rng: np.random.Generator, with_mlp: bool):
