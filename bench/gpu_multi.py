@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import importlib
 import json
-import lzma
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -79,14 +77,8 @@ def timed(c, keys, cts, runs: int) -> list[float]:
 
 
 def run_one(folder: Path, name: str, runs: int) -> dict:
-    for packed in folder.glob(f"{name}-*/*.xz"):
-        with lzma.open(packed) as src, open(packed.with_suffix(""), "wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 24)
-        packed.unlink()
-    with np.load(folder / "inputs.npz") as arrays:
-        inputs = {
-            k.split("/")[1]: arrays[k] for k in arrays.files if k.startswith(name + "/")
-        }
+    gpu_python.unpack(folder, name)
+    inputs = gpu_python.program_inputs(folder, name)
     one = ember.load(folder / f"{name}-d1")
     two = ember.load(folder / f"{name}-d2")
     t = time.perf_counter()

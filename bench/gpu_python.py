@@ -143,22 +143,33 @@ ORDER = [
 ]
 
 
+def program_inputs(folder: Path, name: str) -> dict[str, np.ndarray]:
+    """The inputs of program `name` in folder/inputs.npz (saved as
+    <name>/<input>)."""
+    with np.load(folder / "inputs.npz") as arrays:
+        return {
+            k.split("/")[1]: arrays[k] for k in arrays.files if k.startswith(name + "/")
+        }
+
+
+def unpack(folder: Path, name: str) -> None:
+    """Large files travel xz-compressed (make_python_gpu_artifacts.py):
+    unpacked in place, once."""
+    for packed in folder.glob(f"{name}-*/*.xz"):
+        with lzma.open(packed) as src, open(packed.with_suffix(""), "wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 24)
+        packed.unlink()
+
+
 def run_one(folder: Path, name: str, runs: int) -> dict:
     """Every measurement of one program (see the module docstring)."""
-    arrays = np.load(folder / "inputs.npz")
-    inputs = {
-        k.split("/")[1]: arrays[k] for k in arrays.files if k.startswith(name + "/")
-    }
+    inputs = program_inputs(folder, name)
     step = Step(name)
     t = time.perf_counter()
     # Programs compiled in the named insecure test mode (N = 2^13
     # bootstrapping) load only when the caller names that mode too.
     security = "none" if name in INSECURE else 128
-    # Large files travel xz-compressed (make_python_gpu_artifacts.py).
-    for packed in folder.glob(f"{name}-*/*.xz"):
-        with lzma.open(packed) as src, open(packed.with_suffix(""), "wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 24)
-        packed.unlink()
+    unpack(folder, name)
     cuda = ember.load(folder / f"{name}-cuda", security=security)
     cpu = ember.load(folder / f"{name}-cpu", security=security)
     keys = cuda.keygen()

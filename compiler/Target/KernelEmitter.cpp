@@ -1176,24 +1176,37 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   std::set<int64_t> galois[2];
   bool encapsulation = false;
   unsigned kernels = 0, calls = 0;
-  auto noteKey = [&](Type keyType, IntegerAttr g, StringAttr encaps) {
+  // The keys each device's load_key calls read (kernel-partition-devices:
+  // uploaded there alone), whatever their form.
+  struct DeviceKeys {
+    bool relin = false, encapsulation = false;
+    std::set<int64_t> galois;
+  };
+  std::map<int64_t, DeviceKeys> perDeviceKeys;
+  auto noteKey = [&](Type keyType, IntegerAttr g, StringAttr encaps,
+                     int64_t device) {
     int form = isa<rns::KlssKeyType>(keyType) ? 1 : 0;
-    if (encaps)
-      encapsulation = true;
-    else if (g)
+    DeviceKeys &dk = perDeviceKeys[device];
+    if (encaps) {
+      encapsulation = dk.encapsulation = true;
+    } else if (g) {
       galois[form].insert(g.getInt());
-    else
-      relin[form] = true;
+      dk.galois.insert(g.getInt());
+    } else {
+      relin[form] = dk.relin = true;
+    }
   };
   f.walk([&](Operation *op) {
     if (auto c = dyn_cast<kernel::CallOp>(op)) {
       ++calls;
+      auto device = c->getAttrOfType<IntegerAttr>("device");
       if (c.getCallee() == "load_key")
         noteKey(c.getResult(0).getType(),
                 c->getAttrOfType<IntegerAttr>("galois"),
-                c->getAttrOfType<StringAttr>("encapsulation"));
+                c->getAttrOfType<StringAttr>("encapsulation"),
+                device ? device.getInt() : 0);
     } else if (auto k = dyn_cast<rns::LoadKeyOp>(op)) {
-      noteKey(k.getType(), k.getGaloisAttr(), k.getEncapsulationAttr());
+      noteKey(k.getType(), k.getGaloisAttr(), k.getEncapsulationAttr(), 0);
     } else if (isa<kernel::LaunchOp>(op)) {
       ++kernels;
     }
@@ -1277,35 +1290,20 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   std::optional<llvm::json::Object> devices;
   if (auto k = f->getAttrOfType<IntegerAttr>("kernel.devices")) {
     const int64_t count = std::max<int64_t>(1, k.getInt());
-    std::vector<std::set<int64_t>> dg(count);
-    std::vector<bool> drelin(count, false), dencaps(count, false);
-    f.walk([&](kernel::CallOp c) {
-      if (c.getCallee() != "load_key")
-        return;
-      auto d = c->getAttrOfType<IntegerAttr>("device");
-      int64_t at = d ? d.getInt() : 0;
-      if (at < 0 || at >= count)
-        return;
-      if (c->getAttrOfType<StringAttr>("encapsulation"))
-        dencaps[at] = true;
-      else if (auto g = c->getAttrOfType<IntegerAttr>("galois"))
-        dg[at].insert(g.getInt());
-      else
-        drelin[at] = true;
-    });
     llvm::json::Array perDevice;
     for (int64_t d = 0; d < count; ++d) {
+      const DeviceKeys &dk = perDeviceKeys[d];
       llvm::json::Array gl;
-      for (int64_t e : dg[d])
+      for (int64_t e : dk.galois)
         gl.push_back(e);
       uint64_t bytes =
-          (dg[d].size() + (drelin[d] ? 1 : 0) + (dencaps[d] ? 1 : 0)) *
+          (dk.galois.size() + (dk.relin ? 1 : 0) + (dk.encapsulation ? 1 : 0)) *
               params.getHybridKeyBytes() +
-          (dencaps[d] ? params.getToSparseKeyBytes() : 0);
+          (dk.encapsulation ? params.getToSparseKeyBytes() : 0);
       perDevice.push_back(
-          llvm::json::Object{{"relin", bool(drelin[d])},
+          llvm::json::Object{{"relin", dk.relin},
                              {"galois", std::move(gl)},
-                             {"encapsulation", bool(dencaps[d])},
+                             {"encapsulation", dk.encapsulation},
                              {"key_bytes", static_cast<int64_t>(bytes)}});
     }
     llvm::json::Object dev{{"count", count}, {"keys", std::move(perDevice)}};

@@ -182,9 +182,11 @@ private:
   std::vector<Sending> sending_;
   mutable std::map<int32_t, typename B::Event> arriving_;
 
-  template <typename P> static size_t bytesOf(const P &p) {
-    return p.basis.size() * p.n *
-           sizeof(*B::words(p)); // residues of the program's word
+  /// Bytes of one residue (the program's word).
+  static constexpr int64_t kWordBytes = static_cast<int64_t>(sizeof(
+      std::remove_pointer_t<decltype(B::words(std::declval<const Poly &>()))>));
+  static int64_t bytesOf(const Poly &p) {
+    return static_cast<int64_t>(p.basis.size() * p.n) * kWordBytes;
   }
   /// Kernels about to write arena bytes [offset, offset + bytes) wait for
   /// the sends still reading them.
@@ -222,8 +224,7 @@ private:
           B::send(args_, x, to,
                   ready != readyAt_.end() ? ready->second : B::ready(args_, x));
       if (spec(src).offset >= 0)
-        sending_.push_back(
-            {spec(src).offset, static_cast<int64_t>(bytesOf(x)), done});
+        sending_.push_back({spec(src).offset, bytesOf(x), done});
     } else {
       Poly &out = placeOut(s, 0);
       arriving_[arg(s.out, 0)] = B::recv(args_, out, s.device);
@@ -268,16 +269,13 @@ private:
     const BufferSpec &o = spec(b);
     set(b, B::place(args_, basis(o), o.ntt != 0, o.offset, written_in_place));
     if (!sending_.empty())
-      claim(o.offset, static_cast<int64_t>(bytesOf(owned_[b])));
+      claim(o.offset, bytesOf(owned_[b]));
     return owned_[b];
   }
   typename B::Scratch scratch(const Step &s) {
     if (!sending_.empty() && s.scratch >= 0) {
       const BufferSpec &o = spec(s.scratch);
-      claim(o.offset, static_cast<int64_t>(o.q_hi) * ctx_.n() *
-                          static_cast<int64_t>(sizeof(
-                              typename std::remove_pointer_t<decltype(B::words(
-                                  std::declval<const Poly &>()))>)));
+      claim(o.offset, static_cast<int64_t>(o.q_hi) * ctx_.n() * kWordBytes);
     }
     return B::scratch(args_, s.scratch >= 0 ? &spec(s.scratch) : nullptr);
   }

@@ -42,8 +42,7 @@ int64_t limbsOf(Value v) {
 class OpCost {
 public:
   OpCost(ckks::ParamsAttr params)
-      : params_(params),
-        c_(KeySwitchConstants::forWord(params.getWordBytes() * 8)) {
+      : c_(KeySwitchConstants::forWord(params.getWordBytes() * 8)) {
     const double n = std::ldexp(1.0, params.getLogN());
     sN_ = n / 65536.0;
     sNtt_ = sN_ * params.getLogN() / 16.0;
@@ -123,7 +122,6 @@ public:
   }
 
 private:
-  ckks::ParamsAttr params_;
   KeySwitchConstants c_;
   double sN_ = 1, sNtt_ = 1, limbBytes_ = 0;
   std::vector<int> digitSizes_;
@@ -229,7 +227,6 @@ struct PartitionDevicesPass
   // --- the schedule ----------------------------------------------------------
   struct State {
     const OpCost &cost;
-    int k;
     std::vector<double> ready;      // kernel streams
     std::vector<double> link;       // transfer streams (NCCL), one per device
     DenseMap<Value, int64_t> home;  // where a buffer was made
@@ -372,7 +369,7 @@ struct PartitionDevicesPass
   LogicalResult partition(func::FuncOp f, const OpCost &cost) {
     Block &body = f.getBody().front();
     Operation *ret = body.getTerminator();
-    State s{cost, static_cast<int>(devices), {}, {}, {}, {}, {}, {}, 0, 0};
+    State s{cost, {}, {}, {}, {}, {}, {}, 0, 0};
     s.ready.assign(devices, 0.0);
     s.link.assign(devices, 0.0);
     for (BlockArgument a : f.getArguments()) {

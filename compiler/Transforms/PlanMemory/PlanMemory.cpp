@@ -104,7 +104,7 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     // read: a kernel waiting to overwrite a buffer still being sent would
     // wait for every transfer queued before that send, the other
     // device's included.
-    std::vector<Arena> received(devices, Arena(false));
+    std::vector<Arena> apartArena(devices, Arena(false));
     DenseSet<Value> sent;
     for (Operation &op : body)
       if (auto call = dyn_cast<kernel::CallOp>(op);
@@ -112,21 +112,19 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
         sent.insert(kernel::bufferOf(call.getInputs()[0]));
     DenseMap<Value, int64_t> offset, device;
     std::map<int64_t, SmallVector<Value>> dies; // op index -> buffers
-    DenseSet<Value> isReceived;                 // buffers of the unshared part
-    SmallVector<std::pair<Value, int64_t>> apart; // sent ones there
+    DenseSet<Value> unshared;                   // buffers of the unshared part
     auto define = [&](Value v, int64_t at, int64_t d) {
       device[v] = d;
       if (sent.contains(v)) {
-        offset[v] = received[d].place(size(v));
-        isReceived.insert(v);
-        apart.push_back({v, d});
+        offset[v] = apartArena[d].place(size(v));
+        unshared.insert(v);
         return;
       }
       offset[v] = arenas[d].place(size(v));
       dies[live.deathOf(v, at)].push_back(v);
     };
     auto release = [&](Value v) {
-      if (!isReceived.contains(v))
+      if (!unshared.contains(v))
         arenas[device[v]].free(offset[v]);
     };
     SmallVector<int64_t> argOffsets;
@@ -150,9 +148,8 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
         if (sent.contains(r)) { // sent on: its own bytes already
           define(r, live.index.lookup(&op), d);
         } else {
-          offset[r] = received[d].place(size(r));
-          isReceived.insert(r);
-          apart.push_back({r, d});
+          offset[r] = apartArena[d].place(size(r));
+          unshared.insert(r);
         }
         ++buffers;
       } else if ((call && !constant) || isa<kernel::LaunchOp>(op)) {
@@ -181,34 +178,29 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     }
     // The unshared part follows each device's reused arena: its buffers'
     // offsets move by that arena's size (the offsets recorded above).
-    if (!apart.empty()) {
-      for (auto [v, d] : apart)
-        offset[v] += arenas[d].top();
-      DenseSet<Value> moved;
-      for (auto [v, d] : apart)
-        moved.insert(v);
+    if (!unshared.empty()) {
+      for (Value v : unshared)
+        offset[v] += arenas[device[v]].top();
       size_t i = 0;
       for (BlockArgument a : f.getArguments())
         if (isa<rns::PolyType>(a.getType()))
           argOffsets[i++] = offset[a];
       for (Operation &op : body) {
-        auto offs = op.getAttrOfType<DenseI64ArrayAttr>("offsets");
         bool any = false;
         for (Value r : op.getResults())
-          any |= moved.contains(r);
+          any |= unshared.contains(r);
         if (!any)
           continue;
         SmallVector<int64_t> now;
         for (Value r : op.getResults())
           if (isa<rns::PolyType>(r.getType()))
             now.push_back(offset[r]);
-        (void)offs;
         op.setAttr("offsets", b.getDenseI64ArrayAttr(now));
       }
     }
     SmallVector<int64_t> tops;
     for (int64_t d = 0; d < devices; ++d)
-      tops.push_back(arenas[d].top() + received[d].top());
+      tops.push_back(arenas[d].top() + apartArena[d].top());
     f->setAttr(kernel::KernelDialect::kArgOffsetsAttrName,
                b.getDenseI64ArrayAttr(argOffsets));
     f->setAttr(kernel::KernelDialect::kArenaBytesAttrName,
