@@ -11,6 +11,7 @@ that to the first run, whose time then includes it (the median is then over
 the later runs).
 
     .venv/bin/python bench/cpu_bootstrap.py [--extra-levels 3] [--runs 4]
+        [--no-double-hoisting]
 
 ``--extra-levels`` is the levels left for the program after bootstrapping
 (OpenFHE's ``--levels-after 2`` leaves 3 by its count). Environment
@@ -53,6 +54,11 @@ def main() -> None:
         default=None,
         help="bootstrap_cosine_bits (34: the earlier degree-48 cosine)",
     )
+    ap.add_argument(
+        "--no-double-hoisting",
+        action="store_true",
+        help="double_hoisting=False (the DFTs' splits and sums of before)",
+    )
     args = ap.parse_args()
     slots = 1 << args.log_slots if args.log_slots else 1 << (args.log_n - 1)
 
@@ -69,6 +75,7 @@ def main() -> None:
         log_n=args.log_n,
         extra_levels=args.extra_levels,
         target="cpu",
+        double_hoisting=not args.no_double_hoisting,
         **cosine,
     )
     compile_s = time.perf_counter() - t
@@ -100,6 +107,7 @@ def main() -> None:
                 "q_limbs": len(params["q"]),
                 "p_limbs": len(params["p"]),
                 "dnum": params["dnum"],
+                "double_hoisting": not args.no_double_hoisting,
                 "mean_bits": float(-np.mean(np.log2(err))),
                 "min_bits": float(-np.log2(err.max())),
                 "compile_s": compile_s,

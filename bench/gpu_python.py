@@ -68,6 +68,7 @@ BOOTSTRAPS = {
     "bootstrap16_s12",
     "bootstrap16_w32",
     "bootstrap16_cos34",  # the degree-48 cosine (bootstrap_cosine_bits=34)
+    "bootstrap16_dh_off",  # double_hoisting=False
 }
 # bootstrap16 stopped after a phase (bootstrap_stop_after): no reference
 # value; their times against bootstrap16's give the phases' times.
@@ -75,6 +76,8 @@ PHASES = {
     "bootstrap16_coeff_to_slot",
     "bootstrap16_eval_mod",
     "bootstrap16_cos34_eval_mod",
+    "bootstrap16_dh_off_coeff_to_slot",
+    "bootstrap16_dh_off_eval_mod",
 }
 # The same at 32-bit words (bootstrap16_w32).
 PHASES32 = {"bootstrap16_w32_coeff_to_slot", "bootstrap16_w32_eval_mod"}
@@ -413,7 +416,7 @@ def main() -> None:
             )
         )
     ms = {r["program"]: r["graph_ms"] for r in rows}
-    for whole in ("bootstrap16", "bootstrap16_w32"):
+    for whole in ("bootstrap16", "bootstrap16_dh_off", "bootstrap16_w32"):
         if not {whole, f"{whole}_coeff_to_slot", f"{whole}_eval_mod"} <= ms.keys():
             continue
         cts = ms[f"{whole}_coeff_to_slot"]
@@ -439,7 +442,7 @@ def cuda_reference(name: str, inputs: dict[str, np.ndarray]):
     # A 32-bit twin, one at another scale or another key-switching method
     # (<name>_k1_klss / _k1_hybrid): the same function.
     name = re.sub(r"_k1_(klss|hybrid)$", "", name)
-    name = re.sub(r"_s\d+$", "", name.removesuffix("_w32"))
+    name = re.sub(r"_s\d+$", "", name.removesuffix("_w32").removesuffix("_dh_off"))
     if name in set_b.PROGRAMS:
         prog = set_b.PROGRAMS[name]
     else:

@@ -14,7 +14,9 @@ in the named insecure test mode; the deep examples poly_net (20 layers)
 and logistic_regression_training (10 iterations) with bootstrap="auto"
 at N = 2^16, 128-bit; bootstrap16, the same at N = 2^16 with
 128-bit parameters and nine levels left, bootstrap16_s14 and _s12 with
-sparse packing (2^14 and 2^12 slots), and bootstrap16's twins stopped after
+sparse packing (2^14 and 2^12 slots), bootstrap16_dh_off and its twins
+(``double_hoisting=False``: the DFTs' splits and sums of before), and
+bootstrap16's twins stopped after
 CoeffToSlot and after EvalMod (``bootstrap_stop_after``: the phase times are
 the differences), and bootstrap16_cos34 (and its twin stopped after
 EvalMod) with the earlier degree-48 cosine (``bootstrap_cosine_bits=34``)
@@ -66,6 +68,9 @@ NO_NOFUSE = {
     "bootstrap16_s12",
     "bootstrap16_cos34",
     "bootstrap16_cos34_eval_mod",
+    "bootstrap16_dh_off",
+    "bootstrap16_dh_off_coeff_to_slot",
+    "bootstrap16_dh_off_eval_mod",
     "klss_form",
     "klss_form_off",
     *DEEP_EXAMPLES,
@@ -110,6 +115,12 @@ NO_NOFUSE |= {f"{n}_k1_{m}" for n in W32_KLSS for m in ("klss", "hybrid")}
 NO_NOFUSE |= {"tanh_layer_w32", "tanh_layer_off_w32"}
 
 
+# Examples whose matrix-vector products double hoisting changes, also as
+# <name>_dh_off (double_hoisting=False: the splits and sums of before).
+DH_OFF_EXAMPLES = ["mlp", "tanh_layer"]
+NO_NOFUSE |= {f"{n}_dh_off" for n in DH_OFF_EXAMPLES}
+
+
 def programs(rng: np.random.Generator):
     """(name, program, options, inputs) of every program."""
     for example in [*EXAMPLES, *DEEP_EXAMPLES]:
@@ -117,7 +128,10 @@ def programs(rng: np.random.Generator):
         module = cli._load_module(path)
         prog = cli._find_program(module, path, None)
         options = DEEP_EXAMPLES.get(example, {})
-        yield example, prog, options, cli._inputs(module, prog, None, rng)
+        inputs = cli._inputs(module, prog, None, rng)
+        yield example, prog, options, inputs
+        if example in DH_OFF_EXAMPLES:
+            yield f"{example}_dh_off", prog, {"double_hoisting": False}, inputs
     for name, prog in set_b.PROGRAMS.items():
         yield name, prog, {"params": "B"}, set_b.inputs(prog, rng)
     for example in W32_EXAMPLES:
@@ -189,6 +203,17 @@ def programs(rng: np.random.Generator):
         {**cos34, "bootstrap_stop_after": "eval_mod"},
         {"x": x16},
     )
+    # The same without double hoisting's products over Q_l u P (its
+    # baby-step giant-step splits too): the IR of before, to measure it.
+    dh_off = {"log_n": 16, "extra_levels": 9, "double_hoisting": False}
+    yield "bootstrap16_dh_off", bootstrap16, dh_off, {"x": x16}
+    for phase in ("coeff_to_slot", "eval_mod"):
+        yield (
+            f"bootstrap16_dh_off_{phase}",
+            bootstrap16,
+            {**dh_off, "bootstrap_stop_after": phase},
+            {"x": x16},
+        )
     # The same at 32-bit words.
     w32 = {"log_n": 16, "extra_levels": 9, "word": "32"}
     yield "bootstrap16_w32", bootstrap16, w32, {"x": x16}

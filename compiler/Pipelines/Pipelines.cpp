@@ -99,8 +99,11 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   // the depth that fhe-to-ckks budgets counts their levels.
   pm.addPass(createExpandPolyEval());
   // Matrix-vector products by baby-step giant-step (its rotations hoisted
-  // and its ModDowns merged by the passes below).
-  pm.addPass(createExpandLinearTransform());
+  // and its ModDowns merged by the passes below; the split assumes double
+  // hoisting with products over Q_l u P when hoisting is on).
+  const bool doubleHoisting = options.hoisting && options.doubleHoisting;
+  pm.addPass(createExpandLinearTransform(
+      ExpandLinearTransformOptions{doubleHoisting}));
   // Fold rotate-by-0, rotate-of-rotate, x + 0 while still in fhe (and drop
   // the expansion's unused baby steps).
   pm.addPass(mlir::createCanonicalizerPass());
@@ -120,6 +123,7 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   fheToCkks.keyMemoryBudgetMiB = options.keyMemoryBudgetMiB;
   fheToCkks.bootstrapStopAfter = options.bootstrapStopAfter;
   fheToCkks.bootstrapCosineBits = options.bootstrapCosineBits;
+  fheToCkks.doubleHoisting = doubleHoisting;
   // A KLSS form for parameters chosen from the program: asked for, or
   // implied by a forced keyswitch=klss (gamma 4, the fewest T primes).
   fheToCkks.klssGamma = options.klssGamma;
@@ -141,7 +145,8 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   // A lone rotation too when fusion folds its digits' automorphism into the
   // inner product.
   pm.addPass(createHoistRotations(HoistRotationsOptions{
-      options.hoisting, options.hoisting, options.hoisting && options.fusion}));
+      options.hoisting, options.hoisting, options.hoisting && options.fusion,
+      doubleHoisting}));
   // Keep slots, levels and scales of the interface: rns types drop them.
   pm.addPass(createCKKSRecordInterface());
   // Expand every ckks op into RNS polynomial ops (hybrid key switching).

@@ -97,6 +97,14 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                         llvm::cl::desc("Hoist rotations (one ModUp) and sums "
                                        "of rotations (one ModDown)"),
                         llvm::cl::init(true)};
+  Option<bool> doubleHoisting{
+      *this, "double-hoisting",
+      llvm::cl::desc("Double hoisting of matrix-vector products (CKKS): each "
+                     "giant step's inner sum of plaintext products taken "
+                     "over Q_l u P before one ModDown (ckks.hoisted_dot), "
+                     "and the baby-step giant-step split chosen for it; "
+                     "needs hoisting"),
+      llvm::cl::init(true)};
   Option<bool> mergeModDown{*this, "merge-moddown",
                             llvm::cl::desc("Merge ModDown with the following "
                                            "rescale and sum before ModDown"),

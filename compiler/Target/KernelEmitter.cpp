@@ -28,6 +28,7 @@
 #include <openssl/evp.h>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -433,20 +434,41 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
   {
     llvm::raw_string_ostream k(body);
     DenseMap<Value, std::string> scalar;
-    std::map<std::pair<void *, uint64_t>, std::string> loaded;
     int t = 0;
-    for (auto [i, r] : llvm::enumerate(reads)) {
-      std::string sv = "x" + std::to_string(i);
+    // Each read is loaded just before its first use, so that a kernel of
+    // many inputs (a hoisted dot's sums read dozens) keeps few values live.
+    // On the GPU its limb pointer is made there too (not in the prologue:
+    // 2 registers per input held through the kernel). Which read gives a
+    // value (a permuted load gives the automorphism's result):
+    DenseMap<Value, size_t> readOf;
+    for (auto [i, r] : llvm::enumerate(reads))
+      if (!r.galois)
+        readOf[r.v] = i;
+    for (auto &[res, src] : permuted)
+      for (auto [i, r] : llvm::enumerate(reads))
+        if (r.v == src.first && r.galois == src.second)
+          readOf[res] = i;
+    std::vector<bool> emitted(reads.size(), false);
+    const bool cuda = be_ == Backend::Cuda;
+    auto load = [&](Value v) {
+      auto it = readOf.find(v);
+      if (it == readOf.end() || emitted[it->second])
+        return;
+      const size_t i = it->second;
+      emitted[i] = true;
+      const Read &r = reads[i];
+      std::string sv = "x" + std::to_string(i), in = "in" + std::to_string(i);
       std::string at =
           r.galois ? "em_auto(k, " + std::to_string(r.galois) + "u)" : "k";
-      k << "    const uint64_t " << sv << " = in" << i << " ? in" << i << "["
+      if (cuda)
+        k << "    const em_word *" << in << " = em_limb((const em_word *)io.in["
+          << i << "], g, io.inb[" << i << "]);\n";
+      k << "    const uint64_t " << sv << " = " << in << " ? " << in << "["
         << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "") << "\n";
-      loaded[{r.v.getAsOpaquePointer(), r.galois}] = sv;
-      if (!r.galois)
-        scalar[r.v] = sv;
-    }
-    for (auto &[res, src] : permuted)
-      scalar[res] = loaded[{src.first.getAsOpaquePointer(), src.second}];
+      for (auto &[value, index] : readOf)
+        if (index == i)
+          scalar[value] = sv;
+    };
     // a * b + c * d with both products used only there: summed exactly in
     // 128 bits and reduced once (em_mac2), not reduced three times; the
     // products are then not evaluated on their own (scalarOp sees them
@@ -462,9 +484,20 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
       auto o = other.getDefiningOp<rns::MulOp>();
       return o && o != m && o->hasOneUse() && computedHere(other);
     };
+    // The reads an op needs (through the products folded into it).
+    std::function<void(Operation *)> loadFor = [&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (def && computedHere(v) && folded(def))
+          loadFor(def);
+        else
+          load(v);
+      }
+    };
     for (Operation *op : ops) {
       if (isa<rns::AutomorphismOp>(op) || folded(op))
-        continue; // a permuted load above, or a product folded into its sum
+        continue; // a permuted load, or a product folded into its sum
+      loadFor(op);
       FailureOr<std::string> e = scalarOp(op, scalar, tables);
       if (failed(e))
         return failure();
@@ -473,6 +506,8 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
         << op->getName().getStringRef() << "\n";
       scalar[op->getResult(0)] = sv;
     }
+    for (Value v : stores)
+      load(v);
     for (auto [i, v] : llvm::enumerate(stores))
       k << "    out" << i << "[k] = em_word(" << scalar[v] << ");\n";
   }
@@ -508,7 +543,8 @@ int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
       << "  (void)q;\n";
     // Buffers hold em_word residues (the module's word size); values are
     // computed in 64 bits and stored back narrowed (they are below q).
-    for (size_t i = 0; i < ins; ++i)
+    // The GPU's kernels make each input's pointer where they load it.
+    for (size_t i = 0; i < ins && be_ == Backend::Cpp; ++i)
       k << "  const em_word *in" << i << " = em_limb((const em_word *)io.in["
         << i << "], g, io.inb[" << i << "]);\n";
     for (size_t i = 0; i < outs; ++i)

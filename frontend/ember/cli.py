@@ -10,6 +10,7 @@
 Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
 --extra-levels N, --rescale lazy|eager, --[no-]lazy-relin, --[no-]hoisting,
+--[no-]double-hoisting,
 --[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch,
 --keyswitch auto|hybrid|klss, --key-memory-mib N, --klss-gamma N, --klss-t N.
 

@@ -121,6 +121,11 @@ class CompileOptions:
     - ``lazy_relin``: relinearize lazily (Cheddar 5.2).
     - ``hoisting``: one ModUp shared by rotations of one input, one ModDown
       for sums of rotations (CKKS, BGV and BFV).
+    - ``double_hoisting``: with hoisting, a CKKS matrix-vector product's
+      (and bootstrapping's DFTs') inner sums of plaintext products taken
+      over Q_l u P before one ModDown each, and the baby-step giant-step
+      split chosen for that (more baby steps: more Galois keys, fewer key
+      switches; bootstrap16 42 -> 56 keys).
     - ``bfv_mult``: a BFV program's product, "behz" (Bajard-Eynard-Hasan-
       Zucca, the default: 0.84x HPS's time on two CPU cores, 0.90-0.92x on
       an H100) or "hps" (Halevi-Polyakov-Shoup).
@@ -225,6 +230,11 @@ class CompileOptions:
     rescale: str = _option("lazy", "rescale", "rescale strategy", ("lazy", "eager"))
     lazy_relin: bool = _option(True, "lazy-relin", "relinearize lazily")
     hoisting: bool = _option(True, "hoisting", "hoist rotations")
+    double_hoisting: bool = _option(
+        True,
+        "double-hoisting",
+        "matrix products' inner sums over Q_l u P, one ModDown each",
+    )
     bfv_mult: str = _option(
         "behz", "bfv-mult", "BFV's product: BEHZ or HPS", ("behz", "hps")
     )

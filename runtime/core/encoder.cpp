@@ -174,6 +174,18 @@ template <typename Word>
 BasicPlaintext<Word>
 BasicEncoder<Word>::encode(const std::vector<std::complex<double>> &values,
                            int level, double scale, size_t slots) const {
+  if (level < 0 || level > ctx_.maxLevel())
+    throw LevelMismatch("cannot encode at level " + std::to_string(level) +
+                        " (parameters have levels 0.." +
+                        std::to_string(ctx_.maxLevel()) + ")");
+  return encode(values, level, scale, slots, ctx_.qBasis(level));
+}
+
+template <typename Word>
+BasicPlaintext<Word>
+BasicEncoder<Word>::encode(const std::vector<std::complex<double>> &values,
+                           int level, double scale, size_t slots,
+                           const std::vector<int> &basis) const {
   checkSlots(ctx_, slots);
   if (values.size() != slots)
     throw InvalidArgument("expected " + std::to_string(slots) +
@@ -210,7 +222,17 @@ BasicEncoder<Word>::encode(const std::vector<std::complex<double>> &values,
   pt.level = level;
   pt.scale = scale;
   pt.slots = slots;
-  pt.poly = Poly<Word>(ctx_.qBasis(level), n, false);
+  const std::vector<int> q = ctx_.qBasis(level);
+  if (basis.size() < q.size() || !std::equal(q.begin(), q.end(), basis.begin()))
+    throw InvalidArgument("encode: the basis must begin with the primes of "
+                          "Q_" +
+                          std::to_string(level));
+  for (size_t i = q.size(); i < basis.size(); ++i)
+    if (basis[i] < ctx_.qCount() || basis[i] >= ctx_.qCount() + ctx_.pCount() ||
+        (i > q.size() && basis[i] <= basis[i - 1]))
+      throw InvalidArgument("encode: after Q_" + std::to_string(level) +
+                            " the basis may hold only primes of P, in order");
+  pt.poly = Poly<Word>(basis, n, false);
   // Each coefficient's residues, a column of the limbs (coefficients are
   // independent: split over the cores, like the NTTs that follow; a
   // program's first run encodes hundreds of constants this way).

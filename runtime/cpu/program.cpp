@@ -192,9 +192,20 @@ template <typename Word, typename V>
 Poly<Word> encodeOver(const Context<Word> &ctx, const std::vector<V> &values,
                       double scale, const std::vector<int> &basis, bool ntt,
                       const char *what) {
-  const int level = prefixLevel(ctx, basis, what);
+  // A prefix of Q, possibly followed by primes of P (a weight of products
+  // over Q_l u P).
+  size_t qPart = 0;
+  while (qPart < basis.size() && basis[qPart] < ctx.qCount())
+    ++qPart;
+  if (qPart == 0)
+    throw InvalidArgument(std::string("encode: ") + what +
+                          " are encoded over a prefix of Q (then primes of P)");
+  const int level = prefixLevel(
+      ctx, std::vector<int>(basis.begin(), basis.begin() + qPart), what);
   BasicEncoder<Word> encoder(ctx);
-  BasicPlaintext<Word> pt = encoder.encode(values, level, scale, values.size());
+  std::vector<std::complex<double>> complexValues(values.begin(), values.end());
+  BasicPlaintext<Word> pt =
+      encoder.encode(complexValues, level, scale, values.size(), basis);
   if (!ntt)
     cpu::intt(ctx, pt.poly);
   return std::move(pt.poly);

@@ -57,6 +57,54 @@ runPlan(const program::Plan<program::CpuKernel> &plan, const Context64 &ctx,
   return outputs;
 }
 
+TEST(ProgramCkks, ConstantsOverQAndP) {
+  // A weight of the compiler's ckks.hoisted_dot: encoded over Q_1 u P. Its
+  // Q limbs are the encoding over Q_1; each P limb holds the same integer
+  // coefficients (the centred residues mod q_0, exact: |c| < q_0 / 2).
+  Context64 ctx = test::toyContext(4, {50, 40, 40}, {50, 45}, 2);
+  Prng prng(Prng::Seed{12});
+  program::ConstantData data;
+  for (int i = 0; i < 16; ++i) // 8 complex slot values
+    data.values.push_back(static_cast<double>(prng.uniform(2001)) / 1000 - 1);
+  const double scale = 0x1p30;
+  std::vector<int> qp = ctx.qBasis(1);
+  for (int p : ctx.pBasis())
+    qp.push_back(p);
+  const Poly64 q = program::encodeConstant(ctx, &data, 0, 8, true, scale,
+                                           ctx.qBasis(1), false, 0, 0);
+  const Poly64 got =
+      program::encodeConstant(ctx, &data, 0, 8, true, scale, qp, false, 0, 0);
+  ASSERT_EQ(got.basis, qp);
+  EXPECT_TRUE(std::equal(q.data.begin(), q.data.end(), got.data.begin()));
+  const uint64_t q0 = ctx.primes()[0];
+  int nonzero = 0;
+  for (size_t j = q.basis.size(); j < qp.size(); ++j) {
+    const uint64_t p = ctx.primes()[qp[j]];
+    for (size_t k = 0; k < got.n; ++k) {
+      const uint64_t r = q.limb(0)[k];
+      const bool negative = r > q0 / 2;
+      const uint64_t magnitude = negative ? q0 - r : r;
+      const uint64_t want = negative ? (p - magnitude % p) % p : magnitude % p;
+      EXPECT_EQ(got.limb(j)[k], want) << "limb " << j << ", coefficient " << k;
+      nonzero += magnitude != 0;
+    }
+  }
+  EXPECT_GT(nonzero, 0);
+  // NTT form: the coefficient form transformed.
+  Poly64 ntt =
+      program::encodeConstant(ctx, &data, 0, 8, true, scale, qp, true, 0, 0);
+  Poly64 coeff = got;
+  cpu::ntt(ctx, coeff);
+  EXPECT_EQ(ntt.data, coeff.data);
+  // P before Q, or a gap in Q: refused.
+  EXPECT_THROW(program::encodeConstant(ctx, &data, 0, 8, true, scale,
+                                       {qp[2], 0, 1}, true, 0, 0),
+               InvalidArgument);
+  EXPECT_THROW(program::encodeConstant(ctx, &data, 0, 8, true, scale,
+                                       {0, 2, qp[2]}, true, 0, 0),
+               InvalidArgument);
+}
+
 TEST(ProgramBgv, EncodingIsTheEncodersAtTheBasisLevel) {
   Context64 ctx = test::toyContext(4, {30, 30, 30}, {30}, 3);
   BgvEncoder enc(ctx, kT);

@@ -22,20 +22,26 @@ def _galois(c: ember.Compiled) -> int:
     return len(c.manifest["keys"]["galois"])
 
 
-@pytest.mark.parametrize(("baby", "keys"), [(None, 14), (4, 3 + 15)])
-def test_square_matrix(build_dir, rng, baby, keys):
-    """64 x 64: the cost model's 8 x 8 split (7 + 7 Galois keys) or a forced
-    4 x 16 one (3 + 15); one level either way."""
+@pytest.mark.parametrize(
+    ("baby", "double_hoisting", "keys", "dots"),
+    [(None, True, 15 + 3, 4), (None, False, 7 + 7, 0), (4, True, 3 + 15, 0)],
+)
+def test_square_matrix(build_dir, rng, baby, double_hoisting, keys, dots):
+    """64 x 64: the cost model's split, 16 x 4 with double hoisting (15 + 3
+    Galois keys; each giant step's inner sum one ckks.hoisted_dot, products
+    over Q_l u P) or 8 x 8 without (7 + 7); or a forced 4 x 16 one (3 + 15:
+    16 inner sums over 3 rotations, so no hoisted_dot); one level each."""
     w = np.random.default_rng(7).normal(0, 1 / 8, (64, 64))
 
     @ember.program(slots=64)
     def layer(x):
         return ember.matvec(w, x, baby=baby)
 
-    layer.name = f"layer_{baby}"
-    compiled = ember.compile(layer)
+    layer.name = f"layer_{baby}_{double_hoisting}"
+    compiled = ember.compile(layer, double_hoisting=double_hoisting)
     assert len(compiled.manifest["params"]["q"]) - 1 == 1
     assert _galois(compiled) == keys
+    assert compiled.ir("ckks").count("ckks.hoisted_dot") == dots
     fhe = compiled.ir("fhe")
     assert fhe.count("fhe.linear_transform") == 1
     assert f'{HERE}":{line_of(layer, "ember.matvec")}:' in fhe

@@ -156,8 +156,10 @@ def test_every_option_is_tested():
     # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py;
     # encoding on TFHE programs: tests/e2e/test_tfhe_programs.py (and its
     # refusal on other programs below); devices, link_gbps and
-    # link_latency_us: tests/e2e/test_multi_device.py.
+    # link_latency_us: tests/e2e/test_multi_device.py; double_hoisting acts
+    # on matrix-vector products: tests/e2e/test_matvec.py.
     tested = set(WITNESSES) | {
+        "double_hoisting",
         "devices",
         "link_gbps",
         "link_latency_us",

@@ -397,6 +397,56 @@ LOWERING(HoistedRotateSumOp) {
   return success();
 }
 
+LOWERING(HoistedDotOp) {
+  ValueRange in = adaptor.getInput();
+  const int64_t level = levelOf(op.getInput());
+  KeySwitcher ks{rewriter, op.getLoc(), basis, level};
+  Location loc = op.getLoc();
+  PolyType qp = basis.qp(level);
+  // Every term joins the sums over Q_l u P: a rotation's (acc0 + P
+  // sigma(c0), acc1), the unrotated input's (P c0, P c1), each times its
+  // weight encoded over Q_l u P; one ModDown divides by P. P c0 is made
+  // once and permuted (sigma(P c0) = P sigma(c0)): an automorphism over
+  // Q_l u P is a permuted load of the kernels that sum there. A rotation's
+  // lifted accumulator is the same op in every sum of its offset (the
+  // giant steps of a matrix product), shared once CSE has run.
+  SmallVector<Value> raised;
+  Value acc0, acc1;
+  Value pc0 = rns::MulPOp::create(rewriter, loc, qp, in[0]).getResult();
+  for (auto [offset, weight] : llvm::zip(op.getOffsets(), op.getWeights())) {
+    auto enc = weight.getDefiningOp<ckks::EncodeOp>();
+    if (!enc)
+      return rewriter.notifyMatchFailure(op, "weights must be ckks.encode");
+    Value w = rns::EncodeOp::create(
+        rewriter, loc, qp, enc.getValue(),
+        rewriter.getF64FloatAttr(
+            cast<ckks::PlaintextType>(enc.getType()).getScale()));
+    auto lift = [&](Value x) {
+      return rns::MulPOp::create(rewriter, loc, qp, x).getResult();
+    };
+    auto mul = [&](Value x) {
+      return rns::MulOp::create(rewriter, loc, x, w).getResult();
+    };
+    Value t0, t1;
+    int64_t g = galoisElementForRotation(offset, basis.logN());
+    if (g == 1) {
+      t0 = pc0;
+      t1 = lift(in[1]);
+    } else {
+      if (raised.empty())
+        raised = ks.modUp(in[1]);
+      auto [a0, a1, s0] = hoistedTerm(ks, raised, pc0, g);
+      t0 = ks.add(a0, s0);
+      t1 = a1;
+    }
+    acc0 = ks.add(acc0, mul(t0));
+    acc1 = ks.add(acc1, mul(t1));
+  }
+  auto [m0, m1] = ks.modDown(acc0, acc1);
+  rewriter.replaceOpWithMultiple(op, Replacement{{m0, m1}});
+  return success();
+}
+
 #undef LOWERING
 
 struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
@@ -423,17 +473,18 @@ struct CKKSToRNSPass : impl::CKKSToRNSBase<CKKSToRNSPass> {
         tc, basis);
 
     RewritePatternSet patterns(ctx);
-    patterns.add<
-        LowerAddSub<ckks::AddOp, rns::AddOp, false>,
-        LowerAddSub<ckks::SubOp, rns::SubOp, true>,
-        LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
-        LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>,
-        rns_lowering::LowerNeg<ckks::NegOp>,
-        rns_lowering::LowerMulInt<ckks::MulIntOp>, LowerMulIOp, LowerModRaiseOp,
-        rns_lowering::LowerTensor<ckks::MulOp>, LowerMulPlainOp, LowerEncodeOp,
-        LowerEncodeValuesOp, LowerTileOp, LowerRescaleOp, LowerModDropOp,
-        LowerRelinearizeOp, LowerRotateOp, LowerConjugateOp, LowerKeySwitchOp,
-        LowerHoistedRotateOp, LowerHoistedRotateSumOp>(tc, ctx, basis);
+    patterns
+        .add<LowerAddSub<ckks::AddOp, rns::AddOp, false>,
+             LowerAddSub<ckks::SubOp, rns::SubOp, true>,
+             LowerPlainAddSub<ckks::AddPlainOp, rns::AddOp>,
+             LowerPlainAddSub<ckks::SubPlainOp, rns::SubOp>,
+             rns_lowering::LowerNeg<ckks::NegOp>,
+             rns_lowering::LowerMulInt<ckks::MulIntOp>, LowerMulIOp,
+             LowerModRaiseOp, rns_lowering::LowerTensor<ckks::MulOp>,
+             LowerMulPlainOp, LowerEncodeOp, LowerEncodeValuesOp, LowerTileOp,
+             LowerRescaleOp, LowerModDropOp, LowerRelinearizeOp, LowerRotateOp,
+             LowerConjugateOp, LowerKeySwitchOp, LowerHoistedRotateOp,
+             LowerHoistedRotateSumOp, LowerHoistedDotOp>(tc, ctx, basis);
     if (failed(rns_lowering::convertToRns<ckks::CKKSDialect>(
             module, tc, std::move(patterns))))
       return signalPassFailure();

@@ -147,7 +147,8 @@ std::vector<Diagonals> groupStages(const std::vector<Diagonals> &stages,
 }
 
 /// An fhe.linear_transform of `x` by `m`, expanded (baby-step giant-step).
-Value linearTransform(OpBuilder &b, Location loc, Value x, const Diagonals &m) {
+Value linearTransform(OpBuilder &b, Location loc, Value x, const Diagonals &m,
+                      bool doubleHoisting) {
   auto type = cast<CiphertextType>(x.getType());
   const int64_t slots = type.getSlots();
   SmallVector<int64_t> offsets;
@@ -164,7 +165,7 @@ Value linearTransform(OpBuilder &b, Location loc, Value x, const Diagonals &m) {
   auto op = LinearTransformOp::create(b, loc, type, x,
                                       b.getDenseI64ArrayAttr(offsets),
                                       diagonals, b.getI64IntegerAttr(0));
-  Value out = ember::expandLinearTransform(op);
+  Value out = ember::expandLinearTransform(op, doubleHoisting);
   op.erase();
   return out;
 }
@@ -410,7 +411,8 @@ Value expand(BootstrapOp op, const Config &config, int logN, const Window &w,
                                           ? halves(wide, Complex(0, -1))
                                           : std::vector<Complex>{},
                                       {})
-                               : groups[g]);
+                               : groups[g],
+                        config.doubleHoisting);
   // Full slots: re = w + conj(w), im = -i (w - conj(w)): t in [-1, 1] for
   // the coefficients 0..n-1 and n..2n-1 (bit-reversed order). Sparse: both
   // in one vector of 2n slots.
@@ -473,7 +475,8 @@ Value expand(BootstrapOp op, const Config &config, int logN, const Window &w,
                         sparse ? lift(groups[g], n, {},
                                       g == 0 ? halves(wide, Complex(0, 1))
                                              : std::vector<Complex>{})
-                               : groups[g]);
+                               : groups[g],
+                        config.doubleHoisting);
   if (sparse)
     z = untile(
         b, loc,

@@ -139,6 +139,10 @@ struct Config {
   int64_t products = 0;
   int ctsLevels = 3;
   int stcLevels = 3;
+  /// The DFTs' baby-step giant-step splits assume double hoisting with
+  /// plaintext products over Q_l u P (ckks.hoisted_dot): set when
+  /// ckks-hoist-rotations runs with double-hoisting on.
+  bool doubleHoisting = false;
 
   int evalModLevels() const;
   /// Levels the whole procedure consumes after ModRaise.

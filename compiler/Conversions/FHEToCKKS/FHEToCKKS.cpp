@@ -890,6 +890,7 @@ void FHEToCKKSPass::runOnOperation() {
                   : ember::bootstrap::kHammingWeight,
       static_cast<int>(ckks::baseLimbs(wordBits == 32 ? 2 : 1)),
       static_cast<int>(bootstrapCosineBits));
+  bootConfig.doubleHoisting = doubleHoisting;
   if (bootstrapCosineBits < 10 || bootstrapCosineBits > 50) {
     module.emitError("bootstrap-cosine-bits = ")
         << bootstrapCosineBits << " is outside 10..50";

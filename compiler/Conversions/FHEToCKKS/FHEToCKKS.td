@@ -212,6 +212,11 @@ def FHEToCKKS : Pass<"fhe-to-ckks", "mlir::ModuleOp"> {
            "Measurement aid: stop every bootstrap's expansion after "
            "coeff_to_slot or eval_mod (its result is then not its input); "
            "the phases' times are differences of such programs' times">,
+    Option<"doubleHoisting", "double-hoisting", "bool", /*default=*/"false",
+           "Split bootstrapping's DFTs (baby-step giant-step) for double "
+           "hoisting with plaintext products over Q_l u P "
+           "(ckks-hoist-rotations' ckks.hoisted_dot; the pipeline sets it "
+           "with hoisting on)">,
     Option<"bootstrapCosineBits", "bootstrap-cosine-bits", "int64_t",
            /*default=*/"27",
            "EvalMod's cosine interpolant: its dropped tail at most "

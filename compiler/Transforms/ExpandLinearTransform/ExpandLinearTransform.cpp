@@ -28,44 +28,78 @@ namespace {
 
 // Shares of one rotation's key switch at set B on an H200 (Nsight,
 // bench/profiles/h200_rotate_B_compiled.txt): ModUp (INTT, BConv, NTT of the
-// digits), the key inner product, ModDown; and a plaintext product.
+// digits), the key inner product, ModDown; and a plaintext product over Q_l
+// (both parts), or, double-hoisted, over Q_l u P (the key products' two
+// parts and sigma(c0) apart: 1.6x the limbs).
 constexpr double kModUp = 0.49, kInnerProduct = 0.11, kModDown = 0.38;
-constexpr double kPlainProduct = 0.02;
+constexpr double kPlainProduct = 0.02, kPlainProductQP = 0.032;
+/// Splits predicted within this fraction of the fastest are ranked by
+/// their Galois keys (each a key of dnum x 2 x (L + K) limbs to hold).
+constexpr double kKeyTolerance = 0.10;
 
 /// The baby step of offset o, and its giant step.
 int64_t babyOf(int64_t o, int64_t n1) { return o % n1; }
 int64_t giantOf(int64_t o, int64_t n1) { return o - o % n1; }
 
 /// Predicted time (in rotations) and Galois keys of n1 baby steps.
-std::tuple<double, size_t> predict(ArrayRef<int64_t> offsets, int64_t n1) {
-  std::set<int64_t> babies, giants;
+/// Hoisted baby steps each take an inner product and a ModDown; giant
+/// steps a ModUp and an inner product, their ModDowns merged into one.
+/// Double-hoisted (`ckks-hoist-rotations` makes each giant step's inner
+/// sum a ckks.hoisted_dot where the inner sums are fewer than the baby
+/// rotations), the baby steps' ModDowns give way to one per inner sum
+/// that has a rotation (the one of giant step 0 merges into the final).
+std::pair<double, size_t> predict(ArrayRef<int64_t> offsets, int64_t n1,
+                                  bool doubleHoisting) {
+  std::set<int64_t> babies, giants, sumsWithBaby;
   for (int64_t o : offsets) {
-    if (babyOf(o, n1))
+    if (babyOf(o, n1)) {
       babies.insert(babyOf(o, n1));
+      sumsWithBaby.insert(giantOf(o, n1));
+    }
     if (giantOf(o, n1))
       giants.insert(giantOf(o, n1));
   }
-  double t = kPlainProduct * offsets.size();
+  double giantUs = 0;
+  if (!giants.empty()) // per rotation ModUp + IP, one merged ModDown
+    giantUs = giants.size() * (kModUp + kInnerProduct) + kModDown;
+  double t = giantUs + kPlainProduct * offsets.size();
   if (!babies.empty()) // one shared ModUp, then per rotation IP + ModDown
     t += kModUp + babies.size() * (kInnerProduct + kModDown);
-  if (!giants.empty()) // per rotation ModUp + IP, one merged ModDown
-    t += giants.size() * (kModUp + kInnerProduct) + kModDown;
+  if (doubleHoisting && sumsWithBaby.size() < babies.size()) {
+    double dh = giantUs + kPlainProductQP * offsets.size() + kModUp +
+                babies.size() * kInnerProduct +
+                (sumsWithBaby.size() - (sumsWithBaby.count(0) ? 1 : 0) +
+                 (giants.empty() ? 1 : 0)) *
+                    kModDown;
+    t = std::min(t, dh);
+  }
   return {t, babies.size() + giants.size()};
 }
 
-/// The power of two n1 (1..slots) of least predicted time, then fewest keys.
-int64_t chooseBaby(ArrayRef<int64_t> offsets, int64_t slots) {
+/// The power of two n1 (1..slots) of least predicted time; among those
+/// within kKeyTolerance of it, the fewest keys.
+int64_t chooseBaby(ArrayRef<int64_t> offsets, int64_t slots,
+                   bool doubleHoisting) {
+  std::vector<std::tuple<int64_t, double, size_t>> splits;
+  double fastest = 0;
+  for (int64_t n1 = 1; n1 <= slots; n1 *= 2) {
+    auto [t, keys] = predict(offsets, n1, doubleHoisting);
+    splits.emplace_back(n1, t, keys);
+    fastest = n1 == 1 ? t : std::min(fastest, t);
+  }
   int64_t best = 1;
-  auto bestCost = predict(offsets, 1);
-  for (int64_t n1 = 2; n1 <= slots; n1 *= 2) {
-    auto cost = predict(offsets, n1);
-    if (cost < bestCost)
-      best = n1, bestCost = cost;
+  std::pair<size_t, double> bestRank{SIZE_MAX, 0};
+  for (auto [n1, t, keys] : splits) {
+    if (t > fastest * (1 + kKeyTolerance))
+      continue;
+    std::pair<size_t, double> rank{keys, t};
+    if (rank < bestRank)
+      best = n1, bestRank = rank;
   }
   return best;
 }
 
-Value expand(LinearTransformOp op) {
+Value expand(LinearTransformOp op, bool doubleHoisting) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Type ct = op.getType();
@@ -75,7 +109,8 @@ Value expand(LinearTransformOp op) {
   const bool complex = ember::isComplexValues(diagonals);
   std::vector<std::complex<double>> values =
       ember::slotValues(diagonals, slots * offsets.size());
-  const int64_t n1 = op.getBaby() ? op.getBaby() : chooseBaby(offsets, slots);
+  const int64_t n1 =
+      op.getBaby() ? op.getBaby() : chooseBaby(offsets, slots, doubleHoisting);
 
   // roll(d_j, g): slot s holds d_j[(s - g) mod slots].
   auto rolled = [&](size_t j, int64_t g) -> Value {
@@ -127,11 +162,12 @@ Value expand(LinearTransformOp op) {
 
 struct ExpandLinearTransformPass
     : public ember::impl::ExpandLinearTransformBase<ExpandLinearTransformPass> {
+  using ExpandLinearTransformBase::ExpandLinearTransformBase;
   void runOnOperation() override {
     SmallVector<LinearTransformOp> ops;
     getOperation().walk([&](LinearTransformOp op) { ops.push_back(op); });
     for (LinearTransformOp op : ops) {
-      Value result = expand(op);
+      Value result = expand(op, doubleHoisting);
       op.getResult().replaceAllUsesWith(result);
       op.erase();
     }
@@ -140,6 +176,7 @@ struct ExpandLinearTransformPass
 
 } // namespace
 
-mlir::Value ember::expandLinearTransform(ember::fhe::LinearTransformOp op) {
-  return expand(op);
+mlir::Value ember::expandLinearTransform(ember::fhe::LinearTransformOp op,
+                                         bool doubleHoisting) {
+  return expand(op, doubleHoisting);
 }

@@ -13,5 +13,8 @@ namespace ember {
 #include "compiler/Transforms/ExpandLinearTransform/ExpandLinearTransform.h.inc"
 /// The baby-step giant-step expansion of one fhe.linear_transform (as the
 /// pass), built before it; the caller replaces its uses and erases it.
-mlir::Value expandLinearTransform(fhe::LinearTransformOp op);
+/// `doubleHoisting`: the split assumes ckks-hoist-rotations' products over
+/// Q_l u P (ckks.hoisted_dot) where they pay.
+mlir::Value expandLinearTransform(fhe::LinearTransformOp op,
+                                  bool doubleHoisting);
 } // namespace ember

@@ -28,6 +28,16 @@ def ExpandLinearTransform : Pass<"fhe-expand-linear-transform", "mlir::ModuleOp"
     to fewer Galois keys. For 64 consecutive diagonals it picks 8 x 8 (14
     keys), for 256 it picks 16 x 16.
 
+    **Double hoisting** (`double-hoisting=true`, set by the pipeline with
+    hoisting on). `ckks-hoist-rotations` turns each giant step's inner sum
+    into a `ckks.hoisted_dot` (products over Q_l u P, one ModDown per sum)
+    where the sums with a baby rotation are fewer than the baby rotations.
+    The model then counts those ModDowns instead of one per baby rotation,
+    and 0.032 per product (Q_l u P, 1.6x the limbs); among the splits
+    within 10% of the fastest it takes the fewest Galois keys. For 64
+    consecutive diagonals it picks 16 x 4 (18 keys; 32 x 2, 32 keys, is
+    predicted 3% faster); bootstrapping's DFTs go from 8 x 8 to 16 x 4.
+
     **Why.** A matrix-vector product is the linear layer of every neural
     network and the CoeffToSlot / SlotToCoeff of bootstrapping; the diagonal
     method with baby-step giant-step needs about 2 sqrt(n) rotations and
@@ -35,6 +45,12 @@ def ExpandLinearTransform : Pass<"fhe-expand-linear-transform", "mlir::ModuleOp"
     hoisting).
   }];
   let dependentDialects = ["::ember::fhe::FHEDialect"];
+  let options = [
+    Option<"doubleHoisting", "double-hoisting", "bool", /*default=*/"false",
+           "Choose the split for double hoisting with plaintext products "
+           "over Q_l u P (ckks-hoist-rotations' ckks.hoisted_dot; the "
+           "pipeline sets it with hoisting on)">,
+  ];
 }
 
 #endif // EMBER_TRANSFORMS_EXPANDLINEARTRANSFORM_TD

@@ -161,9 +161,13 @@ size_t outputCount(const Group &g) {
 /// both are transform-free groups over one basis that read a common input
 /// (each shared input is then loaded once for both), and no use of their
 /// values outside them comes before the later of their last ops (where the
-/// merged kernel sits). Capped so that one kernel's buffer lists stay small.
+/// merged kernel sits). Capped so that one kernel's buffer lists stay small,
+/// unless they share most of their inputs (the two parts of a ciphertext
+/// summed over the same plaintexts: ckks.hoisted_dot's sums), where merging
+/// halves what the pair reads.
 bool canMergeSiblings(const Group &a, const Group &b) {
-  constexpr size_t kMaxInputs = 12, kMaxOutputs = 6;
+  constexpr size_t kMaxInputs = 12, kMaxOutputs = 6, kMaxSharedInputs = 128,
+                   kMaxSharedOutputs = 16;
   if (a.transform || b.transform || !a.basis.sameBasis(b.basis) ||
       a.ops.empty() || b.ops.empty())
     return false;
@@ -173,7 +177,13 @@ bool canMergeSiblings(const Group &a, const Group &b) {
     return false;
   llvm::SetVector<Value> all = ina;
   all.insert(inb.begin(), inb.end());
-  if (all.size() > kMaxInputs || outputCount(a) + outputCount(b) > kMaxOutputs)
+  const size_t shared = ina.size() + inb.size() - all.size();
+  const bool mostlyShared = all.size() <= kMaxSharedInputs &&
+                            2 * shared >= std::min(ina.size(), inb.size());
+  const size_t outputs = outputCount(a) + outputCount(b);
+  if (!mostlyShared && (all.size() > kMaxInputs || outputs > kMaxOutputs))
+    return false;
+  if (mostlyShared && outputs > kMaxSharedOutputs)
     return false;
   // The merged kernel sits at the later last op: nothing outside the two
   // may use their values before it (which also keeps any input of theirs

@@ -5,7 +5,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
+
+#include <set>
 
 #define DEBUG_TYPE "ckks-hoist-rotations"
 
@@ -85,6 +88,155 @@ void formRotationSums(Block &block) {
   }
 }
 
+/// A sum of plaintext products of rotations of one value: its add ops and
+/// products (to erase), and per product the offset and the weight.
+struct DotTree {
+  Operation *root = nullptr; ///< the outermost add, or a lone product
+  Value source;              ///< x (rotated), or x before the rescale
+  bool rescaled = false;     ///< products read rescale(rotate(x)), rescale(x)
+  SmallVector<Operation *> ops;
+  SmallVector<int64_t> offsets;
+  SmallVector<Value> weights;
+  SmallVector<Value> rotations; ///< the rotate results the products read
+};
+
+/// Collects the leaves of the add tree under `v` when each is a
+/// `ckks.mul_plain` by a `ckks.encode` of R(x, o): rotate(x, o) or x (o =
+/// 0), or the rescale of one of these, with one x and one form for all.
+bool collectDot(Value v, Block *block, bool isRoot, DotTree &t) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != block || (!isRoot && !v.hasOneUse()))
+    return false;
+  if (auto add = dyn_cast<AddOp>(def)) {
+    t.ops.push_back(add);
+    return collectDot(add.getLhs(), block, false, t) &&
+           collectDot(add.getRhs(), block, false, t);
+  }
+  auto mul = dyn_cast<MulPlainOp>(def);
+  if (!mul || mul->hasAttr("ckks.scale_adjust") ||
+      !mul.getPlaintext().getDefiningOp<EncodeOp>())
+    return false;
+  Value c = mul.getCiphertext();
+  bool rescaled = false;
+  if (auto r = c.getDefiningOp<RescaleOp>()) {
+    rescaled = true;
+    c = r.getInput();
+  }
+  Value source = c;
+  int64_t offset = 0;
+  if (auto rot = c.getDefiningOp<RotateOp>(); rot && rot->getBlock() == block) {
+    source = rot.getInput();
+    offset = rot.getOffset();
+    t.rotations.push_back(rot.getResult());
+  }
+  if (t.source && (t.source != source || t.rescaled != rescaled))
+    return false;
+  t.source = source;
+  t.rescaled = rescaled;
+  t.ops.push_back(mul);
+  t.offsets.push_back(offset);
+  t.weights.push_back(mul.getPlaintext());
+  return true;
+}
+
+/// Rewrite 0: sums of plaintext products of rotations of one value ->
+/// ckks.hoisted_dot, where every use of those rotations is such a product
+/// and the sums are fewer than the rotations (each sum has one ModDown;
+/// each hoisted rotation had one).
+void formDots(Block &block) {
+  SmallVector<AddOp> adds;
+  for (auto add : block.getOps<AddOp>())
+    adds.push_back(add);
+  DenseSet<Operation *> claimed;
+  // Per (x, rescaled): the trees, outermost sums first.
+  llvm::MapVector<std::pair<Value, unsigned>, std::vector<DotTree>> groups;
+  // Then the products in no such sum (a giant step of one diagonal).
+  SmallVector<Operation *> roots(llvm::reverse(adds));
+  for (auto mul : block.getOps<MulPlainOp>())
+    roots.push_back(mul);
+  for (Operation *root : roots) {
+    if (claimed.contains(root))
+      continue;
+    DotTree t;
+    t.root = root;
+    if (!collectDot(root->getResult(0), &block, /*isRoot=*/true, t) ||
+        t.rotations.empty())
+      continue;
+    for (Operation *op : t.ops)
+      claimed.insert(op);
+    groups[{t.source, t.rescaled ? 1u : 0u}].push_back(std::move(t));
+  }
+  for (auto &[key, trees] : groups) {
+    auto [source, rescaled] = key;
+    // Every use of every rotation must be a product of these trees.
+    DenseSet<Operation *> products;
+    SetVector<Value> rotations;
+    std::set<int64_t> offsets;
+    size_t withRotations = 0;
+    for (DotTree &t : trees) {
+      for (Operation *op : t.ops)
+        if (isa<MulPlainOp>(op))
+          products.insert(op);
+      rotations.insert(t.rotations.begin(), t.rotations.end());
+      withRotations += !t.rotations.empty();
+    }
+    auto productUse = [&](Operation *user) { return products.contains(user); };
+    bool covered = llvm::all_of(rotations, [&](Value r) {
+      offsets.insert(r.getDefiningOp<RotateOp>().getOffset());
+      if (!rescaled)
+        return llvm::all_of(r.getUsers(), productUse);
+      return llvm::all_of(r.getUsers(), [&](Operation *user) {
+        auto rescale = dyn_cast<RescaleOp>(user);
+        return rescale && llvm::all_of(rescale->getUsers(), productUse);
+      });
+    });
+    if (!covered || withRotations >= offsets.size())
+      continue;
+    // The hoisted source: x, or rescale(x) (one already made, else new,
+    // before the first rotation).
+    Value x = source;
+    if (rescaled) {
+      RescaleOp existing;
+      for (Operation *user : source.getUsers())
+        if (auto r = dyn_cast<RescaleOp>(user); r && r->getBlock() == &block)
+          if (!existing || r->isBeforeInBlock(existing))
+            existing = r;
+      Operation *first = rotations.front().getDefiningOp();
+      for (Value r : rotations)
+        if (r.getDefiningOp()->isBeforeInBlock(first))
+          first = r.getDefiningOp();
+      if (existing && existing->isBeforeInBlock(first)) {
+        x = existing.getResult();
+      } else {
+        auto anyRescale = cast<RescaleOp>(*rotations.front().user_begin());
+        OpBuilder b(first);
+        x = RescaleOp::create(b, first->getLoc(), anyRescale.getType(), source)
+                .getResult();
+      }
+    }
+    for (DotTree &t : trees) {
+      OpBuilder b(t.root);
+      auto dot = HoistedDotOp::create(b, t.root->getLoc(),
+                                      t.root->getResult(0).getType(), x,
+                                      t.offsets, t.weights);
+      LLVM_DEBUG(llvm::dbgs()
+                 << "double hoisting with products: " << dot << "\n");
+      t.root->getResult(0).replaceAllUsesWith(dot.getResult());
+      // t.ops lists parents before children: erase users first.
+      for (Operation *op : t.ops)
+        op->erase();
+    }
+    for (Value r : rotations) {
+      Operation *rot = r.getDefiningOp();
+      for (Operation *user : llvm::make_early_inc_range(rot->getUsers()))
+        if (user->use_empty())
+          user->erase();
+      if (rot->use_empty())
+        rot->erase();
+    }
+  }
+}
+
 /// Rewrite 2: rotations of one value -> one ckks.hoisted_rotate (also a
 /// lone rotation when `single`).
 void hoistRotations(Block &block, bool single) {
@@ -117,8 +269,11 @@ struct HoistRotationsPass
     if (!enabled)
       return;
     getOperation().walk([&](Block *block) {
-      if (doubleHoisting)
+      if (doubleHoisting) {
+        if (products)
+          formDots(*block);
         formRotationSums(*block);
+      }
       hoistRotations(*block, single);
     });
   }

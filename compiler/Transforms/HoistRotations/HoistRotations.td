@@ -7,8 +7,21 @@ include "mlir/Pass/PassBase.td"
 def HoistRotations : Pass<"ckks-hoist-rotations", "mlir::ModuleOp"> {
   let summary = "Share one ModUp among rotations of one ciphertext (hoisting)";
   let description = [{
-    **What.** Two rewrites, in this order, per block:
+    **What.** Three rewrites, in this order, per block:
 
+    0. *Double hoisting with plaintext products.* Addition trees whose
+       leaves are `ckks.mul_plain` of a rotation of one ciphertext `x` (or
+       of `x`) by a `ckks.encode` constant, all read directly or all
+       through a `ckks.rescale` (then `x` is rescaled once, before the
+       rotations: rotation and rescaling commute), become
+       `ckks.hoisted_dot %x by [offsets] weights(...)`: the products are
+       taken of the key products over Q_l u P, one ModDown per sum
+       (Bossuat et al., Eurocrypt 2021, 4.2: a baby-step giant-step
+       matrix product's inner sums). Applied only when every use of those
+       rotations is such a product and the sums are fewer than the
+       rotations (each hoisted rotation had its own ModDown); a lone
+       product counts as a sum of one. fhe-expand-linear-transform's
+       split assumes it (its `double-hoisting` option).
     1. *Double hoisting.* An addition tree (`ckks.add`) whose leaves are
        rotations of one ciphertext `x` (and possibly `x` itself, offset 0),
        whose rotations and partial sums have no other users, becomes one
@@ -37,7 +50,8 @@ def HoistRotations : Pass<"ckks-hoist-rotations", "mlir::ModuleOp"> {
     n ModDowns without hoisting and one of each with double hoisting.
 
     **Off switch.** `enabled=false` makes the pass a no-op;
-    `double-hoisting=false` keeps only rewrite 2.
+    `double-hoisting=false` keeps only rewrite 2; `products=false` drops
+    rewrite 0.
   }];
   let dependentDialects = ["::ember::ckks::CKKSDialect"];
   let options = [
@@ -48,6 +62,9 @@ def HoistRotations : Pass<"ckks-hoist-rotations", "mlir::ModuleOp"> {
     Option<"single", "single", "bool", /*default=*/"false",
            "Hoist a lone rotation too (its automorphism folded into the "
            "inner product by rns-fuse-elementwise)">,
+    Option<"products", "products", "bool", /*default=*/"true",
+           "With double-hoisting: sums of plaintext products of rotations "
+           "into ckks.hoisted_dot (rewrite 0)">,
   ];
 }
 

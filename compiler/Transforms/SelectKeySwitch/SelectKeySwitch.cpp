@@ -123,18 +123,45 @@ Group collect(rns::ModUpOp up) {
   // Sums of accumulators: adds/subs whose operands are both in the group,
   // to a fixpoint (the use lists come in any order, so a chain
   // ((a0 + a1) + a2) + a3 may be met from a3 first).
+  // Products by constants (ckks.hoisted_dot's weights over Q_l u P) are
+  // terms too; KLSS does not take them (its accumulators are in
+  // coefficient form).
   auto inSums = [&](Value v) { return g.sums.contains(v); };
+  auto weighted = [&](Operation *user) {
+    auto mul = dyn_cast<rns::MulOp>(user);
+    return mul && (inSums(mul.getLhs()) || inSums(mul.getRhs())) &&
+           (mul.getLhs().getDefiningOp<rns::EncodeOp>() ||
+            mul.getRhs().getDefiningOp<rns::EncodeOp>());
+  };
+  // Lifted terms (P y over Q_l u P, possibly times a constant) join sums.
+  auto lifted = [](Value v) {
+    if (auto mul = v.getDefiningOp<rns::MulOp>())
+      return (mul.getLhs().getDefiningOp<rns::MulPOp>() &&
+              mul.getRhs().getDefiningOp<rns::EncodeOp>()) ||
+             (mul.getRhs().getDefiningOp<rns::MulPOp>() &&
+              mul.getLhs().getDefiningOp<rns::EncodeOp>());
+    return static_cast<bool>(v.getDefiningOp<rns::MulPOp>());
+  };
+  auto sumOrLifted = [&](Value v) { return inSums(v) || lifted(v); };
+  auto liftedSum = [&](Operation *user) {
+    return isa<rns::AddOp, rns::SubOp>(user) &&
+           llvm::all_of(user->getOperands(), sumOrLifted) &&
+           !llvm::all_of(user->getOperands(), inSums);
+  };
   for (bool grew = true; grew;) {
     grew = false;
     for (size_t i = 0; i < g.sums.size(); ++i)
       for (Operation *user : g.sums[i].getUsers())
-        if (isa<rns::AddOp, rns::SubOp>(user) &&
-            llvm::all_of(user->getOperands(), inSums))
+        if ((isa<rns::AddOp, rns::SubOp>(user) &&
+             llvm::all_of(user->getOperands(), inSums)) ||
+            weighted(user) || liftedSum(user))
           grew |= g.sums.insert(user->getResult(0));
   }
   for (size_t i = 0; i < g.sums.size(); ++i)
     for (Operation *user : g.sums[i].getUsers()) {
-      if (isa<rns::AddOp, rns::SubOp>(user)) {
+      if (weighted(user) || liftedSum(user)) {
+        g.convertible = false;
+      } else if (isa<rns::AddOp, rns::SubOp>(user)) {
         if (!inSums(user->getResult(0)))
           g.convertible = false;
       } else if (auto md = dyn_cast<rns::ModDownOp>(user)) {

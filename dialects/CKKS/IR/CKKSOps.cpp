@@ -267,6 +267,43 @@ LogicalResult HoistedRotateSumOp::verify() {
   return success();
 }
 
+LogicalResult HoistedDotOp::verify() {
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.empty())
+    return emitOpError("needs at least one offset");
+  if (getWeights().size() != offsets.size())
+    return emitOpError("has ") << offsets.size() << " offsets but "
+                               << getWeights().size() << " weights";
+  CiphertextType in = getInput().getType(), out = getType();
+  for (int64_t offset : offsets)
+    if (failed(ember::verifyRotationOffset(*this, offset, in.getSlots())))
+      return failure();
+  if (in.getDegree() != 2)
+    return emitOpError("input must have degree 2, got ") << in.getDegree();
+  for (auto [i, w] : llvm::enumerate(getWeights())) {
+    auto pt = cast<PlaintextType>(w.getType());
+    if (pt.getSlots() != in.getSlots() || pt.getLevel() != in.getLevel())
+      return emitOpError("weight #")
+             << i << " must have the input's slots and level (" << in.getSlots()
+             << ", " << in.getLevel() << "), got " << pt;
+    if (!w.getDefiningOp<EncodeOp>())
+      return emitOpError("weight #") << i << " must be a ckks.encode constant";
+  }
+  const double scale =
+      in.getScale() * cast<PlaintextType>(getWeights()[0].getType()).getScale();
+  for (auto [i, w] : llvm::enumerate(getWeights())) {
+    double s = in.getScale() * cast<PlaintextType>(w.getType()).getScale();
+    if (std::fabs(s - scale) > 1e-9 * scale)
+      return emitOpError("weight #") << i << " gives the product scale " << s
+                                     << ", weight #0 gives " << scale;
+  }
+  if (out.getSlots() != in.getSlots() || out.getLevel() != in.getLevel() ||
+      out.getDegree() != 2 || std::fabs(out.getScale() - scale) > 1e-9 * scale)
+    return emitOpError("result must be ")
+           << in.withLevelAndScale(in.getLevel(), scale) << ", got " << out;
+  return success();
+}
+
 static LogicalResult verifySameShape(Operation *op, CiphertextType in,
                                      CiphertextType out) {
   if (in.getSlots() != out.getSlots())

@@ -272,6 +272,39 @@ def CKKS_HoistedRotateSumOp : CKKS_Op<"hoisted_rotate_sum", [Pure,
   let hasVerifier = 1;
 }
 
+def CKKS_HoistedDotOp : CKKS_Op<"hoisted_dot", [Pure,
+    CKKS_NeedsLinearInput, CKKS_KeySwitching]> {
+  let summary = "sum of rotations of one ciphertext times plaintexts: one "
+                "ModUp, one ModDown";
+  let description = [{
+    ```mlir
+    %y = ckks.hoisted_dot %x by [0, 1, 2] weights(%p0, %p1, %p2)
+        : !ct, !pt, !pt, !pt -> !ct2
+    ```
+    The result is the sum over i of `ckks.mul_plain (ckks.rotate %x by
+    offsets[i]), weights[i]` (offset 0 is %x itself). One ModUp is shared
+    by the rotations, and the plaintext products are taken of the key
+    products while they are still over the extended basis Q_l u P (each
+    weight encoded over Q_l u P), so that one ModDown serves the whole sum:
+    the inner sum of a baby-step giant-step matrix product with "double
+    hoisting" (Bossuat, Mouchet, Troncoso-Pastoriza and Hubaux, Eurocrypt
+    2021, 4.2; Cheddar 5.1). ModDown commutes with a plaintext product up
+    to rounding (the rounding error is multiplied by the weight, as the
+    product of a rounded ModDown would be). The weights must be
+    `ckks.encode` constants at the input's level, of one scale; the result
+    is at the input's level, its scale the input's times the weights'.
+    Made by `ckks-hoist-rotations` from sums of such products.
+  }];
+  let arguments = (ins CKKS_Ct:$input, DenseI64ArrayAttr:$offsets,
+                   Variadic<CKKS_Pt>:$weights);
+  let results = (outs CKKS_Ct:$result);
+  let assemblyFormat = [{
+    $input `by` $offsets `weights` `(` $weights `)` attr-dict `:`
+    type($input) `,` type($weights) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Modulus management
 //===----------------------------------------------------------------------===//

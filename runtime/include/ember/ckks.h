@@ -225,6 +225,12 @@ public:
                               int level, double scale, size_t slots) const;
   BasicPlaintext<Word> encode(const std::vector<double> &values, int level,
                               double scale, size_t slots) const;
+  /// The same over `basis`: the primes of Q_level, then any of P (a weight
+  /// of products taken over Q_l u P before a ModDown: the compiler's
+  /// ckks.hoisted_dot). The value bound is Q_level's.
+  BasicPlaintext<Word> encode(const std::vector<std::complex<double>> &values,
+                              int level, double scale, size_t slots,
+                              const std::vector<int> &basis) const;
   /// Decodes to `slots` complex values (exact CRT reconstruction, centred).
   std::vector<std::complex<double>>
   decode(const BasicPlaintext<Word> &pt) const;

@@ -54,4 +54,38 @@ func.func @hoisted_rotate_sum(%c: !ct) -> !ct {
   %0 = ckks.hoisted_rotate_sum %c by [0, 1, 2] : !ct
   return %0 : !ct
 }
+
+// A hoisted dot: each weight encoded once over Q_l u P (q[0:5], p[0:2]);
+// every term joins two sums over Q_l u P: the unrotated input lifted by P
+// (rns.mul_p; P c0 made once and permuted for the rotations), each
+// rotation's key products with sigma(P c0) added to acc0, each times its
+// weight; ONE ModDown divides by P.
+// CHECK-LABEL: func.func @hoisted_dot
+// CHECK-SAME: (%[[C0:.*]]: !rns.poly<ntt, q[0:5]>, %[[C1:.*]]: !rns.poly<ntt, q[0:5]>)
+// CHECK: %[[PC0:.*]] = rns.mul_p %[[C0]] : !rns.poly<ntt, q[0:5]> -> !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[W0:.*]] = rns.encode dense<2.000000e+00> : tensor<8xf64>, {{.*}} : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[L1:.*]] = rns.mul_p %[[C1]]
+// CHECK: %[[Y0:.*]] = rns.mul %[[PC0]], %[[W0]] : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[Y1:.*]] = rns.mul %[[L1]], %[[W0]] : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[W1:.*]] = rns.encode dense<3.000000e+00> : tensor<8xf64>, {{.*}} : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: rns.mod_up
+// CHECK: %[[A1:.*]], %[[B1:.*]] = rns.ks_inner_product
+// CHECK: %[[S1:.*]] = rns.automorphism %[[PC0]], 5 : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[T1:.*]] = rns.add %[[A1]], %[[S1]] : !rns.poly<ntt, q[0:5], p[0:2]>
+// CHECK: %[[U0:.*]] = rns.mul %[[T1]], %[[W1]]
+// CHECK: rns.add %[[Y0]], %[[U0]]
+// CHECK: %[[U1:.*]] = rns.mul %[[B1]], %[[W1]]
+// CHECK: rns.add %[[Y1]], %[[U1]]
+// CHECK: rns.ks_inner_product
+// CHECK: rns.automorphism %[[PC0]], 25
+// CHECK: %[[M:.*]]:2 = rns.mod_down %{{.*}}, %{{.*}} : !rns.poly<ntt, q[0:5], p[0:2]>, !rns.poly<ntt, q[0:5], p[0:2]> -> !rns.poly<ntt, q[0:5]>, !rns.poly<ntt, q[0:5]>
+// CHECK-NOT: rns.mod_down
+// CHECK: return %[[M]]#0, %[[M]]#1
+func.func @hoisted_dot(%c: !ct) -> !ckks.ct<8, level = 4, scale = 1.2089258196146292e+24> {
+  %p0 = ckks.encode dense<2.0> : tensor<8xf64> -> !ckks.pt<8, level = 4, scale = 1099511627776.0>
+  %p1 = ckks.encode dense<3.0> : tensor<8xf64> -> !ckks.pt<8, level = 4, scale = 1099511627776.0>
+  %p2 = ckks.encode dense<4.0> : tensor<8xf64> -> !ckks.pt<8, level = 4, scale = 1099511627776.0>
+  %0 = ckks.hoisted_dot %c by [0, 1, 2] weights(%p0, %p1, %p2) : !ct, !ckks.pt<8, level = 4, scale = 1099511627776.0>, !ckks.pt<8, level = 4, scale = 1099511627776.0>, !ckks.pt<8, level = 4, scale = 1099511627776.0> -> !ckks.ct<8, level = 4, scale = 1.2089258196146292e+24>
+  return %0 : !ckks.ct<8, level = 4, scale = 1.2089258196146292e+24>
+}
 }

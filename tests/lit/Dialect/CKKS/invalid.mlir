@@ -255,6 +255,51 @@ func.func @hoisted_degree3(%x: !ckks.ct<8, level = 1, scale = 2.0, degree = 3>) 
 
 // -----
 
+func.func @dot_weights(%x: !ckks.ct<8, level = 1, scale = 2.0>) {
+  %p = ckks.encode dense<1.0> : tensor<8xf64> -> !ckks.pt<8, level = 1, scale = 2.0>
+  // expected-error @+1 {{has 2 offsets but 1 weights}}
+  %a = ckks.hoisted_dot %x by [0, 1] weights(%p) : !ckks.ct<8, level = 1, scale = 2.0>, !ckks.pt<8, level = 1, scale = 2.0> -> !ckks.ct<8, level = 1, scale = 4.0>
+  return
+}
+
+// -----
+
+func.func @dot_weight_level(%x: !ckks.ct<8, level = 1, scale = 2.0>) {
+  %p = ckks.encode dense<1.0> : tensor<8xf64> -> !ckks.pt<8, level = 0, scale = 2.0>
+  // expected-error @+1 {{weight #0 must have the input's slots and level (8, 1)}}
+  %a = ckks.hoisted_dot %x by [1] weights(%p) : !ckks.ct<8, level = 1, scale = 2.0>, !ckks.pt<8, level = 0, scale = 2.0> -> !ckks.ct<8, level = 1, scale = 4.0>
+  return
+}
+
+// -----
+
+func.func @dot_weight_constant(%x: !ckks.ct<8, level = 1, scale = 2.0>, %p: !ckks.pt<8, level = 1, scale = 2.0>) {
+  // expected-error @+1 {{weight #0 must be a ckks.encode constant}}
+  %a = ckks.hoisted_dot %x by [1] weights(%p) : !ckks.ct<8, level = 1, scale = 2.0>, !ckks.pt<8, level = 1, scale = 2.0> -> !ckks.ct<8, level = 1, scale = 4.0>
+  return
+}
+
+// -----
+
+func.func @dot_weight_scales(%x: !ckks.ct<8, level = 1, scale = 2.0>) {
+  %p = ckks.encode dense<1.0> : tensor<8xf64> -> !ckks.pt<8, level = 1, scale = 2.0>
+  %q = ckks.encode dense<1.0> : tensor<8xf64> -> !ckks.pt<8, level = 1, scale = 3.0>
+  // expected-error @+1 {{weight #1 gives the product scale 6}}
+  %a = ckks.hoisted_dot %x by [0, 1] weights(%p, %q) : !ckks.ct<8, level = 1, scale = 2.0>, !ckks.pt<8, level = 1, scale = 2.0>, !ckks.pt<8, level = 1, scale = 3.0> -> !ckks.ct<8, level = 1, scale = 4.0>
+  return
+}
+
+// -----
+
+func.func @dot_result(%x: !ckks.ct<8, level = 1, scale = 2.0>) {
+  %p = ckks.encode dense<1.0> : tensor<8xf64> -> !ckks.pt<8, level = 1, scale = 2.0>
+  // expected-error @+1 {{result must be}}
+  %a = ckks.hoisted_dot %x by [1] weights(%p) : !ckks.ct<8, level = 1, scale = 2.0>, !ckks.pt<8, level = 1, scale = 2.0> -> !ckks.ct<8, level = 1, scale = 2.0>
+  return
+}
+
+// -----
+
 func.func @hoisted_sum_empty(%x: !ckks.ct<8, level = 1, scale = 2.0>) {
   // expected-error @+1 {{needs at least one offset}}
   %a = ckks.hoisted_rotate_sum %x by [] : !ckks.ct<8, level = 1, scale = 2.0>

@@ -17,8 +17,12 @@
 // CHECK: // kf1: reads 6, writes 2
 // d0 = a0 b0; d1 = a0 b1 + a1 b0 summed in 128 bits and reduced once, its
 // products not evaluated on their own.
+// Each input is loaded just before its first use.
 // CHECK: = em_mul(g, x0, x1); // rns.mul
+// CHECK-NEXT: const uint64_t x2 = in2 ? in2[k] : 0;
+// CHECK-NEXT: const uint64_t x3 = in3 ? in3[k] : 0;
 // CHECK-NEXT: = em_mac2(g, x0, x2, x3, x1); // rns.add
+// CHECK-NEXT: const uint64_t x4 = in4 ? in4[k] : 0;
 // CHECK-NEXT: = em_add(q, t0, x4); // rns.add
 // The rotation's c0 side: rot(c0) + ModDown#0 in one kernel, c0 loaded
 // at the automorphism's index (em_auto: X -> X^5).

@@ -1,5 +1,6 @@
 // fhe-expand-linear-transform: y = sum_g rot(sum_b roll(d_(g+b), g) * rot(x, b), g).
 // RUN: ember-opt --fhe-expand-linear-transform %s | FileCheck %s
+// RUN: ember-opt --fhe-expand-linear-transform=double-hoisting=true %s | FileCheck %s --check-prefix=DH
 
 // Offsets 0..5 with 2 baby steps (forced): babies x, rot(x, 1); giants
 // 0, 2, 4; the diagonals of giant g rolled right by g at compile time
@@ -28,6 +29,18 @@ func.func @forced(%x: !fhe.ct<8>) -> !fhe.ct<8> {
 // CHECK-COUNT-14: fhe.rotate
 // CHECK-NOT: fhe.rotate
 // CHECK: return
+// With double hoisting (the inner sums over Q_l u P, one ModDown each) the
+// baby steps lose their ModDowns: 16 x 4, 15 baby rotations of x and 3
+// giant ones (32 x 2 is predicted 3% faster but needs 32 keys, not 18).
+// DH-LABEL: func.func @dense64
+// DH-SAME: (%[[X:.*]]: !fhe.ct<64>)
+// DH-COUNT-15: fhe.rotate %[[X]] by
+// DH-NOT: fhe.rotate %[[X]]
+// DH: fhe.rotate %{{.*}} by 16
+// DH: fhe.rotate %{{.*}} by 32
+// DH: fhe.rotate %{{.*}} by 48
+// DH-NOT: fhe.rotate
+// DH: return
 func.func @dense64(%x: !fhe.ct<64>) -> !fhe.ct<64> {
   %y = fhe.linear_transform %x by [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63] diagonals dense<0.5> : tensor<64x64xf64> : !fhe.ct<64>
   return %y : !fhe.ct<64>

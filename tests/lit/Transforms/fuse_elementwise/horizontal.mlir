@@ -65,3 +65,78 @@ func.func @used_between(%a: !q, %b: !q) -> (!q, !q) {
   %2 = rns.mul %a, %1 : !q
   return %1, %2 : !q, !q
 }
+
+// Two sums of seven products over the same seven weights (the two parts of
+// a hoisted dot, 14 inputs each, 21 together): past the 12-input cap, but
+// half or more of each one's inputs are shared, so one kernel reads the
+// weights once.
+// CHECK-LABEL: func.func @shared_weights
+// CHECK: %[[F:.*]]:2 = rns.fused(
+// CHECK-NOT: rns.fused
+// CHECK: return %[[F]]#0, %[[F]]#1
+// OFF-LABEL: func.func @shared_weights
+// OFF: rns.fused
+// OFF: rns.fused
+// The same with one weight in common: two kernels.
+// CHECK-LABEL: func.func @few_shared
+// CHECK: rns.fused
+// CHECK: rns.fused
+func.func @shared_weights(%a0: !q, %a1: !q, %a2: !q, %a3: !q, %a4: !q, %a5: !q, %a6: !q, %b0: !q, %b1: !q, %b2: !q, %b3: !q, %b4: !q, %b5: !q, %b6: !q, %w0: !q, %w1: !q, %w2: !q, %w3: !q, %w4: !q, %w5: !q, %w6: !q) -> (!q, !q) {
+  %am0 = rns.mul %a0, %w0 : !q
+  %am1 = rns.mul %a1, %w1 : !q
+  %am2 = rns.mul %a2, %w2 : !q
+  %am3 = rns.mul %a3, %w3 : !q
+  %am4 = rns.mul %a4, %w4 : !q
+  %am5 = rns.mul %a5, %w5 : !q
+  %am6 = rns.mul %a6, %w6 : !q
+  %as1 = rns.add %am0, %am1 : !q
+  %as2 = rns.add %as1, %am2 : !q
+  %as3 = rns.add %as2, %am3 : !q
+  %as4 = rns.add %as3, %am4 : !q
+  %as5 = rns.add %as4, %am5 : !q
+  %as6 = rns.add %as5, %am6 : !q
+  %bm0 = rns.mul %b0, %w0 : !q
+  %bm1 = rns.mul %b1, %w1 : !q
+  %bm2 = rns.mul %b2, %w2 : !q
+  %bm3 = rns.mul %b3, %w3 : !q
+  %bm4 = rns.mul %b4, %w4 : !q
+  %bm5 = rns.mul %b5, %w5 : !q
+  %bm6 = rns.mul %b6, %w6 : !q
+  %bs1 = rns.add %bm0, %bm1 : !q
+  %bs2 = rns.add %bs1, %bm2 : !q
+  %bs3 = rns.add %bs2, %bm3 : !q
+  %bs4 = rns.add %bs3, %bm4 : !q
+  %bs5 = rns.add %bs4, %bm5 : !q
+  %bs6 = rns.add %bs5, %bm6 : !q
+  return %as6, %bs6 : !q, !q
+}
+
+func.func @few_shared(%a0: !q, %a1: !q, %a2: !q, %a3: !q, %a4: !q, %a5: !q, %a6: !q, %b0: !q, %b1: !q, %b2: !q, %b3: !q, %b4: !q, %b5: !q, %b6: !q, %w0: !q, %w1: !q, %w2: !q, %w3: !q, %w4: !q, %w5: !q, %w6: !q, %v0: !q, %v1: !q, %v2: !q, %v3: !q, %v4: !q, %v5: !q, %v6: !q) -> (!q, !q) {
+  %am0 = rns.mul %a0, %w0 : !q
+  %am1 = rns.mul %a1, %w1 : !q
+  %am2 = rns.mul %a2, %w2 : !q
+  %am3 = rns.mul %a3, %w3 : !q
+  %am4 = rns.mul %a4, %w4 : !q
+  %am5 = rns.mul %a5, %w5 : !q
+  %am6 = rns.mul %a6, %w6 : !q
+  %as1 = rns.add %am0, %am1 : !q
+  %as2 = rns.add %as1, %am2 : !q
+  %as3 = rns.add %as2, %am3 : !q
+  %as4 = rns.add %as3, %am4 : !q
+  %as5 = rns.add %as4, %am5 : !q
+  %as6 = rns.add %as5, %am6 : !q
+  %bm0 = rns.mul %b0, %w0 : !q
+  %bm1 = rns.mul %b1, %v1 : !q
+  %bm2 = rns.mul %b2, %v2 : !q
+  %bm3 = rns.mul %b3, %v3 : !q
+  %bm4 = rns.mul %b4, %v4 : !q
+  %bm5 = rns.mul %b5, %v5 : !q
+  %bm6 = rns.mul %b6, %v6 : !q
+  %bs1 = rns.add %bm0, %bm1 : !q
+  %bs2 = rns.add %bs1, %bm2 : !q
+  %bs3 = rns.add %bs2, %bm3 : !q
+  %bs4 = rns.add %bs3, %bm4 : !q
+  %bs5 = rns.add %bs4, %bm5 : !q
+  %bs6 = rns.add %bs5, %bm6 : !q
+  return %as6, %bs6 : !q, !q
+}
