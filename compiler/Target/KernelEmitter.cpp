@@ -390,16 +390,21 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     uint64_t galois;
   };
   std::vector<Read> reads;
-  std::set<std::pair<void *, uint64_t>> seenReads;
+  std::map<std::pair<void *, uint64_t>, size_t> readIndex;
   auto computedHere = [&](Value v) {
     return llvm::any_of(ops,
                         [&](Operation *op) { return v.getDefiningOp() == op; });
   };
+  // The index of the read of v (permuted by galois), made on first need.
   auto read = [&](Value v, uint64_t galois) {
-    if (seenReads.insert({v.getAsOpaquePointer(), galois}).second)
+    auto [it, fresh] =
+        readIndex.try_emplace({v.getAsOpaquePointer(), galois}, reads.size());
+    if (fresh)
       reads.push_back({v, galois});
+    return it->second;
   };
-  DenseMap<Value, std::pair<Value, uint64_t>> permuted; // result -> read
+  // Which read gives a value: a load, or the automorphism it permutes.
+  DenseMap<Value, size_t> readOf;
   for (Operation *op : ops) {
     if (auto a = dyn_cast<rns::AutomorphismOp>(op)) {
       Value v = a.getInput();
@@ -409,8 +414,7 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
                                "loads), not one computed in the kernel");
       widen(v);
       widen(a.getResult());
-      read(v, a.getGalois());
-      permuted[a.getResult()] = {v, a.getGalois()};
+      readOf[a.getResult()] = read(v, a.getGalois());
       continue;
     }
     for (Value v : op->getOperands()) {
@@ -418,7 +422,7 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
       // Values computed in this segment are in registers (even when they
       // are stored too): only the others are read from memory.
       if (mem.count(v) && !computedHere(v))
-        read(v, 0);
+        readOf[v] = read(v, 0);
     }
     for (Value r : op->getResults())
       widen(r);
@@ -427,7 +431,7 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     widen(v);
     // A stored value not computed here (a yielded input) is copied.
     if (!computedHere(v))
-      read(v, 0);
+      readOf[v] = read(v, 0);
   }
   std::string body;
   SmallVector<int> tables;
@@ -438,36 +442,31 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     // Each read is loaded just before its first use, so that a kernel of
     // many inputs (a hoisted dot's sums read dozens) keeps few values live.
     // On the GPU its limb pointer is made there too (not in the prologue:
-    // 2 registers per input held through the kernel). Which read gives a
-    // value (a permuted load gives the automorphism's result):
-    DenseMap<Value, size_t> readOf;
-    for (auto [i, r] : llvm::enumerate(reads))
-      if (!r.galois)
-        readOf[r.v] = i;
-    for (auto &[res, src] : permuted)
-      for (auto [i, r] : llvm::enumerate(reads))
-        if (r.v == src.first && r.galois == src.second)
-          readOf[res] = i;
+    // 2 registers per input held through the kernel).
     std::vector<bool> emitted(reads.size(), false);
     const bool cuda = be_ == Backend::Cuda;
+    // Loads the read that gives v at its first use; v names it from then on
+    // (two automorphisms alike share one permuted load).
     auto load = [&](Value v) {
       auto it = readOf.find(v);
-      if (it == readOf.end() || emitted[it->second])
+      if (it == readOf.end())
         return;
       const size_t i = it->second;
-      emitted[i] = true;
-      const Read &r = reads[i];
-      std::string sv = "x" + std::to_string(i), in = "in" + std::to_string(i);
-      std::string at =
-          r.galois ? "em_auto(k, " + std::to_string(r.galois) + "u)" : "k";
-      if (cuda)
-        k << "    const em_word *" << in << " = em_limb((const em_word *)io.in["
-          << i << "], g, io.inb[" << i << "]);\n";
-      k << "    const uint64_t " << sv << " = " << in << " ? " << in << "["
-        << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "") << "\n";
-      for (auto &[value, index] : readOf)
-        if (index == i)
-          scalar[value] = sv;
+      const std::string sv = "x" + std::to_string(i);
+      if (!emitted[i]) {
+        emitted[i] = true;
+        const Read &r = reads[i];
+        const std::string in = "in" + std::to_string(i);
+        std::string at =
+            r.galois ? "em_auto(k, " + std::to_string(r.galois) + "u)" : "k";
+        if (cuda)
+          k << "    const em_word *" << in
+            << " = em_limb((const em_word *)io.in[" << i << "], g, io.inb[" << i
+            << "]);\n";
+        k << "    const uint64_t " << sv << " = " << in << " ? " << in << "["
+          << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "") << "\n";
+      }
+      scalar[v] = sv;
     };
     // a * b + c * d with both products used only there: summed exactly in
     // 128 bits and reduced once (em_mac2), not reduced three times; the

@@ -95,6 +95,14 @@ void bitReverseInPlace(std::vector<std::complex<double>> &v) {
       std::swap(v[i], v[j]);
   }
 }
+
+/// LevelMismatch unless `level` is one of the context's levels.
+template <typename Word> void checkLevel(const Context<Word> &ctx, int level) {
+  if (level < 0 || level > ctx.maxLevel())
+    throw LevelMismatch("cannot encode at level " + std::to_string(level) +
+                        " (parameters have levels 0.." +
+                        std::to_string(ctx.maxLevel()) + ")");
+}
 } // namespace
 
 template <typename Word> struct BasicEncoder<Word>::Tables {
@@ -174,10 +182,7 @@ template <typename Word>
 BasicPlaintext<Word>
 BasicEncoder<Word>::encode(const std::vector<std::complex<double>> &values,
                            int level, double scale, size_t slots) const {
-  if (level < 0 || level > ctx_.maxLevel())
-    throw LevelMismatch("cannot encode at level " + std::to_string(level) +
-                        " (parameters have levels 0.." +
-                        std::to_string(ctx_.maxLevel()) + ")");
+  checkLevel(ctx_, level);
   return encode(values, level, scale, slots, ctx_.qBasis(level));
 }
 
@@ -190,10 +195,7 @@ BasicEncoder<Word>::encode(const std::vector<std::complex<double>> &values,
   if (values.size() != slots)
     throw InvalidArgument("expected " + std::to_string(slots) +
                           " values, got " + std::to_string(values.size()));
-  if (level < 0 || level > ctx_.maxLevel())
-    throw LevelMismatch("cannot encode at level " + std::to_string(level) +
-                        " (parameters have levels 0.." +
-                        std::to_string(ctx_.maxLevel()) + ")");
+  checkLevel(ctx_, level);
   if (!(scale > 0) || !std::isfinite(scale))
     throw InvalidArgument("the scale must be a positive finite number");
 

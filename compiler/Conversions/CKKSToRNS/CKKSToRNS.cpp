@@ -410,9 +410,12 @@ LOWERING(HoistedDotOp) {
   // Q_l u P is a permuted load of the kernels that sum there. A rotation's
   // lifted accumulator is the same op in every sum of its offset (the
   // giant steps of a matrix product), shared once CSE has run.
+  auto lift = [&](Value x) {
+    return rns::MulPOp::create(rewriter, loc, qp, x).getResult();
+  };
   SmallVector<Value> raised;
   Value acc0, acc1;
-  Value pc0 = rns::MulPOp::create(rewriter, loc, qp, in[0]).getResult();
+  Value pc0 = lift(in[0]);
   for (auto [offset, weight] : llvm::zip(op.getOffsets(), op.getWeights())) {
     auto enc = weight.getDefiningOp<ckks::EncodeOp>();
     if (!enc)
@@ -421,9 +424,6 @@ LOWERING(HoistedDotOp) {
         rewriter, loc, qp, enc.getValue(),
         rewriter.getF64FloatAttr(
             cast<ckks::PlaintextType>(enc.getType()).getScale()));
-    auto lift = [&](Value x) {
-      return rns::MulPOp::create(rewriter, loc, qp, x).getResult();
-    };
     auto mul = [&](Value x) {
       return rns::MulOp::create(rewriter, loc, x, w).getResult();
     };

@@ -180,9 +180,10 @@ void formDots(Block &block) {
       rotations.insert(t.rotations.begin(), t.rotations.end());
       withRotations += !t.rotations.empty();
     }
+    for (Value r : rotations)
+      offsets.insert(r.getDefiningOp<RotateOp>().getOffset());
     auto productUse = [&](Operation *user) { return products.contains(user); };
     bool covered = llvm::all_of(rotations, [&](Value r) {
-      offsets.insert(r.getDefiningOp<RotateOp>().getOffset());
       if (!rescaled)
         return llvm::all_of(r.getUsers(), productUse);
       return llvm::all_of(r.getUsers(), [&](Operation *user) {
