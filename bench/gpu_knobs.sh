@@ -9,7 +9,9 @@
 # ptxas.txt (registers and spills), python.jsonl, profile_<program>.csv.
 #   OUT=... bash bench/gpu_knobs.sh out/py_gpu 'rotate_B mul_relin_B' \
 #     '' '-DEMBER_NTT_MIN_BLOCKS=6' ...
-# The first variant is usually '' (the defaults).
+# The first variant is usually '' (the defaults). PY_ONLY='name ...' are
+# further programs of the same folder timed from Python only (no Nsight
+# Compute: long programs such as bootstrap16).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/out}
@@ -48,6 +50,10 @@ for defines in "$@"; do
     timeout 200 ncu --metrics gpu__time_duration.sum --csv \
       python3 bench/gpu_profile.py "$PY_GPU" "$p" compiled \
       >"$dir/profile_$p.csv" 2>&1
+  done
+  for p in ${PY_ONLY:-}; do
+    timeout 300 python3 bench/gpu_python.py "$PY_GPU" "$RUNS" "$p" \
+      >>"$dir/python.jsonl" 2>"$dir/python_$p.err"
   done
   for p in $PROGRAMS; do
     python3 bench/ncu_table.py "$dir/profile_$p.csv" >"$dir/profile_$p.txt" &&

@@ -69,6 +69,7 @@ BOOTSTRAPS = {
     "bootstrap16_w32",
     "bootstrap16_cos34",  # the degree-48 cosine (bootstrap_cosine_bits=34)
     "bootstrap16_dh_off",  # double_hoisting=False
+    "bootstrap16_w32_dh_off",
 }
 # bootstrap16 stopped after a phase (bootstrap_stop_after): no reference
 # value; their times against bootstrap16's give the phases' times.
@@ -143,6 +144,7 @@ ORDER = [
     "bootstrap16_w32",
     "bootstrap16_w32_coeff_to_slot",
     "bootstrap16_w32_eval_mod",
+    "bootstrap16_w32_dh_off",
 ]
 
 

@@ -103,6 +103,7 @@ W32_BOOTSTRAPS = [
     "bootstrap16_w32",
     "bootstrap16_w32_coeff_to_slot",
     "bootstrap16_w32_eval_mod",
+    "bootstrap16_w32_dh_off",  # double_hoisting=False at 32 bits
 ]
 NO_NOFUSE |= set(W32_BOOTSTRAPS)
 # KLSS at 32-bit words: set-B programs at cheddar32k1 (Athena's small-K
@@ -224,6 +225,8 @@ def programs(rng: np.random.Generator):
             {**w32, "bootstrap_stop_after": phase},
             {"x": x16},
         )
+    w32_dh_off = {**w32, "double_hoisting": False}
+    yield "bootstrap16_w32_dh_off", bootstrap16, w32_dh_off, {"x": x16}
 
 
 @ember.program(slots=4096)

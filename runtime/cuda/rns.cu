@@ -21,49 +21,138 @@ using BConvJobs = BConvJobsT<u64>;
 /// Centred fast base conversion as a (T x m) by (m x N) matrix product:
 /// each thread keeps its coefficient's m inputs in registers, counts those
 /// above b_i/2, and produces its block's targets, summing the m products (and
-/// the centring term and bias) exactly in a 128-bit accumulator (m <= 32
-/// products of < 2^61 values fit) and reducing once (Barrett) per output:
-/// lazy reduction. Blocks split the targets in groups of 8 (grid.z) so that
-/// small digits still fill the chip; the m inputs are re-read per group
-/// (from L2). The group's slice of the hat matrix and its targets' moduli,
-/// Barrett ratios and constants sit in shared memory (broadcast reads, no
-/// dependent global loads per target), and kTile targets are summed side by
-/// side: independent 128-bit carry chains that hide each other's latency
-/// (one chain per target ran at a third of the IMAD rate).
-/// Bytes: (m + T) N words per job. Work: m T N multiply-adds (~8 int32
-/// instructions each) and T N reductions (~20).
+/// the centring term and bias) exactly and reducing once per output: lazy
+/// reduction. Blocks split the targets in groups of 8 (grid.z)
+/// so that small digits still fill the chip; the m inputs are re-read per
+/// group (from L2). The group's slice of the hat matrix and its targets'
+/// moduli, Barrett ratios and constants sit in shared memory (broadcast
+/// reads, no dependent global loads per target), and kTile targets are
+/// summed side by side.
+/// The exact sum is kept in columns and reduced by two Shoup products (Cols
+/// below; EMBER_BCONV_COLUMNS=1, the default): four IMAD.WIDE per product
+/// and no carry chain, 6-10% fewer instructions per thread at m = 8..16
+/// (SASS, sm_90). With EMBER_BCONV_COLUMNS=0 it is one 128-bit accumulator
+/// (mac128: about 14 instructions per product through the carry flags, half
+/// of them moves) reduced by Barrett, the form before.
+/// Bytes: (m + T) N words per job. Work: m T N multiply-adds and T N
+/// reductions.
 constexpr int kTargetsPerBlock = 8; // grid.z splits the targets
 // Build knobs for tuning (bench/gpu_knobs.sh): targets summed side by side
-// (0: 4 up to 16 sources, else 2) and blocks per SM compiled for.
+// (0: 4 up to 16 sources, else 2), targets per block of bconvKernel, the
+// columns' sum (1) or the 128-bit one (0), and blocks per SM compiled for.
+#ifndef EMBER_BCONV_GROUP
+#define EMBER_BCONV_GROUP 8
+#endif
 #ifndef EMBER_BCONV_TILE
 #define EMBER_BCONV_TILE 0
+#endif
+#ifndef EMBER_BCONV_COLUMNS
+#define EMBER_BCONV_COLUMNS 1
 #endif
 #ifndef EMBER_BCONV_MIN_BLOCKS
 #define EMBER_BCONV_MIN_BLOCKS 1
 #endif
 
+constexpr int kBConvGroup = EMBER_BCONV_GROUP; // bconvKernel's targets
 /// Words of a bconvKernel block's shared memory for m sources.
 constexpr size_t bconvSmemWords(int m) {
-  return size_t(kTargetsPerBlock) * m + m + 5 * kTargetsPerBlock;
+  return size_t(kBConvGroup) * m + m + 5 * kBConvGroup;
 }
 
-/// A BConv block's shared constants: [kG][m] hat rows (zero past the nt
-/// targets), [m] halves, then per target [-B]_t, bias, modulus and Barrett
-/// ratio (high, low).
+#if EMBER_BCONV_COLUMNS
+/// An exact sum of products of words below 2^61 in four 64-bit columns,
+/// value = c0 + c1 2^31 + c2 2^62 + c3 2^93. Each factor is split at bit 31
+/// (x = x1 2^31 + x0: x0 < 2^31, x1 < 2^30; the hats sit in shared memory
+/// split, splitWord), so a product adds x0 y0 (< 2^62) to c0, x0 y1 + x1 y0
+/// (< 2^62 together) to c1 and x1 y1 (< 2^60) to c2: four IMAD.WIDE.U32,
+/// each with its 64-bit addend, and no carry flags. carry() moves each
+/// column's high word on (c_{k+1} += 2 hi(c_k), c_k = lo(c_k) < 2^32).
+/// From there four products keep c0 below 2^32 + 4 (2^31 - 1)^2 < 2^64 and
+/// c1 below 2^32 + 2^33 + 8 (2^31 - 1)(2^30 - 1) < 2^64 (c1 also takes c0's
+/// carry, below 2^33), so the sum carries after every fourth product (the
+/// first four: the centring term, small, and three products), c2 every
+/// eighth, and c3 takes its high words: any m fits.
+struct Cols {
+  u64 c0, c1, c2, c3;
+  /// Starts at b < 2^61.
+  __device__ __forceinline__ void start(u64 b) {
+    c0 = u32(b);
+    c1 = u64(u32(b >> 32)) * 2;
+    c2 = c3 = 0;
+  }
+  /// += x y for x = x1 2^31 + x0 and y = y1 2^31 + y0 (PTX: the compiler
+  /// otherwise sums x0 y1 + x1 y0 apart and adds it with a carry chain).
+  __device__ __forceinline__ void mac(u32 x0, u32 x1, u32 y0, u32 y1) {
+    asm("mad.wide.u32 %0, %4, %6, %0;\n\t"
+        "mad.wide.u32 %1, %4, %7, %1;\n\t"
+        "mad.wide.u32 %1, %5, %6, %1;\n\t"
+        "mad.wide.u32 %2, %5, %7, %2;"
+        : "+l"(c0), "+l"(c1), "+l"(c2), "+l"(c3)
+        : "r"(x0), "r"(x1), "r"(y0), "r"(y1));
+  }
+  /// c0 and c1 back below 2^32; c2 too when `all` (c2 grows by less than
+  /// 2^61 per product: eight products between such carries stay below
+  /// 2^64).
+  __device__ __forceinline__ void carry(bool all = true) {
+    // PTX: written in C++, the compiler builds 2 hi(c) with shifts and masks
+    asm("{\n\t.reg .u32 l, h;\n\t"
+        "mov.b64 {l, h}, %0;\n\tmad.wide.u32 %1, h, 2, %1;\n\t"
+        "mov.b64 %0, {l, 0};\n\t"
+        "mov.b64 {l, h}, %1;\n\tmad.wide.u32 %2, h, 2, %2;\n\t"
+        "mov.b64 %1, {l, 0};\n\t}"
+        : "+l"(c0), "+l"(c1), "+l"(c2));
+    if (all)
+      asm("{\n\t.reg .u32 l, h;\n\t"
+          "mov.b64 {l, h}, %0;\n\tmad.wide.u32 %1, h, 2, %1;\n\t"
+          "mov.b64 %0, {l, 0};\n\t}"
+          : "+l"(c2), "+l"(c3));
+  }
+  /// The sum mod t, from t's Barrett ratio floor(2^128 / t) = rhi 2^64 +
+  /// rlo: with the sum as hi 2^64 + lo, rhi = floor(2^64 / t) is the Shoup
+  /// quotient of 1 and rlo that of [2^64]_t = -rhi t mod 2^64, so lo and
+  /// hi [2^64]_t each come to [0, 2t) by one Shoup product (any 64-bit
+  /// input) and their sum is brought below t: the same residue as
+  /// barrett(hi, lo), with two high products instead of three.
+  __device__ __forceinline__ u64 reduce(u64 t, u64 rhi, u64 rlo) {
+    carry();
+    const u64 a = c0 + (c1 << 31); // below 2^63 + 2^32
+    const u64 lo = a + (c2 << 62);
+    const u64 hi = (c2 >> 2) + (c3 << 29) + (lo < a);
+    u64 r =
+        (lo - mulHi(lo, rhi) * t) + mulShoupLazy(hi, u64(0) - rhi * t, rlo, t);
+    r = r >= 2 * t ? r - 2 * t : r; // t < 2^61: r < 4t fits
+    return r >= t ? r - t : r;
+  }
+};
+/// x < 2^61 as Cols reads it: x mod 2^31 in the low half, x >> 31 in the
+/// high half.
+__host__ __device__ inline u64 splitWord(u64 x) {
+  return (x & 0x7fffffffu) | ((x >> 31) << 32);
+}
+#else
+__host__ __device__ inline u64 splitWord(u64 x) { return x; }
+#endif
+
+/// A BConv block's shared constants: the hats [m][kG] (source-major, so
+/// that a product's word sits at a constant offset; zero past the nt
+/// targets; splitWord's form), [m] halves, then per target [-B]_t
+/// (splitWord's form), bias, modulus and Barrett ratio (high, low).
 template <typename W>
 __device__ __forceinline__ void bconvLoadShared(const TablesT<W> &T,
                                                 const BConvJobT<W> &J, W *bc_s,
                                                 int t_begin, int nt) {
-  constexpr int kG = kTargetsPerBlock;
+  constexpr int kG = kBConvGroup;
   const int m = J.m;
   W *hat_s = bc_s, *half_s = hat_s + kG * m, *c_s = half_s + m;
-  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x)
-    hat_s[idx] = idx < nt * m ? J.hat[t_begin * m + idx] : 0;
+  for (int idx = threadIdx.x; idx < kG * m; idx += blockDim.x) {
+    const int u = idx / m, i = idx - u * m; // read along J.hat's rows
+    hat_s[i * kG + u] = u < nt ? splitWord(J.hat[t_begin * m + idx]) : 0;
+  }
   for (int idx = threadIdx.x; idx < m; idx += blockDim.x)
     half_s[idx] = J.half[idx];
   for (int idx = threadIdx.x; idx < kG; idx += blockDim.x) {
     const int t = t_begin + idx, g = idx < nt ? J.tmod[t] : 0;
-    c_s[idx] = idx < nt ? J.negb[t] : 0;
+    c_s[idx] = idx < nt ? splitWord(J.negb[t]) : 0;
     c_s[kG + idx] = idx < nt && J.bias ? J.bias[t] : 0;
     c_s[2 * kG + idx] = T.q[g];
     c_s[3 * kG + idx] = T.ratioHi[g];
@@ -89,7 +178,7 @@ __device__ __forceinline__ W bconvLoadInputs(const BConvJobT<W> &J,
 template <int kM>
 __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
     bconvKernel(Tables T, BConvJobs jobs) {
-  constexpr int kG = kTargetsPerBlock;
+  constexpr int kG = kBConvGroup;
   constexpr int kTile = EMBER_BCONV_TILE ? EMBER_BCONV_TILE : kM <= 16 ? 4 : 2;
   extern __shared__ u64 bc_s[];
   const BConvJob J = jobs.job[blockIdx.y];
@@ -105,6 +194,42 @@ __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
   u64 y[kM];
   const u64 above = bconvLoadInputs(J, half_s, log_n, x, y);
   u64 *out = J.out + (size_t(t_begin) << log_n) + x;
+#if EMBER_BCONV_COLUMNS
+  u32 y0[kM], y1[kM];
+#pragma unroll
+  for (int i = 0; i < kM; ++i) {
+    y0[i] = u32(y[i]) & 0x7fffffffu;
+    y1[i] = u32(y[i] >> 31);
+  }
+#pragma unroll
+  for (int t0 = 0; t0 < kG; t0 += kTile) {
+    if (t0 >= nt)
+      break;
+    Cols acc[kTile];
+#pragma unroll
+    for (int u = 0; u < kTile; ++u) {
+      acc[u].start(c_s[kG + t0 + u]);
+      const u64 nb = c_s[t0 + u];
+      acc[u].mac(u32(above), 0, u32(nb), u32(nb >> 32));
+    }
+#pragma unroll
+    for (int i = 0; i < kM; ++i)
+      if (i < m) {
+#pragma unroll
+        for (int u = 0; u < kTile; ++u) {
+          const u64 h = hat_s[i * kG + t0 + u];
+          acc[u].mac(y0[i], y1[i], u32(h), u32(h >> 32));
+          if (i % 4 == 2 && i + 1 < kM)
+            acc[u].carry(i % 8 == 6);
+        }
+      }
+#pragma unroll
+    for (int u = 0; u < kTile; ++u)
+      if (t0 + u < nt)
+        out[size_t(t0 + u) << log_n] = acc[u].reduce(
+            c_s[2 * kG + t0 + u], c_s[3 * kG + t0 + u], c_s[4 * kG + t0 + u]);
+  }
+#else
 #pragma unroll
   for (int t0 = 0; t0 < kG; t0 += kTile) {
     if (t0 >= nt)
@@ -121,7 +246,7 @@ __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
       if (i < m) {
 #pragma unroll
         for (int u = 0; u < kTile; ++u)
-          mac128(hi[u], lo[u], y[i], hat_s[(t0 + u) * m + i]);
+          mac128(hi[u], lo[u], y[i], hat_s[i * kG + t0 + u]);
       }
 #pragma unroll
     for (int u = 0; u < kTile; ++u)
@@ -130,6 +255,7 @@ __global__ void __launch_bounds__(kEwThreads, EMBER_BCONV_MIN_BLOCKS)
             barrett(hi[u], lo[u], c_s[2 * kG + t0 + u], c_s[3 * kG + t0 + u],
                     c_s[4 * kG + t0 + u]);
   }
+#endif
 }
 
 /// The 32-bit words' BConv (primes below 2^30): each thread keeps its
@@ -752,7 +878,7 @@ void launchBConv(const DeviceContext &ctx, const std::vector<BConvJob> &jobs) {
       smem = std::max(smem, bconvSmemWords(js.job[i].m) * 8);
     }
     dim3 grid = ewGrid(I, int(count));
-    grid.z = unsigned((max_t + kTargetsPerBlock - 1) / kTargetsPerBlock);
+    grid.z = unsigned((max_t + kBConvGroup - 1) / kBConvGroup);
     const unsigned block = ewBlock(I);
     byWidth(max_m, "bconv", [&](auto w) {
       bconvKernel<decltype(w)::value>
