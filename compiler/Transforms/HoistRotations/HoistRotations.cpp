@@ -59,9 +59,7 @@ bool collect(Value v, Block *block, bool isRoot, RotationSum &sum) {
 
 /// Rewrite 1: add trees of rotations -> ckks.hoisted_rotate_sum.
 void formRotationSums(Block &block) {
-  SmallVector<AddOp> adds;
-  for (auto add : block.getOps<AddOp>())
-    adds.push_back(add);
+  SmallVector<AddOp> adds = llvm::to_vector(block.getOps<AddOp>());
   DenseSet<Operation *> erased;
   // Outermost sums first: an add comes after the adds it uses.
   for (AddOp root : llvm::reverse(adds)) {
@@ -144,9 +142,7 @@ bool collectDot(Value v, Block *block, bool isRoot, DotTree &t) {
 /// and the sums are fewer than the rotations (each sum has one ModDown;
 /// each hoisted rotation had one).
 void formDots(Block &block) {
-  SmallVector<AddOp> adds;
-  for (auto add : block.getOps<AddOp>())
-    adds.push_back(add);
+  SmallVector<AddOp> adds = llvm::to_vector(block.getOps<AddOp>());
   DenseSet<Operation *> claimed;
   // Per (x, rescaled): the trees, outermost sums first.
   llvm::MapVector<std::pair<Value, unsigned>, std::vector<DotTree>> groups;
