@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define EMBER_CUDA_CHECK(call)                                                 \
@@ -68,6 +69,58 @@ template <typename W>
 __device__ __forceinline__ W mulShoup(W a, W w, W ws, W q) {
   W r = mulShoupLazy(a, w, ws, q);
   return r >= q ? r - q : r;
+}
+/// a w mod q in [0, 4q) for any a (64-bit words; nq = 2^64 - q): Shoup's
+/// product with a quotient of three 32 x 32-bit products instead of the
+/// exact high word's four. Writing a = ah 2^32 + al, ws = sh 2^32 + sl,
+/// Q' = ah sh + floor(al sh / 2^32) + floor(ah sl / 2^32) drops the low
+/// words of the two cross products and al sl, under 3 2^64 in all, so
+/// Q' >= floor(a ws / 2^64) - 2 and a w - Q' q < 2q + 2q. The result, below
+/// 2^63 for q < 2^61, is a w + Q' nq mod 2^64: one multiply-add chain, no
+/// negation. Written as 14 PTX multiply-adds; ptxas splits some chains, and
+/// at sm_90 the NTT kernels come out about two instructions per butterfly
+/// shorter than with a w - __umul64hi(a, ws) q (a plain C++ form of the
+/// same quotient measured 0.7% slower on an H200: bench/RESULTS.md).
+__device__ __forceinline__ u64 mulShoupLazy4(u64 a, u64 w, u64 ws, u64 nq) {
+  u64 r;
+  asm("{\n\t"
+      ".reg .u32 al, ah, sl, sh, t0, t1, ql, qh, nl, nh, wl, wh, rl, rh;\n\t"
+      ".reg .u64 cq, qq, rr;\n\t"
+      "mov.b64 {al, ah}, %1;\n\t"
+      "mov.b64 {wl, wh}, %2;\n\t"
+      "mov.b64 {sl, sh}, %3;\n\t"
+      "mov.b64 {nl, nh}, %4;\n\t"
+      "mul.hi.u32 t0, al, sh;\n\t"
+      "mad.hi.cc.u32 t0, ah, sl, t0;\n\t"
+      "addc.u32 t1, 0, 0;\n\t"
+      "mov.b64 cq, {t0, t1};\n\t"
+      "mad.wide.u32 qq, ah, sh, cq;\n\t"
+      "mov.b64 {ql, qh}, qq;\n\t"
+      "mul.wide.u32 rr, ql, nl;\n\t"
+      "mov.b64 {rl, rh}, rr;\n\t"
+      "mad.lo.u32 rh, ql, nh, rh;\n\t"
+      "mad.lo.u32 rh, qh, nl, rh;\n\t"
+      "mad.lo.u32 rh, al, wh, rh;\n\t"
+      "mad.lo.u32 rh, ah, wl, rh;\n\t"
+      "mov.b64 rr, {rl, rh};\n\t"
+      "mad.wide.u32 %0, al, wl, rr;\n\t"
+      "}"
+      : "=l"(r)
+      : "l"(a), "l"(w), "l"(ws), "l"(nq));
+  return r;
+}
+/// x - c where x >= c, else x. At 64 bits for |x - c| < 2^63: the sign of
+/// the difference picks (two subtractions, one 32-bit comparison and two
+/// selects: one instruction fewer than comparing first). At 32 bits the
+/// comparison, which the compiler turns into an unsigned minimum of x and
+/// x - c (two instructions).
+template <typename W> __device__ __forceinline__ W subIfGe(W x, W c) {
+  if constexpr (sizeof(W) == 4) {
+    return x >= c ? x - c : x;
+  } else {
+    const W t = x - c;
+    return static_cast<std::make_signed_t<W>>(t) < 0 ? x : t;
+  }
 }
 template <typename W> __device__ __forceinline__ W addMod(W a, W b, W q) {
   W s = a + b;

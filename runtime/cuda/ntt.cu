@@ -1,6 +1,7 @@
 // Batched negacyclic NTT/INTT over many limbs of 64- or 32-bit words (every
 // kernel is a template on the word W; 32-bit words need q < 2^30 for the
-// lazy [0, 4q) butterflies, as on the CPU), split in two kernels
+// lazy [0, 4q) butterflies, as on the CPU, and 64-bit words q < 2^61 for
+// [0, 8q): see lazyBound), split in two kernels
 // (2^16 = 2^8 x 2^8; in general logN = s1 + s2, s1 = logN / 2). N = 2^14..2^16
 // have register-resident kernels (below, "N = 2^16" and "N = 2^15 and
 // 2^14": logN = s1 + 8, rows of 256); other N use the generic shared-memory
@@ -37,8 +38,10 @@
 //
 // Cost per limb of N words: each phase reads and writes N words once (the
 // pair moves 4 N words = 2 MB at N = 2^16, plus 2 N twiddle words read from
-// L2 per phase); (N/2) log N butterflies, each one Shoup product (~12 int32
-// instructions) and ~8 adds/compares.
+// L2 per phase); (N/2) log N butterflies, each one Shoup product and a few
+// adds and compares: at 64-bit words about 31 SASS instructions per
+// butterfly in nttFwdCol16 with its loads and exchanges (984 per thread for
+// 32 butterflies), 15 at 32-bit words.
 #include "internal.cuh"
 
 #include <cuda_pipeline.h>
@@ -62,6 +65,41 @@ template <typename W> __device__ __forceinline__ W *sharedWords() {
   return reinterpret_cast<W *>(ntt_smem);
 }
 
+// The butterflies' lazy bound L and twiddle product. 32-bit words: L = 2q
+// and Shoup's exact product in [0, 2q) (three instructions). 64-bit words:
+// L = 4q and mulShoupLazy4, whose cheaper quotient leaves [0, 4q) (about
+// two instructions fewer per butterfly; q < 2^61 keeps 8q below 2^64).
+// Either way a forward (Cooley-Tukey) butterfly takes x, y < 2L to x', y' <
+// 2L (x reduced below L, x + v and x - v + L with v < L), and an inverse
+// (Gentleman-Sande) one takes x, y < L to x + y reduced below L and the
+// product of x - y + L, below L. Forward outputs are below 2L, inverse ones
+// below L; both are reduced fully where they leave (reduceOut, or the scaled
+// last stage). EMBER_NTT_SHOUP4=0 builds the exact quotient at 64 bits (L =
+// 2q): a knob for measuring (bench/gpu_knobs.sh).
+#ifndef EMBER_NTT_SHOUP4
+#define EMBER_NTT_SHOUP4 1
+#endif
+template <typename W>
+constexpr bool kShoup4 = sizeof(W) == 8 && EMBER_NTT_SHOUP4;
+template <typename W> __device__ __forceinline__ W lazyBound(W q) {
+  return kShoup4<W> ? 4 * q : 2 * q;
+}
+/// y w mod q below L (nq = -q mod 2^W).
+template <typename W>
+__device__ __forceinline__ W mulTw(W y, W w, W ws, W q, W nq) {
+  if constexpr (kShoup4<W>)
+    return mulShoupLazy4(y, w, ws, nq);
+  else
+    return mulShoupLazy(y, w, ws, q);
+}
+/// [0, 2L) -> [0, q).
+template <typename W> __device__ __forceinline__ W reduceOut(W x, W q, W lz) {
+  x = subIfGe(x, lz);
+  if constexpr (kShoup4<W>)
+    x = subIfGe(x, 2 * q);
+  return subIfGe(x, q);
+}
+
 /// One row's view of an Epilogue (ModDown fused into the last NTT): the
 /// row's operand a (or none), optional addend b and its factor, and the
 /// constant c, offset to `base`.
@@ -69,14 +107,17 @@ template <typename W> struct EpiRow {
   const W *a, *b;
   W cw, cs, bw, bs;
   bool scaleB;
-  /// out = (a - x) * c (+ b [* bc]), or x (+ b) without a; x the NTT output
-  /// fully reduced.
-  __device__ __forceinline__ W apply(W x, size_t k, W q) const {
-    return applyValues(x, a ? a[k] : 0, b ? b[k] : 0, q);
+  /// out = (a - x) * c (+ b [* bc]), or x (+ b) without a, from the
+  /// forward transform's output x below 2L (lz = lazyBound(q)). With a, x
+  /// is only brought below L: a + L - x, below L + q < 2^W (q < 2^61 at 64
+  /// bits, 2^30 at 32), is what the product reduces fully.
+  __device__ __forceinline__ W apply(W x, size_t k, W q, W lz) const {
+    return applyValues(x, a ? a[k] : 0, b ? b[k] : 0, q, lz);
   }
   /// The same with a[k] and b[k] already loaded (ignored where null).
-  __device__ __forceinline__ W applyValues(W x, W ak, W bk, W q) const {
-    W res = a ? mulShoup(subMod(ak, x, q), cw, cs, q) : x;
+  __device__ __forceinline__ W applyValues(W x, W ak, W bk, W q, W lz) const {
+    W res =
+        a ? mulShoup(ak + lz - subIfGe(x, lz), cw, cs, q) : reduceOut(x, q, lz);
     if (!b)
       return res;
     return addMod(res, scaleB ? mulShoup(bk, bw, bs, q) : bk, q);
@@ -97,12 +138,6 @@ __device__ __forceinline__ EpiRow<W> epiRow(const EpilogueT<W> &e, int r,
   row.bs = row.scaleB ? e.bc[2 * limb + 1] : 0;
   return row;
 }
-/// [0, 4q) -> [0, q).
-template <typename W> __device__ __forceinline__ W reduce4q(W x, W q, W two_q) {
-  x = x >= two_q ? x - two_q : x;
-  return x >= q ? x - q : x;
-}
-
 /// Forward column phase. Grid (2^s2 / C, rows). Bytes: 2 N words per row.
 template <typename W, bool kReduceIn>
 __global__ void __launch_bounds__(kThreads)
@@ -110,7 +145,7 @@ __global__ void __launch_bounds__(kThreads)
   W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
-  const W q = T.q[mod], two_q = 2 * q;
+  const W q = T.q[mod], lz = lazyBound(q), nq = W(0) - q;
   const W *src = rt.src(row, log_n);
   W *dst = rt.dst(row, log_n);
   const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
@@ -144,10 +179,10 @@ __global__ void __launch_bounds__(kThreads)
       const int wi = (1 << st) + i;
       const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
       W u = s[ix];
-      u = u >= two_q ? u - two_q : u;
-      const W v = mulShoupLazy(s[iy], tw_w, tw_s, q);
+      u = subIfGe(u, lz);
+      const W v = mulTw(s[iy], tw_w, tw_s, q, nq);
       s[ix] = u + v;
-      s[iy] = u - v + two_q;
+      s[iy] = u - v + lz;
     }
   }
   __syncthreads();
@@ -164,7 +199,7 @@ __global__ void __launch_bounds__(kThreads)
   W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
-  const W q = T.q[mod], two_q = 2 * q;
+  const W q = T.q[mod], lz = lazyBound(q), nq = W(0) - q;
   const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
   const size_t base = size_t(chunk0) << s2;
   const W *src = rt.src(row, log_n) + base;
@@ -184,33 +219,33 @@ __global__ void __launch_bounds__(kThreads)
       const int wi = (((1 << s1) + chunk0 + chunk) << st) + i;
       const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
       W u = s[ix];
-      u = u >= two_q ? u - two_q : u;
-      const W v = mulShoupLazy(s[iy], tw_w, tw_s, q);
+      u = subIfGe(u, lz);
+      const W v = mulTw(s[iy], tw_w, tw_s, q, nq);
       s[ix] = u + v;
-      s[iy] = u - v + two_q;
+      s[iy] = u - v + lz;
     }
   }
   __syncthreads();
   W *dst = rt.dst(row, log_n) + base;
   if (!kEpi) {
     for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
-      dst[idx] = reduce4q(s[idx], q, two_q);
+      dst[idx] = reduceOut(s[idx], q, lz);
     return;
   }
   const EpiRow<W> epi = epiRow(e, row_base + row, log_n, base);
   for (int idx = threadIdx.x; idx < total; idx += blockDim.x)
-    dst[idx] = epi.apply(reduce4q(s[idx], q, two_q), idx, q);
+    dst[idx] = epi.apply(s[idx], idx, q, lz);
 }
 
 /// Inverse row phase (first s2 stages, Gentleman-Sande), in -> out.
-/// Bytes: 2 N words per row. Values stay in [0, 2q).
+/// Bytes: 2 N words per row. Values stay below the lazy bound L.
 template <typename W>
 __global__ void __launch_bounds__(kThreads)
     nttInvRow(TablesT<W> T, RowTableT<W> rt, int s2, int log_c) {
   W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s1 = log_n - s2;
-  const W q = T.q[mod], two_q = 2 * q;
+  const W q = T.q[mod], lz = lazyBound(q), nq = W(0) - q;
   const int chunk0 = blockIdx.x << log_c, total = 1 << (s2 + log_c);
   const size_t base = size_t(chunk0) << s2;
   const W *src = rt.src(row, log_n) + base;
@@ -231,8 +266,8 @@ __global__ void __launch_bounds__(kThreads)
       const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
       const W u = s[ix], v = s[iy];
       const W sum = u + v;
-      s[ix] = sum >= two_q ? sum - two_q : sum;
-      s[iy] = mulShoupLazy(u - v + two_q, tw_w, tw_s, q);
+      s[ix] = subIfGe(sum, lz);
+      s[iy] = mulTw(u - v + lz, tw_w, tw_s, q, nq);
     }
   }
   __syncthreads();
@@ -252,7 +287,7 @@ __global__ void __launch_bounds__(kThreads)
   W *s = sharedWords<W>(); // 2^(s + log_c) points
   const int row = blockIdx.y, mod = rt.mod[row], log_n = T.logN;
   const int s2 = log_n - s1, c_mask = (1 << log_c) - 1;
-  const W q = T.q[mod], two_q = 2 * q;
+  const W q = T.q[mod], lz = lazyBound(q), nq = W(0) - q;
   const W *src = rt.src(row, log_n);
   W *dst = rt.dst(row, log_n);
   const int col0 = blockIdx.x << log_c, total = 1 << (s1 + log_c);
@@ -274,15 +309,15 @@ __global__ void __launch_bounds__(kThreads)
       const int iy = ix + (1 << (log_t + log_c));
       const W u = s[ix], v = s[iy];
       W sum = u + v;
-      sum = sum >= two_q ? sum - two_q : sum;
+      sum = subIfGe(sum, lz);
       if (last) {
         s[ix] = addMod(mulShoup(sum, cx, cxs, q), add, q);
-        s[iy] = addMod(mulShoup(u - v + two_q, cy, cys, q), add, q);
+        s[iy] = addMod(mulShoup(u - v + lz, cy, cys, q), add, q);
       } else {
         const int wi = (1 << (s1 - 1 - st)) + i;
         const W tw_w = __ldg(w + wi), tw_s = __ldg(ws + wi);
         s[ix] = sum;
-        s[iy] = mulShoupLazy(u - v + two_q, tw_w, tw_s, q);
+        s[iy] = mulTw(u - v + lz, tw_w, tw_s, q, nq);
       }
     }
   }
@@ -331,12 +366,42 @@ __device__ __forceinline__ int colAddr(int k, int c) {
 __device__ __forceinline__ int rowAddr(int k, int c) {
   return c * 288 + k + 4 * (k >> 5);
 }
+/// A thread's shared-memory slots in the three layouts of a 256-point
+/// transform (th < 32): point th + 32 r at a + offA(r), 32 (th >> 2) + 4 j +
+/// (th & 3) at b + offB(j), 8 th + j at c + offC(j), with the offsets
+/// compile-time constants. Computed from colAddr/rowAddr once per thread
+/// (the compiler did not see that k >> 3 of th + 32 r is (th >> 3) + 4 r,
+/// and spent about five instructions on each of the 32 slots a thread
+/// touches per transform).
+struct ColSlots {
+  int a, b, c;
+  __device__ __forceinline__ ColSlots(int th, int col)
+      : a(colAddr(th, col)), b(colAddr(32 * (th >> 2) + (th & 3), col)),
+        c(colAddr(8 * th, col)) {}
+  __device__ static constexpr int offA(int r) { return 288 * r; }
+  __device__ static constexpr int offB(int j) { return 32 * j + 8 * (j >> 1); }
+  __device__ static constexpr int offC(int j) { return 8 * j; }
+};
+struct RowSlots {
+  int a, b, c;
+  __device__ __forceinline__ RowSlots(int th, int chunk)
+      : a(rowAddr(th, chunk)), b(rowAddr(32 * (th >> 2) + (th & 3), chunk)),
+        c(rowAddr(8 * th, chunk)) {}
+  __device__ static constexpr int offA(int r) { return 36 * r; }
+  __device__ static constexpr int offB(int j) { return 4 * j; }
+  __device__ static constexpr int offC(int j) { return j; }
+};
 
 template <typename W> struct Tw {
   const Pair<W> *w; ///< interleaved (twiddle, Shoup quotient)
-  W q, two_q;
+  W q, lz, nq;      ///< the modulus, lazyBound(q), -q mod 2^W
   int R;
 };
+
+template <typename W>
+__device__ __forceinline__ Tw<W> twOf(const Pair<W> *w, W q, int R) {
+  return Tw<W>{w, q, lazyBound(q), W(0) - q, R};
+}
 
 /// One twiddle pair: a single 16-byte load, shared by every butterfly of the
 /// group (loaded once per group, not per butterfly).
@@ -346,16 +411,16 @@ __device__ __forceinline__ Pair<W> tw(const Tw<W> &t, int idx) {
 }
 template <typename W>
 __device__ __forceinline__ void ct(W &x, W &y, const Tw<W> &t, Pair<W> w) {
-  const W u = x >= t.two_q ? x - t.two_q : x;
-  const W v = mulShoupLazy<W>(y, w.x, w.y, t.q);
+  const W u = subIfGe(x, t.lz);
+  const W v = mulTw<W>(y, w.x, w.y, t.q, t.nq);
   x = u + v;
-  y = u - v + t.two_q;
+  y = u - v + t.lz;
 }
 template <typename W>
 __device__ __forceinline__ void gs(W &x, W &y, const Tw<W> &t, Pair<W> w) {
   const W u = x, v = y, sum = u + v;
-  x = sum >= t.two_q ? sum - t.two_q : sum;
-  y = mulShoupLazy<W>(u - v + t.two_q, w.x, w.y, t.q);
+  x = subIfGe(sum, t.lz);
+  y = mulTw<W>(u - v + t.lz, w.x, w.y, t.q, t.nq);
 }
 
 template <typename W>
@@ -457,56 +522,54 @@ __device__ __forceinline__ void invA(W *v, const Tw<W> &t) {
 }
 
 /// The three register phases of a 256-point forward transform held by 32
-/// threads (8 values each), exchanging through shared memory where `addr(k)`
-/// is the slot of point k. On entry v[r] is point th + 32 r; on exit v[j] is
-/// point 8 th + j. Shared by the column and row kernels, which differ only
-/// in the slot map.
-template <typename W, typename Addr>
+/// threads (8 values each), exchanging through shared memory at the slots
+/// `sl` (ColSlots or RowSlots). On entry v[r] is point th + 32 r; on exit
+/// v[j] is point 8 th + j. Shared by the column and row kernels, which
+/// differ only in the slot map.
+template <typename W, typename Slots>
 __device__ __forceinline__ void fwd256(W *v, W *s, const Tw<W> &t, int th,
-                                       Addr addr) {
+                                       const Slots &sl) {
   fwdA(v, t);
 #pragma unroll
   for (int r = 0; r < 8; ++r)
-    s[addr(th + 32 * r)] = v[r];
-  __syncthreads();
-  const int a = th >> 2, b = th & 3;
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    v[j] = s[addr(32 * a + 4 * j + b)];
-  fwdB(v, t, a);
-#pragma unroll
-  for (int j = 0; j < 8; ++j)
-    s[addr(32 * a + 4 * j + b)] = v[j];
+    s[sl.a + Slots::offA(r)] = v[r];
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < 8; ++j)
-    v[j] = s[addr(8 * th + j)];
+    v[j] = s[sl.b + Slots::offB(j)];
+  fwdB(v, t, th >> 2);
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    s[sl.b + Slots::offB(j)] = v[j];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < 8; ++j)
+    v[j] = s[sl.c + Slots::offC(j)];
   fwdC(v, t, th);
 }
 
 /// The inverse of fwd256 up to its last stage group: on entry v[j] is point
 /// 8 th + j; on exit v[r] is point th + 32 r, ready for invA (which the
 /// caller applies, possibly fused with its own last stage).
-template <typename W, typename Addr>
+template <typename W, typename Slots>
 __device__ __forceinline__ void inv256(W *v, W *s, const Tw<W> &t, int th,
-                                       Addr addr) {
+                                       const Slots &sl) {
   invC(v, t, th);
 #pragma unroll
   for (int j = 0; j < 8; ++j)
-    s[addr(8 * th + j)] = v[j];
+    s[sl.c + Slots::offC(j)] = v[j];
   __syncthreads();
-  const int a = th >> 2, b = th & 3;
 #pragma unroll
   for (int j = 0; j < 8; ++j)
-    v[j] = s[addr(32 * a + 4 * j + b)];
-  invB(v, t, a);
+    v[j] = s[sl.b + Slots::offB(j)];
+  invB(v, t, th >> 2);
 #pragma unroll
   for (int j = 0; j < 8; ++j)
-    s[addr(32 * a + 4 * j + b)] = v[j];
+    s[sl.b + Slots::offB(j)] = v[j];
   __syncthreads();
 #pragma unroll
   for (int r = 0; r < 8; ++r)
-    v[r] = s[addr(th + 32 * r)];
+    v[r] = s[sl.a + Slots::offA(r)];
 }
 
 /// Forward column phase, N = 2^16: 8 columns x 256 points per block.
@@ -518,7 +581,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.roots2 + (size_t(mod) << 16), T.q[mod], 1);
   const W *src = rt.src(row, 16) + col0 + c;
   W h = 0;
   if (kReduceIn) {
@@ -537,7 +600,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     }
     v[r] = x;
   }
-  fwd256(v, s, t, th, [c](int k) { return colAddr(k, c); });
+  fwd256(v, s, t, th, ColSlots(th, c));
   W *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int j = 0; j < 8; ++j)
@@ -560,7 +623,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw<W> t{T.roots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.roots2 + (size_t(mod) << 16), T.q[mod], 1);
   const int part = (row_base + row) / in.keep,
             limb = (row_base + row) % in.keep;
   const W *y0 = in.y[part] + col0 + c, *y1 = y0 + (size_t(1) << 16);
@@ -578,7 +641,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
                          uint64_t(a0) * h0 + uint64_t(a1) * h1;
     v[r] = barrett(W(acc >> 32), W(acc), t.q, rh, rl);
   }
-  fwd256(v, s, t, th, [c](int k2) { return colAddr(k2, c); });
+  fwd256(v, s, t, th, ColSlots(th, c));
   W *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int j = 0; j < 8; ++j)
@@ -619,37 +682,38 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
     }
     __pipeline_commit();
   }
-  Tw<W> t{T.roots2 + (size_t(mod) << kLogN), T.q[mod], 2 * T.q[mod],
-          (1 << (kLogN - 8)) + chunk0 + c};
+  Tw<W> t = twOf<W>(T.roots2 + (size_t(mod) << kLogN), T.q[mod],
+                    (1 << (kLogN - 8)) + chunk0 + c);
   const W *src = rt.src(row, kLogN) + base;
   W v[8];
 #pragma unroll
   for (int r = 0; r < 8; ++r)
     v[r] = src[th + 32 * r];
-  fwd256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
+  const RowSlots sl(th, c);
+  fwd256(v, s, t, th, sl);
 #pragma unroll
   for (int j = 0; j < 8; ++j)
-    s[rowAddr(8 * th + j, c)] = v[j];
+    s[sl.c + RowSlots::offC(j)] = v[j];
   __syncthreads();
-  const W q = t.q, two_q = t.two_q;
+  const W q = t.q, lz = t.lz;
   W *dst = rt.dst(row, kLogN) + base;
   if constexpr (!kEpi) {
 #pragma unroll
     for (int r = 0; r < 8; ++r)
-      dst[th + 32 * r] = reduce4q(s[rowAddr(th + 32 * r, c)], q, two_q);
+      dst[th + 32 * r] = reduceOut(s[sl.a + RowSlots::offA(r)], q, lz);
   } else {
     __pipeline_wait_prior(0); // this thread's own copies: no barrier needed
 #pragma unroll
     for (int r = 0; r < 8; ++r) {
       const int k = th + 32 * r;
-      dst[k] = epi.applyValues(reduce4q(s[rowAddr(k, c)], q, two_q),
-                               pre[c * 256 + k], pre[2048 + c * 256 + k], q);
+      dst[k] = epi.applyValues(s[sl.a + RowSlots::offA(r)], pre[c * 256 + k],
+                               pre[2048 + c * 256 + k], q, lz);
     }
   }
 }
 
 /// Inverse row phase, N = 2^kLogN (14..16; the first 8 stages, rows of
-/// 256). Bytes: 2 N words per row. Output [0, 2q). Grid (2^(kLogN - 11),
+/// 256). Bytes: 2 N words per row. Output below L. Grid (2^(kLogN - 11),
 /// rows).
 template <typename W, int kLogN>
 __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
@@ -660,18 +724,19 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int c = threadIdx.x >> 5, th = threadIdx.x & 31;
   const int chunk0 = blockIdx.x << 3;
   const size_t base = (size_t(chunk0 + c) << 8);
-  Tw<W> t{T.invRoots2 + (size_t(mod) << kLogN), T.q[mod], 2 * T.q[mod],
-          (1 << (kLogN - 8)) + chunk0 + c};
+  Tw<W> t = twOf<W>(T.invRoots2 + (size_t(mod) << kLogN), T.q[mod],
+                    (1 << (kLogN - 8)) + chunk0 + c);
+  const RowSlots sl(th, c);
   const W *src = rt.src(row, kLogN) + base;
 #pragma unroll
   for (int r = 0; r < 8; ++r)
-    s[rowAddr(th + 32 * r, c)] = src[th + 32 * r];
+    s[sl.a + RowSlots::offA(r)] = src[th + 32 * r];
   __syncthreads();
   W v[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j)
-    v[j] = s[rowAddr(8 * th + j, c)];
-  inv256(v, s, t, th, [c](int k) { return rowAddr(k, c); });
+    v[j] = s[sl.c + RowSlots::offC(j)];
+  inv256(v, s, t, th, sl);
   invA<W, false>(v, t);
   W *dst = rt.dst(row, kLogN) + base;
 #pragma unroll
@@ -689,26 +754,26 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 7, th = threadIdx.x >> 3;
   const int col0 = blockIdx.x << 3;
-  Tw<W> t{T.invRoots2 + (size_t(mod) << 16), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.invRoots2 + (size_t(mod) << 16), T.q[mod], 1);
   const W *src = rt.src(row, 16) + col0 + c;
   W v[8];
 #pragma unroll
   for (int j = 0; j < 8; ++j)
     v[j] = src[(8 * th + j) << 8];
-  inv256(v, s, t, th, [c](int k) { return colAddr(k, c); });
+  inv256(v, s, t, th, ColSlots(th, c));
   invA<W, true>(v, t);
   const W *k = scale + kScaleWords * size_t(by_mod ? mod : row_base + row);
   const W cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
-  const W q = t.q, two_q = t.two_q;
+  const W q = t.q, lz = t.lz;
   W *dst = rt.dst(row, 16) + col0 + c;
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const W x = v[r], y = v[r + 4];
     W sum = x + y;
-    sum = sum >= two_q ? sum - two_q : sum;
+    sum = subIfGe(sum, lz);
     dst[(th + 32 * r) << 8] = addMod(mulShoup(sum, cx, cxs, q), add, q);
     dst[(th + 32 * (r + 4)) << 8] =
-        addMod(mulShoup(x - y + two_q, cy, cys, q), add, q);
+        addMod(mulShoup(x - y + lz, cy, cys, q), add, q);
   }
 }
 
@@ -831,15 +896,15 @@ template <typename W, int kSpread>
 __device__ __forceinline__ void invLastScaled(const W *v, W *dst, int th,
                                               const W *k, W q) {
   const W cx = k[0], cxs = k[1], cy = k[2], cys = k[3], add = k[4];
-  const W two_q = 2 * q;
+  const W lz = lazyBound(q);
 #pragma unroll
   for (int r = 0; r < 4; ++r) {
     const W x = v[r], y = v[r + 4];
     W sum = x + y;
-    sum = sum >= two_q ? sum - two_q : sum;
+    sum = subIfGe(sum, lz);
     dst[(th + kSpread * r) << 8] = addMod(mulShoup(sum, cx, cxs, q), add, q);
     dst[(th + kSpread * (r + 4)) << 8] =
-        addMod(mulShoup(x - y + two_q, cy, cys, q), add, q);
+        addMod(mulShoup(x - y + lz, cy, cys, q), add, q);
   }
 }
 
@@ -852,7 +917,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 15, th = threadIdx.x >> 4;
   const int col0 = blockIdx.x << 4;
-  Tw<W> t{T.roots2 + (size_t(mod) << 15), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.roots2 + (size_t(mod) << 15), T.q[mod], 1);
   const InputMap<W, kReduceIn> in(T, mod, in_mod);
   const W *src = rt.src(row, 15) + col0 + c;
   W v[8];
@@ -886,7 +951,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 15, th = threadIdx.x >> 4;
   const int col0 = blockIdx.x << 4;
-  Tw<W> t{T.invRoots2 + (size_t(mod) << 15), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.invRoots2 + (size_t(mod) << 15), T.q[mod], 1);
   const W *src = rt.src(row, 15) + col0 + c;
   W v[8];
 #pragma unroll
@@ -917,7 +982,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 31, th = threadIdx.x >> 5;
   const int col0 = blockIdx.x << 5;
-  Tw<W> t{T.roots2 + (size_t(mod) << 14), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.roots2 + (size_t(mod) << 14), T.q[mod], 1);
   const InputMap<W, kReduceIn> in(T, mod, in_mod);
   const W *src = rt.src(row, 14) + col0 + c;
   W v[8];
@@ -949,7 +1014,7 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
   const int row = blockIdx.y, mod = rt.mod[row];
   const int c = threadIdx.x & 31, th = threadIdx.x >> 5;
   const int col0 = blockIdx.x << 5;
-  Tw<W> t{T.invRoots2 + (size_t(mod) << 14), T.q[mod], 2 * T.q[mod], 1};
+  Tw<W> t = twOf<W>(T.invRoots2 + (size_t(mod) << 14), T.q[mod], 1);
   const W *src = rt.src(row, 14) + col0 + c;
   W v[8];
 #pragma unroll

@@ -1542,5 +1542,56 @@ TEST(CudaRegisterNtt, N14Klss) {
   checkRegisterNttKlss(14);
 }
 
+// The 64-bit butterflies keep values below 8q (ntt.cu's lazyBound: the
+// twiddle product's cheaper quotient leaves [0, 4q)), which fits a word only
+// for q < 2^61. At the largest primes allowed (61 bits, just below 2^61),
+// every kernel family (generic at 2^12, register-resident at 2^14..2^16)
+// against the CPU on random inputs and on the extreme ones: every
+// coefficient q - 1, alternating 0 and q - 1, one q - 1 among zeros.
+TEST(CudaRegisterNtt, LargestPrimesExtremeInputs) {
+  REQUIRE_GPU();
+  for (int log_n : {12, 14, 15, 16}) {
+    ParamSpec spec;
+    spec.name = "largest";
+    spec.log_n = log_n;
+    spec.log_scale = 40;
+    spec.security = Security::kInsecureTestOnly;
+    spec.q_bits = {61, 61, 61};
+    spec.p_bits = {61, 61};
+    spec.dnum = 3;
+    const Context64 ctx(spec);
+    cuda::DeviceContext dctx(ctx);
+    Prng prng(seed(61 + log_n));
+    const std::vector<int> qp = ctx.qpBasis(ctx.maxLevel());
+    for (int q : qp)
+      ASSERT_GT(ctx.modulus(q).value(),
+                (uint64_t{1} << 61) - (uint64_t{1} << 40))
+          << "a prime far below 2^61";
+    checkTransforms(ctx, dctx, prng, {qp});
+    for (int pattern = 0; pattern < 3; ++pattern)
+      for (bool ntt_form : {false, true}) {
+        Poly64 a(qp, ctx.n(), ntt_form);
+        for (size_t r = 0; r < qp.size(); ++r) {
+          const uint64_t top = ctx.modulus(qp[r]).value() - 1;
+          for (size_t k = 0; k < ctx.n(); ++k)
+            a.limb(r)[k] = pattern == 0   ? top
+                           : pattern == 1 ? (k & 1 ? top : 0)
+                                          : (k == 7 ? top : 0);
+        }
+        cuda::DevicePoly d = cuda::upload(dctx, a);
+        if (ntt_form) {
+          cpu::intt(ctx, a);
+          cuda::intt(dctx, d);
+        } else {
+          cpu::ntt(ctx, a);
+          cuda::ntt(dctx, d);
+        }
+        EXPECT_EQ(diff(a, cuda::download(dctx, d)), "")
+            << (ntt_form ? "intt" : "ntt") << " of pattern " << pattern
+            << " at N = 2^" << log_n;
+      }
+  }
+}
+
 } // namespace
 } // namespace ember
