@@ -9,6 +9,14 @@
 # ptxas.txt (registers and spills), python.jsonl, profile_<program>.csv.
 #   OUT=... bash bench/gpu_knobs.sh out/py_gpu 'rotate_B mul_relin_B' \
 #     '' '-DEMBER_NTT_MIN_BLOCKS=6' ...
+# The knobs (defaults in brackets; each is described where it is defined):
+#   runtime/cuda/ntt.cu  EMBER_NTT_MIN_BLOCKS [4], EMBER_NTT32_MIN_BLOCKS [4]
+#                        (register budgets), EMBER_NTT_FAST_MIN_LOG_N [14]
+#                        (register-resident kernels from this log N),
+#                        EMBER_NTT_SHOUP4 [1] (64-bit twiddle quotient of
+#                        three partial products; 0: the exact one)
+#   runtime/cuda/rns.cu  EMBER_BCONV_GROUP [8], EMBER_BCONV_TILE [0],
+#                        EMBER_BCONV_COLUMNS [1], EMBER_BCONV_MIN_BLOCKS [1]
 # The first variant is usually '' (the defaults). PY_ONLY='name ...' are
 # further programs of the same folder timed from Python only (no Nsight
 # Compute: long programs such as bootstrap16).
