@@ -80,7 +80,7 @@ __device__ __forceinline__ W mulShoup(W a, W w, W ws, W q) {
 /// negation. Written as 14 PTX multiply-adds; ptxas splits some chains, and
 /// at sm_90 the NTT kernels come out about two instructions per butterfly
 /// shorter than with a w - __umul64hi(a, ws) q (a plain C++ form of the
-/// same quotient measured 0.7% slower on an H200: bench/RESULTS.md).
+/// same quotient measured 0.2-0.7% slower on an H200: bench/RESULTS.md).
 __device__ __forceinline__ u64 mulShoupLazy4(u64 a, u64 w, u64 ws, u64 nq) {
   u64 r;
   asm("{\n\t"
