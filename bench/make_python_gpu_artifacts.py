@@ -206,25 +206,19 @@ def programs(rng: np.random.Generator):
     )
     # The same without double hoisting's products over Q_l u P (its
     # baby-step giant-step splits too): the IR of before, to measure it.
+    # The same at 32-bit words (w32). Each with its twins stopped after
+    # CoeffToSlot and after EvalMod.
     dh_off = {"log_n": 16, "extra_levels": 9, "double_hoisting": False}
-    yield "bootstrap16_dh_off", bootstrap16, dh_off, {"x": x16}
-    for phase in ("coeff_to_slot", "eval_mod"):
-        yield (
-            f"bootstrap16_dh_off_{phase}",
-            bootstrap16,
-            {**dh_off, "bootstrap_stop_after": phase},
-            {"x": x16},
-        )
-    # The same at 32-bit words.
     w32 = {"log_n": 16, "extra_levels": 9, "word": "32"}
-    yield "bootstrap16_w32", bootstrap16, w32, {"x": x16}
-    for phase in ("coeff_to_slot", "eval_mod"):
-        yield (
-            f"bootstrap16_w32_{phase}",
-            bootstrap16,
-            {**w32, "bootstrap_stop_after": phase},
-            {"x": x16},
-        )
+    for name, opts in (("bootstrap16_dh_off", dh_off), ("bootstrap16_w32", w32)):
+        yield name, bootstrap16, opts, {"x": x16}
+        for phase in ("coeff_to_slot", "eval_mod"):
+            yield (
+                f"{name}_{phase}",
+                bootstrap16,
+                {**opts, "bootstrap_stop_after": phase},
+                {"x": x16},
+            )
     w32_dh_off = {**w32, "double_hoisting": False}
     yield "bootstrap16_w32_dh_off", bootstrap16, w32_dh_off, {"x": x16}
 
