@@ -786,17 +786,19 @@ void Emitter::emitPreamble(raw_ostream &os) {
       os << (i ? ", " : "") << v[i] << "ull";
     os << "};\n";
   };
-  std::vector<uint64_t> hi, lo;
+  // Barrett constants of em_reduce: k, the modulus's bit length, and
+  // mu = floor(2^2k / m) (below 2^(k+1)).
+  std::vector<uint64_t> mu, bits;
   for (uint64_t q : primes_) {
-    u128 ratio = ~u128{0} / q;
-    hi.push_back(static_cast<uint64_t>(ratio >> 64));
-    lo.push_back(static_cast<uint64_t>(ratio));
+    unsigned k = llvm::Log2_64(q) + 1;
+    mu.push_back(static_cast<uint64_t>((u128{1} << (2 * k)) / q));
+    bits.push_back(k);
   }
-  os << "// The moduli q_0..q_L, p_0..p_{K-1} and their Barrett constants "
-        "floor(2^128 / m).\n";
+  os << "// The moduli q_0..q_L, p_0..p_{K-1}, their bit lengths k and "
+        "Barrett constants floor(2^2k / m).\n";
   arr("kQ", primes_);
-  arr("kRatioHi", hi);
-  arr("kRatioLo", lo);
+  arr("kQBits", bits);
+  arr("kMu", mu);
   os << "static constexpr int kModuli = " << primes_.size() << ";\n";
   // Per-modulus constants of the generated kernels (mul_p, mul_inv,
   // mul_const, add_const), one row each; a kernel reads row io.tab[j].
@@ -822,19 +824,18 @@ void Emitter::emitPreamble(raw_ostream &os) {
              : "  return __umul64hi(a, b);\n")
      << "}\n"
      << hd << R"( uint64_t em_reduce(uint64_t x_lo, uint64_t x_hi, int g) {
-  const uint64_t q = kQ[g], r_hi = kRatioHi[g], r_lo = kRatioLo[g];
-  const uint64_t lh_lo = x_lo * r_hi, lh_hi = em_mulhi(x_lo, r_hi);
-  const uint64_t hl_lo = x_hi * r_lo, hl_hi = em_mulhi(x_hi, r_lo);
-  uint64_t mid = lh_lo + hl_lo;
-  uint64_t carry = mid < lh_lo;
-  const uint64_t m3 = em_mulhi(x_lo, r_lo);
-  mid += m3;
-  carry += mid < m3;
-  const uint64_t quotient = x_hi * r_hi + lh_hi + hl_hi + carry;
+  // Barrett reduction of x = x_hi 2^64 + x_lo < 2^(2k+1) (a product of two
+  // residues, or the sum of two): the quotient estimate
+  // ((x >> (k-1)) mu) >> (k+1) falls short by at most 3, so r < 4 m < 2^63.
+  // Three 64-bit products (the exact floor(2^128 / m) form took seven).
+  const uint64_t q = kQ[g], mu = kMu[g];
+  const int k = int(kQBits[g]);
+  const uint64_t x1 = (x_hi << (65 - k)) | (x_lo >> (k - 1)); // < 2^(k+2)
+  const uint64_t p_lo = x1 * mu, p_hi = em_mulhi(x1, mu);
+  const uint64_t quotient = (p_hi << (63 - k)) | (p_lo >> (k + 1));
   uint64_t r = x_lo - quotient * q;
-  while (r >= q)
-    r -= q;
-  return r;
+  r = r >= 2 * q ? r - 2 * q : r; // below 2 m
+  return r >= q ? r - q : r;
 }
 )" << hd
      << R"( uint64_t em_mul(int g, uint64_t a, uint64_t b) {

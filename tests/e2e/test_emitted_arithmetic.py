@@ -4,8 +4,10 @@ big integers, at the largest primes Ember allows (61 bits) and at the
 program's own, on random residues and on the extremes 0 and q - 1.
 
 em_mac2 (a b + c d summed in 128 bits, reduced once: the tensor product's
-d1 in one kernel) is exact only while both products fit with their sum;
-this is the test that catches a bound that stops holding."""
+d1 in one kernel) is exact only while both products fit with their sum,
+and em_reduce's Barrett estimate (the bit length k of the modulus, x below
+2^(2k+1)) only while its quotient falls short by at most 3; this is the
+test that catches a bound that stops holding."""
 
 from __future__ import annotations
 
@@ -54,11 +56,11 @@ def _helpers(source: str, moduli: list[int]) -> str:
         f"static const uint64_t kQ[{n}] = {{"
         + ", ".join(f"{m}ull" for m in moduli)
         + "};\n"
-        + f"static const uint64_t kRatioHi[{n}] = {{"
-        + ", ".join(f"{(1 << 128) // m >> 64}ull" for m in moduli)
+        + f"static const uint64_t kQBits[{n}] = {{"
+        + ", ".join(f"{m.bit_length()}ull" for m in moduli)
         + "};\n"
-        + f"static const uint64_t kRatioLo[{n}] = {{"
-        + ", ".join(f"{(1 << 128) // m & ((1 << 64) - 1)}ull" for m in moduli)
+        + f"static const uint64_t kMu[{n}] = {{"
+        + ", ".join(f"{(1 << 2 * m.bit_length()) // m}ull" for m in moduli)
         + "};\n"
     )
     return "#include <cstdint>\n" + tables + source[start:end]
@@ -95,6 +97,9 @@ def test_kernel_arithmetic_is_exact(build_dir, tmp_path):
     moduli = program_q + [
         2305843009213693951,  # 2^61 - 1 (prime): the largest residues allowed
         2305843009211596801,  # the largest NTT prime of 61 bits, 1 mod 2^17
+        2147483647,  # 2^31 - 1 and the largest 25-bit prime: 32-bit words'
+        33554393,  # moduli, where em_reduce's shifts are widest
+        65537,
     ]
     exe = tmp_path / "arith"
     src = tmp_path / "arith.cpp"
