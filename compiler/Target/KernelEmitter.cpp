@@ -814,6 +814,11 @@ void Emitter::emitPreamble(raw_ostream &os) {
   os << "};\n";
   std::string hd = cpp ? "[[maybe_unused]] static inline"
                        : "[[maybe_unused]] __device__ __forceinline__";
+  // 32-bit words with every modulus below 2^31: em_mul in 32 x 32-bit
+  // products.
+  const bool narrow =
+      params_.getWord() == 32 &&
+      llvm::all_of(primes_, [](uint64_t q) { return q < (uint64_t{1} << 31); });
   os << R"(
 // Modular arithmetic of generated kernels: fully reduced results, so they
 // equal the runtime's (ember::Modulus) residue for residue.
@@ -837,19 +842,42 @@ void Emitter::emitPreamble(raw_ostream &os) {
   r = r >= 2 * q ? r - 2 * q : r; // below 2 m
   return r >= q ? r - q : r;
 }
+)";
+  if (narrow)
+    os << hd << R"( uint64_t em_mul(int g, uint64_t a, uint64_t b) {
+  // 32-bit words, moduli below 2^31 (k <= 31): x = a b < 2^2k, and every
+  // product is 32 x 32 -> 64 bits: x >> (k-1) and mu are below 2^32.
+  const uint64_t q = kQ[g];
+  const int k = int(kQBits[g]);
+  const uint64_t x = uint64_t(uint32_t(a)) * uint32_t(b);
+  const uint32_t x1 = uint32_t(x >> (k - 1));
+  const uint32_t quotient =
+      uint32_t((uint64_t(x1) * uint32_t(kMu[g])) >> (k + 1));
+  uint64_t r = x - uint64_t(quotient) * uint32_t(q); // below 3 m
+  r = r >= 2 * q ? r - 2 * q : r;
+  return r >= q ? r - q : r;
+}
 )" << hd
-     << R"( uint64_t em_mul(int g, uint64_t a, uint64_t b) {
+       << R"( uint64_t em_mac2(int g, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+  // Two 32-bit reductions: a b + c d may reach 2^(2k+1), past em_mul's
+  // 32-bit quotient.
+  const uint64_t q = kQ[g], s = em_mul(g, a, b) + em_mul(g, c, d);
+  return s >= q ? s - q : s;
+}
+)";
+  else
+    os << hd << R"( uint64_t em_mul(int g, uint64_t a, uint64_t b) {
   return em_reduce(a * b, em_mulhi(a, b), g);
 }
 )" << hd
-     << R"( uint64_t em_mac2(int g, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+       << R"( uint64_t em_mac2(int g, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   // Residues are below 2^61 (primes of at most 61 bits), so a b + c d <
   // 2^123: exact in 128 bits.
   const uint64_t ab = a * b, lo = ab + c * d;
   return em_reduce(lo, em_mulhi(a, b) + em_mulhi(c, d) + (lo < ab), g);
 }
-)" << hd
-     << R"( uint64_t em_add(uint64_t q, uint64_t a, uint64_t b) {
+)";
+  os << hd << R"( uint64_t em_add(uint64_t q, uint64_t a, uint64_t b) {
   const uint64_t s = a + b;
   return s >= q ? s - q : s;
 }

@@ -16,6 +16,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PROGRAM = """
@@ -66,11 +68,11 @@ def _helpers(source: str, moduli: list[int]) -> str:
     return "#include <cstdint>\n" + tables + source[start:end]
 
 
-def _emitted_cpp(build_dir: Path, tmp_path: Path) -> str:
+def _emitted_cpp(build_dir: Path, tmp_path: Path, word: int) -> str:
     mlir = tmp_path / "mul.mlir"
     mlir.write_text(PROGRAM)
     kernel = subprocess.run(
-        [str(build_dir / "bin/ember-opt"), "--ember-pipeline=fhe-to-kernel", str(mlir)],
+        [str(build_dir / "bin/ember-opt"), f"--fhe-to-kernel=word={word}", str(mlir)],
         capture_output=True,
         text=True,
         check=True,
@@ -84,8 +86,25 @@ def _emitted_cpp(build_dir: Path, tmp_path: Path) -> str:
     ).stdout
 
 
-def test_kernel_arithmetic_is_exact(build_dir, tmp_path):
-    source = _emitted_cpp(build_dir, tmp_path)
+# Moduli beyond the program's, by word: the largest residues each allows and
+# the widest shifts of the Barrett reduction.
+EXTRA_MODULI = {
+    64: [
+        2305843009213693951,  # 2^61 - 1 (prime): the largest residues allowed
+        2305843009211596801,  # the largest NTT prime of 61 bits, 1 mod 2^17
+        2147483647,  # 2^31 - 1, the largest 25-bit prime and 2^16 + 1
+        33554393,
+        65537,
+    ],
+    # 32-bit words: em_mul's 32 x 32-bit products (moduli below 2^31).
+    32: [2147483647, 2147483629, 33554393, 65537, 3],
+}
+
+
+@pytest.mark.parametrize("word", [64, 32])
+def test_kernel_arithmetic_is_exact(build_dir, tmp_path, word):
+    source = _emitted_cpp(build_dir, tmp_path, word)
+    assert f"// Residues are {word}-bit words." in source
     # The program's d1 is one em_mac2: the helper under test is the one used.
     assert re.search(r"em_mac2\(g, x\d+, x\d+, x\d+, x\d+\); // rns.add", source)
     program_q = [
@@ -94,13 +113,7 @@ def test_kernel_arithmetic_is_exact(build_dir, tmp_path):
         .replace("ull", "")
         .split(",")
     ]
-    moduli = program_q + [
-        2305843009213693951,  # 2^61 - 1 (prime): the largest residues allowed
-        2305843009211596801,  # the largest NTT prime of 61 bits, 1 mod 2^17
-        2147483647,  # 2^31 - 1 and the largest 25-bit prime: 32-bit words'
-        33554393,  # moduli, where em_reduce's shifts are widest
-        65537,
-    ]
+    moduli = program_q + EXTRA_MODULI[word]
     exe = tmp_path / "arith"
     src = tmp_path / "arith.cpp"
     src.write_text(_helpers(source, moduli) + HARNESS)
