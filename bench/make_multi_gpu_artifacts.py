@@ -20,6 +20,7 @@ manifest's ``devices`` section).
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -64,6 +65,11 @@ def main() -> None:
     ap.add_argument("--only", help="comma-separated program names")
     ap.add_argument("--devices", type=int, default=2)
     ap.add_argument("--with-mlp", action="store_true")
+    # Variants of the partition, e.g. '{"recompute": false}' or
+    # '{"link_gbps": 120}': options of the -d<devices> compile only;
+    # --no-d1 leaves the one-GPU artifacts out (copied from another folder).
+    ap.add_argument("--d2-options", type=json.loads, default={})
+    ap.add_argument("--no-d1", action="store_true")
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     if not only:
@@ -77,9 +83,10 @@ def main() -> None:
     for name, prog, options, inputs in programs(rng, args.with_mlp):
         if only and name not in only:
             continue
-        for k in (1, args.devices):
+        for k in (args.devices,) if args.no_d1 else (1, args.devices):
             shutil.rmtree(args.out / f"{name}-d{k}", ignore_errors=True)
-            c = ember.compile(prog, target="cuda", devices=k, **options)
+            extra = args.d2_options if k > 1 else {}
+            c = ember.compile(prog, target="cuda", devices=k, **options, **extra)
             c.save(args.out / f"{name}-d{k}")
         dev = c.manifest.get("devices", {})
         predicted = max(dev.get("predicted_us", [0.0]))

@@ -54,7 +54,7 @@ static void addRnsPasses(mlir::OpPassManager &pm,
   pm.addPass(createRNSFuseElementwise(
       RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
                                 /*horizontal=*/true,
-                                /*permutedLoads=*/true}));
+                                /*permutedLoads=*/true, options.lazySums}));
 }
 
 /// scheme=bgv: the linear-transform expansion, fhe-to-bgv (parameters from
@@ -170,6 +170,7 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
     partition.devices = options.devices;
     partition.linkGBps = options.linkGBps;
     partition.linkLatencyUs = options.linkLatencyUs;
+    partition.recompute = options.recompute;
     pm.addPass(createKernelPartitionDevices(partition));
   }
   // Last: every buffer is final now; place them in one arena (per device).

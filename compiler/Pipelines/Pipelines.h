@@ -139,6 +139,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),
                       llvm::cl::init(true)};
+  Option<bool> lazySums{
+      *this, "lazy-sums",
+      llvm::cl::desc("Generated kernels sum three or more products "
+                     "unreduced and reduce each sum once (64-bit words; "
+                     "rns-fuse-elementwise lazy-sums)"),
+      llvm::cl::init(true)};
   Option<int64_t> devices{
       *this, "devices",
       llvm::cl::desc("GPUs of one host to spread the program over "
@@ -148,6 +154,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
       *this, "link-gbps",
       llvm::cl::desc("GPU-to-GPU bandwidth the partition assumes (GB/s)"),
       llvm::cl::init(350)};
+  Option<bool> recompute{
+      *this, "recompute",
+      llvm::cl::desc("With devices > 1, run a kernel again on the GPU that "
+                     "reads its result where the model prices that below "
+                     "the transfer (kernel-partition-devices recompute)"),
+      llvm::cl::init(false)};
   Option<int64_t> linkLatencyUs{
       *this, "link-latency-us",
       llvm::cl::desc("Fixed cost of one GPU-to-GPU transfer the partition "

@@ -231,6 +231,13 @@ private:
   LogicalResult emitCall(kernel::CallOp c);
   void emitPreamble(raw_ostream &os);
   void emitTables(raw_ostream &os);
+  /// 32-bit words with every modulus below 2^31: em_mul multiplies
+  /// 32 x 32 -> 64 bits.
+  bool narrow() const {
+    return params_.getWord() == 32 && llvm::all_of(primes_, [](uint64_t q) {
+             return q < (uint64_t{1} << 31);
+           });
+  }
 
   ModuleOp module_;
   raw_ostream &os_;
@@ -242,9 +249,10 @@ private:
   DenseMap<Value, int> ids_;         // value -> buffer index
   DenseMap<Value, int64_t> offsets_; // value -> arena offset (planned)
   int64_t limbBytes_ = 0;
-  int64_t arenaBytes_ = 0;              // kernel.arena_bytes (0: not planned)
-  int64_t devices_ = 1;                 // kernel.devices (partitioned)
-  int curDevice_ = 0;                   // device of the op being emitted
+  int64_t arenaBytes_ = 0; // kernel.arena_bytes (0: not planned)
+  int64_t devices_ = 1;    // kernel.devices (partitioned)
+  int curDevice_ = 0;      // device of the op being emitted
+  bool lazySums_ = true;   // the launch being emitted allows lazy sums
   SmallVector<int64_t> deviceArenas_;   // kernel.device_arena_bytes
   std::vector<std::string> specs_;      // buffer index -> BufferSpec
   SmallVector<int32_t> args_;           // the argument table
@@ -493,7 +501,103 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
           load(v);
       }
     };
+    // Lazy sums: a tree of single-use rns.add over single-use rns.mul (a
+    // hoisted dot's inner sum, sum_i (x_i + sigma(y_i)) w_i) of at least
+    // kLazyMinProducts products is summed unreduced in 128 bits (two
+    // words, the products exact) and reduced once at its root
+    // (em_reduce_sum), not once per product. At most kLazyMaxTerms terms
+    // (products below 2^122 at 61 bits): a larger tree is cut into
+    // subtrees that each reduce.
+    // Off at narrow 32-bit words, where the two-word sums were slower
+    // (bootstrap16_w32 36.87 -> 37.73 ms on an H200: 94 registers against
+    // 80) than em_mul's 32 x 32-bit products, and where the launch carries
+    // lazy_sums = false (rns-fuse-elementwise lazy-sums=false).
+    constexpr int kLazyMinProducts = 3, kLazyMaxTerms = 60;
+    const bool lazyOn = lazySums_ && !narrow();
+    auto deferrable = [&](Operation *op) {
+      if (!isa<rns::MulOp, rns::AddOp>(op) || !op->hasOneUse() ||
+          llvm::is_contained(stores, op->getResult(0)))
+        return false;
+      auto add = dyn_cast<rns::AddOp>(*op->getUsers().begin());
+      return add && computedHere(add.getResult());
+    };
+    // (terms, products) of the deferrable tree under each add and product.
+    DenseMap<Operation *, std::pair<int, int>> size;
+    auto child = [&](Value v) -> Operation * {
+      Operation *d = v.getDefiningOp();
+      return d && size.count(d) && deferrable(d) ? d : nullptr;
+    };
     for (Operation *op : ops) {
+      if (isa<rns::MulOp>(op)) {
+        size[op] = {1, 1};
+      } else if (isa<rns::AddOp>(op)) {
+        std::pair<int, int> n{0, 0};
+        for (Value v : op->getOperands())
+          if (Operation *d = child(v)) {
+            n.first += size[d].first;
+            n.second += size[d].second;
+          } else {
+            n.first += 1;
+          }
+        size[op] = n;
+      }
+    }
+    DenseSet<Operation *> lazy, roots;
+    std::function<void(Operation *)> markTree = [&](Operation *op) {
+      lazy.insert(op);
+      for (Value v : op->getOperands())
+        if (Operation *d = child(v))
+          markTree(d);
+    };
+    std::function<void(Operation *)> markRoot = [&](Operation *op) {
+      if (!lazyOn || size[op].second < kLazyMinProducts)
+        return;
+      if (size[op].first <= kLazyMaxTerms) {
+        markTree(op);
+        roots.insert(op);
+        return;
+      }
+      for (Value v : op->getOperands()) // too many terms: cut below
+        if (Operation *d = child(v); d && isa<rns::AddOp>(d))
+          markRoot(d);
+    };
+    for (Operation *op : ops)
+      if (isa<rns::AddOp>(op) && !deferrable(op))
+        markRoot(op);
+    DenseMap<Value, std::pair<std::string, std::string>> wide; // (lo, hi)
+    for (Operation *op : ops) {
+      if (lazy.count(op)) {
+        for (Value v : op->getOperands())
+          load(v);
+        const std::string sv = "t" + std::to_string(t++);
+        const std::string lo = sv + "_lo", hi = sv + "_hi";
+        if (auto m = dyn_cast<rns::MulOp>(op)) {
+          const std::string a = scalar[m.getLhs()], b = scalar[m.getRhs()];
+          k << "    const uint64_t " << lo << " = " << a << " * " << b << ", "
+            << hi << " = em_mulhi(" << a << ", " << b << ");";
+        } else {
+          auto part = [&](Value v) {
+            auto it = wide.find(v);
+            return it != wide.end() ? it->second
+                                    : std::make_pair(scalar[v], "0");
+          };
+          auto [al, ah] = part(op->getOperand(0));
+          auto [bl, bh] = part(op->getOperand(1));
+          k << "    const uint64_t " << lo << " = " << al << " + " << bl << ", "
+            << hi << " = " << ah << " + " << bh << " + (" << lo << " < " << al
+            << ");";
+        }
+        k << " // " << op->getName().getStringRef() << ", unreduced\n";
+        wide[op->getResult(0)] = {lo, hi};
+        if (roots.count(op)) {
+          const std::string r = "t" + std::to_string(t++);
+          k << "    const uint64_t " << r << " = em_reduce_sum(" << lo << ", "
+            << hi << ", g); // the sum of " << size[op].second
+            << " products, reduced\n";
+          scalar[op->getResult(0)] = r;
+        }
+        continue;
+      }
       if (isa<rns::AutomorphismOp>(op) || folded(op))
         continue; // a permuted load, or a product folded into its sum
       loadFor(op);
@@ -594,6 +698,8 @@ int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
 
 LogicalResult Emitter::emitLaunch(kernel::LaunchOp l) {
   Block &body = l.getBody().front();
+  auto lazy = l->getAttrOfType<BoolAttr>("lazy_sums");
+  lazySums_ = !lazy || lazy.getValue();
   // Comment: the ops it fuses and the bytes it moves.
   std::string fused;
   for (Operation &op : body.without_terminator())
@@ -787,18 +893,30 @@ void Emitter::emitPreamble(raw_ostream &os) {
     os << "};\n";
   };
   // Barrett constants of em_reduce: k, the modulus's bit length, and
-  // mu = floor(2^2k / m) (below 2^(k+1)).
-  std::vector<uint64_t> mu, bits;
+  // mu = floor(2^2k / m) (below 2^(k+1)); of em_reduce_sum: floor(2^128 /
+  // m) in two words.
+  std::vector<uint64_t> mu, bits, hi, lo;
   for (uint64_t q : primes_) {
     unsigned k = llvm::Log2_64(q) + 1;
     mu.push_back(static_cast<uint64_t>((u128{1} << (2 * k)) / q));
     bits.push_back(k);
+    u128 ratio = ~u128{0} / q;
+    hi.push_back(static_cast<uint64_t>(ratio >> 64));
+    lo.push_back(static_cast<uint64_t>(ratio));
   }
-  os << "// The moduli q_0..q_L, p_0..p_{K-1}, their bit lengths k and "
-        "Barrett constants floor(2^2k / m).\n";
+  // Lazy sums (and em_reduce_sum) only at 64-bit words (emitSegment).
+  const bool lazyWords = !narrow();
+  os << "// The moduli q_0..q_L, p_0..p_{K-1}, their bit lengths k"
+     << (lazyWords ? ", Barrett constants floor(2^2k / m) and floor(2^128 / m)"
+                   : " and Barrett constants floor(2^2k / m)")
+     << ".\n";
   arr("kQ", primes_);
   arr("kQBits", bits);
   arr("kMu", mu);
+  if (lazyWords) {
+    arr("kRatioHi", hi);
+    arr("kRatioLo", lo);
+  }
   os << "static constexpr int kModuli = " << primes_.size() << ";\n";
   // Per-modulus constants of the generated kernels (mul_p, mul_inv,
   // mul_const, add_const), one row each; a kernel reads row io.tab[j].
@@ -814,11 +932,6 @@ void Emitter::emitPreamble(raw_ostream &os) {
   os << "};\n";
   std::string hd = cpp ? "[[maybe_unused]] static inline"
                        : "[[maybe_unused]] __device__ __forceinline__";
-  // 32-bit words with every modulus below 2^31: em_mul in 32 x 32-bit
-  // products.
-  const bool narrow =
-      params_.getWord() == 32 &&
-      llvm::all_of(primes_, [](uint64_t q) { return q < (uint64_t{1} << 31); });
   os << R"(
 // Modular arithmetic of generated kernels: fully reduced results, so they
 // equal the runtime's (ember::Modulus) residue for residue.
@@ -843,7 +956,27 @@ void Emitter::emitPreamble(raw_ostream &os) {
   return r >= q ? r - q : r;
 }
 )";
-  if (narrow)
+  if (lazyWords)
+    os << hd
+       << R"( uint64_t em_reduce_sum(uint64_t x_lo, uint64_t x_hi, int g) {
+  // Any x = x_hi 2^64 + x_lo (a lazy sum of up to 60 products): the
+  // quotient floor(x floor(2^128 / m) / 2^128), less the low product's
+  // carry, falls short by at most 3.
+  const uint64_t q = kQ[g], r_hi = kRatioHi[g], r_lo = kRatioLo[g];
+  const uint64_t lh_lo = x_lo * r_hi, lh_hi = em_mulhi(x_lo, r_hi);
+  const uint64_t hl_lo = x_hi * r_lo, hl_hi = em_mulhi(x_hi, r_lo);
+  uint64_t mid = lh_lo + hl_lo;
+  uint64_t carry = mid < lh_lo;
+  const uint64_t m3 = em_mulhi(x_lo, r_lo);
+  mid += m3;
+  carry += mid < m3;
+  const uint64_t quotient = x_hi * r_hi + lh_hi + hl_hi + carry;
+  uint64_t r = x_lo - quotient * q;
+  r = r >= 2 * q ? r - 2 * q : r;
+  return r >= q ? r - q : r;
+}
+)";
+  if (narrow())
     os << hd << R"( uint64_t em_mul(int g, uint64_t a, uint64_t b) {
   // 32-bit words, moduli below 2^31 (k <= 31): x = a b < 2^2k, and every
   // product is 32 x 32 -> 64 bits: x >> (k-1) and mu are below 2^32.

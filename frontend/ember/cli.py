@@ -11,7 +11,7 @@ Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
 --extra-levels N, --rescale lazy|eager, --[no-]lazy-relin, --[no-]hoisting,
 --[no-]double-hoisting,
---[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch,
+--[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch, --[no-]lazy-sums,
 --keyswitch auto|hybrid|klss, --key-memory-mib N, --klss-gamma N, --klss-t N.
 
 ``run`` compiles, generates keys, encrypts random inputs (uniform in each

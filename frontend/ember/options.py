@@ -141,6 +141,10 @@ class CompileOptions:
       automorphisms folded into their consumers' loads and into the
       inner products of hoisted rotations.
     - ``expand_modswitch``: ModUp/ModDown expanded before fusion.
+    - ``lazy_sums``: a fused kernel's sum of three or more products (a
+      hoisted dot's inner sum, lazily relinearised tensor products) summed
+      unreduced in two words and reduced once, at 64-bit words (at 32-bit
+      words the kernels keep one reduction a product: measured faster).
     - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
       model), "hybrid" or "klss".
     - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
@@ -154,7 +158,12 @@ class CompileOptions:
       predicted times. On the CPU such a program runs as a simulation of
       its GPUs (the same residues as devices=1). ``link_gbps`` and
       ``link_latency_us``: the GPU-to-GPU bandwidth and the fixed cost of a
-      transfer that the partition's cost model assumes.
+      transfer that the partition's cost model assumes. ``recompute``:
+      a buffer needed on a second GPU is made there again by the kernels
+      that made it (their operands on that GPU, or moved once) where the
+      model prices that below moving it (the baby steps of a matrix-vector
+      product read by giant steps on both GPUs). Off by default: on two
+      H200s it moved fewer bytes but was no faster (bench/RESULTS.md).
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
     - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
@@ -256,6 +265,11 @@ class CompileOptions:
     expand_modswitch: bool = _option(
         False, "expand-modswitch", "expand ModUp/ModDown before fusion"
     )
+    lazy_sums: bool = _option(
+        True,
+        "lazy-sums",
+        "generated kernels sum 3+ products unreduced, one reduction a sum",
+    )
     keyswitch: str = _option(
         "auto",
         "keyswitch",
@@ -290,6 +304,11 @@ class CompileOptions:
         "link-latency-us",
         "with devices > 1, the fixed cost of one transfer the partition assumes (us)",
         minimum=0,
+    )
+    recompute: bool = _option(
+        False,
+        "recompute",
+        "with devices > 1, run a kernel again where that beats a transfer",
     )
     klss_form: bool = _option(
         True,

@@ -5,6 +5,8 @@ program's own, on random residues and on the extremes 0 and q - 1.
 
 em_mac2 (a b + c d summed in 128 bits, reduced once: the tensor product's
 d1 in one kernel) is exact only while both products fit with their sum,
+em_reduce_sum (a lazy sum of up to 60 products; 64-bit words only) only
+while the sum fits 128 bits,
 and em_reduce's Barrett estimate (the bit length k of the modulus, x below
 2^(2k+1)) only while its quotient falls short by at most 3; this is the
 test that catches a bound that stops holding."""
@@ -42,6 +44,9 @@ int main() {
     case 'a': r = em_add(q, a, b); break;
     case 's': r = em_sub(q, a, b); break;
     case 'n': r = em_neg(q, a); break;
+#ifdef LAZY_SUMS
+    case 'r': r = em_reduce_sum(a, b, g); break; // x = b 2^64 + a
+#endif
     }
     std::printf("%llu\n", (unsigned long long)r);
   }
@@ -63,6 +68,12 @@ def _helpers(source: str, moduli: list[int]) -> str:
         + "};\n"
         + f"static const uint64_t kMu[{n}] = {{"
         + ", ".join(f"{(1 << 2 * m.bit_length()) // m}ull" for m in moduli)
+        + "};\n"
+        + f"static const uint64_t kRatioHi[{n}] = {{"
+        + ", ".join(f"{(1 << 128) // m >> 64}ull" for m in moduli)
+        + "};\n"
+        + f"static const uint64_t kRatioLo[{n}] = {{"
+        + ", ".join(f"{(1 << 128) // m & ((1 << 64) - 1)}ull" for m in moduli)
         + "};\n"
     )
     return "#include <cstdint>\n" + tables + source[start:end]
@@ -113,10 +124,15 @@ def test_kernel_arithmetic_is_exact(build_dir, tmp_path, word):
         .replace("ull", "")
         .split(",")
     ]
+    # Lazy sums at 64-bit words only (at 32 each product is reduced).
+    lazy = word == 64
+    assert ("em_reduce_sum(uint64_t" in source) == lazy
     moduli = program_q + EXTRA_MODULI[word]
     exe = tmp_path / "arith"
     src = tmp_path / "arith.cpp"
-    src.write_text(_helpers(source, moduli) + HARNESS)
+    src.write_text(
+        ("#define LAZY_SUMS 1\n" if lazy else "") + _helpers(source, moduli) + HARNESS
+    )
     subprocess.run(
         ["g++", "-std=c++17", "-O2", "-o", str(exe), str(src)],
         check=True,
@@ -138,6 +154,16 @@ def test_kernel_arithmetic_is_exact(build_dir, tmp_path, word):
                 ("n", g, a, 0, 0, 0),
             ]
             want += [a * b % q, (a * b + c * d) % q, (a + b) % q, (a - b) % q, -a % q]
+        # Lazy sums (em_reduce_sum): 3 to 60 products, random and all at the
+        # largest residue (the largest sum the emitter lets build up).
+        for n in (3, 17, 60) if lazy else ():
+            for top in (False, True):
+                x = sum(
+                    (q - 1) ** 2 if top else rnd.randrange(q) * rnd.randrange(q)
+                    for _ in range(n)
+                )
+                cases.append(("r", g, x & (2**64 - 1), x >> 64, 0, 0))
+                want.append(x % q)
     out = subprocess.run(
         [str(exe)],
         input="\n".join(" ".join(map(str, c)) for c in cases),

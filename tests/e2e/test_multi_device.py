@@ -75,6 +75,41 @@ def test_partitioned_program_matches_one_device(compiled, rng):
     assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6
 
 
+@ember.program(slots=8)
+def shared(x, y, z, w):
+    """One product and rotation of x, read by two chains."""
+    s = (x * y).rotate(1)
+    a = ((s * z).rotate(3) * z).rotate(5)
+    b = ((s * w).rotate(2) * w).rotate(7)
+    return a + b
+
+
+def test_recompute_over_transfer(compiled, rng):
+    """At 100 GB/s the partition makes s on both GPUs (its kernels run
+    again on the second, marked `recomputed`) rather than moving all of
+    it; recompute=False (the default) moves instead. Both give device 1's run the
+    residues of one GPU."""
+    link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 0}
+    c1 = compiled(shared, **{k: v for k, v in link.items() if "link" not in k})
+    on = compiled(shared, devices=2, recompute=True, **link)
+    off = compiled(shared, devices=2, **link)  # the default
+    assert on.devices == off.devices == 2
+    k_on, k_off = on.ir("kernel"), off.ir("kernel")
+    assert "recomputed" in k_on and "recomputed" not in k_off
+    # Each re-run kernel is on the GPU that did not make the original.
+    assert re.search(r"device = 1 : i64.*recomputed|recomputed.*device = 1", k_on)
+    assert k_on.count('"transfer"') < k_off.count('"transfer"')
+    assert on.meta["options"]["recompute"] is True
+    assert off.meta["options"]["recompute"] is False
+    for c2 in (on, off):
+        xs, got = _same_residues(c1, c2, rng, 4)
+    x, y, z, w = xs
+    s = np.roll(x * y, -1)
+    want = np.roll(np.roll(s * z, -3) * z, -5) + np.roll(np.roll(s * w, -2) * w, -7)
+    # CKKS error after three products at this scale: far below 1e-6.
+    assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6
+
+
 def test_three_devices_match_one(compiled, rng):
     c1 = compiled(branches, **SMALL)
     c3 = compiled(branches, devices=3, **SMALL)

@@ -64,6 +64,15 @@ WITNESSES = {
         True,
         lambda a, b: dropped("rns", "rns.mod_up")(a, b) and "rns.bconv" in b.ir("rns"),
     ),
+    # x * y + x.rotate(1) * y.rotate(2), relinearized lazily: the tensor
+    # products' sums are a fused kernel's sums of 3+ products.
+    "lazy_sums": (
+        False,
+        lambda a, b: "em_reduce_sum(t" in a.source
+        and "em_reduce_sum(t" not in b.source
+        and "lazy_sums = false" in b.ir("kernel")
+        and "lazy_sums" not in a.ir("kernel"),
+    ),
     "keyswitch": (
         "klss",
         lambda a, b: b.manifest["keys"]["klss_relin"]
@@ -155,14 +164,15 @@ def test_every_option_is_tested():
     # @ember.program(scheme="bgv"): tests/e2e/test_bgv_programs.py;
     # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py;
     # encoding on TFHE programs: tests/e2e/test_tfhe_programs.py (and its
-    # refusal on other programs below); devices, link_gbps and
-    # link_latency_us: tests/e2e/test_multi_device.py; double_hoisting acts
-    # on matrix-vector products: tests/e2e/test_matvec.py.
+    # refusal on other programs below); devices, link_gbps,
+    # link_latency_us and recompute: tests/e2e/test_multi_device.py;
+    # double_hoisting acts on matrix-vector products: tests/e2e/test_matvec.py.
     tested = set(WITNESSES) | {
         "double_hoisting",
         "devices",
         "link_gbps",
         "link_latency_us",
+        "recompute",
         "encoding",
         "bfv_mult",
         "scheme",
@@ -312,6 +322,7 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
         "--no-merge-moddown",
         "--no-fusion",
         "--expand-modswitch",
+        "--no-lazy-sums",
         "--keyswitch=hybrid",
         "--key-memory-mib=512",
         "--klss-gamma=4",
@@ -333,6 +344,7 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
         merge_moddown=False,
         fusion=False,
         expand_modswitch=True,
+        lazy_sums=False,
         keyswitch="hybrid",
         key_memory_mib=512,
         klss_gamma=4,

@@ -172,6 +172,8 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       repl.append(c->result_begin(), c->result_end());
     } else if (auto f = dyn_cast<rns::FusedOp>(op)) {
       auto l = launch(b, op, f.getInputs(), &f.getBody());
+      if (Attribute lazy = f->getAttr("lazy_sums")) // rns-fuse-elementwise's
+        l->setAttr("lazy_sums", lazy);
       repl.append(l->result_begin(), l->result_end());
     } else if (op->hasTrait<rns::OpTrait::RNSElementwise>()) {
       SetVector<Value> ins(op->operand_begin(), op->operand_end());

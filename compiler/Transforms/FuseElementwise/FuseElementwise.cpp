@@ -291,6 +291,10 @@ struct RNSFuseElementwisePass
     });
     for (Block *block : blocks)
       fuseBlock(*block);
+    if (!lazySums)
+      getOperation()->walk([](rns::FusedOp f) {
+        f->setAttr("lazy_sums", BoolAttr::get(f->getContext(), false));
+      });
   }
 
   void fuseBlock(Block &block) {

@@ -50,6 +50,11 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
     take the last op's place. Groups of one op are left alone. The pass
     changes nothing when `enabled=false`, the off switch for measuring its
     gain.
+
+    With `lazy-sums=false`, every `rns.fused` op gets `lazy_sums = false`:
+    the code generator then reduces each product of the kernel instead of
+    summing three or more products unreduced in two words and reducing the
+    sum once (the off switch of that code-generation choice).
   }];
   let options = [
     Option<"enabled", "enabled", "bool", /*default=*/"true",
@@ -60,6 +65,10 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
            "Also merge independent sibling groups that share an input">,
     Option<"permutedLoads", "permuted-loads", "bool", /*default=*/"true",
            "Also fold NTT-form automorphisms of loaded inputs into kernels">,
+    Option<"lazySums", "lazy-sums", "bool", /*default=*/"true",
+           "Let the code generator sum a fused kernel's products unreduced "
+           "and reduce each sum once (false: every fused op carries "
+           "lazy_sums = false, and each product is reduced)">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

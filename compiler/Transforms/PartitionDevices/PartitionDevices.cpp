@@ -32,6 +32,7 @@ using namespace ember;
 namespace {
 
 constexpr double kLaunchUs = 5.0; // one kernel launch's fixed cost
+constexpr int kRedoDepth = 3;     // kernels run again behind one read
 
 int64_t limbsOf(Value v) {
   auto p = dyn_cast<rns::PolyType>(v.getType());
@@ -226,6 +227,7 @@ struct PartitionDevicesPass
 
   // --- the schedule ----------------------------------------------------------
   struct State {
+    explicit State(const OpCost &c) : cost(c) {}
     const OpCost &cost;
     std::vector<double> ready;      // kernel streams
     std::vector<double> link;       // transfer streams (NCCL), one per device
@@ -235,6 +237,7 @@ struct PartitionDevicesPass
     std::vector<std::pair<double, Operation *>> starts; // the schedule
     double transferBytes = 0;
     int64_t transfers = 0;
+    int64_t recomputed = 0; // ops cloned onto a second device
   };
 
   double transferUs(const OpCost &c, Value v) const {
@@ -318,10 +321,117 @@ struct PartitionDevicesPass
     return 0;
   }
 
-  /// `v` readable on device d by `reader`: local, cloned or moved.
+  /// Whether `v` is on device d, or can be made there without a kernel or
+  /// a transfer (a free op, a view over a source on d).
+  bool isLocal(State &s, Value v, int64_t d) {
+    if (s.on.count({v.getAsOpaquePointer(), d}))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (auto view = dyn_cast_or_null<kernel::ViewOp>(def))
+      return isLocal(s, view.getSource(), d);
+    return def && isFree(def);
+  }
+
+  /// A kernel of the schedule that may run again on another device.
+  bool redoable(Operation *def) const {
+    if (!def || !isa<kernel::CallOp, kernel::LaunchOp>(def) ||
+        !def->hasAttr("device") || isFree(def))
+      return false;
+    auto c = dyn_cast<kernel::CallOp>(def);
+    return !c || c.getCallee() != "transfer";
+  }
+
+  /// Recompute over transfer: the kernels that made a value, run again
+  /// on the device that reads it (operands first), and the buffers they
+  /// read that must still move there (the leaves).
+  struct Redo {
+    SmallVector<Operation *> kernels;
+    SmallVector<Value> leaves;
+    double us = 0;     // the kernels' model time on that device
+    double leafUs = 0; // the leaves' transfers, each shared by its readers
+  };
+
+  void collect(State &s, Operation *def, int64_t d, Redo &r, int depth) {
+    if (llvm::is_contained(r.kernels, def))
+      return;
+    for (Value o : def->getOperands()) {
+      if (isLocal(s, o, d) || llvm::is_contained(r.leaves, o))
+        continue;
+      Operation *od = o.getDefiningOp();
+      if (depth < kRedoDepth && redoable(od) &&
+          !llvm::is_contained(r.kernels, od)) {
+        collect(s, od, d, r, depth + 1);
+        continue;
+      }
+      if (od && llvm::is_contained(r.kernels, od))
+        continue;
+      r.leaves.push_back(o);
+      // A leaf moved once serves every later reader on d (the raised
+      // digits of a hoisted rotation, read by each baby step).
+      r.leafUs +=
+          transferUs(s.cost, o) /
+          std::max<double>(1, std::distance(o.use_begin(), o.use_end()));
+    }
+    r.kernels.push_back(def);
+    r.us += s.cost.of(def);
+  }
+
+  /// Whether `v` (not on d) is better made on d again than moved there:
+  /// the kernels' time plus their leaves' shared transfers against the
+  /// transfers of the results of v's kernel that d lacks, those weighted
+  /// by 1 + comm-weight as in the device choice. A baby step of a
+  /// matrix-vector product read by giant steps on both GPUs is the case.
+  bool planRedo(State &s, Value v, int64_t d, Redo &r) {
+    Operation *def = v.getDefiningOp();
+    if (!recompute || !redoable(def))
+      return false;
+    collect(s, def, d, r, 0);
+    double moves = 0;
+    for (Value x : def->getResults())
+      if (!x.use_empty() && !s.on.count({x.getAsOpaquePointer(), d}))
+        moves += transferUs(s.cost, x);
+    return r.us + r.leafUs < (1 + commWeight) * moves;
+  }
+
+  /// Runs `r` on device d before `at`: its leaves moved, its kernels
+  /// cloned and scheduled on d's kernel stream, their results d's copies.
+  void redoOn(State &s, const Redo &r, int64_t d, Operation *at) {
+    for (Value leaf : r.leaves)
+      if (!s.on.count({leaf.getAsOpaquePointer(), d}))
+        move(s, leaf, d, at);
+    for (Operation *def : r.kernels) {
+      OpBuilder b(at);
+      Operation *clone = b.clone(*def);
+      double operands = 0;
+      for (OpOperand &o : clone->getOpOperands()) {
+        Value l = local(s, o.get(), d, clone);
+        o.set(l);
+        operands = std::max(operands, s.madeAt.lookup(l));
+      }
+      clone->setAttr("device", IntegerAttr::get(b.getI64Type(), d));
+      clone->setAttr("recomputed", b.getUnitAttr());
+      const double us = s.cost.of(def);
+      const double start = std::max(s.ready[d], operands);
+      s.ready[d] = start + us;
+      s.starts.push_back({start, clone});
+      for (auto [x, c] : llvm::zip(def->getResults(), clone->getResults())) {
+        s.on[{Value(x).getAsOpaquePointer(), d}] = c;
+        s.home[c] = d;
+        s.madeAt[c] = s.ready[d];
+      }
+      ++s.recomputed;
+    }
+  }
+
+  /// `v` readable on device d by `reader`: local, cloned, recomputed or
+  /// moved.
   Value fetch(State &s, Value v, int64_t d, Operation *reader) {
     if (Value l = local(s, v, d, reader))
       return l;
+    if (Redo r; planRedo(s, v, d, r)) {
+      redoOn(s, r, d, reader);
+      return s.on.at({v.getAsOpaquePointer(), d});
+    }
     return move(s, v, d, reader);
   }
 
@@ -341,7 +451,7 @@ struct PartitionDevicesPass
   double finishOn(State &s, Operation *op, int64_t d, double us,
                   double *moving = nullptr) {
     std::vector<double> link = s.link;
-    const double ready = s.ready[d];
+    double ready = s.ready[d];
     double operands = 0;
     for (Value v : needed(op)) {
       auto here = s.on.find({v.getAsOpaquePointer(), d});
@@ -356,6 +466,28 @@ struct PartitionDevicesPass
           operands = std::max(operands, s.madeAt.lookup(c->second));
           continue;
         }
+      if (Redo r; planRedo(s, src, d, r)) {
+        // On d's kernel stream after its leaves' transfers.
+        double made = 0;
+        for (Value leaf : r.leaves) {
+          if (auto c = s.on.find({leaf.getAsOpaquePointer(), d});
+              c != s.on.end()) {
+            made = std::max(made, s.madeAt.lookup(c->second));
+            continue;
+          }
+          const int64_t from = homeOf(s, leaf);
+          const double start = std::max({link[from], link[d], madeOf(s, leaf)});
+          link[from] = link[d] = start + transferUs(s.cost, leaf);
+          made = std::max(made, link[d]);
+        }
+        for (Operation *k : r.kernels)
+          for (Value o : k->getOperands())
+            if (auto c = s.on.find({o.getAsOpaquePointer(), d});
+                c != s.on.end())
+              made = std::max(made, s.madeAt.lookup(c->second));
+        ready = std::max(ready, made) + r.us;
+        continue;
+      }
       const int64_t from = homeOf(s, src);
       const double start = std::max({link[from], link[d], madeOf(s, src)});
       link[from] = link[d] = start + transferUs(s.cost, src);
@@ -369,7 +501,7 @@ struct PartitionDevicesPass
   LogicalResult partition(func::FuncOp f, const OpCost &cost) {
     Block &body = f.getBody().front();
     Operation *ret = body.getTerminator();
-    State s{cost, {}, {}, {}, {}, {}, {}, 0, 0};
+    State s(cost);
     s.ready.assign(devices, 0.0);
     s.link.assign(devices, 0.0);
     for (BlockArgument a : f.getArguments()) {
@@ -531,7 +663,7 @@ struct PartitionDevicesPass
           << " us (one device " << llvm::format("%.1f", oneDevice) << " us, "
           << llvm::format("%.2f", oneDevice / makespan) << "x), " << s.transfers
           << " transfers (" << llvm::format("%.1f", s.transferBytes / 1e6)
-          << " MB); busy:";
+          << " MB), " << s.recomputed << " kernels run again; busy:";
       for (double x : t)
         out << " " << llvm::format("%.1f", x);
       out << " us\n";

@@ -33,6 +33,19 @@ def KernelPartitionDevices
     source's copy. The inputs are on device 0 and the results are moved
     back to device 0.
 
+    **Recompute over transfer** (`recompute`, off by default: on two
+    H200s it moved 40% fewer bytes in bootstrap16 but ran 43.6 ms against
+    40.1, and dense1024_B 28.9 ms either way; bench/RESULTS.md). A buffer
+    needed on a device it is not on is made there again, by a clone of the
+    kernel that made it, when that kernel's operands are all on that device
+    already and the model prices the kernel below the transfer. The
+    baby steps of a double-hoisted matrix-vector product are the case:
+    each is one inner product over the raised digits (about 54 us at set
+    B), while its two outputs over Q_l u P are two 16.8 MB transfers (about
+    120 us and SMs taken from the kernels by NCCL). With it, each GPU runs
+    every baby step and its share of the giant steps; the raised digits
+    cross once.
+
     **The cost model.** Per operation: NTT limbs, BConv and inner-product
     multiply-adds and key bytes with the key-switch model's H200 constants
     (compiler/Analysis/Cost/KeySwitchCost.h), generated kernels by the
@@ -64,6 +77,10 @@ def KernelPartitionDevices
     Option<"minGain", "min-gain", "double", /*default=*/"0.05",
            "Keep the program on one device unless the partition is "
            "predicted this much faster (a fraction of the time)">,
+    Option<"recompute", "recompute", "bool", /*default=*/"false",
+           "Run a kernel again on the device that reads its result, instead "
+           "of moving the result, when its operands are there and the model "
+           "says it is cheaper than the transfer (false: always move)">,
     Option<"print", "print", "bool", /*default=*/"false",
            "Print the partition's prediction of each function">,
   ];
