@@ -58,23 +58,18 @@ def _helpers(source: str, moduli: list[int]) -> str:
     """The emitted tables and em_* helpers, with the moduli replaced."""
     start = source.index("// Modular arithmetic of generated kernels")
     end = source.index("[[maybe_unused]] static inline int em_modulus")
-    n = len(moduli)
+
+    def table(name: str, values) -> str:
+        row = ", ".join(f"{v}ull" for v in values)
+        return f"static const uint64_t {name}[{len(moduli)}] = {{{row}}};\n"
+
+    ratio = [(1 << 128) // m for m in moduli]
     tables = (
-        f"static const uint64_t kQ[{n}] = {{"
-        + ", ".join(f"{m}ull" for m in moduli)
-        + "};\n"
-        + f"static const uint64_t kQBits[{n}] = {{"
-        + ", ".join(f"{m.bit_length()}ull" for m in moduli)
-        + "};\n"
-        + f"static const uint64_t kMu[{n}] = {{"
-        + ", ".join(f"{(1 << 2 * m.bit_length()) // m}ull" for m in moduli)
-        + "};\n"
-        + f"static const uint64_t kRatioHi[{n}] = {{"
-        + ", ".join(f"{(1 << 128) // m >> 64}ull" for m in moduli)
-        + "};\n"
-        + f"static const uint64_t kRatioLo[{n}] = {{"
-        + ", ".join(f"{(1 << 128) // m & ((1 << 64) - 1)}ull" for m in moduli)
-        + "};\n"
+        table("kQ", moduli)
+        + table("kQBits", [m.bit_length() for m in moduli])
+        + table("kMu", [(1 << 2 * m.bit_length()) // m for m in moduli])
+        + table("kRatioHi", [r >> 64 for r in ratio])
+        + table("kRatioLo", [r & ((1 << 64) - 1) for r in ratio])
     )
     return "#include <cstdint>\n" + tables + source[start:end]
 

@@ -358,13 +358,12 @@ struct PartitionDevicesPass
       if (isLocal(s, o, d) || llvm::is_contained(r.leaves, o))
         continue;
       Operation *od = o.getDefiningOp();
-      if (depth < kRedoDepth && redoable(od) &&
-          !llvm::is_contained(r.kernels, od)) {
+      if (od && llvm::is_contained(r.kernels, od))
+        continue;
+      if (depth < kRedoDepth && redoable(od)) {
         collect(s, od, d, r, depth + 1);
         continue;
       }
-      if (od && llvm::is_contained(r.kernels, od))
-        continue;
       r.leaves.push_back(o);
       // A leaf moved once serves every later reader on d (the raised
       // digits of a hoisted rotation, read by each baby step).
@@ -393,6 +392,22 @@ struct PartitionDevicesPass
     return r.us + r.leafUs < (1 + commWeight) * moves;
   }
 
+  /// Puts `op` on device d's kernel stream once its operands (made by
+  /// `operands`) are there; `op`'s results are d's copies of `of`'s.
+  void place(State &s, Operation *op, int64_t d, double us, double operands,
+             ValueRange of) {
+    op->setAttr("device",
+                IntegerAttr::get(IntegerType::get(op->getContext(), 64), d));
+    const double start = std::max(s.ready[d], operands);
+    s.ready[d] = start + us;
+    s.starts.push_back({start, op});
+    for (auto [x, r] : llvm::zip(of, op->getResults())) {
+      s.on[{x.getAsOpaquePointer(), d}] = r;
+      s.home[r] = d;
+      s.madeAt[r] = s.ready[d];
+    }
+  }
+
   /// Runs `r` on device d before `at`: its leaves moved, its kernels
   /// cloned and scheduled on d's kernel stream, their results d's copies.
   void redoOn(State &s, const Redo &r, int64_t d, Operation *at) {
@@ -408,17 +423,8 @@ struct PartitionDevicesPass
         o.set(l);
         operands = std::max(operands, s.madeAt.lookup(l));
       }
-      clone->setAttr("device", IntegerAttr::get(b.getI64Type(), d));
       clone->setAttr("recomputed", b.getUnitAttr());
-      const double us = s.cost.of(def);
-      const double start = std::max(s.ready[d], operands);
-      s.ready[d] = start + us;
-      s.starts.push_back({start, clone});
-      for (auto [x, c] : llvm::zip(def->getResults(), clone->getResults())) {
-        s.on[{Value(x).getAsOpaquePointer(), d}] = c;
-        s.home[c] = d;
-        s.madeAt[c] = s.ready[d];
-      }
+      place(s, clone, d, s.cost.of(def), operands, def->getResults());
       ++s.recomputed;
     }
   }
@@ -453,6 +459,12 @@ struct PartitionDevicesPass
     std::vector<double> link = s.link;
     double ready = s.ready[d];
     double operands = 0;
+    // When a transfer of `x` to d, queued on both link streams, arrives.
+    auto arrival = [&](Value x) {
+      const int64_t from = homeOf(s, x);
+      const double start = std::max({link[from], link[d], madeOf(s, x)});
+      return link[from] = link[d] = start + transferUs(s.cost, x);
+    };
     for (Value v : needed(op)) {
       auto here = s.on.find({v.getAsOpaquePointer(), d});
       if (here != s.on.end()) {
@@ -475,10 +487,7 @@ struct PartitionDevicesPass
             made = std::max(made, s.madeAt.lookup(c->second));
             continue;
           }
-          const int64_t from = homeOf(s, leaf);
-          const double start = std::max({link[from], link[d], madeOf(s, leaf)});
-          link[from] = link[d] = start + transferUs(s.cost, leaf);
-          made = std::max(made, link[d]);
+          made = std::max(made, arrival(leaf));
         }
         for (Operation *k : r.kernels)
           for (Value o : k->getOperands())
@@ -488,10 +497,7 @@ struct PartitionDevicesPass
         ready = std::max(ready, made) + r.us;
         continue;
       }
-      const int64_t from = homeOf(s, src);
-      const double start = std::max({link[from], link[d], madeOf(s, src)});
-      link[from] = link[d] = start + transferUs(s.cost, src);
-      operands = std::max(operands, link[d]);
+      operands = std::max(operands, arrival(src));
       if (moving)
         *moving += transferUs(s.cost, src);
     }
@@ -563,15 +569,7 @@ struct PartitionDevicesPass
         o.set(fetch(s, o.get(), best, op));
         operands = std::max(operands, s.madeAt.lookup(o.get()));
       }
-      const double start = std::max(s.ready[best], operands);
-      op->setAttr("device", IntegerAttr::get(i64, best));
-      s.ready[best] = start + us[op];
-      s.starts.push_back({start, op});
-      for (Value r : op->getResults()) {
-        s.home[r] = best;
-        s.madeAt[r] = s.ready[best];
-        s.on[{r.getAsOpaquePointer(), best}] = r;
-      }
+      place(s, op, best, us[op], operands, op->getResults());
     }
     for (OpOperand &o : ret->getOpOperands()) // results on device 0
       o.set(fetch(s, o.get(), 0, ret));
