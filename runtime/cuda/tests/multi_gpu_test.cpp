@@ -330,6 +330,34 @@ TEST(CudaMultiGpu, PartitionedPlanChecksItsArguments) {
   }
 }
 
+TEST(CudaMultiGpu, BuffersLiveOnTheirContextsGpu) {
+  // A context's buffers go to its GPU whichever GPU is current: the
+  // second GPU's context, made last, leaves its GPU current, and keys or
+  // inputs then uploaded for the first must still land on the first.
+  REQUIRE_GPU();
+  if (gpuCount() < 2)
+    GTEST_SKIP() << "needs two GPUs";
+  const Context64 ctx = smallContext();
+  cuda::DeviceContext dev0(ctx, 0);
+  cuda::DeviceContext dev1(ctx, 1); // leaves GPU 1 current
+  auto deviceOf = [](const void *p) {
+    cudaPointerAttributes a{};
+    EXPECT_EQ(cudaPointerGetAttributes(&a, p), cudaSuccess);
+    return a.device;
+  };
+  int current = -1;
+  cudaGetDevice(&current);
+  EXPECT_EQ(current, 1);
+  cuda::DeviceBuffer on0(dev0, 1000), on1(dev1, 1001);
+  EXPECT_EQ(deviceOf(on0.data()), 0);
+  EXPECT_EQ(deviceOf(on1.data()), 1);
+  cudaSetDevice(0);
+  cuda::DeviceBuffer again1(dev1, 1002);
+  EXPECT_EQ(deviceOf(again1.data()), 1);
+  cudaGetDevice(&current);
+  EXPECT_EQ(current, 0); // the caller's device comes back
+}
+
 TEST(CudaMultiGpu, CommunicatorsRefuseADeviceTwice) {
   // No GPU needed: the list is checked first (or, without NCCL, the
   // runtime says it has none).
