@@ -105,7 +105,7 @@ def main() -> None:
         if folder.is_dir() and (not only or folder.name.rsplit("-", 1)[0] in only):
             py_gpu.strip_stages(folder)
             for f in folder.iterdir():
-                if f.stat().st_size > py_gpu.PACK_ABOVE:
+                if f.suffix != ".xz" and f.stat().st_size > py_gpu.PACK_ABOVE:
                     subprocess.run(["xz", "-T0", "-6", "-f", str(f)], check=True)
 
 

@@ -164,8 +164,10 @@ def _describe_devices(dev: dict | None) -> str:
             f"{one:.2f} ms there, no gain from more)"
         )
     many = max(dev.get("predicted_us", [0.0])) / 1e3
+    asked = dev.get("requested")
+    fewer = f" (of {asked} asked: more gain nothing)" if asked else ""
     return (
-        f"\n  devices={dev['count']}: predicted {many:.2f} ms "
+        f"\n  devices={dev['count']}{fewer}: predicted {many:.2f} ms "
         f"(one GPU {one:.2f} ms), {dev.get('transfer_bytes', 0) / 1e6:.0f} MB "
         "moved between GPUs"
     )

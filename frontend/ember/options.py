@@ -162,8 +162,9 @@ class CompileOptions:
       a buffer needed on a second GPU is made there again by the kernels
       that made it (their operands on that GPU, or moved once) where the
       model prices that below moving it (the baby steps of a matrix-vector
-      product read by giant steps on both GPUs). Off by default: on two
-      H200s it moved fewer bytes but was no faster (bench/RESULTS.md).
+      product read by giant steps on both GPUs). The defaults (120 GB/s,
+      recompute on) gave the fastest partitions measured on two H200s
+      (bench/RESULTS.md, "the link sweep").
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
     - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
@@ -294,7 +295,7 @@ class CompileOptions:
         minimum=1,
     )
     link_gbps: int = _option(
-        350,
+        120,
         "link-gbps",
         "with devices > 1, the GPU-to-GPU bandwidth the partition assumes (GB/s)",
         minimum=1,
@@ -306,7 +307,7 @@ class CompileOptions:
         minimum=0,
     )
     recompute: bool = _option(
-        False,
+        True,
         "recompute",
         "with devices > 1, run a kernel again where that beats a transfer",
     )

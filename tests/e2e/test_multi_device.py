@@ -17,7 +17,7 @@ from ember.compiled import Ciphertexts
 
 # N = 2^15 in the insecure test mode; a link this fast (GB/s, no latency)
 # makes the cost model spread even this small program (at the default
-# 300 GB/s and 12 us a transfer it keeps it on one GPU: see
+# 120 GB/s and 12 us a transfer it keeps it on one GPU: see
 # test_small_program_stays_whole).
 SMALL = {"security": "none", "log_n": 15, "link_gbps": 1_000_000, "link_latency_us": 0}
 
@@ -87,12 +87,12 @@ def shared(x, y, z, w):
 def test_recompute_over_transfer(compiled, rng):
     """At 100 GB/s the partition makes s on both GPUs (its kernels run
     again on the second, marked `recomputed`) rather than moving all of
-    it; recompute=False (the default) moves instead. Both give device 1's run the
-    residues of one GPU."""
+    it (recompute=True, the default); recompute=False moves instead. Both
+    give device 1's run the residues of one GPU."""
     link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 0}
     c1 = compiled(shared, **{k: v for k, v in link.items() if "link" not in k})
-    on = compiled(shared, devices=2, recompute=True, **link)
-    off = compiled(shared, devices=2, **link)  # the default
+    on = compiled(shared, devices=2, **link)  # the default
+    off = compiled(shared, devices=2, recompute=False, **link)
     assert on.devices == off.devices == 2
     k_on, k_off = on.ir("kernel"), off.ir("kernel")
     assert "recomputed" in k_on and "recomputed" not in k_off
@@ -115,6 +115,21 @@ def test_three_devices_match_one(compiled, rng):
     c3 = compiled(branches, devices=3, **SMALL)
     assert c3.devices == 3
     _same_residues(c1, c3, rng, 4)
+
+
+def test_fewer_devices_than_asked(compiled, rng):
+    """The partition tries 2 and 4 GPUs and keeps the faster prediction:
+    for `shared` at 100 GB/s and 5 us a transfer, two (the model's four-GPU
+    schedule moves more than it gains). The plan is a two-GPU one, the
+    request recorded, and it runs on one GPU's residues."""
+    link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 5}
+    c1 = compiled(shared, security="none", log_n=15)
+    c4 = compiled(shared, devices=4, **link)
+    dev = c4.manifest["devices"]
+    assert c4.devices == 2 and dev["count"] == 2 and dev["requested"] == 4
+    assert len(dev["arena_bytes"]) == 2 and len(dev["keys"]) == 2
+    assert not re.search(r"(device|to) = [2-9]", c4.ir("kernel"))
+    _same_residues(c1, c4, rng, 4)
 
 
 def test_small_program_stays_whole(compiled, rng):
@@ -149,3 +164,6 @@ def test_cli_describes_the_partition(compiled):
     kept = compiled(chain, devices=2, security="none", log_n=15)
     assert "devices=2: kept on one GPU" in cli._describe(kept)
     assert "devices=" not in cli._describe(compiled(chain, security="none", log_n=15))
+    link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 5}
+    fewer = cli._describe(compiled(shared, devices=4, **link))
+    assert "devices=2 (of 4 asked: more gain nothing): predicted" in fewer

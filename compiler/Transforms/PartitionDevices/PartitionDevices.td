@@ -33,9 +33,10 @@ def KernelPartitionDevices
     source's copy. The inputs are on device 0 and the results are moved
     back to device 0.
 
-    **Recompute over transfer** (`recompute`, off by default: on two
-    H200s it moved 40% fewer bytes in bootstrap16 but ran 43.6 ms against
-    40.1, and dense1024_B 28.9 ms either way; bench/RESULTS.md). A buffer
+    **Recompute over transfer** (`recompute`, on by default: on two
+    H200s, with the link priced at 120 GB/s, bootstrap16 ran 24.4 ms
+    against 26.8 with neither, dense1024_B 19.7 against 22.7;
+    bench/RESULTS.md, "the link sweep"). A buffer
     needed on a device it is not on is made there again, by a clone of the
     kernel that made it, when that kernel's operands are all on that device
     already and the model prices the kernel below the transfer. The
@@ -56,6 +57,14 @@ def KernelPartitionDevices
     (the same model on one device) and `kernel.transfer_bytes`. With
     `print`, one line per function goes to stdout.
 
+    **Fewer devices than asked.** The schedule is tried over 2, 4, 8, ...
+    devices up to `devices` (and `devices` itself) and the fastest
+    prediction kept, more devices only for a 1% gain: greedy list
+    scheduling given more devices can spread a program wider than pays
+    (bootstrap16 predicted 25.9 ms over two, 28.4 over four). The function
+    then records `kernel.devices` (the devices used) and
+    `kernel.devices_requested`.
+
     Unless the partition, plus the fixed cost of a run over several GPUs
     (`run-overhead-us`), is predicted `min-gain` faster than one device (5%
     by default: the model's margin), the program stays on one device (the
@@ -64,8 +73,11 @@ def KernelPartitionDevices
   let options = [
     Option<"devices", "devices", "int64_t", /*default=*/"1",
            "Number of GPUs to spread the program over (1: unchanged)">,
-    Option<"linkGBps", "link-gbps", "double", /*default=*/"350.0",
-           "Point-to-point bandwidth between two GPUs, GB/s (NVLink; NCCL send/recv measured 358 GB/s between two H200s at 256 MB, 288 at 16 MB)">,
+    Option<"linkGBps", "link-gbps", "double", /*default=*/"120.0",
+           "Point-to-point bandwidth between two GPUs the schedule assumes, "
+           "GB/s. NCCL send/recv alone measured 358 GB/s between two H200s "
+           "at 256 MB, 288 at 16 MB; inside a program (NCCL beside the "
+           "kernels) 60-120 gave the fastest partitions of 60-350 tried">,
     Option<"linkLatencyUs", "link-latency-us", "double", /*default=*/"12.0",
            "Fixed cost of one transfer, microseconds">,
     Option<"commWeight", "comm-weight", "double", /*default=*/"1.0",
@@ -77,7 +89,7 @@ def KernelPartitionDevices
     Option<"minGain", "min-gain", "double", /*default=*/"0.05",
            "Keep the program on one device unless the partition is "
            "predicted this much faster (a fraction of the time)">,
-    Option<"recompute", "recompute", "bool", /*default=*/"false",
+    Option<"recompute", "recompute", "bool", /*default=*/"true",
            "Run a kernel again on the device that reads its result, instead "
            "of moving the result, when its operands are there and the model "
            "says it is cheaper than the transfer (false: always move)">,

@@ -5,6 +5,20 @@
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B devices=2}" %s | FileCheck %s
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B}" %s | ember-opt --kernel-partition-devices="devices=2 print=true" -o /dev/null | FileCheck %s --check-prefix=PRINT
 
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B}" %s | ember-opt --kernel-partition-devices="devices=4 print=true" | FileCheck %s --check-prefix=FOUR
+
+// Two branches give a third and fourth GPU nothing to do: of four asked
+// for, the partition over two is kept (it tries 2 and 4), and the request
+// is recorded.
+// FOUR: kernel-partition-devices @two: 2 of 4 devices, predicted
+// FOUR: func.func @two
+// FOUR-SAME: kernel.devices = 2 : i64
+// FOUR-SAME: kernel.devices_requested = 4 : i64
+// FOUR-NOT: device = 2
+// FOUR-NOT: device = 3
+// FOUR-NOT: to = 2
+// FOUR-NOT: to = 3
+
 // PRINT: kernel-partition-devices @two: 2 devices, predicted {{[0-9.]+}} us (one device {{[0-9.]+}} us, 1.{{[0-9]+}}x), {{[0-9]+}} transfers
 
 // CHECK: func.func @two
