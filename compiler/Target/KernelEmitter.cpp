@@ -1524,6 +1524,13 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
       dev["one_device_predicted_us"] = o.getValueAsDouble();
     if (auto t = f->getAttrOfType<IntegerAttr>("kernel.transfer_bytes"))
       dev["transfer_bytes"] = t.getInt();
+    // The model's estimate with the limbs split instead (not built).
+    if (auto p = f->getAttrOfType<ArrayAttr>("kernel.limb_split_us")) {
+      llvm::json::Array us;
+      for (Attribute x : p)
+        us.push_back(cast<FloatAttr>(x).getValueAsDouble());
+      dev["limb_split_predicted_us"] = std::move(us);
+    }
     devices = std::move(dev);
   }
   llvm::json::Object root{

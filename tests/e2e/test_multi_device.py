@@ -163,6 +163,14 @@ def test_cli_describes_the_partition(compiled):
     )
     kept = compiled(chain, devices=2, security="none", log_n=15)
     assert "devices=2: kept on one GPU" in cli._describe(kept)
+    # Either way, the model's estimate with the limbs split instead.
+    for c in (c2, kept):
+        lo, hi = c.manifest["devices"]["limb_split_predicted_us"]
+        assert 0 < lo <= hi
+        assert re.search(
+            r"limbs split over 2 GPUs \(model only, not built\): [0-9.]+-[0-9.]+ ms",
+            cli._describe(c),
+        )
     assert "devices=" not in cli._describe(compiled(chain, security="none", log_n=15))
     link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 5}
     fewer = cli._describe(compiled(shared, devices=4, **link))

@@ -122,6 +122,23 @@ public:
     return 0; // encode, encode_values, load_key: the runtime's caches
   }
 
+  /// The launches an operation's time counts (kLaunchUs each), which a
+  /// split over devices does not shorten.
+  static double launches(Operation *op) {
+    if (isa<kernel::LaunchOp>(op))
+      return 1;
+    auto c = dyn_cast<kernel::CallOp>(op);
+    if (!c)
+      return 0;
+    StringRef callee = c.getCallee();
+    if (callee == "mod_up" || callee == "mod_switch_down")
+      return 3;
+    if (callee == "encode" || callee == "encode_values" ||
+        callee == "load_key" || callee == "transfer")
+      return 0;
+    return 1;
+  }
+
 private:
   KeySwitchConstants c_;
   double sN_ = 1, sNtt_ = 1, limbBytes_ = 0;
@@ -183,6 +200,7 @@ struct PartitionDevicesPass
   /// program wider than pays (bootstrap16 predicted 25.9 ms on two, 28.4
   /// on four), so a program may use fewer devices than were asked for.
   LogicalResult partitionOrKeep(func::FuncOp f, const OpCost &cost) {
+    const std::pair<double, double> split = limbSplitUs(f, cost, devices);
     SmallVector<int64_t> tries;
     for (int64_t k = 2; k < devices; k *= 2)
       tries.push_back(k);
@@ -251,7 +269,55 @@ struct PartitionDevicesPass
                      << " us on one)\n";
     }
     trial.erase();
+    // Beside the plan: what limb partitioning would give, between the
+    // collectives hidden beside the kernels and run after them.
+    const double lo = std::max(split.first, split.second),
+                 hi = split.first + split.second;
+    f->setAttr("kernel.limb_split_us", b.getF64ArrayAttr({lo, hi}));
+    if (print)
+      llvm::outs() << "kernel-partition-devices @" << f.getSymName()
+                   << ": limbs split over " << devices
+                   << " devices (model, not built): kernels "
+                   << llvm::format("%.1f", split.first) << " us, collectives "
+                   << llvm::format("%.1f", split.second)
+                   << " us: " << llvm::format("%.1f", lo) << "-"
+                   << llvm::format("%.1f", hi) << " us\n";
     return success();
+  }
+
+  /// The model's estimate of `f` with every polynomial's limbs split over
+  /// k devices (not built: docs/issue18-limb-partition-brief.md), in
+  /// microseconds: {the kernels, the collectives}. Each
+  /// kernel's work divides by k, its launches do not; each base
+  /// conversion first all-gathers its input (ModUp: the input's limbs;
+  /// ModDown and rescale: the limbs dropped; BConv: its input), each
+  /// device receiving (k - 1) / k of it at link-gbps plus link-latency-us.
+  std::pair<double, double> limbSplitUs(func::FuncOp f, const OpCost &cost,
+                                        int64_t k) const {
+    double compute = 0, comm = 0;
+    const double share = double(k - 1) / double(k);
+    auto gather = [&](double limbs) {
+      if (limbs > 0)
+        comm +=
+            linkLatencyUs + share * limbs * cost.limbBytes() / linkGBps * 1e-3;
+    };
+    for (Operation &op : f.getBody().front()) {
+      if (!isa<kernel::CallOp, kernel::LaunchOp>(op))
+        continue;
+      const double us = cost.of(&op);
+      const double fixed = OpCost::launches(&op) * kLaunchUs;
+      compute += fixed + std::max(0.0, us - fixed) / double(k);
+      auto c = dyn_cast<kernel::CallOp>(op);
+      if (!c)
+        continue;
+      StringRef callee = c.getCallee();
+      if (callee == "mod_up" || callee == "bconv")
+        gather(limbsOf(c.getInputs()[0]));
+      if (callee == "mod_switch_down")
+        for (unsigned j = 0; j < c.getResults().size(); ++j)
+          gather(limbsOf(c.getInputs()[j]) - limbsOf(c.getResults()[j]));
+    }
+    return {compute, comm};
   }
 
   std::string summary_; // the last prediction, one line

@@ -340,5 +340,14 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == "kernel.predicted_us" || name == "kernel.one_device_us")
     return success();
+  if (name == "kernel.limb_split_us") { // {collectives hidden, serial}
+    auto a = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!a || a.size() != 2 || !llvm::all_of(a, [](Attribute x) {
+          auto f = dyn_cast<FloatAttr>(x);
+          return f && f.getValueAsDouble() >= 0;
+        }))
+      return op->emitError("'") << name << "' must be two non-negative floats";
+    return success();
+  }
   return op->emitError("unknown kernel attribute '") << name << "'";
 }
