@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -103,10 +102,7 @@ def main() -> None:
     np.savez(args.out / "inputs.npz", **arrays)
     for folder in sorted(args.out.iterdir()):
         if folder.is_dir() and (not only or folder.name.rsplit("-", 1)[0] in only):
-            py_gpu.strip_stages(folder)
-            for f in folder.iterdir():
-                if f.suffix != ".xz" and f.stat().st_size > py_gpu.PACK_ABOVE:
-                    subprocess.run(["xz", "-T0", "-6", "-f", str(f)], check=True)
+            py_gpu.pack(folder)
 
 
 if __name__ == "__main__":

@@ -1514,23 +1514,22 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
         arenas.push_back(b);
       dev["arena_bytes"] = std::move(arenas);
     }
-    if (auto p = f->getAttrOfType<ArrayAttr>("kernel.predicted_us")) {
-      llvm::json::Array us;
-      for (Attribute x : p)
-        us.push_back(cast<FloatAttr>(x).getValueAsDouble());
-      dev["predicted_us"] = std::move(us);
-    }
+    // An array of floats of kernel-partition-devices, as a JSON array.
+    auto floats = [&](StringRef attr, StringRef key) {
+      if (auto p = f->getAttrOfType<ArrayAttr>(attr)) {
+        llvm::json::Array us;
+        for (Attribute x : p)
+          us.push_back(cast<FloatAttr>(x).getValueAsDouble());
+        dev[key] = std::move(us);
+      }
+    };
+    floats("kernel.predicted_us", "predicted_us");
     if (auto o = f->getAttrOfType<FloatAttr>("kernel.one_device_us"))
       dev["one_device_predicted_us"] = o.getValueAsDouble();
     if (auto t = f->getAttrOfType<IntegerAttr>("kernel.transfer_bytes"))
       dev["transfer_bytes"] = t.getInt();
     // The model's estimate with the limbs split instead (not built).
-    if (auto p = f->getAttrOfType<ArrayAttr>("kernel.limb_split_us")) {
-      llvm::json::Array us;
-      for (Attribute x : p)
-        us.push_back(cast<FloatAttr>(x).getValueAsDouble());
-      dev["limb_split_predicted_us"] = std::move(us);
-    }
+    floats("kernel.limb_split_us", "limb_split_predicted_us");
     devices = std::move(dev);
   }
   llvm::json::Object root{

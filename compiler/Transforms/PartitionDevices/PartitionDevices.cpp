@@ -57,9 +57,34 @@ public:
   }
   double dram(double bytes) const { return bytes / c_.dramGBps * 1e-3; }
 
-  double of(Operation *op) const {
+  /// The model time of one operation on one GPU: its launches plus its
+  /// work.
+  double of(Operation *op) const { return launches(op) * kLaunchUs + work(op); }
+
+  /// The launches an operation's time counts (kLaunchUs each), which a
+  /// split of its limbs over devices would not shorten.
+  static double launches(Operation *op) {
+    if (isa<kernel::LaunchOp>(op))
+      return 1;
+    auto c = dyn_cast<kernel::CallOp>(op);
+    if (!c)
+      return 0; // views
+    StringRef callee = c.getCallee();
+    if (callee == "mod_up" || callee == "mod_switch_down")
+      return 3;
+    if (llvm::is_contained({"ntt", "intt", "bconv", "ks_inner_product",
+                            "klss_mod_up", "klss_inner_product", "bfv_tensor",
+                            "automorphism", "concat", "zero"},
+                           callee))
+      return 1;
+    return 0; // encode, encode_values, load_key: the runtime's caches
+  }
+
+  /// An operation's time beyond its launches (what a split of its limbs
+  /// over k devices divides by k).
+  double work(Operation *op) const {
     if (auto l = dyn_cast<kernel::LaunchOp>(op)) {
-      double us = kLaunchUs;
+      double us = 0;
       if (auto b = l->getAttrOfType<IntegerAttr>("bytes"))
         us += dram(static_cast<double>(b.getInt()));
       l.getBody().walk([&](Operation *inner) {
@@ -75,12 +100,12 @@ public:
     auto in = [&](unsigned i) { return double(limbsOf(c.getInputs()[i])); };
     auto out = [&](unsigned i) { return double(limbsOf(c.getResults()[i])); };
     if (callee == "ntt" || callee == "intt")
-      return kLaunchUs + ntt(out(0));
+      return ntt(out(0));
     if (callee == "bconv")
-      return kLaunchUs + bconv(in(0), out(0));
+      return bconv(in(0), out(0));
     if (callee == "mod_up") {
       auto digits = c->getAttrOfType<DenseI64ArrayAttr>("digits");
-      double us = 3 * kLaunchUs;
+      double us = 0;
       for (auto [j, r] : llvm::enumerate(c.getResults())) {
         double d = digits && digits[j] < int64_t(digitSizes_.size())
                        ? digitSizes_[digits[j]]
@@ -92,11 +117,11 @@ public:
     }
     if (callee == "ks_inner_product") {
       double digits = c.getInputs().size() - 1, limbs = out(0);
-      return kLaunchUs + 2 * digits * limbs * c_.ipMacUs * sN_ +
+      return 2 * digits * limbs * c_.ipMacUs * sN_ +
              dram(2 * digits * limbs * limbBytes_);
     }
     if (callee == "mod_switch_down") {
-      double us = 3 * kLaunchUs;
+      double us = 0;
       for (unsigned j = 0; j < c.getResults().size(); ++j) {
         double kept = out(j), dropped = in(j)-out(j);
         us += ntt(dropped) + bconv(dropped, kept) + ntt(kept) +
@@ -109,7 +134,7 @@ public:
       double limbs = 0;
       for (Value r : c.getResults())
         limbs += limbsOf(r);
-      return kLaunchUs + 3 * ntt(limbs);
+      return 3 * ntt(limbs);
     }
     if (callee == "automorphism" || callee == "concat" || callee == "zero") {
       double limbs = 0;
@@ -117,26 +142,9 @@ public:
         limbs += limbsOf(v);
       for (Value r : c.getResults())
         limbs += limbsOf(r);
-      return kLaunchUs + dram(limbs * limbBytes_);
+      return dram(limbs * limbBytes_);
     }
-    return 0; // encode, encode_values, load_key: the runtime's caches
-  }
-
-  /// The launches an operation's time counts (kLaunchUs each), which a
-  /// split over devices does not shorten.
-  static double launches(Operation *op) {
-    if (isa<kernel::LaunchOp>(op))
-      return 1;
-    auto c = dyn_cast<kernel::CallOp>(op);
-    if (!c)
-      return 0;
-    StringRef callee = c.getCallee();
-    if (callee == "mod_up" || callee == "mod_switch_down")
-      return 3;
-    if (callee == "encode" || callee == "encode_values" ||
-        callee == "load_key" || callee == "transfer")
-      return 0;
-    return 1;
+    return 0;
   }
 
 private:
@@ -304,9 +312,7 @@ struct PartitionDevicesPass
     for (Operation &op : f.getBody().front()) {
       if (!isa<kernel::CallOp, kernel::LaunchOp>(op))
         continue;
-      const double us = cost.of(&op);
-      const double fixed = OpCost::launches(&op) * kLaunchUs;
-      compute += fixed + std::max(0.0, us - fixed) / double(k);
+      compute += OpCost::launches(&op) * kLaunchUs + cost.work(&op) / double(k);
       auto c = dyn_cast<kernel::CallOp>(op);
       if (!c)
         continue;
