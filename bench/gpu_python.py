@@ -13,7 +13,8 @@ inputs.npz encrypted once, then
 - kernel launches per graph replay; the run's device memory (the pool's
   growth over the first two runs, less the constants and the outputs)
   against the plan's arena;
-- the <name>-cuda-nofuse twin (fusion=False) timed the same way;
+- the <name>-cuda-nofuse twin (fusion=False) and the <name>-cuda-nohoist
+  twin (hoist_siblings=False), where present, timed the same way;
 - for the set-B programs with one (set_b.one_by_one), the same operations
   issued one by one through the runtime's hand-written API
   (ember_runtime.CudaEvaluator), timed with CUDA events around the calls,
@@ -254,16 +255,20 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     row = dict(row_bits)
     if pool_error is not None:
         row["pool_error"] = pool_error
-    nofuse = folder / f"{name}-cuda-nofuse"
-    if nofuse.exists():  # the same program compiled with fusion=False
-        plain = ember.load(nofuse, security=security)
+    # Twins: the same program compiled with fusion=False (-cuda-nofuse)
+    # or hoist_siblings=False (-cuda-nohoist), timed the same way.
+    for twin, what in (("nofuse", "fusion off"), ("nohoist", "hoisting off")):
+        path = folder / f"{name}-cuda-{twin}"
+        if not path.exists():
+            continue
+        plain = ember.load(path, security=security)
         plain_keys = plain.keygen()  # its own program hash: its own keys
         plain_cts = plain.to_device(plain.encrypt(plain_keys, **inputs))
-        row["nofuse_ms"] = float(
+        row[f"{twin}_ms"] = float(
             np.median(timed(plain, plain_keys, plain_cts, runs, True))
         )
-        row["nofuse_kernels"] = int(plain.last_run["kernels"])
-        step("fusion off")
+        row[f"{twin}_kernels"] = int(plain.last_run["kernels"])
+        step(what)
     baseline = one_by_one(cuda, keys, on_gpu, name, runs)
     if baseline:
         row.update(baseline)
@@ -393,8 +398,9 @@ def main() -> None:
         " | kernels per run | upload / download ms"
         " | run memory / planned arena (bytes, ratio)"
         " | fusion off ms (kernels) | one by one ms (everything on / it) |"
+        " hoisting off ms (kernels) |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         same_cpu = "yes" if r["identical"] else "NO"
         print(
@@ -414,6 +420,11 @@ def main() -> None:
                 f" {r['one_by_one_ms']:.3f}"
                 f" ({r['graph_ms'] / r['one_by_one_ms']:.2f}x) |"
                 if "one_by_one_ms" in r
+                else " - |"
+            )
+            + (
+                f" {r['nohoist_ms']:.3f} ({r['nohoist_kernels']}) |"
+                if "nohoist_ms" in r
                 else " - |"
             )
         )

@@ -27,7 +27,7 @@ program but mlp and the bootstraps also as OUT/<name>-cuda-nofuse
 (``fusion=False``), to measure fusion's gain.
 
     .venv/bin/python bench/make_python_gpu_artifacts.py [--out out/py_gpu]
-        [--only bootstrap16]
+        [--only bootstrap16] [--nohoist]
 """
 
 from __future__ import annotations
@@ -271,6 +271,12 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "out" / "py_gpu")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--only", help="comma-separated program names")
+    ap.add_argument(
+        "--nohoist",
+        action="store_true",
+        help="also a <name>-cuda-nohoist twin (hoist_siblings=False) where "
+        "hoisting changes the kernels",
+    )
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     shutil.rmtree(args.out, ignore_errors=True)
@@ -287,6 +293,10 @@ def main() -> None:
             ember.compile(prog, target="cuda", fusion=False, **options).save(
                 args.out / f"{name}-cuda-nofuse"
             )
+        if args.nohoist:  # hoisted sibling kernels' gain
+            twin = ember.compile(prog, target="cuda", hoist_siblings=False, **options)
+            if twin.ir("kernel") != c.ir("kernel"):
+                twin.save(args.out / f"{name}-cuda-nohoist")
         for key, value in inputs.items():
             arrays[f"{name}/{key}"] = value
         memory = c.meta["memory"]

@@ -53,7 +53,7 @@ static void addRnsPasses(mlir::OpPassManager &pm,
   // Fuse last: merging made the mul_p/add chains that fusion groups.
   pm.addPass(createRNSFuseElementwise(
       RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
-                                /*horizontal=*/true,
+                                /*horizontal=*/true, options.hoistSiblings,
                                 /*permutedLoads=*/true, options.lazySums}));
 }
 

@@ -139,6 +139,13 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),
                       llvm::cl::init(true)};
+  Option<bool> hoistSiblings{
+      *this, "hoist-siblings",
+      llvm::cl::desc("Horizontal fusion may hoist a sibling kernel up to an "
+                     "earlier one that reads the same buffers (the giant "
+                     "steps of a matrix-vector product; rns-fuse-elementwise "
+                     "hoist-siblings)"),
+      llvm::cl::init(true)};
   Option<bool> lazySums{
       *this, "lazy-sums",
       llvm::cl::desc("Generated kernels sum three or more products "

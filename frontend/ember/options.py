@@ -145,6 +145,9 @@ class CompileOptions:
       hoisted dot's inner sum, lazily relinearised tensor products) summed
       unreduced in two words and reduced once, at 64-bit words (at 32-bit
       words the kernels keep one reduction a product: measured faster).
+    - ``hoist_siblings``: a sibling kernel reading the same buffers as an
+      earlier one (the next giant step's sum over the same baby steps)
+      hoisted up and fused into it, so the two share those loads.
     - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
       model), "hybrid" or "klss".
     - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
@@ -270,6 +273,12 @@ class CompileOptions:
         True,
         "lazy-sums",
         "generated kernels sum 3+ products unreduced, one reduction a sum",
+    )
+    hoist_siblings: bool = _option(
+        True,
+        "hoist-siblings",
+        "fuse a sibling kernel into an earlier one that reads the same "
+        "buffers, hoisted up to it (giant steps of a matrix-vector product)",
     )
     keyswitch: str = _option(
         "auto",

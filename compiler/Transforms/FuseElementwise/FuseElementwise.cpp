@@ -56,6 +56,10 @@ struct Group {
   llvm::SmallPtrSet<Operation *, 8> afterTransform; // transform + epilogue
   Operation *transform = nullptr;
   PolyType basis; // the limbs the kernel covers (form not compared)
+  /// Where the fused op goes (after it): the last op, or an earlier op
+  /// when a later sibling was hoisted up to this group (hoist-siblings).
+  Operation *anchor = nullptr;
+  Operation *at() const { return anchor ? anchor : ops.back(); }
 
   void add(Operation *op, bool post) {
     ops.push_back(op);
@@ -134,6 +138,33 @@ void mergeInto(Group &from, Group &to,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
 }
 
+/// Moves all ops of `from` (a sibling hoisted up to `to`: neither reads
+/// the other) into `to`, interleaved: each op at its relative place in
+/// its own sequence, so that the two sums' products of one shared input
+/// come together and the generated kernel keeps each loaded value live
+/// briefly. (Appended whole, the first sum's loads of every shared input
+/// stay live until the second sum's: 64 words for a giant-step pair of
+/// dense1024_B, which spilled and ran slower than two kernels.)
+void mergeInterleaved(Group &from, Group &to,
+                      DenseMap<Operation *, Group *> &groupOf) {
+  SmallVector<Operation *> a = to.ops, b = from.ops, merged;
+  for (Operation *op : b) {
+    to.members.insert(op);
+    groupOf[op] = &to;
+  }
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    // Take from a while its next op's place (i / |a|) is not after b's.
+    if (j == b.size() || (i < a.size() && i * b.size() <= j * a.size()))
+      merged.push_back(a[i++]);
+    else
+      merged.push_back(b[j++]);
+  }
+  to.ops = std::move(merged);
+  from.ops.clear();
+  from.members.clear();
+}
+
 /// The values a group reads from outside it.
 llvm::SetVector<Value> externalInputs(const Group &g) {
   llvm::SetVector<Value> in;
@@ -157,15 +188,37 @@ size_t outputCount(const Group &g) {
   return n;
 }
 
-/// Horizontal fusion of siblings: `a` (earlier) can merge into `b` when
+/// Whether every use of a value of `g` outside `a` and `b` comes after `at`.
+bool usedOnlyAfter(const Group &g, const Group &a, const Group &b,
+                   Operation *at) {
+  Block *block = at->getBlock();
+  for (Operation *op : g.ops)
+    for (Operation *user : op->getUsers()) {
+      Operation *anc = block->findAncestorOpInBlock(*user);
+      if (!anc || a.members.contains(anc) || b.members.contains(anc))
+        continue;
+      if (anc->isBeforeInBlock(at))
+        return false;
+    }
+  return true;
+}
+
+/// Horizontal fusion of siblings: `a` (earlier) can merge with `b` when
 /// both are transform-free groups over one basis that read a common input
-/// (each shared input is then loaded once for both), and no use of their
-/// values outside them comes before the later of their last ops (where the
-/// merged kernel sits). Capped so that one kernel's buffer lists stay small,
-/// unless they share most of their inputs (the two parts of a ciphertext
-/// summed over the same plaintexts: ckks.hoisted_dot's sums), where merging
-/// halves what the pair reads.
-bool canMergeSiblings(const Group &a, const Group &b) {
+/// (each shared input is then loaded once for both). Capped so that one
+/// kernel's buffer lists stay small, unless they share most of their
+/// inputs (the two parts of a ciphertext summed over the same plaintexts:
+/// ckks.hoisted_dot's sums, the giant steps of a matrix-vector product),
+/// where merging cuts what the pair reads.
+///
+/// Without `hoist`, the merged kernel sits at the later last op, when
+/// nothing outside the two uses their values before it (which also keeps
+/// any input of theirs that depends on one of them out). With `hoist`, it
+/// sits at `a`'s place, when everything `b` reads is made before `a`'s
+/// first op and nothing outside uses `b`'s values before that place: a
+/// giant step whose sum feeds its rotation right away then shares the
+/// loads of its baby steps with the next giant step's sum.
+bool canMergeSiblings(const Group &a, const Group &b, bool hoist) {
   constexpr size_t kMaxInputs = 12, kMaxOutputs = 6, kMaxSharedInputs = 128,
                    kMaxSharedOutputs = 16;
   if (a.transform || b.transform || !a.basis.sameBasis(b.basis) ||
@@ -185,27 +238,36 @@ bool canMergeSiblings(const Group &a, const Group &b) {
     return false;
   if (mostlyShared && outputs > kMaxSharedOutputs)
     return false;
-  // The merged kernel sits at the later last op: nothing outside the two
-  // may use their values before it (which also keeps any input of theirs
-  // that depends on one of them out).
-  Operation *last =
-      a.ops.back()->isBeforeInBlock(b.ops.back()) ? b.ops.back() : a.ops.back();
-  Block *block = last->getBlock();
-  for (const Group *g : {&a, &b})
-    for (Operation *op : g->ops)
-      for (Operation *user : op->getUsers()) {
-        Operation *anc = block->findAncestorOpInBlock(*user);
-        if (!anc || a.members.contains(anc) || b.members.contains(anc))
-          continue;
-        if (anc->isBeforeInBlock(last))
-          return false;
-      }
-  return true;
+  if (!hoist) {
+    if (a.anchor || b.anchor)
+      return false;
+    Operation *last = a.ops.back()->isBeforeInBlock(b.ops.back())
+                          ? b.ops.back()
+                          : a.ops.back();
+    return usedOnlyAfter(a, a, b, last) && usedOnlyAfter(b, a, b, last);
+  }
+  // A hoisted merge makes a kernel of several sums, each summed lazily in
+  // registers: at most four results (two giant steps' two parts). With
+  // twelve (six giant steps of dense256_B) the kernels took 207-222
+  // registers and ran slower than the unmerged ones.
+  constexpr size_t kMaxHoistedOutputs = 4;
+  if (b.anchor || outputs > kMaxHoistedOutputs ||
+      !a.at()->isBeforeInBlock(b.ops.front()))
+    return false;
+  Operation *first = a.ops.front();
+  for (Value v : inb) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == first->getBlock() &&
+        !def->isBeforeInBlock(first))
+      return false; // made at or after a's start
+  }
+  return usedOnlyAfter(b, a, b, a.at());
 }
 
-/// Replaces the group's ops by one rns.fused op at the last op's place.
+/// Replaces the group's ops by one rns.fused op at the group's place (its
+/// last op, or the op a hoisted sibling joined it at).
 void materialize(Group &g) {
-  Operation *last = g.ops.back();
+  Operation *last = g.at();
   llvm::SetVector<Value> inputs;
   SmallVector<Value> outputs;
   for (Operation *op : g.ops) {
@@ -338,14 +400,29 @@ struct RNSFuseElementwisePass
       groupOf[&op] = joined;
     }
     // Horizontal: independent siblings reading a common input (the three
-    // products of a tensor product) become one kernel.
+    // products of a tensor product) become one kernel. First in place (at
+    // the later of the two), then, with hoist-siblings, a later group
+    // hoisted up to an earlier one: after the first round, so that each
+    // giant step's two sums are one group before giant steps pair up.
     if (horizontal)
-      for (size_t j = 1; j < groups.size(); ++j)
-        for (size_t i = 0; i < j; ++i)
-          if (canMergeSiblings(*groups[i], *groups[j])) {
-            LLVM_DEBUG(llvm::dbgs() << "merging sibling groups\n");
-            mergeInto(*groups[i], *groups[j], groupOf);
+      for (bool hoist : {false, true}) {
+        if (hoist && !hoistSiblings)
+          break;
+        for (size_t j = 1; j < groups.size(); ++j)
+          for (size_t i = 0; i < j && !groups[j]->ops.empty(); ++i) {
+            if (!canMergeSiblings(*groups[i], *groups[j], hoist))
+              continue;
+            if (!hoist) {
+              LLVM_DEBUG(llvm::dbgs() << "merging sibling groups\n");
+              mergeInto(*groups[i], *groups[j], groupOf);
+              continue;
+            }
+            LLVM_DEBUG(llvm::dbgs() << "hoisting a sibling group\n");
+            Operation *at = groups[i]->at();
+            mergeInterleaved(*groups[j], *groups[i], groupOf);
+            groups[i]->anchor = at;
           }
+      }
     for (auto &g : groups)
       if (g->ops.size() > 1) {
         LLVM_DEBUG(llvm::dbgs() << "fusing " << g->ops.size() << " ops\n");

@@ -31,7 +31,18 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
     too (sibling fusion): the three products of a tensor product read
     their four inputs once and write three results in one launch instead
     of three (7 words per coefficient instead of 11). At most 12 inputs
-    and 6 outputs per merged kernel.
+    and 6 outputs per merged kernel, unless the two share most of their
+    inputs (then up to 128 inputs and 16 outputs: sums over the same
+    ciphertexts).
+
+    With `hoist-siblings` (default), a later sibling whose values are used
+    before the earlier one's place can still join it, hoisted up there,
+    when everything it reads is made before the earlier sibling starts.
+    The giant steps of a baby-step giant-step product are the case: each
+    giant step's sum (plaintexts times the same baby steps) feeds its own
+    rotation at once, so without hoisting each reads every baby step
+    alone; hoisted, two giant steps share those loads (dense1024_B at set
+    B: 128 words read per coefficient for two giant steps instead of 192).
 
     With `permuted-loads` (default), an NTT-form automorphism of a value
     the kernel reads from memory joins too, as a permuted load: the kernel
@@ -63,6 +74,9 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
            "Also fuse elementwise prologues/epilogues into NTT/INTT">,
     Option<"horizontal", "horizontal", "bool", /*default=*/"true",
            "Also merge independent sibling groups that share an input">,
+    Option<"hoistSiblings", "hoist-siblings", "bool", /*default=*/"true",
+           "With horizontal, also hoist a later sibling up to an earlier "
+           "one's place when its inputs are made by then">,
     Option<"permutedLoads", "permuted-loads", "bool", /*default=*/"true",
            "Also fold NTT-form automorphisms of loaded inputs into kernels">,
     Option<"lazySums", "lazy-sums", "bool", /*default=*/"true",

@@ -200,24 +200,31 @@ struct PartitionDevicesPass
   }
 
   /// The partition of a copy of `f` over k devices for each k of 2, 4, 8,
-  /// ... up to `devices` (and `devices` itself), the fastest predicted kept
-  /// (fewer devices on a tie within 1%); it is taken if the model predicts
-  /// it at least min-gain faster than one device, else `f` stays whole on
-  /// device 0 (a chain of dependent operations gains nothing from a second
-  /// GPU). List scheduling is greedy: given more devices it can spread a
-  /// program wider than pays (bootstrap16 predicted 25.9 ms on two, 28.4
-  /// on four), so a program may use fewer devices than were asked for.
+  /// ... up to `devices` (and `devices` itself), each with comm-weight
+  /// times 1, 1/2 and 2; the fastest predicted kept (the first tried on a
+  /// tie within 1%); it is taken if the model predicts it at least
+  /// min-gain faster than one device, else `f` stays whole on device 0 (a
+  /// chain of dependent operations gains nothing from a second GPU). List
+  /// scheduling is greedy, and erratic: given more devices it can spread a
+  /// program wider than pays (bootstrap16 predicted 25.9 ms on two, 28.4 on
+  /// four), and a small change of weight can turn a 1.3x plan into none
+  /// (dense1024_B with hoisted giant steps: 19.1 ms at weight 2, 25.9 at 1).
   LogicalResult partitionOrKeep(func::FuncOp f, const OpCost &cost) {
     const std::pair<double, double> split = limbSplitUs(f, cost, devices);
-    SmallVector<int64_t> tries;
-    for (int64_t k = 2; k < devices; k *= 2)
-      tries.push_back(k);
-    tries.push_back(devices);
+    SmallVector<std::pair<int64_t, double>> tries; // (devices, comm weight)
+    for (int64_t k = 2;; k = std::min<int64_t>(2 * k, devices)) {
+      for (double w : {1.0, 0.5, 2.0})
+        if (w == 1.0 || commWeight > 0)
+          tries.push_back({k, w * commWeight});
+      if (k == devices)
+        break;
+    }
     func::FuncOp trial;
     double makespan = 0;
     std::string summary;
-    for (int64_t k : tries) {
+    for (auto [k, w] : tries) {
       used_ = k;
+      cw_ = w;
       auto t = cast<func::FuncOp>(f->clone());
       if (failed(partition(t, cost))) {
         t.erase();
@@ -328,6 +335,7 @@ struct PartitionDevicesPass
 
   std::string summary_; // the last prediction, one line
   int64_t used_ = 2;    // the devices of the partition being tried
+  double cw_ = 1.0;     // and its comm weight
 
   // --- the schedule ----------------------------------------------------------
   struct State {
@@ -493,7 +501,7 @@ struct PartitionDevicesPass
     for (Value x : def->getResults())
       if (!x.use_empty() && !s.on.count({x.getAsOpaquePointer(), d}))
         moves += transferUs(s.cost, x);
-    return r.us + r.leafUs < (1 + commWeight) * moves;
+    return r.us + r.leafUs < (1 + cw_) * moves;
   }
 
   /// Puts `op` on device d's kernel stream once its operands (made by
@@ -658,8 +666,7 @@ struct PartitionDevicesPass
       double bestScore = 0;
       for (int64_t d = 0; d < used_; ++d) {
         double moving = 0;
-        double score =
-            finishOn(s, op, d, us[op], &moving) + commWeight * moving;
+        double score = finishOn(s, op, d, us[op], &moving) + cw_ * moving;
         if (d == 0 || score < bestScore) {
           best = d;
           bestScore = score;

@@ -1,5 +1,6 @@
 // RUN: ember-opt --rns-fuse-elementwise %s | FileCheck %s
 // RUN: ember-opt --rns-fuse-elementwise=horizontal=false %s | FileCheck %s --check-prefix=OFF
+// RUN: ember-opt --rns-fuse-elementwise=hoist-siblings=false %s | FileCheck %s --check-prefix=NOHOIST
 // Horizontal (sibling) fusion: independent elementwise groups over one
 // basis that read a common input become one kernel with several results.
 
@@ -139,4 +140,62 @@ func.func @few_shared(%a0: !q, %a1: !q, %a2: !q, %a3: !q, %a4: !q, %a5: !q, %a6:
   %bs5 = rns.add %bs4, %bm5 : !q
   %bs6 = rns.add %bs5, %bm6 : !q
   return %as6, %bs6 : !q, !q
+}
+
+// Two giant steps of a baby-step giant-step product: each sums the same
+// baby steps times its own weights, and its sum is rotated at once (the
+// automorphism of a computed value is no load, so it stays outside). The
+// second sum is hoisted up to the first: one kernel reads the baby steps
+// once and writes both sums, before the first rotation. The two sums'
+// ops are interleaved, so each baby step's two products come together
+// (its loaded value live briefly in the generated kernel).
+// CHECK-LABEL: func.func @giant_steps
+// CHECK: %[[F:.*]]:2 = rns.fused(%arg0, %arg2, %arg4, %arg1, %arg3, %arg5)
+// CHECK: rns.mul %[[X:[a-z0-9]+]],
+// CHECK-NEXT: rns.mul %[[X]],
+// CHECK-NEXT: rns.mul %[[Y:[a-z0-9]+]],
+// CHECK-NEXT: rns.mul %[[Y]],
+// CHECK-NEXT: rns.add
+// CHECK-NEXT: rns.add
+// CHECK-NEXT: rns.yield
+// CHECK-NOT: rns.fused
+// CHECK: rns.automorphism %[[F]]#0, 5
+// CHECK: rns.automorphism %[[F]]#1, 25
+// Without hoisting, the first rotation sits between the two: two kernels.
+// NOHOIST-LABEL: func.func @giant_steps
+// NOHOIST: rns.fused
+// NOHOIST: rns.automorphism
+// NOHOIST: rns.fused
+// NOHOIST: rns.automorphism
+func.func @giant_steps(%b0: !q, %b1: !q, %p0: !q, %p1: !q, %p2: !q, %p3: !q) -> (!q, !q) {
+  %m0 = rns.mul %b0, %p0 : !q
+  %m1 = rns.mul %b1, %p1 : !q
+  %s0 = rns.add %m0, %m1 : !q
+  %r0 = rns.automorphism %s0, 5 : !q
+  %n0 = rns.mul %b0, %p2 : !q
+  %n1 = rns.mul %b1, %p3 : !q
+  %s1 = rns.add %n0, %n1 : !q
+  %r1 = rns.automorphism %s1, 25 : !q
+  return %r0, %r1 : !q, !q
+}
+
+// The second sum reads a value made after the first sum starts (the
+// first rotation, here a permuted load of the first sum): not hoisted,
+// the first sum is its own kernel and the second reads it.
+// CHECK-LABEL: func.func @giant_step_reads_later
+// CHECK: %[[S:.*]] = rns.fused(%arg0, %arg2, %arg1, %arg3) :
+// CHECK-COUNT-2: rns.mul
+// CHECK-NEXT: rns.add
+// CHECK-NEXT: rns.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: rns.fused(%[[S]], 
+func.func @giant_step_reads_later(%b0: !q, %b1: !q, %p0: !q, %p1: !q, %p2: !q) -> (!q, !q) {
+  %m0 = rns.mul %b0, %p0 : !q
+  %m1 = rns.mul %b1, %p1 : !q
+  %s0 = rns.add %m0, %m1 : !q
+  %r0 = rns.automorphism %s0, 5 : !q
+  %n0 = rns.mul %b0, %p2 : !q
+  %n1 = rns.mul %b1, %r0 : !q
+  %s1 = rns.add %n0, %n1 : !q
+  return %r0, %s1 : !q, !q
 }

@@ -74,12 +74,16 @@ func.func @hoisted(%d0: !qp, %d1: !qp, %k: !evk) -> (!qp, !qp) {
 }
 
 // Digits permuted by different elements, or a permuted digit used again:
-// nothing to fold.
+// nothing to fold. The two automorphisms of %arg0 are siblings (one read
+// of %arg0), the second hoisted up to the first (hoist-siblings).
 // CHECK-LABEL: func.func @not_foldable
-// CHECK: rns.automorphism %arg0, 25
+// CHECK: rns.fused(%arg0)
+// CHECK-NEXT: ^bb0(%[[D:.*]]: !rns.poly<ntt, q[0:2], p[0:1]>):
+// CHECK-NEXT: rns.automorphism %[[D]], 25
+// CHECK-NEXT: rns.automorphism %[[D]], 5
 // CHECK: rns.automorphism %arg1, 5
 // CHECK: rns.ks_inner_product %arg2(%{{.*}}, %{{.*}}) :
-// CHECK: rns.automorphism %arg0, 5
+// CHECK-NOT: rns.automorphism
 // CHECK: rns.ks_inner_product %arg2(%{{.*}}, %arg1) :
 func.func @not_foldable(%d0: !qp, %d1: !qp, %k: !evk) -> (!qp, !qp, !qp, !qp, !qp) {
   %0 = rns.automorphism %d0, 25 : !qp
