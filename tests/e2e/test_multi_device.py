@@ -124,12 +124,12 @@ def test_three_devices_match_one(compiled, rng):
 
 def test_fewer_devices_than_asked(compiled, rng):
     """The partition tries 2 and 4 GPUs and keeps the faster prediction:
-    for `shared` at 100 GB/s and 5 us a transfer, two (the model's four-GPU
-    schedule moves more than it gains). The plan is a two-GPU one, the
-    request recorded, and it runs on one GPU's residues."""
+    for `branches` at 100 GB/s and 5 us a transfer, two (the model's
+    four-GPU schedules move more than they gain). The plan is a two-GPU
+    one, the request recorded, and it runs on one GPU's residues."""
     link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 5}
-    c1 = compiled(shared, security="none", log_n=15)
-    c4 = compiled(shared, devices=4, **link)
+    c1 = compiled(branches, security="none", log_n=15)
+    c4 = compiled(branches, devices=4, **link)
     dev = c4.manifest["devices"]
     assert c4.devices == 2 and dev["count"] == 2 and dev["requested"] == 4
     assert len(dev["arena_bytes"]) == 2 and len(dev["keys"]) == 2
@@ -178,5 +178,5 @@ def test_cli_describes_the_partition(compiled):
         )
     assert "devices=" not in cli._describe(compiled(chain, security="none", log_n=15))
     link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 5}
-    fewer = cli._describe(compiled(shared, devices=4, **link))
+    fewer = cli._describe(compiled(branches, devices=4, **link))
     assert "devices=2 (of 4 asked: more gain nothing): predicted" in fewer

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <set>
 
 #define DEBUG_TYPE "kernel-partition-devices"
 
@@ -201,8 +202,9 @@ struct PartitionDevicesPass
 
   /// The partition of a copy of `f` over k devices for each k of 2, 4, 8,
   /// ... up to `devices` (and `devices` itself), each with comm-weight
-  /// times 1, 1/2 and 2; the fastest predicted kept (the first tried on a
-  /// tie within 1%); it is taken if the model predicts it at least
+  /// times 1, 1/2 and 2 and in two orders (upward rank, and chains
+  /// followed: followChains); the fastest predicted kept (the first tried
+  /// on a tie within 1%); it is taken if the model predicts it at least
   /// min-gain faster than one device, else `f` stays whole on device 0 (a
   /// chain of dependent operations gains nothing from a second GPU). List
   /// scheduling is greedy, and erratic: given more devices it can spread a
@@ -211,20 +213,27 @@ struct PartitionDevicesPass
   /// (dense1024_B with hoisted giant steps: 19.1 ms at weight 2, 25.9 at 1).
   LogicalResult partitionOrKeep(func::FuncOp f, const OpCost &cost) {
     const std::pair<double, double> split = limbSplitUs(f, cost, devices);
-    SmallVector<std::pair<int64_t, double>> tries; // (devices, comm weight)
+    struct Try {
+      int64_t devices;
+      double commWeight;
+      bool chains;
+    };
+    SmallVector<Try> tries;
     for (int64_t k = 2;; k = std::min<int64_t>(2 * k, devices)) {
-      for (double w : {1.0, 0.5, 2.0})
-        if (w == 1.0 || commWeight > 0)
-          tries.push_back({k, w * commWeight});
+      for (bool chains : {false, true})
+        for (double w : {1.0, 0.5, 2.0})
+          if (w == 1.0 || commWeight > 0)
+            tries.push_back({k, w * commWeight, chains});
       if (k == devices)
         break;
     }
     func::FuncOp trial;
     double makespan = 0;
     std::string summary;
-    for (auto [k, w] : tries) {
-      used_ = k;
-      cw_ = w;
+    for (const Try &x : tries) {
+      used_ = x.devices;
+      cw_ = x.commWeight;
+      chains_ = x.chains;
       auto t = cast<func::FuncOp>(f->clone());
       if (failed(partition(t, cost))) {
         t.erase();
@@ -336,6 +345,7 @@ struct PartitionDevicesPass
   std::string summary_; // the last prediction, one line
   int64_t used_ = 2;    // the devices of the partition being tried
   double cw_ = 1.0;     // and its comm weight
+  bool chains_ = false; // and its order (rank, or chains followed)
 
   // --- the schedule ----------------------------------------------------------
   struct State {
@@ -658,6 +668,8 @@ struct PartitionDevicesPass
     llvm::stable_sort(order, [&](Operation *a, Operation *b) {
       return rank[a] > rank[b] || (rank[a] == rank[b] && index[a] < index[b]);
     });
+    if (chains_)
+      order = followChains(order);
     auto i64 = IntegerType::get(f.getContext(), 64);
     for (Operation *op : order) {
       // The earliest finish, each transfer it needs counted once more
@@ -718,6 +730,57 @@ struct PartitionDevicesPass
       if (!placed.count(&op))
         place(&op);
     return predict(f, cost, oneDevice, s);
+  }
+
+  /// The ops of `byRank` (sorted by upward rank) in a list-scheduling order
+  /// that follows chains: of the ops whose producers are all placed, a
+  /// consumer of the op just placed first (the highest ranked of them),
+  /// else the highest ranked. A giant step's sum, its rotation's ModUp and
+  /// inner product are then placed one after the other, where rank order
+  /// places every giant step's sum before any rotation (and the greedy
+  /// choice splits them into an uneven two-stage pipeline).
+  static SmallVector<Operation *> followChains(ArrayRef<Operation *> byRank) {
+    DenseMap<Operation *, size_t> pos; // place in byRank: the priority
+    for (auto [i, op] : llvm::enumerate(byRank))
+      pos[op] = i;
+    DenseMap<Operation *, SmallVector<Operation *>> users;
+    DenseMap<Operation *, int> pending;
+    for (Operation *op : byRank) {
+      llvm::SmallPtrSet<Operation *, 8> seen;
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        while (auto view = dyn_cast_or_null<kernel::ViewOp>(def))
+          def = view.getSource().getDefiningOp();
+        if (!def || !pos.count(def) || !seen.insert(def).second)
+          continue;
+        users[def].push_back(op);
+        ++pending[op];
+      }
+    }
+    std::set<size_t> ready; // by priority
+    for (Operation *op : byRank)
+      if (!pending.lookup(op))
+        ready.insert(pos[op]);
+    SmallVector<Operation *> out;
+    Operation *last = nullptr;
+    while (!ready.empty()) {
+      size_t pick = *ready.begin();
+      if (last) {
+        size_t best = SIZE_MAX;
+        for (Operation *u : users.lookup(last))
+          if (ready.count(pos[u]))
+            best = std::min(best, pos[u]);
+        if (best != SIZE_MAX)
+          pick = best;
+      }
+      ready.erase(pick);
+      last = byRank[pick];
+      out.push_back(last);
+      for (Operation *u : users.lookup(last))
+        if (--pending[u] == 0)
+          ready.insert(pos[u]);
+    }
+    return out;
   }
 
   // --- the prediction --------------------------------------------------------
@@ -781,7 +844,8 @@ struct PartitionDevicesPass
       out << " us, kernels:";
       for (double x : busy)
         out << " " << llvm::format("%.1f", x);
-      out << " us\n";
+      out << " us; schedule: " << (chains_ ? "chains" : "rank")
+          << " order, comm weight " << llvm::format("%.2g", cw_) << "\n";
     }
     return success();
   }

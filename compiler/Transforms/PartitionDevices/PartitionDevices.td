@@ -57,13 +57,18 @@ def KernelPartitionDevices
     (the same model on one device) and `kernel.transfer_bytes`. With
     `print`, one line per function goes to stdout.
 
-    **Fewer devices than asked.** The schedule is tried over 2, 4, 8, ...
-    devices up to `devices` (and `devices` itself) and the fastest
-    prediction kept, more devices only for a 1% gain: greedy list
-    scheduling given more devices can spread a program wider than pays
-    (bootstrap16 predicted 25.9 ms over two, 28.4 over four). The function
-    then records `kernel.devices` (the devices used) and
-    `kernel.devices_requested`.
+    **Several schedules, the fastest kept.** The schedule is tried over
+    2, 4, 8, ... devices up to `devices` (and `devices` itself), each with
+    `comm-weight` times 1, 1/2 and 2, and in two orders: upward rank, and
+    chains followed (of the ops ready, a consumer of the op just placed
+    first, so that a giant step's sum, ModUp and inner product go one
+    after the other instead of every sum before any rotation). The fastest
+    prediction is kept, more devices only for a 1% gain: greedy list
+    scheduling is erratic (bootstrap16 predicted 25.9 ms over two, 28.4
+    over four; the hoisted dense1024_B kept on one GPU at weight 1 and 1.30x
+    at weight 2). A program may thus use fewer devices than asked: the
+    function records `kernel.devices` (the devices used) and
+    `kernel.devices_requested`; `print` names the schedule kept.
 
     Unless the partition, plus the fixed cost of a run over several GPUs
     (`run-overhead-us`), is predicted `min-gain` faster than one device (5%

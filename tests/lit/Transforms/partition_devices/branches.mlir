@@ -20,6 +20,8 @@
 // FOUR-NOT: to = 3
 
 // PRINT: kernel-partition-devices @two: 2 devices, predicted {{[0-9.]+}} us (one device {{[0-9.]+}} us, 1.{{[0-9]+}}x), {{[0-9]+}} transfers
+// The schedule kept, of the orders and comm weights tried.
+// PRINT-SAME: schedule: {{(rank|chains)}} order, comm weight {{0.5|1|2}}
 
 // CHECK: func.func @two
 // CHECK-SAME: kernel.device_arena_bytes = array<i64: {{[1-9][0-9]*}}, {{[1-9][0-9]*}}>
