@@ -5,6 +5,8 @@ run on fresh inputs against numpy; and the mistakes a user can make."""
 
 from __future__ import annotations
 
+import re
+
 import ember
 import numpy as np
 import pytest
@@ -141,3 +143,35 @@ def test_mistakes_are_named_at_the_users_line(prog, message):
         ember.compile(prog)
     assert message in str(e.value)
     assert (e.value.filename, e.value.lineno) == (HERE, line_of(prog.fn, "return "))
+
+
+def test_hoisted_giant_steps(build_dir, rng):
+    """A forced 4 x 16 split: each giant step sums plaintexts times the same
+    four baby steps, and its sum feeds its rotation at once. With
+    hoist_siblings (the default) horizontal fusion hoists a giant step's
+    sum up to the one before, so pairs of giant steps share their loads:
+    fewer generated kernels (12 against 19), none hoisted with more than
+    four results, and the same w @ x."""
+    w = np.random.default_rng(7).normal(0, 1 / 8, (64, 64))
+
+    @ember.program(slots=64)
+    def giant(x):
+        return ember.matvec(w, x, baby=4)
+
+    on = ember.compile(giant)
+    off = ember.compile(giant, hoist_siblings=False)
+    assert on.meta["options"]["hoist_siblings"] is True
+    assert off.meta["options"]["hoist_siblings"] is False
+    k_on, k_off = on.ir("kernel"), off.ir("kernel")
+    assert k_on.count("kernel.launch") < k_off.count("kernel.launch")
+
+    # "%7:4 = kernel.launch": a launch's result count after the colon. A
+    # hoisted merge makes no kernel of more than four results.
+    def results(kernel_ir):
+        found = re.findall(r"%\w+(?::(\d+))? = kernel\.launch", kernel_ir)
+        return [int(n or 1) for n in found]
+
+    assert max(results(k_on)) <= max(4, *results(k_off))
+    x = rng.uniform(-1, 1, 64)
+    for c in (on, off):
+        assert np.max(np.abs(c(x=x) - w @ x)) < TOL

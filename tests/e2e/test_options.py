@@ -166,9 +166,11 @@ def test_every_option_is_tested():
     # encoding on TFHE programs: tests/e2e/test_tfhe_programs.py (and its
     # refusal on other programs below); devices, link_gbps,
     # link_latency_us and recompute: tests/e2e/test_multi_device.py;
-    # double_hoisting acts on matrix-vector products: tests/e2e/test_matvec.py.
+    # double_hoisting and hoist_siblings act on matrix-vector products:
+    # tests/e2e/test_matvec.py.
     tested = set(WITNESSES) | {
         "double_hoisting",
+        "hoist_siblings",
         "devices",
         "link_gbps",
         "link_latency_us",
