@@ -14,13 +14,13 @@
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=athena40 key-memory-budget-mib=750}" %s | ember-translate --emit-manifest | FileCheck %s --check-prefix=MIXED
 
 // The plan: KLSS ModUp of the five digits (views of the input), the
-// hoisted rotations' automorphisms of the T digits (both elements of a
-// digit in one generated kernel: siblings reading it once), the KLSS Galois key of
+// hoisted rotation's automorphisms of the T digits (runtime operations:
+// generated kernels have no T basis, so fusion leaves them), the KLSS Galois key of
 // 5 (a KLSS key buffer: key = 2), the KLSS inner product at level 39, the
 // coefficient-form ModDown and one NTT; no hybrid key switching.
 // CPP: {StepKind::kView, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {0, 8, 0, 0}
 // CPP: {StepKind::kKlssModUp, {{[0-9]+}}, 5, {{[0-9]+}}, 5,
-// CPP: {StepKind::kLaunch, {{[0-9]+}}, 2, {{[0-9]+}}, 2, {{.*}} // k{{[0-9]+}}: rns.automorphism, rns.automorphism;
+// CPP: {StepKind::kAutomorphism, {{[0-9]+}}, 1, {{[0-9]+}}, 1, {5, 0, 0, 0}
 // CPP: {StepKind::kLoadKey, {{[0-9]+}}, 1, {{[0-9]+}}, 0, {5, 0, 0, 0}
 // CPP-NEXT: {StepKind::kKlssInnerProduct, {{[0-9]+}}, 2, {{[0-9]+}}, 6, {39, 0, 0, 0}
 // CPP: {StepKind::kModSwitchDown,
