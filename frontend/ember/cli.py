@@ -12,7 +12,8 @@ Compiler options (both commands; each is a field of ember.CompileOptions):
 --extra-levels N, --rescale lazy|eager, --[no-]lazy-relin, --[no-]hoisting,
 --[no-]double-hoisting,
 --[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch, --[no-]lazy-sums,
---[no-]hoist-siblings, --keyswitch auto|hybrid|klss, --key-memory-mib N, --klss-gamma N, --klss-t N.
+--[no-]hoist-siblings, --keyswitch auto|hybrid|klss, --key-memory-mib N,
+--klss-gamma N, --klss-t N.
 
 ``run`` compiles, generates keys, encrypts random inputs (uniform in each
 input's declared range, [-1, 1] by default, or the file's ``inputs(rng)``
