@@ -11,7 +11,12 @@ ciphertexts and evaluation keys:
   device's finish, for both (the one-GPU run's CUDA-event time beside);
 - the partition's prediction (the manifest's ``devices``) beside them,
   each device's arena and key bytes, and NCCL's point-to-point bandwidth
-  between GPUs 0 and 1.
+  between GPUs 0 and 1;
+- variants: each <name>-d2.<variant> folder beside <name>-d2 (another
+  partition of the same program, e.g. compiled before a change of the
+  pass: make_multi_gpu_artifacts.py --variant) run on the same ciphertexts,
+  its residues checked against the one-GPU run's and its time taken in
+  the same way, so that two partitions compare on one machine.
 
     python3 bench/gpu_multi.py out/multi [RUNS]   (results: stdout, and
         $OUT/gpu_multi.json when OUT is set; MULTI_ONLY=a,b: those only)
@@ -138,6 +143,21 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         kernels=[kernels1, kernels2],
         runs=runs,
     )
+    row["variants"] = {}
+    for v in sorted(folder.glob(f"{name}-d2.*")):
+        other = ember.load(v)
+        on = other.to_device(Ciphertexts(list(cts), other.program_hash, "inputs"))
+        other.graphs = True
+        got_v = other.from_device(other.run(raw, on))
+        ms = timed(other, raw, on, runs)
+        vdev = other.manifest.get("devices", {})
+        row["variants"][v.name.split(".", 1)[1]] = {
+            "identical": gpu_python.same(list(first1), list(got_v)),
+            "two_gpu_ms": float(np.median(ms)),
+            "speedup": float(np.median(ms1) / np.median(ms)),
+            "predicted_two_ms": max(vdev.get("predicted_us", [float("nan")])) / 1e3,
+            "transfer_mb": vdev.get("transfer_bytes", 0) / 1e6,
+        }
     return row
 
 
@@ -155,7 +175,11 @@ def main() -> None:
             print(f"NCCL send/recv 0 -> 1, 256 MB: {results['p2p_gbps']:.1f} GB/s")
         except Exception as err:  # measured for the cost model; not fatal
             print(f"p2p bandwidth: {err}")
-    present = {p.name.rsplit("-", 1)[0] for p in folder.iterdir() if p.is_dir()}
+    present = {
+        p.name.rsplit("-", 1)[0]
+        for p in folder.iterdir()
+        if p.is_dir() and "." not in p.name.rsplit("-", 1)[1]
+    }
     if os.environ.get("MULTI_ONLY"):  # a comma-separated subset
         present &= set(os.environ["MULTI_ONLY"].split(","))
     for name in [n for n in ORDER if n in present]:
@@ -182,6 +206,12 @@ def main() -> None:
             f"{r['predicted_one_ms']:.2f} / {r['predicted_two_ms']:.2f} | "
             f"{r['transfer_mb']:.0f} | {r['two_gpu_graphs_off_ms']:.3f} |"
         )
+        for v, x in r.get("variants", {}).items():
+            print(
+                f"| {name} ({v}) | {x['identical']} | | | {x['two_gpu_ms']:.3f} | "
+                f"{x['speedup']:.2f}x | - / {x['predicted_two_ms']:.2f} | "
+                f"{x['transfer_mb']:.0f} | |"
+            )
     if os.environ.get("OUT"):
         Path(os.environ["OUT"], "gpu_multi.json").write_text(
             json.dumps(results, indent=1)

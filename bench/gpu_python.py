@@ -458,6 +458,8 @@ def cuda_reference(name: str, inputs: dict[str, np.ndarray]):
     name = re.sub(r"_s\d+$", "", name.removesuffix("_w32").removesuffix("_dh_off"))
     if name in set_b.PROGRAMS:
         prog = set_b.PROGRAMS[name]
+    elif isinstance(getattr(set_b, name.lower(), None), ember.tracing.Program):
+        prog = getattr(set_b, name.lower())  # dense1024_B (issue 18's)
     else:
         # A twin compiled with other options shares its program's module.
         module = __import__(name.removesuffix("_off"))

@@ -12,7 +12,7 @@ baby-step giant-step) and bootstrap16 (one full-slot bootstrap at N = 2^16,
 manifest's ``devices`` section).
 
     .venv/bin/python bench/make_multi_gpu_artifacts.py [--out out/multi]
-        [--only dense1024_B] [--devices 2]
+        [--only dense1024_B] [--devices 2] [--variant before]
 
 (--only rebuilds those programs and keeps the others.)
 """
@@ -69,24 +69,34 @@ def main() -> None:
     # --no-d1 leaves the one-GPU artifacts out (copied from another folder).
     ap.add_argument("--d2-options", type=json.loads, default={})
     ap.add_argument("--no-d1", action="store_true")
+    # Another partition beside the kept one: only <name>-d<devices>.<variant>
+    # is written (the folder's others stay; gpu_multi.py times it on the
+    # same ciphertexts): e.g. a build before a change of the pass.
+    ap.add_argument("--variant", help="write <name>-d<devices>.<variant> only")
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
-    if not only:
+    if not only and not args.variant:
         shutil.rmtree(args.out, ignore_errors=True)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     arrays = {}
-    if only and (args.out / "inputs.npz").exists():  # the others' inputs stay
+    if (only or args.variant) and (
+        args.out / "inputs.npz"
+    ).exists():  # the others' inputs stay
         with np.load(args.out / "inputs.npz") as kept:
             arrays = {k: kept[k] for k in kept.files}
     for name, prog, options, inputs in programs(rng, args.with_mlp):
         if only and name not in only:
             continue
-        for k in (args.devices,) if args.no_d1 else (1, args.devices):
-            shutil.rmtree(args.out / f"{name}-d{k}", ignore_errors=True)
+        one_too = not (args.no_d1 or args.variant)
+        for k in (1, args.devices) if one_too else (args.devices,):
+            folder = args.out / f"{name}-d{k}"
+            if k > 1 and args.variant:
+                folder = folder.with_name(f"{folder.name}.{args.variant}")
+            shutil.rmtree(folder, ignore_errors=True)
             extra = args.d2_options if k > 1 else {}
             c = ember.compile(prog, target="cuda", devices=k, **options, **extra)
-            c.save(args.out / f"{name}-d{k}")
+            c.save(folder)
         dev = c.manifest.get("devices", {})
         predicted = max(dev.get("predicted_us", [0.0]))
         one = dev.get("one_device_predicted_us", 0.0)
@@ -97,8 +107,9 @@ def main() -> None:
             f"{dev.get('arena_bytes')}",
             flush=True,
         )
-        for key, value in inputs.items():
-            arrays[f"{name}/{key}"] = value
+        if not args.variant:  # a variant runs on the kept inputs
+            for key, value in inputs.items():
+                arrays[f"{name}/{key}"] = value
     np.savez(args.out / "inputs.npz", **arrays)
     for folder in sorted(args.out.iterdir()):
         if folder.is_dir() and (not only or folder.name.rsplit("-", 1)[0] in only):

@@ -171,6 +171,7 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
     partition.linkGBps = options.linkGBps;
     partition.linkLatencyUs = options.linkLatencyUs;
     partition.recompute = options.recompute;
+    partition.partialSums = options.partialSums;
     pm.addPass(createKernelPartitionDevices(partition));
   }
   // Last: every buffer is final now; place them in one arena (per device).

@@ -168,6 +168,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "reads its result where the model prices that below "
                      "the transfer (kernel-partition-devices recompute)"),
       llvm::cl::init(true)};
+  Option<bool> partialSums{
+      *this, "partial-sums",
+      llvm::cl::desc("With devices > 1, split a sum whose terms are on "
+                     "several GPUs into one partial sum per GPU "
+                     "(kernel-partition-devices partial-sums)"),
+      llvm::cl::init(true)};
   Option<int64_t> linkLatencyUs{
       *this, "link-latency-us",
       llvm::cl::desc("Fixed cost of one GPU-to-GPU transfer the partition "

@@ -167,7 +167,10 @@ class CompileOptions:
       model prices that below moving it (the baby steps of a matrix-vector
       product read by giant steps on both GPUs). The defaults (120 GB/s,
       recompute on) gave the fastest partitions measured on two H200s
-      (bench/RESULTS.md, "the link sweep").
+      (bench/RESULTS.md, "the link sweep"). ``partial_sums``: a sum whose
+      terms were made on several GPUs (the giant steps of a matrix-vector
+      product before their one ModDown) is added up on each GPU first,
+      so one polynomial per GPU moves instead of every term.
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
     - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
@@ -319,6 +322,11 @@ class CompileOptions:
         True,
         "recompute",
         "with devices > 1, run a kernel again where that beats a transfer",
+    )
+    partial_sums: bool = _option(
+        True,
+        "partial-sums",
+        "with devices > 1, sum each GPU's terms of a sum before they move",
     )
     klss_form: bool = _option(
         True,

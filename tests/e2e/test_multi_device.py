@@ -180,3 +180,57 @@ def test_cli_describes_the_partition(compiled):
     link = {"security": "none", "log_n": 15, "link_gbps": 100, "link_latency_us": 5}
     fewer = cli._describe(compiled(branches, devices=4, **link))
     assert "devices=2 (of 4 asked: more gain nothing): predicted" in fewer
+
+
+@ember.program(slots=8)
+def rotation_sum(a, b, c, d, e, f, g, h):
+    """Eight independent products, each rotated, summed: the rotations'
+    raised outputs are summed before one ModDown (a sum kernel of eight
+    terms per part)."""
+    return (
+        (a * b).rotate(1)
+        + (c * d).rotate(2)
+        + (e * f).rotate(3)
+        + (g * h).rotate(4)
+        + (a * c).rotate(5)
+        + (b * d).rotate(6)
+        + (e * g).rotate(7)
+        + (f * h).rotate(-1)
+    )
+
+
+def test_partial_sums(compiled, rng):
+    """The rotations go to both GPUs; with partial_sums (the default) the
+    terms made on the GPU other than the sum's are added there into one
+    partial sum per part (kernels named <sum>.d<device>), and only those
+    move, fewer bytes than every term; partial_sums=False moves the terms.
+    Both give one GPU's residues."""
+    c1 = compiled(rotation_sum, security="none", log_n=15)
+    on = compiled(rotation_sum, devices=2, **SMALL)
+    off = compiled(rotation_sum, devices=2, partial_sums=False, **SMALL)
+    assert on.devices == off.devices == 2
+    k_on, k_off = on.ir("kernel"), off.ir("kernel")
+    partials = re.findall(
+        r'kernel\.launch "(k\d+)\.d(\d)"\((.*?)\).*device = (\d)', k_on
+    )
+    assert partials
+    for name, d, args, on_device in partials:
+        # A partial sum of two or more terms, on the device its name gives;
+        # the sum itself on the other one.
+        assert args.count("%") >= 2 and d == on_device
+        assert re.search(rf'kernel\.launch "{name}"\(.*device = {1 - int(d)}', k_on)
+    assert not re.search(r'kernel\.launch "k\d+\.d\d"', k_off)
+    assert (
+        on.manifest["devices"]["transfer_bytes"]
+        < off.manifest["devices"]["transfer_bytes"]
+    )
+    assert on.meta["options"]["partial_sums"] is True
+    assert off.meta["options"]["partial_sums"] is False
+    for c2 in (on, off):
+        xs, got = _same_residues(c1, c2, rng, 8)
+    a, b, c, d, e, f, g, h = xs
+    pairs = [(a, b), (c, d), (e, f), (g, h), (a, c), (b, d), (e, g), (f, h)]
+    shifts = [1, 2, 3, 4, 5, 6, 7, -1]
+    want = sum(np.roll(x * y, -k) for (x, y), k in zip(pairs, shifts, strict=True))
+    # One product and one rotation each: CKKS error far below 1e-6.
+    assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6

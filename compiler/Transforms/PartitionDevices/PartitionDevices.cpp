@@ -164,6 +164,44 @@ bool isFree(Operation *op) {
          callee == "load_key" || callee == "zero";
 }
 
+/// Whether `l` is a sum kernel: its body adds every input exactly once
+/// and yields the total (a tree of `rns.add`, nothing else). The giant
+/// steps' raised products of a matrix-vector product are summed so before
+/// their one ModDown; spread over devices, such a sum is split into one
+/// partial sum per device (PartitionDevicesPass::placeSum).
+bool isSum(kernel::LaunchOp l) {
+  Block &body = l.getBody().front();
+  auto yield = cast<kernel::YieldOp>(body.getTerminator());
+  if (yield.getValues().size() != 1 || body.getNumArguments() < 3)
+    return false;
+  for (BlockArgument a : body.getArguments())
+    if (!a.hasOneUse() || a.getType() != yield.getValues()[0].getType())
+      return false;
+  for (Operation &op : body.without_terminator())
+    if (!isa<rns::AddOp>(op) || !op.getResult(0).hasOneUse())
+      return false;
+  return true;
+}
+
+/// Rebuilds a sum kernel's body as a chain of adds over its inputs (after
+/// they were replaced).
+void rebuildSum(kernel::LaunchOp l, int64_t limbBytes) {
+  Block &body = l.getBody().front();
+  Type type = l.getResult(0).getType();
+  body.clear();
+  body.eraseArguments(0, body.getNumArguments());
+  OpBuilder b = OpBuilder::atBlockEnd(&body);
+  Value acc;
+  for (Value in : l.getInputs()) {
+    Value a = body.addArgument(type, in.getLoc());
+    acc = acc ? rns::AddOp::create(b, l.getLoc(), acc, a).getResult() : a;
+  }
+  kernel::YieldOp::create(b, l.getLoc(), ValueRange{acc});
+  const int64_t polys = static_cast<int64_t>(l.getInputs().size()) + 1;
+  l->setAttr("bytes",
+             b.getI64IntegerAttr(polys * limbsOf(l.getResult(0)) * limbBytes));
+}
+
 int64_t deviceOf(Operation *op) {
   if (auto d = op->getAttrOfType<IntegerAttr>("device"))
     return d.getInt();
@@ -360,6 +398,7 @@ struct PartitionDevicesPass
     double transferBytes = 0;
     int64_t transfers = 0;
     int64_t recomputed = 0; // ops cloned onto a second device
+    int64_t partials = 0;   // partial sums (placeSum)
   };
 
   double transferUs(const OpCost &c, Value v) const {
@@ -546,6 +585,7 @@ struct PartitionDevicesPass
         operands = std::max(operands, s.madeAt.lookup(l));
       }
       clone->setAttr("recomputed", b.getUnitAttr());
+
       place(s, clone, d, s.cost.of(def), operands, def->getResults());
       ++s.recomputed;
     }
@@ -561,6 +601,119 @@ struct PartitionDevicesPass
       return s.on.at({v.getAsOpaquePointer(), d});
     }
     return move(s, v, d, reader);
+  }
+
+  // --- sums over devices (placeSum)
+  // -------------------------------------------
+  /// When the copy of `v` on device d is made (a view: its source's).
+  double madeOn(State &s, Value v, int64_t d) {
+    if (auto it = s.on.find({v.getAsOpaquePointer(), d}); it != s.on.end())
+      return s.madeAt.lookup(it->second);
+    if (auto view = v.getDefiningOp<kernel::ViewOp>())
+      return madeOn(s, view.getSource(), d);
+    return 0;
+  }
+
+  /// A sum kernel's terms for a sum on device d: those d holds, and the
+  /// others by the device that holds them.
+  struct SumPlan {
+    SmallVector<Value> here;
+    std::map<int64_t, SmallVector<Value>> from;
+  };
+  SumPlan planSum(State &s, kernel::LaunchOp l, int64_t d) {
+    SumPlan p;
+    for (Value v : l.getInputs()) {
+      if (isLocal(s, v, d))
+        p.here.push_back(v);
+      else
+        p.from[homeOf(s, v)].push_back(v);
+    }
+    return p;
+  }
+
+  /// The model time of a sum kernel of `terms` polynomials like `v`.
+  double sumUs(const OpCost &c, size_t terms, Value v) const {
+    return kLaunchUs + c.dram(double(terms + 1) * limbsOf(v) * c.limbBytes());
+  }
+
+  /// When a sum kernel would finish on device d: each other device adds
+  /// the terms it holds into one partial sum on its kernel stream (a lone
+  /// term is not summed), which then moves to d.
+  double sumFinishOn(State &s, kernel::LaunchOp l, int64_t d, double *moving) {
+    SumPlan p = planSum(s, l, d);
+    std::vector<double> link = s.link, ready = s.ready;
+    double operands = 0;
+    for (Value v : p.here)
+      operands = std::max(operands, madeOn(s, v, d));
+    for (auto &[e, terms] : p.from) {
+      double made = 0;
+      for (Value v : terms)
+        made = std::max(made, madeOn(s, v, e));
+      if (terms.size() > 1)
+        made = ready[e] =
+            std::max(ready[e], made) + sumUs(s.cost, terms.size(), terms[0]);
+      const double start = std::max({link[e], link[d], made});
+      link[e] = link[d] = start + transferUs(s.cost, terms[0]);
+      operands = std::max(operands, link[d]);
+      *moving += transferUs(s.cost, terms[0]);
+    }
+    return std::max(ready[d], operands) +
+           sumUs(s.cost, p.here.size() + p.from.size(), l.getResult(0));
+  }
+
+  /// Places a sum kernel (isSum) whose terms are spread over devices: on
+  /// the device where it finishes first (transfers weighted as for any
+  /// op), each other device's terms added there first into one partial
+  /// sum (a new sum kernel, `<name>.d<device>`), so one polynomial moves
+  /// per device instead of one per term. The giant steps of a matrix-vector
+  /// product spread over two GPUs are the case: dense1024_B's 30 raised
+  /// products (16.8 MB each) per part became one.
+  void placeSum(State &s, kernel::LaunchOp l) {
+    int64_t best = 0;
+    double bestScore = 0;
+    for (int64_t d = 0; d < used_; ++d) {
+      double moving = 0;
+      double score = sumFinishOn(s, l, d, &moving) + cw_ * moving;
+      if (d == 0 || score < bestScore) {
+        best = d;
+        bestScore = score;
+      }
+    }
+    SumPlan p = planSum(s, l, best);
+    SmallVector<Value> inputs;
+    double operands = 0;
+    for (Value v : p.here)
+      inputs.push_back(local(s, v, best, l));
+    for (auto &[e, terms] : p.from) {
+      Value x = terms[0];
+      if (terms.size() > 1) {
+        SmallVector<Value> ins;
+        double made = 0;
+        for (Value v : terms) {
+          ins.push_back(local(s, v, e, l));
+          made = std::max(made, s.madeAt.lookup(ins.back()));
+        }
+        OpBuilder b(l);
+        auto partial = kernel::LaunchOp::create(
+            b, l.getLoc(), l->getResultTypes(),
+            b.getStringAttr(l.getName() + ".d" + std::to_string(e)), ins);
+        if (Attribute lazy = l->getAttr("lazy_sums"))
+          partial->setAttr("lazy_sums", lazy);
+        partial.getBody().emplaceBlock();
+        rebuildSum(partial, static_cast<int64_t>(s.cost.limbBytes()));
+        place(s, partial, e, s.cost.of(partial), made, {});
+        x = partial.getResult(0);
+        s.home[x] = e;
+        s.madeAt[x] = s.ready[e];
+        ++s.partials;
+      }
+      inputs.push_back(move(s, x, best, l));
+    }
+    for (Value v : inputs)
+      operands = std::max(operands, s.madeAt.lookup(v));
+    l->setOperands(inputs);
+    rebuildSum(l, static_cast<int64_t>(s.cost.limbBytes()));
+    place(s, l, best, s.cost.of(l), operands, l->getResults());
   }
 
   /// The poly operands a device must hold for `op` (keys and free values
@@ -672,6 +825,11 @@ struct PartitionDevicesPass
       order = followChains(order);
     auto i64 = IntegerType::get(f.getContext(), 64);
     for (Operation *op : order) {
+      if (auto l = dyn_cast<kernel::LaunchOp>(op);
+          l && partialSums && isSum(l)) {
+        placeSum(s, l);
+        continue;
+      }
       // The earliest finish, each transfer it needs counted once more
       // (comm-weight): a buffer moved now is often needed back later.
       int64_t best = 0;
@@ -838,7 +996,8 @@ struct PartitionDevicesPass
           << " us (one device " << llvm::format("%.1f", oneDevice) << " us, "
           << llvm::format("%.2f", oneDevice / makespan) << "x), " << s.transfers
           << " transfers (" << llvm::format("%.1f", s.transferBytes / 1e6)
-          << " MB), " << s.recomputed << " kernels run again; finish:";
+          << " MB), " << s.recomputed << " kernels run again, " << s.partials
+          << " partial sums; finish:";
       for (double x : t)
         out << " " << llvm::format("%.1f", x);
       out << " us, kernels:";

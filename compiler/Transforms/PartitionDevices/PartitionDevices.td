@@ -47,6 +47,16 @@ def KernelPartitionDevices
     every baby step and its share of the giant steps; the raised digits
     cross once.
 
+    **Partial sums** (`partial-sums`, on by default). A sum kernel (a
+    generated kernel that only adds its inputs: the giant steps' raised
+    products of a matrix-vector product before their one ModDown) whose
+    terms were made on several devices is split: each device other than
+    the sum's adds the terms it holds into one partial sum (a new kernel,
+    `<name>.d<device>`), and that one polynomial moves instead of every
+    term. The sum's device is chosen as any op's, with the partials'
+    kernels and transfers counted. dense1024_B's two sums of 30 raised
+    products (16.8 MB each) are the case.
+
     **The cost model.** Per operation: NTT limbs, BConv and inner-product
     multiply-adds and key bytes with the key-switch model's H200 constants
     (compiler/Analysis/Cost/KeySwitchCost.h), generated kernels by the
@@ -98,6 +108,10 @@ def KernelPartitionDevices
            "Run a kernel again on the device that reads its result, instead "
            "of moving the result, when its operands are there and the model "
            "says it is cheaper than the transfer (false: always move)">,
+    Option<"partialSums", "partial-sums", "bool", /*default=*/"true",
+           "Split a sum kernel whose terms are on several devices into a "
+           "partial sum per device, moving one polynomial per device instead "
+           "of each term (false: the terms move)">,
     Option<"print", "print", "bool", /*default=*/"false",
            "Print the partition's prediction of each function">,
   ];
