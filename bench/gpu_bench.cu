@@ -875,6 +875,92 @@ void benchBgv(int runs, std::vector<Row> &rows) {
   }
 }
 
+/// Issue 18's limb partitioning (docs/issue18-limb-partition-brief.md)
+/// rests on how well a kernel over a share of the limbs runs: each
+/// primitive of bootstrap16's shape (N = 2^16, 64-bit words, 26 Q and 6 P
+/// limbs, digits of 7) over all its limbs and over half of them, as one
+/// GPU of two would run it. A ratio near 0.5 means the split halves the
+/// time; the launches and tails that do not shrink show above it.
+void benchLimbShares(int runs) {
+  using namespace ember::cuda;
+  ParamSpec spec;
+  spec.name = "limb-shares";
+  spec.log_n = 16;
+  spec.log_scale = 50;
+  spec.security = Security::kInsecureTestOnly; // timing only
+  spec.q_bits.assign(26, 50);
+  spec.q_bits[0] = 60;
+  spec.p_bits.assign(6, 60);
+  spec.dnum = 4;
+  Context64 c(spec);
+  DeviceContext d(c);
+  Prng::Seed seed{};
+  seed.fill(7);
+  Prng prng(seed);
+  auto range = [](int lo, int hi) {
+    std::vector<int> v;
+    for (int i = lo; i < hi; ++i)
+      v.push_back(i);
+    return v;
+  };
+  const std::vector<int> all = c.qBasis(25), half = c.qBasis(12);
+  struct ShareRow {
+    std::string op;
+    double full, half;
+  };
+  std::vector<ShareRow> rows;
+  for (bool forward : {true, false}) {
+    DevicePoly a = upload(d, sampleUniformPoly(c, prng, all, !forward));
+    DevicePoly b = upload(d, sampleUniformPoly(c, prng, half, !forward));
+    auto run = [&](DevicePoly &p) {
+      return medianUs(d, runs, [&] {
+        p.ntt = !forward;
+        forward ? ntt(d, p) : intt(d, p);
+      });
+    };
+    rows.push_back({forward ? "ntt, 26 / 13 limbs" : "intt, 26 / 13 limbs",
+                    run(a), run(b)});
+  }
+  {
+    // ModUp's BConv of one digit (7 limbs, gathered whole on each GPU) to
+    // the other 25 limbs of Q u P, against a GPU's 12 of them.
+    const std::vector<int> digit = range(0, 7);
+    std::vector<int> rest = range(7, 26);
+    for (int j : c.pBasis())
+      rest.push_back(j);
+    const std::vector<int> share(rest.begin(), rest.begin() + 12);
+    DevicePoly x = upload(d, sampleUniformPoly(c, prng, digit, false));
+    rows.push_back({"bconv digit 7 -> 25 / 12 limbs",
+                    medianUs(d, runs, [&] { bconv(d, x, rest); }),
+                    medianUs(d, runs, [&] { bconv(d, x, share); })});
+    // ModDown's BConv of the 6 P limbs to Q (26), against 13 of them.
+    const std::vector<int> p6 = c.pBasis();
+    DevicePoly y = upload(d, sampleUniformPoly(c, prng, p6, false));
+    rows.push_back({"bconv P 6 -> 26 / 13 limbs",
+                    medianUs(d, runs, [&] { bconv(d, y, all); }),
+                    medianUs(d, runs, [&] { bconv(d, y, half); })});
+  }
+  {
+    DevicePoly e = upload(d, sampleUniformPoly(c, prng, all, true));
+    DevicePoly f = upload(d, sampleUniformPoly(c, prng, all, true));
+    DevicePoly g = upload(d, sampleUniformPoly(c, prng, half, true));
+    DevicePoly h = upload(d, sampleUniformPoly(c, prng, half, true));
+    rows.push_back({"mul, 26 / 13 limbs",
+                    medianUs(d, runs, [&] { mulInPlace(d, e, f); }),
+                    medianUs(d, runs, [&] { mulInPlace(d, g, h); })});
+    rows.push_back({"automorphism, 26 / 13 limbs",
+                    medianUs(d, runs, [&] { automorphism(d, e, 5); }),
+                    medianUs(d, runs, [&] { automorphism(d, g, 5); })});
+  }
+  std::printf("\n== limb shares: all limbs against half (N = 2^16, 64-bit, "
+              "bootstrap16's shape) ==\n");
+  std::printf("| op | all limbs us | half us | half / all |\n");
+  std::printf("| --- | --- | --- | --- |\n");
+  for (const ShareRow &r : rows)
+    std::printf("| %s | %.1f | %.1f | %.2f |\n", r.op.c_str(), r.full, r.half,
+                r.half / r.full);
+}
+
 int main(int argc, char **argv) {
   std::string sets = argc > 1 ? argv[1] : "ABC";
   if (sets == "none" || sets == "-")
@@ -900,6 +986,10 @@ int main(int argc, char **argv) {
   for (char set_c : sets) {
     if (set_c == 'W') { // the word-size section
       benchWords(runs);
+      continue;
+    }
+    if (set_c == 'L') { // issue 18: kernels over a share of the limbs
+      benchLimbShares(runs);
       continue;
     }
     if (set_c == 'G') { // BGV at Phantom's shapes
