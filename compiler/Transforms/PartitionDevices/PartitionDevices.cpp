@@ -189,6 +189,12 @@ bool isSum(kernel::LaunchOp l) {
   return true;
 }
 
+/// The bytes a sum kernel of `terms` polynomials like `v` moves (each read
+/// once, the sum written once).
+int64_t sumBytes(size_t terms, Value v, int64_t limbBytes) {
+  return static_cast<int64_t>(terms + 1) * limbsOf(v) * limbBytes;
+}
+
 /// Rebuilds a sum kernel's body as a chain of adds over its inputs (after
 /// they were replaced).
 void rebuildSum(kernel::LaunchOp l, int64_t limbBytes) {
@@ -203,9 +209,8 @@ void rebuildSum(kernel::LaunchOp l, int64_t limbBytes) {
     acc = acc ? rns::AddOp::create(b, l.getLoc(), acc, a).getResult() : a;
   }
   kernel::YieldOp::create(b, l.getLoc(), ValueRange{acc});
-  const int64_t polys = static_cast<int64_t>(l.getInputs().size()) + 1;
-  l->setAttr("bytes",
-             b.getI64IntegerAttr(polys * limbsOf(l.getResult(0)) * limbBytes));
+  l->setAttr("bytes", b.getI64IntegerAttr(sumBytes(l.getInputs().size(),
+                                                   l.getResult(0), limbBytes)));
 }
 
 int64_t deviceOf(Operation *op) {
@@ -611,8 +616,24 @@ struct PartitionDevicesPass
     return move(s, v, d, reader);
   }
 
-  // --- sums over devices (placeSum)
-  // -------------------------------------------
+  /// The device where an op finishes first by `finish(d, &moving)`, each
+  /// transfer it needs (`moving`, us) counted once more times comm-weight:
+  /// a buffer moved now is often needed back later. The lowest on a tie.
+  int64_t earliest(llvm::function_ref<double(int64_t, double *)> finish) {
+    int64_t best = 0;
+    double bestScore = 0;
+    for (int64_t d = 0; d < used_; ++d) {
+      double moving = 0;
+      double score = finish(d, &moving) + cw_ * moving;
+      if (d == 0 || score < bestScore) {
+        best = d;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+
+  // --- sums over devices (placeSum) ------------------------------------------
   /// When the copy of `v` on device d is made (a view: its source's).
   double madeOn(State &s, Value v, int64_t d) {
     if (auto it = s.on.find({v.getAsOpaquePointer(), d}); it != s.on.end())
@@ -641,7 +662,9 @@ struct PartitionDevicesPass
 
   /// The model time of a sum kernel of `terms` polynomials like `v`.
   double sumUs(const OpCost &c, size_t terms, Value v) const {
-    return kLaunchUs + c.dram(double(terms + 1) * limbsOf(v) * c.limbBytes());
+    const auto limbBytes = static_cast<int64_t>(c.limbBytes());
+    return kLaunchUs +
+           c.dram(static_cast<double>(sumBytes(terms, v, limbBytes)));
   }
 
   /// When a sum kernel would finish on device d: each other device adds
@@ -677,16 +700,9 @@ struct PartitionDevicesPass
   /// product spread over two GPUs are the case: dense1024_B's 30 raised
   /// products (16.8 MB each) per part became one.
   void placeSum(State &s, kernel::LaunchOp l) {
-    int64_t best = 0;
-    double bestScore = 0;
-    for (int64_t d = 0; d < used_; ++d) {
-      double moving = 0;
-      double score = sumFinishOn(s, l, d, &moving) + cw_ * moving;
-      if (d == 0 || score < bestScore) {
-        best = d;
-        bestScore = score;
-      }
-    }
+    const int64_t best = earliest([&](int64_t d, double *moving) {
+      return sumFinishOn(s, l, d, moving);
+    });
     SumPlan p = planSum(s, l, best);
     SmallVector<Value> inputs;
     double operands = 0;
@@ -709,10 +725,8 @@ struct PartitionDevicesPass
           partial->setAttr("lazy_sums", lazy);
         partial.getBody().emplaceBlock();
         rebuildSum(partial, static_cast<int64_t>(s.cost.limbBytes()));
-        place(s, partial, e, s.cost.of(partial), made, {});
+        place(s, partial, e, s.cost.of(partial), made, partial->getResults());
         x = partial.getResult(0);
-        s.home[x] = e;
-        s.madeAt[x] = s.ready[e];
         ++s.partials;
       }
       inputs.push_back(move(s, x, best, l));
@@ -838,18 +852,9 @@ struct PartitionDevicesPass
         placeSum(s, l);
         continue;
       }
-      // The earliest finish, each transfer it needs counted once more
-      // (comm-weight): a buffer moved now is often needed back later.
-      int64_t best = 0;
-      double bestScore = 0;
-      for (int64_t d = 0; d < used_; ++d) {
-        double moving = 0;
-        double score = finishOn(s, op, d, us[op], &moving) + cw_ * moving;
-        if (d == 0 || score < bestScore) {
-          best = d;
-          bestScore = score;
-        }
-      }
+      const int64_t best = earliest([&](int64_t d, double *moving) {
+        return finishOn(s, op, d, us[op], moving);
+      });
       double operands = 0;
       for (OpOperand &o : op->getOpOperands()) {
         if (!isa<rns::PolyType, rns::EvalKeyType, rns::KlssKeyType>(
