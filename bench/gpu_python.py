@@ -256,19 +256,29 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     if pool_error is not None:
         row["pool_error"] = pool_error
     # Twins: the same program compiled with fusion=False (-cuda-nofuse)
-    # or hoist_siblings=False (-cuda-nohoist), timed the same way.
-    for twin, what in (("nofuse", "fusion off"), ("nohoist", "hoisting off")):
+    # or hoist_siblings=False (-cuda-nohoist), timed the same way; and any
+    # other <name>-cuda-<variant> (bench/reemit_cuda.py: the same kernel IR
+    # emitted again, e.g. with other lanes), which runs on this program's
+    # keys and inputs and whose residues are compared with the CPU's too.
+    twins = sorted(p.name[len(name) + 6 :] for p in folder.glob(f"{name}-cuda-*"))
+    for twin in twins:
         path = folder / f"{name}-cuda-{twin}"
-        if not path.exists():
-            continue
         plain = ember.load(path, security=security)
-        plain_keys = plain.keygen()  # its own program hash: its own keys
-        plain_cts = plain.to_device(plain.encrypt(plain_keys, **inputs))
-        row[f"{twin}_ms"] = float(
-            np.median(timed(plain, plain_keys, plain_cts, runs, True))
-        )
+        if plain.meta["sha256"]["kernel"] == cuda.meta["sha256"]["kernel"]:
+            # Only the emitted source differs: the same keys serve.
+            plain.program_hash = cuda.program_hash
+            plain._ctx, plain._device = cuda._context(), cuda._gpu()
+            plain_keys, plain_cts = keys, on_gpu
+            out = plain.run(keys.evaluation, on_gpu)
+            row[f"{twin}_identical"] = same(ref, list(plain.from_device(out)))
+        else:
+            plain_keys = plain.keygen()  # its own program hash: its own keys
+            plain_cts = plain.to_device(plain.encrypt(plain_keys, **inputs))
+        twin_ms = timed(plain, plain_keys, plain_cts, runs, True)
+        row[f"{twin}_ms"] = float(np.median(twin_ms))
+        row[f"{twin}_min_ms"] = float(min(twin_ms))
         row[f"{twin}_kernels"] = int(plain.last_run["kernels"])
-        step(what)
+        step(f"twin {twin}")
     baseline = one_by_one(cuda, keys, on_gpu, name, runs)
     if baseline:
         row.update(baseline)

@@ -24,7 +24,9 @@
 # from Python with graphs on and off ($OUT/gpu_python.log). PROFILE_PY='name
 # ...' (with PY_GPU) lists the kernels of one run of those programs, compiled
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
-# PY_BENCH=0 skips gpu_python.py (a profile only). TFHE=1 builds the Python
+# PY_BENCH=0 skips gpu_python.py (a profile only). TRACE_PY='name ...'
+# (with PY_GPU) sums the kernels of graph replays by class from CUPTI
+# (bench/gpu_trace.py, $OUT/gpu_trace.jsonl). TFHE=1 builds the Python
 # module and runs bench/tfhe_gpu.py (FHEW/TFHE gates and lookup tables over
 # a batch of TFHE_BATCH, default 16384; $OUT/tfhe_gpu.json; TFHE_BENCH=0
 # skips it), and with
@@ -183,6 +185,22 @@ if [ -n "${PY_GPU:-}" ] && [ "${PY_BENCH:-1}" != 0 ]; then
     >"$OUT/gpu_python.log" 2>&1
   echo "gpu_python: exit $?"
   tail -n 14 "$OUT/gpu_python.log"
+fi
+# TRACE_PY='name ...' (with PY_GPU): every kernel of TRACE_RUNS (default 5)
+# graph replays of those programs from CUPTI, summed by kernel and class
+# (bench/gpu_trace.py; $OUT/gpu_trace.jsonl).
+if [ -n "${PY_GPU:-}" ] && [ -n "${TRACE_PY:-}" ]; then
+  echo "== CUPTI trace: bench/gpu_trace.py $PY_GPU $TRACE_PY"
+  # cupti-python and its library, carried as wheels in .whl (no network).
+  if ! python3 -c "import cupti" 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl
+  fi
+  PYTHONPATH="$BUILD/python:$PWD/frontend:/tmp/site" EMBER_CACHE_DIR=/tmp/ember-py-cache \
+    LD_LIBRARY_PATH="/tmp/site/nvidia/cu13/lib:${LD_LIBRARY_PATH:-}" \
+    timeout "${PY_TIMEOUT:-400}" python3 bench/gpu_trace.py "$PY_GPU" \
+    "${TRACE_RUNS:-5}" $TRACE_PY >"$OUT/gpu_trace.jsonl" 2>"$OUT/gpu_trace.err"
+  echo "gpu_trace: exit $?"
+  tail -n 5 "$OUT/gpu_trace.err"
 fi
 
 if [ "${BGV:-0}" != 0 ]; then

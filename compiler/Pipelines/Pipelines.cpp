@@ -51,10 +51,10 @@ static void addRnsPasses(mlir::OpPassManager &pm,
   if (expandModSwitch)
     pm.addPass(createRNSExpandModSwitch());
   // Fuse last: merging made the mul_p/add chains that fusion groups.
-  pm.addPass(createRNSFuseElementwise(
-      RNSFuseElementwiseOptions{options.fusion, /*fuseTransforms=*/true,
-                                /*horizontal=*/true, options.hoistSiblings,
-                                /*permutedLoads=*/true, options.lazySums}));
+  pm.addPass(createRNSFuseElementwise(RNSFuseElementwiseOptions{
+      options.fusion, /*fuseTransforms=*/true,
+      /*horizontal=*/true, options.hoistSiblings,
+      /*permutedLoads=*/true, options.lazySums, options.lanes}));
 }
 
 /// scheme=bgv: the linear-transform expansion, fhe-to-bgv (parameters from

@@ -152,6 +152,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "unreduced and reduce each sum once (64-bit words; "
                      "rns-fuse-elementwise lazy-sums)"),
       llvm::cl::init(true)};
+  Option<int64_t> lanes{
+      *this, "lanes",
+      llvm::cl::desc("Coefficients per thread of generated CUDA kernels: "
+                     "1, 2 or 4; 0 picks 2 at 32-bit words, 1 at 64 "
+                     "(rns-fuse-elementwise lanes)"),
+      llvm::cl::init(0)};
   Option<int64_t> devices{
       *this, "devices",
       llvm::cl::desc("GPUs of one host to spread the program over "

@@ -226,6 +226,16 @@ private:
   /// The index of the generated kernel with this body (one per distinct
   /// body: launches differ only in their arguments).
   int kernelFor(const std::string &body, size_t ins, size_t outs, size_t tabs);
+  /// A body's lines for each lane: a line whose names carry '@' is
+  /// written once per lane, '@' replaced by the lane's suffix (_0, _1, ...;
+  /// nothing with one lane).
+  std::string expandLanes(const std::string &body) const;
+  /// Residues per vector load or store of a generated kernel (16 bytes at
+  /// most), and that vector's type.
+  int chunk() const {
+    return std::min<int>(lanes_, 16 / static_cast<int>(params_.getWordBytes()));
+  }
+  std::string vecType() const { return chunk() == 4 ? "em_word4" : "em_word2"; }
 
   // --- runtime calls and the tables ----------------------------------------
   LogicalResult emitCall(kernel::CallOp c);
@@ -253,6 +263,7 @@ private:
   int64_t devices_ = 1;    // kernel.devices (partitioned)
   int curDevice_ = 0;      // device of the op being emitted
   bool lazySums_ = true;   // the launch being emitted allows lazy sums
+  int lanes_ = 1;          // coefficients per thread (CUDA; kernel.lanes)
   SmallVector<int64_t> deviceArenas_;   // kernel.device_arena_bytes
   std::vector<std::string> specs_;      // buffer index -> BufferSpec
   SmallVector<int32_t> args_;           // the argument table
@@ -453,6 +464,15 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     // 2 registers per input held through the kernel).
     std::vector<bool> emitted(reads.size(), false);
     const bool cuda = be_ == Backend::Cuda;
+    // lanes_ coefficients per thread (CUDA): every per-coefficient name
+    // ends in '@', and expandLanes writes each such line once per lane;
+    // loads and stores are vectors of chunk() residues.
+    const int lanes = cuda ? lanes_ : 1;
+    auto laneName = [](const std::string &name, int h) {
+      std::string n = name;
+      n.replace(n.find('@'), 1, "_" + std::to_string(h));
+      return n;
+    };
     // Loads the read that gives v at its first use; v names it from then on
     // (two automorphisms alike share one permuted load).
     auto load = [&](Value v) {
@@ -460,19 +480,56 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
       if (it == readOf.end())
         return;
       const size_t i = it->second;
-      const std::string sv = "x" + std::to_string(i);
+      const std::string id = std::to_string(i), sv = "x" + id + "@";
       if (!emitted[i]) {
         emitted[i] = true;
         const Read &r = reads[i];
-        const std::string in = "in" + std::to_string(i);
+        const std::string in = "in" + id, vec = "v" + id;
         std::string at =
             r.galois ? "em_auto(k, " + std::to_string(r.galois) + "u)" : "k";
         if (cuda)
           k << "    const em_word *" << in
             << " = em_limb((const em_word *)io.in[" << i << "], g, io.inb[" << i
             << "]);\n";
-        k << "    const uint64_t " << sv << " = " << in << " ? " << in << "["
-          << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "") << "\n";
+        if (lanes > 1) {
+          const std::string vt = vecType();
+          auto at2 = [](int h) {
+            return h ? "k + " + std::to_string(h) : std::string("k");
+          };
+          if (r.galois) {
+            // An automorphism maps the pair (k, k + 1), k even, to a pair:
+            // em_auto(k + 1) = em_auto(k) ^ 1. Each pair of lanes is one
+            // load at em_auto(k) & ~1, its halves swapped when it is odd.
+            for (int p = 0; p < lanes / 2; ++p) {
+              const std::string a = "a" + id + "_" + std::to_string(p);
+              const std::string w = vec + "_" + std::to_string(p);
+              k << "    const size_t " << a << " = em_auto(" << at2(2 * p)
+                << ", " << r.galois << "u);\n"
+                << "    const em_word2 " << w << " = " << in
+                << " ? *(const em_word2 *)(" << in << " + (" << a
+                << " & ~size_t(1))) : em_word2{};\n"
+                << "    const uint64_t " << laneName(sv, 2 * p) << " = (" << a
+                << " & 1) ? " << w << ".y : " << w << ".x, "
+                << laneName(sv, 2 * p + 1) << " = (" << a << " & 1) ? " << w
+                << ".x : " << w << ".y; // rns.automorphism\n";
+            }
+          } else {
+            static const char *comp[] = {"x", "y", "z", "w"};
+            for (int c = 0; c < lanes / chunk(); ++c) {
+              const std::string w = vec + "_" + std::to_string(c);
+              k << "    const " << vt << " " << w << " = " << in
+                << " ? *(const " << vt << " *)(" << in << " + "
+                << at2(c * chunk()) << ") : " << vt << "{};\n";
+              for (int h = 0; h < chunk(); ++h)
+                k << "    const uint64_t " << laneName(sv, c * chunk() + h)
+                  << " = " << w << "." << comp[h] << ";\n";
+            }
+          }
+        } else {
+          k << "    const uint64_t " << sv << " = " << in << " ? " << in << "["
+            << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "")
+            << "\n";
+        }
       }
       scalar[v] = sv;
     };
@@ -570,7 +627,7 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
         for (Value v : op->getOperands())
           load(v);
         const std::string sv = "t" + std::to_string(t++);
-        const std::string lo = sv + "_lo", hi = sv + "_hi";
+        const std::string lo = sv + "_lo@", hi = sv + "_hi@";
         if (auto m = dyn_cast<rns::MulOp>(op)) {
           const std::string a = scalar[m.getLhs()], b = scalar[m.getRhs()];
           k << "    const uint64_t " << lo << " = " << a << " * " << b << ", "
@@ -590,7 +647,7 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
         k << " // " << op->getName().getStringRef() << ", unreduced\n";
         wide[op->getResult(0)] = {lo, hi};
         if (roots.count(op)) {
-          const std::string r = "t" + std::to_string(t++);
+          const std::string r = "t" + std::to_string(t++) + "@";
           k << "    const uint64_t " << r << " = em_reduce_sum(" << lo << ", "
             << hi << ", g); // the sum of " << size[op].second
             << " products, reduced\n";
@@ -604,16 +661,30 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
       FailureOr<std::string> e = scalarOp(op, scalar, tables);
       if (failed(e))
         return failure();
-      std::string sv = "t" + std::to_string(t++);
+      std::string sv = "t" + std::to_string(t++) + "@";
       k << "    const uint64_t " << sv << " = " << *e << "; // "
         << op->getName().getStringRef() << "\n";
       scalar[op->getResult(0)] = sv;
     }
     for (Value v : stores)
       load(v);
-    for (auto [i, v] : llvm::enumerate(stores))
-      k << "    out" << i << "[k] = em_word(" << scalar[v] << ");\n";
+    for (auto [i, v] : llvm::enumerate(stores)) {
+      if (lanes == 1) {
+        k << "    out" << i << "[k] = em_word(" << scalar[v] << ");\n";
+        continue;
+      }
+      for (int c = 0; c < lanes / chunk(); ++c) {
+        k << "    *(" << vecType() << " *)(out" << i << " + k"
+          << (c ? " + " + std::to_string(c * chunk()) : "")
+          << ") = " << vecType() << "{";
+        for (int h = 0; h < chunk(); ++h)
+          k << (h ? ", " : "") << "em_word("
+            << laneName(scalar[v], c * chunk() + h) << ")";
+        k << "};\n";
+      }
+    }
   }
+  body = expandLanes(body);
   int kernel = kernelFor(body, reads.size(), stores.size(), tables.size());
   SmallVector<int> in, out;
   for (const Read &r : reads)
@@ -628,12 +699,29 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
   return success();
 }
 
+std::string Emitter::expandLanes(const std::string &body) const {
+  const int lanes = be_ == Backend::Cuda ? lanes_ : 1;
+  std::string out;
+  for (StringRef rest = body; !rest.empty();) {
+    auto [line, next] = rest.split('\n');
+    rest = next;
+    for (int h = 0; h < (line.contains('@') ? lanes : 1); ++h) {
+      const std::string suffix = lanes == 1 ? "" : "_" + std::to_string(h);
+      for (char c : line)
+        out += c == '@' ? suffix : std::string(1, c);
+      out += "\n";
+    }
+  }
+  return out;
+}
+
 int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
                        size_t tabs) {
   maxIn_ = std::max(maxIn_, ins);
   maxOut_ = std::max(maxOut_, outs);
   maxTab_ = std::max(maxTab_, tabs);
-  std::string key = llvm::formatv("{0}/{1}/{2}\n{3}", ins, outs, tabs, body);
+  std::string key =
+      llvm::formatv("{0}/{1}/{2}/{3}\n{4}", ins, outs, tabs, lanes_, body);
   auto [it, fresh] =
       kernelIds_.try_emplace(key, static_cast<int>(kernelIds_.size()));
   if (!fresh)
@@ -669,9 +757,20 @@ int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
       << prologue << "  for (size_t k = 0; k < kN; ++k) {\n"
       << body << "  }\n  }\n}\n\n";
   } else {
+    // lanes_ coefficients per thread: k is the first.
+    const std::string lanes = std::to_string(lanes_);
+    const std::string first =
+        lanes_ > 1
+            ? lanes + " * (size_t(blockIdx.x) * blockDim.x + threadIdx.x)"
+            : "size_t(blockIdx.x) * blockDim.x + threadIdx.x";
+    const std::string threads = "em_threads(" + lanes + ")";
+    const std::string grid = lanes_ > 1
+                                 ? "dim3(kN / (" + lanes + " * " + threads +
+                                       "), L.limbs), " + threads
+                                 : "dim3(kN / kThreads, L.limbs), kThreads";
     k << "__global__ void " << fn << "(const KernelLoop L, const EmIO io) {\n"
       << "  const int i = blockIdx.y;\n"
-      << "  const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+      << "  const size_t k = " << first << ";\n"
       << "  if (k >= kN)\n    return;\n"
       << prologue << "  {\n"
       << body
@@ -689,8 +788,7 @@ int Emitter::kernelFor(const std::string &body, size_t ins, size_t outs,
       << "  }\n"
       << "  for (int j = 0; j < " << tabs
       << "; ++j)\n    v.tab[j] = io.tab[j];\n"
-      << "  " << fn
-      << "<<<dim3(kN / kThreads, L.limbs), kThreads, 0, s>>>(L, v);\n"
+      << "  " << fn << "<<<" << grid << ", 0, s>>>(L, v);\n"
       << "  EMBER_CHECK_LAUNCH();\n}\n\n";
   }
   return it->second;
@@ -885,7 +983,14 @@ void Emitter::emitPreamble(raw_ostream &os) {
      << "static constexpr int kLogN = " << llvm::Log2_64(n_) << ";\n";
   if (!cpp)
     os << "static constexpr int kThreads = " << std::min<uint64_t>(256, n_)
-       << ";\n";
+       << ";\n"
+       << "// Generated kernels of several coefficients per thread: threads\n"
+       << "// per block, and the vectors one thread loads and stores.\n"
+       << "static constexpr int em_threads(int lanes) {\n"
+       << "  return kN / lanes < 256 ? int(kN / lanes) : 256;\n}\n"
+       << "using em_word2 = "
+       << (params_.getWord() == 32 ? "uint2" : "ulonglong2") << ";\n"
+       << (params_.getWord() == 32 ? "using em_word4 = uint4;\n" : "");
   auto arr = [&](const char *nm, const std::vector<uint64_t> &v) {
     os << cst << " uint64_t " << nm << "[" << v.size() << "] = {";
     for (size_t i = 0; i < v.size(); ++i)
@@ -1154,6 +1259,20 @@ LogicalResult Emitter::run() {
     devices_ = std::max<int64_t>(1, k.getInt());
   if (auto a = f->getAttrOfType<DenseI64ArrayAttr>("kernel.device_arena_bytes"))
     deviceArenas_.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+  // Coefficients per thread of the generated CUDA kernels: kernel.lanes
+  // (rns-fuse-elementwise lanes; the kernel dialect checks it is 1, 2 or
+  // 4), else 2 at 32-bit words (one 4-byte load a thread keeps too few
+  // bytes in flight: bootstrap16_w32 36.79 -> 34.47 ms on an H200) and 1
+  // at 64 (2 was slower there: 28.46 -> 28.60 ms, the large sums'
+  // registers).
+  lanes_ = narrow() ? 2 : 1;
+  if (auto a = f->getAttrOfType<IntegerAttr>("kernel.lanes");
+      a && a.getInt() != 0) {
+    if (static_cast<uint64_t>(a.getInt()) > n_)
+      return f.emitError("kernel.lanes = ")
+             << a.getInt() << " exceeds the ring dimension " << n_;
+    lanes_ = static_cast<int>(a.getInt());
+  }
   auto iface = f->getAttrOfType<DictionaryAttr>("ember.interface");
   if (!iface)
     return f.emitError("no ember.interface (compile with the fhe-to-kernel "

@@ -37,10 +37,13 @@ def _option(
     aliases: tuple[str, ...] = (),
 ) -> Any:
     """A field: its default, its pipeline option's name, its help line, its
-    choices (a name option) or its minimum (an int option), and other names
+    choices (a name option, or the values of an int option) or its minimum
+    (an int option), and other names
     the compiler's messages use for it (a pass's own option name)."""
     if isinstance(default, bool):
         kind = "bool"
+    elif isinstance(default, int) and all(isinstance(c, int) for c in choices):
+        kind = "int"  # an int, of these values if choices
     elif choices or (default is None and minimum is None):
         kind = "name"
     else:
@@ -148,6 +151,10 @@ class CompileOptions:
     - ``hoist_siblings``: a sibling kernel reading the same buffers as an
       earlier one (the next giant step's sum over the same baby steps)
       hoisted up and fused into it, so the two share those loads.
+    - ``lanes``: coefficients per thread of the generated CUDA kernels, 1,
+      2 or 4, loaded and stored as vectors; 0 (the default) picks 2 at
+      32-bit words (one 4-byte load a thread keeps too few bytes in flight)
+      and 1 at 64 (two made the large sums' kernels slower).
     - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
       model), "hybrid" or "klss".
     - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
@@ -300,6 +307,13 @@ class CompileOptions:
         None, "klss-gamma", "KLSS key-group size", minimum=1
     )
     klss_t: int | None = _option(None, "klss-t", "KLSS temporary primes r'", minimum=1)
+    lanes: int = _option(
+        0,
+        "lanes",
+        "coefficients per thread of generated CUDA kernels (0: 2 at 32-bit "
+        "words, 1 at 64)",
+        (0, 1, 2, 4),
+    )
     devices: int = _option(
         1,
         "devices",
@@ -406,6 +420,10 @@ def _check(f: dataclasses.Field, value: Any) -> Any:
     if minimum is not None and value < minimum:
         kind = "positive" if minimum == 1 else "non-negative"
         raise OptionError(f"{name} must be a {kind} int, got {value!r}")
+    if choices and value not in choices:
+        raise OptionError(
+            f"{name} must be one of {', '.join(map(str, choices))}, got {value!r}"
+        )
     return int(value)
 
 
@@ -430,9 +448,11 @@ def cli_flags() -> list[tuple[str, dict[str, Any]]]:
         kwargs: dict[str, Any] = {"default": None, "help": f.metadata["help"]}
         if f.metadata["kind"] == "bool":
             kwargs["action"] = argparse.BooleanOptionalAction
-        elif f.metadata["choices"]:
-            kwargs["choices"] = [str(c) for c in f.metadata["choices"]]
         elif f.metadata["kind"] == "int":
             kwargs["type"] = int
+            if f.metadata["choices"]:
+                kwargs["choices"] = list(f.metadata["choices"])
+        elif f.metadata["choices"]:
+            kwargs["choices"] = [str(c) for c in f.metadata["choices"]]
         flags.append((flag, kwargs))
     return flags

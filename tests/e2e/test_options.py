@@ -73,6 +73,15 @@ WITNESSES = {
         and "lazy_sums = false" in b.ir("kernel")
         and "lazy_sums" not in a.ir("kernel"),
     ),
+    # Two coefficients per thread of the generated kernels (the default at
+    # 32-bit words, here at 64): vector loads and stores, kernel.lanes.
+    "lanes": (
+        2,
+        lambda a, b: "const em_word2 v" in b.source
+        and "const em_word2 v" not in a.source
+        and "kernel.lanes = 2" in b.ir("kernel")
+        and "kernel.lanes" not in a.ir("kernel"),
+    ),
     "keyswitch": (
         "klss",
         lambda a, b: b.manifest["keys"]["klss_relin"]
@@ -288,6 +297,7 @@ def test_too_few_levels_is_a_depth_error(build_dir):
         ({"dnum": 1.5}, "dnum must be an int"),
         ({"extra_levels": -1}, "extra_levels must be a non-negative int"),
         ({"hoisting": 1}, "hoisting must be True or False"),
+        ({"lanes": 3}, "lanes must be one of 0, 1, 2, 4, got 3"),
         ({"rescale": "late"}, "rescale must be one of 'lazy', 'eager'"),
         ({"params": "B; rm"}, "params must be a name"),
         ({"params": 3}, "params must be a name"),
@@ -327,6 +337,7 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
         "--no-fusion",
         "--expand-modswitch",
         "--no-lazy-sums",
+        "--lanes=4",
         "--keyswitch=hybrid",
         "--key-memory-mib=512",
         "--klss-gamma=4",
@@ -349,6 +360,7 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
         fusion=False,
         expand_modswitch=True,
         lazy_sums=False,
+        lanes=4,
         keyswitch="hybrid",
         key_memory_mib=512,
         klss_gamma=4,

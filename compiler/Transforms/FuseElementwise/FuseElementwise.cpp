@@ -5,6 +5,7 @@
 
 #include "dialects/RNS/IR/RNSOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
@@ -349,6 +350,24 @@ struct RNSFuseElementwisePass
   using RNSFuseElementwiseBase::RNSFuseElementwiseBase;
 
   void runOnOperation() override {
+    if (lanes != 0) {
+      if (lanes != 1 && lanes != 2 && lanes != 4) {
+        getOperation()->emitError("rns-fuse-elementwise lanes=")
+            << static_cast<int64_t>(lanes)
+            << ": generated kernels take 1, 2 or 4 coefficients "
+            << "per thread";
+        return signalPassFailure();
+      }
+      auto mark = [&](func::FuncOp f) {
+        f->setAttr("kernel.lanes",
+                   IntegerAttr::get(IntegerType::get(f.getContext(), 64),
+                                    static_cast<int64_t>(lanes)));
+      };
+      if (auto f = dyn_cast<func::FuncOp>(getOperation()))
+        mark(f);
+      else
+        getOperation()->walk(mark);
+    }
     if (!enabled)
       return;
     if (permutedLoads)

@@ -66,6 +66,11 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
     the code generator then reduces each product of the kernel instead of
     summing three or more products unreduced in two words and reducing the
     sum once (the off switch of that code-generation choice).
+
+    With `lanes=N` (1, 2 or 4), the function gets `kernel.lanes = N`: each
+    thread of a generated CUDA kernel computes N consecutive coefficients,
+    loading and storing them as vectors. 0 (the default) leaves the choice
+    to the code generator: 2 at 32-bit words, 1 at 64.
   }];
   let options = [
     Option<"enabled", "enabled", "bool", /*default=*/"true",
@@ -83,6 +88,10 @@ def RNSFuseElementwise : Pass<"rns-fuse-elementwise"> {
            "Let the code generator sum a fused kernel's products unreduced "
            "and reduce each sum once (false: every fused op carries "
            "lazy_sums = false, and each product is reduced)">,
+    Option<"lanes", "lanes", "int64_t", /*default=*/"0",
+           "Coefficients per thread of generated CUDA kernels (1, 2 or 4; "
+           "0: the code generator's choice, 2 at 32-bit words, 1 at 64), "
+           "recorded as kernel.lanes on the function">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

@@ -331,6 +331,14 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'") << name << "' must be a positive integer";
     return success();
   }
+  // rns-fuse-elementwise lanes: coefficients per thread of the generated
+  // CUDA kernels.
+  if (name == "kernel.lanes") {
+    auto k = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!k || (k.getInt() != 1 && k.getInt() != 2 && k.getInt() != 4))
+      return op->emitError("'") << name << "' must be 1, 2 or 4";
+    return success();
+  }
   if (name == "kernel.device_arena_bytes") {
     auto a = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!a || llvm::any_of(a.asArrayRef(), [](int64_t o) { return o < 0; }))
