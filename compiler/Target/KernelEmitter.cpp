@@ -1135,11 +1135,12 @@ void Emitter::emitPreamble(raw_ostream &os) {
 )" << hd
      << R"( const em_word *em_limb(const em_word *base, int g,
                               const KernelBasis &b) {
-  if (g >= b.q_lo && g < b.q_hi)
-    return base + size_t(g - b.q_lo) * kN;
-  if (g >= b.p_lo && g < b.p_hi)
-    return base + size_t(b.q_hi - b.q_lo + g - b.p_lo) * kN;
-  return nullptr;
+  // Selects, not branches (the outputs' pointers of a kernel of many).
+  const int dq = g - b.q_lo, dp = g - b.p_lo, nq = b.q_hi - b.q_lo;
+  const bool q = unsigned(dq) < unsigned(nq);
+  const bool p = unsigned(dp) < unsigned(b.p_hi - b.p_lo);
+  const int limb = q ? dq : nq + dp;
+  return q || p ? base + size_t(limb) * kN : nullptr;
 }
 
 /// The NTT-form automorphism X -> X^galois as an index map (runtime's
