@@ -167,6 +167,18 @@ def unpack(folder: Path, name: str) -> None:
         packed.unlink()
 
 
+def load_variant(path: Path, cuda, security=128):
+    """A twin artifact beside `cuda`. Where its kernel IR is the same (only
+    the emitted source differs: bench/reemit_cuda.py), it takes `cuda`'s
+    program hash, context and device, so `cuda`'s keys and device-resident
+    inputs serve it."""
+    twin = ember.load(path, security=security)
+    if twin.meta["sha256"]["kernel"] == cuda.meta["sha256"]["kernel"]:
+        twin.program_hash = cuda.program_hash
+        twin._ctx, twin._device = cuda._context(), cuda._gpu()
+    return twin
+
+
 def run_one(folder: Path, name: str, runs: int) -> dict:
     """Every measurement of one program (see the module docstring)."""
     inputs = program_inputs(folder, name)
@@ -263,11 +275,8 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     twins = sorted(p.name[len(name) + 6 :] for p in folder.glob(f"{name}-cuda-*"))
     for twin in twins:
         path = folder / f"{name}-cuda-{twin}"
-        plain = ember.load(path, security=security)
-        if plain.meta["sha256"]["kernel"] == cuda.meta["sha256"]["kernel"]:
-            # Only the emitted source differs: the same keys serve.
-            plain.program_hash = cuda.program_hash
-            plain._ctx, plain._device = cuda._context(), cuda._gpu()
+        plain = load_variant(path, cuda, security)
+        if plain.program_hash == cuda.program_hash:
             plain_keys, plain_cts = keys, on_gpu
             out = plain.run(keys.evaluation, on_gpu)
             row[f"{twin}_identical"] = same(ref, list(plain.from_device(out)))

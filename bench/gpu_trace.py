@@ -50,7 +50,7 @@ CLASSES = [
 
 def kernel_class(short: str) -> str:
     for cls, keys in CLASSES:
-        if any(short.startswith(k) or k in short for k in keys):
+        if any(k in short for k in keys):
             return cls
     return "other"
 
@@ -109,11 +109,9 @@ def trace_one(folder: Path, name: str, runs: int) -> list[dict]:
     on_gpu = cuda.to_device(cuda.encrypt(keys, **inputs))
     out = [trace(cuda, keys, on_gpu, name, runs)]
     for path in sorted(folder.glob(f"{name}-cuda-*")):
-        twin = ember.load(path)
-        if twin.meta["sha256"]["kernel"] != cuda.meta["sha256"]["kernel"]:
+        twin = gpu_python.load_variant(path, cuda)
+        if twin.program_hash != cuda.program_hash:
             continue  # another program: its own keys (not traced here)
-        twin.program_hash = cuda.program_hash
-        twin._ctx, twin._device = cuda._context(), cuda._gpu()
         out.append(trace(twin, keys, on_gpu, path.name[len(name) + 1 :], runs))
     return out
 

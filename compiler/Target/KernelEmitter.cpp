@@ -389,6 +389,16 @@ FailureOr<std::string> Emitter::scalarOp(Operation *op,
       });
 }
 
+/// `text` for lane h of `lanes`: every '@' becomes the lane's suffix (_h;
+/// nothing with one lane).
+static std::string atLane(StringRef text, int lanes, int h) {
+  const std::string suffix = lanes == 1 ? "" : "_" + std::to_string(h);
+  std::string out;
+  for (char c : text)
+    out += c == '@' ? suffix : std::string(1, c);
+  return out;
+}
+
 /// One elementwise loop: reads the values in `mem` (buffers), evaluates
 /// `ops` per residue and writes `stores` (which must be in `mem`).
 LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
@@ -468,10 +478,8 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
     // ends in '@', and expandLanes writes each such line once per lane;
     // loads and stores are vectors of chunk() residues.
     const int lanes = cuda ? lanes_ : 1;
-    auto laneName = [](const std::string &name, int h) {
-      std::string n = name;
-      n.replace(n.find('@'), 1, "_" + std::to_string(h));
-      return n;
+    auto laneName = [&](StringRef name, int h) {
+      return atLane(name, lanes, h);
     };
     // Loads the read that gives v at its first use; v names it from then on
     // (two automorphisms alike share one permuted load).
@@ -707,9 +715,7 @@ std::string Emitter::expandLanes(const std::string &body) const {
     auto [line, next] = rest.split('\n');
     rest = next;
     for (int h = 0; h < (line.contains('@') ? lanes : 1); ++h) {
-      const std::string suffix = lanes == 1 ? "" : "_" + std::to_string(h);
-      for (char c : line)
-        out += c == '@' ? suffix : std::string(1, c);
+      out += atLane(line, lanes, h);
       out += "\n";
     }
   }
