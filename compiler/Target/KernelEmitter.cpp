@@ -495,10 +495,13 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
         const std::string in = "in" + id, vec = "v" + id;
         std::string at =
             r.galois ? "em_auto(k, " + std::to_string(r.galois) + "u)" : "k";
+        // On the GPU an input's limb is never null (em_in: a limb of zeros
+        // where the buffer has none), so its loads need no branch.
         if (cuda)
-          k << "    const em_word *" << in
-            << " = em_limb((const em_word *)io.in[" << i << "], g, io.inb[" << i
-            << "]);\n";
+          k << "    const em_word *" << in << " = em_in((const em_word *)io.in["
+            << i << "], g, io.inb[" << i << "]);\n";
+        const std::string guard = cuda ? "" : in + " ? ";
+        const std::string none = cuda ? "" : " : 0";
         if (lanes > 1) {
           const std::string vt = vecType();
           auto at2 = [](int h) {
@@ -513,9 +516,8 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
               const std::string w = vec + "_" + std::to_string(p);
               k << "    const size_t " << a << " = em_auto(" << at2(2 * p)
                 << ", " << r.galois << "u);\n"
-                << "    const em_word2 " << w << " = " << in
-                << " ? *(const em_word2 *)(" << in << " + (" << a
-                << " & ~size_t(1))) : em_word2{};\n"
+                << "    const em_word2 " << w << " = *(const em_word2 *)(" << in
+                << " + (" << a << " & ~size_t(1)));\n"
                 << "    const uint64_t " << laneName(sv, 2 * p) << " = (" << a
                 << " & 1) ? " << w << ".y : " << w << ".x, "
                 << laneName(sv, 2 * p + 1) << " = (" << a << " & 1) ? " << w
@@ -525,17 +527,16 @@ LogicalResult Emitter::emitSegment(ArrayRef<Operation *> ops,
             static const char *comp[] = {"x", "y", "z", "w"};
             for (int c = 0; c < lanes / chunk(); ++c) {
               const std::string w = vec + "_" + std::to_string(c);
-              k << "    const " << vt << " " << w << " = " << in
-                << " ? *(const " << vt << " *)(" << in << " + "
-                << at2(c * chunk()) << ") : " << vt << "{};\n";
+              k << "    const " << vt << " " << w << " = *(const " << vt
+                << " *)(" << in << " + " << at2(c * chunk()) << ");\n";
               for (int h = 0; h < chunk(); ++h)
                 k << "    const uint64_t " << laneName(sv, c * chunk() + h)
                   << " = " << w << "." << comp[h] << ";\n";
             }
           }
         } else {
-          k << "    const uint64_t " << sv << " = " << in << " ? " << in << "["
-            << at << "] : 0;" << (r.galois ? " // rns.automorphism" : "")
+          k << "    const uint64_t " << sv << " = " << guard << in << "[" << at
+            << "]" << none << ";" << (r.galois ? " // rns.automorphism" : "")
             << "\n";
         }
       }
@@ -1140,11 +1141,12 @@ void Emitter::emitPreamble(raw_ostream &os) {
 )" << hd
      << R"( const em_word *em_limb(const em_word *base, int g,
                               const KernelBasis &b) {
-  if (g >= b.q_lo && g < b.q_hi)
-    return base + size_t(g - b.q_lo) * kN;
-  if (g >= b.p_lo && g < b.p_hi)
-    return base + size_t(b.q_hi - b.q_lo + g - b.p_lo) * kN;
-  return nullptr;
+  // Selects, not branches (the outputs' pointers of a kernel of many).
+  const int dq = g - b.q_lo, dp = g - b.p_lo, nq = b.q_hi - b.q_lo;
+  const bool q = unsigned(dq) < unsigned(nq);
+  const bool p = unsigned(dp) < unsigned(b.p_hi - b.p_lo);
+  const int limb = q ? dq : nq + dp;
+  return q || p ? base + size_t(limb) * kN : nullptr;
 }
 
 /// The NTT-form automorphism X -> X^galois as an index map (runtime's
@@ -1171,6 +1173,22 @@ void Emitter::emitPreamble(raw_ostream &os) {
 )";
   if (cpp)
     return;
+  // A generated kernel's input limbs: never null, so that its loads need
+  // no branch and the compiler can issue them ahead of their use.
+  os << R"(/// Zeros: what an input reads where its buffer has no limb of g.
+__device__ em_word em_zeros[kN]; // zero-initialised, never written
+/// The limb of global modulus g of a generated kernel's input, or the
+/// zeros (em_limb without a branch).
+__device__ __forceinline__ const em_word *em_in(const em_word *base, int g,
+                                                const KernelBasis &b) {
+  const int dq = g - b.q_lo, dp = g - b.p_lo, nq = b.q_hi - b.q_lo;
+  const bool q = unsigned(dq) < unsigned(nq);
+  const bool p = unsigned(dp) < unsigned(b.p_hi - b.p_lo);
+  const int limb = q ? dq : nq + dp;
+  return q || p ? base + size_t(limb) * kN : em_zeros;
+}
+
+)";
   // A CUDA kernel takes its launch's buffers by value.
   os << "struct EmIO {\n  const em_word *in[" << maxIn_
      << "];\n  KernelBasis inb[" << maxIn_ << "];\n  em_word *out[" << maxOut_

@@ -27,7 +27,8 @@
 // CHECK: __global__ void kf0(const KernelLoop L, const EmIO io) {
 // CHECK-NEXT: const int i = blockIdx.y;
 // CHECK-NEXT: const size_t k = 2 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
-// CHECK: const em_word2 v0_0 = in0 ? *(const em_word2 *)(in0 + k) : em_word2{};
+// CHECK: const em_word *in0 = em_in((const em_word *)io.in[0], g, io.inb[0]);
+// CHECK-NEXT: const em_word2 v0_0 = *(const em_word2 *)(in0 + k);
 // CHECK-NEXT: const uint64_t x0_0 = v0_0.x;
 // CHECK-NEXT: const uint64_t x0_1 = v0_0.y;
 // CHECK: const uint64_t [[T:t[0-9]+]]_0 = em_mul(g, x0_0, x1_0); // rns.mul
@@ -38,20 +39,20 @@
 // CHECK: kf0<<<dim3(kN / (2 * em_threads(2)), L.limbs), em_threads(2), 0, s>>>(L, v);
 // The rotation's permuted load: the pair, its halves swapped when odd.
 // CHECK: const size_t [[A:a[0-9]+_0]] = em_auto(k, 5u);
-// CHECK-NEXT: const em_word2 [[V:v[0-9]+_0]] = in{{[0-9]+}} ? *(const em_word2 *)(in{{[0-9]+}} + ([[A]] & ~size_t(1))) : em_word2{};
+// CHECK-NEXT: const em_word2 [[V:v[0-9]+_0]] = *(const em_word2 *)(in{{[0-9]+}} + ([[A]] & ~size_t(1)));
 // CHECK-NEXT: const uint64_t [[X:x[0-9]+]]_0 = ([[A]] & 1) ? [[V]].y : [[V]].x, [[X]]_1 = ([[A]] & 1) ? [[V]].x : [[V]].y; // rns.automorphism
 // CHECK: extern "C" int ember_program_word() { return 32; }
 // CHECK: extern "C" void ember_program_run_cuda(const ember::program::CudaArgs32 &args) {
 
 // ONE: const size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-// ONE: const uint64_t x0 = in0 ? in0[k] : 0;
+// ONE: const uint64_t x0 = in0[k];
 // ONE: out0[k] = em_word(t0);
 // ONE: kf0<<<dim3(kN / kThreads, L.limbs), kThreads, 0, s>>>(L, v);
 // ONE-NOT: em_word2 v
 
 // FOUR: using em_word4 = uint4;
 // FOUR: const size_t k = 4 * (size_t(blockIdx.x) * blockDim.x + threadIdx.x);
-// FOUR: const em_word4 v0_0 = in0 ? *(const em_word4 *)(in0 + k) : em_word4{};
+// FOUR: const em_word4 v0_0 = *(const em_word4 *)(in0 + k);
 // FOUR: const uint64_t x0_3 = v0_0.w;
 // FOUR: *(em_word4 *)(out0 + k) = em_word4{em_word(t{{[0-9]+}}_0), em_word(t{{[0-9]+}}_1), em_word(t{{[0-9]+}}_2), em_word(t{{[0-9]+}}_3)};
 // Four lanes of a permuted input: two pairs.
