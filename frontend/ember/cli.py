@@ -5,7 +5,7 @@
                 [compiler options]
   ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
                 [--seed N] [--repeat N] [--no-graphs] [--no-arena]
-                [compiler options]
+                [--no-in-place] [compiler options]
 
 Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
@@ -287,6 +287,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if gpu:
         c.graphs = not args.no_graphs
         c.arena = not args.no_arena
+        c.in_place = not args.no_in_place
     with steps.step("run (server)"):
         out = c.run(keys.evaluation, cts, **plain)
     if gpu:
@@ -383,6 +384,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="target cuda: take each buffer from the device's pool instead of "
         "the planned arena",
+    )
+    run.add_argument(
+        "--no-in-place",
+        action="store_true",
+        help="target cuda: copy the inputs into the graph's buffers and the "
+        "outputs out of them instead of pointing the graph at them",
     )
     args = ap.parse_args(argv)
     try:

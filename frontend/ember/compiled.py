@@ -164,6 +164,11 @@ class Compiled:
         #: arena of the plan's size (allocated by the first run); False
         #: takes each buffer from the device's pool.
         self.arena = True
+        #: target="cuda", with graphs: the graph reads the input
+        #: ciphertexts and writes the outputs where they are (its nodes
+        #: pointed at them each run); False copies them into and out of the
+        #: graph's buffers each run.
+        self.in_place = True
         #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
         #: CUDA events), "download"; "kernels": launches of a graph replay.
         self.last_run: dict[str, float] = {}
@@ -308,6 +313,16 @@ class Compiled:
                 f"{self.name} is a CKKS program: noise budgets are BGV's and " "BFV's"
             )
         return [int(spec["noise_budget"]) for spec in self.manifest["outputs"]]
+
+    @property
+    def copies_because(self) -> str:
+        """target="cuda": why the last run's graph copies its inputs into
+        its buffers and its outputs out of them instead of running in place
+        (:attr:`in_place`); "" when it runs in place or no graph is captured
+        yet."""
+        if self.target != "cuda" or self._library is None:
+            return ""
+        return str(self._program().copies_because)
 
     def _rt(self, name: str) -> Any:
         """The runtime class ``name`` at the program's word size (Encoder or
@@ -456,6 +471,7 @@ class Compiled:
         inputs = self.to_device(cts) if not on_device else cts
         uploaded = time.perf_counter()
         program = self._program()
+        program.in_place = self.in_place
         with runtime_errors("run"):
             if multi:  # one thread per GPU, NCCL between them
                 outs = program.run_devices(
@@ -481,6 +497,7 @@ class Compiled:
             "run_wall": (ran - uploaded) * 1e3,
             "download": (done - ran) * 1e3 if not on_device else 0.0,
             "kernels": float(program.graph_kernels),
+            "in_place": float(program.runs_in_place),
             "arena_bytes": float(program.arena_bytes),
         }
         if multi:

@@ -68,6 +68,7 @@
 #include "ember/program.h"
 #include "ember/program_plan.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -120,6 +121,14 @@ public:
                             std::to_string(plan.deviceCount()) + " device(s)");
   }
 
+  /// A second place for some buffers: where `place(b, out)` returns true,
+  /// buffer b's results go to `out` (a view it sets), not to the plan's
+  /// place (the CUDA graph's probe of its outputs' addresses,
+  /// runtime/cuda/program.cu).
+  void relocate(std::function<bool(int32_t, Poly &)> place) {
+    relocate_ = std::move(place);
+  }
+
   void run() {
     if (!prepare())
       return;
@@ -168,6 +177,7 @@ private:
   ConstantCache<Poly> *cache_ = nullptr;
   int device_ = 0;
   Executor *const *peers_ = nullptr;
+  std::function<bool(int32_t, Poly &)> relocate_;
   // Transfers run beside the kernels (separate executors): the buffers
   // this device sends (an event once each is made), the arena ranges
   // still being sent (kernels writing over one wait first) and the
@@ -267,6 +277,11 @@ private:
   Poly &placeOut(const Step &s, int32_t i, bool written_in_place = false) {
     const int32_t b = arg(s.out, i);
     const BufferSpec &o = spec(b);
+    Poly moved;
+    if (relocate_ && relocate_(b, moved)) {
+      set(b, std::move(moved));
+      return owned_[b];
+    }
     set(b, B::place(args_, basis(o), o.ntt != 0, o.offset, written_in_place));
     if (!sending_.empty())
       claim(o.offset, bytesOf(owned_[b]));

@@ -17,7 +17,11 @@
 #include "../core/program_exec.h"
 #include "internal.cuh"
 
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -444,6 +448,8 @@ template <typename Word> void BasicCudaGraph<Word>::reset() {
   nodes = kernel_nodes = 0;
   outputs.clear();
   inputs.clear();
+  sites.reset();
+  copies_because.clear();
   if (ctx) {
     ctx->synchronize(); // a launched graph may still use the blocks
     ctx->releaseBlocks(blocks);
@@ -541,6 +547,503 @@ void launch(const cuda::DeviceContext &ctx, BasicCudaGraph<W> &g) {
     cudaCheck(cudaEventRecord(g.plains_read, ctx.stream()), "cudaEventRecord");
 }
 
+} // namespace
+
+/// The nodes of a captured graph that hold its inputs' and outputs'
+/// addresses, and where in their parameters (BasicCudaGraph::in_place).
+/// The slots: the graph's input slots, then each output's polynomials.
+struct InPlaceSites {
+  /// A word of a node's parameters that holds slot `slot`'s address plus
+  /// `offset` bytes: at byte `at` of a kernel's parameter bytes, or a
+  /// copy's source (at 0) or destination (at 8), or a memset's
+  /// destination.
+  struct Site {
+    size_t at;
+    size_t slot;
+    uint64_t offset;
+  };
+  struct Node {
+    cudaGraphNode_t node = nullptr;
+    enum Kind { kKernel, kCopy, kMemset } kind = kKernel;
+    CUDA_KERNEL_NODE_PARAMS params{}; ///< kernel: kernelParams -> args
+    std::vector<unsigned char> bytes; ///< its parameters, as captured
+    std::vector<void *> args;         ///< each parameter's place in bytes
+    cudaMemcpy3DParms copy{};         ///< a copy node's parameters
+    cudaMemsetParams memset{};        ///< a memset node's (a site: dst)
+    std::vector<Site> sites;
+  };
+  std::vector<Node> nodes;
+  /// Each slot's address in the graph now (as captured until a replay
+  /// points it at an input or an output).
+  std::vector<uint64_t> bound;
+};
+
+namespace {
+
+/// The driver's kernel-node calls (through the runtime's entry points: no
+/// link against libcuda), or null where the driver lacks them.
+struct GraphDriver {
+  PFN_cuGraphKernelNodeGetParams_v12000 get = nullptr;
+  PFN_cuGraphExecKernelNodeSetParams_v12000 set = nullptr;
+  PFN_cuFuncGetParamInfo_v12040 param = nullptr;
+};
+const GraphDriver *graphDriver() {
+  static const GraphDriver d = [] {
+    GraphDriver r;
+    auto entry = [](const char *name, int version, void **fn) {
+      cudaDriverEntryPointQueryResult found{};
+      if (cudaGetDriverEntryPointByVersion(name, fn, version, cudaEnableDefault,
+                                           &found) != cudaSuccess ||
+          found != cudaDriverEntryPointSuccess)
+        *fn = nullptr;
+    };
+    entry("cuGraphKernelNodeGetParams", 12000,
+          reinterpret_cast<void **>(&r.get));
+    entry("cuGraphExecKernelNodeSetParams", 12000,
+          reinterpret_cast<void **>(&r.set));
+    entry("cuFuncGetParamInfo", 12040, reinterpret_cast<void **>(&r.param));
+    return r;
+  }();
+  return d.get && d.set && d.param ? &d : nullptr;
+}
+
+using Blocks = std::vector<std::pair<uint64_t *, size_t>>;
+/// Whether address x lies in one of a capture's temporaries.
+bool inBlocks(uint64_t x, const Blocks &blocks) {
+  for (const auto &[p, words] : blocks) {
+    const uint64_t at = reinterpret_cast<uint64_t>(p);
+    if (x >= at && x - at < words * 8)
+      return true;
+  }
+  return false;
+}
+
+/// The two captures of one node: the graph's and the second, with the
+/// slots moved from `from` to `to`. Each 8-byte word of `a` (the graph's)
+/// that differs from `b` must either lie in a slot and have moved by
+/// exactly that slot's displacement (a site, appended to `out`), or lie
+/// in a temporary of its capture in both (`blocks1`, `blocks2`: the
+/// graph's own, kept with it). Returns false for any other difference.
+struct Moves {
+  std::vector<std::pair<uint64_t, uint64_t>> from; ///< slot: address, bytes
+  std::vector<uint64_t> to;
+  Blocks blocks1, blocks2;
+};
+bool slotWords(const unsigned char *a, const unsigned char *b, size_t begin,
+               size_t size, const Moves &m,
+               std::vector<InPlaceSites::Site> &out) {
+  const auto &from = m.from;
+  const auto &to = m.to;
+  size_t k = 0;
+  for (; k + 8 <= size; k += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + begin + k, 8);
+    std::memcpy(&y, b + begin + k, 8);
+    if (x == y)
+      continue;
+    bool found = false;
+    for (size_t s = 0; s < from.size() && !found; ++s)
+      if (x >= from[s].first && x - from[s].first < from[s].second &&
+          y - x == to[s] - from[s].first) {
+        out.push_back({begin + k, s, x - from[s].first});
+        found = true;
+      }
+    if (!found && !(inBlocks(x, m.blocks1) && inBlocks(y, m.blocks2)))
+      return false;
+  }
+  return std::memcmp(a + begin + k, b + begin + k, size - k) == 0;
+}
+
+/// A kernel node's parameter bytes, and each parameter's offset in them.
+bool kernelParams(const GraphDriver &drv, cudaGraphNode_t node,
+                  CUDA_KERNEL_NODE_PARAMS &p, std::vector<unsigned char> &bytes,
+                  std::vector<size_t> &offsets, std::vector<size_t> &sizes) {
+  p = CUDA_KERNEL_NODE_PARAMS{};
+  if (drv.get(reinterpret_cast<CUgraphNode>(node), &p) != CUDA_SUCCESS ||
+      !p.func || p.extra || !p.kernelParams)
+    return false;
+  offsets.clear();
+  sizes.clear();
+  size_t end = 0;
+  for (size_t i = 0;; ++i) {
+    size_t off = 0, size = 0;
+    if (drv.param(p.func, i, &off, &size) != CUDA_SUCCESS)
+      break;
+    offsets.push_back(off);
+    sizes.push_back(size);
+    end = std::max(end, off + size);
+  }
+  bytes.assign(end, 0);
+  for (size_t i = 0; i < offsets.size(); ++i)
+    std::memcpy(bytes.data() + offsets[i], p.kernelParams[i], sizes[i]);
+  return true;
+}
+
+/// A kernel's name for a diagnostic (the driver's, or "a kernel").
+std::string kernelName(CUfunction f) {
+  static PFN_cuFuncGetName_v12030 name = [] {
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuFuncGetName", &fn, 12030,
+                                         cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      fn = nullptr;
+    return reinterpret_cast<PFN_cuFuncGetName_v12030>(fn);
+  }();
+  const char *s = nullptr;
+  if (name && f && name(&s, f) == CUDA_SUCCESS && s)
+    return s;
+  return "a kernel";
+}
+
+/// The sites of the inputs and outputs in g's graph, from a second
+/// capture of the same steps with every input slot and every output
+/// buffer moved to memory of its own; null when the captures differ in
+/// anything else (the graph then copies its inputs and outputs, and `why`
+/// says what differed). See BasicCudaGraph::in_place.
+template <typename W>
+std::shared_ptr<InPlaceSites>
+findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+          BasicCudaGraph<W> &g, std::string &why) {
+  using Poly = cuda::BasicDevicePoly<W>;
+  const GraphDriver *drv = graphDriver();
+  if (plan.deviceCount() > 1) {
+    why = "a program of several devices (NCCL's transfers hold addresses "
+          "outside the graph's nodes)";
+    return nullptr;
+  }
+  if (!drv) {
+    why = "the CUDA driver lacks the kernel-node calls (CUDA 12.4 or newer)";
+    return nullptr;
+  }
+  const cuda::DeviceContext &ctx = *args.ctx;
+  const size_t n = cuda::hostOf<W>(ctx).n();
+  // The slots: each input part, then each output polynomial, with the
+  // buffer that holds it (outputs: their kOutput steps' buffers, each
+  // its own).
+  struct Slot {
+    const Poly *poly; // as captured
+    int32_t buffer;   // an output's plan buffer (-1: an input)
+  };
+  std::vector<Slot> slots;
+  for (const typename BasicCudaGraph<W>::InputSlot &in : g.inputs)
+    slots.push_back({&in.poly, -1});
+  std::vector<int32_t> out_buffers;
+  for (size_t i = 0; i < plan.step_count; ++i) {
+    const Step &st = plan.steps[i];
+    if (st.kind == StepKind::kOutput && onDevice(plan, st, args.device_index))
+      for (int32_t j = 0; j < st.nin; ++j)
+        out_buffers.push_back(plan.args[st.in + j]);
+  }
+  {
+    size_t k = 0;
+    for (const typename BasicCudaGraph<W>::Output &o : g.outputs)
+      for (const Poly &p : o.polys) {
+        if (k >= out_buffers.size() ||
+            p.basis.size() != static_cast<size_t>(o.level + 1)) {
+          why = "an output's polynomials do not match its steps";
+          return nullptr;
+        }
+        slots.push_back({&p, out_buffers[k++]});
+      }
+    std::vector<int32_t> sorted = out_buffers;
+    std::sort(sorted.begin(), sorted.end());
+    if (k != out_buffers.size() ||
+        std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      why = "an output buffer serves two outputs";
+      return nullptr;
+    }
+  }
+  if (slots.empty()) {
+    why = "no encrypted inputs or outputs";
+    return nullptr;
+  }
+  // Their places in the graph, and elsewhere for the second capture: one
+  // allocation of the device's, freed after (not the pool's, which would
+  // keep it).
+  Moves m;
+  size_t total = 0;
+  for (const Slot &sl : slots)
+    total += Poly::wordsFor(sl.poly->basis.size() * n);
+  uint64_t *room = nullptr;
+  cudaCheck(cudaMalloc(&room, total * 8), "in place: cudaMalloc");
+  std::unique_ptr<uint64_t, decltype(&cudaFree)> room_owner(room, cudaFree);
+  std::vector<Poly> moved(slots.size());
+  std::vector<int32_t> relocated(plan.buffer_count, -1); // buffer -> slot
+  for (size_t s = 0; s < slots.size(); ++s) {
+    const Poly &p = *slots[s].poly;
+    const size_t words = Poly::wordsFor(p.basis.size() * n);
+    m.from.push_back(
+        {reinterpret_cast<uint64_t>(p.data()), p.basis.size() * n * sizeof(W)});
+    moved[s].n = n;
+    moved[s].ntt = p.ntt;
+    moved[s].basis = p.basis;
+    moved[s].buf = cuda::DeviceBuffer::borrow(room, words);
+    room += words;
+    m.to.push_back(reinterpret_cast<uint64_t>(moved[s].data()));
+    if (slots[s].buffer >= 0)
+      relocated[slots[s].buffer] = static_cast<int32_t>(s);
+  }
+  // Slots whose captured ranges overlap (an output in an input's arena
+  // place) must move by different amounts, so that a word is one slot's.
+  for (size_t s = 0; s < slots.size(); ++s)
+    for (size_t t = s + 1; t < slots.size(); ++t) {
+      const auto &[a, an] = m.from[s];
+      const auto &[b, bn] = m.from[t];
+      if (a < b + bn && b < a + an && m.to[s] - a == m.to[t] - b) {
+        why = "two overlapping slots moved alike";
+        return nullptr;
+      }
+    }
+  const size_t inputs = g.inputs.size();
+  for (size_t s = 0; s < inputs; ++s)
+    std::swap(g.inputs[s].poly, moved[s]);
+  auto outputs = std::move(g.outputs);
+  g.outputs.clear();
+  cudaStream_t stream = ctx.stream();
+  cudaGraph_t second = nullptr;
+  Blocks blocks;
+  ctx.beginCapture();
+  g.capturing = true;
+  bool captured = cudaStreamBeginCapture(
+                      stream, cudaStreamCaptureModeRelaxed) == cudaSuccess;
+  try {
+    if (captured) {
+      Executor<CudaBackend<W>> ex(args, plan, args.device_index);
+      ex.relocate([&](int32_t b, Poly &out) {
+        if (relocated[b] < 0)
+          return false;
+        out = CudaBackend<W>::borrowed(moved[relocated[b]]);
+        return true;
+      });
+      ex.run();
+    }
+  } catch (const std::exception &e) {
+    captured = false;
+    why = std::string("the second capture failed: ") + e.what();
+  }
+  g.capturing = false;
+  blocks = ctx.endCapture();
+  if (cudaStreamEndCapture(stream, &second) != cudaSuccess && captured) {
+    captured = false;
+    why = "the second capture failed";
+  }
+  for (size_t s = 0; s < inputs; ++s)
+    std::swap(g.inputs[s].poly, moved[s]);
+  // Each output of the second capture must be its moved buffer itself
+  // (not a copy, an input or a temporary).
+  bool same = captured && second && outputs.size() == g.outputs.size();
+  for (size_t i = 0, s = inputs; same && i < g.outputs.size(); ++i)
+    for (const Poly &p : g.outputs[i].polys)
+      if (s >= slots.size() ||
+          reinterpret_cast<uint64_t>(p.data()) != m.to[s++]) {
+        same = false;
+        why = "output " + std::to_string(i) + " is not a buffer of its own";
+      }
+  g.outputs = std::move(outputs);
+  m.blocks1 = g.blocks;
+  m.blocks2 = blocks;
+  auto sites = std::make_shared<InPlaceSites>();
+  size_t count = 0, count2 = 0;
+  std::vector<cudaGraphNode_t> n1, n2;
+  if (same) {
+    cudaCheck(cudaGraphGetNodes(g.graph, nullptr, &count), "cudaGraphGetNodes");
+    cudaCheck(cudaGraphGetNodes(second, nullptr, &count2), "cudaGraphGetNodes");
+    n1.resize(count);
+    n2.resize(count2);
+    cudaCheck(cudaGraphGetNodes(g.graph, n1.data(), &count),
+              "cudaGraphGetNodes");
+    cudaCheck(cudaGraphGetNodes(second, n2.data(), &count2),
+              "cudaGraphGetNodes");
+    if (count != count2) {
+      same = false;
+      why = "the captures have " + std::to_string(count) + " and " +
+            std::to_string(count2) + " nodes";
+    }
+  }
+  for (size_t i = 0; same && i < count; ++i) {
+    const std::string at =
+        "node " + std::to_string(i) + " of " + std::to_string(count) + ": ";
+    cudaGraphNodeType t1, t2;
+    cudaCheck(cudaGraphNodeGetType(n1[i], &t1), "cudaGraphNodeGetType");
+    cudaCheck(cudaGraphNodeGetType(n2[i], &t2), "cudaGraphNodeGetType");
+    if (t1 != t2) {
+      same = false;
+      why = at + "of types " + std::to_string(int(t1)) + " and " +
+            std::to_string(int(t2));
+      break;
+    }
+    InPlaceSites::Node node;
+    node.node = n1[i];
+    if (t1 == cudaGraphNodeTypeKernel) {
+      CUDA_KERNEL_NODE_PARAMS p2;
+      std::vector<unsigned char> b2;
+      std::vector<size_t> off1, size1, off2, size2;
+      if (!kernelParams(*drv, n1[i], node.params, node.bytes, off1, size1) ||
+          !kernelParams(*drv, n2[i], p2, b2, off2, size2)) {
+        same = false;
+        why = at + "a kernel whose parameters cannot be read";
+        break;
+      }
+      const std::string name = kernelName(node.params.func);
+      same = node.params.func == p2.func && off1 == off2 && size1 == size2 &&
+             node.params.gridDimX == p2.gridDimX &&
+             node.params.gridDimY == p2.gridDimY &&
+             node.params.gridDimZ == p2.gridDimZ &&
+             node.params.blockDimX == p2.blockDimX &&
+             node.params.blockDimY == p2.blockDimY &&
+             node.params.blockDimZ == p2.blockDimZ &&
+             node.params.sharedMemBytes == p2.sharedMemBytes;
+      if (!same) {
+        why = at + name + " launched differently";
+        break;
+      }
+      for (size_t k = 0; same && k < off1.size(); ++k)
+        if (!slotWords(node.bytes.data(), b2.data(), off1[k], size1[k], m,
+                       node.sites)) {
+          same = false;
+          why = at + name + ", parameter " + std::to_string(k) + " (" +
+                std::to_string(size1[k]) +
+                " bytes) differs other than by an input's address";
+        }
+      if (same && !node.sites.empty()) {
+        for (size_t k = 0; k < off1.size(); ++k)
+          node.args.push_back(node.bytes.data() + off1[k]);
+        sites->nodes.push_back(std::move(node));
+      }
+    } else if (t1 == cudaGraphNodeTypeMemcpy) {
+      cudaMemcpy3DParms c2{};
+      cudaCheck(cudaGraphMemcpyNodeGetParams(n1[i], &node.copy),
+                "cudaGraphMemcpyNodeGetParams");
+      cudaCheck(cudaGraphMemcpyNodeGetParams(n2[i], &c2),
+                "cudaGraphMemcpyNodeGetParams");
+      // Equal but for the source and the destination, each of which may
+      // be a slot (a site at 0: the source, 8: the destination) or in the
+      // captures' temporaries.
+      cudaMemcpy3DParms a = node.copy, b = c2;
+      a.srcPtr.ptr = b.srcPtr.ptr = a.dstPtr.ptr = b.dstPtr.ptr = nullptr;
+      const uint64_t w1[2] = {reinterpret_cast<uint64_t>(node.copy.srcPtr.ptr),
+                              reinterpret_cast<uint64_t>(node.copy.dstPtr.ptr)};
+      const uint64_t w2[2] = {reinterpret_cast<uint64_t>(c2.srcPtr.ptr),
+                              reinterpret_cast<uint64_t>(c2.dstPtr.ptr)};
+      same = std::memcmp(&a, &b, sizeof a) == 0 &&
+             slotWords(reinterpret_cast<const unsigned char *>(w1),
+                       reinterpret_cast<const unsigned char *>(w2), 0, 16, m,
+                       node.sites);
+      if (!same)
+        why = at + "a copy differs other than by an input's or an output's "
+                   "address";
+      node.kind = InPlaceSites::Node::kCopy;
+      if (same && !node.sites.empty())
+        sites->nodes.push_back(std::move(node));
+    } else if (t1 == cudaGraphNodeTypeMemset) {
+      cudaMemsetParams m2{};
+      cudaCheck(cudaGraphMemsetNodeGetParams(n1[i], &node.memset),
+                "cudaGraphMemsetNodeGetParams");
+      cudaCheck(cudaGraphMemsetNodeGetParams(n2[i], &m2),
+                "cudaGraphMemsetNodeGetParams");
+      cudaMemsetParams a = node.memset, b = m2;
+      const uint64_t d1 = reinterpret_cast<uint64_t>(a.dst);
+      const uint64_t d2 = reinterpret_cast<uint64_t>(b.dst);
+      a.dst = b.dst = nullptr;
+      same = std::memcmp(&a, &b, sizeof a) == 0 &&
+             slotWords(reinterpret_cast<const unsigned char *>(&d1),
+                       reinterpret_cast<const unsigned char *>(&d2), 0, 8, m,
+                       node.sites);
+      if (!same)
+        why = at + "a memset differs other than by an output's address";
+      node.kind = InPlaceSites::Node::kMemset;
+      if (same && !node.sites.empty())
+        sites->nodes.push_back(std::move(node));
+    } else if (t1 != cudaGraphNodeTypeEmpty &&
+               t1 != cudaGraphNodeTypeEventRecord &&
+               t1 != cudaGraphNodeTypeWaitEvent) {
+      // Nodes that hold no device address (orderings) are passed over;
+      // anything else (a host node, a child graph) keeps the copies.
+      same = false;
+      why = at + "of type " + std::to_string(int(t1));
+    }
+  }
+  if (second)
+    cudaGraphDestroy(second);
+  ctx.releaseBlocks(blocks); // never launched
+  cudaGetLastError();        // a refused capture's error is not the run's
+  if (!same)
+    return nullptr;
+  for (const auto &[address, bytes] : m.from)
+    sites->bound.push_back(address);
+  why.clear();
+  return sites;
+}
+
+/// Points the graph at the run's input ciphertexts and at new output
+/// ciphertexts (the nodes of the slots that moved since the last replay),
+/// which it returns.
+template <typename W>
+std::vector<cuda::BasicDeviceCiphertext<W>>
+bindSlots(const BasicCudaArgs<W> &args, BasicCudaGraph<W> &g) {
+  using Poly = cuda::BasicDevicePoly<W>;
+  InPlaceSites &sites = *g.sites;
+  std::vector<uint64_t> want;
+  for (const auto &slot : g.inputs)
+    want.push_back(
+        reinterpret_cast<uint64_t>((*args.inputs)[slot.input].part(slot.part)));
+  std::vector<cuda::BasicDeviceCiphertext<W>> outs;
+  for (const typename BasicCudaGraph<W>::Output &o : g.outputs) {
+    cuda::BasicDeviceCiphertext<W> ct;
+    ct.parts = static_cast<int>(o.polys.size());
+    ct.level = o.level;
+    ct.scale = o.scale;
+    ct.slots = o.slots;
+    ct.n = cuda::hostOf<W>(*args.ctx).n();
+    ct.buf = cuda::DeviceBuffer(*args.ctx,
+                                Poly::wordsFor(ct.parts * ct.limbs() * ct.n));
+    for (int i = 0; i < ct.parts; ++i)
+      want.push_back(reinterpret_cast<uint64_t>(ct.part(i)));
+    outs.push_back(std::move(ct));
+  }
+  if (want == sites.bound)
+    return outs;
+  const GraphDriver &drv = *graphDriver();
+  for (InPlaceSites::Node &node : sites.nodes) {
+    bool changed = false;
+    for (const InPlaceSites::Site &site : node.sites)
+      changed |= want[site.slot] != sites.bound[site.slot];
+    if (!changed)
+      continue;
+    using Node = InPlaceSites::Node;
+    for (const InPlaceSites::Site &site : node.sites) {
+      const uint64_t address = want[site.slot] + site.offset;
+      void *at = reinterpret_cast<void *>(address);
+      if (node.kind == Node::kKernel)
+        std::memcpy(node.bytes.data() + site.at, &address, 8);
+      else if (node.kind == Node::kMemset)
+        node.memset.dst = at;
+      else if (site.at == 0)
+        node.copy.srcPtr.ptr = at;
+      else
+        node.copy.dstPtr.ptr = at;
+    }
+    if (node.kind == Node::kMemset) {
+      cudaCheck(
+          cudaGraphExecMemsetNodeSetParams(g.exec, node.node, &node.memset),
+          "in place: cudaGraphExecMemsetNodeSetParams");
+    } else if (node.kind == Node::kKernel) {
+      node.params.kernelParams = node.args.data();
+      if (drv.set(reinterpret_cast<CUgraphExec>(g.exec),
+                  reinterpret_cast<CUgraphNode>(node.node),
+                  &node.params) != CUDA_SUCCESS)
+        throw Error("in place: cuGraphExecKernelNodeSetParams failed");
+    } else {
+      cudaCheck(cudaGraphExecMemcpyNodeSetParams(g.exec, node.node, &node.copy),
+                "in place: cudaGraphExecMemcpyNodeSetParams");
+    }
+  }
+  sites.bound = std::move(want);
+  return outs;
+}
+
 template <typename W>
 void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
              BasicCudaGraph<W> &g) {
@@ -576,15 +1079,28 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
     cudaCheck(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
     g.kernel_nodes += type == cudaGraphNodeTypeKernel;
   }
+  if (g.in_place)
+    g.sites = findSites(args, plan, g, g.copies_because);
+  else
+    g.copies_because = "in_place is off";
 }
 
-/// One run of the captured graph: inputs in, launch, outputs out.
+/// One run of the captured graph: inputs and outputs bound (or inputs
+/// copied in), launch, (outputs copied out).
 template <typename W>
 void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
             BasicCudaGraph<W> &g) {
   using Graph = BasicCudaGraph<W>;
   const cuda::DeviceContext &ctx = *args.ctx;
   checkInputs(args, plan);
+  if (g.sites) {
+    std::vector<cuda::BasicDeviceCiphertext<W>> outs = bindSlots(args, g);
+    stagePlains(args, plan, g);
+    launch(ctx, g);
+    for (cuda::BasicDeviceCiphertext<W> &ct : outs)
+      args.outputs->push_back(std::move(ct));
+    return;
+  }
   for (typename Graph::InputSlot &slot : g.inputs) {
     const cuda::BasicDeviceCiphertext<W> &ct = (*args.inputs)[slot.input];
     copyWords(ctx, slot.poly.data(), ct.part(slot.part), ct.limbs() * ct.n);

@@ -539,6 +539,18 @@ public:
            : graph32_ ? graph32_->kernel_nodes
                       : 0;
   }
+  /// Whether the captured graph reads its inputs and writes its outputs
+  /// in place (BasicCudaGraph::in_place; false: copied, or no graph).
+  bool runsInPlace() const {
+    return (graph_ && graph_->inPlace()) || (graph32_ && graph32_->inPlace());
+  }
+  std::string copiesBecause() const {
+    return graph_     ? graph_->copies_because
+           : graph32_ ? graph32_->copies_because
+                      : std::string();
+  }
+  bool inPlace() const { return in_place_; }
+  void setInPlace(bool on) { in_place_ = on; }
   bool graphCaptured() const {
     return (graph_ && graph_->captured()) || (graph32_ && graph32_->captured());
   }
@@ -685,8 +697,12 @@ private:
       constants_w =
           std::make_unique<program::ConstantCache<cuda::BasicDevicePoly<W>>>();
     auto &graph_w = graph<W>();
-    if (graphs && !graph_w)
+    if (graph_w && graph_w->in_place != in_place_)
+      graph_w.reset(); // captured again, with the sites or without
+    if (graphs && !graph_w) {
       graph_w = std::make_unique<program::BasicCudaGraph<W>>();
+      graph_w->in_place = in_place_;
+    }
     if (!graphs)
       graph_w.reset();
     if (arena && !arena_)
@@ -755,6 +771,7 @@ private:
   std::vector<DeviceState> states_;
   std::unique_ptr<cuda::NcclComms> comms_;
   double last_ms_ = 0;
+  bool in_place_ = true;
 };
 
 /// CudaProgram.run for evaluation keys of one word (DeviceKeys: 64-bit,
@@ -1140,5 +1157,22 @@ void bindCuda(py::module_ &m) {
       .def_property_readonly("graph_nodes", &CudaProgram::graphNodes)
       .def_property_readonly("graph_kernels", &CudaProgram::graphKernels,
                              "Kernel launches in one replay of the graph.")
-      .def_property_readonly("graph_captured", &CudaProgram::graphCaptured);
+      .def_property_readonly("graph_captured", &CudaProgram::graphCaptured)
+      .def_property(
+          "in_place", &CudaProgram::inPlace, &CudaProgram::setInPlace,
+          "True (default): a graph reads the run's input ciphertexts and "
+          "writes its output ciphertexts where they are (its nodes pointed "
+          "at them per run, found at the capture by capturing a second time "
+          "with them elsewhere); False: each run copies the inputs into the "
+          "graph's buffers and the outputs out of them. Taken at the next "
+          "run (the graph is captured again).")
+      .def_property_readonly(
+          "runs_in_place", &CudaProgram::runsInPlace,
+          "Whether the captured graph runs in place (False: off, not "
+          "captured yet, or a program whose two captures differ in more "
+          "than its inputs' and outputs' addresses: copies_because).")
+      .def_property_readonly(
+          "copies_because", &CudaProgram::copiesBecause,
+          "Why the captured graph copies its inputs and outputs (empty: in "
+          "place, or no graph is captured).");
 }

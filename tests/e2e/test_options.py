@@ -374,6 +374,10 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
     assert "do not combine it with log_n" in capsys.readouterr().err
     assert cli.main(["run", str(prog), "--log-n=14", "--no-hoisting"]) == 0
     assert "N = 2^14" in capsys.readouterr().out
+    # The GPU's run switches parse everywhere (a CPU run has no graph).
+    run_flags = ["--no-graphs", "--no-arena", "--no-in-place"]
+    assert cli.main(["run", str(prog), "--log-n=14", *run_flags]) == 0
+    assert "N = 2^14" in capsys.readouterr().out
 
 
 def test_cli_errors_about_flags_name_no_launcher_line(build_dir, tmp_path):

@@ -278,6 +278,126 @@ TEST(CudaBgv, GraphEncodesAPlainInputAtItsStep) {
   EXPECT_EQ(want.size(), 1u);
 }
 
+TEST(CudaProgramGraph, RunsInPlace) {
+  // A graph reads its input where the caller's ciphertext is and writes
+  // its outputs into new ciphertexts: a kernel (the modulus switch) and a
+  // copy node read the input, and the modulus switch and the copy write
+  // the outputs; a replay points them at each run's input and outputs
+  // (BasicCudaGraph::in_place). Runs: step by step; the capture; a
+  // replay; a replay on another encryption, elsewhere in device memory
+  // (the arena still holds the first: a node left on it gives the first
+  // input's residues); back to the first; and with in_place off (copied).
+  // Each gives the CPU's residues of its own input, no run writes into an
+  // input, and every run's outputs keep their residues through the later
+  // runs.
+  REQUIRE_GPU();
+  const uint64_t t = 65537;
+  Context64 ctx(bgvSpec());
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(Prng::Seed{11});
+  KeyGenerator keygen(ctx, prng, t);
+  BgvEncoder encoder(ctx, t);
+  Encryptor encryptor(ctx, prng, t);
+  const size_t slots = 256;
+  const int top = ctx.maxLevel();
+  const int16_t L = static_cast<int16_t>(top + 1), below = L - 1;
+  const int64_t n = static_cast<int64_t>(slots);
+  const int64_t limb = int64_t(ctx.n()) * 8;
+  const double switched =
+      static_cast<double>(bgv::switchedFactor(ctx, uint64_t{1}, top, t));
+
+  using program::BufferSpec;
+  using program::Step;
+  using program::StepKind;
+  const BufferSpec buffers[] = {
+      {0, L, 0, 0, 1, 0, 0, 0},                      // 0, 1: x (the slots)
+      {0, L, 0, 0, 1, 0, 0, L * limb},               //
+      {0, below, 0, 0, 1, 0, 0, 2 * L * limb},       // 2, 3: x switched
+      {0, below, 0, 0, 1, 0, 0, (3 * L - 1) * limb}, //
+      {0, L, 0, 0, 1, 0, 0, (4 * L - 2) * limb},     // 4: a copy of x's c1
+  };
+  const int32_t args[] = {0, 1, 2, 3, 4, 1, 1, 1, 1};
+  const Step steps[] = {
+      {StepKind::kInput, 0, 2, 0, 0, {0, top, n, 0}, 1.0, -1},
+      {StepKind::kModSwitchDown, 2, 2, 0, 2, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kCopy, 4, 1, 5, 1, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kOutput, 0, 0, 2, 2, {top - 1, n, 6, 0}, switched, -1},
+      {StepKind::kOutput, 0, 0, 4, 1, {top, n, 8, 0}, 1.0, -1},
+  };
+  const int64_t arena_bytes = (5 * L - 2) * limb;
+  const char *input_names[] = {"x"};
+  const program::Plan<program::CpuKernel> cpu_plan{
+      buffers, 5,           args,    steps,       5, nullptr,
+      0,       input_names, nullptr, arena_bytes, t};
+  const program::Plan<program::CudaKernel> gpu_plan{
+      buffers, 5,           args,    steps,       5, nullptr,
+      0,       input_names, nullptr, arena_bytes, t};
+  std::vector<std::vector<Ciphertext>> inputs(2);
+  std::vector<std::vector<cuda::DeviceCiphertext>> dinputs(2);
+  for (int i = 0; i < 2; ++i) {
+    inputs[i] = {encryptor.encrypt(
+        encoder.encode(randomValues(prng, slots, t), top, slots),
+        keygen.publicKey())};
+    dinputs[i].push_back(cuda::upload(dctx, inputs[i][0]));
+  }
+  program::ConstantCache<cuda::DevicePoly> cache;
+  program::CudaGraph graph;
+  program::CudaArena arena;
+  const PlainValues none;
+  // (input, graph, in place) of each run.
+  const struct {
+    int input;
+    bool graph, in_place;
+  } runs[] = {{0, false, true}, {0, true, true}, {0, true, true},
+              {1, true, true},  {0, true, true}, {1, true, false},
+              {0, true, false}};
+  std::vector<
+      std::pair<std::vector<Ciphertext>, std::vector<cuda::DeviceCiphertext>>>
+      kept;
+  int at = 0;
+  for (const auto &r : runs) {
+    const std::string what = "run " + std::to_string(at++);
+    std::vector<Ciphertext> want;
+    program::CpuArgs a;
+    a.ctx = &ctx;
+    a.inputs = &inputs[r.input];
+    a.outputs = &want;
+    a.plain = &none;
+    program::run(a, cpu_plan);
+    if (graph.in_place != r.in_place) {
+      graph.reset();
+      graph.in_place = r.in_place;
+    }
+    std::vector<cuda::DeviceCiphertext> got;
+    program::CudaArgs g;
+    g.ctx = &dctx;
+    g.inputs = &dinputs[r.input];
+    g.outputs = &got;
+    g.constants = &cache;
+    g.plain = &none;
+    g.arena = &arena;
+    g.graph = r.graph ? &graph : nullptr;
+    program::runCuda(g, gpu_plan);
+    dctx.synchronize();
+    if (r.graph)
+      EXPECT_EQ(graph.inPlace(), r.in_place)
+          << what << ": " << graph.copies_because;
+    ASSERT_EQ(got.size(), 2u) << what;
+    for (size_t j = 0; j < 2; ++j)
+      expectSame(dctx, want[j], got[j],
+                 "output " + std::to_string(j) + ", " + what);
+    for (int i = 0; i < 2; ++i)
+      expectSame(dctx, inputs[i][0], dinputs[i][0],
+                 "input " + std::to_string(i) + " after " + what);
+    kept.push_back({std::move(want), std::move(got)});
+  }
+  for (size_t r = 0; r < kept.size(); ++r)
+    for (size_t j = 0; j < 2; ++j)
+      expectSame(dctx, kept[r].first[j], kept[r].second[j],
+                 "output " + std::to_string(j) + " of run " +
+                     std::to_string(r) + " after the last run");
+}
+
 TEST(CudaBgv, OperationsMatchTheCpuAndDecrypt) {
   REQUIRE_GPU();
   const uint64_t t = 65537;

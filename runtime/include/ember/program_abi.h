@@ -28,7 +28,8 @@ using CudaArgs32 = BasicCudaArgs<uint32_t>;
 /// 11: Plan::bfv_plain_modulus and StepKind::kBfvTensor (BFV programs).
 /// 12: programs of several devices: Step::device, StepKind::kTransfer,
 ///     Plan::devices and Plan::device_arena_bytes.
-inline constexpr int kAbiVersion = 12;
+/// 13: BasicCudaGraph's inputs and outputs in place (in_place, sites).
+inline constexpr int kAbiVersion = 13;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);

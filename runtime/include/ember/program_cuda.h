@@ -10,12 +10,16 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ember::program {
 
 template <typename Word> struct BasicCudaGraph;
+/// Where a captured graph holds its inputs' and outputs' addresses
+/// (defined and found in runtime/cuda/program.cu).
+struct InPlaceSites;
 
 /// A program's planned arena (runCuda with CudaArgs::arena): one buffer of
 /// the plan's arena_bytes, allocated by the first run on a context and
@@ -82,9 +86,12 @@ template <typename Word> struct BasicCudaArgs {
 /// first run with a fresh state runs the steps one by one (building the
 /// context's plans and filling the pool and the constant cache), then
 /// captures them into a graph without running them again; every later run
-/// copies the inputs into the graph's input buffers, encodes the plaintext
-/// inputs into theirs, launches the graph and copies the outputs out: a
-/// handful of calls instead of one per step, and nothing allocated. The
+/// points the graph at the caller's input ciphertexts and at new output
+/// ciphertexts (in place, below; else it copies the inputs into the
+/// graph's input buffers and the outputs out of its output buffers),
+/// encodes the plaintext inputs into theirs and launches the graph: a
+/// handful of calls instead of one per step, and nothing allocated but
+/// the outputs. The
 /// graph is captured again when the context, the keys, the constant
 /// cache or (a partitioned program) the device index or communicator
 /// change. Memory the graph touches is held by it (the pool blocks
@@ -104,6 +111,21 @@ template <typename Word> struct BasicCudaGraph {
   size_t kernel_nodes = 0;
   /// Drops the graph and its memory (captured again by the next run).
   void reset();
+  /// In place: a replay points the graph at the caller's input
+  /// ciphertexts and at the output ciphertexts it hands back, instead of
+  /// copying those into the graph's input buffers and out of its output
+  /// buffers (no copy per run). The nodes, and the words of their
+  /// parameters, that hold an input's or an output's address are found
+  /// once, at the capture, by capturing the steps a second time with
+  /// every input and output buffer elsewhere: exactly the words that moved
+  /// with one. If anything else differs between the two captures (or the
+  /// program spans several devices, or an output is not a buffer of its
+  /// own), the graph copies them as before (`copies_because` says why).
+  /// Set before the capture (a change resets the graph).
+  bool in_place = true;
+  /// Whether the captured graph reads its inputs and writes its outputs
+  /// in place.
+  bool inPlace() const { return sites != nullptr; }
 
   // --- state of runCuda ----------------------------------------------------
   struct InputSlot { ///< a part of an encrypted input, copied in per run
@@ -141,6 +163,11 @@ template <typename Word> struct BasicCudaGraph {
   std::vector<PlainSlot> plains;
   std::vector<Output> outputs;
   std::vector<std::pair<uint64_t *, size_t>> blocks; ///< held temporaries
+  /// The nodes holding the inputs' and outputs' addresses (null: copied).
+  std::shared_ptr<InPlaceSites> sites;
+  /// Why a captured graph copies its inputs and outputs (empty: in place,
+  /// or nothing is captured).
+  std::string copies_because;
   /// Recorded after each launch that reads the plaintext slots' host
   /// buffers: the next run refills them only once it has passed.
   cudaEvent_t plains_read = nullptr;
