@@ -18,7 +18,6 @@
 #include "internal.cuh"
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cstring>
@@ -580,28 +579,43 @@ struct InPlaceSites {
 
 namespace {
 
-/// The driver's kernel-node calls (through the runtime's entry points: no
-/// link against libcuda), or null where the driver lacks them.
+/// A driver function by name and the CUDA version of its signature,
+/// through the runtime (no link against libcuda); null where the driver
+/// (or this build's CUDA, before 12.5) lacks it.
+void *driverEntry(const char *name, int version) {
+#if CUDART_VERSION >= 12050
+  void *fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &fn, version, cudaEnableDefault,
+                                       &found) == cudaSuccess &&
+      found == cudaDriverEntryPointSuccess)
+    return fn;
+#else
+  (void)name;
+  (void)version;
+#endif
+  return nullptr;
+}
+
+/// The driver's kernel-node calls, or null where it lacks them.
 struct GraphDriver {
-  PFN_cuGraphKernelNodeGetParams_v12000 get = nullptr;
-  PFN_cuGraphExecKernelNodeSetParams_v12000 set = nullptr;
-  PFN_cuFuncGetParamInfo_v12040 param = nullptr;
+  CUresult (*get)(CUgraphNode, CUDA_KERNEL_NODE_PARAMS *) = nullptr;
+  CUresult (*set)(CUgraphExec, CUgraphNode,
+                  const CUDA_KERNEL_NODE_PARAMS *) = nullptr;
+  CUresult (*param)(CUfunction, size_t, size_t *, size_t *) = nullptr;
+  CUresult (*name)(const char **, CUfunction) = nullptr; ///< may be null
 };
 const GraphDriver *graphDriver() {
   static const GraphDriver d = [] {
     GraphDriver r;
-    auto entry = [](const char *name, int version, void **fn) {
-      cudaDriverEntryPointQueryResult found{};
-      if (cudaGetDriverEntryPointByVersion(name, fn, version, cudaEnableDefault,
-                                           &found) != cudaSuccess ||
-          found != cudaDriverEntryPointSuccess)
-        *fn = nullptr;
-    };
-    entry("cuGraphKernelNodeGetParams", 12000,
-          reinterpret_cast<void **>(&r.get));
-    entry("cuGraphExecKernelNodeSetParams", 12000,
-          reinterpret_cast<void **>(&r.set));
-    entry("cuFuncGetParamInfo", 12040, reinterpret_cast<void **>(&r.param));
+    r.get = reinterpret_cast<decltype(r.get)>(
+        driverEntry("cuGraphKernelNodeGetParams", 12000));
+    r.set = reinterpret_cast<decltype(r.set)>(
+        driverEntry("cuGraphExecKernelNodeSetParams", 12000));
+    r.param = reinterpret_cast<decltype(r.param)>(
+        driverEntry("cuFuncGetParamInfo", 12040));
+    r.name =
+        reinterpret_cast<decltype(r.name)>(driverEntry("cuFuncGetName", 12030));
     return r;
   }();
   return d.get && d.set && d.param ? &d : nullptr;
@@ -680,19 +694,9 @@ bool kernelParams(const GraphDriver &drv, cudaGraphNode_t node,
 }
 
 /// A kernel's name for a diagnostic (the driver's, or "a kernel").
-std::string kernelName(CUfunction f) {
-  static PFN_cuFuncGetName_v12030 name = [] {
-    void *fn = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuFuncGetName", &fn, 12030,
-                                         cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      fn = nullptr;
-    return reinterpret_cast<PFN_cuFuncGetName_v12030>(fn);
-  }();
+std::string kernelName(const GraphDriver &drv, CUfunction f) {
   const char *s = nullptr;
-  if (name && f && name(&s, f) == CUDA_SUCCESS && s)
+  if (drv.name && f && drv.name(&s, f) == CUDA_SUCCESS && s)
     return s;
   return "a kernel";
 }
@@ -714,7 +718,8 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
     return nullptr;
   }
   if (!drv) {
-    why = "the CUDA driver lacks the kernel-node calls (CUDA 12.4 or newer)";
+    why = "the CUDA driver lacks the kernel-node calls (a driver of CUDA "
+          "12.4 or newer, a build of 12.5 or newer)";
     return nullptr;
   }
   const cuda::DeviceContext &ctx = *args.ctx;
@@ -886,7 +891,7 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
         why = at + "a kernel whose parameters cannot be read";
         break;
       }
-      const std::string name = kernelName(node.params.func);
+      const std::string name = kernelName(*drv, node.params.func);
       same = node.params.func == p2.func && off1 == off2 && size1 == size2 &&
              node.params.gridDimX == p2.gridDimX &&
              node.params.gridDimY == p2.gridDimY &&
