@@ -8,6 +8,10 @@ inputs.npz encrypted once, then
   run captures the graph), with graphs off and with the arena off (pool
   buffers): output residues compared with the CPU's, every residue;
   decrypted outputs compared with numpy;
+- the graph in place (Compiled.in_place, "in_place_checks"): a replay on
+  another encryption of the inputs against the step-by-step run on it,
+  the device inputs unchanged, an earlier run's outputs intact after
+  later runs; and timed with in_place off ("copies");
 - RUNS timed runs of each mode on inputs already on the GPU (CUDA events
   around the run, ``Compiled.last_run["run"]``): median and minimum;
 - kernel launches per graph replay; the run's device memory (the pool's
