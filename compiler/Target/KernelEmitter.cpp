@@ -1136,17 +1136,18 @@ void Emitter::emitPreamble(raw_ostream &os) {
      << R"( int em_modulus(const KernelLoop &L, int i) {
   return i < L.q_count ? L.q_lo + i : L.p_lo + (i - L.q_count);
 }
-/// Limb of global modulus g in a buffer, or null when the buffer has no
-/// such limb (reads as 0).
+/// Limb of global modulus g in a buffer, or `absent` (null: reads as 0)
+/// when the buffer has no such limb.
 )" << hd
      << R"( const em_word *em_limb(const em_word *base, int g,
-                              const KernelBasis &b) {
+                              const KernelBasis &b,
+                              const em_word *absent = nullptr) {
   // Selects, not branches (the outputs' pointers of a kernel of many).
   const int dq = g - b.q_lo, dp = g - b.p_lo, nq = b.q_hi - b.q_lo;
   const bool q = unsigned(dq) < unsigned(nq);
   const bool p = unsigned(dp) < unsigned(b.p_hi - b.p_lo);
   const int limb = q ? dq : nq + dp;
-  return q || p ? base + size_t(limb) * kN : nullptr;
+  return q || p ? base + size_t(limb) * kN : absent;
 }
 
 /// The NTT-form automorphism X -> X^galois as an index map (runtime's
@@ -1181,11 +1182,7 @@ __device__ em_word em_zeros[kN]; // zero-initialised, never written
 /// zeros (em_limb without a branch).
 __device__ __forceinline__ const em_word *em_in(const em_word *base, int g,
                                                 const KernelBasis &b) {
-  const int dq = g - b.q_lo, dp = g - b.p_lo, nq = b.q_hi - b.q_lo;
-  const bool q = unsigned(dq) < unsigned(nq);
-  const bool p = unsigned(dp) < unsigned(b.p_hi - b.p_lo);
-  const int limb = q ? dq : nq + dp;
-  return q || p ? base + size_t(limb) * kN : em_zeros;
+  return em_limb(base, g, b, em_zeros);
 }
 
 )";

@@ -1098,20 +1098,21 @@ void replay(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   using Graph = BasicCudaGraph<W>;
   const cuda::DeviceContext &ctx = *args.ctx;
   checkInputs(args, plan);
+  std::vector<cuda::BasicDeviceCiphertext<W>> outs;
+  if (g.sites)
+    outs = bindSlots(args, g);
+  else
+    for (typename Graph::InputSlot &slot : g.inputs) {
+      const cuda::BasicDeviceCiphertext<W> &ct = (*args.inputs)[slot.input];
+      copyWords(ctx, slot.poly.data(), ct.part(slot.part), ct.limbs() * ct.n);
+    }
+  stagePlains(args, plan, g);
+  launch(ctx, g);
   if (g.sites) {
-    std::vector<cuda::BasicDeviceCiphertext<W>> outs = bindSlots(args, g);
-    stagePlains(args, plan, g);
-    launch(ctx, g);
     for (cuda::BasicDeviceCiphertext<W> &ct : outs)
       args.outputs->push_back(std::move(ct));
     return;
   }
-  for (typename Graph::InputSlot &slot : g.inputs) {
-    const cuda::BasicDeviceCiphertext<W> &ct = (*args.inputs)[slot.input];
-    copyWords(ctx, slot.poly.data(), ct.part(slot.part), ct.limbs() * ct.n);
-  }
-  stagePlains(args, plan, g);
-  launch(ctx, g);
   for (const typename Graph::Output &o : g.outputs) { // output() copies them
     std::vector<cuda::BasicDevicePoly<W>> polys;
     for (const cuda::BasicDevicePoly<W> &p : o.polys)

@@ -11,13 +11,14 @@
 // CHECK: __device__ const uint64_t kConst[
 // CHECK: __device__ __forceinline__ uint64_t em_mulhi(uint64_t a, uint64_t b) {
 // CHECK: uint64_t em_mac2(int g, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
+// CHECK: return q || p ? base + size_t(limb) * kN : absent;
 // The permuted loads' index: __brev in em_auto.
 // CHECK: return __brev(x);
 // An input's limb is never null on the GPU (zeros where the buffer has
 // none), so a load needs no branch.
 // CHECK: __device__ em_word em_zeros[kN];
 // CHECK: __device__ __forceinline__ const em_word *em_in(const em_word *base, int g,
-// CHECK: return q || p ? base + size_t(limb) * kN : em_zeros;
+// CHECK: return em_limb(base, g, b, em_zeros);
 // CHECK: struct EmIO {
 // CHECK: // kf0: reads 2, writes 1 words per coefficient and limb
 // CHECK-NEXT: __global__ void kf0(const KernelLoop L, const EmIO io) {
