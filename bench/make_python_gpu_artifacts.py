@@ -27,7 +27,7 @@ program but mlp and the bootstraps also as OUT/<name>-cuda-nofuse
 (``fusion=False``), to measure fusion's gain.
 
     .venv/bin/python bench/make_python_gpu_artifacts.py [--out out/py_gpu]
-        [--only bootstrap16] [--nohoist]
+        [--only bootstrap16] [--nohoist] [--nolift]
 """
 
 from __future__ import annotations
@@ -277,6 +277,12 @@ def main() -> None:
         help="also a <name>-cuda-nohoist twin (hoist_siblings=False) where "
         "hoisting changes the kernels",
     )
+    ap.add_argument(
+        "--nolift",
+        action="store_true",
+        help="also a <name>-cuda-nolift twin (lift_rotation=False) where a "
+        "rotation's c0 side is folded into its ModDown",
+    )
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     shutil.rmtree(args.out, ignore_errors=True)
@@ -297,6 +303,10 @@ def main() -> None:
             twin = ember.compile(prog, target="cuda", hoist_siblings=False, **options)
             if twin.ir("kernel") != c.ir("kernel"):
                 twin.save(args.out / f"{name}-cuda-nohoist")
+        if args.nolift:  # rotations' c0 side in the ModDown's epilogue
+            twin = ember.compile(prog, target="cuda", lift_rotation=False, **options)
+            if twin.ir("kernel") != c.ir("kernel"):
+                twin.save(args.out / f"{name}-cuda-nolift")
         for key, value in inputs.items():
             arrays[f"{name}/{key}"] = value
         memory = c.meta["memory"]

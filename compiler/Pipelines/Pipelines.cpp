@@ -44,9 +44,11 @@ static void addRnsPasses(mlir::OpPassManager &pm,
       options.klssForm && options.params.empty() && options.klssGamma == 0;
   pm.addPass(createRNSSelectKeySwitch(select));
   // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
-  // Fusion on: a merged ModDown reads P*y + acc in place (lifted).
+  // Fusion on: a merged ModDown reads P*y + acc in place (lifted), and a
+  // rotation's sigma(c0) is added in its ModDown's epilogue.
   pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
-      options.mergeModDown, options.mergeModDown, options.fusion}));
+      options.mergeModDown, options.mergeModDown, options.fusion,
+      options.fusion && options.liftRotation}));
   // Optionally expose the INTT/BConv/NTT chains so fusion sees their tails.
   if (expandModSwitch)
     pm.addPass(createRNSExpandModSwitch());

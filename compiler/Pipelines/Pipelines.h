@@ -139,6 +139,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                       llvm::cl::desc("Fuse elementwise chains (and NTT "
                                      "prologues/epilogues) into one kernel"),
                       llvm::cl::init(true)};
+  Option<bool> liftRotation{
+      *this, "lift-rotation",
+      llvm::cl::desc("Fold a rotation's sigma_g(c0) + ModDown(acc)#0 into the "
+                     "ModDown's last NTT as a permuted lifted addend (with "
+                     "fusion; rns-merge-moddown lift-rotation)"),
+      llvm::cl::init(true)};
   Option<bool> hoistSiblings{
       *this, "hoist-siblings",
       llvm::cl::desc("Horizontal fusion may hoist a sibling kernel up to an "

@@ -933,7 +933,9 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
     step("kKlssInnerProduct", out, in, comment).imm[0] =
         c->getAttrOfType<IntegerAttr>("level").getInt();
   } else if (callee == "mod_switch_down") {
-    step("kModSwitchDown", out, in, comment);
+    // imm[0]: the lifted addends' Galois element (0: not permuted).
+    auto g = c->getAttrOfType<IntegerAttr>("galois");
+    step("kModSwitchDown", out, in, comment).imm[0] = g ? g.getInt() : 0;
   } else if (callee == "automorphism") {
     step("kAutomorphism", out, in, comment).imm[0] =
         c->getAttrOfType<IntegerAttr>("galois").getInt();

@@ -12,8 +12,8 @@ Compiler options (both commands; each is a field of ember.CompileOptions):
 --extra-levels N, --rescale lazy|eager, --[no-]lazy-relin, --[no-]hoisting,
 --[no-]double-hoisting,
 --[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch, --[no-]lazy-sums,
---[no-]hoist-siblings, --lanes 0|1|2|4, --keyswitch auto|hybrid|klss,
---key-memory-mib N,
+--[no-]lift-rotation, --[no-]hoist-siblings, --lanes 0|1|2|4,
+--keyswitch auto|hybrid|klss, --key-memory-mib N,
 --klss-gamma N, --klss-t N.
 
 ``run`` compiles, generates keys, encrypts random inputs (uniform in each

@@ -1010,7 +1010,7 @@ def compile(  # noqa: A001 - the API's name
     (:class:`ember.CompileOptions`: ``security``, ``params``, ``log_n``,
     ``scale_bits``, ``dnum``, ``extra_levels``, ``rescale``, ``lazy_relin``,
     ``hoisting``, ``merge_moddown``, ``fusion``, ``expand_modswitch``,
-    ``lazy_sums``, ``hoist_siblings``, ``lanes``,
+    ``lazy_sums``, ``lift_rotation``, ``hoist_siblings``, ``lanes``,
     ``keyswitch``, ``key_memory_mib``, ``klss_gamma``, ``klss_t``), e.g.
     ``ember.compile(f, log_n=14, scale_bits=45, hoisting=False)``.
     ``inputset``: sample inputs (a list of dicts by name, or of sequences

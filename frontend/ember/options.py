@@ -148,6 +148,9 @@ class CompileOptions:
       hoisted dot's inner sum, lazily relinearised tensor products) summed
       unreduced in two words and reduced once, at 64-bit words (at 32-bit
       words the kernels keep one reduction a product: measured faster).
+    - ``lift_rotation``: a rotation's c0 side, sigma(c0) + ModDown(acc)#0,
+      added in the ModDown's last NTT (a permuted read of c0 in its
+      epilogue) instead of a kernel of its own; with ``fusion``.
     - ``hoist_siblings``: a sibling kernel reading the same buffers as an
       earlier one (the next giant step's sum over the same baby steps)
       hoisted up and fused into it, so the two share those loads.
@@ -283,6 +286,11 @@ class CompileOptions:
         True,
         "lazy-sums",
         "generated kernels sum 3+ products unreduced, one reduction a sum",
+    )
+    lift_rotation: bool = _option(
+        True,
+        "lift-rotation",
+        "add a rotation's rotated c0 in its ModDown's last NTT (with fusion)",
     )
     hoist_siblings: bool = _option(
         True,

@@ -20,9 +20,9 @@
 //     the digits read permuted by X -> X^galois)
 //   void klssModUp(args, digits, outs, scratch)  outs[j] = digits[j] over T
 //   void klssInnerProduct(args, key, digits, level, acc0, acc1, scratch)
-//   void modSwitchDown(args, xs, ys, outs, scratch, t)  outs[j] = the switch
-//     of xs[j] (+ P ys[j] when ys is not empty: lifted addends); t != 0:
-//     BGV's t-corrected switch
+//   void modSwitchDown(args, xs, ys, outs, scratch, t, g)  outs[j] = the
+//     switch of xs[j] (+ P ys[j] when ys is not empty: lifted addends;
+//     + P sigma_g(ys[j]) when g != 0); t != 0: BGV's t-corrected switch
 //   void automorphism(args, p, g, out)
 //   Poly view(args, p, first, count)       void concat(args, parts, out)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
@@ -414,7 +414,8 @@ private:
       return;
     }
     case StepKind::kModSwitchDown: {
-      // Inputs x_0..x_{n-1}, then the lifted addends of the first ones.
+      // Inputs x_0..x_{n-1}, then the lifted addends of the first ones
+      // (imm[0]: their Galois element, 0 when read in order).
       if (s.nin < s.nout || s.nin > 2 * s.nout)
         throw Error("program plan: mod_switch_down takes one input per "
                     "output and at most as many lifted addends");
@@ -426,7 +427,8 @@ private:
         ys.push_back(&in(s, j));
       for (int32_t j = 0; j < s.nout; ++j)
         outs.push_back(&placeOut(s, j));
-      B::modSwitchDown(args_, xs, ys, outs, scratch(s), plan_.plain_modulus);
+      B::modSwitchDown(args_, xs, ys, outs, scratch(s), plan_.plain_modulus,
+                       static_cast<uint64_t>(s.imm[0]));
       return;
     }
     case StepKind::kAutomorphism: {

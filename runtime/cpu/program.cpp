@@ -513,13 +513,13 @@ template <typename Word> struct CpuBackend {
     ember::klssInnerProduct(*a.ctx, key, digits, level, acc0, acc1);
   }
   /// out_j = modSwitchDown(x_j [+ P y_j]): the lifted addend y_j (over
-  /// x_j's Q limbs; for the first ys.size() inputs) times P, the product of
-  /// x_j's special primes, added first (the CUDA backend reads it in place;
-  /// both exact).
+  /// x_j's Q limbs; for the first ys.size() inputs; sigma_g(y_j) when
+  /// lifted_galois = g != 0) times P, the product of x_j's special primes,
+  /// added first (the CUDA backend reads it in place; both exact).
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
                             const std::vector<const Poly *> &ys,
                             const std::vector<Poly *> &outs, Scratch,
-                            uint64_t plain_modulus) {
+                            uint64_t plain_modulus, uint64_t lifted_galois) {
     const Context<Word> &ctx = *a.ctx;
     for (size_t j = 0; j < xs.size(); ++j) {
       if (j >= ys.size()) { // lifted addends belong to the first inputs
@@ -528,7 +528,14 @@ template <typename Word> struct CpuBackend {
         continue;
       }
       Poly t = *xs[j];
-      const Poly &y = *ys[j];
+      Poly rotated;
+      if (lifted_galois) {
+        if (outs[j]->basis.size() != ys[j]->limbs())
+          throw InvalidArgument("modSwitchDown: permuted lifted addends "
+                                "need a plain ModDown (no Q limb dropped)");
+        rotated = cpu::automorphism(ctx, *ys[j], lifted_galois);
+      }
+      const Poly &y = lifted_galois ? rotated : *ys[j];
       if (y.ntt != t.ntt || y.limbs() > t.limbs() ||
           !std::equal(y.basis.begin(), y.basis.end(), t.basis.begin()))
         throw InvalidArgument("modSwitchDown: a lifted addend must be over "

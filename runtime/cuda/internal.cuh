@@ -248,6 +248,10 @@ template <typename W> struct EpilogueT {
   const W *b[kMaxParts] = {}; ///< part p's addend, or null
   const W *c = nullptr;       ///< (word, shoup) per limb (unused without a)
   const W *bc = nullptr;      ///< (word, shoup) per limb scaling b, or null
+  /// b read permuted by X -> X^galois (a rotation's sigma(c0) added in its
+  /// ModDown: point k reads b at automorphismNttIndex's k-th entry,
+  /// computed, not loaded), or in order when 0.
+  uint32_t galois = 0;
   int div = 1;
 };
 using Epilogue = EpilogueT<u64>;

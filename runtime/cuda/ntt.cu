@@ -100,19 +100,38 @@ template <typename W> __device__ __forceinline__ W reduceOut(W x, W q, W lz) {
   return subIfGe(x, q);
 }
 
+/// Point k of a limb of N = 2^log_n points in NTT form reads point
+/// nttAutoIndex(k) of the input under X -> X^galois (cpu's
+/// automorphismNttIndex, galois odd and below 2N): bit-reversed order, k is
+/// the root 2 brev(k) + 1, sent to its galois-th power (mod 2N: 32-bit
+/// products suffice, 2N divides 2^32).
+__device__ __forceinline__ uint32_t nttAutoIndex(uint32_t k, uint32_t galois,
+                                                 int log_n) {
+  const uint32_t e = 2 * (__brev(k) >> (32 - log_n)) + 1;
+  const uint32_t image = (e * galois) & ((2u << log_n) - 1);
+  return __brev((image - 1) >> 1) >> (32 - log_n);
+}
+
 /// One row's view of an Epilogue (ModDown fused into the last NTT): the
 /// row's operand a (or none), optional addend b and its factor, and the
-/// constant c, offset to `base`.
+/// constant c, offset to `base` (a permuted b stays at its limb's start
+/// and keeps base).
 template <typename W> struct EpiRow {
   const W *a, *b;
+  uint32_t galois, base; ///< b read permuted (galois != 0), and where
+  int log_n;
   W cw, cs, bw, bs;
   bool scaleB;
+  /// Where the addend of point k (offset to base) is.
+  __device__ __forceinline__ const W *bAt(size_t k) const {
+    return galois ? b + nttAutoIndex(base + uint32_t(k), galois, log_n) : b + k;
+  }
   /// out = (a - x) * c (+ b [* bc]), or x (+ b) without a, from the
   /// forward transform's output x below 2L (lz = lazyBound(q)). With a, x
   /// is only brought below L: a + L - x, below L + q < 2^W (q < 2^61 at 64
   /// bits, 2^30 at 32), is what the product reduces fully.
   __device__ __forceinline__ W apply(W x, size_t k, W q, W lz) const {
-    return applyValues(x, a ? a[k] : 0, b ? b[k] : 0, q, lz);
+    return applyValues(x, a ? a[k] : 0, b ? *bAt(k) : 0, q, lz);
   }
   /// The same with a[k] and b[k] already loaded (ignored where null).
   __device__ __forceinline__ W applyValues(W x, W ak, W bk, W q, W lz) const {
@@ -130,7 +149,12 @@ __device__ __forceinline__ EpiRow<W> epiRow(const EpilogueT<W> &e, int r,
   const size_t off = (size_t(limb) << log_n) + base;
   EpiRow<W> row;
   row.a = e.a[part] ? e.a[part] + off : nullptr;
-  row.b = e.b[part] ? e.b[part] + off : nullptr;
+  row.galois = e.galois;
+  row.base = uint32_t(base);
+  row.log_n = log_n;
+  row.b = !e.b[part] ? nullptr
+          : e.galois ? e.b[part] + (size_t(limb) << log_n)
+                     : e.b[part] + off;
   row.cw = row.a ? e.c[2 * limb] : 0;
   row.cs = row.a ? e.c[2 * limb + 1] : 0;
   row.scaleB = row.b && e.bc;
@@ -678,7 +702,8 @@ __global__ void __launch_bounds__(kFastThreads, kFastMinBlocks<W>)
       if (epi.a)
         __pipeline_memcpy_async(&pre[c * 256 + k], epi.a + k, sizeof(W));
       if (epi.b)
-        __pipeline_memcpy_async(&pre[2048 + c * 256 + k], epi.b + k, sizeof(W));
+        __pipeline_memcpy_async(&pre[2048 + c * 256 + k], epi.bAt(k),
+                                sizeof(W));
     }
     __pipeline_commit();
   }

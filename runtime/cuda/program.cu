@@ -162,8 +162,8 @@ template <typename W> struct CudaBackend {
   static void modSwitchDown(const Args &a, const std::vector<const Poly *> &xs,
                             const std::vector<const Poly *> &ys,
                             const std::vector<Poly *> &outs, Scratch s,
-                            uint64_t plain_modulus) {
-    cuda::modSwitchDown(*a.ctx, xs, ys, outs, s, plain_modulus);
+                            uint64_t plain_modulus, uint64_t lifted_galois) {
+    cuda::modSwitchDown(*a.ctx, xs, ys, outs, s, plain_modulus, lifted_galois);
   }
   static void automorphism(const Args &a, const Poly &p, uint64_t g,
                            Poly &out) {

@@ -2254,13 +2254,15 @@ namespace {
 
 /// Switches parts of one shape in one INTT, one BConv and one NTT launch
 /// (at most 3 with lifted addends, 4 without: the launch's buffers); the
-/// first lifted.size() parts have lifted addends. Scratch z: parts x drop
+/// first lifted.size() parts have lifted addends, read permuted by X ->
+/// X^galois when it is not 0 (no dropped Q limb then). Scratch z: parts x drop
 /// rows, then lifted x drop_q rows. Either word.
 template <typename W>
 void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
                  const std::vector<const BasicDevicePoly<W> *> &in,
                  const std::vector<const BasicDevicePoly<W> *> &lifted,
-                 const std::vector<BasicDevicePoly<W> *> &out, W *z) {
+                 const std::vector<BasicDevicePoly<W> *> &out, W *z,
+                 uint32_t galois = 0) {
   const size_t n = ctx.impl().n;
   const int parts = int(in.size()), k = plan.keep, d = plan.drop;
   const int m = int(lifted.size()), dq = m ? plan.drop_q : 0;
@@ -2331,7 +2333,9 @@ void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
     e.b[p] = p < m ? lifted[p]->data() : nullptr;
   }
   e.c = wordsOf<W>(plan.inv);
-  e.bc = m ? lift : nullptr;
+  // y P D^-1; without a dropped Q limb D = P and the factor is 1.
+  e.bc = m && plan.drop_q ? lift : nullptr;
+  e.galois = m ? galois : 0;
   e.div = k;
   launchNttForward(ctx, o, o, o, keep_mods, -1, &e);
 }
@@ -2344,7 +2348,8 @@ void switchDownInto(const DeviceContext &ctx,
                     const std::vector<const BasicDevicePoly<W> *> &in,
                     const std::vector<const BasicDevicePoly<W> *> &lifted,
                     const std::vector<BasicDevicePoly<W> *> &out,
-                    Scratch scratch, uint64_t plain_modulus = 0) {
+                    Scratch scratch, uint64_t plain_modulus = 0,
+                    uint64_t lifted_galois = 0) {
   // With t and lifted addends (BGV's merged ModDown), the lifted terms are
   // t's business of no constant: the pre-pass and y P D^-1 do not change,
   // the conversion's constants carry t.
@@ -2377,7 +2382,18 @@ void switchDownInto(const DeviceContext &ctx,
       if (!y->ntt || y->basis != q_part)
         throw InvalidArgument("modSwitchDown: a lifted addend must be over "
                               "the input's Q limbs, in NTT form");
+    if (lifted_galois && plan.drop_q)
+      throw InvalidArgument("modSwitchDown: permuted lifted addends "
+                            "(lifted_galois) need a plain ModDown (no Q "
+                            "limb dropped)");
   }
+  if (lifted_galois && lifted.empty())
+    throw InvalidArgument("modSwitchDown: lifted_galois without lifted "
+                          "addends");
+  if (lifted_galois % 2 == 0 && lifted_galois)
+    throw InvalidArgument("modSwitchDown: lifted_galois must be odd");
+  if (lifted_galois >= 2 * first.n)
+    throw InvalidArgument("modSwitchDown: lifted_galois must be below 2N");
   const size_t n = in[0]->n;
   if (!first.ntt) { // coefficient form
     for (size_t p = 0; p < in.size(); ++p) {
@@ -2415,7 +2431,8 @@ void switchDownInto(const DeviceContext &ctx,
       const int hi = std::min(int(v.size()), p1);
       return hi <= p0 ? V() : V(v.begin() + p0, v.begin() + hi);
     };
-    switchGroup<W>(ctx, plan, slice(in), slice(lifted), slice(out), z);
+    switchGroup<W>(ctx, plan, slice(in), slice(lifted), slice(out), z,
+                   uint32_t(lifted_galois));
   }
 }
 
@@ -2425,8 +2442,8 @@ void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly *> &in,
                    const std::vector<const DevicePoly *> &lifted,
                    const std::vector<DevicePoly *> &out, Scratch scratch,
-                   uint64_t plain_modulus) {
-  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus);
+                   uint64_t plain_modulus, uint64_t lifted_galois) {
+  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois);
 }
 
 // --- ModUp and modulus switches at 32-bit words ---------------------------
@@ -2557,9 +2574,9 @@ void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly32 *> &in,
                    const std::vector<const DevicePoly32 *> &lifted,
                    const std::vector<DevicePoly32 *> &out, Scratch scratch,
-                   uint64_t plain_modulus) {
+                   uint64_t plain_modulus, uint64_t lifted_galois) {
   requireWord<u32>(ctx, "modSwitchDown");
-  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus);
+  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois);
 }
 
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in) {

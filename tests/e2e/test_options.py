@@ -82,6 +82,14 @@ WITNESSES = {
         and "kernel.lanes = 2" in b.ir("kernel")
         and "kernel.lanes" not in a.ir("kernel"),
     ),
+    # x.rotate(1) and y.rotate(2): each rotation's sigma(c0) added in its
+    # ModDown's epilogue (a permuted lifted addend), not by a kernel.
+    "lift_rotation": (
+        False,
+        lambda a, b: "lifted_galois" in a.ir("rns")
+        and "lifted_galois" not in b.ir("rns")
+        and "lift-rotation=false" in b.meta["pipeline"],
+    ),
     "keyswitch": (
         "klss",
         lambda a, b: b.manifest["keys"]["klss_relin"]

@@ -150,6 +150,10 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       repl.append(c->result_begin(), c->result_end());
     } else if (isa<rns::ModDownOp, rns::RescaleOp>(op)) {
       auto c = call(b, op, "mod_switch_down", op->getOperands());
+      // Lifted addends read permuted: sigma_g(y).
+      if (auto md = dyn_cast<rns::ModDownOp>(op);
+          md && md.getLiftedGaloisAttr())
+        c->setAttr("galois", md.getLiftedGaloisAttr());
       repl.append(c->result_begin(), c->result_end());
     } else if (isa<rns::NTTOp, rns::INTTOp, rns::BConvOp, rns::ConcatOp,
                    rns::AutomorphismOp, rns::LoadKeyOp, rns::EncodeOp,

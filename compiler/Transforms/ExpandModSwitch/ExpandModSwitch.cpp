@@ -56,10 +56,14 @@ template <typename OpTy> struct ExpandSwitchDown : OpRewritePattern<OpTy> {
     SmallVector<Value> results;
     for (auto [i, x] : llvm::enumerate(op.getInputs())) {
       if constexpr (std::is_same_v<OpTy, rns::ModDownOp>) {
-        // A lifted addend: P*y + x, explicitly.
+        // A lifted addend: P*y + x (P*sigma_g(y) with lifted_galois),
+        // explicitly.
         if (i < op.getLifted().size()) {
-          Value lifted =
-              rns::MulPOp::create(b, op.getLoc(), in, op.getLifted()[i]);
+          Value y = op.getLifted()[i];
+          if (auto g = op.getLiftedGaloisAttr())
+            y = rns::AutomorphismOp::create(b, op.getLoc(), y.getType(), y,
+                                            uint64_t(g.getInt()));
+          Value lifted = rns::MulPOp::create(b, op.getLoc(), in, y);
           x = rns::AddOp::create(b, op.getLoc(), lifted, x);
         }
       }

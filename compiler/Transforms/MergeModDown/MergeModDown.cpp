@@ -1,8 +1,9 @@
 //===- MergeModDown.cpp - ModDown merging and accumulation
 //-----------------===//
 //
-// rescale(y + ModDown(a)) -> ModDown'(P*y + a) to Q_{l-1}, and
-// ModDown(a) + ModDown(b) -> ModDown(a + b). See MergeModDown.td.
+// rescale(y + ModDown(a)) -> ModDown'(P*y + a) to Q_{l-1},
+// ModDown(a) + ModDown(b) -> ModDown(a + b), and
+// sigma_g(y) + ModDown(a) -> ModDown(a + P sigma_g(y)). See MergeModDown.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -214,6 +215,74 @@ struct AccumulateBeforeModDown : OpRewritePattern<rns::ModDownOp> {
   }
 };
 
+/// Whether `v` is defined before `op` (a block argument of an enclosing
+/// region, or an op earlier in op's block).
+static bool definedBefore(Value v, Operation *op) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner()->getParentOp()->isAncestor(op);
+  Operation *def = v.getDefiningOp();
+  return def->getBlock() == op->getBlock() && def->isBeforeInBlock(op);
+}
+
+/// A rotation's c0 side: sigma_g(y_i) + ModDown(a)#i for a prefix of the
+/// results (a rotation: #0 only), the ModDown plain (to Q_l) and used
+/// nowhere else, the sum read by no elementwise op -> mod_down(a)
+/// lifted(y) {lifted_galois = g}: the runtime adds sigma_g(y) in the last
+/// NTT's epilogue (a permuted read of y) instead of a separate kernel that
+/// reads y permuted and the ModDown's result and writes their sum.
+struct LiftRotationIntoModDown : OpRewritePattern<rns::ModDownOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(rns::ModDownOp modDown,
+                                PatternRewriter &rewriter) const override {
+    if (!modDown.getLifted().empty())
+      return rewriter.notifyMatchFailure(modDown, "already lifted");
+    auto inTy = cast<PolyType>(modDown.getInputs()[0].getType());
+    auto outTy = cast<PolyType>(modDown.getResults()[0].getType());
+    if (!inTy.isNTT() || outTy.getNumQ() != inTy.getNumQ())
+      return rewriter.notifyMatchFailure(modDown, "not a plain NTT ModDown");
+    std::optional<int64_t> galois;
+    SmallVector<rns::AddOp> adds;
+    SmallVector<Value> lifted;
+    for (OpResult r : modDown.getResults()) {
+      auto add =
+          r.hasOneUse() ? dyn_cast<rns::AddOp>(*r.user_begin()) : rns::AddOp();
+      Value other = !add                ? Value()
+                    : add.getLhs() == r ? add.getRhs()
+                                        : add.getLhs();
+      auto autom = other ? other.getDefiningOp<rns::AutomorphismOp>()
+                         : rns::AutomorphismOp();
+      // Only where the add would be a kernel of its own: an add that
+      // fuses into an elementwise consumer's kernel costs that kernel one
+      // permuted input, cheaper there than in the integer-bound NTT.
+      auto fusesOn = [](Value v) {
+        return llvm::any_of(v.getUsers(), [](Operation *user) {
+          return user->hasTrait<rns::OpTrait::RNSElementwise>();
+        });
+      };
+      if (!autom || other.getType() != r.getType() ||
+          (galois && *galois != int64_t(autom.getGalois())) ||
+          !definedBefore(autom.getInput(), modDown) || fusesOn(add))
+        break; // the folded results are a prefix
+      galois = int64_t(autom.getGalois());
+      adds.push_back(add);
+      lifted.push_back(autom.getInput());
+    }
+    if (adds.empty())
+      return rewriter.notifyMatchFailure(modDown, "no rotated addend");
+    LLVM_DEBUG(llvm::dbgs() << "lifting " << lifted.size()
+                            << " rotated addend(s) into " << modDown << "\n");
+    rewriter.setInsertionPoint(modDown);
+    auto merged = rns::ModDownOp::create(
+        rewriter, modDown.getLoc(), modDown.getResultTypes(),
+        modDown.getInputs(), lifted, rewriter.getI64IntegerAttr(*galois));
+    for (auto [i, add] : llvm::enumerate(adds))
+      rewriter.replaceOp(add, merged.getResult(i));
+    rewriter.replaceOp(modDown, merged.getResults());
+    return success();
+  }
+};
+
 struct RNSMergeModDownPass : impl::RNSMergeModDownBase<RNSMergeModDownPass> {
   using RNSMergeModDownBase::RNSMergeModDownBase;
 
@@ -225,6 +294,14 @@ struct RNSMergeModDownPass : impl::RNSMergeModDownBase<RNSMergeModDownPass> {
       patterns.add<MergeRescaleIntoModDown>(&getContext(), liftInPlace);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+    // After the others: a lifted ModDown is neither accumulated nor merged
+    // with a rescale, so only what they left is folded.
+    if (liftRotation) {
+      RewritePatternSet lift(&getContext());
+      lift.add<LiftRotationIntoModDown>(&getContext());
+      if (failed(applyPatternsGreedily(getOperation(), std::move(lift))))
+        signalPassFailure();
+    }
   }
 };
 

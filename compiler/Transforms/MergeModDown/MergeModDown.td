@@ -34,6 +34,18 @@ def RNSMergeModDown : Pass<"rns-merge-moddown"> {
        Applied repeatedly, n key-switched terms of a sum need one ModDown
        even without `ckks-hoist-rotations` (which also shares the ModUp).
 
+    3. **A rotation's c0 side into its ModDown** (lift-rotation, after the
+       two above). `sigma_g(y) + ModDown(a)#0` (a rotation's
+       `rot(c0) + ModDown(acc0)`; likewise for a prefix of the results,
+       with one g) becomes `mod_down(a) lifted(y) {lifted_galois = g}`:
+       the switch of `a + P sigma_g(y)`. The runtime reads y permuted in
+       the last NTT's epilogue, so no separate kernel reads sigma_g(y) and
+       the ModDown's result to add them. Only plain ModDowns (to Q_l) in
+       NTT form, with y defined before the ModDown, and only where the sum
+       is read by no elementwise op (which would fuse the add into its own
+       kernel: the permuted read costs less there than in the NTT, measured
+       on an H200).
+
     IR without such patterns is left unchanged.
   }];
   let options = [
@@ -44,6 +56,9 @@ def RNSMergeModDown : Pass<"rns-merge-moddown"> {
     Option<"liftInPlace", "lift-in-place", "bool", /*default=*/"true",
            "Merged ModDowns read P*y + a in place (lifted operands) rather "
            "than after an rns.mul_p and an rns.add">,
+    Option<"liftRotation", "lift-rotation", "bool", /*default=*/"true",
+           "Fold a rotation's sigma_g(c0) + ModDown(acc)#0 into the "
+           "ModDown as a permuted lifted addend (rewrite 3)">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

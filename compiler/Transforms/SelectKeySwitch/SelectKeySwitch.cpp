@@ -240,8 +240,9 @@ void rewriteToKlss(Group &g, ckks::ParamsAttr params,
     SmallVector<Type> coeffTypes;
     for (Type t : md.getResultTypes())
       coeffTypes.push_back(cast<PolyType>(t).withForm(Form::coeff));
-    auto down = rns::ModDownOp::create(b, md.getLoc(), coeffTypes,
-                                       md.getInputs(), md.getLifted());
+    auto down =
+        rns::ModDownOp::create(b, md.getLoc(), coeffTypes, md.getInputs(),
+                               md.getLifted(), md.getLiftedGaloisAttr());
     for (auto [old, c] : llvm::zip(md.getResults(), down.getResults()))
       old.replaceAllUsesWith(
           rns::NTTOp::create(b, md.getLoc(), old.getType(), c).getResult());

@@ -87,6 +87,15 @@ LogicalResult CallOp::verify() {
                                  getInputs().size() > 2 * getResults().size()))
     return emitOpError("mod_switch_down maps each input to one result (then "
                        "takes lifted addends of the first inputs)");
+  auto numQ = [](Value v) {
+    auto t = dyn_cast<ember::rns::PolyType>(v.getType());
+    return t ? int64_t(t.getNumQ()) : 0;
+  };
+  if (c == "mod_switch_down" && (*this)->hasAttr("galois") &&
+      (getInputs().size() == getResults().size() ||
+       numQ(getInputs().front()) != numQ(getResults().front())))
+    return emitOpError("mod_switch_down's 'galois' permutes lifted addends: "
+                       "it needs some, and no dropped Q limb");
   if (c == "ks_inner_product" &&
       (getResults().size() != 2 || getInputs().empty() ||
        !isa<ember::rns::EvalKeyType>(getInputs().front().getType())))
@@ -206,7 +215,8 @@ LogicalResult CallOp::verifyCallAttributes() {
   StringRef c = getCallee();
   auto params = ember::ckks::ParamsAttr::lookup(*this);
   LogicalResult ok = success();
-  if (c == "automorphism" || c == "load_key" || c == "ks_inner_product") {
+  if (c == "automorphism" || c == "load_key" || c == "ks_inner_product" ||
+      c == "mod_switch_down") {
     IntegerAttr g = integerAttr(*this, "galois", c == "automorphism", ok);
     if (failed(ok))
       return ok;

@@ -589,6 +589,16 @@ LogicalResult ModDownOp::verify() {
                          "over the input's Q limbs, got ")
              << yt << " for " << in;
   }
+  if (auto g = getLiftedGaloisAttr()) {
+    if (getLifted().empty())
+      return emitOpError("has lifted_galois but no lifted addend");
+    if (failed(verifyGaloisElement(*this, g.getInt())))
+      return failure();
+    if (out.getNumQ() != in.getNumQ())
+      return emitOpError("lifted_galois needs a plain ModDown (no Q limb "
+                         "dropped), got ")
+             << in << " -> " << out;
+  }
   return success();
 }
 

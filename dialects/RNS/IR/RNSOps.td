@@ -408,10 +408,24 @@ def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, AttrSizedOperandSegments,
     product of the special primes): the merged ModDown's `P * c_i + acc_i`,
     read in place instead of an `rns.mul_p` and an `rns.add` over Q_l u P
     (`rns-merge-moddown` with lift-in-place).
+
+    With `lifted_galois = g` the addends are read permuted: result i is the
+    switch of `x_i + P sigma_g(y_i)`, sigma_g the automorphism X -> X^g
+    (a rotation's `sigma_g(c0) + ModDown(acc)#0`, folded by
+    `rns-merge-moddown` with lift-rotation). Only where no Q limb is
+    dropped (a plain ModDown to Q_l).
   }];
   let arguments = (ins Variadic<RNS_AnyPoly>:$inputs,
-                       Variadic<RNS_AnyPoly>:$lifted);
+                       Variadic<RNS_AnyPoly>:$lifted,
+                       OptionalAttr<I64Attr>:$lifted_galois);
   let results = (outs Variadic<RNS_AnyPoly>:$results);
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::mlir::ValueRange":$inputs,
+                   "::mlir::ValueRange":$lifted), [{
+      build($_builder, $_state, results, inputs, lifted,
+            ::mlir::IntegerAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $inputs (`lifted` `(` $lifted^ `:` type($lifted) `)`)? attr-dict `:`
     type($inputs) `->` type($results)

@@ -281,53 +281,62 @@ void checkPrimitives(const Context64 &ctx, int level) {
     }
     // Several polynomials switched in one batch (5: more than one launch
     // group), the first ones with lifted addends y (the switch of x + P y),
-    // against the CPU's switch of x + P y formed limb by limb here.
+    // against the CPU's switch of x + P y formed limb by limb here; to Q_l
+    // also with the addends read permuted (lifted_galois g: x + P
+    // sigma_g(y), a rotation's c0 side; 5 and the conjugation).
     for (const std::vector<int> &keep :
          level >= 1 ? std::vector<std::vector<int>>{q, ctx.qBasis(level - 1)}
-                    : std::vector<std::vector<int>>{q}) {
-      for (int lifted : {0, 2, 5}) {
-        std::vector<Poly64> xs, ys;
-        std::vector<cuda::DevicePoly> dxs, dys, douts;
-        for (int i = 0; i < 5; ++i) {
-          xs.push_back(randomPoly(ctx, prng, qp, true));
-          dxs.push_back(cuda::upload(dctx, xs.back()));
-          douts.push_back(cuda::DevicePoly{
-              keep, ctx.n(), true,
-              cuda::DeviceBuffer(dctx, keep.size() * ctx.n())});
-          if (i < lifted) {
-            ys.push_back(randomPoly(ctx, prng, q, true));
-            dys.push_back(cuda::upload(dctx, ys.back()));
+                    : std::vector<std::vector<int>>{q})
+      for (uint64_t galois : keep == q
+                                 ? std::vector<uint64_t>{0, 5, 2 * ctx.n() - 1}
+                                 : std::vector<uint64_t>{0})
+        for (int lifted : {0, 2, 5}) {
+          if (galois && !lifted)
+            continue;
+          std::vector<Poly64> xs, ys;
+          std::vector<cuda::DevicePoly> dxs, dys, douts;
+          for (int i = 0; i < 5; ++i) {
+            xs.push_back(randomPoly(ctx, prng, qp, true));
+            dxs.push_back(cuda::upload(dctx, xs.back()));
+            douts.push_back(cuda::DevicePoly{
+                keep, ctx.n(), true,
+                cuda::DeviceBuffer(dctx, keep.size() * ctx.n())});
+            if (i < lifted) {
+              ys.push_back(randomPoly(ctx, prng, q, true));
+              dys.push_back(cuda::upload(dctx, ys.back()));
+            }
+          }
+          std::vector<const cuda::DevicePoly *> in, ly;
+          std::vector<cuda::DevicePoly *> out;
+          for (int i = 0; i < 5; ++i) {
+            in.push_back(&dxs[i]);
+            out.push_back(&douts[i]);
+            if (i < lifted)
+              ly.push_back(&dys[i]);
+          }
+          cuda::modSwitchDown(dctx, in, ly, out, cuda::Scratch{}, 0, galois);
+          for (int i = 0; i < 5; ++i) {
+            Poly64 t = xs[i];
+            if (i < lifted && galois)
+              ys[i] = cpu::automorphism(ctx, ys[i], galois);
+            if (i < lifted)
+              for (size_t r = 0; r < q.size(); ++r) {
+                const Modulus<uint64_t> &m = ctx.modulus(q[r]);
+                uint64_t p_mod = 1;
+                for (int pk : p)
+                  p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(pk).value()));
+                for (size_t k = 0; k < ctx.n(); ++k)
+                  t.limb(r)[k] =
+                      m.add(t.limb(r)[k], m.mul(ys[i].limb(r)[k], p_mod));
+              }
+            EXPECT_EQ(diff(cpu::modSwitchDown(ctx, t, keep),
+                           cuda::download(dctx, douts[i])),
+                      "")
+                << "batched modSwitchDown part " << i << " of 5, " << lifted
+                << " lifted, galois " << galois << ", to " << keep.size()
+                << " limbs";
           }
         }
-        std::vector<const cuda::DevicePoly *> in, ly;
-        std::vector<cuda::DevicePoly *> out;
-        for (int i = 0; i < 5; ++i) {
-          in.push_back(&dxs[i]);
-          out.push_back(&douts[i]);
-          if (i < lifted)
-            ly.push_back(&dys[i]);
-        }
-        cuda::modSwitchDown(dctx, in, ly, out, cuda::Scratch{});
-        for (int i = 0; i < 5; ++i) {
-          Poly64 t = xs[i];
-          if (i < lifted)
-            for (size_t r = 0; r < q.size(); ++r) {
-              const Modulus<uint64_t> &m = ctx.modulus(q[r]);
-              uint64_t p_mod = 1;
-              for (int pk : p)
-                p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(pk).value()));
-              for (size_t k = 0; k < ctx.n(); ++k)
-                t.limb(r)[k] =
-                    m.add(t.limb(r)[k], m.mul(ys[i].limb(r)[k], p_mod));
-            }
-          EXPECT_EQ(diff(cpu::modSwitchDown(ctx, t, keep),
-                         cuda::download(dctx, douts[i])),
-                    "")
-              << "batched modSwitchDown part " << i << " of 5, " << lifted
-              << " lifted, to " << keep.size() << " limbs";
-        }
-      }
-    }
     if (level >= 1) {
       Poly64 c = a;
       cpu::rescale(ctx, c);
@@ -638,36 +647,42 @@ void checkPlanPrimitives32(int log_n, int q_count, int p_count, int level) {
         << "keySwitchInnerProduct acc1, galois " << g;
   }
   // Two parts switched from Q_l u P to Q_l and (merged) Q_{l-1}, the first
-  // with a lifted addend y: (x + P y) switched, as the CPU backend does.
-  for (int drop_q : {0, 1}) {
-    if (level - drop_q < 0)
-      continue;
-    const std::vector<int> keep = ctx.qBasis(level - drop_q);
-    const Poly32 x0 = randomPoly(ctx, prng, qp, true);
-    const Poly32 x1 = randomPoly(ctx, prng, qp, true);
-    const Poly32 y = randomPoly(ctx, prng, q, true);
-    Poly32 t = x0;
-    for (size_t i = 0; i < y.limbs(); ++i) {
-      const Modulus<uint32_t> &m = ctx.modulus(t.basis[i]);
-      uint32_t p_mod = 1;
-      for (int b : t.basis)
-        if (b >= ctx.qCount())
-          p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(b).value()));
-      for (size_t k = 0; k < ctx.n(); ++k)
-        t.limb(i)[k] = m.add(t.limb(i)[k], m.mul(y.limb(i)[k], p_mod));
+  // with a lifted addend y: (x + P y) switched, as the CPU backend does;
+  // to Q_l also with y read permuted (lifted_galois: x + P sigma_g(y)).
+  for (int drop_q : {0, 1})
+    for (uint64_t g :
+         drop_q ? std::vector<uint64_t>{0} : std::vector<uint64_t>{0, galois}) {
+      if (level - drop_q < 0)
+        continue;
+      const std::vector<int> keep = ctx.qBasis(level - drop_q);
+      const Poly32 x0 = randomPoly(ctx, prng, qp, true);
+      const Poly32 x1 = randomPoly(ctx, prng, qp, true);
+      const Poly32 y0 = randomPoly(ctx, prng, q, true);
+      const Poly32 y = g ? cpu::automorphism(ctx, y0, g) : y0;
+      Poly32 t = x0;
+      for (size_t i = 0; i < y.limbs(); ++i) {
+        const Modulus<uint32_t> &m = ctx.modulus(t.basis[i]);
+        uint32_t p_mod = 1;
+        for (int b : t.basis)
+          if (b >= ctx.qCount())
+            p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(b).value()));
+        for (size_t k = 0; k < ctx.n(); ++k)
+          t.limb(i)[k] = m.add(t.limb(i)[k], m.mul(y.limb(i)[k], p_mod));
+      }
+      const cuda::DevicePoly32 dx0 = cuda::upload(dctx, x0),
+                               dx1 = cuda::upload(dctx, x1),
+                               dy = cuda::upload(dctx, y0);
+      cuda::DevicePoly32 o0 = into(keep, true), o1 = into(keep, true);
+      cuda::modSwitchDown(dctx, {&dx0, &dx1}, {&dy}, {&o0, &o1},
+                          cuda::Scratch{}, 0, g);
+      EXPECT_EQ(
+          diff(cpu::modSwitchDown(ctx, t, keep), cuda::download(dctx, o0)), "")
+          << "modSwitchDown with a lifted addend to " << keep.size()
+          << " limbs, galois " << g;
+      EXPECT_EQ(
+          diff(cpu::modSwitchDown(ctx, x1, keep), cuda::download(dctx, o1)), "")
+          << "modSwitchDown to " << keep.size() << " limbs";
     }
-    const cuda::DevicePoly32 dx0 = cuda::upload(dctx, x0),
-                             dx1 = cuda::upload(dctx, x1),
-                             dy = cuda::upload(dctx, y);
-    cuda::DevicePoly32 o0 = into(keep, true), o1 = into(keep, true);
-    cuda::modSwitchDown(dctx, {&dx0, &dx1}, {&dy}, {&o0, &o1}, cuda::Scratch{});
-    EXPECT_EQ(diff(cpu::modSwitchDown(ctx, t, keep), cuda::download(dctx, o0)),
-              "")
-        << "modSwitchDown with a lifted addend to " << keep.size() << " limbs";
-    EXPECT_EQ(diff(cpu::modSwitchDown(ctx, x1, keep), cuda::download(dctx, o1)),
-              "")
-        << "modSwitchDown to " << keep.size() << " limbs";
-  }
 }
 
 // The 32-bit primitives of compiled programs' plans (runCuda at 32 bits).
@@ -675,6 +690,7 @@ TEST(CudaWords32, PlanPrimitivesMatchTheCpu) {
   REQUIRE_GPU();
   checkPlanPrimitives32(12, 6, 3, 5);
   checkPlanPrimitives32(13, 9, 3, 4);
+  checkPlanPrimitives32(16, 5, 2, 4); // the register-resident N = 2^16 NTT
 }
 
 TEST(CudaWords32, PrimitivesSmallN) {

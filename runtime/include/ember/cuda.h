@@ -318,12 +318,14 @@ void modSwitchDown(const DeviceContext &ctx, const DevicePoly &in,
 /// product of in's special primes (a merged ModDown's P c + acc, read in
 /// place: the dropped Q limbs in a small pre-pass, the kept ones in the
 /// NTT's epilogue). Scratch: parts x dropped limbs + lifted x dropped Q
-/// limbs.
+/// limbs. With lifted_galois g != 0 (no Q limb dropped), the addends are
+/// read permuted: out[i] = modSwitchDown(in[i] + P sigma_g(y_i)) =
+/// sigma_g(y_i) + ModDown(in[i]) (a rotation's c0 side in the epilogue).
 void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly *> &in,
                    const std::vector<const DevicePoly *> &lifted,
                    const std::vector<DevicePoly *> &out, Scratch scratch,
-                   uint64_t plain_modulus = 0);
+                   uint64_t plain_modulus = 0, uint64_t lifted_galois = 0);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
 void rescale(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
@@ -390,7 +392,7 @@ void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly32 *> &in,
                    const std::vector<const DevicePoly32 *> &lifted,
                    const std::vector<DevicePoly32 *> &out, Scratch scratch,
-                   uint64_t plain_modulus = 0);
+                   uint64_t plain_modulus = 0, uint64_t lifted_galois = 0);
 void automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
                   uint64_t galois, DevicePoly32 &out);
 

@@ -29,7 +29,9 @@ using CudaArgs32 = BasicCudaArgs<uint32_t>;
 /// 12: programs of several devices: Step::device, StepKind::kTransfer,
 ///     Plan::devices and Plan::device_arena_bytes.
 /// 13: BasicCudaGraph's inputs and outputs in place (in_place, sites).
-inline constexpr int kAbiVersion = 13;
+/// 14: a kModSwitchDown step's imm[0] is its lifted addends' Galois
+///     element (0: read in order).
+inline constexpr int kAbiVersion = 14;
 
 /// A generated elementwise kernel of a C++ program.
 using CpuKernel = void (*)(const KernelLoop &, const KernelIO &);

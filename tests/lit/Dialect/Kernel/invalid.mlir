@@ -218,3 +218,27 @@ func.func @negative_device(%x: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
   %y = kernel.call "ntt"(%x) {device = -1} : (!rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
   return %y : !rns.poly<ntt, q[0:2]>
 }
+
+// -----
+
+func.func @mod_switch_down_galois_without_lifted(%x: !rns.poly<ntt, q[0:2], p[0:1]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{mod_switch_down's 'galois' permutes lifted addends: it needs some, and no dropped Q limb}}
+  %y = kernel.call "mod_switch_down"(%x) {galois = 5 : i64} : (!rns.poly<ntt, q[0:2], p[0:1]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @mod_switch_down_galois_merged(%x: !rns.poly<ntt, q[0:2], p[0:1]>, %c: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:1]> {
+  // expected-error @+1 {{mod_switch_down's 'galois' permutes lifted addends: it needs some, and no dropped Q limb}}
+  %y = kernel.call "mod_switch_down"(%x, %c) {galois = 5 : i64} : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:1]>
+  return %y : !rns.poly<ntt, q[0:1]>
+}
+
+// -----
+
+func.func @mod_switch_down_galois_even(%x: !rns.poly<ntt, q[0:2], p[0:1]>, %c: !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]> {
+  // expected-error @+1 {{Galois element must be a positive odd integer, got 4}}
+  %y = kernel.call "mod_switch_down"(%x, %c) {galois = 4 : i64} : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
+  return %y : !rns.poly<ntt, q[0:2]>
+}

@@ -574,3 +574,27 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [4398046150657, 110
     return
   }
 }
+
+// -----
+
+func.func @mod_down_galois_without_lifted(%x: !rns.poly<ntt, q[0:4], p[0:2]>) {
+  // expected-error @+1 {{has lifted_galois but no lifted addend}}
+  %0 = rns.mod_down %x {lifted_galois = 5 : i64} : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @mod_down_galois_even(%x: !rns.poly<ntt, q[0:4], p[0:2]>, %y: !rns.poly<ntt, q[0:4]>) {
+  // expected-error @+1 {{Galois element must be a positive odd integer, got 4}}
+  %0 = rns.mod_down %x lifted(%y : !rns.poly<ntt, q[0:4]>) {lifted_galois = 4 : i64} : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:4]>
+  return
+}
+
+// -----
+
+func.func @mod_down_galois_merged(%x: !rns.poly<ntt, q[0:4], p[0:2]>, %y: !rns.poly<ntt, q[0:4]>) {
+  // expected-error @+1 {{lifted_galois needs a plain ModDown (no Q limb dropped)}}
+  %0 = rns.mod_down %x lifted(%y : !rns.poly<ntt, q[0:4]>) {lifted_galois = 5 : i64} : !rns.poly<ntt, q[0:4], p[0:2]> -> !rns.poly<ntt, q[0:3]>
+  return
+}
