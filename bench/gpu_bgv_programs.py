@@ -4,7 +4,8 @@ with the CPU and exact results, from Python as a user runs them.
 ``make OUT [--only PREFIX,...]`` (here, where the compiler is):
 bench/programs/bgv_chain.py's chain(1..10), chain(5) with KLSS key
 switching (bgv_chain5_klss), mul_relin(2^14), affine() (plaintext
-inputs), its CKKS twin ckks_affine() and matvec() (a 256 x 256 integer
+inputs), rotate() (one rotation), its CKKS twin ckks_affine() and
+matvec() (a 256 x 256 integer
 matrix), and the same programs with scheme="bfv" (bfv_*), compiled for
 target="cpu" and "cuda",
 saved as OUT/<name>-cpu and OUT/<name>-cuda, with OUT/inputs.npz (inputs
@@ -42,7 +43,15 @@ sys.path.insert(0, str(ROOT / "frontend"))
 sys.path.insert(0, str(ROOT / "bench" / "programs"))
 
 import ember  # noqa: E402
-from bgv_chain import T, affine, chain, ckks_affine, matvec, mul_relin  # noqa: E402
+from bgv_chain import (  # noqa: E402
+    T,
+    affine,
+    chain,
+    ckks_affine,
+    matvec,
+    mul_relin,
+    rotate,
+)
 
 DEPTHS = range(1, 11)
 MUL_SLOTS = 1 << 14
@@ -60,6 +69,7 @@ def programs(only: str = ""):
             klss.name = f"{scheme}_chain5_klss"
             yield klss, {"keyswitch": "klss"}
             yield mul_relin(MUL_SLOTS, scheme=scheme), {}
+            yield rotate(scheme=scheme), {}
             yield affine(scheme=scheme), {}
             yield matvec(scheme=scheme), {}
         yield ckks_affine(), {}

@@ -5,8 +5,8 @@ and subtracts ciphertexts, integers and vectors, multiplies by small and
 large integers, negates, rotates and sums; and ``mul_relin(slots)``, one
 product x * y (multiply, relinearize, modulus switch: one merged ModDown)
 over ``slots`` slots, to time against the runtime's hand-written
-BgvEvaluator at the same parameters; and ``affine()``, with plaintext
-inputs."""
+BgvEvaluator at the same parameters; ``rotate()``, one rotation; and
+``affine()``, with plaintext inputs."""
 
 from __future__ import annotations
 
@@ -45,6 +45,18 @@ def mul_relin(slots: int, scheme: str = "bgv"):
         return x * y
 
     prog.name = f"{scheme}_mul{slots}"
+    return prog
+
+
+def rotate(slots: int = 16, scheme: str = "bgv"):
+    """One rotation: its c0 side added in its ModDown's last NTT (the
+    compiler's lift_rotation, a permuted lifted addend)."""
+
+    @ember.program(slots=slots, scheme=scheme, plaintext_modulus=T)
+    def prog(x):
+        return x.rotate(5)
+
+    prog.name = f"{scheme}_rotate"
     return prog
 
 
