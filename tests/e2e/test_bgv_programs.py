@@ -171,6 +171,25 @@ def test_klss_key_switching(build_dir, rng):
     assert all(m >= e > 0 for m, e in zip(measured, c.noise_budgets, strict=True))
 
 
+@pytest.mark.parametrize("scheme", ["bgv", "bfv"])
+def test_rotation_added_in_its_moddown(scheme, build_dir, rng):
+    """A rotation alone: its c0 side is a permuted lifted addend of the
+    ModDown (lift_rotation; BGV's ModDown is t-corrected, BFV's is not);
+    exact either way, and the same without the fold."""
+
+    @ember.program(slots=16, scheme=scheme, plaintext_modulus=T)
+    def rot(x):
+        return x.rotate(5)
+
+    x = rng.integers(0, T, 16)
+    for lift in (True, False):
+        c = ember.compile(rot, lift_rotation=lift)
+        assert ("lifted_galois" in c.ir("rns")) == lift
+        keys = c.keygen()
+        out = c.decrypt(keys, c.run(keys.evaluation, c.encrypt(keys, x)))
+        np.testing.assert_array_equal(out, np.roll(x, -5))
+
+
 def test_plaintext_inputs(build_dir, rng):
     """ember.Plain inputs of a BGV program: integer vectors the server
     encodes when the program runs (bgv.encode_values), at each use's level
