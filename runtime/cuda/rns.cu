@@ -2390,10 +2390,10 @@ void switchDownInto(const DeviceContext &ctx,
   if (lifted_galois && lifted.empty())
     throw InvalidArgument("modSwitchDown: lifted_galois without lifted "
                           "addends");
-  if (lifted_galois % 2 == 0 && lifted_galois)
-    throw InvalidArgument("modSwitchDown: lifted_galois must be odd");
-  if (lifted_galois >= 2 * first.n)
-    throw InvalidArgument("modSwitchDown: lifted_galois must be below 2N");
+  if (lifted_galois && (lifted_galois % 2 == 0 || lifted_galois >= 2 * first.n))
+    throw InvalidArgument("modSwitchDown: Galois element " +
+                          std::to_string(lifted_galois) +
+                          " must be odd and below 2N");
   const size_t n = in[0]->n;
   if (!first.ntt) { // coefficient form
     for (size_t p = 0; p < in.size(); ++p) {

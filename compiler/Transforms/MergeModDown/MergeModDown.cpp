@@ -241,6 +241,14 @@ struct LiftRotationIntoModDown : OpRewritePattern<rns::ModDownOp> {
     auto outTy = cast<PolyType>(modDown.getResults()[0].getType());
     if (!inTy.isNTT() || outTy.getNumQ() != inTy.getNumQ())
       return rewriter.notifyMatchFailure(modDown, "not a plain NTT ModDown");
+    // Only where the add would be a kernel of its own: an add that fuses
+    // into an elementwise consumer's kernel costs that kernel one permuted
+    // input, cheaper there than in the integer-bound NTT.
+    auto fusesOn = [](Value v) {
+      return llvm::any_of(v.getUsers(), [](Operation *user) {
+        return user->hasTrait<rns::OpTrait::RNSElementwise>();
+      });
+    };
     std::optional<int64_t> galois;
     SmallVector<rns::AddOp> adds;
     SmallVector<Value> lifted;
@@ -252,14 +260,6 @@ struct LiftRotationIntoModDown : OpRewritePattern<rns::ModDownOp> {
                                         : add.getLhs();
       auto autom = other ? other.getDefiningOp<rns::AutomorphismOp>()
                          : rns::AutomorphismOp();
-      // Only where the add would be a kernel of its own: an add that
-      // fuses into an elementwise consumer's kernel costs that kernel one
-      // permuted input, cheaper there than in the integer-bound NTT.
-      auto fusesOn = [](Value v) {
-        return llvm::any_of(v.getUsers(), [](Operation *user) {
-          return user->hasTrait<rns::OpTrait::RNSElementwise>();
-        });
-      };
       if (!autom || other.getType() != r.getType() ||
           (galois && *galois != int64_t(autom.getGalois())) ||
           !definedBefore(autom.getInput(), modDown) || fusesOn(add))
