@@ -17,6 +17,9 @@ inputs.npz encrypted once, then
 - kernel launches per graph replay; the run's device memory (the pool's
   growth over the first two runs, less the constants and the outputs)
   against the plan's arena;
+- the graph as one chain in program order (Compiled.concurrent = False):
+  its residues and its time ("chain"), and the nodes on the longest path
+  of either graph;
 - the <name>-cuda-nofuse twin (fusion=False) and the <name>-cuda-nohoist
   twin (hoist_siblings=False), where present, timed the same way;
 - for the set-B programs with one (set_b.one_by_one), the same operations
@@ -282,6 +285,15 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         row_bits = {}
     graph_ms = timed(cuda, keys, on_gpu, runs, True)
     kernels = int(cuda.last_run["kernels"])
+    path_nodes = int(cuda.last_run.get("path_nodes", 0))
+    # The graph as one chain in program order (concurrent=False): its
+    # residues and its time.
+    cuda.concurrent = False
+    chain = cuda.run(keys.evaluation, on_gpu)
+    chain_ok = same(ref, list(cuda.from_device(chain)))
+    chain_ms = timed(cuda, keys, on_gpu, runs, True)
+    chain_path = int(cuda.last_run.get("path_nodes", 0))
+    cuda.concurrent = True
     cuda.in_place = False
     copied_ms = timed(cuda, keys, on_gpu, runs, True)
     cuda.in_place = True
@@ -326,7 +338,11 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         "run_bytes": int(run_bytes),
         "arena_bytes": int(arena_bytes),
         "program": name,
-        "identical": identical and inputs_ok,
+        "identical": identical and inputs_ok and chain_ok,
+        "chain_ms": float(np.median(chain_ms)),
+        "chain_min_ms": float(min(chain_ms)),
+        "path_nodes": path_nodes,
+        "chain_path_nodes": chain_path,
         "in_place": in_place,
         "copies_because": copies_because,
         "in_place_checks": inputs_ok,
@@ -451,10 +467,11 @@ def main() -> None:
         " | run memory / planned arena (bytes, ratio)"
         " | fusion off ms (kernels) | one by one ms (everything on / it) |"
         " hoisting off ms (kernels) | in place / copies ms |"
+        " one chain ms (nodes on the longest path: concurrent / chain) |"
     )
     print(
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-        " --- |"
+        " --- | --- |"
     )
     for r in rows:
         same_cpu = "yes" if r["identical"] else "NO"
@@ -485,6 +502,11 @@ def main() -> None:
             + (
                 f" {'yes' if r['in_place'] else 'no'} /" f" {r['copied_ms']:.3f} |"
                 if "in_place" in r
+                else " - |"
+            )
+            + (
+                f" {r['chain_ms']:.3f} ({r['path_nodes']} / {r['chain_path_nodes']}) |"
+                if "chain_ms" in r
                 else " - |"
             )
         )

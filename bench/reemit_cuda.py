@@ -10,6 +10,8 @@ so ``ember.load`` accepts it; everything else is the original's.
 
 ``--lanes N`` sets the function's ``kernel.lanes`` (the ``lanes`` compile
 option: coefficients per thread of the generated kernels) before emitting.
+``--concurrency N`` places the buffers again (``kernel-plan-memory
+concurrency=N``, the ``concurrency`` compile option) before emitting.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def main() -> None:
     ap.add_argument("src", type=Path)
     ap.add_argument("dst", type=Path)
     ap.add_argument("--lanes", type=int)
+    ap.add_argument("--concurrency", type=int)
     args = ap.parse_args()
     src, dst = args.src, args.dst
     meta = json.loads((src / "ember.json").read_text())
@@ -51,6 +54,13 @@ def main() -> None:
         if not sep or b"func.func" not in head:
             raise SystemExit(f"{kernel}: no function attributes to set lanes in")
         ir = head + sep + b"kernel.lanes = %d : i64, " % args.lanes + rest
+    if args.concurrency is not None:
+        ir = subprocess.run(
+            ["ember-opt", f"--kernel-plan-memory=concurrency={args.concurrency}"],
+            input=ir,
+            capture_output=True,
+            check=True,
+        ).stdout
     source = subprocess.run(
         ["ember-translate", "--emit-cuda"],
         input=ir,

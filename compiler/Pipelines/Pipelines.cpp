@@ -177,7 +177,9 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
     pm.addPass(createKernelPartitionDevices(partition));
   }
   // Last: every buffer is final now; place them in one arena (per device).
-  pm.addPass(createKernelPlanMemory());
+  KernelPlanMemoryOptions memory;
+  memory.concurrency = options.concurrency;
+  pm.addPass(createKernelPlanMemory(memory));
 }
 
 void ember::registerEmberPipelines() {

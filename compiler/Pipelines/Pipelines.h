@@ -186,6 +186,13 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "several GPUs into one partial sum per GPU "
                      "(kernel-partition-devices partial-sums)"),
       llvm::cl::init(true)};
+  Option<int64_t> concurrency{
+      *this, "concurrency",
+      llvm::cl::desc("Percent of extra arena the memory plan may take so "
+                     "that independent ops stay unordered in the GPU's graph "
+                     "(0: the minimal arena, which suits the CPU; "
+                     "kernel-plan-memory concurrency; fhe-to-kernel only)"),
+      llvm::cl::init(0)};
   Option<int64_t> linkLatencyUs{
       *this, "link-latency-us",
       llvm::cl::desc("Fixed cost of one GPU-to-GPU transfer the partition "

@@ -5,14 +5,14 @@
                 [compiler options]
   ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
                 [--seed N] [--repeat N] [--no-graphs] [--no-arena]
-                [--no-in-place] [compiler options]
+                [--no-in-place] [--no-concurrent] [compiler options]
 
 Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
 --extra-levels N, --rescale lazy|eager, --[no-]lazy-relin, --[no-]hoisting,
 --[no-]double-hoisting,
 --[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch, --[no-]lazy-sums,
---[no-]lift-rotation, --[no-]hoist-siblings, --lanes 0|1|2|4,
+--[no-]lift-rotation, --[no-]hoist-siblings, --lanes 0|1|2|4, --concurrency N,
 --keyswitch auto|hybrid|klss, --key-memory-mib N,
 --klss-gamma N, --klss-t N.
 
@@ -288,6 +288,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         c.graphs = not args.no_graphs
         c.arena = not args.no_arena
         c.in_place = not args.no_in_place
+        c.concurrent = not args.no_concurrent
     with steps.step("run (server)"):
         out = c.run(keys.evaluation, cts, **plain)
     if gpu:
@@ -390,6 +391,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="target cuda: copy the inputs into the graph's buffers and the "
         "outputs out of them instead of pointing the graph at them",
+    )
+    run.add_argument(
+        "--no-concurrent",
+        action="store_true",
+        help="target cuda: capture the graph as one chain in program order "
+        "instead of letting independent steps run side by side",
     )
     args = ap.parse_args(argv)
     try:

@@ -169,8 +169,14 @@ class Compiled:
         #: pointed at them each run); False copies them into and out of the
         #: graph's buffers each run.
         self.in_place = True
+        #: target="cuda", with graphs and the arena: the graph's steps
+        #: follow only the steps whose memory they read or overwrite, so
+        #: that independent steps run side by side; False captures them as
+        #: one chain in program order.
+        self.concurrent = True
         #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
-        #: CUDA events), "download"; "kernels": launches of a graph replay.
+        #: CUDA events), "download"; "kernels": launches of a graph replay;
+        #: "path_nodes": the graph's nodes on its longest chain.
         self.last_run: dict[str, float] = {}
 
     def __repr__(self) -> str:
@@ -472,6 +478,7 @@ class Compiled:
         uploaded = time.perf_counter()
         program = self._program()
         program.in_place = self.in_place
+        program.concurrent = self.concurrent
         with runtime_errors("run"):
             if multi:  # one thread per GPU, NCCL between them
                 outs = program.run_devices(
@@ -498,6 +505,7 @@ class Compiled:
             "download": (done - ran) * 1e3 if not on_device else 0.0,
             "kernels": float(program.graph_kernels),
             "in_place": float(program.runs_in_place),
+            "path_nodes": float(program.graph_path_nodes),
             "arena_bytes": float(program.arena_bytes),
         }
         if multi:
@@ -961,9 +969,12 @@ def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
     """The word size for ``target``: word="auto" is the compiler's choice by
     its cost model on target="cuda" (the model is the GPU's), and 64 on
     target="cpu", where 32-bit words are slower (bench/RESULTS.md:
-    hmul+relin 226 against 163 ms on two cores)."""
+    hmul+relin 226 against 163 ms on two cores). And ``concurrency`` 0 on
+    target="cpu", which runs one step at a time."""
     if opts.word == "auto" and target == "cpu":
-        return dataclasses.replace(opts, word="64")
+        opts = dataclasses.replace(opts, word="64")
+    if target == "cpu":  # one step at a time: the minimal arena
+        opts = dataclasses.replace(opts, concurrency=0)
     return opts
 
 
@@ -1011,7 +1022,8 @@ def compile(  # noqa: A001 - the API's name
     ``scale_bits``, ``dnum``, ``extra_levels``, ``rescale``, ``lazy_relin``,
     ``hoisting``, ``merge_moddown``, ``fusion``, ``expand_modswitch``,
     ``lazy_sums``, ``lift_rotation``, ``hoist_siblings``, ``lanes``,
-    ``keyswitch``, ``key_memory_mib``, ``klss_gamma``, ``klss_t``), e.g.
+    ``concurrency``, ``keyswitch``, ``key_memory_mib``, ``klss_gamma``,
+    ``klss_t``), e.g.
     ``ember.compile(f, log_n=14, scale_bits=45, hoisting=False)``.
     ``inputset``: sample inputs (a list of dicts by name, or of sequences
     in parameter order); each input the program does not give a range gets

@@ -158,6 +158,12 @@ class CompileOptions:
       2 or 4, loaded and stored as vectors; 0 (the default) picks 2 at
       32-bit words (one 4-byte load a thread keeps too few bytes in flight)
       and 1 at 64 (two made the large sums' kernels slower).
+    - ``concurrency``: percent of extra arena (over the minimal first-fit
+      plan) the memory plan may take so that independent steps stay
+      unordered: the GPU's graph orders each step after the last users of
+      the bytes it writes, so a buffer placed over a dead buffer that an
+      unrelated op read would chain the two. 0 gives the minimal arena;
+      target="cpu" always has it (one step at a time).
     - ``keyswitch``: "auto" (hybrid or KLSS per key switch, by the cost
       model), "hybrid" or "klss".
     - ``key_memory_mib``: device memory budget for evaluation keys, MiB (0:
@@ -321,6 +327,13 @@ class CompileOptions:
         "coefficients per thread of generated CUDA kernels (0: 2 at 32-bit "
         "words, 1 at 64)",
         (0, 1, 2, 4),
+    )
+    concurrency: int = _option(
+        100,
+        "concurrency",
+        "percent of extra arena the memory plan may take so that independent "
+        "steps run side by side on the GPU (0: the minimal arena)",
+        minimum=0,
     )
     devices: int = _option(
         1,

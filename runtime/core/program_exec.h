@@ -128,6 +128,12 @@ public:
   void relocate(std::function<bool(int32_t, Poly &)> place) {
     relocate_ = std::move(place);
   }
+  /// Called with (i, true) before and (i, false) after each step i this
+  /// device executes (not a kTransfer): the CUDA graph's capture of the
+  /// steps as a DAG (runtime/cuda/program.cu).
+  void around(std::function<void(size_t, bool)> hook) {
+    around_ = std::move(hook);
+  }
 
   void run() {
     if (!prepare())
@@ -159,7 +165,11 @@ public:
       transfer(s);
       return;
     }
+    if (around_)
+      around_(i, true);
     step(s);
+    if (around_)
+      around_(i, false);
     if (!sent_.empty()) // buffers this device sends: ready once made
       for (int32_t j = 0; j < s.nout; ++j)
         if (sent_.count(arg(s.out, j)))
@@ -178,6 +188,7 @@ private:
   int device_ = 0;
   Executor *const *peers_ = nullptr;
   std::function<bool(int32_t, Poly &)> relocate_;
+  std::function<void(size_t, bool)> around_;
   // Transfers run beside the kernels (separate executors): the buffers
   // this device sends (an event once each is made), the arena ranges
   // still being sent (kernels writing over one wait first) and the

@@ -50,22 +50,29 @@ void DeviceContext::Impl::release(u64 *p, size_t words) {
   // Work on the one stream is ordered, so a block can be reused by later
   // launches at once.
   if (p)
-    (capturing ? capture_free : free_blocks).emplace(words, p);
+    (!capturing      ? free_blocks
+     : capture_reuse ? capture_free
+                     : capture_held)
+        .emplace(words, p);
 }
 
-void DeviceContext::beginCapture() const {
+void DeviceContext::beginCapture(bool reuse_blocks) const {
   if (impl_->capturing)
     throw InvalidArgument("beginCapture: a capture is already open");
   impl_->capturing = true;
+  impl_->capture_reuse = reuse_blocks;
 }
 
 std::vector<std::pair<uint64_t *, size_t>> DeviceContext::endCapture() const {
   Impl &I = *impl_;
   I.capturing = false;
   std::vector<std::pair<uint64_t *, size_t>> held;
-  for (auto &[words, p] : I.capture_free)
-    held.emplace_back(p, words);
-  I.capture_free.clear();
+  for (auto *blocks : {&I.capture_free, &I.capture_held}) {
+    for (auto &[words, p] : *blocks)
+      held.emplace_back(p, words);
+    blocks->clear();
+  }
+  I.capture_reuse = true;
   return held;
 }
 

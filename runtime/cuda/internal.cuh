@@ -380,7 +380,10 @@ struct DeviceContext::Impl {
   // capture; endCapture hands them to the graph, which holds them as long
   // as it can be replayed.
   bool capturing = false;
-  std::multimap<size_t, u64 *> capture_free;
+  /// False (beginCapture(false)): blocks released in the capture go to
+  /// capture_held, which no allocation takes from.
+  bool capture_reuse = true;
+  std::multimap<size_t, u64 *> capture_free, capture_held;
   u64 *table_mem = nullptr;
   /// By (level, plain modulus t: 0, or BGV's t-corrected ModDown).
   std::map<std::pair<int, uint64_t>, std::unique_ptr<KsPlan>> ks_plans;

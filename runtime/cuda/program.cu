@@ -4,7 +4,9 @@
 // queued on the context's stream; nothing synchronises the host. With a
 // CudaGraph state, the steps are captured once and replayed as one graph
 // (BFV's kBfvTensor included: the HPS product runs on the context's stream
-// with temporaries from its pool, see ember/bfv_cuda.h). A program
+// with temporaries from its pool, see ember/bfv_cuda.h), a DAG whose steps
+// follow only the steps whose arena bytes they share (BasicCudaGraph::
+// concurrent, StepDag below). A program
 // partitioned over several GPUs runs as one runCuda per device, each from
 // its own thread with its own arguments (CudaArgs::device_index,
 // nccl_comm): its steps only, its transfers NCCL sends and receives on its
@@ -14,6 +16,7 @@
 #include "ember/bfv_cuda.h"
 #include "ember/nccl.h"
 
+#include "../core/program_deps.h"
 #include "../core/program_exec.h"
 #include "internal.cuh"
 
@@ -444,7 +447,7 @@ template <typename Word> void BasicCudaGraph<Word>::reset() {
     cudaGraphDestroy(graph);
   exec = nullptr;
   graph = nullptr;
-  nodes = kernel_nodes = 0;
+  nodes = kernel_nodes = path_nodes = 0;
   outputs.clear();
   inputs.clear();
   sites.reset();
@@ -701,6 +704,147 @@ std::string kernelName(const GraphDriver &drv, CUfunction f) {
   return "a kernel";
 }
 
+/// The capture stream's dependency set: the nodes the next captured node
+/// follows (read back, or set).
+std::vector<cudaGraphNode_t> captureDeps(cudaStream_t stream) {
+  cudaStreamCaptureStatus status;
+  const cudaGraphNode_t *deps = nullptr;
+  size_t count = 0;
+#if CUDART_VERSION >= 13000
+  cudaCheck(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &deps,
+                                     nullptr, &count),
+            "cudaStreamGetCaptureInfo");
+#elif CUDART_VERSION >= 12030
+  cudaCheck(cudaStreamGetCaptureInfo_v3(stream, &status, nullptr, nullptr,
+                                        &deps, nullptr, &count),
+            "cudaStreamGetCaptureInfo");
+#else
+  cudaCheck(cudaStreamGetCaptureInfo_v2(stream, &status, nullptr, nullptr,
+                                        &deps, &count),
+            "cudaStreamGetCaptureInfo");
+#endif
+  return std::vector<cudaGraphNode_t>(deps, deps + count);
+}
+void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps) {
+#if CUDART_VERSION >= 12030
+  cudaCheck(cudaStreamUpdateCaptureDependencies(
+                stream, deps.data(), nullptr, deps.size(),
+                cudaStreamSetCaptureDependencies),
+            "cudaStreamUpdateCaptureDependencies");
+#else
+  cudaCheck(
+      cudaStreamUpdateCaptureDependencies(stream, deps.data(), deps.size(),
+                                          cudaStreamSetCaptureDependencies),
+      "cudaStreamUpdateCaptureDependencies");
+#endif
+}
+
+/// Whether g's steps are captured as a DAG (BasicCudaGraph::concurrent):
+/// with the arena (the dependencies are the memory plan's), on one device.
+template <typename W>
+bool capturesDag(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+                 const BasicCudaGraph<W> &g) {
+  return g.concurrent && args.arena && plan.deviceCount() == 1;
+}
+
+/// The steps captured as a DAG (program_deps.h): before each step the
+/// capture stream's dependency set becomes the last nodes of the steps it
+/// follows (the nodes before the first step for a step that follows
+/// none), after it the step's own last nodes are read back (a step that
+/// captures nothing passes its dependencies on). finish() joins every
+/// step's last nodes, so that whatever is captured after follows them all.
+class StepDag {
+public:
+  StepDag(cudaStream_t stream, std::vector<std::vector<int32_t>> preds)
+      : stream_(stream), preds_(std::move(preds)), last_(preds_.size()),
+        depth_(preds_.size(), 0), start_(captureDeps(stream)) {}
+
+  void operator()(size_t i, bool before) {
+    if (before) {
+      std::vector<cudaGraphNode_t> deps;
+      size_t depth = 0;
+      for (int32_t p : preds_[i]) {
+        deps.insert(deps.end(), last_[p].begin(), last_[p].end());
+        depth = std::max(depth, depth_[p]);
+      }
+      if (preds_[i].empty())
+        deps = start_;
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      setCaptureDeps(stream_, deps);
+      depth_[i] = depth;
+      nodes_before_ = graphNodes();
+      return;
+    }
+    last_[i] = captureDeps(stream_);
+    depth_[i] += graphNodes() - nodes_before_;
+    path_ = std::max(path_, depth_[i]);
+    ran_.push_back(i);
+  }
+  /// Joins the steps' last nodes (those of steps no later step follows).
+  void finish() {
+    std::vector<char> followed(preds_.size(), 0);
+    for (size_t i : ran_)
+      for (int32_t p : preds_[i])
+        followed[p] = 1;
+    std::vector<cudaGraphNode_t> sinks = start_;
+    for (size_t i : ran_)
+      if (!followed[i])
+        sinks.insert(sinks.end(), last_[i].begin(), last_[i].end());
+    std::sort(sinks.begin(), sinks.end());
+    sinks.erase(std::unique(sinks.begin(), sinks.end()), sinks.end());
+    setCaptureDeps(stream_, sinks);
+  }
+  /// Nodes on the longest chain of the captured steps.
+  size_t pathNodes() const { return path_; }
+
+private:
+  size_t graphNodes() const {
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph = nullptr;
+#if CUDART_VERSION >= 13000
+    cudaCheck(cudaStreamGetCaptureInfo(stream_, &status, nullptr, &graph),
+              "cudaStreamGetCaptureInfo");
+#elif CUDART_VERSION >= 12030
+    cudaCheck(cudaStreamGetCaptureInfo_v3(stream_, &status, nullptr, &graph),
+              "cudaStreamGetCaptureInfo");
+#else
+    cudaCheck(cudaStreamGetCaptureInfo_v2(stream_, &status, nullptr, &graph),
+              "cudaStreamGetCaptureInfo");
+#endif
+    size_t count = 0;
+    cudaCheck(cudaGraphGetNodes(graph, nullptr, &count), "cudaGraphGetNodes");
+    return count;
+  }
+
+  cudaStream_t stream_;
+  std::vector<std::vector<int32_t>> preds_;
+  std::vector<std::vector<cudaGraphNode_t>> last_;
+  std::vector<size_t> depth_;
+  std::vector<cudaGraphNode_t> start_;
+  std::vector<size_t> ran_;
+  size_t nodes_before_ = 0, path_ = 0;
+};
+
+/// Runs ex's steps into the open capture of g, as a DAG where
+/// capturesDag says so (g.path_nodes: its longest chain), else in order.
+template <typename W>
+void runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+                 BasicCudaGraph<W> &g, Executor<CudaBackend<W>> &ex) {
+  if (!capturesDag(args, plan, g)) {
+    ex.run();
+    return;
+  }
+  const Context<W> &h = cuda::hostOf<W>(*args.ctx);
+  StepDag dag(args.ctx->stream(),
+              stepDependencies(plan, int64_t(h.n() * sizeof(W)),
+                               static_cast<int>(h.tBasis().size())));
+  ex.around(std::ref(dag));
+  ex.run();
+  dag.finish();
+  g.path_nodes = dag.pathNodes();
+}
+
 /// The sites of the inputs and outputs in g's graph, from a second
 /// capture of the same steps with every input slot and every output
 /// buffer moved to memory of its own; null when the captures differ in
@@ -809,7 +953,7 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   cudaStream_t stream = ctx.stream();
   cudaGraph_t second = nullptr;
   Blocks blocks;
-  ctx.beginCapture();
+  ctx.beginCapture(!capturesDag(args, plan, g));
   g.capturing = true;
   bool captured = cudaStreamBeginCapture(
                       stream, cudaStreamCaptureModeRelaxed) == cudaSuccess;
@@ -822,7 +966,9 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
         out = CudaBackend<W>::borrowed(moved[relocated[b]]);
         return true;
       });
-      ex.run();
+      const size_t path = g.path_nodes;
+      runCaptured(args, plan, g, ex);
+      g.path_nodes = path;
     }
   } catch (const std::exception &e) {
     captured = false;
@@ -1055,13 +1201,14 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const cuda::DeviceContext &ctx = *args.ctx;
   allocateSlots(args, plan, g);
   cudaStream_t stream = ctx.stream();
-  ctx.beginCapture();
+  ctx.beginCapture(!capturesDag(args, plan, g));
   g.capturing = true;
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
             "cudaStreamBeginCapture");
   try {
     // Its buffers die in the capture.
-    Executor<CudaBackend<W>>(args, plan, args.device_index).run();
+    Executor<CudaBackend<W>> ex(args, plan, args.device_index);
+    runCaptured(args, plan, g, ex);
   } catch (...) {
     g.capturing = false;
     g.blocks = ctx.endCapture();
@@ -1084,6 +1231,8 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
     cudaCheck(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
     g.kernel_nodes += type == cudaGraphNodeTypeKernel;
   }
+  if (!capturesDag(args, plan, g))
+    g.path_nodes = g.nodes; // one chain
   if (g.in_place)
     g.sites = findSites(args, plan, g, g.copies_because);
   else

@@ -551,6 +551,11 @@ public:
   }
   bool inPlace() const { return in_place_; }
   void setInPlace(bool on) { in_place_ = on; }
+  bool concurrent() const { return concurrent_; }
+  void setConcurrent(bool on) { concurrent_ = on; }
+  size_t graphPathNodes() const {
+    return graph_ ? graph_->path_nodes : graph32_ ? graph32_->path_nodes : 0;
+  }
   bool graphCaptured() const {
     return (graph_ && graph_->captured()) || (graph32_ && graph32_->captured());
   }
@@ -697,11 +702,13 @@ private:
       constants_w =
           std::make_unique<program::ConstantCache<cuda::BasicDevicePoly<W>>>();
     auto &graph_w = graph<W>();
-    if (graph_w && graph_w->in_place != in_place_)
+    if (graph_w &&
+        (graph_w->in_place != in_place_ || graph_w->concurrent != concurrent_))
       graph_w.reset(); // captured again, with the sites or without
     if (graphs && !graph_w) {
       graph_w = std::make_unique<program::BasicCudaGraph<W>>();
       graph_w->in_place = in_place_;
+      graph_w->concurrent = concurrent_;
     }
     if (!graphs)
       graph_w.reset();
@@ -772,6 +779,7 @@ private:
   std::unique_ptr<cuda::NcclComms> comms_;
   double last_ms_ = 0;
   bool in_place_ = true;
+  bool concurrent_ = true;
 };
 
 /// CudaProgram.run for evaluation keys of one word (DeviceKeys: 64-bit,
@@ -1158,6 +1166,18 @@ void bindCuda(py::module_ &m) {
       .def_property_readonly("graph_kernels", &CudaProgram::graphKernels,
                              "Kernel launches in one replay of the graph.")
       .def_property_readonly("graph_captured", &CudaProgram::graphCaptured)
+      .def_property_readonly(
+          "graph_path_nodes", &CudaProgram::graphPathNodes,
+          "Nodes on the captured graph's longest chain (graph_nodes when "
+          "it is one chain; 0: none captured).")
+      .def_property(
+          "concurrent", &CudaProgram::concurrent, &CudaProgram::setConcurrent,
+          "True (default): the graph's steps follow only the steps whose "
+          "memory they read or overwrite (the memory plan's arena ranges), "
+          "so that independent steps run side by side; False: one chain in "
+          "program order. Needs the arena; one chain for a program of "
+          "several devices. Taken at the next run (the graph is captured "
+          "again).")
       .def_property(
           "in_place", &CudaProgram::inPlace, &CudaProgram::setInPlace,
           "True (default): a graph reads the run's input ciphertexts and "

@@ -43,6 +43,11 @@ def params(c: ember.Compiled) -> dict:
     return c.manifest["params"]
 
 
+def arena(c: ember.Compiled) -> int:
+    """The planned arena's bytes (the manifest's memory line)."""
+    return int(re.search(r"arena (\d+)", c.meta["memory"])[1])
+
+
 def more(stage: str, op: str):
     """The changed program has more `op`s in `stage` than the default."""
     return lambda a, b: count(b.ir(stage), op) > count(a.ir(stage), op)
@@ -89,6 +94,12 @@ WITNESSES = {
         lambda a, b: "lifted_galois" in a.ir("rns")
         and "lifted_galois" not in b.ir("rns")
         and "lift-rotation=false" in b.meta["pipeline"],
+    ),
+    # The independent rotations and products: placed apart, on a larger
+    # arena, so that the GPU's graph leaves them unordered.
+    "concurrency": (
+        0,
+        lambda a, b: arena(b) < arena(a) and "concurrency=0" in b.meta["pipeline"],
     ),
     "keyswitch": (
         "klss",
@@ -383,7 +394,7 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
     assert cli.main(["run", str(prog), "--log-n=14", "--no-hoisting"]) == 0
     assert "N = 2^14" in capsys.readouterr().out
     # The GPU's run switches parse everywhere (a CPU run has no graph).
-    run_flags = ["--no-graphs", "--no-arena", "--no-in-place"]
+    run_flags = ["--no-graphs", "--no-arena", "--no-in-place", "--no-concurrent"]
     assert cli.main(["run", str(prog), "--log-n=14", *run_flags]) == 0
     assert "N = 2^14" in capsys.readouterr().out
 

@@ -5,9 +5,13 @@
 #include "dialects/RNS/IR/RNSOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <memory>
+#include <vector>
 
 #define DEBUG_TYPE "kernel-plan-memory"
 
@@ -37,10 +41,41 @@ public:
       at = bump_;
       bump_ += size;
     }
-    live_.emplace(at, size);
-    liveBytes_ += size;
-    peakLive_ = std::max(peakLive_, liveBytes_);
-    top_ = std::max(top_, at + size);
+    take(at, size);
+    return at;
+  }
+  /// The lowest free place of `size` bytes ending at or below `budget`
+  /// where safe(at) holds, trying each free gap's start and the starts and
+  /// ends of `marks` inside it (the last end: bytes never used); -1 if
+  /// none.
+  template <typename Marks>
+  int64_t placeWhere(int64_t size, int64_t budget, const Marks &marks,
+                     llvm::function_ref<bool(int64_t)> safe) {
+    auto tryGap = [&](int64_t lo, int64_t hi) -> int64_t {
+      hi = std::min(hi, budget);
+      if (hi - lo < size)
+        return -1;
+      if (safe(lo))
+        return lo;
+      auto it = marks.upper_bound(lo);
+      if (it != marks.begin())
+        --it;
+      for (; it != marks.end() && it->first + size <= hi; ++it)
+        for (int64_t x : {it->first, it->second.hi})
+          if (x > lo && x + size <= hi && safe(x))
+            return x;
+      return -1;
+    };
+    int64_t at = -1, end = 0;
+    for (auto [off, sz] : live_) {
+      if (off > end && (at = tryGap(end, off)) >= 0)
+        break;
+      end = std::max(end, off + sz);
+    }
+    if (at < 0)
+      at = tryGap(end, budget);
+    if (at >= 0)
+      take(at, size);
     return at;
   }
   void free(int64_t at) {
@@ -52,9 +87,115 @@ public:
   int64_t peakLive() const { return peakLive_; }
 
 private:
+  void take(int64_t at, int64_t size) {
+    live_.emplace(at, size);
+    liveBytes_ += size;
+    peakLive_ = std::max(peakLive_, liveBytes_);
+    top_ = std::max(top_, at + size);
+  }
+
   bool reuse_;
   std::multimap<int64_t, int64_t> live_;
   int64_t bump_ = 0, top_ = 0, liveBytes_ = 0, peakLive_ = 0;
+};
+
+/// What keeps independent ops unordered on the GPU (the `concurrency`
+/// option): each op's ancestors (the ops whose results it reads, through
+/// views, transitively), each buffer's users, and for every byte range of
+/// the arena the ops that last used it (its last occupant's users, or the
+/// op of a scratch). A buffer placed over bytes whose last users are all
+/// ancestors of its op adds no order between ops (the runtime's graph
+/// orders a step after the last users of the bytes it writes).
+class Order {
+public:
+  Order(Block &body, const kernel::BufferLiveness &live)
+      : live_(live), n_(live.end), words_((n_ + 63) / 64),
+        above_(size_t(n_) * words_, 0) {
+    for (Operation &op : body) {
+      const int64_t i = live.index.lookup(&op);
+      uint64_t *mine = row(i);
+      for (Value v : op.getOperands()) {
+        Value buf = kernel::bufferOf(v);
+        if (isa<rns::PolyType>(buf.getType()))
+          users_[buf].push_back(i);
+        Operation *def = buf.getDefiningOp();
+        if (!def || !live.index.count(def))
+          continue;
+        const int64_t d = live.index.lookup(def);
+        const uint64_t *theirs = row(d);
+        for (int64_t w = 0; w < words_; ++w)
+          mine[w] |= theirs[w];
+        mine[d / 64] |= uint64_t{1} << (d % 64);
+      }
+    }
+  }
+  /// Ops above this many are not ordered (n^2 bits): no concurrency.
+  static constexpr int64_t kMaxOps = int64_t{1} << 15;
+
+  /// Bytes [at, at + size) now last used by `buffer`'s users (and its op
+  /// `def`, when it has no users).
+  void occupy(int64_t at, int64_t size, Value buffer, int64_t def) {
+    std::vector<int64_t> who = users_.lookup(buffer);
+    if (who.empty() && def >= 0)
+      who.push_back(def);
+    mark(at, size, std::move(who));
+  }
+  /// Bytes [at, at + size) last used by op `op` (its scratch).
+  void scratch(int64_t at, int64_t size, int64_t op) { mark(at, size, {op}); }
+  /// Whether bytes [at, at + size) were last used only by ancestors of op
+  /// `op` (or never).
+  bool safe(int64_t at, int64_t size, int64_t op) const {
+    const uint64_t *anc = row(op);
+    auto it = marks_.upper_bound(at);
+    if (it != marks_.begin())
+      --it;
+    for (; it != marks_.end() && it->first < at + size; ++it) {
+      if (it->second.hi <= at)
+        continue;
+      for (int64_t u : it->second.who)
+        if (u != op && !(anc[u / 64] >> (u % 64) & 1))
+          return false;
+    }
+    return true;
+  }
+  struct Mark {
+    int64_t hi;
+    std::vector<int64_t> who;
+  };
+  const std::map<int64_t, Mark> &marks() const { return marks_; }
+
+private:
+  uint64_t *row(int64_t i) { return &above_[size_t(i) * words_]; }
+  const uint64_t *row(int64_t i) const { return &above_[size_t(i) * words_]; }
+  /// Marks [at, at + size) as last used by `who`, trimming the marks it
+  /// overlaps.
+  void mark(int64_t at, int64_t size, std::vector<int64_t> who) {
+    const int64_t hi = at + size;
+    auto it = marks_.upper_bound(at);
+    if (it != marks_.begin())
+      --it;
+    std::vector<std::pair<int64_t, Mark>> keep;
+    while (it != marks_.end() && it->first < hi) {
+      if (it->second.hi <= at) {
+        ++it;
+        continue;
+      }
+      if (it->first < at)
+        keep.push_back({it->first, {at, it->second.who}});
+      if (it->second.hi > hi)
+        keep.push_back({hi, {it->second.hi, it->second.who}});
+      it = marks_.erase(it);
+    }
+    for (auto &k : keep)
+      marks_.insert(std::move(k));
+    marks_[at] = {hi, std::move(who)};
+  }
+
+  const kernel::BufferLiveness &live_;
+  int64_t n_, words_;
+  std::vector<uint64_t> above_;
+  llvm::DenseMap<Value, std::vector<int64_t>> users_;
+  std::map<int64_t, Mark> marks_;
 };
 
 struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
@@ -69,12 +210,28 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     }
     const int64_t limbBytes =
         (int64_t{1} << params.getLogN()) * params.getWordBytes();
-    for (auto f : module.getOps<func::FuncOp>())
-      if (!f.isExternal())
-        plan(f, limbBytes);
+    if (concurrency < 0) {
+      module.emitError("kernel-plan-memory concurrency=")
+          << static_cast<int64_t>(concurrency) << ": a percentage, 0 or more";
+      return signalPassFailure();
+    }
+    for (auto f : module.getOps<func::FuncOp>()) {
+      if (f.isExternal())
+        continue;
+      if (concurrency == 0 || !reuse) {
+        plan(f, limbBytes, -1, print);
+        continue;
+      }
+      // The minimal arena first, then the placements that keep
+      // independent ops unordered within the budget over it.
+      const int64_t minimal = plan(f, limbBytes, -1, false);
+      plan(f, limbBytes, minimal + minimal / 100 * concurrency, print);
+    }
   }
 
-  void plan(func::FuncOp f, int64_t limbBytes) {
+  /// Places f's buffers (budget < 0: first-fit; else see `concurrency`)
+  /// and records them; returns device 0's arena bytes.
+  int64_t plan(func::FuncOp f, int64_t limbBytes, int64_t budget, bool print) {
     Block &body = f.getBody().front();
     kernel::BufferLiveness live(f);
     auto size = [&](Value v) {
@@ -97,6 +254,24 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     for (Operation &op : body)
       devices = std::max(devices, resultDevice(&op) + 1);
     std::vector<Arena> arenas(devices, Arena(reuse));
+    // Concurrency: one device (the runtime orders a partitioned program's
+    // steps in one chain per device), ops within the ordering's size.
+    std::unique_ptr<Order> order;
+    if (budget >= 0 && devices == 1 && live.end <= Order::kMaxOps)
+      order = std::make_unique<Order>(body, live);
+    // A place of `bytes` for op `op`'s result or scratch: where it orders
+    // nothing new within the budget, else first-fit.
+    auto placeFor = [&](int64_t d, int64_t bytes, int64_t op) {
+      if (order && op >= 0) {
+        int64_t at =
+            arenas[d].placeWhere(bytes, budget, order->marks(), [&](int64_t x) {
+              return order->safe(x, bytes, op);
+            });
+        if (at >= 0)
+          return at;
+      }
+      return arenas[d].place(bytes);
+    };
     // Transfers run beside the kernels: a received buffer is written while
     // the receiver's kernels run on, a sent one read while the sender's
     // do. Each gets bytes no other buffer ever has (after the device's
@@ -120,7 +295,9 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
         unshared.insert(v);
         return;
       }
-      offset[v] = arenas[d].place(size(v));
+      offset[v] = placeFor(d, size(v), at);
+      if (order)
+        order->occupy(offset[v], size(v), v, at);
       dies[live.deathOf(v, at)].push_back(v);
     };
     auto release = [&](Value v) {
@@ -168,7 +345,10 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
         auto launch = dyn_cast<kernel::LaunchOp>(op);
         if (int64_t limbs =
                 call ? call.scratchLimbs() : launch.scratchLimbs()) {
-          int64_t at = arenas[d].place(limbs * limbBytes);
+          const int64_t i = live.index.lookup(&op);
+          int64_t at = placeFor(d, limbs * limbBytes, i);
+          if (order)
+            order->scratch(at, limbs * limbBytes, i);
           op.setAttr("scratch", b.getI64IntegerAttr(at));
           arenas[d].free(at);
         }
@@ -220,6 +400,7 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       }
       llvm::outs() << "\n";
     }
+    return tops[0];
   }
 };
 

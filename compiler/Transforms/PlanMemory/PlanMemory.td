@@ -29,10 +29,28 @@ def KernelPlanMemory : Pass<"kernel-plan-memory", "::mlir::ModuleOp"> {
     With `print`, one line per function goes to stdout:
     `kernel-plan-memory @f: arena <B> bytes, peak live <B> bytes, <k> buffers`.
     `reuse=false` places every buffer at a fresh offset (the off switch).
+
+    Concurrency (`concurrency=<percent>`, one device only): the GPU runs a
+    program's graph as a DAG in which each step follows the steps that
+    last used the bytes it reads or writes (runtime/core/program_deps.h).
+    Reusing a dead buffer's bytes makes the new buffer's op follow that
+    buffer's users even where no value flows between them, and first-fit
+    turns most programs into one chain. With a percentage above 0 the
+    function is planned twice: first-fit gives the minimal arena, then
+    each buffer (and each scratch) goes to the lowest place whose bytes'
+    last users all precede its op already (its ancestors through the
+    values it reads), so that it adds no order, or above every place used
+    so far, while the arena stays within that percentage over the
+    minimal one; where neither fits, first-fit as before. `peak live`
+    stays the minimal plan's lower bound.
   }];
   let options = [
     Option<"reuse", "reuse", "bool", /*default=*/"true",
            "Reuse the space of dead buffers (false: one slot per buffer)">,
+    Option<"concurrency", "concurrency", "int64_t", /*default=*/"0",
+           "Percent of extra arena (over the minimal first-fit plan) that "
+           "placements keeping independent ops unordered may take (0: the "
+           "minimal plan)">,
     Option<"print", "print", "bool", /*default=*/"false",
            "Print the arena size and peak live bytes of each function">,
   ];

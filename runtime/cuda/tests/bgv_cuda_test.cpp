@@ -278,6 +278,133 @@ TEST(CudaBgv, GraphEncodesAPlainInputAtItsStep) {
   EXPECT_EQ(want.size(), 1u);
 }
 
+/// The setting of the CudaProgramGraph tests: BGV at bgvSpec with t =
+/// 65537, a plan's sizes (L limbs at the top, `below` after a modulus
+/// switch, `limb` bytes), the factor after a switch, and encryptions of
+/// random slots.
+struct GraphSetting {
+  explicit GraphSetting(uint64_t seed)
+      : ctx(bgvSpec()), dctx(ctx), prng(Prng::Seed{seed}), keygen(ctx, prng, t),
+        encoder(ctx, t), encryptor(ctx, prng, t) {}
+  const uint64_t t = 65537;
+  Context64 ctx;
+  cuda::DeviceContext dctx;
+  Prng prng;
+  KeyGenerator keygen;
+  BgvEncoder encoder;
+  Encryptor encryptor;
+  const size_t slots = 256;
+  const int top = ctx.maxLevel();
+  const int16_t L = static_cast<int16_t>(top + 1), below = L - 1;
+  const int64_t n = static_cast<int64_t>(slots);
+  const int64_t limb = int64_t(ctx.n()) * 8;
+  const double switched =
+      static_cast<double>(bgv::switchedFactor(ctx, uint64_t{1}, top, t));
+  /// A plan of these buffers, arguments and steps with one input, "x",
+  /// for the CPU (K = CpuKernel) or the GPU (CudaKernel).
+  template <typename K, size_t B, size_t S>
+  program::Plan<K> plan(const program::BufferSpec (&buffers)[B],
+                        const int32_t *args, const program::Step (&steps)[S],
+                        int64_t arena_bytes) const {
+    static const char *const names[] = {"x"};
+    return {buffers, B,     args,    steps,       S, nullptr,
+            0,       names, nullptr, arena_bytes, t};
+  }
+  /// Two inputs of one ciphertext each (an encryption of random slots), on
+  /// the host and uploaded.
+  std::vector<std::vector<Ciphertext>> inputs{2};
+  std::vector<std::vector<cuda::DeviceCiphertext>> dinputs{2};
+  void encryptInputs() {
+    for (int i = 0; i < 2; ++i) {
+      inputs[i] = {encryptor.encrypt(
+          encoder.encode(randomValues(prng, slots, t), top, slots),
+          keygen.publicKey())};
+      dinputs[i].push_back(cuda::upload(dctx, inputs[i][0]));
+    }
+  }
+};
+
+TEST(CudaProgramGraph, RunsIndependentStepsSideBySide) {
+  // Two copies of an input's parts are independent of each other, the
+  // modulus switch reads both, and a third copy reuses the first copy's
+  // arena bytes once the switch has read them (a write after read). A
+  // concurrent graph (BasicCudaGraph::concurrent) puts the two copies side
+  // by side (fewer nodes on its longest chain than nodes) and keeps the
+  // third after the switch; as one chain its longest path is every node.
+  // Both give the CPU's residues on every replay, with other inputs too.
+  REQUIRE_GPU();
+  GraphSetting s(12);
+  s.encryptInputs();
+
+  using program::BufferSpec;
+  using program::Step;
+  using program::StepKind;
+  const BufferSpec buffers[] = {
+      {0, s.L, 0, 0, 1, 0, 0, 0},                    // 0, 1: x
+      {0, s.L, 0, 0, 1, 0, 0, s.L * s.limb},         //
+      {0, s.L, 0, 0, 1, 0, 0, 2 * s.L * s.limb},     // 2: a copy of x's c0
+      {0, s.L, 0, 0, 1, 0, 0, 3 * s.L * s.limb},     // 3: a copy of x's c1
+      {0, s.below, 0, 0, 1, 0, 0, 4 * s.L * s.limb}, // 4, 5: 2, 3 switched
+      {0, s.below, 0, 0, 1, 0, 0, (5 * s.L - 1) * s.limb}, //
+      {0, s.L, 0, 0, 1, 0, 0, 2 * s.L * s.limb},           // 6: c1 again, on 2
+  };
+  const int32_t args[] = {0, 1, 2, 0, 3, 1, 2, 3, 4, 5, 6, 1, 1, 1, 1};
+  const Step steps[] = {
+      {StepKind::kInput, 0, 2, 0, 0, {0, s.top, s.n, 0}, 1.0, -1},
+      {StepKind::kCopy, 2, 1, 3, 1, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kCopy, 4, 1, 5, 1, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kModSwitchDown, 8, 2, 6, 2, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kCopy, 10, 1, 11, 1, {0, 0, 0, 0}, 0, -1},
+      {StepKind::kOutput, 0, 0, 8, 2, {s.top - 1, s.n, 12, 0}, s.switched, -1},
+      {StepKind::kOutput, 0, 0, 10, 1, {s.top, s.n, 13, 0}, 1.0, -1},
+  };
+  const int64_t arena_bytes = (6 * s.L - 2) * s.limb;
+  const auto cpu_plan =
+      s.plan<program::CpuKernel>(buffers, args, steps, arena_bytes);
+  const auto gpu_plan =
+      s.plan<program::CudaKernel>(buffers, args, steps, arena_bytes);
+  const PlainValues none;
+  for (bool concurrent : {true, false}) {
+    program::ConstantCache<cuda::DevicePoly> cache;
+    program::CudaGraph graph;
+    graph.concurrent = concurrent;
+    program::CudaArena arena;
+    // Run 0 step by step, 1 captures, 2 and 3 replay (3 on other inputs).
+    for (int run = 0; run < 4; ++run) {
+      const int input = run == 3 ? 1 : 0;
+      const std::string what = "run " + std::to_string(run) +
+                               (concurrent ? ", concurrent" : ", one chain");
+      std::vector<Ciphertext> want;
+      program::CpuArgs a;
+      a.ctx = &s.ctx;
+      a.inputs = &s.inputs[input];
+      a.outputs = &want;
+      a.plain = &none;
+      program::run(a, cpu_plan);
+      std::vector<cuda::DeviceCiphertext> got;
+      program::CudaArgs g;
+      g.ctx = &s.dctx;
+      g.inputs = &s.dinputs[input];
+      g.outputs = &got;
+      g.constants = &cache;
+      g.plain = &none;
+      g.arena = &arena;
+      g.graph = run ? &graph : nullptr;
+      program::runCuda(g, gpu_plan);
+      s.dctx.synchronize();
+      ASSERT_EQ(got.size(), 2u) << what;
+      for (size_t j = 0; j < 2; ++j)
+        expectSame(s.dctx, want[j], got[j],
+                   "output " + std::to_string(j) + ", " + what);
+    }
+    ASSERT_TRUE(graph.captured());
+    if (concurrent)
+      EXPECT_LT(graph.path_nodes, graph.nodes);
+    else
+      EXPECT_EQ(graph.path_nodes, graph.nodes);
+  }
+}
+
 TEST(CudaProgramGraph, RunsInPlace) {
   // A graph reads its input where the caller's ciphertext is and writes
   // its outputs into new ciphertexts: a kernel (the modulus switch) and a
@@ -291,55 +418,32 @@ TEST(CudaProgramGraph, RunsInPlace) {
   // input, and every run's outputs keep their residues through the later
   // runs.
   REQUIRE_GPU();
-  const uint64_t t = 65537;
-  Context64 ctx(bgvSpec());
-  cuda::DeviceContext dctx(ctx);
-  Prng prng(Prng::Seed{11});
-  KeyGenerator keygen(ctx, prng, t);
-  BgvEncoder encoder(ctx, t);
-  Encryptor encryptor(ctx, prng, t);
-  const size_t slots = 256;
-  const int top = ctx.maxLevel();
-  const int16_t L = static_cast<int16_t>(top + 1), below = L - 1;
-  const int64_t n = static_cast<int64_t>(slots);
-  const int64_t limb = int64_t(ctx.n()) * 8;
-  const double switched =
-      static_cast<double>(bgv::switchedFactor(ctx, uint64_t{1}, top, t));
+  GraphSetting s(11);
+  s.encryptInputs();
 
   using program::BufferSpec;
   using program::Step;
   using program::StepKind;
   const BufferSpec buffers[] = {
-      {0, L, 0, 0, 1, 0, 0, 0},                      // 0, 1: x (the slots)
-      {0, L, 0, 0, 1, 0, 0, L * limb},               //
-      {0, below, 0, 0, 1, 0, 0, 2 * L * limb},       // 2, 3: x switched
-      {0, below, 0, 0, 1, 0, 0, (3 * L - 1) * limb}, //
-      {0, L, 0, 0, 1, 0, 0, (4 * L - 2) * limb},     // 4: a copy of x's c1
+      {0, s.L, 0, 0, 1, 0, 0, 0},                    // 0, 1: x (the slots)
+      {0, s.L, 0, 0, 1, 0, 0, s.L * s.limb},         //
+      {0, s.below, 0, 0, 1, 0, 0, 2 * s.L * s.limb}, // 2, 3: x switched
+      {0, s.below, 0, 0, 1, 0, 0, (3 * s.L - 1) * s.limb}, //
+      {0, s.L, 0, 0, 1, 0, 0, (4 * s.L - 2) * s.limb}, // 4: a copy of x's c1
   };
   const int32_t args[] = {0, 1, 2, 3, 4, 1, 1, 1, 1};
   const Step steps[] = {
-      {StepKind::kInput, 0, 2, 0, 0, {0, top, n, 0}, 1.0, -1},
+      {StepKind::kInput, 0, 2, 0, 0, {0, s.top, s.n, 0}, 1.0, -1},
       {StepKind::kModSwitchDown, 2, 2, 0, 2, {0, 0, 0, 0}, 0, -1},
       {StepKind::kCopy, 4, 1, 5, 1, {0, 0, 0, 0}, 0, -1},
-      {StepKind::kOutput, 0, 0, 2, 2, {top - 1, n, 6, 0}, switched, -1},
-      {StepKind::kOutput, 0, 0, 4, 1, {top, n, 8, 0}, 1.0, -1},
+      {StepKind::kOutput, 0, 0, 2, 2, {s.top - 1, s.n, 6, 0}, s.switched, -1},
+      {StepKind::kOutput, 0, 0, 4, 1, {s.top, s.n, 8, 0}, 1.0, -1},
   };
-  const int64_t arena_bytes = (5 * L - 2) * limb;
-  const char *input_names[] = {"x"};
-  const program::Plan<program::CpuKernel> cpu_plan{
-      buffers, 5,           args,    steps,       5, nullptr,
-      0,       input_names, nullptr, arena_bytes, t};
-  const program::Plan<program::CudaKernel> gpu_plan{
-      buffers, 5,           args,    steps,       5, nullptr,
-      0,       input_names, nullptr, arena_bytes, t};
-  std::vector<std::vector<Ciphertext>> inputs(2);
-  std::vector<std::vector<cuda::DeviceCiphertext>> dinputs(2);
-  for (int i = 0; i < 2; ++i) {
-    inputs[i] = {encryptor.encrypt(
-        encoder.encode(randomValues(prng, slots, t), top, slots),
-        keygen.publicKey())};
-    dinputs[i].push_back(cuda::upload(dctx, inputs[i][0]));
-  }
+  const int64_t arena_bytes = (5 * s.L - 2) * s.limb;
+  const auto cpu_plan =
+      s.plan<program::CpuKernel>(buffers, args, steps, arena_bytes);
+  const auto gpu_plan =
+      s.plan<program::CudaKernel>(buffers, args, steps, arena_bytes);
   program::ConstantCache<cuda::DevicePoly> cache;
   program::CudaGraph graph;
   program::CudaArena arena;
@@ -359,8 +463,8 @@ TEST(CudaProgramGraph, RunsInPlace) {
     const std::string what = "run " + std::to_string(at++);
     std::vector<Ciphertext> want;
     program::CpuArgs a;
-    a.ctx = &ctx;
-    a.inputs = &inputs[r.input];
+    a.ctx = &s.ctx;
+    a.inputs = &s.inputs[r.input];
     a.outputs = &want;
     a.plain = &none;
     program::run(a, cpu_plan);
@@ -370,30 +474,30 @@ TEST(CudaProgramGraph, RunsInPlace) {
     }
     std::vector<cuda::DeviceCiphertext> got;
     program::CudaArgs g;
-    g.ctx = &dctx;
-    g.inputs = &dinputs[r.input];
+    g.ctx = &s.dctx;
+    g.inputs = &s.dinputs[r.input];
     g.outputs = &got;
     g.constants = &cache;
     g.plain = &none;
     g.arena = &arena;
     g.graph = r.graph ? &graph : nullptr;
     program::runCuda(g, gpu_plan);
-    dctx.synchronize();
+    s.dctx.synchronize();
     if (r.graph)
       EXPECT_EQ(graph.inPlace(), r.in_place)
           << what << ": " << graph.copies_because;
     ASSERT_EQ(got.size(), 2u) << what;
     for (size_t j = 0; j < 2; ++j)
-      expectSame(dctx, want[j], got[j],
+      expectSame(s.dctx, want[j], got[j],
                  "output " + std::to_string(j) + ", " + what);
     for (int i = 0; i < 2; ++i)
-      expectSame(dctx, inputs[i][0], dinputs[i][0],
+      expectSame(s.dctx, s.inputs[i][0], s.dinputs[i][0],
                  "input " + std::to_string(i) + " after " + what);
     kept.push_back({std::move(want), std::move(got)});
   }
   for (size_t r = 0; r < kept.size(); ++r)
     for (size_t j = 0; j < 2; ++j)
-      expectSame(dctx, kept[r].first[j], kept[r].second[j],
+      expectSame(s.dctx, kept[r].first[j], kept[r].second[j],
                  "output " + std::to_string(j) + " of run " +
                      std::to_string(r) + " after the last run");
 }

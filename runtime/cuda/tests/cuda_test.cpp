@@ -381,20 +381,25 @@ void checkPrimitives(const Context64 &ctx, int level) {
     EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
         << "keySwitchInnerProduct acc1";
     // With the digits read permuted (a hoisted rotation's automorphism
-    // folded into the indexing): the CPU's permute-then-multiply residues.
-    const uint64_t galois = galoisElementForRotation(ctx, 3, ctx.slotsMax());
-    std::vector<Poly64> permuted;
-    std::vector<const Poly64 *> pdigits;
-    for (const Poly64 &r : raised)
-      permuted.push_back(cpu::automorphism(ctx, r, galois));
-    for (const Poly64 &p : permuted)
-      pdigits.push_back(&p);
-    keySwitchInnerProduct(ctx, key, pdigits, acc0, acc1);
-    cuda::keySwitchInnerProduct(dctx, dkey, ddigits, dacc0, dacc1, galois);
-    EXPECT_EQ(diff(acc0, cuda::download(dctx, dacc0)), "")
-        << "keySwitchInnerProduct acc0, galois " << galois;
-    EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
-        << "keySwitchInnerProduct acc1, galois " << galois;
+    // folded into the indexing): the CPU's permute-then-multiply residues,
+    // for a rotation and the conjugation (each thread's vector of
+    // coefficients is read as one permuted load).
+    for (const uint64_t galois :
+         {galoisElementForRotation(ctx, 3, ctx.slotsMax()),
+          uint64_t(2 * ctx.n() - 1)}) {
+      std::vector<Poly64> permuted;
+      std::vector<const Poly64 *> pdigits;
+      for (const Poly64 &r : raised)
+        permuted.push_back(cpu::automorphism(ctx, r, galois));
+      for (const Poly64 &p : permuted)
+        pdigits.push_back(&p);
+      keySwitchInnerProduct(ctx, key, pdigits, acc0, acc1);
+      cuda::keySwitchInnerProduct(dctx, dkey, ddigits, dacc0, dacc1, galois);
+      EXPECT_EQ(diff(acc0, cuda::download(dctx, dacc0)), "")
+          << "keySwitchInnerProduct acc0, galois " << galois;
+      EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
+          << "keySwitchInnerProduct acc1, galois " << galois;
+    }
   }
 }
 
@@ -636,7 +641,7 @@ void checkPlanPrimitives32(int log_n, int q_count, int p_count, int level) {
     dd.push_back(&draised[j]);
   }
   const uint64_t galois = galoisElementForRotation(ctx, 3, ctx.slotsMax());
-  for (uint64_t g : {uint64_t{0}, galois}) {
+  for (uint64_t g : {uint64_t{0}, galois, uint64_t(2 * ctx.n() - 1)}) {
     Poly32 acc0, acc1;
     keySwitchInnerProduct(ctx, key, hd, acc0, acc1, g);
     cuda::DevicePoly32 dacc0, dacc1;

@@ -183,8 +183,10 @@ public:
   /// memory a captured graph touches goes to anyone else. endCapture
   /// returns those blocks (the graph's temporaries, address and words);
   /// their holder gives them back with releaseBlocks when the graph is
-  /// destroyed.
-  void beginCapture() const;
+  /// destroyed. reuse_blocks = false: a released block is not reused even
+  /// by the capture (a graph whose steps may run side by side, where a
+  /// block one step let go of may still be in use by another).
+  void beginCapture(bool reuse_blocks = true) const;
   std::vector<std::pair<uint64_t *, size_t>> endCapture() const;
   void
   releaseBlocks(const std::vector<std::pair<uint64_t *, size_t>> &blocks) const;

@@ -109,6 +109,9 @@ template <typename Word> struct BasicCudaGraph {
   size_t nodes = 0;
   /// Kernel nodes of the captured graph: the launches of one run.
   size_t kernel_nodes = 0;
+  /// Nodes on the captured graph's longest chain (nodes when it is one
+  /// chain).
+  size_t path_nodes = 0;
   /// Drops the graph and its memory (captured again by the next run).
   void reset();
   /// In place: a replay points the graph at the caller's input
@@ -123,6 +126,15 @@ template <typename Word> struct BasicCudaGraph {
   /// own), the graph copies them as before (`copies_because` says why).
   /// Set before the capture (a change resets the graph).
   bool in_place = true;
+  /// Concurrent: the graph's nodes follow only the steps whose memory
+  /// they read or overwrite (runtime/core/program_deps.h: the memory
+  /// plan's arena ranges), so that independent steps run side by side;
+  /// false: one chain in the plan's order. Needs the arena (a graph
+  /// captured without one, or for a program of several devices, is one
+  /// chain). In a concurrent capture no pool block released by a step is
+  /// reused by another (DeviceContext::beginCapture). Set before the
+  /// capture (a change resets the graph).
+  bool concurrent = true;
   /// Whether the captured graph reads its inputs and writes its outputs
   /// in place.
   bool inPlace() const { return sites != nullptr; }
