@@ -109,8 +109,7 @@ private:
 class Order {
 public:
   Order(Block &body, const kernel::BufferLiveness &live)
-      : live_(live), n_(live.end), words_((n_ + 63) / 64),
-        above_(size_t(n_) * words_, 0) {
+      : n_(live.end), words_((n_ + 63) / 64), above_(size_t(n_) * words_, 0) {
     for (Operation &op : body) {
       const int64_t i = live.index.lookup(&op);
       uint64_t *mine = row(i);
@@ -191,7 +190,6 @@ private:
     marks_[at] = {hi, std::move(who)};
   }
 
-  const kernel::BufferLiveness &live_;
   int64_t n_, words_;
   std::vector<uint64_t> above_;
   llvm::DenseMap<Value, std::vector<int64_t>> users_;
