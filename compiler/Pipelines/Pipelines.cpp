@@ -179,6 +179,7 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
   // Last: every buffer is final now; place them in one arena (per device).
   KernelPlanMemoryOptions memory;
   memory.concurrency = options.concurrency;
+  memory.print = options.printMemory;
   pm.addPass(createKernelPlanMemory(memory));
 }
 

@@ -193,6 +193,11 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "(0: the minimal arena, which suits the CPU; "
                      "kernel-plan-memory concurrency; fhe-to-kernel only)"),
       llvm::cl::init(0)};
+  Option<bool> printMemory{
+      *this, "print-memory",
+      llvm::cl::desc("Print the planned arena of each function "
+                     "(kernel-plan-memory print; fhe-to-kernel only)"),
+      llvm::cl::init(false)};
   Option<int64_t> linkLatencyUs{
       *this, "link-latency-us",
       llvm::cl::desc("Fixed cost of one GPU-to-GPU transfer the partition "

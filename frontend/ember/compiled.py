@@ -965,12 +965,12 @@ def program_hash(meta: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(core, sort_keys=True).encode()).hexdigest()
 
 
-def _resolve_word(opts: CompileOptions, target: str) -> CompileOptions:
-    """The word size for ``target``: word="auto" is the compiler's choice by
-    its cost model on target="cuda" (the model is the GPU's), and 64 on
-    target="cpu", where 32-bit words are slower (bench/RESULTS.md:
-    hmul+relin 226 against 163 ms on two cores). And ``concurrency`` 0 on
-    target="cpu", which runs one step at a time."""
+def _resolve_target(opts: CompileOptions, target: str) -> CompileOptions:
+    """The options ``target`` fixes. The word size: word="auto" is the
+    compiler's choice by its cost model on target="cuda" (the model is the
+    GPU's), and 64 on target="cpu", where 32-bit words are slower
+    (bench/RESULTS.md: hmul+relin 226 against 163 ms on two cores). And
+    ``concurrency`` 0 on target="cpu", which runs one step at a time."""
     if opts.word == "auto" and target == "cpu":
         opts = dataclasses.replace(opts, word="64")
     if target == "cpu":  # one step at a time: the minimal arena
@@ -1053,7 +1053,7 @@ def compile(  # noqa: A001 - the API's name
             "encoding applies to @ember.program(scheme='tfhe') programs "
             f"(integers as bits or radix blocks), not to {program.name}"
         )
-    opts = _resolve_word(opts, target)
+    opts = _resolve_target(opts, target)
     fallback = (program.filename, program.lineno)
     if program.plaintext_modulus:
         opts = _bgv_options(opts, program)

@@ -779,16 +779,15 @@ public:
     last_[i] = captureDeps(stream_);
     depth_[i] += graphNodes() - nodes_before_;
     path_ = std::max(path_, depth_[i]);
-    ran_.push_back(i);
   }
   /// Joins the steps' last nodes (those of steps no later step follows).
   void finish() {
     std::vector<char> followed(preds_.size(), 0);
-    for (size_t i : ran_)
-      for (int32_t p : preds_[i])
+    for (const std::vector<int32_t> &ps : preds_)
+      for (int32_t p : ps)
         followed[p] = 1;
     std::vector<cudaGraphNode_t> sinks = start_;
-    for (size_t i : ran_)
+    for (size_t i = 0; i < preds_.size(); ++i)
       if (!followed[i])
         sinks.insert(sinks.end(), last_[i].begin(), last_[i].end());
     std::sort(sinks.begin(), sinks.end());
@@ -822,27 +821,27 @@ private:
   std::vector<std::vector<cudaGraphNode_t>> last_;
   std::vector<size_t> depth_;
   std::vector<cudaGraphNode_t> start_;
-  std::vector<size_t> ran_;
   size_t nodes_before_ = 0, path_ = 0;
 };
 
-/// Runs ex's steps into the open capture of g, as a DAG where
-/// capturesDag says so (g.path_nodes: its longest chain), else in order.
+/// Runs ex's steps into the open capture, as a DAG where `dag`
+/// (capturesDag), else in order; the nodes on the DAG's longest chain (0
+/// in order).
 template <typename W>
-void runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
-                 BasicCudaGraph<W> &g, Executor<CudaBackend<W>> &ex) {
-  if (!capturesDag(args, plan, g)) {
+size_t runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
+                   bool dag, Executor<CudaBackend<W>> &ex) {
+  if (!dag) {
     ex.run();
-    return;
+    return 0;
   }
   const Context<W> &h = cuda::hostOf<W>(*args.ctx);
-  StepDag dag(args.ctx->stream(),
-              stepDependencies(plan, int64_t(h.n() * sizeof(W)),
-                               static_cast<int>(h.tBasis().size())));
-  ex.around(std::ref(dag));
+  StepDag steps(args.ctx->stream(),
+                stepDependencies(plan, int64_t(h.n() * sizeof(W)),
+                                 static_cast<int>(h.tBasis().size())));
+  ex.around(std::ref(steps));
   ex.run();
-  dag.finish();
-  g.path_nodes = dag.pathNodes();
+  steps.finish();
+  return steps.pathNodes();
 }
 
 /// The sites of the inputs and outputs in g's graph, from a second
@@ -953,7 +952,8 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   cudaStream_t stream = ctx.stream();
   cudaGraph_t second = nullptr;
   Blocks blocks;
-  ctx.beginCapture(!capturesDag(args, plan, g));
+  const bool dag = capturesDag(args, plan, g);
+  ctx.beginCapture(!dag);
   g.capturing = true;
   bool captured = cudaStreamBeginCapture(
                       stream, cudaStreamCaptureModeRelaxed) == cudaSuccess;
@@ -966,9 +966,7 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
         out = CudaBackend<W>::borrowed(moved[relocated[b]]);
         return true;
       });
-      const size_t path = g.path_nodes;
-      runCaptured(args, plan, g, ex);
-      g.path_nodes = path;
+      runCaptured(args, plan, dag, ex);
     }
   } catch (const std::exception &e) {
     captured = false;
@@ -1201,14 +1199,15 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const cuda::DeviceContext &ctx = *args.ctx;
   allocateSlots(args, plan, g);
   cudaStream_t stream = ctx.stream();
-  ctx.beginCapture(!capturesDag(args, plan, g));
+  const bool dag = capturesDag(args, plan, g);
+  ctx.beginCapture(!dag);
   g.capturing = true;
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
             "cudaStreamBeginCapture");
   try {
     // Its buffers die in the capture.
     Executor<CudaBackend<W>> ex(args, plan, args.device_index);
-    runCaptured(args, plan, g, ex);
+    g.path_nodes = runCaptured(args, plan, dag, ex);
   } catch (...) {
     g.capturing = false;
     g.blocks = ctx.endCapture();
@@ -1231,7 +1230,7 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
     cudaCheck(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
     g.kernel_nodes += type == cudaGraphNodeTypeKernel;
   }
-  if (!capturesDag(args, plan, g))
+  if (!dag)
     g.path_nodes = g.nodes; // one chain
   if (g.in_place)
     g.sites = findSites(args, plan, g, g.copies_because);

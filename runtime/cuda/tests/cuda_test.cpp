@@ -382,8 +382,7 @@ void checkPrimitives(const Context64 &ctx, int level) {
         << "keySwitchInnerProduct acc1";
     // With the digits read permuted (a hoisted rotation's automorphism
     // folded into the indexing): the CPU's permute-then-multiply residues,
-    // for a rotation and the conjugation (each thread's vector of
-    // coefficients is read as one permuted load).
+    // for a rotation and the conjugation.
     for (const uint64_t galois :
          {galoisElementForRotation(ctx, 3, ctx.slotsMax()),
           uint64_t(2 * ctx.n() - 1)}) {
