@@ -740,11 +740,11 @@ void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps) {
 }
 
 /// Whether g's steps are captured as a DAG (BasicCudaGraph::concurrent):
-/// with the arena (the dependencies are the memory plan's), on one device.
+/// with the arena (the dependencies are the memory plan's). A program of
+/// several devices: each device's graph is a DAG of its own steps.
 template <typename W>
-bool capturesDag(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
-                 const BasicCudaGraph<W> &g) {
-  return g.concurrent && args.arena && plan.deviceCount() == 1;
+bool capturesDag(const BasicCudaArgs<W> &args, const BasicCudaGraph<W> &g) {
+  return g.concurrent && args.arena;
 }
 
 /// The steps captured as a DAG (program_deps.h): before each step the
@@ -752,7 +752,9 @@ bool capturesDag(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
 /// follows (the nodes before the first step for a step that follows
 /// none), after it the step's own last nodes are read back (a step that
 /// captures nothing passes its dependencies on). finish() joins every
-/// step's last nodes, so that whatever is captured after follows them all.
+/// step's last nodes and whatever the stream follows now (a program of
+/// several devices: its transfers' stream), so that whatever is captured
+/// after follows them all.
 class StepDag {
 public:
   StepDag(cudaStream_t stream, std::vector<std::vector<int32_t>> preds)
@@ -786,7 +788,8 @@ public:
     for (const std::vector<int32_t> &ps : preds_)
       for (int32_t p : ps)
         followed[p] = 1;
-    std::vector<cudaGraphNode_t> sinks = start_;
+    std::vector<cudaGraphNode_t> sinks = captureDeps(stream_);
+    sinks.insert(sinks.end(), start_.begin(), start_.end());
     for (size_t i = 0; i < preds_.size(); ++i)
       if (!followed[i])
         sinks.insert(sinks.end(), last_[i].begin(), last_[i].end());
@@ -837,7 +840,8 @@ size_t runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const Context<W> &h = cuda::hostOf<W>(*args.ctx);
   StepDag steps(args.ctx->stream(),
                 stepDependencies(plan, int64_t(h.n() * sizeof(W)),
-                                 static_cast<int>(h.tBasis().size())));
+                                 static_cast<int>(h.tBasis().size()),
+                                 args.device_index));
   ex.around(std::ref(steps));
   ex.run();
   steps.finish();
@@ -952,7 +956,7 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   cudaStream_t stream = ctx.stream();
   cudaGraph_t second = nullptr;
   Blocks blocks;
-  const bool dag = capturesDag(args, plan, g);
+  const bool dag = capturesDag(args, g);
   ctx.beginCapture(!dag);
   g.capturing = true;
   bool captured = cudaStreamBeginCapture(
@@ -1199,7 +1203,7 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const cuda::DeviceContext &ctx = *args.ctx;
   allocateSlots(args, plan, g);
   cudaStream_t stream = ctx.stream();
-  const bool dag = capturesDag(args, plan, g);
+  const bool dag = capturesDag(args, g);
   ctx.beginCapture(!dag);
   g.capturing = true;
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),

@@ -1,11 +1,11 @@
 // A program partitioned over two GPUs (Plan::devices = 2, issue 18): a
 // hand-written plan whose steps alternate between the devices, each
 // device run by runCuda from its own thread with NCCL transfers, step by
-// step and as one CUDA Graph per device, gives the residues of the CPU's
-// simulation of the same plan (program::run: runDevicesInProcess) and of
-// the plan on one GPU. Needs two GPUs and NCCL (skipped otherwise; built
-// by CI, run by bench/gpu_run.sh); the argument checks need one GPU, the
-// communicator's own checks none.
+// step and as one CUDA Graph per device (each a DAG of its steps), gives the
+// residues of the CPU's simulation of the same plan (program::run:
+// runDevicesInProcess) and of the plan on one GPU. Needs two GPUs and NCCL
+// (skipped otherwise; built by CI, run by bench/gpu_run.sh); the argument
+// checks need one GPU, the communicator's own checks none.
 #include "ember/cuda.h"
 #include "ember/errors.h"
 #include "ember/nccl.h"
@@ -264,6 +264,13 @@ TEST(CudaMultiGpu, PartitionedPlanMatchesTheCpuAndOneGpu) {
     if (run) {
       EXPECT_TRUE(graph[0].captured()) << at;
       EXPECT_TRUE(graph[1].captured()) << at;
+      // Each device's graph a DAG (BasicCudaGraph::concurrent): the two
+      // parts' steps side by side, so that its longest chain is shorter
+      // than the graph.
+      EXPECT_GT(graph[0].path_nodes, 0u) << at;
+      EXPECT_LT(graph[0].path_nodes, graph[0].nodes) << at;
+      EXPECT_GT(graph[1].path_nodes, 0u) << at;
+      EXPECT_LT(graph[1].path_nodes, graph[1].nodes) << at;
     }
     EXPECT_EQ(arena[0].bytes(), size_t(tables.arena[0])) << at;
     EXPECT_EQ(arena[1].bytes(), size_t(tables.arena[1])) << at;
