@@ -101,18 +101,15 @@ private:
 
 /// What keeps independent ops unordered on the GPU (the `concurrency`
 /// option): each op's ancestors (the ops whose results it reads, through
-/// views and transfers, transitively), each buffer's users, and for every
-/// byte range of each device's arena the ops that last used it (its last
-/// occupant's users, or the op of a scratch). A buffer placed over bytes
-/// whose last users are all ancestors of its op adds no order between ops
-/// (the runtime's graph of a device orders a step after the last users of
-/// the bytes it writes; an ancestor on that device through another
-/// device's ops precedes it already, by the transfers' own order).
+/// views, transitively), each buffer's users, and for every byte range of
+/// the arena the ops that last used it (its last occupant's users, or the
+/// op of a scratch). A buffer placed over bytes whose last users are all
+/// ancestors of its op adds no order between ops (the runtime's graph
+/// orders a step after the last users of the bytes it writes).
 class Order {
 public:
-  Order(Block &body, const kernel::BufferLiveness &live, int64_t devices)
-      : n_(live.end), words_((n_ + 63) / 64), above_(size_t(n_) * words_, 0),
-        marks_(devices) {
+  Order(Block &body, const kernel::BufferLiveness &live)
+      : n_(live.end), words_((n_ + 63) / 64), above_(size_t(n_) * words_, 0) {
     for (Operation &op : body) {
       const int64_t i = live.index.lookup(&op);
       uint64_t *mine = row(i);
@@ -134,28 +131,24 @@ public:
   /// Ops above this many are not ordered (n^2 bits): no concurrency.
   static constexpr int64_t kMaxOps = int64_t{1} << 15;
 
-  /// Bytes [at, at + size) of device d's arena now last used by
-  /// `buffer`'s users (and its op `def`, when it has no users).
-  void occupy(int64_t d, int64_t at, int64_t size, Value buffer, int64_t def) {
+  /// Bytes [at, at + size) now last used by `buffer`'s users (and its op
+  /// `def`, when it has no users).
+  void occupy(int64_t at, int64_t size, Value buffer, int64_t def) {
     std::vector<int64_t> who = users_.lookup(buffer);
     if (who.empty() && def >= 0)
       who.push_back(def);
-    mark(marks_[d], at, size, std::move(who));
+    mark(at, size, std::move(who));
   }
-  /// Bytes [at, at + size) of device d's arena last used by op `op` (its
-  /// scratch).
-  void scratch(int64_t d, int64_t at, int64_t size, int64_t op) {
-    mark(marks_[d], at, size, {op});
-  }
-  /// Whether bytes [at, at + size) of device d's arena were last used only
-  /// by ancestors of op `op` (or never).
-  bool safe(int64_t d, int64_t at, int64_t size, int64_t op) const {
+  /// Bytes [at, at + size) last used by op `op` (its scratch).
+  void scratch(int64_t at, int64_t size, int64_t op) { mark(at, size, {op}); }
+  /// Whether bytes [at, at + size) were last used only by ancestors of op
+  /// `op` (or never).
+  bool safe(int64_t at, int64_t size, int64_t op) const {
     const uint64_t *anc = row(op);
-    const std::map<int64_t, Mark> &marks = marks_[d];
-    auto it = marks.upper_bound(at);
-    if (it != marks.begin())
+    auto it = marks_.upper_bound(at);
+    if (it != marks_.begin())
       --it;
-    for (; it != marks.end() && it->first < at + size; ++it) {
+    for (; it != marks_.end() && it->first < at + size; ++it) {
       if (it->second.hi <= at)
         continue;
       for (int64_t u : it->second.who)
@@ -168,15 +161,14 @@ public:
     int64_t hi;
     std::vector<int64_t> who;
   };
-  const std::map<int64_t, Mark> &marks(int64_t d) const { return marks_[d]; }
+  const std::map<int64_t, Mark> &marks() const { return marks_; }
 
 private:
   uint64_t *row(int64_t i) { return &above_[size_t(i) * words_]; }
   const uint64_t *row(int64_t i) const { return &above_[size_t(i) * words_]; }
   /// Marks [at, at + size) as last used by `who`, trimming the marks it
   /// overlaps.
-  static void mark(std::map<int64_t, Mark> &marks_, int64_t at, int64_t size,
-                   std::vector<int64_t> who) {
+  void mark(int64_t at, int64_t size, std::vector<int64_t> who) {
     const int64_t hi = at + size;
     auto it = marks_.upper_bound(at);
     if (it != marks_.begin())
@@ -201,7 +193,7 @@ private:
   int64_t n_, words_;
   std::vector<uint64_t> above_;
   llvm::DenseMap<Value, std::vector<int64_t>> users_;
-  std::vector<std::map<int64_t, Mark>> marks_; // per device
+  std::map<int64_t, Mark> marks_;
 };
 
 struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
@@ -225,23 +217,19 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       if (f.isExternal())
         continue;
       if (concurrency == 0 || !reuse) {
-        plan(f, limbBytes, {}, print);
+        plan(f, limbBytes, -1, print);
         continue;
       }
-      // The minimal arenas first, then the placements that keep
-      // independent ops unordered within the budget over each.
-      SmallVector<int64_t> budget = plan(f, limbBytes, {}, false);
-      for (int64_t &b : budget)
-        b += b / 100 * concurrency;
-      plan(f, limbBytes, budget, print);
+      // The minimal arena first, then the placements that keep
+      // independent ops unordered within the budget over it.
+      const int64_t minimal = plan(f, limbBytes, -1, false);
+      plan(f, limbBytes, minimal + minimal / 100 * concurrency, print);
     }
   }
 
-  /// Places f's buffers (budget: each device's bytes for `concurrency`;
-  /// empty: first-fit) and records them; returns each device's reused
-  /// arena bytes (without the transfers' own bytes).
-  SmallVector<int64_t> plan(func::FuncOp f, int64_t limbBytes,
-                            ArrayRef<int64_t> budget, bool print) {
+  /// Places f's buffers (budget < 0: first-fit; else see `concurrency`)
+  /// and records them; returns device 0's arena bytes.
+  int64_t plan(func::FuncOp f, int64_t limbBytes, int64_t budget, bool print) {
     Block &body = f.getBody().front();
     kernel::BufferLiveness live(f);
     auto size = [&](Value v) {
@@ -264,18 +252,19 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     for (Operation &op : body)
       devices = std::max(devices, resultDevice(&op) + 1);
     std::vector<Arena> arenas(devices, Arena(reuse));
-    // Concurrency: ops within the ordering's size (each device's arena
-    // within the budget).
+    // Concurrency: one device (the runtime orders a partitioned program's
+    // steps in one chain per device), ops within the ordering's size.
     std::unique_ptr<Order> order;
-    if (!budget.empty() && live.end <= Order::kMaxOps)
-      order = std::make_unique<Order>(body, live, devices);
+    if (budget >= 0 && devices == 1 && live.end <= Order::kMaxOps)
+      order = std::make_unique<Order>(body, live);
     // A place of `bytes` for op `op`'s result or scratch: where it orders
     // nothing new within the budget, else first-fit.
     auto placeFor = [&](int64_t d, int64_t bytes, int64_t op) {
       if (order && op >= 0) {
-        int64_t at = arenas[d].placeWhere(
-            bytes, budget[d], order->marks(d),
-            [&](int64_t x) { return order->safe(d, x, bytes, op); });
+        int64_t at =
+            arenas[d].placeWhere(bytes, budget, order->marks(), [&](int64_t x) {
+              return order->safe(x, bytes, op);
+            });
         if (at >= 0)
           return at;
       }
@@ -306,7 +295,7 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       }
       offset[v] = placeFor(d, size(v), at);
       if (order)
-        order->occupy(d, offset[v], size(v), v, at);
+        order->occupy(offset[v], size(v), v, at);
       dies[live.deathOf(v, at)].push_back(v);
     };
     auto release = [&](Value v) {
@@ -357,7 +346,7 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
           const int64_t i = live.index.lookup(&op);
           int64_t at = placeFor(d, limbs * limbBytes, i);
           if (order)
-            order->scratch(d, at, limbs * limbBytes, i);
+            order->scratch(at, limbs * limbBytes, i);
           op.setAttr("scratch", b.getI64IntegerAttr(at));
           arenas[d].free(at);
         }
@@ -387,11 +376,9 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
         op.setAttr("offsets", b.getDenseI64ArrayAttr(now));
       }
     }
-    SmallVector<int64_t> tops, reused;
-    for (int64_t d = 0; d < devices; ++d) {
+    SmallVector<int64_t> tops;
+    for (int64_t d = 0; d < devices; ++d)
       tops.push_back(arenas[d].top() + apartArena[d].top());
-      reused.push_back(arenas[d].top());
-    }
     f->setAttr(kernel::KernelDialect::kArgOffsetsAttrName,
                b.getDenseI64ArrayAttr(argOffsets));
     f->setAttr(kernel::KernelDialect::kArenaBytesAttrName,
@@ -411,7 +398,7 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       }
       llvm::outs() << "\n";
     }
-    return reused;
+    return tops[0];
   }
 };
 

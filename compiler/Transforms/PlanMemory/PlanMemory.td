@@ -30,10 +30,9 @@ def KernelPlanMemory : Pass<"kernel-plan-memory", "::mlir::ModuleOp"> {
     `kernel-plan-memory @f: arena <B> bytes, peak live <B> bytes, <k> buffers`.
     `reuse=false` places every buffer at a fresh offset (the off switch).
 
-    Concurrency (`concurrency=<percent>`): the GPU runs a program's graph
-    (each device's, for a program of several devices) as a DAG in which
-    each step follows the steps that last used the bytes it reads or
-    writes (runtime/core/program_deps.h).
+    Concurrency (`concurrency=<percent>`, one device only): the GPU runs a
+    program's graph as a DAG in which each step follows the steps that
+    last used the bytes it reads or writes (runtime/core/program_deps.h).
     Reusing a dead buffer's bytes makes the new buffer's op follow that
     buffer's users even where no value flows between them, and first-fit
     turns most programs into one chain. With a percentage above 0 the
@@ -42,9 +41,8 @@ def KernelPlanMemory : Pass<"kernel-plan-memory", "::mlir::ModuleOp"> {
     last users all precede its op already (its ancestors through the
     values it reads), so that it adds no order, or above every place used
     so far, while the arena stays within that percentage over the
-    minimal one (each device's arena over its own); where neither fits,
-    first-fit as before. `peak live` stays the minimal plan's lower
-    bound.
+    minimal one; where neither fits, first-fit as before. `peak live`
+    stays the minimal plan's lower bound.
   }];
   let options = [
     Option<"reuse", "reuse", "bool", /*default=*/"true",
