@@ -9,6 +9,8 @@ ciphertexts and evaluation keys:
   two-GPU run is one thread per GPU, each replaying its device's graph,
   NCCL between them): wall-clock milliseconds from the call to every
   device's finish, for both (the one-GPU run's CUDA-event time beside);
+  the same with each graph one chain in program order (``concurrent =
+  False``) beside, and each device's (longest chain, nodes);
 - the partition's prediction (the manifest's ``devices``) beside them,
   each device's arena and key bytes, and NCCL's point-to-point bandwidth
   between GPUs 0 and 1;
@@ -119,6 +121,16 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     kernels1 = one.last_run["kernels"]
     ms2 = timed(two, raw, on2, runs)
     kernels2 = two.last_run["kernels"]
+    paths = [list(p) for p in two._program().device_graph_paths]
+    # Each graph as one chain in program order (the graphs before their
+    # DAGs), on the same machine: both programs, the residues checked.
+    one.concurrent = two.concurrent = False
+    chain1 = timed(one, raw, on1, runs)
+    chain2 = timed(two, raw, on2, runs)
+    identical = identical and gpu_python.same(
+        list(first1), list(two.from_device(two.run(raw, on2)))
+    )
+    one.concurrent = two.concurrent = True
     two.graphs = False
     ms2_eager = []
     for _ in range(max(3, runs // 4)):
@@ -132,6 +144,10 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         two_gpu_ms=float(np.median(ms2)),
         two_gpu_min_ms=float(np.min(ms2)),
         two_gpu_graphs_off_ms=float(np.median(ms2_eager)),
+        one_gpu_chain_ms=float(np.median(chain1)),
+        two_gpu_chain_ms=float(np.median(chain2)),
+        chain_speedup=float(np.median(chain1) / np.median(chain2)),
+        device_path_nodes=paths,
         speedup=float(np.median(ms1) / np.median(ms2)),
         predicted_two_ms=max(dev.get("predicted_us", [float("nan")])) / 1e3,
         predicted_one_ms=dev.get("one_device_predicted_us", float("nan")) / 1e3,
@@ -193,9 +209,10 @@ def main() -> None:
         print(name, json.dumps(row), flush=True)
     print(
         "\n| program | identical | max error | 1 GPU ms | 2 GPUs ms | speedup "
-        "| predicted 1 / 2 GPUs ms | transfers MB | 2 GPUs graphs off ms |"
+        "| predicted 1 / 2 GPUs ms | transfers MB | 2 GPUs graphs off ms "
+        "| chains: 1 / 2 GPUs ms (speedup) |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, r in results["programs"].items():
         if "error" in r:
             print(f"| {name} | error: {r['error'][:80]} |")
@@ -204,7 +221,9 @@ def main() -> None:
             f"| {name} | {r['identical']} | {r['max_error']:.2e} | "
             f"{r['one_gpu_ms']:.3f} | {r['two_gpu_ms']:.3f} | {r['speedup']:.2f}x | "
             f"{r['predicted_one_ms']:.2f} / {r['predicted_two_ms']:.2f} | "
-            f"{r['transfer_mb']:.0f} | {r['two_gpu_graphs_off_ms']:.3f} |"
+            f"{r['transfer_mb']:.0f} | {r['two_gpu_graphs_off_ms']:.3f} | "
+            f"{r['one_gpu_chain_ms']:.3f} / {r['two_gpu_chain_ms']:.3f} "
+            f"({r['chain_speedup']:.2f}x) |"
         )
         for v, x in r.get("variants", {}).items():
             print(

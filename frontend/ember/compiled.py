@@ -171,12 +171,13 @@ class Compiled:
         self.in_place = True
         #: target="cuda", with graphs and the arena: the graph's steps
         #: follow only the steps whose memory they read or overwrite, so
-        #: that independent steps run side by side; False captures them as
-        #: one chain in program order.
+        #: that independent steps run side by side (several GPUs: one DAG
+        #: per device); False captures them as one chain in program order.
         self.concurrent = True
         #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
         #: CUDA events), "download"; "kernels": launches of a graph replay;
-        #: "path_nodes": the graph's nodes on its longest chain.
+        #: "path_nodes": the graph's nodes on its longest chain (several
+        #: GPUs: the longest of the devices' graphs' chains).
         self.last_run: dict[str, float] = {}
 
     def __repr__(self) -> str:
@@ -511,6 +512,11 @@ class Compiled:
         if multi:
             self.last_run["kernels"] = float(sum(program.device_graph_kernels))
             self.last_run["arena_bytes"] = float(sum(program.device_arena_bytes))
+            # The longest of the devices' chains (each device's graph is
+            # a DAG of its own steps).
+            self.last_run["path_nodes"] = float(
+                max(p for p, _ in program.device_graph_paths)
+            )
         return result
 
     def _check_hash(self, obj: Any, what: str) -> None:

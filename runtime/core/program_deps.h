@@ -17,13 +17,21 @@ namespace ember::program {
 
 /// preds[i]: the earlier steps step i must follow, none of them implied by
 /// another (the transitive reduction). Steps whose kind is not modelled
-/// here (kBfvTensor: the BFV evaluator's own temporaries; kTransfer; any
-/// unknown kind) are barriers: they follow every earlier step and every
-/// later step follows them. `limb_bytes` is N times the word's bytes,
-/// `t_limbs` the KLSS T primes' count (buffers over_t).
+/// here (kBfvTensor: the BFV evaluator's own temporaries; any unknown kind)
+/// are barriers: they follow every earlier step and every later step
+/// follows them. `limb_bytes` is N times the word's bytes, `t_limbs` the
+/// KLSS T primes' count (buffers over_t).
+///
+/// A program of several devices (plan.devices > 1) is ordered per device,
+/// each in its own arena: `device`'s steps only (the others have no
+/// predecessors and precede nothing). A kTransfer reads its buffer on the
+/// sender and writes its result on the receiver; what orders the two
+/// devices is the transfer itself (runtime/cuda/program.cu waits for it
+/// inside the step when it captures the DAG).
 template <typename Kernel>
 std::vector<std::vector<int32_t>>
-stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs) {
+stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs,
+                 int device = 0) {
   struct Range {
     int64_t lo, hi;
   };
@@ -66,6 +74,10 @@ stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs) {
       for (const Range &r : rangesOf(b))
         acc.push_back({r, me, true});
     };
+    const bool several = plan.devices > 1;
+    if (several && s.device >= 0 && s.device != device &&
+        !(s.kind == StepKind::kTransfer && s.imm[0] == device))
+      continue; // another device's step
     bool is_barrier = false;
     switch (s.kind) {
     case StepKind::kConstant:   // encoded before the run
@@ -102,6 +114,16 @@ stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs) {
         acc.push_back(
             {{o.offset, o.offset + int64_t{o.q_hi} * limb_bytes}, me, true});
       }
+      break;
+    case StepKind::kTransfer:
+      if (!several) {
+        is_barrier = true;
+        break;
+      }
+      if (s.device == device)
+        reads(arg(s.in, 0));
+      else
+        writes(arg(s.out, 0));
       break;
     default:
       is_barrier = true;

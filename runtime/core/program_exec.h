@@ -129,8 +129,11 @@ public:
     relocate_ = std::move(place);
   }
   /// Called with (i, true) before and (i, false) after each step i this
-  /// device executes (not a kTransfer): the CUDA graph's capture of the
-  /// steps as a DAG (runtime/cuda/program.cu).
+  /// device executes: the CUDA graph's capture of the steps as a DAG
+  /// (runtime/cuda/program.cu). A kTransfer between them then ends in the
+  /// kernels' wait for it (program_deps.h orders its readers and writers
+  /// after it), instead of a wait in the first kernel that reads or
+  /// overwrites its buffer (which would order only that one).
   void around(std::function<void(size_t, bool)> hook) {
     around_ = std::move(hook);
   }
@@ -162,7 +165,11 @@ public:
     if (!onDevice(plan_, s, device_))
       return;
     if (s.kind == StepKind::kTransfer) {
+      if (around_)
+        around_(i, true);
       transfer(s);
+      if (around_)
+        around_(i, false);
       return;
     }
     if (around_)
@@ -244,11 +251,17 @@ private:
       typename B::Event done =
           B::send(args_, x, to,
                   ready != readyAt_.end() ? ready->second : B::ready(args_, x));
-      if (spec(src).offset >= 0)
+      if (around_)
+        B::wait(args_, done);
+      else if (spec(src).offset >= 0)
         sending_.push_back({spec(src).offset, bytesOf(x), done});
     } else {
       Poly &out = placeOut(s, 0);
-      arriving_[arg(s.out, 0)] = B::recv(args_, out, s.device);
+      typename B::Event done = B::recv(args_, out, s.device);
+      if (around_)
+        B::wait(args_, done);
+      else
+        arriving_[arg(s.out, 0)] = done;
     }
   }
 

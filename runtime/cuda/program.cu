@@ -10,7 +10,8 @@
 // partitioned over several GPUs runs as one runCuda per device, each from
 // its own thread with its own arguments (CudaArgs::device_index,
 // nccl_comm): its steps only, its transfers NCCL sends and receives on its
-// stream, each device's steps captured into that device's graph.
+// stream, each device's steps captured into that device's graph (a DAG of
+// its own steps, the kernels its sends follow at the greatest priority).
 #include "ember/program_cuda.h"
 
 #include "ember/bfv_cuda.h"
@@ -25,6 +26,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -740,11 +742,11 @@ void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps) {
 }
 
 /// Whether g's steps are captured as a DAG (BasicCudaGraph::concurrent):
-/// with the arena (the dependencies are the memory plan's), on one device.
+/// with the arena (the dependencies are the memory plan's). A program of
+/// several devices: each device's graph is a DAG of its own steps.
 template <typename W>
-bool capturesDag(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
-                 const BasicCudaGraph<W> &g) {
-  return g.concurrent && args.arena && plan.deviceCount() == 1;
+bool capturesDag(const BasicCudaArgs<W> &args, const BasicCudaGraph<W> &g) {
+  return g.concurrent && args.arena;
 }
 
 /// The steps captured as a DAG (program_deps.h): before each step the
@@ -752,7 +754,9 @@ bool capturesDag(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
 /// follows (the nodes before the first step for a step that follows
 /// none), after it the step's own last nodes are read back (a step that
 /// captures nothing passes its dependencies on). finish() joins every
-/// step's last nodes, so that whatever is captured after follows them all.
+/// step's last nodes and whatever the stream follows now (a program of
+/// several devices: its transfers' stream), so that whatever is captured
+/// after follows them all.
 class StepDag {
 public:
   StepDag(cudaStream_t stream, std::vector<std::vector<int32_t>> preds)
@@ -779,6 +783,36 @@ public:
     last_[i] = captureDeps(stream_);
     depth_[i] += graphNodes() - nodes_before_;
     path_ = std::max(path_, depth_[i]);
+    if (!nodes_.empty())
+      recordNodes(i);
+  }
+  /// Keeps each step's nodes (for senders()).
+  void keepNodes() { nodes_.resize(preds_.size()); }
+  /// The kernel nodes of the steps that a send of `device` follows (with
+  /// keepNodes()): a program of several devices runs them first, at the
+  /// greatest priority, so that the other device waits as little as in
+  /// the partition's order.
+  std::vector<cudaGraphNode_t> senders(const Plan<CudaKernel> &plan,
+                                       int device) const {
+    std::vector<char> mark(preds_.size(), 0);
+    for (size_t i = preds_.size(); i-- > 0;) {
+      const Step &s = plan.steps[i];
+      if (s.kind == StepKind::kTransfer && s.device == device)
+        mark[i] = 1;
+      if (mark[i])
+        for (int32_t p : preds_[i])
+          mark[p] = 1;
+    }
+    std::vector<cudaGraphNode_t> out;
+    for (size_t i = 0; i < preds_.size(); ++i)
+      if (mark[i] && i < nodes_.size())
+        for (cudaGraphNode_t n : nodes_[i]) {
+          cudaGraphNodeType type;
+          cudaCheck(cudaGraphNodeGetType(n, &type), "cudaGraphNodeGetType");
+          if (type == cudaGraphNodeTypeKernel)
+            out.push_back(n);
+        }
+    return out;
   }
   /// Joins the steps' last nodes (those of steps no later step follows).
   void finish() {
@@ -786,7 +820,8 @@ public:
     for (const std::vector<int32_t> &ps : preds_)
       for (int32_t p : ps)
         followed[p] = 1;
-    std::vector<cudaGraphNode_t> sinks = start_;
+    std::vector<cudaGraphNode_t> sinks = captureDeps(stream_);
+    sinks.insert(sinks.end(), start_.begin(), start_.end());
     for (size_t i = 0; i < preds_.size(); ++i)
       if (!followed[i])
         sinks.insert(sinks.end(), last_[i].begin(), last_[i].end());
@@ -798,7 +833,8 @@ public:
   size_t pathNodes() const { return path_; }
 
 private:
-  size_t graphNodes() const {
+  /// The graph being captured.
+  cudaGraph_t graph() const {
     cudaStreamCaptureStatus status;
     cudaGraph_t graph = nullptr;
 #if CUDART_VERSION >= 13000
@@ -811,9 +847,22 @@ private:
     cudaCheck(cudaStreamGetCaptureInfo_v2(stream_, &status, nullptr, &graph),
               "cudaStreamGetCaptureInfo");
 #endif
+    return graph;
+  }
+  size_t graphNodes() const {
     size_t count = 0;
-    cudaCheck(cudaGraphGetNodes(graph, nullptr, &count), "cudaGraphGetNodes");
+    cudaCheck(cudaGraphGetNodes(graph(), nullptr, &count), "cudaGraphGetNodes");
     return count;
+  }
+  /// Records the nodes step i added (those not seen before).
+  void recordNodes(size_t i) {
+    size_t count = graphNodes();
+    std::vector<cudaGraphNode_t> all(count);
+    cudaCheck(cudaGraphGetNodes(graph(), all.data(), &count),
+              "cudaGraphGetNodes");
+    for (cudaGraphNode_t n : all)
+      if (seen_.insert(n).second)
+        nodes_[i].push_back(n);
   }
 
   cudaStream_t stream_;
@@ -822,14 +871,19 @@ private:
   std::vector<size_t> depth_;
   std::vector<cudaGraphNode_t> start_;
   size_t nodes_before_ = 0, path_ = 0;
+  std::set<cudaGraphNode_t> seen_;
+  std::vector<std::vector<cudaGraphNode_t>> nodes_; // per step (keepNodes)
 };
 
 /// Runs ex's steps into the open capture, as a DAG where `dag`
 /// (capturesDag), else in order; the nodes on the DAG's longest chain (0
-/// in order).
+/// in order). `senders`: where given, a DAG of a program of several
+/// devices puts there the kernel nodes that its sends follow
+/// (StepDag::senders).
 template <typename W>
 size_t runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
-                   bool dag, Executor<CudaBackend<W>> &ex) {
+                   bool dag, Executor<CudaBackend<W>> &ex,
+                   std::vector<cudaGraphNode_t> *senders = nullptr) {
   if (!dag) {
     ex.run();
     return 0;
@@ -837,10 +891,16 @@ size_t runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const Context<W> &h = cuda::hostOf<W>(*args.ctx);
   StepDag steps(args.ctx->stream(),
                 stepDependencies(plan, int64_t(h.n() * sizeof(W)),
-                                 static_cast<int>(h.tBasis().size())));
+                                 static_cast<int>(h.tBasis().size()),
+                                 args.device_index));
+  const bool several = senders && plan.deviceCount() > 1;
+  if (several)
+    steps.keepNodes();
   ex.around(std::ref(steps));
   ex.run();
   steps.finish();
+  if (several)
+    *senders = steps.senders(plan, args.device_index);
   return steps.pathNodes();
 }
 
@@ -952,7 +1012,7 @@ findSites(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   cudaStream_t stream = ctx.stream();
   cudaGraph_t second = nullptr;
   Blocks blocks;
-  const bool dag = capturesDag(args, plan, g);
+  const bool dag = capturesDag(args, g);
   ctx.beginCapture(!dag);
   g.capturing = true;
   bool captured = cudaStreamBeginCapture(
@@ -1199,7 +1259,8 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   const cuda::DeviceContext &ctx = *args.ctx;
   allocateSlots(args, plan, g);
   cudaStream_t stream = ctx.stream();
-  const bool dag = capturesDag(args, plan, g);
+  const bool dag = capturesDag(args, g);
+  std::vector<cudaGraphNode_t> senders; // several devices: run them first
   ctx.beginCapture(!dag);
   g.capturing = true;
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
@@ -1207,7 +1268,7 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   try {
     // Its buffers die in the capture.
     Executor<CudaBackend<W>> ex(args, plan, args.device_index);
-    g.path_nodes = runCaptured(args, plan, dag, ex);
+    g.path_nodes = runCaptured(args, plan, dag, ex, &senders);
   } catch (...) {
     g.capturing = false;
     g.blocks = ctx.endCapture();
@@ -1219,7 +1280,21 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   g.capturing = false;
   g.blocks = ctx.endCapture();
   cudaCheck(cudaStreamEndCapture(stream, &g.graph), "cudaStreamEndCapture");
-  cudaCheck(cudaGraphInstantiate(&g.exec, g.graph, 0), "cudaGraphInstantiate");
+  unsigned long long flags = 0;
+  if (!senders.empty()) {
+    int least = 0, greatest = 0;
+    cudaCheck(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+              "cudaDeviceGetStreamPriorityRange");
+    cudaLaunchAttributeValue v{};
+    v.priority = greatest;
+    for (cudaGraphNode_t n : senders)
+      cudaCheck(
+          cudaGraphKernelNodeSetAttribute(n, cudaLaunchAttributePriority, &v),
+          "cudaGraphKernelNodeSetAttribute");
+    flags |= cudaGraphInstantiateFlagUseNodePriority;
+  }
+  cudaCheck(cudaGraphInstantiate(&g.exec, g.graph, flags),
+            "cudaGraphInstantiate");
   cudaCheck(cudaGraphGetNodes(g.graph, nullptr, &g.nodes), "cudaGraphGetNodes");
   std::vector<cudaGraphNode_t> nodes(g.nodes);
   cudaCheck(cudaGraphGetNodes(g.graph, nodes.data(), &g.nodes),

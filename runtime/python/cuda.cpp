@@ -527,6 +527,14 @@ public:
       v.push_back(st.graph ? st.graph->kernel_nodes : 0);
     return v;
   }
+  std::vector<std::pair<size_t, size_t>> deviceGraphPaths() const {
+    std::vector<std::pair<size_t, size_t>> v;
+    for (const DeviceState &st : states_)
+      v.push_back(st.graph
+                      ? std::make_pair(st.graph->path_nodes, st.graph->nodes)
+                      : std::make_pair(size_t{0}, size_t{0}));
+    return v;
+  }
 
   const std::string &path() const { return path_; }
   double lastMs() const { return last_ms_; }
@@ -628,8 +636,12 @@ private:
       if (!st.constants)
         st.constants =
             std::make_unique<program::ConstantCache<cuda::DevicePoly>>();
-      if (graphs && !st.graph)
+      if (st.graph && st.graph->concurrent != concurrent_)
+        st.graph.reset(); // captured again, as a DAG or as a chain
+      if (graphs && !st.graph) {
         st.graph = std::make_unique<program::CudaGraph>();
+        st.graph->concurrent = concurrent_;
+      }
       if (!graphs)
         st.graph.reset();
       if (arena && !st.arena)
@@ -1157,6 +1169,10 @@ void bindCuda(py::module_ &m) {
           "Kernel nodes of each device's graph in run_devices (NCCL's "
           "transfer kernels included; 0: none captured).")
       .def_property_readonly(
+          "device_graph_paths", &CudaProgram::deviceGraphPaths,
+          "(nodes on the longest chain, nodes) of each device's graph in "
+          "run_devices ((0, 0): none captured).")
+      .def_property_readonly(
           "last_ms", &CudaProgram::lastMs,
           "Time of the last run, ms: run(), GPU time (CUDA events on the "
           "device's stream); run_devices(), wall-clock time on the host "
@@ -1175,9 +1191,9 @@ void bindCuda(py::module_ &m) {
           "True (default): the graph's steps follow only the steps whose "
           "memory they read or overwrite (the memory plan's arena ranges), "
           "so that independent steps run side by side; False: one chain in "
-          "program order. Needs the arena; one chain for a program of "
-          "several devices. Taken at the next run (the graph is captured "
-          "again).")
+          "program order. Needs the arena; a program of several devices "
+          "has one DAG per device. Taken at the next run (the graph is "
+          "captured again).")
       .def_property(
           "in_place", &CudaProgram::inPlace, &CudaProgram::setInPlace,
           "True (default): a graph reads the run's input ciphertexts and "

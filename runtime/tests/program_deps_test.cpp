@@ -2,7 +2,8 @@
 // (runtime/core/program_deps.h): read-after-write, write-after-read and
 // write-after-write over the memory plan's arena ranges, views aliasing
 // their buffer, scratch ranges, keys and constants read-only, barriers,
-// and the transitive reduction; checked on hand-built plans against the
+// one device's order of a program of several (transfers), and the
+// transitive reduction; checked on hand-built plans against the
 // orders they must have.
 #include "../core/program_deps.h"
 #include "ember/program_abi.h"
@@ -34,9 +35,11 @@ struct Builder {
     return at;
   }
   size_t step(StepKind kind, const std::vector<int32_t> &out,
-              const std::vector<int32_t> &in, int32_t scratch = -1) {
+              const std::vector<int32_t> &in, int32_t scratch = -1,
+              int8_t device = 0) {
     Step s{};
     s.kind = kind;
+    s.device = device;
     s.out = list(out);
     s.nout = int32_t(out.size());
     s.in = list(in);
@@ -45,12 +48,20 @@ struct Builder {
     steps.push_back(s);
     return steps.size() - 1;
   }
-  Preds preds() const {
+  /// A kTransfer of `from` (on device `sender`) into `to` (on `receiver`).
+  size_t transfer(int32_t to, int32_t from, int8_t sender, int8_t receiver) {
+    const size_t i = step(StepKind::kTransfer, {to}, {from}, -1, sender);
+    steps[i].imm[0] = receiver;
+    return i;
+  }
+  /// Device `device`'s order of a plan over `devices` devices.
+  Preds preds(int32_t devices = 0, int device = 0) const {
     Plan<CudaKernel> plan{
         buffers.data(), buffers.size(), args.data(), steps.data(),
         steps.size(),   nullptr,        0,           nullptr,
         nullptr,        1 << 20,        0,           0};
-    return stepDependencies(plan, kLimb, 3);
+    plan.devices = devices;
+    return stepDependencies(plan, kLimb, 3, device);
   }
 };
 
@@ -130,6 +141,31 @@ TEST(ProgramDeps, BarriersOrderEverything) {
   b.step(StepKind::kBfvTensor, {z}, {}); // 2: a barrier
   b.step(StepKind::kZero, {w}, {});      // 3
   EXPECT_EQ(b.preds(), (Preds{{}, {}, {0, 1}, {2}}));
+}
+
+TEST(ProgramDeps, TransfersOrderOneDeviceOnlyAcrossSeveral) {
+  Builder b;
+  // Each device's arena starts at 0: device 0's x and device 1's r share
+  // offsets and must not order each other.
+  const int32_t x = b.buffer(0), x2 = b.buffer(kLimb), r = b.buffer(0),
+                s = b.buffer(kLimb), y = b.buffer(2 * kLimb);
+  b.step(StepKind::kInput, {x}, {});             // 0: device 0
+  b.step(StepKind::kNtt, {x2}, {x});             // 1: device 0
+  b.transfer(r, x2, 0, 1);                       // 2: 0 -> 1
+  b.step(StepKind::kZero, {y}, {}, -1, 1);       // 3: device 1
+  b.step(StepKind::kLaunch, {s}, {r, y}, -1, 1); // 4: device 1
+  b.step(StepKind::kZero, {x2}, {}, -1, 0);      // 5: device 0
+  b.step(StepKind::kZero, {x}, {}, -1, 0);       // 6: device 0
+  // Device 0: the send reads x2 (after 1), x2's overwrite follows the
+  // send, x's overwrite its reader 1 only; device 1's steps are none of
+  // its business.
+  EXPECT_EQ(b.preds(2, 0), (Preds{{}, {0}, {1}, {}, {}, {2}, {1}}));
+  // Device 1: the receive writes r, 4 reads it and y; device 0's steps
+  // (x at r's offset included) order nothing.
+  EXPECT_EQ(b.preds(2, 1), (Preds{{}, {}, {}, {}, {2, 3}, {}, {}}));
+  // One device: a transfer is a barrier.
+  EXPECT_EQ(b.preds(1, 0)[2], (std::vector<int32_t>{1}));
+  EXPECT_EQ(b.preds(1, 0)[3], (std::vector<int32_t>{2}));
 }
 
 TEST(ProgramDeps, ImpliedPredecessorsAreDropped) {

@@ -1,11 +1,12 @@
 // A program partitioned over two GPUs (Plan::devices = 2, issue 18): a
 // hand-written plan whose steps alternate between the devices, each
 // device run by runCuda from its own thread with NCCL transfers, step by
-// step and as one CUDA Graph per device, gives the residues of the CPU's
-// simulation of the same plan (program::run: runDevicesInProcess) and of
-// the plan on one GPU. Needs two GPUs and NCCL (skipped otherwise; built
-// by CI, run by bench/gpu_run.sh); the argument checks need one GPU, the
-// communicator's own checks none.
+// step and as one CUDA Graph per device (each a DAG of its steps, the
+// kernels its sends follow first), gives the
+// residues of the CPU's simulation of the same plan (program::run:
+// runDevicesInProcess) and of the plan on one GPU. Needs two GPUs and NCCL
+// (skipped otherwise; built by CI, run by bench/gpu_run.sh); the argument
+// checks need one GPU, the communicator's own checks none.
 #include "ember/cuda.h"
 #include "ember/errors.h"
 #include "ember/nccl.h"
@@ -184,6 +185,27 @@ int gpuCount() {
   return count;
 }
 
+/// Kernel nodes of a captured graph set to run above the default priority
+/// (a program of several devices: the kernels its sends follow).
+size_t prioritized(const program::CudaGraph &g) {
+  size_t n = 0;
+  EXPECT_EQ(cudaGraphGetNodes(g.graph, nullptr, &n), cudaSuccess);
+  std::vector<cudaGraphNode_t> nodes(n);
+  EXPECT_EQ(cudaGraphGetNodes(g.graph, nodes.data(), &n), cudaSuccess);
+  size_t k = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type;
+    cudaLaunchAttributeValue v{};
+    if (cudaGraphNodeGetType(node, &type) == cudaSuccess &&
+        type == cudaGraphNodeTypeKernel &&
+        cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributePriority,
+                                        &v) == cudaSuccess &&
+        v.priority != 0)
+      ++k;
+  }
+  return k;
+}
+
 TEST(CudaMultiGpu, PartitionedPlanMatchesTheCpuAndOneGpu) {
   REQUIRE_GPU();
   if (!cuda::haveNccl())
@@ -264,6 +286,17 @@ TEST(CudaMultiGpu, PartitionedPlanMatchesTheCpuAndOneGpu) {
     if (run) {
       EXPECT_TRUE(graph[0].captured()) << at;
       EXPECT_TRUE(graph[1].captured()) << at;
+      // Each device's graph a DAG (BasicCudaGraph::concurrent): the two
+      // parts' steps side by side, so that its longest chain is shorter
+      // than the graph.
+      EXPECT_GT(graph[0].path_nodes, 0u) << at;
+      EXPECT_LT(graph[0].path_nodes, graph[0].nodes) << at;
+      EXPECT_GT(graph[1].path_nodes, 0u) << at;
+      EXPECT_LT(graph[1].path_nodes, graph[1].nodes) << at;
+      // The kernels the sends follow run first: device 0's INTTs, device
+      // 1's NTTs and automorphisms.
+      EXPECT_GT(prioritized(graph[0]), 0u) << at;
+      EXPECT_GT(prioritized(graph[1]), 0u) << at;
     }
     EXPECT_EQ(arena[0].bytes(), size_t(tables.arena[0])) << at;
     EXPECT_EQ(arena[1].bytes(), size_t(tables.arena[1])) << at;
@@ -282,6 +315,8 @@ TEST(CudaMultiGpu, PartitionedPlanMatchesTheCpuAndOneGpu) {
     dev0.synchronize();
     ASSERT_EQ(got_single.size(), 1u) << at;
     expectSame(dev0, want[0], got_single[0], at + ", one GPU");
+    if (run) // one device: no sends, no priorities
+      EXPECT_EQ(prioritized(single_graph), 0u) << at;
   }
   // The graphs before the communicators they captured transfers of.
   graph[0].reset();
