@@ -252,8 +252,10 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     for (Operation &op : body)
       devices = std::max(devices, resultDevice(&op) + 1);
     std::vector<Arena> arenas(devices, Arena(reuse));
-    // Concurrency: one device (the runtime orders a partitioned program's
-    // steps in one chain per device), ops within the ordering's size.
+    // Concurrency: one device, ops within the ordering's size. (Each
+    // device of a partitioned program runs a DAG too, but placements by
+    // this in each device's arena were measured slower there: bench/
+    // RESULTS.md, "Several GPUs against one GPU's DAG".)
     std::unique_ptr<Order> order;
     if (budget >= 0 && devices == 1 && live.end <= Order::kMaxOps)
       order = std::make_unique<Order>(body, live);

@@ -30,7 +30,8 @@ def KernelPlanMemory : Pass<"kernel-plan-memory", "::mlir::ModuleOp"> {
     `kernel-plan-memory @f: arena <B> bytes, peak live <B> bytes, <k> buffers`.
     `reuse=false` places every buffer at a fresh offset (the off switch).
 
-    Concurrency (`concurrency=<percent>`, one device only): the GPU runs a
+    Concurrency (`concurrency=<percent>`, one device only; over several
+    devices it measured slower and is not applied): the GPU runs a
     program's graph as a DAG in which each step follows the steps that
     last used the bytes it reads or writes (runtime/core/program_deps.h).
     Reusing a dead buffer's bytes makes the new buffer's op follow that
