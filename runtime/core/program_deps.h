@@ -74,9 +74,7 @@ stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs,
       for (const Range &r : rangesOf(b))
         acc.push_back({r, me, true});
     };
-    const bool several = plan.devices > 1;
-    if (several && s.device >= 0 && s.device != device &&
-        !(s.kind == StepKind::kTransfer && s.imm[0] == device))
+    if (!onDevice(plan, s, device))
       continue; // another device's step
     bool is_barrier = false;
     switch (s.kind) {
@@ -116,7 +114,7 @@ stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs,
       }
       break;
     case StepKind::kTransfer:
-      if (!several) {
+      if (plan.devices <= 1) {
         is_barrier = true;
         break;
       }

@@ -92,15 +92,6 @@ std::vector<int> bufferBasis(const Context<Word> &ctx, const BufferSpec &s) {
   return b;
 }
 
-/// Whether `device` executes step `s` of `plan` (every step with one
-/// device; a kTransfer on its sender and its receiver).
-template <typename Kernel>
-bool onDevice(const Plan<Kernel> &plan, const Step &s, int device) {
-  if (plan.devices <= 1 || s.device < 0 || s.device == device)
-    return true;
-  return s.kind == StepKind::kTransfer && s.imm[0] == device;
-}
-
 template <typename B> class Executor {
 public:
   using Poly = typename B::Poly;

@@ -169,4 +169,13 @@ template <typename Kernel> struct Plan {
   }
 };
 
+/// Whether `device` executes step `s` of `plan` (every step with one
+/// device; a kTransfer on its sender and its receiver).
+template <typename Kernel>
+bool onDevice(const Plan<Kernel> &plan, const Step &s, int device) {
+  if (plan.devices <= 1 || s.device < 0 || s.device == device)
+    return true;
+  return s.kind == StepKind::kTransfer && s.imm[0] == device;
+}
+
 } // namespace ember::program
