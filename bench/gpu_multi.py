@@ -62,6 +62,8 @@ ORDER = [
     "tanh_layer",
     "mlp",
     "dense1024_B",
+    "mul_relin_B",
+    "rotate_B",
     "bootstrap16",
 ]
 
@@ -154,6 +156,9 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         transfer_mb=dev.get("transfer_bytes", 0) / 1e6,
         arena_bytes=dev.get("arena_bytes"),
         key_bytes=[shard["key_bytes"] for shard in dev.get("keys", [])],
+        # What each GPU holds: its keys as uploaded (rows only, with the
+        # limbs split).
+        uploaded_key_bytes=[k.bytes for k in two._gpus_keys(raw)],
         one_gpu_arena_bytes=one.manifest["memory"].get("arena_bytes"),
         one_gpu_key_bytes=one.manifest["memory"].get("evaluation_key_bytes"),
         kernels=[kernels1, kernels2],

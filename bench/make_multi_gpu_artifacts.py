@@ -7,7 +7,8 @@ ciphertexts and keys.
 Programs: the CKKS examples of examples/ (mlp, whose constants alone would
 take the carried folder past the device tool's 64 MiB, with --with-mlp),
 the 1024 x 1024 dense layer at set B (bench/programs/set_b.py, 32 x 32
-baby-step giant-step) and bootstrap16 (one full-slot bootstrap at N = 2^16,
+baby-step giant-step), one hmul+relin and one rotation at set B
+(mul_relin_B, rotate_B) and bootstrap16 (one full-slot bootstrap at N = 2^16,
 128-bit, nine levels left). Prints each partition's prediction (the
 manifest's ``devices`` section).
 
@@ -49,6 +50,11 @@ def programs(rng: np.random.Generator, with_mlp: bool):
         yield example, prog, {}, cli._inputs(module, prog, None, rng)
     prog = set_b.dense1024_b
     yield "dense1024_B", prog, {"params": "B"}, set_b.inputs(prog, rng)
+    # One key switch at set B: what a limb split over GPUs shortens
+    # (partition="limbs"); whole operations cannot spread them.
+    for name in ("mul_relin_B", "rotate_B"):
+        prog = set_b.PROGRAMS[name]
+        yield name, prog, {"params": "B"}, set_b.inputs(prog, rng)
     yield (
         "bootstrap16",
         py_gpu.bootstrap16,
@@ -73,6 +79,10 @@ def main() -> None:
     # is written (the folder's others stay; gpu_multi.py times it on the
     # same ciphertexts): e.g. a build before a change of the pass.
     ap.add_argument("--variant", help="write <name>-d<devices>.<variant> only")
+    # A variant compiled for another device count (e.g. 1 with
+    # '{"expand_modswitch": true}': one GPU with the modulus switches a
+    # limb split expands), still written as <name>-d<devices>.<variant>.
+    ap.add_argument("--variant-devices", type=int)
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     if not only and not args.variant:
@@ -95,7 +105,8 @@ def main() -> None:
                 folder = folder.with_name(f"{folder.name}.{args.variant}")
             shutil.rmtree(folder, ignore_errors=True)
             extra = args.d2_options if k > 1 else {}
-            c = ember.compile(prog, target="cuda", devices=k, **options, **extra)
+            on = args.variant_devices if args.variant and args.variant_devices else k
+            c = ember.compile(prog, target="cuda", devices=on, **options, **extra)
             c.save(folder)
         dev = c.manifest.get("devices", {})
         predicted = max(dev.get("predicted_us", [0.0]))

@@ -22,6 +22,11 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+/// Whether the kernel program is to be split by limbs over several GPUs.
+static bool limbSplit(const ember::FheToRnsOptions &options) {
+  return options.devices > 1 && options.partition == "limbs";
+}
+
 /// The rns passes both schemes run after their lowering to rns: shared key
 /// loads (canonicalize, CSE), key-switch selection, ModDown merging,
 /// optionally the expanded modulus switches, fusion.
@@ -37,6 +42,10 @@ static void addRnsPasses(mlir::OpPassManager &pm,
   // ModDown is t-corrected like the others); keys fit the budget.
   RNSSelectKeySwitchOptions select;
   select.method = options.keyswitch;
+  // A limb split handles hybrid key switching (KLSS's T digits are not
+  // split): auto means hybrid there.
+  if (limbSplit(options) && select.method == "auto")
+    select.method = "hybrid";
   select.memoryBudgetMiB = options.keyMemoryBudgetMiB;
   // Parameters chosen from the program (not a named or explicit set, no
   // KLSS form asked for) get a KLSS form where the model predicts a win.
@@ -153,7 +162,8 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
   pm.addPass(createCKKSRecordInterface());
   // Expand every ckks op into RNS polynomial ops (hybrid key switching).
   pm.addPass(createCKKSToRNS());
-  addRnsPasses(pm, options, options.expandModSwitch);
+  // A limb split needs ModUp and ModDown as intt, bconv, ntt and concat.
+  addRnsPasses(pm, options, options.expandModSwitch || limbSplit(options));
 }
 
 void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
@@ -174,6 +184,7 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
     partition.linkLatencyUs = options.linkLatencyUs;
     partition.recompute = options.recompute;
     partition.partialSums = options.partialSums;
+    partition.mode = options.partition;
     pm.addPass(createKernelPartitionDevices(partition));
   }
   // Last: every buffer is final now; place them in one arena (per device).

@@ -174,6 +174,15 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
       llvm::cl::desc("GPU-to-GPU bandwidth the partition assumes (GB/s; "
                      "120, the best of 60-350 measured on two H200s)"),
       llvm::cl::init(120)};
+  Option<std::string> partition{
+      *this, "partition",
+      llvm::cl::desc("With devices > 1: operations (whole operations per "
+                     "GPU, the schedule's choice) or limbs (every "
+                     "polynomial's limbs split over all the GPUs, base "
+                     "conversions gathered; expands the modulus switches "
+                     "and uses hybrid key switching; "
+                     "kernel-partition-devices limbs)"),
+      llvm::cl::init("operations")};
   Option<bool> recompute{
       *this, "recompute",
       llvm::cl::desc("With devices > 1, run a kernel again on the GPU that "

@@ -1629,21 +1629,39 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
   std::optional<llvm::json::Object> devices;
   if (auto k = f->getAttrOfType<IntegerAttr>("kernel.devices")) {
     const int64_t count = std::max<int64_t>(1, k.getInt());
+    // With the limbs split, each device's rows of the hybrid keys
+    // (q[lo:hi], p[lo:hi]): it uploads only those.
+    auto bounds = f->getAttrOfType<DenseI64ArrayAttr>("kernel.limb_bounds");
+    if (bounds && bounds.size() != 2 * (count + 1))
+      bounds = {};
+    const double allRows = double(params.getQ().size() + params.getP().size());
     llvm::json::Array perDevice;
     for (int64_t d = 0; d < count; ++d) {
       const DeviceKeys &dk = perDeviceKeys[d];
       llvm::json::Array gl;
       for (int64_t e : dk.galois)
         gl.push_back(e);
+      double share = 1.0;
+      std::optional<llvm::json::Array> rows;
+      if (bounds) {
+        const int64_t ql = bounds[d], qh = bounds[d + 1],
+                      pl = bounds[count + 1 + d], ph = bounds[count + 2 + d];
+        rows = llvm::json::Array{ql, qh, pl, ph};
+        share = double(qh - ql + ph - pl) / allRows;
+      }
       uint64_t bytes =
-          (dk.galois.size() + (dk.relin ? 1 : 0) + (dk.encapsulation ? 1 : 0)) *
-              params.getHybridKeyBytes() +
-          (dk.encapsulation ? params.getToSparseKeyBytes() : 0);
-      perDevice.push_back(
-          llvm::json::Object{{"relin", dk.relin},
-                             {"galois", std::move(gl)},
-                             {"encapsulation", dk.encapsulation},
-                             {"key_bytes", static_cast<int64_t>(bytes)}});
+          static_cast<uint64_t>(double(dk.galois.size() + (dk.relin ? 1 : 0)) *
+                                double(params.getHybridKeyBytes()) * share) +
+          (dk.encapsulation
+               ? params.getHybridKeyBytes() + params.getToSparseKeyBytes()
+               : 0);
+      llvm::json::Object entry{{"relin", dk.relin},
+                               {"galois", std::move(gl)},
+                               {"encapsulation", dk.encapsulation},
+                               {"key_bytes", static_cast<int64_t>(bytes)}};
+      if (rows)
+        entry["rows"] = std::move(*rows);
+      perDevice.push_back(std::move(entry));
     }
     llvm::json::Object dev{{"count", count}, {"keys", std::move(perDevice)}};
     // devices=k that the partition kept on one device (predicted no gain).
@@ -1670,7 +1688,9 @@ LogicalResult manifest(ModuleOp module, raw_ostream &os) {
       dev["one_device_predicted_us"] = o.getValueAsDouble();
     if (auto t = f->getAttrOfType<IntegerAttr>("kernel.transfer_bytes"))
       dev["transfer_bytes"] = t.getInt();
-    // The model's estimate with the limbs split instead (not built).
+    // Whole operations per device, or every polynomial's limbs split.
+    dev["partition"] = f->hasAttr("kernel.partition") ? "limbs" : "operations";
+    // The model's estimate of the limb split (kernel-partition-devices).
     floats("kernel.limb_split_us", "limb_split_predicted_us");
     devices = std::move(dev);
   }

@@ -156,30 +156,32 @@ def _describe(c: Compiled) -> str:
 
 def _describe_devices(dev: dict | None) -> str:
     """The partition over GPUs (``devices=k``): the prediction, or why the
-    program stayed on one GPU; and the model's estimate with the limbs
-    split instead (not built)."""
+    program stayed on one GPU; with whole operations per GPU, the model's
+    estimate of a limb split beside it (``partition="limbs"``)."""
     if not dev:
         return ""
     one = dev.get("one_device_predicted_us", 0.0) / 1e3
     split = dev.get("limb_split_predicted_us")
-    limbs = (
-        f"\n  limbs split over {dev.get('requested', dev['count'])} GPUs (model "
-        f"only, not built): {split[0] / 1e3:.2f}-{split[1] / 1e3:.2f} ms"
-        if split
+    limbs = dev.get("partition") == "limbs"
+    estimate = (
+        f"\n  limbs split over {dev.get('requested', dev['count'])} GPUs "
+        f"(model, partition='limbs'): {split[0] / 1e3:.2f}-{split[1] / 1e3:.2f} ms"
+        if split and not limbs
         else ""
     )
     if dev["count"] == 1:
         return (
             f"\n  devices={dev.get('requested', 1)}: kept on one GPU (predicted "
-            f"{one:.2f} ms there, no gain from more)" + limbs
+            f"{one:.2f} ms there, no gain from more)" + estimate
         )
     many = max(dev.get("predicted_us", [0.0])) / 1e3
     asked = dev.get("requested")
     fewer = f" (of {asked} asked: more gain nothing)" if asked else ""
+    how = ", limbs split" if limbs else ""
     return (
-        f"\n  devices={dev['count']}{fewer}: predicted {many:.2f} ms "
+        f"\n  devices={dev['count']}{fewer}{how}: predicted {many:.2f} ms "
         f"(one GPU {one:.2f} ms), {dev.get('transfer_bytes', 0) / 1e6:.0f} MB "
-        "moved between GPUs" + limbs
+        "moved between GPUs" + estimate
     )
 
 

@@ -418,7 +418,8 @@ class Compiled:
 
     def _gpus_keys(self, evaluation_keys: Any) -> list[Any]:
         """Each GPU's evaluation keys: only those its part of the program
-        reads (the manifest's devices.keys), uploaded once per keys object."""
+        reads (the manifest's devices.keys), with the limbs split only its
+        rows of them, uploaded once per keys object."""
         if self._peer_keys is None or self._peer_keys[0] is not evaluation_keys:
             keys = getattr(evaluation_keys, "keys", evaluation_keys)
             er = _toolchain.cuda_runtime()
@@ -433,6 +434,8 @@ class Compiled:
                             galois=[int(g) for g in shard["galois"]],
                             relin=bool(shard["relin"]),
                             encapsulation=bool(shard["encapsulation"]),
+                            # partition="limbs": this GPU's rows only
+                            rows=shard.get("rows"),
                         )
                     )
             self._peer_keys = (evaluation_keys, uploaded)

@@ -187,6 +187,12 @@ class CompileOptions:
       terms were made on several GPUs (the giant steps of a matrix-vector
       product before their one ModDown) is added up on each GPU first,
       so one polynomial per GPU moves instead of every term.
+      ``partition="limbs"``: instead, every polynomial's RNS limbs are
+      split over all the GPUs (each GPU holds a contiguous share of the Q
+      and of the P limbs); limb-wise kernels, NTTs and the key-switch inner
+      product run on each GPU over its share, and each base conversion
+      first gathers its input on every GPU (NCCL send/recv). The modulus
+      switches are expanded and key switching is hybrid.
     - ``klss_gamma``, ``klss_t``: KLSS key-group size and number of
       temporary primes for parameters chosen from the program.
     - ``klss_form``: with ``keyswitch="auto"`` and parameters chosen from
@@ -352,6 +358,13 @@ class CompileOptions:
         "link-latency-us",
         "with devices > 1, the fixed cost of one transfer the partition assumes (us)",
         minimum=0,
+    )
+    partition: str = _option(
+        "operations",
+        "partition",
+        "with devices > 1: whole operations per GPU ('operations') or every "
+        "polynomial's limbs split over the GPUs ('limbs')",
+        choices=("operations", "limbs"),
     )
     recompute: bool = _option(
         True,

@@ -770,21 +770,48 @@ BasicDevicePlaintext<W> uploadPlaintext(const DeviceContext &ctx,
 
 template <typename W>
 BasicDeviceSwitchingKey<W> uploadKey(const DeviceContext &ctx,
-                                     const BasicSwitchingKey<W> &key) {
+                                     const BasicSwitchingKey<W> &key,
+                                     const KeyRows *rows = nullptr) {
   requireWord<W>(ctx, "upload");
   BasicDeviceSwitchingKey<W> d;
   d.digits = int(key.b.size());
+  const int qc = ctx.impl().q_count, pc = ctx.impl().p_count;
   const size_t m = size_t(ctx.impl().m_count), n = ctx.impl().n;
+  // The rows kept: runs [first, first + count) of the host key's limbs.
+  std::vector<std::pair<size_t, size_t>> runs{{0, m}};
+  d.rows = int(m);
+  if (rows) {
+    if (rows->q_lo < 0 || rows->q_hi < rows->q_lo || rows->q_hi > qc ||
+        rows->p_lo < 0 || rows->p_hi < rows->p_lo || rows->p_hi > pc ||
+        rows->q_hi + rows->p_hi == rows->q_lo + rows->p_lo)
+      throw InvalidArgument(
+          "upload: key rows q[" + std::to_string(rows->q_lo) + ":" +
+          std::to_string(rows->q_hi) + "] p[" + std::to_string(rows->p_lo) +
+          ":" + std::to_string(rows->p_hi) + "] are not rows of " +
+          std::to_string(qc) + " Q and " + std::to_string(pc) + " P limbs");
+    runs = {{size_t(rows->q_lo), size_t(rows->q_hi - rows->q_lo)},
+            {size_t(qc + rows->p_lo), size_t(rows->p_hi - rows->p_lo)}};
+    d.rows = rows->q_hi - rows->q_lo + rows->p_hi - rows->p_lo;
+    d.q_lo = rows->q_lo;
+    d.q_n = rows->q_hi - rows->q_lo;
+    d.p_lo = rows->p_lo;
+  }
+  const size_t r = size_t(d.rows);
   d.buf = DeviceBuffer(
-      ctx, BasicDevicePoly<W>::wordsFor(size_t(d.digits) * 2 * m * n));
+      ctx, BasicDevicePoly<W>::wordsFor(size_t(d.digits) * 2 * r * n));
   for (int j = 0; j < d.digits; ++j) {
     if (key.b[j].limbs() != m || key.a[j].limbs() != m)
       throw InvalidArgument("upload: switching keys must span all of Q u P");
-    copyToDevice(ctx, reinterpret_cast<u64 *>(d.data() + size_t(2 * j) * m * n),
-                 key.b[j].data.data(), m * n * sizeof(W));
-    copyToDevice(ctx,
-                 reinterpret_cast<u64 *>(d.data() + size_t(2 * j + 1) * m * n),
-                 key.a[j].data.data(), m * n * sizeof(W));
+    for (int c = 0; c < 2; ++c) {
+      const Poly<W> &host = c == 0 ? key.b[j] : key.a[j];
+      size_t at = size_t(2 * j + c) * r;
+      for (const auto &[first, count] : runs) {
+        if (count)
+          copyToDevice(ctx, reinterpret_cast<u64 *>(d.data() + at * n),
+                       host.data.data() + first * n, count * n * sizeof(W));
+        at += count;
+      }
+    }
   }
   ctx.synchronize();
   return d;
@@ -800,12 +827,13 @@ bool wanted(const std::vector<uint64_t> *elements, uint64_t g) {
 template <typename W>
 BasicDeviceGaloisKeys<W>
 uploadGaloisKeys(const DeviceContext &ctx, const BasicGaloisKeys<W> &keys,
-                 const std::vector<uint64_t> *elements = nullptr) {
+                 const std::vector<uint64_t> *elements = nullptr,
+                 const KeyRows *rows = nullptr) {
   BasicDeviceGaloisKeys<W> d;
   for (const auto &[g, key] : keys.keys) {
     if (!wanted(elements, g))
       continue;
-    d.keys.emplace(g, uploadKey(ctx, key));
+    d.keys.emplace(g, uploadKey(ctx, key, rows));
     // The automorphism's index map too, with its key: uploaded at load,
     // not by the first run that rotates (which would allocate and wait).
     ctx.impl().galoisIndex(ctx, g);
@@ -874,6 +902,19 @@ DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
 DeviceGaloisKeys32 upload(const DeviceContext &ctx, const GaloisKeys32 &keys,
                           const std::vector<uint64_t> &elements) {
   return uploadGaloisKeys(ctx, keys, &elements);
+}
+DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key,
+                          const KeyRows &rows) {
+  return uploadKey(ctx, key, &rows);
+}
+DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key,
+                      const KeyRows &rows) {
+  return DeviceRelinKey{uploadKey(ctx, key.key, &rows)};
+}
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
+                        const std::vector<uint64_t> &elements,
+                        const KeyRows &rows) {
+  return uploadGaloisKeys(ctx, keys, &elements, &rows);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -1259,6 +1260,9 @@ void launchInnerProduct(const DeviceContext &ctx, const KsPlan &plan,
                         const W *d, const W *ext,
                         const BasicDeviceSwitchingKey<W> &key, W *acc) {
   const auto &I = ctx.impl();
+  if (!key.whole())
+    throw InvalidArgument("keySwitch: a key sharded by rows (KeyRows) only "
+                          "serves keySwitchInnerProduct over raised digits");
   IpArgsT<W> a{};
   a.d = d;
   a.ext = ext;
@@ -1531,12 +1535,15 @@ EMBER_KLSS_CHAIN(u32)
 namespace {
 
 /// Row -> modulus map of a basis: a run of consecutive moduli (a digit, P,
-/// T), or q_0..q_l u P.
-ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
+/// T), or a run of Q followed by P from p_0 (q_0..q_l u P; the dropped
+/// limb of a merged ModDown and rescale below the top, q_l u P); none for
+/// another basis.
+std::optional<ModMap> tryMapFor(const DeviceContext &ctx,
+                                const std::vector<int> &basis) {
   const int qc = ctx.impl().q_count, total = ctx.impl().all_count;
   const int L = int(basis.size());
   if (L == 0)
-    throw InvalidArgument("empty basis");
+    return std::nullopt;
   auto contiguous = [&](int from, int to) {
     for (int i = from + 1; i < to; ++i)
       if (basis[i] != basis[i - 1] + 1)
@@ -1547,13 +1554,20 @@ ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
   // off + r is the global index itself.
   if (contiguous(0, L) && basis[0] >= 0 && basis.back() < total)
     return ModMap{L, total, basis[0]};
-  // q_0..q_l followed by all of P.
+  // q_a..q_b followed by p_0..p_j: row r is q_{a + r} up to b, then P.
   int l = 0;
-  while (l < L && basis[l] == l)
+  while (l < L && basis[l] < qc)
     ++l;
-  if (l > 0 && L - l == ctx.impl().p_count && basis[l] == qc &&
-      contiguous(l, L))
-    return ModMap{L, l - 1, 0};
+  if (l > 0 && l < L && basis[0] >= 0 && contiguous(0, l) && basis[l] == qc &&
+      contiguous(l, L) && basis.back() < total)
+    return ModMap{L, basis[l - 1], basis[0]};
+  return std::nullopt;
+}
+ModMap mapFor(const DeviceContext &ctx, const std::vector<int> &basis) {
+  if (basis.empty())
+    throw InvalidArgument("empty basis");
+  if (auto m = tryMapFor(ctx, basis))
+    return *m;
   throw InvalidArgument(
       "the CUDA backend supports Q_l, Q_l u P, P and T bases");
 }
@@ -1665,9 +1679,17 @@ void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
   const int m = int(in.limbs());
   const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
   DeviceBuffer fallback;
-  u64 *scaled = temporary(ctx, scratch, size_t(m) * ctx.host().n(), fallback);
-  launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m,
-                mapFor(ctx, in.basis));
+  const size_t n = ctx.host().n();
+  u64 *scaled = temporary(ctx, scratch, size_t(m) * n, fallback);
+  // y_i = x_i (B/b_i)^-1: one launch over a basis tryMapFor maps (a run,
+  // q_a..q_b u P), else one per limb.
+  if (const std::optional<ModMap> map = tryMapFor(ctx, in.basis))
+    launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m, *map);
+  else
+    for (int i = 0; i < m; ++i)
+      launchConstOp(ctx, true, scaled + size_t(i) * n, in.limb(i),
+                    {plan.hat_inv[i]}, 1, 1,
+                    ModMap{1, ctx.impl().all_count, in.basis[i]});
   const u64 *c = plan.consts.data();
   const size_t hat = plan.hat_words;
   launchBConv(ctx,
@@ -2122,15 +2144,20 @@ template <typename W> struct RaisedDigitsT { const W *d[kMaxDigits]; };
 template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
     raisedInnerProductKernel(TablesT<W> T, RaisedDigitsT<W> ds, int count,
-                             const W *key, int m_count, int level, W *acc0,
-                             W *acc1, const uint32_t *index) {
+                             const W *key, int key_rows, int key_q_lo,
+                             int key_p_off, int q_lo, int q_n, int p_base,
+                             W *acc0, W *acc1, const uint32_t *index) {
   const int t = blockIdx.y, log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   // The digits' residue: x, or x's image under the automorphism (a gather
   // of runs that the bit-reversed layout keeps contiguous).
   const size_t src = index ? __ldg(index + x) : x;
-  const int g = qpModulus(t, level, T.qCount);
+  // Row t's modulus: q[q_lo + t] for the Q run, then the P run's.
+  const int g = t < q_n ? q_lo + t : p_base + t - q_n;
   const W q = T.q[g], rh = T.ratioHi[g], rl = T.ratioLo[g];
+  // The key's row of modulus g: g itself for a whole key; in a sharded
+  // one, its Q rows start at key_q_lo and its P rows follow.
+  const int kr = g < T.qCount ? g - key_q_lo : g - key_p_off;
   // Unrolled over the bound so that every ds.d[j] is a constant index into
   // the parameter space: a loop to `count` made ptxas copy ds to a 128-byte
   // local stack frame per thread, whose spills tripled the kernel's DRAM
@@ -2142,8 +2169,8 @@ __global__ void __launch_bounds__(kEwThreads)
       if (j >= count)
         break;
       const u64 v = ds.d[j][(size_t(t) << log_n) + src];
-      const u64 kb = key[(size_t(2 * j * m_count + g) << log_n) + x];
-      const u64 ka = key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
+      const u64 kb = key[(size_t(2 * j * key_rows + kr) << log_n) + x];
+      const u64 ka = key[(size_t((2 * j + 1) * key_rows + kr) << log_n) + x];
       mac128(h0, l0, v, kb);
       mac128(h1, l1, v, ka);
     }
@@ -2157,8 +2184,8 @@ __global__ void __launch_bounds__(kEwThreads)
       if (j >= count)
         break;
       const u64 v = ds.d[j][(size_t(t) << log_n) + src];
-      s0 += v * key[(size_t(2 * j * m_count + g) << log_n) + x];
-      s1 += v * key[(size_t((2 * j + 1) * m_count + g) << log_n) + x];
+      s0 += v * key[(size_t(2 * j * key_rows + kr) << log_n) + x];
+      s1 += v * key[(size_t((2 * j + 1) * key_rows + kr) << log_n) + x];
       if ((j & 7) == 7) {
         s0 = (s0 >> 32) * fold + u32(s0);
         s1 = (s1 >> 32) * fold + u32(s1);
@@ -2183,19 +2210,35 @@ void raisedInnerProduct(const DeviceContext &ctx,
     throw InvalidArgument("keySwitchInnerProduct: no digits");
   const uint32_t *index = galois ? I.galoisIndex(ctx, galois) : nullptr;
   const BasicDevicePoly<W> &first = *digits.front();
-  // q_0..q_l u p_0..p_{k-1}: all of P for ModUp results; p_0 alone for
-  // the encapsulation key s -> s' (qpModulus maps both).
+  // A run of Q limbs, then a run of P limbs: q_0..q_l u p_0..p_{k-1} for
+  // ModUp results, p_0 alone for the encapsulation key s -> s', a device's
+  // share (q[12:24] u p[4:8]) when the limbs are split over GPUs. The key
+  // holds every limb of Q u P: row t reads its modulus's rows.
   const Context<W> &h = hostOf<W>(ctx);
-  const int q_limbs =
-      static_cast<int>(std::count_if(first.basis.begin(), first.basis.end(),
-                                     [&](int m) { return m < h.qCount(); }));
-  const int level = q_limbs - 1;
-  std::vector<int> qp = level >= 0 ? h.qBasis(level) : std::vector<int>();
-  for (int k = 0; k < static_cast<int>(first.basis.size()) - q_limbs; ++k)
-    qp.push_back(h.qCount() + k);
-  if (level < 0 || first.basis != qp || qp.size() == size_t(q_limbs))
-    throw InvalidArgument("keySwitchInnerProduct: the digits must be over "
-                          "q_0..q_l u p_0..p_k (modUp results)");
+  const std::vector<int> &qp = first.basis;
+  const int q_n = static_cast<int>(std::count_if(
+      qp.begin(), qp.end(), [&](int m) { return m < h.qCount(); }));
+  const int q_lo = q_n ? qp.front() : 0;
+  const int p_base = q_n < static_cast<int>(qp.size()) ? qp[q_n] : h.qCount();
+  bool runs = !qp.empty();
+  for (int t = 0; t < static_cast<int>(qp.size()); ++t)
+    runs = runs && qp[t] == (t < q_n ? q_lo + t : p_base + t - q_n) &&
+           qp[t] < h.qCount() + h.pCount();
+  if (!runs)
+    throw InvalidArgument("keySwitchInnerProduct: the digits must be over a "
+                          "run of Q limbs followed by a run of P limbs "
+                          "(modUp results, or a share of them)");
+  // The key's rows: all of Q u P, or a shard that must hold the digits'.
+  const int key_q_lo = key.whole() ? 0 : key.q_lo;
+  const int key_q_n = key.whole() ? h.qCount() : key.q_n;
+  const int key_p_off = key.whole() ? 0 : h.qCount() + key.p_lo - key.q_n;
+  for (int m : qp)
+    if (m < h.qCount() ? m < key_q_lo || m >= key_q_lo + key_q_n
+                       : m - key_p_off < key_q_n || m - key_p_off >= key.rows)
+      throw InvalidArgument("keySwitchInnerProduct: the key on this GPU holds "
+                            "no row of modulus " +
+                            std::to_string(m) +
+                            " (a key sharded by rows: KeyRows)");
   if (static_cast<int>(digits.size()) > key.digits ||
       digits.size() > size_t(kMaxDigits))
     throw InvalidArgument(
@@ -2216,8 +2259,9 @@ void raisedInnerProduct(const DeviceContext &ctx,
       acc->ntt = true;
   raisedInnerProductKernel<W>
       <<<ewGrid(I, int(qp.size())), ewBlock(I), 0, I.stream>>>(
-          tablesOf<W>(I), ds, int(digits.size()), key.data(), I.m_count, level,
-          acc0.data(), acc1.data(), index);
+          tablesOf<W>(I), ds, int(digits.size()), key.data(), key.rows,
+          key_q_lo, key_p_off, q_lo, q_n, p_base, acc0.data(), acc1.data(),
+          index);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 } // namespace

@@ -117,7 +117,8 @@ using DeviceCtPtr = std::shared_ptr<DeviceCt>;
 template <typename W> struct BasicDeviceKeys {
   BasicDeviceKeys(DevicePtr d, const BasicEvaluationKeys<W> &keys,
                   const std::vector<uint64_t> *only = nullptr,
-                  bool with_relin = true, bool with_encapsulation = true)
+                  bool with_relin = true, bool with_encapsulation = true,
+                  const cuda::KeyRows *rows = nullptr)
       : dev(std::move(d)) {
     if (dev->word() != int(8 * sizeof(W)))
       throw InvalidArgument(std::to_string(8 * sizeof(W)) +
@@ -131,6 +132,22 @@ template <typename W> struct BasicDeviceKeys {
                            std::to_string(g));
     const cuda::DeviceContext &c = *dev->ctx;
     has_relin = keys.has_relin && with_relin;
+    if (rows) { // a GPU's rows of the hybrid keys (partition="limbs")
+      if constexpr (sizeof(W) == 8) {
+        std::vector<uint64_t> all;
+        for (const auto &[g, k] : keys.galois.keys)
+          all.push_back(g);
+        if (has_relin)
+          relin = cuda::upload(c, keys.relin, *rows);
+        galois = cuda::upload(c, keys.galois, only ? *only : all, *rows);
+      } else {
+        throw InvalidArgument("keys sharded by rows need 64-bit words");
+      }
+      has_encapsulation = keys.has_encapsulation && with_encapsulation;
+      if (has_encapsulation)
+        encapsulation = cuda::upload(c, keys.encapsulation);
+      return; // hybrid keys only: a limb split switches keys by hybrid
+    }
     if (has_relin)
       relin = cuda::upload(c, keys.relin);
     galois = only ? cuda::upload(c, keys.galois, *only)
@@ -978,22 +995,34 @@ void bindCuda(py::module_ &m) {
 
   py::class_<DeviceKeys, std::shared_ptr<DeviceKeys>>(
       m, "CudaEvaluationKeys", "Evaluation keys uploaded to a CudaDevice.")
-      .def(py::init([](DevicePtr d, const EvaluationKeys &keys,
-                       std::optional<std::vector<uint64_t>> galois, bool relin,
-                       bool encapsulation) {
-             py::gil_scoped_release release;
-             return std::make_shared<DeviceKeys>(std::move(d), keys,
-                                                 galois ? &*galois : nullptr,
-                                                 relin, encapsulation);
-           }),
-           py::arg("device"), py::arg("keys"), py::arg("galois") = py::none(),
-           py::arg("relin") = true, py::arg("encapsulation") = true,
-           "Uploads the keys. galois (a list of Galois elements): only "
-           "those Galois keys, in each form the keys hold (MissingKey for "
-           "one they hold in neither); relin=False / encapsulation=False "
-           "leave out the relinearization (both forms) and the "
-           "encapsulation keys: the share of the keys one device of a "
-           "program partitioned over several GPUs needs.")
+      .def(
+          py::init([](DevicePtr d, const EvaluationKeys &keys,
+                      std::optional<std::vector<uint64_t>> galois, bool relin,
+                      bool encapsulation,
+                      std::optional<std::vector<int>> rows) {
+            std::optional<cuda::KeyRows> r;
+            if (rows) {
+              if (rows->size() != 4)
+                throw InvalidArgument("rows: [q_lo, q_hi, p_lo, p_hi]");
+              r = cuda::KeyRows{(*rows)[0], (*rows)[1], (*rows)[2], (*rows)[3]};
+            }
+            py::gil_scoped_release release;
+            return std::make_shared<DeviceKeys>(
+                std::move(d), keys, galois ? &*galois : nullptr, relin,
+                encapsulation, r ? &*r : nullptr);
+          }),
+          py::arg("device"), py::arg("keys"), py::arg("galois") = py::none(),
+          py::arg("relin") = true, py::arg("encapsulation") = true,
+          py::arg("rows") = py::none(),
+          "Uploads the keys. galois (a list of Galois elements): only "
+          "those Galois keys, in each form the keys hold (MissingKey for "
+          "one they hold in neither); relin=False / encapsulation=False "
+          "leave out the relinearization (both forms) and the "
+          "encapsulation keys: the share of the keys one device of a "
+          "program partitioned over several GPUs needs. rows = [q_lo, "
+          "q_hi, p_lo, p_hi]: only those limb rows of the hybrid keys "
+          "(a GPU's limbs when the program's limbs are split; KLSS keys "
+          "left out).")
       .def_property_readonly("bytes", &DeviceKeys::bytes,
                              "Device bytes of the uploaded keys.");
   py::class_<DeviceKeys32, std::shared_ptr<DeviceKeys32>>(

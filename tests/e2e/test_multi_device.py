@@ -173,7 +173,8 @@ def test_cli_describes_the_partition(compiled):
         lo, hi = c.manifest["devices"]["limb_split_predicted_us"]
         assert 0 < lo <= hi
         assert re.search(
-            r"limbs split over 2 GPUs \(model only, not built\): [0-9.]+-[0-9.]+ ms",
+            r"limbs split over 2 GPUs \(model, partition='limbs'\): "
+            r"[0-9.]+-[0-9.]+ ms",
             cli._describe(c),
         )
     assert "devices=" not in cli._describe(compiled(chain, security="none", log_n=15))
@@ -234,3 +235,76 @@ def test_partial_sums(compiled, rng):
     want = sum(np.roll(x * y, -k) for (x, y), k in zip(pairs, shifts, strict=True))
     # One product and one rotation each: CKKS error far below 1e-6.
     assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_limb_split_matches_one_device(compiled, rng, k):
+    """partition="limbs": every polynomial's limbs split over k GPUs (each
+    holds a contiguous share of Q and of P), the base conversions' inputs
+    gathered on each GPU before they convert to its limbs. Bit for bit the
+    residues of one GPU (three devices split the 3 Q limbs one each and
+    the P limbs unevenly)."""
+    from ember import cli
+
+    c1 = compiled(branches, security="none", log_n=15)
+    ck = compiled(branches, devices=k, partition="limbs", security="none", log_n=15)
+    dev = ck.manifest["devices"]
+    assert ck.devices == k and dev["count"] == k and dev["partition"] == "limbs"
+    assert len(dev["arena_bytes"]) == k and dev["transfer_bytes"] > 0
+    kernel = ck.ir("kernel")
+    # Each GPU converts bases and runs inner products over its share.
+    for d in range(k):
+        assert re.search(rf'kernel\.call "bconv"\(.*device = {d} ', kernel)
+        assert re.search(rf'kernel\.call "ks_inner_product"\(.*device = {d} ', kernel)
+    # Each GPU uploads its rows of every key its share reads: the devices'
+    # rows tile Q u P, and the key bytes split with them.
+    params = c1.manifest["params"]
+    q, p = len(params["q"]), len(params["p"])
+    assert [s["rows"][0] for s in dev["keys"]] == [0] + [
+        s["rows"][1] for s in dev["keys"][:-1]
+    ]
+    assert dev["keys"][-1]["rows"][1] == q and dev["keys"][-1]["rows"][3] == p
+    whole = c1.manifest["memory"]["evaluation_key_bytes"]
+    for shard in dev["keys"]:
+        ql, qh, pl, ph = shard["rows"]
+        assert shard["galois"] == c1.manifest["keys"]["galois"] and shard["relin"]
+        assert shard["key_bytes"] == pytest.approx(
+            whole * (qh - ql + ph - pl) / (q + p), rel=1e-6
+        )
+    assert f"devices={k}, limbs split: predicted" in cli._describe(ck)
+    xs, got = _same_residues(c1, ck, rng, 4)
+    x, y, z, w = xs
+    want = np.roll(np.roll(x * y, -1) * x, -3) + np.roll(np.roll(z * w, -2) * z, -5)
+    assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6
+
+
+def test_limb_split_of_a_bootstrap(compiled, rng):
+    """A bootstrap (ModRaise, CoeffToSlot, EvalMod, SlotToCoeff, with the
+    sparse-secret encapsulation) with its limbs split over two GPUs: at
+    low levels the second GPU holds no Q limb of some ciphertexts (the
+    model puts its bound where the work is) and only P limbs of their key
+    switches. One GPU's residues, bit for bit."""
+
+    @ember.program(slots=4096)
+    def refresh(x):
+        return (x * x).bootstrap()
+
+    c1 = compiled(refresh, security="none", log_n=13)
+    c2 = compiled(refresh, devices=2, partition="limbs", security="none", log_n=13)
+    assert c2.devices == 2 and c2.manifest["devices"]["partition"] == "limbs"
+    keys = c1.keygen()
+    x = rng.uniform(-1, 1, 4096)
+    cts = c1.encrypt(keys, x=x)
+    out1 = c1.run(keys.evaluation, cts)
+    raw = getattr(keys.evaluation, "keys", keys.evaluation)
+    out2 = c2.run(raw, Ciphertexts(list(cts), c2.program_hash, "inputs"))
+    ctx = c1._context()
+    for a, b in zip(out1, out2, strict=True):
+        assert er.serialize(ctx, a) == er.serialize(ctx, b)
+
+
+def test_limb_split_needs_hybrid_key_switching(compiled):
+    with pytest.raises(ember.CompileError, match="KLSS key switching is not split"):
+        compiled(branches, devices=2, partition="limbs", keyswitch="klss", **SMALL)
+    with pytest.raises(ember.OptionError, match="partition must be one of"):
+        ember.compile(branches, devices=2, partition="rows", **SMALL)

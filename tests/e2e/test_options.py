@@ -193,7 +193,7 @@ def test_every_option_is_tested():
     # bfv_mult acts on BFV programs: tests/e2e/test_bfv_programs.py;
     # encoding on TFHE programs: tests/e2e/test_tfhe_programs.py (and its
     # refusal on other programs below); devices, link_gbps,
-    # link_latency_us, recompute and partial_sums:
+    # link_latency_us, recompute, partial_sums and partition:
     # tests/e2e/test_multi_device.py;
     # double_hoisting and hoist_siblings act on matrix-vector products:
     # tests/e2e/test_matvec.py.
@@ -205,6 +205,7 @@ def test_every_option_is_tested():
         "link_latency_us",
         "recompute",
         "partial_sums",
+        "partition",
         "encoding",
         "bfv_mult",
         "scheme",

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/PartitionDevices/PartitionDevices.h"
 #include "compiler/Analysis/Cost/KeySwitchCost.h"
+#include "compiler/Transforms/PartitionDevices/PartitionLimbs.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
@@ -230,6 +231,12 @@ struct PartitionDevicesPass
           << static_cast<int64_t>(devices);
       return signalPassFailure();
     }
+    if (mode != "operations" && mode != "limbs") {
+      getOperation().emitError("kernel-partition-devices: partition must be "
+                               "operations or limbs, got '")
+          << mode << "'";
+      return signalPassFailure();
+    }
     if (devices == 1)
       return;
     if (linkGBps <= 0 || linkLatencyUs < 0) {
@@ -243,10 +250,61 @@ struct PartitionDevicesPass
           "kernel-partition-devices needs the module's #ckks.params");
       return signalPassFailure();
     }
+    const bool limbs = mode == "limbs";
     OpCost cost(params);
     for (auto f : getOperation().getOps<func::FuncOp>())
-      if (!f.isExternal() && failed(partitionOrKeep(f, cost)))
+      if (!f.isExternal() &&
+          failed(limbs ? splitAndPredict(f, cost) : partitionOrKeep(f, cost)))
         return signalPassFailure();
+  }
+
+  /// partition=limbs: every polynomial's limbs split over all `devices`
+  /// (PartitionLimbs.cpp), then the same prediction as a partition's, each
+  /// kernel over a share priced at its share of the work times 1 +
+  /// kShareSerial (k - 1) (a kernel over half the limbs took 0.7 of the
+  /// whole on an H200, not 0.5).
+  LogicalResult splitAndPredict(func::FuncOp f, const OpCost &cost) {
+    const std::pair<double, double> model = limbSplitUs(f, cost, devices);
+    double one = 0;
+    for (Operation &op : f.getBody().front())
+      if (isa<kernel::CallOp, kernel::LaunchOp>(op))
+        one += cost.of(&op);
+    LimbSplitStats stats;
+    if (failed(splitLimbs(f, devices, int64_t(cost.limbBytes()), stats)))
+      return failure();
+    used_ = devices;
+    shareScale_ = 1.0 + kShareSerial * double(devices - 1);
+    State s(cost);
+    s.transfers = stats.transfers;
+    s.transferBytes = double(stats.transferBytes);
+    LogicalResult r = predict(f, cost, one, s);
+    shareScale_ = 1.0;
+    if (failed(r))
+      return failure();
+    Builder b(f.getContext());
+    SmallVector<double> run;
+    for (Attribute x : f->getAttrOfType<ArrayAttr>("kernel.predicted_us"))
+      run.push_back(cast<FloatAttr>(x).getValueAsDouble() + runOverheadUs);
+    f->setAttr("kernel.predicted_us", b.getF64ArrayAttr(run));
+    f->setAttr("kernel.limb_split_us",
+               b.getF64ArrayAttr({std::max(model.first, model.second),
+                                  model.first + model.second}));
+    f->setAttr("kernel.partition", b.getStringAttr("limbs"));
+    SmallVector<int64_t> bounds(stats.qBounds);
+    bounds.append(stats.pBounds.begin(), stats.pBounds.end());
+    f->setAttr("kernel.limb_bounds", b.getDenseI64ArrayAttr(bounds));
+    if (print) {
+      llvm::outs() << summary_;
+      llvm::outs() << "kernel-partition-devices @" << f.getSymName()
+                   << ": limbs split, Q bounds";
+      for (int64_t x : stats.qBounds)
+        llvm::outs() << " " << x;
+      llvm::outs() << ", P bounds";
+      for (int64_t x : stats.pBounds)
+        llvm::outs() << " " << x;
+      llvm::outs() << "\n";
+    }
+    return success();
   }
 
   /// The partition of a copy of `f` over k devices for each k of 2, 4, 8,
@@ -393,10 +451,11 @@ struct PartitionDevicesPass
     return {compute, comm};
   }
 
-  std::string summary_; // the last prediction, one line
-  int64_t used_ = 2;    // the devices of the partition being tried
-  double cw_ = 1.0;     // and its comm weight
-  bool chains_ = false; // and its order (rank, or chains followed)
+  std::string summary_;     // the last prediction, one line
+  double shareScale_ = 1.0; // a kernel's work over its share (limbs)
+  int64_t used_ = 2;        // the devices of the partition being tried
+  double cw_ = 1.0;         // and its comm weight
+  bool chains_ = false;     // and its order (rank, or chains followed)
 
   // --- the schedule ----------------------------------------------------------
   struct State {
@@ -985,8 +1044,10 @@ struct PartitionDevicesPass
       double start = t[d];
       for (Value v : op.getOperands())
         start = std::max(start, doneOf(v));
-      t[d] = start + cost.of(&op);
-      busy[d] += cost.of(&op);
+      const double us =
+          OpCost::launches(&op) * kLaunchUs + cost.work(&op) * shareScale_;
+      t[d] = start + us;
+      busy[d] += us;
       for (Value r : op.getResults())
         done[r] = t[d];
     }

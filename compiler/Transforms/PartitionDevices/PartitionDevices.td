@@ -84,6 +84,33 @@ def KernelPartitionDevices
     (`run-overhead-us`), is predicted `min-gain` faster than one device (5%
     by default: the model's margin), the program stays on one device (the
     plan of devices=1; `kernel.devices_requested` records the request). `devices=1` (the default) leaves the program unchanged.
+
+    **partition=limbs: every polynomial's limbs split** (Cerium's
+    partition; PartitionLimbs.cpp). Device d holds the Q limbs
+    q[qb(d) : qb(d+1)] and the P limbs p[pb(d) : pb(d+1)] of every
+    polynomial that has them: P evenly, Q at the bounds that give each
+    device about the same number of (limb, op) pairs over the program (a
+    program that works at low levels gives the first devices fewer limbs
+    each). Each op becomes one clone per device over its share, with
+    `device` set, and none on a device that holds none of its limbs:
+    generated kernels (an input with no limbs there is zero: x + 0, x - 0,
+    0 - x, products of zero fold away), `ntt`, `intt`, NTT-form
+    `automorphism`, `ks_inner_product` (each device uploads only its rows of
+    the hybrid keys: `kernel.limb_bounds`, the manifest's
+    `devices.keys[d].rows`) and `concat` stay on each device's limbs.
+    A `bconv` reads every limb of its input: its input is gathered first
+    (each other device's piece sent by `transfer`, joined by a `concat` in
+    basis order) on each device that converts to a limb it holds. Inputs
+    are split from device 0 (a view and a transfer per device) and results
+    gathered back to device 0; constants are encoded whole on each device
+    that reads them and viewed. It needs the modulus switches expanded
+    (ModUp and ModDown as `intt`, `bconv`, `ntt`, `concat`: the pipeline's
+    `partition=limbs` expands them and uses hybrid key switching) and
+    fails on `mod_up`, `mod_switch_down`, KLSS and BFV steps. The
+    prediction is the same replay, each kernel over a share priced at its
+    share of the work times 1 + (k - 1)/3 (a kernel over half the limbs
+    took 0.7 of the whole on an H200) and each transfer at the link's
+    price; `kernel.partition = "limbs"` marks the function.
   }];
   let options = [
     Option<"devices", "devices", "int64_t", /*default=*/"1",
@@ -112,6 +139,12 @@ def KernelPartitionDevices
            "Split a sum kernel whose terms are on several devices into a "
            "partial sum per device, moving one polynomial per device instead "
            "of each term (false: the terms move)">,
+    Option<"mode", "partition", "std::string",
+           /*default=*/"\"operations\"",
+           "operations (whole operations per device, the schedule above) "
+           "or limbs (every polynomial's limbs split over all the devices; "
+           "needs the expanded modulus switches, CKKS, hybrid key "
+           "switching)">,
     Option<"print", "print", "bool", /*default=*/"false",
            "Print the partition's prediction of each function">,
   ];

@@ -358,6 +358,21 @@ LogicalResult KernelDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == "kernel.predicted_us" || name == "kernel.one_device_us")
     return success();
+  if (name == "kernel.limb_bounds") { // Q bounds, then P bounds (k + 1 each)
+    auto a = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!a || a.size() < 4 || a.size() % 2 ||
+        llvm::any_of(a.asArrayRef(), [](int64_t x) { return x < 0; }))
+      return op->emitError("'") << name
+                                << "' must be the Q then the P bounds of the "
+                                   "devices' limbs (two runs of k + 1)";
+    return success();
+  }
+  if (name == "kernel.partition") { // kernel-partition-devices limbs
+    auto s = dyn_cast<StringAttr>(attr.getValue());
+    if (!s || s.getValue() != "limbs")
+      return op->emitError("'") << name << "' must be \"limbs\"";
+    return success();
+  }
   if (name == "kernel.limb_split_us") { // {collectives hidden, serial}
     auto a = dyn_cast<ArrayAttr>(attr.getValue());
     if (!a || a.size() != 2 || !llvm::all_of(a, [](Attribute x) {

@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <memory>
@@ -398,6 +399,60 @@ void checkPrimitives(const Context64 &ctx, int level) {
           << "keySwitchInnerProduct acc0, galois " << galois;
       EXPECT_EQ(diff(acc1, cuda::download(dctx, dacc1)), "")
           << "keySwitchInnerProduct acc1, galois " << galois;
+    }
+    // Over a share of the limbs (a GPU's part when the limbs are split
+    // over devices: the upper or lower half of Q_l and of P): the limbs
+    // of the whole inner product, from the full key.
+    keySwitchInnerProduct(ctx, key, digits, acc0, acc1);
+    const std::vector<int> &qp = raised.front().basis;
+    const int qn = level + 1, pn = int(qp.size()) - qn;
+    for (const bool upper : {false, true}) {
+      std::vector<int> share;
+      for (int i = upper ? qn / 2 : 0; i < (upper ? qn : qn / 2); ++i)
+        share.push_back(qp[i]);
+      for (int i = upper ? pn / 2 : 0; i < (upper ? pn : pn / 2); ++i)
+        share.push_back(qp[qn + i]);
+      auto pick = [&](const Poly64 &p) {
+        Poly64 out(share, p.n, p.ntt);
+        for (size_t i = 0; i < share.size(); ++i) {
+          const size_t at =
+              std::find(p.basis.begin(), p.basis.end(), share[i]) -
+              p.basis.begin();
+          std::copy(p.limb(at), p.limb(at) + p.n, out.limb(i));
+        }
+        return out;
+      };
+      std::vector<cuda::DevicePoly> dshare;
+      std::vector<const cuda::DevicePoly *> dsd;
+      for (const Poly64 &r : raised)
+        dshare.push_back(cuda::upload(dctx, pick(r)));
+      for (const cuda::DevicePoly &x : dshare)
+        dsd.push_back(&x);
+      cuda::keySwitchInnerProduct(dctx, dkey, dsd, dacc0, dacc1);
+      EXPECT_EQ(diff(pick(acc0), cuda::download(dctx, dacc0)), "")
+          << "keySwitchInnerProduct acc0 over a share, upper " << upper;
+      EXPECT_EQ(diff(pick(acc1), cuda::download(dctx, dacc1)), "")
+          << "keySwitchInnerProduct acc1 over a share, upper " << upper;
+      // The key sharded to the same rows (what each GPU uploads): the
+      // same residues from a key of a share of the bytes.
+      const cuda::KeyRows rows{upper ? qn / 2 : 0, upper ? qn : qn / 2,
+                               upper ? pn / 2 : 0, upper ? pn : pn / 2};
+      const cuda::DeviceSwitchingKey shard = cuda::upload(dctx, key, rows);
+      EXPECT_EQ(shard.rows, int(share.size()));
+      EXPECT_LT(shard.buf.words(), dkey.buf.words());
+      cuda::keySwitchInnerProduct(dctx, shard, dsd, dacc0, dacc1);
+      EXPECT_EQ(diff(pick(acc0), cuda::download(dctx, dacc0)), "")
+          << "keySwitchInnerProduct acc0, sharded key, upper " << upper;
+      EXPECT_EQ(diff(pick(acc1), cuda::download(dctx, dacc1)), "")
+          << "keySwitchInnerProduct acc1, sharded key, upper " << upper;
+      // A shard lacks the other share's rows, and the fused key switch
+      // (which reads every row) refuses it.
+      EXPECT_THROW(
+          cuda::keySwitchInnerProduct(dctx, shard, ddigits, dacc0, dacc1),
+          InvalidArgument);
+      EXPECT_THROW(
+          cuda::Evaluator(dctx).keySwitch(cuda::upload(dctx, d), shard),
+          InvalidArgument);
     }
   }
 }

@@ -100,10 +100,25 @@ template <typename Word> struct BasicDevicePlaintext {
 using DevicePlaintext = BasicDevicePlaintext<uint64_t>;
 using DevicePlaintext32 = BasicDevicePlaintext<uint32_t>;
 
-/// Hybrid switching key: [digit][b, a][all moduli of Q u P][N].
+/// The limb rows of Q u P a device's keys hold: q[q_lo:q_hi] and
+/// p[p_lo:p_hi] (P indices local). A GPU's share when a program's limbs
+/// are split over GPUs (partition="limbs"): it reads only those rows.
+struct KeyRows {
+  int q_lo = 0, q_hi = 0, p_lo = 0, p_hi = 0;
+};
+
+/// Hybrid switching key: [digit][b, a][rows][N], the rows all moduli of Q
+/// u P, or (uploaded with KeyRows) q[q_lo : q_lo + q_n] then p[p_lo :
+/// p_lo + rows - q_n]: a sharded key, which only the inner product of
+/// raised digits (keySwitchInnerProduct) reads.
 template <typename Word> struct BasicDeviceSwitchingKey {
   DeviceBuffer buf;
   int digits = 0;
+  int rows = 0; ///< limb rows per component (m_count when whole)
+  int q_lo = 0; ///< first Q row held
+  int q_n = -1; ///< Q rows held (-1: the whole key)
+  int p_lo = 0; ///< first P row held (local index)
+  bool whole() const { return q_n < 0; }
   Word *data() const { return reinterpret_cast<Word *>(buf.data()); }
 };
 template <typename Word> struct BasicDeviceRelinKey {
@@ -220,6 +235,14 @@ DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
 /// over several GPUs needs.
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
                         const std::vector<uint64_t> &elements);
+/// Sharded: only the rows `rows` of each key (KeyRows).
+DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key,
+                          const KeyRows &rows);
+DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key,
+                      const KeyRows &rows);
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
+                        const std::vector<uint64_t> &elements,
+                        const KeyRows &rows);
 DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
                             const KlssGaloisKeys &keys,
                             const std::vector<uint64_t> &elements);

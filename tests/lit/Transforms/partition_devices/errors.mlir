@@ -5,3 +5,6 @@
 func.func @f(%x: !rns.poly<ntt, q[0:1]>) -> !rns.poly<ntt, q[0:1]> {
   return %x : !rns.poly<ntt, q[0:1]>
 }
+
+// RUN: not ember-opt --kernel-partition-devices="devices=2 partition=bogus" %s 2>&1 | FileCheck %s --check-prefix=MODE
+// MODE: kernel-partition-devices: partition must be operations or limbs, got 'bogus'
