@@ -31,7 +31,6 @@ struct Limb {
   bool operator<(const Limb &o) const {
     return p != o.p ? !p : i < o.i; // Q limbs first, then P
   }
-  bool operator==(const Limb &o) const { return p == o.p && i == o.i; }
 };
 
 /// The basis of `t` with an empty range as [0, 0) (so that types compare).
@@ -40,6 +39,16 @@ PolyType normal(PolyType t) {
       t.getContext(), t.getForm(), t.getNumQ() ? t.getQLo() : 0,
       t.getNumQ() ? t.getQHi() : 0, t.getNumP() ? t.getPLo() : 0,
       t.getNumP() ? t.getPHi() : 0);
+}
+
+/// The Q limbs of `t` alone, and its P limbs alone.
+PolyType qRun(PolyType t) {
+  return PolyType::get(t.getContext(), t.getForm(), t.getQLo(), t.getQHi(), 0,
+                       0);
+}
+PolyType pRun(PolyType t) {
+  return PolyType::get(t.getContext(), t.getForm(), 0, 0, t.getPLo(),
+                       t.getPHi());
 }
 
 Limb firstLimb(PolyType t) {
@@ -199,11 +208,7 @@ private:
       return w.getResult();
     }
     // Q and P runs apart in v (v holds limbs between them).
-    PolyType q = PolyType::get(want.getContext(), want.getForm(), want.getQLo(),
-                               want.getQHi(), 0, 0),
-             p = PolyType::get(want.getContext(), want.getForm(), 0, 0,
-                               want.getPLo(), want.getPHi());
-    Value parts[] = {slice(b, v, q, d), slice(b, v, p, d)};
+    Value parts[] = {slice(b, v, qRun(want), d), slice(b, v, pRun(want), d)};
     return call(b, v.getLoc(), "concat", want, parts, d).getResult(0);
   }
 
@@ -233,12 +238,8 @@ private:
       for (Value v : parts) {
         auto t = cast<PolyType>(v.getType());
         if (t.getNumQ() && t.getNumP()) {
-          auto q = PolyType::get(t.getContext(), t.getForm(), t.getQLo(),
-                                 t.getQHi(), 0, 0);
-          auto p = PolyType::get(t.getContext(), t.getForm(), 0, 0, t.getPLo(),
-                                 t.getPHi());
-          split.push_back({firstLimb(q), slice(b, v, q, d)});
-          split.push_back({firstLimb(p), slice(b, v, p, d)});
+          split.push_back({firstLimb(qRun(t)), slice(b, v, qRun(t), d)});
+          split.push_back({firstLimb(pRun(t)), slice(b, v, pRun(t), d)});
         } else {
           split.push_back({firstLimb(t), v});
         }
