@@ -278,6 +278,35 @@ def test_limb_split_matches_one_device(compiled, rng, k):
     assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6
 
 
+@ember.program(slots=8)
+def deep(x, y):
+    """Three products and rotations in a row: four Q limbs at N = 2^15 in
+    the test mode, three P limbs."""
+    a = (x * y).rotate(1)
+    b = (a * x).rotate(2)
+    return (b * y).rotate(3)
+
+
+def test_limb_split_over_more_devices_than_p_limbs(compiled, rng):
+    """Four GPUs, four Q limbs and three P limbs: GPU 0 holds q_0 and no P
+    limb, so it computes a merged ModDown's P y over its Q limb as a
+    product by the integer P (mul_const). Still one GPU's residues."""
+    c1 = compiled(deep, security="none", log_n=15)
+    c4 = compiled(deep, devices=4, partition="limbs", security="none", log_n=15)
+    params = c1.manifest["params"]
+    assert (len(params["q"]), len(params["p"])) == (4, 3)
+    rows = [s["rows"] for s in c4.manifest["devices"]["keys"]]
+    assert rows[0] == [0, 1, 0, 0]
+    product = 1
+    for p in params["p"]:
+        product *= p
+    assert f", {product} : !rns.poly<ntt, q[0:1]>" in c4.ir("kernel")
+    xs, got = _same_residues(c1, c4, rng, 2)
+    x, y = xs
+    want = np.roll(np.roll(np.roll(x * y, -1) * x, -2) * y, -3)
+    assert np.max(np.abs(np.real(got)[:8] - want)) < 1e-6
+
+
 def test_limb_split_of_a_bootstrap(compiled, rng):
     """A bootstrap (ModRaise, CoeffToSlot, EvalMod, SlotToCoeff, with the
     sparse-secret encapsulation) with its limbs split over two GPUs: at

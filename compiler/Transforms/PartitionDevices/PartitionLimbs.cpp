@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Transforms/PartitionDevices/PartitionLimbs.h"
+#include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/Kernel/IR/KernelDialect.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
@@ -478,6 +479,15 @@ private:
         }
         continue;
       }
+      if (auto mp = dyn_cast<rns::MulPOp>(op);
+          mp && !share(cast<PolyType>(mp.getType()), d).hasP()) {
+        // No P limb on this device: P x over its Q limbs is x times the
+        // integer P.
+        auto c = rns::MulConstOp::create(bb, op.getLoc(),
+                                         map.lookup(mp.getInput()), pProduct());
+        map.map(mp.getResult(), c.getResult());
+        continue;
+      }
       Operation *c = bb.clone(op, map);
       for (Value r : c->getResults())
         if (auto t = dyn_cast<PolyType>(r.getType()))
@@ -490,6 +500,20 @@ private:
     for (auto [j, i] : llvm::enumerate(which))
       out[i][d] = n.getResult(j);
     return success();
+  }
+
+  /// P, the product of the module's P primes, as mul_const's integer (a
+  /// signless integer wide enough to read as positive).
+  IntegerAttr pProduct() {
+    auto params = ckks::ParamsAttr::lookup(f_);
+    llvm::APInt prod(64, 1);
+    for (uint64_t p : params.getP()) {
+      prod = prod.zext(prod.getBitWidth() + 64);
+      prod *= llvm::APInt(prod.getBitWidth(), p);
+    }
+    prod = prod.zextOrTrunc(std::max(64u, prod.getActiveBits() + 1));
+    return IntegerAttr::get(
+        IntegerType::get(f_.getContext(), prod.getBitWidth()), prod);
   }
 
   func::FuncOp f_;
