@@ -912,6 +912,10 @@ DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key,
   return DeviceRelinKey{uploadKey(ctx, key.key, &rows)};
 }
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
+                        const KeyRows &rows) {
+  return uploadGaloisKeys(ctx, keys, nullptr, &rows);
+}
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
                         const std::vector<uint64_t> &elements,
                         const KeyRows &rows) {
   return uploadGaloisKeys(ctx, keys, &elements, &rows);

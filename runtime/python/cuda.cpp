@@ -134,12 +134,10 @@ template <typename W> struct BasicDeviceKeys {
     has_relin = keys.has_relin && with_relin;
     if (rows) { // a GPU's rows of the hybrid keys (partition="limbs")
       if constexpr (sizeof(W) == 8) {
-        std::vector<uint64_t> all;
-        for (const auto &[g, k] : keys.galois.keys)
-          all.push_back(g);
         if (has_relin)
           relin = cuda::upload(c, keys.relin, *rows);
-        galois = cuda::upload(c, keys.galois, only ? *only : all, *rows);
+        galois = only ? cuda::upload(c, keys.galois, *only, *rows)
+                      : cuda::upload(c, keys.galois, *rows);
       } else {
         throw InvalidArgument("keys sharded by rows need 64-bit words");
       }

@@ -241,6 +241,8 @@ DeviceSwitchingKey upload(const DeviceContext &ctx, const SwitchingKey &key,
 DeviceRelinKey upload(const DeviceContext &ctx, const RelinKey &key,
                       const KeyRows &rows);
 DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
+                        const KeyRows &rows);
+DeviceGaloisKeys upload(const DeviceContext &ctx, const GaloisKeys &keys,
                         const std::vector<uint64_t> &elements,
                         const KeyRows &rows);
 DeviceKlssGaloisKeys upload(const DeviceContext &ctx,
