@@ -17,6 +17,8 @@
 #                        three partial products; 0: the exact one)
 #   runtime/cuda/rns.cu  EMBER_BCONV_GROUP [8], EMBER_BCONV_TILE [0],
 #                        EMBER_BCONV_COLUMNS [1], EMBER_BCONV_MIN_BLOCKS [1]
+#                        EMBER_MODUP_COPY_BRANCH [1] (ModUp's copy of the
+#                        digits' own limbs beside its transforms; 0: after)
 # The first variant is usually '' (the defaults). PY_ONLY='name ...' are
 # further programs of the same folder timed from Python only (no Nsight
 # Compute: long programs such as bootstrap16).

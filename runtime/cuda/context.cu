@@ -250,6 +250,58 @@ DeviceContext::~DeviceContext() {
     cudaStreamDestroy(I.stream);
 }
 
+std::vector<cudaGraphNode_t> captureDeps(cudaStream_t stream) {
+  cudaStreamCaptureStatus status;
+  const cudaGraphNode_t *deps = nullptr;
+  size_t count = 0;
+#if CUDART_VERSION >= 13000
+  EMBER_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr,
+                                            &deps, nullptr, &count));
+#elif CUDART_VERSION >= 12030
+  EMBER_CUDA_CHECK(cudaStreamGetCaptureInfo_v3(
+      stream, &status, nullptr, nullptr, &deps, nullptr, &count));
+#else
+  EMBER_CUDA_CHECK(cudaStreamGetCaptureInfo_v2(stream, &status, nullptr,
+                                               nullptr, &deps, &count));
+#endif
+  return std::vector<cudaGraphNode_t>(deps, deps + count);
+}
+
+void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps) {
+#if CUDART_VERSION >= 12030
+  EMBER_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(
+      stream, deps.data(), nullptr, deps.size(),
+      cudaStreamSetCaptureDependencies));
+#else
+  EMBER_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(
+      stream, deps.data(), deps.size(), cudaStreamSetCaptureDependencies));
+#endif
+}
+
+CaptureBranch::CaptureBranch(cudaStream_t stream) : stream_(stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  EMBER_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+  active_ = status == cudaStreamCaptureStatusActive;
+  if (active_)
+    start_ = captureDeps(stream);
+}
+
+void CaptureBranch::split() {
+  if (!active_)
+    return;
+  branch_ = captureDeps(stream_);
+  setCaptureDeps(stream_, start_);
+}
+
+void CaptureBranch::join() {
+  if (!active_ || branch_ == start_)
+    return; // nothing was captured on the branch
+  std::vector<cudaGraphNode_t> deps = captureDeps(stream_);
+  deps.insert(deps.end(), branch_.begin(), branch_.end());
+  setCaptureDeps(stream_, std::move(deps));
+  active_ = false;
+}
+
 cudaStream_t transferStream(const DeviceContext &ctx) {
   DeviceContext::Impl &I = ctx.impl();
   if (!I.transfer_stream) {

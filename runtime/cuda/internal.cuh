@@ -494,6 +494,30 @@ void inttConstants(const Context<W> &ctx, int mod, Plain<W> s, Plain<W> add,
   k[4] = add;
 }
 
+/// The nodes the next node captured on `stream` follows (its capture
+/// dependency set; empty outside a capture), and setting that set.
+std::vector<cudaGraphNode_t> captureDeps(cudaStream_t stream);
+void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps);
+
+/// A side branch of one step inside a CUDA Graph capture on one stream, for
+/// work that no later launch of the step reads (a copy beside the
+/// transforms): what is queued between the constructor and split() follows
+/// what the stream followed at construction, what is queued after split()
+/// follows the same nodes (not the branch), and join() makes whatever comes
+/// next follow both. Outside a capture (graphs off) each call does nothing
+/// and the stream keeps program order.
+class CaptureBranch {
+public:
+  explicit CaptureBranch(cudaStream_t stream);
+  void split();
+  void join();
+
+private:
+  cudaStream_t stream_;
+  bool active_ = false;
+  std::vector<cudaGraphNode_t> start_, branch_;
+};
+
 /// Copies host words to a device buffer (asynchronously on the stream; the
 /// host vector must outlive the copy, so callers synchronize).
 void copyToDevice(const DeviceContext &ctx, u64 *dst, const void *src,

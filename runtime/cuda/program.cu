@@ -706,40 +706,8 @@ std::string kernelName(const GraphDriver &drv, CUfunction f) {
   return "a kernel";
 }
 
-/// The capture stream's dependency set: the nodes the next captured node
-/// follows (read back, or set).
-std::vector<cudaGraphNode_t> captureDeps(cudaStream_t stream) {
-  cudaStreamCaptureStatus status;
-  const cudaGraphNode_t *deps = nullptr;
-  size_t count = 0;
-#if CUDART_VERSION >= 13000
-  cudaCheck(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &deps,
-                                     nullptr, &count),
-            "cudaStreamGetCaptureInfo");
-#elif CUDART_VERSION >= 12030
-  cudaCheck(cudaStreamGetCaptureInfo_v3(stream, &status, nullptr, nullptr,
-                                        &deps, nullptr, &count),
-            "cudaStreamGetCaptureInfo");
-#else
-  cudaCheck(cudaStreamGetCaptureInfo_v2(stream, &status, nullptr, nullptr,
-                                        &deps, &count),
-            "cudaStreamGetCaptureInfo");
-#endif
-  return std::vector<cudaGraphNode_t>(deps, deps + count);
-}
-void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps) {
-#if CUDART_VERSION >= 12030
-  cudaCheck(cudaStreamUpdateCaptureDependencies(
-                stream, deps.data(), nullptr, deps.size(),
-                cudaStreamSetCaptureDependencies),
-            "cudaStreamUpdateCaptureDependencies");
-#else
-  cudaCheck(
-      cudaStreamUpdateCaptureDependencies(stream, deps.data(), deps.size(),
-                                          cudaStreamSetCaptureDependencies),
-      "cudaStreamUpdateCaptureDependencies");
-#endif
-}
+using cuda::captureDeps;
+using cuda::setCaptureDeps;
 
 /// Whether g's steps are captured as a DAG (BasicCudaGraph::concurrent):
 /// with the arena (the dependencies are the memory plan's). A program of

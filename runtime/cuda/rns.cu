@@ -53,6 +53,12 @@ constexpr int kTargetsPerBlock = 8; // grid.z splits the targets
 #ifndef EMBER_BCONV_MIN_BLOCKS
 #define EMBER_BCONV_MIN_BLOCKS 1
 #endif
+/// ModUp's copy of the digits' own limbs: 1 (the default) a branch of its
+/// own in a captured graph, beside the transforms; 0 in line after the
+/// last NTT, as before (a measurement knob for bench/gpu_knobs.sh).
+#ifndef EMBER_MODUP_COPY_BRANCH
+#define EMBER_MODUP_COPY_BRANCH 1
+#endif
 
 constexpr int kBConvGroup = EMBER_BCONV_GROUP; // bconvKernel's targets
 /// Words of a bconvKernel block's shared memory for m sources.
@@ -1803,6 +1809,23 @@ void modUpInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
     prepareOut(ctx, *o, qp, true, "modUp");
   const KsPlan &plan = ctx.impl().ksPlan(ctx, level);
   const size_t n = in.n;
+  // 0. The digits' own limbs, as they are: in a captured graph a branch of
+  // its own beside the transforms (it only reads `in`, which nothing below
+  // writes, and writes rows that nothing below touches), joined at the end.
+  CaptureBranch own(ctx.impl().stream);
+  auto copyOwn = [&] {
+    for (size_t k = 0; k < digits.size(); ++k) {
+      const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
+      if (sz)
+        EMBER_CUDA_CHECK(cudaMemcpyAsync(
+            outs[k]->limb(st), in.limb(st), size_t(sz) * n * sizeof(W),
+            cudaMemcpyDeviceToDevice, ctx.impl().stream));
+    }
+  };
+  if (EMBER_MODUP_COPY_BRANCH) {
+    copyOwn();
+    own.split();
+  }
   // 1. INTT of every digit's limbs, one launch, (Q_j / q_i)^-1 folded in.
   std::vector<int> src, rows, y_off;
   for (int digit : digits) {
@@ -1869,14 +1892,10 @@ void modUpInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
                        outs[k]->data(), r, m, -1, nullptr);
     }
   }
-  // 4. The digit's own limbs, as they are.
-  for (size_t k = 0; k < digits.size(); ++k) {
-    const int st = plan.start[digits[k]], sz = plan.size[digits[k]];
-    if (sz)
-      EMBER_CUDA_CHECK(cudaMemcpyAsync(
-          outs[k]->limb(st), in.limb(st), size_t(sz) * n * sizeof(W),
-          cudaMemcpyDeviceToDevice, ctx.impl().stream));
-  }
+  if (EMBER_MODUP_COPY_BRANCH)
+    own.join();
+  else
+    copyOwn();
 }
 } // namespace
 

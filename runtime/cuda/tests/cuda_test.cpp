@@ -506,6 +506,111 @@ TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
           << " limbs apart";
   }
 }
+// Captured in a CUDA Graph, ModUp's copy of the digits' own limbs is a
+// branch of its own: it follows none of the step's transforms (it follows
+// what the step follows: nothing here) and the transforms do not follow it,
+// so that it runs beside them instead of after the last NTT. The graph's
+// outputs equal the CPU's.
+TEST(CudaPrimitives, ModUpCopyIsABranchOfTheGraph) {
+  REQUIRE_GPU();
+  Context64 ctx = makeContext("small");
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(12));
+  const int level = ctx.maxLevel();
+  const std::vector<int> qp = ctx.qpBasis(level);
+  Poly64 a = randomPoly(ctx, prng, ctx.qBasis(level), true);
+  cuda::DevicePoly da = cuda::upload(dctx, a);
+  const int digits = ctx.digitCount(level);
+  ASSERT_GE(digits, 2);
+  std::vector<cuda::DevicePoly> outs;
+  std::vector<cuda::DevicePoly *> out_ptrs;
+  std::vector<int> ids;
+  for (int j = 0; j < digits; ++j)
+    outs.push_back(cuda::upload(dctx, Poly64(qp, ctx.n(), true)));
+  for (int j = 0; j < digits; ++j) {
+    out_ptrs.push_back(&outs[j]);
+    ids.push_back(j);
+  }
+  cuda::DeviceBuffer scratch(dctx, (level + 1) * ctx.n());
+  const cuda::Scratch sc{scratch.data(), (level + 1) * ctx.n()};
+  // A first call outside the capture builds the level's plan (its tables
+  // are uploaded with a synchronisation, which a capture refuses).
+  cuda::modUp(dctx, da, ids, out_ptrs, sc);
+  cudaStream_t stream = dctx.stream();
+  cudaGraph_t graph = nullptr;
+  dctx.beginCapture();
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
+            cudaSuccess);
+  std::string error;
+  try {
+    cuda::modUp(dctx, da, ids, out_ptrs, sc);
+  } catch (const std::exception &e) {
+    error = e.what();
+  }
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  dctx.releaseBlocks(dctx.endCapture());
+  ASSERT_EQ(error, "");
+  ASSERT_EQ(ended, cudaSuccess);
+  size_t count = 0;
+  ASSERT_EQ(cudaGraphGetNodes(graph, nullptr, &count), cudaSuccess);
+  std::vector<cudaGraphNode_t> nodes(count);
+  ASSERT_EQ(cudaGraphGetNodes(graph, nodes.data(), &count), cudaSuccess);
+  auto typeOf = [](cudaGraphNode_t node) {
+    cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+    EXPECT_EQ(cudaGraphNodeGetType(node, &type), cudaSuccess);
+    return type;
+  };
+  // A node's predecessors (in = true) or successors.
+  auto edges = [](cudaGraphNode_t node, bool in) {
+    size_t count = 0;
+    std::vector<cudaGraphNode_t> v;
+    for (int pass = 0; pass < 2; ++pass) {
+      v.resize(count);
+      cudaGraphNode_t *p = pass ? v.data() : nullptr;
+#if CUDART_VERSION >= 13000
+      const cudaError_t e =
+          in ? cudaGraphNodeGetDependencies(node, p, nullptr, &count)
+             : cudaGraphNodeGetDependentNodes(node, p, nullptr, &count);
+#else
+      const cudaError_t e =
+          in ? cudaGraphNodeGetDependencies(node, p, &count)
+             : cudaGraphNodeGetDependentNodes(node, p, &count);
+#endif
+      EXPECT_EQ(e, cudaSuccess);
+    }
+    return v;
+  };
+  // The copies (one per digit) form a chain of their own: no kernel
+  // before or after any of them.
+  int copies = 0, kernels = 0;
+  for (cudaGraphNode_t node : nodes) {
+    const cudaGraphNodeType type = typeOf(node);
+    kernels += type == cudaGraphNodeTypeKernel;
+    if (type != cudaGraphNodeTypeMemcpy)
+      continue;
+    ++copies;
+    for (bool in : {true, false})
+      for (cudaGraphNode_t other : edges(node, in))
+        EXPECT_EQ(typeOf(other), cudaGraphNodeTypeMemcpy)
+            << (in ? "the copy of the own limbs follows a transform"
+                   : "a transform follows the copy of the own limbs");
+  }
+  EXPECT_EQ(copies, digits);
+  EXPECT_GE(kernels, 3); // INTT, BConv, NTT (more with two-phase NTTs)
+  // The outputs cleared, so that only the graph's launch writes them.
+  for (cuda::DevicePoly &o : outs)
+    ASSERT_EQ(cudaMemsetAsync(o.data(), 0, qp.size() * ctx.n() * 8, stream),
+              cudaSuccess);
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  for (int j = 0; j < digits; ++j)
+    EXPECT_EQ(diff(cpu::modUp(ctx, a, j), cuda::download(dctx, outs[j])), "")
+        << "captured modUp digit " << j;
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
 TEST(CudaPrimitives, DigitsBalancedByBits) {
   REQUIRE_GPU();
   ASSERT_EQ(makeContext("mixed").digitLimbs(0, 8).size(), 4u);
