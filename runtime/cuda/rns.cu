@@ -1673,46 +1673,14 @@ DevicePoly bconv(const DeviceContext &ctx, const DevicePoly &in,
   return out;
 }
 
-void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
-           Scratch scratch) {
-  if (in.ntt)
-    throw InvalidArgument("bconv needs a polynomial in coefficient form");
-  const std::vector<int> &to = out.basis;
-  for (int t : to)
-    if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
-      throw InvalidArgument("bconv: source and target bases overlap");
-  prepareOut(ctx, out, to, false, "bconv");
-  const int m = int(in.limbs());
-  const BConvPlan &plan = ctx.impl().bconvPlan(ctx, in.basis, to);
-  DeviceBuffer fallback;
-  const size_t n = ctx.host().n();
-  u64 *scaled = temporary(ctx, scratch, size_t(m) * n, fallback);
-  // y_i = x_i (B/b_i)^-1: one launch over a basis tryMapFor maps (a run,
-  // q_a..q_b u P), else one per limb.
-  if (const std::optional<ModMap> map = tryMapFor(ctx, in.basis))
-    launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m, *map);
-  else
-    for (int i = 0; i < m; ++i)
-      launchConstOp(ctx, true, scaled + size_t(i) * n, in.limb(i),
-                    {plan.hat_inv[i]}, 1, 1,
-                    ModMap{1, ctx.impl().all_count, in.basis[i]});
-  const u64 *c = plan.consts.data();
-  const size_t hat = plan.hat_words;
-  launchBConv(ctx,
-              {BConvJob{scaled, out.data(), c, c + hat, c + hat + m, nullptr,
-                        reinterpret_cast<const int *>(plan.tmod.data()), m,
-                        int(to.size())}});
-}
-
-DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
-                   const std::vector<int> &to) {
-  DevicePoly32 out = makePoly<u32>(ctx, to, false);
-  bconv(ctx, in, out, Scratch{});
-  return out;
-}
-
-void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
-           Scratch scratch) {
+namespace {
+/// BConv into `out` at either word: the inputs scaled by (B/b_i)^-1 (one
+/// launch over a basis tryMapFor maps: a run of moduli, or q_a..q_b u P as
+/// a merged switch's dropped limbs; else one per limb), then the
+/// conversion.
+template <typename W>
+void bconvInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
+               BasicDevicePoly<W> &out, Scratch scratch) {
   if (in.ntt)
     throw InvalidArgument("bconv needs a polynomial in coefficient form");
   const std::vector<int> &to = out.basis;
@@ -1725,27 +1693,39 @@ void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
   // The scaled inputs in the step's scratch where it holds them.
   const size_t n = ctx.impl().n;
   DeviceBuffer fallback;
-  u32 *scaled = reinterpret_cast<u32 *>(
-      temporary(ctx, scratch, DevicePoly32::wordsFor(size_t(m) * n), fallback));
-  // y_i = x_i (B/b_i)^-1: one launch over a run of moduli, else (q_l u P,
-  // a merged switch's dropped limbs) one per limb.
-  bool run = true;
-  for (int i = 1; i < m; ++i)
-    run = run && in.basis[i] == in.basis[i - 1] + 1;
-  if (run)
-    launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m,
-                  mapFor(ctx, in.basis));
+  W *scaled = reinterpret_cast<W *>(temporary(
+      ctx, scratch, BasicDevicePoly<W>::wordsFor(size_t(m) * n), fallback));
+  if (const std::optional<ModMap> map = tryMapFor(ctx, in.basis))
+    launchConstOp(ctx, true, scaled, in.data(), plan.hat_inv, m, m, *map);
   else
     for (int i = 0; i < m; ++i)
       launchConstOp(ctx, true, scaled + size_t(i) * n, in.limb(i),
                     {plan.hat_inv[i]}, 1, 1,
                     ModMap{1, ctx.impl().all_count, in.basis[i]});
-  const u32 *c = wordsOf<u32>(plan.consts);
+  const W *c = wordsOf<W>(plan.consts);
   const size_t hat = plan.hat_words;
   launchBConv(
-      ctx, {BConvJobT<u32>{scaled, out.data(), c, c + hat, c + hat + m, nullptr,
-                           reinterpret_cast<const int *>(plan.tmod.data()), m,
-                           int(to.size())}});
+      ctx, {BConvJobT<W>{scaled, out.data(), c, c + hat, c + hat + m, nullptr,
+                         reinterpret_cast<const int *>(plan.tmod.data()), m,
+                         int(to.size())}});
+}
+} // namespace
+
+void bconv(const DeviceContext &ctx, const DevicePoly &in, DevicePoly &out,
+           Scratch scratch) {
+  bconvInto(ctx, in, out, scratch);
+}
+
+DevicePoly32 bconv(const DeviceContext &ctx, const DevicePoly32 &in,
+                   const std::vector<int> &to) {
+  DevicePoly32 out = makePoly<u32>(ctx, to, false);
+  bconv(ctx, in, out, Scratch{});
+  return out;
+}
+
+void bconv(const DeviceContext &ctx, const DevicePoly32 &in, DevicePoly32 &out,
+           Scratch scratch) {
+  bconvInto(ctx, in, out, scratch);
 }
 
 DevicePoly modUp(const DeviceContext &ctx, const DevicePoly &in, int digit) {

@@ -445,6 +445,34 @@ void checkPrimitives(const Context64 &ctx, int level) {
           << "keySwitchInnerProduct acc0, sharded key, upper " << upper;
       EXPECT_EQ(diff(pick(acc1), cuda::download(dctx, dacc1)), "")
           << "keySwitchInnerProduct acc1, sharded key, upper " << upper;
+      // Galois keys sharded to the same rows, every key (what a GPU of a
+      // limb split uploads) or the listed ones: each the same words as the
+      // switching key's shard.
+      GaloisKeys galois;
+      const uint64_t g1 = galoisElementForRotation(ctx, 1, ctx.slotsMax()),
+                     g2 = uint64_t(2 * ctx.n() - 1);
+      galois.keys[g1] = key;
+      galois.keys[g2] = key;
+      auto words = [](const cuda::DeviceSwitchingKey &k) {
+        std::vector<uint64_t> w(k.buf.words());
+        EXPECT_EQ(cudaMemcpy(w.data(), k.buf.data(), w.size() * 8,
+                             cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        return w;
+      };
+      const std::vector<uint64_t> want_words = words(shard);
+      const cuda::DeviceGaloisKeys every = cuda::upload(dctx, galois, rows);
+      const cuda::DeviceGaloisKeys listed =
+          cuda::upload(dctx, galois, {g2}, rows);
+      ASSERT_EQ(every.keys.size(), 2u);
+      ASSERT_EQ(listed.keys.size(), 1u);
+      for (const uint64_t g : {g1, g2}) {
+        EXPECT_EQ(every.keys.at(g).rows, shard.rows);
+        EXPECT_TRUE(words(every.keys.at(g)) == want_words)
+            << "Galois key " << g << " over rows, upper " << upper;
+      }
+      EXPECT_TRUE(words(listed.keys.at(g2)) == want_words)
+          << "listed Galois key over rows, upper " << upper;
       // A shard lacks the other share's rows, and the fused key switch
       // (which reads every row) refuses it.
       EXPECT_THROW(
@@ -659,15 +687,22 @@ void checkPrimitives32(int log_n, int q_count, int p_count, int level) {
 
   checkTransforms(ctx, dctx, prng, {q, qp, p});
 
-  { // BConv: a digit to the rest of Q_l u P, P to Q_l, all of Q_l to P.
+  { // BConv: a digit to the rest of Q_l u P, P to Q_l, all of Q_l to P,
+    // and q_l u P to Q_{l-1} (a merged ModDown and rescale's dropped
+    // limbs: one scaling launch over the two runs).
     const std::vector<int> digit = ctx.digitLimbs(0, level);
     std::vector<int> rest;
     for (int i : qp)
       if (i >= int(digit.size()))
         rest.push_back(i);
-    for (const auto &[from, to] :
-         {std::make_pair(digit, rest), std::make_pair(p, q),
-          std::make_pair(q, p)}) {
+    std::vector<std::pair<std::vector<int>, std::vector<int>>> cases = {
+        {digit, rest}, {p, q}, {q, p}};
+    if (level >= 1) {
+      std::vector<int> dropped = {q.back()};
+      dropped.insert(dropped.end(), p.begin(), p.end());
+      cases.push_back({dropped, std::vector<int>(q.begin(), q.end() - 1)});
+    }
+    for (const auto &[from, to] : cases) {
       if (from.size() > 32)
         continue; // the GPU's BConv takes at most 32 sources
       Poly32 a = randomPoly(ctx, prng, from, false);
