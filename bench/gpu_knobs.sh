@@ -6,7 +6,8 @@
 # (bench/make_python_gpu_artifacts.py): their times from Python
 # (bench/gpu_python.py, median of RUNS) and their kernels' durations under
 # Nsight Compute (bench/gpu_profile.py). Results under $OUT/knob_<i>/:
-# ptxas.txt (registers and spills), python.jsonl, profile_<program>.csv.
+# ptxas.txt (registers and spills), python.jsonl, profile_<program>.csv;
+# every variant's python.jsonl rows, labelled, in $OUT/knobs.jsonl.
 #   OUT=... bash bench/gpu_knobs.sh out/py_gpu 'rotate_B mul_relin_B' \
 #     '' '-DEMBER_NTT_MIN_BLOCKS=6' ...
 # The knobs (defaults in brackets; each is described where it is defined):
@@ -69,11 +70,16 @@ for defines in "$@"; do
     python3 bench/ncu_table.py "$dir/profile_$p.csv" >"$dir/profile_$p.txt" &&
       head -n 12 "$dir/profile_$p.txt"
   done
+  # Every variant's rows, labelled, also in one file at the top of $OUT
+  # (knobs.jsonl): the device tool brings back only so many files.
   python3 -c 'import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
     print(r["program"], "graph_ms", round(r["graph_ms"], 4), "eager_ms",
           round(r["eager_ms"], 4), "one_by_one_ms", r.get("one_by_one_ms"),
-          "identical", r["identical"])' "$dir/python.jsonl"
+          "identical", r["identical"])
+    r["variant"], r["defines"] = int(sys.argv[3]), sys.argv[4]
+    with open(sys.argv[2], "a") as out:
+        out.write(json.dumps(r) + "\n")' "$dir/python.jsonl" "$OUT/knobs.jsonl" "$i" "$defines"
   i=$((i + 1))
 done
