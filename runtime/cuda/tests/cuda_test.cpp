@@ -495,6 +495,28 @@ TEST(CudaPrimitives, SmallNTopAndLowLevels) {
   checkPrimitives("small", 2);
   checkPrimitives("small", 0);
 }
+// A random polynomial over Q_L of the "small" set on the device, for the
+// batched ModUp tests (every digit at once).
+struct ModUpCase {
+  explicit ModUpCase(uint64_t seed_value)
+      : ctx(makeContext("small")), dctx(ctx), prng(seed(seed_value)),
+        level(ctx.maxLevel()), qp(ctx.qpBasis(level)),
+        a(randomPoly(ctx, prng, ctx.qBasis(level), true)),
+        da(cuda::upload(dctx, a)), digits(ctx.digitCount(level)) {
+    for (int j = 0; j < digits; ++j)
+      ids.push_back(j);
+  }
+  Context64 ctx;
+  cuda::DeviceContext dctx;
+  Prng prng;
+  int level;
+  std::vector<int> qp;
+  Poly64 a;
+  cuda::DevicePoly da;
+  int digits;
+  std::vector<int> ids; ///< 0 .. digits - 1
+};
+
 // Batched ModUp writes every digit's output with one NTT launch when the
 // outputs lie a whole number of limbs apart; a row table holds row indices
 // below kMaxRowIndex (2^14), so outputs further apart (pool buffers at
@@ -502,14 +524,9 @@ TEST(CudaPrimitives, SmallNTopAndLowLevels) {
 // bound was kept, this threw "ntt launch: a row outside its buffer list".
 TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
   REQUIRE_GPU();
-  Context64 ctx = makeContext("small");
-  cuda::DeviceContext dctx(ctx);
-  Prng prng(seed(11));
-  const int level = ctx.maxLevel();
-  const std::vector<int> qp = ctx.qpBasis(level);
-  Poly64 a = randomPoly(ctx, prng, ctx.qBasis(level), true);
-  cuda::DevicePoly da = cuda::upload(dctx, a);
-  const int digits = ctx.digitCount(level);
+  ModUpCase m(11);
+  const auto &[ctx, dctx, qp, a, da, digits, ids] =
+      std::tie(m.ctx, m.dctx, m.qp, m.a, m.da, m.digits, m.ids);
   ASSERT_GE(digits, 2);
   for (size_t apart : {qp.size(), size_t(1) << 14, (size_t(1) << 14) + 64}) {
     // Outputs `apart` limbs from one another inside one buffer.
@@ -517,16 +534,13 @@ TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
                              ((digits - 1) * apart + qp.size()) * ctx.n());
     std::vector<cuda::DevicePoly> outs;
     std::vector<cuda::DevicePoly *> out_ptrs;
-    std::vector<int> ids;
     for (int j = 0; j < digits; ++j)
       outs.push_back(cuda::DevicePoly{
           qp, ctx.n(), true,
           cuda::DeviceBuffer::borrow(whole.data() + j * apart * ctx.n(),
                                      qp.size() * ctx.n())});
-    for (int j = 0; j < digits; ++j) {
-      out_ptrs.push_back(&outs[j]);
-      ids.push_back(j);
-    }
+    for (cuda::DevicePoly &o : outs)
+      out_ptrs.push_back(&o);
     cuda::modUp(dctx, da, ids, out_ptrs, cuda::Scratch{});
     for (int j = 0; j < digits; ++j)
       EXPECT_EQ(diff(cpu::modUp(ctx, a, j), cuda::download(dctx, outs[j])), "")
@@ -541,24 +555,17 @@ TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
 // outputs equal the CPU's.
 TEST(CudaPrimitives, ModUpCopyIsABranchOfTheGraph) {
   REQUIRE_GPU();
-  Context64 ctx = makeContext("small");
-  cuda::DeviceContext dctx(ctx);
-  Prng prng(seed(12));
-  const int level = ctx.maxLevel();
-  const std::vector<int> qp = ctx.qpBasis(level);
-  Poly64 a = randomPoly(ctx, prng, ctx.qBasis(level), true);
-  cuda::DevicePoly da = cuda::upload(dctx, a);
-  const int digits = ctx.digitCount(level);
+  ModUpCase m(12);
+  const auto &[ctx, dctx, qp, a, da, digits, ids] =
+      std::tie(m.ctx, m.dctx, m.qp, m.a, m.da, m.digits, m.ids);
+  const int level = m.level;
   ASSERT_GE(digits, 2);
   std::vector<cuda::DevicePoly> outs;
   std::vector<cuda::DevicePoly *> out_ptrs;
-  std::vector<int> ids;
   for (int j = 0; j < digits; ++j)
     outs.push_back(cuda::upload(dctx, Poly64(qp, ctx.n(), true)));
-  for (int j = 0; j < digits; ++j) {
-    out_ptrs.push_back(&outs[j]);
-    ids.push_back(j);
-  }
+  for (cuda::DevicePoly &o : outs)
+    out_ptrs.push_back(&o);
   cuda::DeviceBuffer scratch(dctx, (level + 1) * ctx.n());
   const cuda::Scratch sc{scratch.data(), (level + 1) * ctx.n()};
   // A first call outside the capture builds the level's plan (its tables
