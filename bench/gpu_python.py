@@ -72,6 +72,7 @@ INSECURE = {"bootstrap13"}
 BOOTSTRAPS = {
     "bootstrap13",
     "bootstrap16",
+    "bootstrap16_lift_off",  # lift_addends=False
     "bootstrap16_s14",
     "bootstrap16_s12",
     "bootstrap16_w32",
@@ -125,6 +126,8 @@ ORDER = [
     "polynomial_B",
     "dense256_B",
     "mul_relin_B",
+    "mul_relin_B_norescale",
+    "mul_relin_B_norescale_lift_off",
     "rotate_B",
     "bootstrap13",
     "bootstrap16",
@@ -144,6 +147,7 @@ ORDER = [
     "rot8_sum_B_w32",
     "polynomial_B_w32",
     "mul_relin_B_w32",
+    "mul_relin_B_norescale_w32",
     "rotate_B_w32",
     "tanh_layer_s46",
     "tanh_layer_s46_w32",
@@ -532,12 +536,14 @@ def cuda_reference(name: str, inputs: dict[str, np.ndarray]):
     sys.path.insert(0, str(ROOT / "examples"))
     import set_b
 
+    name = name.removesuffix("_lift_off")  # lift_addends=False: the same
     if name in BOOTSTRAPS:  # x.bootstrap(): the identity on plain values
         return inputs["x"]
     # A 32-bit twin, one at another scale or another key-switching method
     # (<name>_k1_klss / _k1_hybrid): the same function.
     name = re.sub(r"_k1_(klss|hybrid)$", "", name)
-    name = re.sub(r"_s\d+$", "", name.removesuffix("_w32").removesuffix("_dh_off"))
+    name = name.removesuffix("_w32").removesuffix("_dh_off")
+    name = re.sub(r"_s\d+$", "", name.removesuffix("_norescale"))
     if name in set_b.PROGRAMS:
         prog = set_b.PROGRAMS[name]
     elif isinstance(getattr(set_b, name.lower(), None), ember.tracing.Program):

@@ -114,6 +114,7 @@ NO_NOFUSE |= {f"{n}_k1_{m}" for n in W32_KLSS for m in ("klss", "hybrid")}
 # tanh_layer at 32 bits: its automatic parameters (K = 1, dnum 17) get a
 # KLSS form (klss_form, the default); "_off_w32" is the hybrid twin.
 NO_NOFUSE |= {"tanh_layer_w32", "tanh_layer_off_w32"}
+NO_NOFUSE |= {"mul_relin_B_norescale", "mul_relin_B_norescale_w32"}
 
 
 # Examples whose matrix-vector products double hoisting changes, also as
@@ -122,8 +123,22 @@ DH_OFF_EXAMPLES = ["mlp", "tanh_layer"]
 NO_NOFUSE |= {f"{n}_dh_off" for n in DH_OFF_EXAMPLES}
 
 
+# Programs with a ModDown addend that lift_addends adds in the ModDown's
+# last NTT, also as <name>_lift_off (lift_addends=False), to measure it.
+LIFT_OFF = ["mul_relin_B_norescale", "rot8_sum_B", "mlp", "bootstrap16"]
+NO_NOFUSE |= {f"{n}_lift_off" for n in LIFT_OFF}
+
+
 def programs(rng: np.random.Generator):
-    """(name, program, options, inputs) of every program."""
+    """(name, program, options, inputs) of every program, and the
+    lift_addends=False twins of LIFT_OFF."""
+    for name, prog, options, inputs in _programs(rng):
+        yield name, prog, options, inputs
+        if name in LIFT_OFF:
+            yield f"{name}_lift_off", prog, {**options, "lift_addends": False}, inputs
+
+
+def _programs(rng: np.random.Generator):
     for example in [*EXAMPLES, *DEEP_EXAMPLES]:
         path = ROOT / "examples" / f"{example}.py"
         module = cli._load_module(path)
@@ -135,6 +150,12 @@ def programs(rng: np.random.Generator):
             yield f"{example}_dh_off", prog, {"double_hoisting": False}, inputs
     for name, prog in set_b.PROGRAMS.items():
         yield name, prog, {"params": "B"}, set_b.inputs(prog, rng)
+    # One hmul + relin without its rescale (the output at scale ~2^80), the
+    # operation BENCHMARKS.md's hmul figures time, at both words.
+    prog = set_b.PROGRAMS["mul_relin_B"]
+    for suffix, params in (("", "B"), ("_w32", "cheddar32")):
+        options = {"params": params, "rescale_outputs": False}
+        yield f"mul_relin_B_norescale{suffix}", prog, options, set_b.inputs(prog, rng)
     for example in W32_EXAMPLES:
         path = ROOT / "examples" / f"{example}.py"
         module = cli._load_module(path)

@@ -140,6 +140,9 @@ def one_by_one(name: str, ev, cts: list, encode, log_n: int = 16):
     if name == "mul_relin_B":
         x, y = cts
         return ev.rescale(ev.multiply_relin(x, y))
+    if name == "mul_relin_B_norescale":  # compiled with rescale_outputs=False
+        x, y = cts
+        return ev.multiply_relin(x, y)
     if name == "rotate_B":
         (x,) = cts
         return ev.rotate(x, 1)

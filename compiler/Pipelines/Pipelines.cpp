@@ -54,10 +54,16 @@ static void addRnsPasses(mlir::OpPassManager &pm,
   pm.addPass(createRNSSelectKeySwitch(select));
   // Fewer ModSwitch passes: ModDown + rescale merged, sums before ModDown.
   // Fusion on: a merged ModDown reads P*y + acc in place (lifted), and a
-  // rotation's sigma(c0) is added in its ModDown's epilogue.
+  // rotation's sigma(c0), or another addend, is added in its ModDown's
+  // epilogue.
   pm.addPass(createRNSMergeModDown(RNSMergeModDownOptions{
       options.mergeModDown, options.mergeModDown, options.fusion,
-      options.fusion && options.liftRotation}));
+      options.fusion && options.liftRotation,
+      // Not over several devices: with d0, d1 and d2 in one kernel of four
+      // inputs, kernel-partition-devices orders the input transfers of a
+      // branch worse (tests/lit/Transforms/partition_devices/branches.mlir:
+      // 1.20x predicted without, under min-gain with).
+      options.fusion && options.liftAddends && options.devices <= 1}));
   // Optionally expose the INTT/BConv/NTT chains so fusion sees their tails.
   if (expandModSwitch)
     pm.addPass(createRNSExpandModSwitch());
@@ -144,7 +150,8 @@ void ember::buildFheToRnsPipeline(mlir::OpPassManager &pm,
     fheToCkks.klssGamma = 4;
   pm.addPass(createFHEToCKKS(fheToCkks));
   // Re-place rescales/mod_drops with the chosen strategy (exact scales).
-  pm.addPass(createManageLevels(ManageLevelsOptions{options.rescale, 0}));
+  pm.addPass(createManageLevels(
+      ManageLevelsOptions{options.rescale, 0, options.rescaleOutputs}));
   // Relinearize lazily where it is free: after the rescales are placed, so
   // that a product is relinearized before it is rescaled (never rounding
   // c2, whose error decrypts multiplied by s^2).

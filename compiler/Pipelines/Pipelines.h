@@ -85,6 +85,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
   Option<std::string> rescale{*this, "rescale",
                               llvm::cl::desc("Rescale strategy: eager or lazy"),
                               llvm::cl::init("lazy")};
+  Option<bool> rescaleOutputs{
+      *this, "rescale-outputs",
+      llvm::cl::desc("Lazy rescale: rescale returned values above the "
+                     "waterline (false: return them at their scale, e.g. a "
+                     "lone product at ~S^2)"),
+      llvm::cl::init(true)};
   Option<bool> lazyRelin{*this, "lazy-relin",
                          llvm::cl::desc("Relinearize lazily (Cheddar 5.2)"),
                          llvm::cl::init(true)};
@@ -144,6 +150,12 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
       llvm::cl::desc("Fold a rotation's sigma_g(c0) + ModDown(acc)#0 into the "
                      "ModDown's last NTT as a permuted lifted addend (with "
                      "fusion; rns-merge-moddown lift-rotation)"),
+      llvm::cl::init(true)};
+  Option<bool> liftAddends{
+      *this, "lift-addends",
+      llvm::cl::desc("Add y in a plain ModDown's last NTT: y + ModDown(acc)#i "
+                     "as a lifted addend (with fusion; rns-merge-moddown "
+                     "lift-addends)"),
       llvm::cl::init(true)};
   Option<bool> hoistSiblings{
       *this, "hoist-siblings",

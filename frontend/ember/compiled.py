@@ -1028,9 +1028,10 @@ def compile(  # noqa: A001 - the API's name
     here, cached by content) or "cuda" (CUDA for the GPU runtime).
     ``options`` and the keyword arguments are the compiler's options
     (:class:`ember.CompileOptions`: ``security``, ``params``, ``log_n``,
-    ``scale_bits``, ``dnum``, ``extra_levels``, ``rescale``, ``lazy_relin``,
-    ``hoisting``, ``merge_moddown``, ``fusion``, ``expand_modswitch``,
-    ``lazy_sums``, ``lift_rotation``, ``hoist_siblings``, ``lanes``,
+    ``scale_bits``, ``dnum``, ``extra_levels``, ``rescale``,
+    ``rescale_outputs``, ``lazy_relin``, ``hoisting``, ``merge_moddown``,
+    ``fusion``, ``expand_modswitch``, ``lazy_sums``, ``lift_rotation``,
+    ``lift_addends``, ``hoist_siblings``, ``lanes``,
     ``concurrency``, ``keyswitch``, ``key_memory_mib``, ``klss_gamma``,
     ``klss_t``), e.g.
     ``ember.compile(f, log_n=14, scale_bits=45, hoisting=False)``.

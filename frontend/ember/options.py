@@ -121,6 +121,12 @@ class CompileOptions:
     Optimisations (each has an off switch so its gain can be measured):
 
     - ``rescale``: "lazy" (rescale as late as possible) or "eager".
+    - ``rescale_outputs``: with ``rescale="lazy"``, an output above the
+      waterline is rescaled before it is returned (True, the default); False
+      returns it at its scale (a lone product at ~S^2, as OpenFHE's
+      FLEXIBLEAUTO and Phantom return one hmul), saving the rescale and its
+      rounding error (Q_l / scale is the same either way); the client
+      decrypts at the recorded scale.
     - ``lazy_relin``: relinearize lazily (Cheddar 5.2).
     - ``hoisting``: one ModUp shared by rotations of one input, one ModDown
       for sums of rotations (CKKS, BGV and BFV).
@@ -151,6 +157,11 @@ class CompileOptions:
     - ``lift_rotation``: a rotation's c0 side, sigma(c0) + ModDown(acc)#0,
       added in the ModDown's last NTT (a permuted read of c0 in its
       epilogue) instead of a kernel of its own; with ``fusion``.
+    - ``lift_addends``: another addend of a ModDown's result, y +
+      ModDown(acc)#i with y computed before it (an unrescaled product's d0
+      and d1), added in the ModDown's last NTT (read in order); y's kernel
+      then computes it beside d2 instead of a kernel after the ModDown;
+      with ``fusion``.
     - ``hoist_siblings``: a sibling kernel reading the same buffers as an
       earlier one (the next giant step's sum over the same baby steps)
       hoisted up and fused into it, so the two share those loads.
@@ -266,6 +277,12 @@ class CompileOptions:
         minimum=10,
     )
     rescale: str = _option("lazy", "rescale", "rescale strategy", ("lazy", "eager"))
+    rescale_outputs: bool = _option(
+        True,
+        "rescale-outputs",
+        "lazy rescale: rescale outputs above the waterline (False: return "
+        "them at their scale)",
+    )
     lazy_relin: bool = _option(True, "lazy-relin", "relinearize lazily")
     hoisting: bool = _option(True, "hoisting", "hoist rotations")
     double_hoisting: bool = _option(
@@ -303,6 +320,11 @@ class CompileOptions:
         True,
         "lift-rotation",
         "add a rotation's rotated c0 in its ModDown's last NTT (with fusion)",
+    )
+    lift_addends: bool = _option(
+        True,
+        "lift-addends",
+        "add y of y + ModDown(acc) in the ModDown's last NTT (with fusion)",
     )
     hoist_siblings: bool = _option(
         True,

@@ -61,6 +61,14 @@ def dropped(stage: str, text: str):
 # option -> the difference it makes: f(default, changed) must hold.
 WITNESSES = {
     "rescale": ("eager", more("ckks", r"ckks\.rescale")),
+    # knobs returns a sum at scale ~2^80: kept there, not rescaled.
+    "rescale_outputs": (
+        False,
+        lambda a, b: count(b.ir("ckks"), r"ckks\.rescale")
+        == count(a.ir("ckks"), r"ckks\.rescale") - 1
+        and b.manifest["outputs"][0]["scale"] > 2.0**70
+        and a.manifest["outputs"][0]["scale"] < 2.0**50,
+    ),
     "lazy_relin": (False, more("ckks", r"ckks\.relinearize")),
     "hoisting": (False, dropped("ckks", "hoisted")),
     "merge_moddown": (False, more("rns", r"rns\.rescale")),
@@ -181,6 +189,47 @@ def test_klss_form_where_the_model_predicts_a_win(compiled, rng):
     close(on(**xs), knobs(**xs))
 
 
+def test_outputs_kept_at_their_scale_decrypt(compiled, rng):
+    """rescale_outputs=False: knobs' output stays at level 1 and scale
+    ~2^80 (Q_1 / scale is what the rescaled output had at level 0), the
+    client decrypts it with the interface's scale, and it matches numpy
+    within the default program's bound; so does a lone product."""
+    kept = compiled(knobs, target="cpu", rescale_outputs=False)
+    out = kept.manifest["outputs"][0]
+    assert out["scale"] > 2.0**70 and out["level"] == 1
+    vals = inputs(rng, knobs)
+    close(kept(**vals), knobs(**vals))
+    lone = compiled(product, target="cpu", rescale_outputs=False, params="B")
+    assert "ckks.rescale" not in lone.ir("ckks")
+    vals = inputs(rng, product)
+    close(lone(**vals), product(**vals))
+
+
+@ember.program(slots=S)
+def product(x, y):
+    return x * y
+
+
+def test_lift_addends_of_an_unrescaled_product(compiled, rng):
+    """lift_addends (the default): an unrescaled product's d0 and d1 are
+    its relinearization's ModDown's lifted addends, computed in d2's kernel
+    (one generated kernel, not two) and added in the ModDown's last NTT;
+    lift_addends=False adds them in a kernel after the ModDown. (knobs'
+    products are rescaled: their addends were lifted already.) Both match
+    numpy."""
+    kw = {"rescale_outputs": False, "extra_levels": 1}
+    on = compiled(product, target="cpu", **kw)
+    off = compiled(product, target="cpu", lift_addends=False, **kw)
+    assert count(on.ir("rns"), r"lifted\(") == 1
+    assert "lifted(" not in off.ir("rns")
+    assert count(on.ir("kernel"), r"kernel\.launch") == 1
+    assert count(off.ir("kernel"), r"kernel\.launch") == 2
+    assert "lift-addends=false" in off.meta["pipeline"]
+    vals = inputs(rng, product)
+    close(on(**vals), product(**vals))
+    close(off(**vals), product(**vals))
+
+
 def test_every_option_is_tested():
     import dataclasses
 
@@ -196,7 +245,7 @@ def test_every_option_is_tested():
     # link_latency_us, recompute, partial_sums and partition:
     # tests/e2e/test_multi_device.py;
     # double_hoisting and hoist_siblings act on matrix-vector products:
-    # tests/e2e/test_matvec.py.
+    # tests/e2e/test_matvec.py; lift_addends: below, on a lone product.
     tested = set(WITNESSES) | {
         "double_hoisting",
         "hoist_siblings",
@@ -213,6 +262,7 @@ def test_every_option_is_tested():
         "word",
         "klss_t",
         "klss_form",
+        "lift_addends",
         "key_memory_mib",
         "encapsulate",
         "bootstrap_stop_after",

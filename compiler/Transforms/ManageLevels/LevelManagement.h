@@ -18,6 +18,10 @@ struct LevelOptions {
   RescaleStrategy strategy = RescaleStrategy::Eager;
   /// log2 of the lazy waterline; 0 means 1.5 x params.getLogScale().
   int64_t waterline = 0;
+  /// Lazy strategy: rescale a returned value above the waterline (true), or
+  /// return it at its scale (false: a lone product at ~S^2, as OpenFHE's
+  /// FLEXIBLEAUTO decrypts one; Q_l / scale is the same either way).
+  bool rescaleOutputs = true;
 };
 
 /// Removes the rescales, mod_drops and scale adjustments of `func` and

@@ -64,6 +64,7 @@ public:
   LevelManager(ParamsAttr params, const LevelOptions &options)
       : params(params), moduli(params.getLevelModuli()),
         lazy(options.strategy == RescaleStrategy::Lazy),
+        rescaleOutputs(options.rescaleOutputs),
         levelScale(levelScales(moduli, params.getLogScale())) {
     int64_t bits =
         options.waterline ? options.waterline : (3 * params.getLogScale()) / 2;
@@ -77,6 +78,7 @@ private:
   /// The rescale divisor of each level (ParamsAttr::getLevelModuli).
   std::vector<uint64_t> moduli;
   bool lazy;
+  bool rescaleOutputs;
   /// The canonical scale of each level (ckks::levelScales).
   std::vector<double> levelScale;
   double waterlineScale;
@@ -581,7 +583,10 @@ LogicalResult LevelManager::run(func::FuncOp func) {
               return retypePlaintext(b, op, type.getLevel(), type.getScale());
             })
             .Case<func::ReturnOp>([&](auto) {
-              for (unsigned i = 0; i < op->getNumOperands(); ++i)
+              // A rescale divides the modulus and the scale alike: it adds
+              // no headroom to an output, only its rounding error.
+              for (unsigned i = 0; rescaleOutputs && i < op->getNumOperands();
+                   ++i)
                 if (failed(rescaleAboveWaterline(b, op, i)))
                   return failure();
               return success();
@@ -645,6 +650,7 @@ struct ManageLevelsPass
       return signalPassFailure();
     }
     options.waterline = waterline;
+    options.rescaleOutputs = rescaleOutputs;
     WalkResult result = module.walk([&](func::FuncOp func) {
       ParamsAttr params = ParamsAttr::lookup(func);
       if (!params) {

@@ -50,7 +50,15 @@ def ManageLevels : Pass<"ckks-manage-levels", "mlir::ModuleOp"> {
     S_l^2 / q_l, the sequence `ember::generateQChain` picks its primes
     for), so products made at one level all rescale to the same scale and
     additions of them never run out of levels to match; the program needs
-    exactly its multiplicative depth in levels. A product that meets no
+    exactly its multiplicative depth in levels.
+
+    With `rescale-outputs=false` (lazy strategy) a returned value keeps its
+    scale, a lone product's ~S^2 included, and the client decrypts with the
+    scale the interface records. A rescale divides the modulus and the
+    scale alike, so Q_l / scale, the room the message has, is the same
+    either way; not rescaling saves the rescale's time and rounding error
+    and keeps the level. One hmul+relin then costs what OpenFHE's and
+    Phantom's benchmarks time (no rescale). A product that meets no
     addition only needs the level, and its higher operand is mod_dropped.
     Plaintext operands (`ckks.encode`) are re-encoded at the level the use
     needs and at the ciphertext's exact scale (for `mul_plain` too, so a
@@ -76,6 +84,9 @@ def ManageLevels : Pass<"ckks-manage-levels", "mlir::ModuleOp"> {
            "Lazy strategy: log2 of the scale above which a value is "
            "rescaled before a multiplication or return; 0 means "
            "1.5 x logScale of #ckks.params">,
+    Option<"rescaleOutputs", "rescale-outputs", "bool", /*default=*/"true",
+           "Lazy strategy: rescale returned values above the waterline "
+           "(false: return them at their scale)">,
   ];
 }
 

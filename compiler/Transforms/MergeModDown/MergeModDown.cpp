@@ -3,7 +3,8 @@
 //
 // rescale(y + ModDown(a)) -> ModDown'(P*y + a) to Q_{l-1},
 // ModDown(a) + ModDown(b) -> ModDown(a + b), and
-// sigma_g(y) + ModDown(a) -> ModDown(a + P sigma_g(y)). See MergeModDown.td.
+// sigma_g(y) + ModDown(a) -> ModDown(a + P sigma_g(y)) and
+// y + ModDown(a) -> ModDown(a + P y). See MergeModDown.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -224,14 +225,52 @@ static bool definedBefore(Value v, Operation *op) {
   return def->getBlock() == op->getBlock() && def->isBeforeInBlock(op);
 }
 
-/// A rotation's c0 side: sigma_g(y_i) + ModDown(a)#i for a prefix of the
-/// results (a rotation: #0 only), the ModDown plain (to Q_l) and used
-/// nowhere else, the sum read by no elementwise op -> mod_down(a)
-/// lifted(y) {lifted_galois = g}: the runtime adds sigma_g(y) in the last
-/// NTT's epilogue (a permuted read of y) instead of a separate kernel that
-/// reads y permuted and the ModDown's result and writes their sum.
-struct LiftRotationIntoModDown : OpRewritePattern<rns::ModDownOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Whether `y` waits for nothing that `modDown`'s inputs do not already
+/// wait for: every op of y's backward slice that is not elementwise is in
+/// the inputs' backward slice (elementwise ops and automorphisms are cheap
+/// and are computed where their operands are). Lifting y otherwise would tie
+/// the ModDown to an independent chain (another key switch's result),
+/// serialising branches that the graph and the device partition run side by
+/// side.
+static bool addsNoDependency(Value y, rns::ModDownOp modDown) {
+  DenseSet<Operation *> inputsWait;
+  SmallVector<Value> work(modDown.getInputs().begin(),
+                          modDown.getInputs().end());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (def && inputsWait.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  DenseSet<Operation *> seen;
+  work.assign({y});
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || inputsWait.contains(def) || !seen.insert(def).second)
+      continue;
+    // Elementwise ops (fused or not) and automorphisms are cheap; an op
+    // without operands (a constant, a key) waits for nothing.
+    if (def->getNumOperands() &&
+        !def->hasTrait<rns::OpTrait::RNSElementwise>() &&
+        !isa<rns::FusedOp, rns::AutomorphismOp>(def))
+      return false;
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
+}
+
+/// Addends of a plain ModDown's results: y_i + ModDown(a)#i for a prefix of
+/// the results, the ModDown plain (to Q_l) and used nowhere else, the sum
+/// read by no elementwise op -> mod_down(a) lifted(y): the runtime adds y in
+/// the last NTT's epilogue instead of a separate kernel that reads y and the
+/// ModDown's result and writes their sum.
+///   - `rotations`: y_i = sigma_g(c_i) (a rotation's c0 side), one g for the
+///     prefix: lifted(c) {lifted_galois = g}, read permuted.
+///   - `plain`: y_i defined before the ModDown and waiting for nothing its
+///     inputs do not (addsNoDependency: a product's d0 and d1 when its
+///     output is not rescaled), read in order.
+struct LiftAddendsIntoModDown : OpRewritePattern<rns::ModDownOp> {
+  LiftAddendsIntoModDown(MLIRContext *ctx, bool rotations, bool plain)
+      : OpRewritePattern(ctx), rotations(rotations), plain(plain) {}
 
   LogicalResult matchAndRewrite(rns::ModDownOp modDown,
                                 PatternRewriter &rewriter) const override {
@@ -242,12 +281,27 @@ struct LiftRotationIntoModDown : OpRewritePattern<rns::ModDownOp> {
     if (!inTy.isNTT() || outTy.getNumQ() != inTy.getNumQ())
       return rewriter.notifyMatchFailure(modDown, "not a plain NTT ModDown");
     // Only where the add would be a kernel of its own: an add that fuses
-    // into an elementwise consumer's kernel costs that kernel one permuted
+    // into an elementwise consumer's kernel costs that kernel one (permuted)
     // input, cheaper there than in the integer-bound NTT.
     auto fusesOn = [](Value v) {
       return llvm::any_of(v.getUsers(), [](Operation *user) {
         return user->hasTrait<rns::OpTrait::RNSElementwise>();
       });
+    };
+    // The addend of result r: (y, g), g = 0 for one read in order.
+    auto addendOf =
+        [&](OpResult r,
+            rns::AddOp add) -> std::optional<std::pair<Value, int64_t>> {
+      Value other = add.getLhs() == r ? add.getRhs() : add.getLhs();
+      if (other.getType() != r.getType())
+        return std::nullopt;
+      auto autom = other.getDefiningOp<rns::AutomorphismOp>();
+      if (rotations && autom && definedBefore(autom.getInput(), modDown))
+        return std::make_pair(autom.getInput(), int64_t(autom.getGalois()));
+      if (plain && definedBefore(other, modDown) &&
+          addsNoDependency(other, modDown))
+        return std::make_pair(other, int64_t(0));
+      return std::nullopt;
     };
     std::optional<int64_t> galois;
     SmallVector<rns::AddOp> adds;
@@ -255,32 +309,29 @@ struct LiftRotationIntoModDown : OpRewritePattern<rns::ModDownOp> {
     for (OpResult r : modDown.getResults()) {
       auto add =
           r.hasOneUse() ? dyn_cast<rns::AddOp>(*r.user_begin()) : rns::AddOp();
-      Value other = !add                ? Value()
-                    : add.getLhs() == r ? add.getRhs()
-                                        : add.getLhs();
-      auto autom = other ? other.getDefiningOp<rns::AutomorphismOp>()
-                         : rns::AutomorphismOp();
-      if (!autom || other.getType() != r.getType() ||
-          (galois && *galois != int64_t(autom.getGalois())) ||
-          !definedBefore(autom.getInput(), modDown) || fusesOn(add))
-        break; // the folded results are a prefix
-      galois = int64_t(autom.getGalois());
+      auto addend = add && !fusesOn(add) ? addendOf(r, add) : std::nullopt;
+      if (!addend || (galois && *galois != addend->second))
+        break; // the folded results are a prefix, with one g
+      galois = addend->second;
       adds.push_back(add);
-      lifted.push_back(autom.getInput());
+      lifted.push_back(addend->first);
     }
     if (adds.empty())
-      return rewriter.notifyMatchFailure(modDown, "no rotated addend");
-    LLVM_DEBUG(llvm::dbgs() << "lifting " << lifted.size()
-                            << " rotated addend(s) into " << modDown << "\n");
+      return rewriter.notifyMatchFailure(modDown, "no addend to lift");
+    LLVM_DEBUG(llvm::dbgs() << "lifting " << lifted.size() << " addend(s) into "
+                            << modDown << "\n");
     rewriter.setInsertionPoint(modDown);
     auto merged = rns::ModDownOp::create(
         rewriter, modDown.getLoc(), modDown.getResultTypes(),
-        modDown.getInputs(), lifted, rewriter.getI64IntegerAttr(*galois));
+        modDown.getInputs(), lifted,
+        *galois ? rewriter.getI64IntegerAttr(*galois) : IntegerAttr());
     for (auto [i, add] : llvm::enumerate(adds))
       rewriter.replaceOp(add, merged.getResult(i));
     rewriter.replaceOp(modDown, merged.getResults());
     return success();
   }
+
+  bool rotations, plain;
 };
 
 struct RNSMergeModDownPass : impl::RNSMergeModDownBase<RNSMergeModDownPass> {
@@ -296,9 +347,10 @@ struct RNSMergeModDownPass : impl::RNSMergeModDownBase<RNSMergeModDownPass> {
       signalPassFailure();
     // After the others: a lifted ModDown is neither accumulated nor merged
     // with a rescale, so only what they left is folded.
-    if (liftRotation) {
+    if (liftRotation || liftAddends) {
       RewritePatternSet lift(&getContext());
-      lift.add<LiftRotationIntoModDown>(&getContext());
+      lift.add<LiftAddendsIntoModDown>(&getContext(), liftRotation,
+                                       liftAddends);
       if (failed(applyPatternsGreedily(getOperation(), std::move(lift))))
         signalPassFailure();
     }

@@ -45,6 +45,14 @@ def RNSMergeModDown : Pass<"rns-merge-moddown"> {
        is read by no elementwise op (which would fuse the add into its own
        kernel: the permuted read costs less there than in the NTT, measured
        on an H200).
+    4. **Other addends into a plain ModDown** (lift-addends, with 3).
+       `y + ModDown(a)#i`, y any polynomial defined before the ModDown
+       (the d0 and d1 of a product whose output is not rescaled), becomes
+       `mod_down(a) lifted(y)`: y is read in order in the last NTT's
+       epilogue, under the same conditions as 3. y's kernel then writes y
+       where a kernel after the ModDown read y's operands and the ModDown's
+       result: for one hmul+relin, d0 and d1 join d2's kernel (which reads
+       the same operands) and two polynomials fewer cross memory.
 
     IR without such patterns is left unchanged.
   }];
@@ -59,6 +67,9 @@ def RNSMergeModDown : Pass<"rns-merge-moddown"> {
     Option<"liftRotation", "lift-rotation", "bool", /*default=*/"true",
            "Fold a rotation's sigma_g(c0) + ModDown(acc)#0 into the "
            "ModDown as a permuted lifted addend (rewrite 3)">,
+    Option<"liftAddends", "lift-addends", "bool", /*default=*/"true",
+           "Fold y + ModDown(acc)#i, y defined before the ModDown, into "
+           "the ModDown as a lifted addend read in order (rewrite 4)">,
   ];
   let dependentDialects = ["::ember::rns::RNSDialect"];
 }

@@ -407,7 +407,9 @@ def RNS_ModDownOp : RNS_Op<"mod_down", [Pure, AttrSizedOperandSegments,
     inputs' Q limbs) make result i the switch of `x_i + P y_i` (P the
     product of the special primes): the merged ModDown's `P * c_i + acc_i`,
     read in place instead of an `rns.mul_p` and an `rns.add` over Q_l u P
-    (`rns-merge-moddown` with lift-in-place).
+    (`rns-merge-moddown` with lift-in-place). Over a plain ModDown (D = P)
+    that is `ModDown(x_i) + y_i`, added in the last NTT's epilogue
+    (`rns-merge-moddown` with lift-addends).
 
     With `lifted_galois = g` the addends are read permuted: result i is the
     switch of `x_i + P sigma_g(y_i)`, sigma_g the automorphism X -> X^g

@@ -1,6 +1,6 @@
-// RUN: ember-opt --rns-merge-moddown %s | FileCheck %s
-// RUN: ember-opt --rns-merge-moddown=lift-rotation=false %s | FileCheck %s --check-prefix=OFF
-// RUN: ember-opt --rns-merge-moddown=merge-rescale=false %s | FileCheck %s --check-prefix=NORS
+// RUN: ember-opt --rns-merge-moddown=lift-addends=false %s | FileCheck %s
+// RUN: ember-opt --rns-merge-moddown="lift-rotation=false lift-addends=false" %s | FileCheck %s --check-prefix=OFF
+// RUN: ember-opt --rns-merge-moddown="merge-rescale=false lift-addends=false" %s | FileCheck %s --check-prefix=NORS
 // A rotation's c0 side, sigma_g(c0) + ModDown(acc)#0, folded into the
 // ModDown: a lifted addend read permuted (lifted_galois = g), the switch of
 // acc0 + P sigma_g(c0). The automorphism and the add are gone.

@@ -3,9 +3,9 @@
 // to device 1, its results come back to device 0 for the sum), and the
 // model predicts it faster than one GPU.
 // RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B devices=2}" %s | FileCheck %s
-// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B}" %s | ember-opt --kernel-partition-devices="devices=2 print=true" -o /dev/null | FileCheck %s --check-prefix=PRINT
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B lift-addends=false}" %s | ember-opt --kernel-partition-devices="devices=2 print=true" -o /dev/null | FileCheck %s --check-prefix=PRINT
 
-// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B}" %s | ember-opt --kernel-partition-devices="devices=4 print=true" | FileCheck %s --check-prefix=FOUR
+// RUN: ember-opt "--ember-pipeline=fhe-to-kernel{params=B lift-addends=false}" %s | ember-opt --kernel-partition-devices="devices=4 print=true" | FileCheck %s --check-prefix=FOUR
 
 // Two branches give a third and fourth GPU nothing to do: of four asked
 // for, the partition over two is kept (it tries 2 and 4), and the request
