@@ -12,6 +12,7 @@
 
 #include "dialects/RNS/IR/RNSOps.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
@@ -225,37 +226,29 @@ static bool definedBefore(Value v, Operation *op) {
   return def->getBlock() == op->getBlock() && def->isBeforeInBlock(op);
 }
 
-/// Whether `y` waits for nothing that `modDown`'s inputs do not already
-/// wait for: every op of y's backward slice that is not elementwise is in
-/// the inputs' backward slice (elementwise ops and automorphisms are cheap
-/// and are computed where their operands are). Lifting y otherwise would tie
-/// the ModDown to an independent chain (another key switch's result),
-/// serialising branches that the graph and the device partition run side by
-/// side.
-static bool addsNoDependency(Value y, rns::ModDownOp modDown) {
-  DenseSet<Operation *> inputsWait;
-  SmallVector<Value> work(modDown.getInputs().begin(),
-                          modDown.getInputs().end());
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (def && inputsWait.insert(def).second)
-      llvm::append_range(work, def->getOperands());
-  }
-  DenseSet<Operation *> seen;
-  work.assign({y});
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def || inputsWait.contains(def) || !seen.insert(def).second)
-      continue;
-    // Elementwise ops (fused or not) and automorphisms are cheap; an op
-    // without operands (a constant, a key) waits for nothing.
-    if (def->getNumOperands() &&
-        !def->hasTrait<rns::OpTrait::RNSElementwise>() &&
-        !isa<rns::FusedOp, rns::AutomorphismOp>(def))
-      return false;
-    llvm::append_range(work, def->getOperands());
-  }
-  return true;
+/// Whether `y` waits for nothing that a ModDown's inputs do not already
+/// wait for (`inputsWait`, the ModDown's backward slice): every op of y's
+/// backward slice outside it is cheap, elementwise (fused or not) or an
+/// automorphism, computed where its operands are, or has no operand (a
+/// constant, a key). Lifting y otherwise would tie the ModDown to an
+/// independent chain (another key switch's result), serialising branches
+/// that the graph and the device partition run side by side.
+static bool addsNoDependency(Value y,
+                             const SetVector<Operation *> &inputsWait) {
+  Operation *def = y.getDefiningOp();
+  if (!def || inputsWait.contains(def))
+    return true;
+  auto cheap = [](Operation *op) {
+    return op->getNumOperands() == 0 ||
+           op->hasTrait<rns::OpTrait::RNSElementwise>() ||
+           isa<rns::FusedOp, rns::AutomorphismOp>(op);
+  };
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) { return !inputsWait.contains(op); };
+  SetVector<Operation *> slice;
+  return succeeded(getBackwardSlice(def, &slice, options)) &&
+         llvm::all_of(slice, cheap);
 }
 
 /// Addends of a plain ModDown's results: y_i + ModDown(a)#i for a prefix of
@@ -288,6 +281,15 @@ struct LiftAddendsIntoModDown : OpRewritePattern<rns::ModDownOp> {
         return user->hasTrait<rns::OpTrait::RNSElementwise>();
       });
     };
+    // The ModDown's backward slice, computed once, when a plain addend asks.
+    std::optional<SetVector<Operation *>> slice;
+    auto inputsWait = [&]() -> const SetVector<Operation *> & {
+      if (!slice) {
+        slice.emplace();
+        (void)getBackwardSlice(modDown.getOperation(), &*slice);
+      }
+      return *slice;
+    };
     // The addend of result r: (y, g), g = 0 for one read in order.
     auto addendOf =
         [&](OpResult r,
@@ -299,7 +301,7 @@ struct LiftAddendsIntoModDown : OpRewritePattern<rns::ModDownOp> {
       if (rotations && autom && definedBefore(autom.getInput(), modDown))
         return std::make_pair(autom.getInput(), int64_t(autom.getGalois()));
       if (plain && definedBefore(other, modDown) &&
-          addsNoDependency(other, modDown))
+          addsNoDependency(other, inputsWait()))
         return std::make_pair(other, int64_t(0));
       return std::nullopt;
     };
