@@ -919,7 +919,8 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
   if (callee == "ntt" || callee == "intt") {
     step(callee == "ntt" ? "kNtt" : "kIntt", out, in, comment);
   } else if (callee == "bconv") {
-    step("kBConv", out, in, comment);
+    // imm[0] != 0: the exact conversion (rns.bconv's `exact`).
+    step("kBConv", out, in, comment).imm[0] = c->hasAttr("exact") ? 1 : 0;
   } else if (callee == "mod_up") {
     auto digits = c->getAttrOfType<DenseI64ArrayAttr>("digits");
     SmallVector<int> d(digits.asArrayRef().begin(), digits.asArrayRef().end());

@@ -14,7 +14,7 @@
 //   Scratch scratch(args, const BufferSpec *)  a step's planned scratch
 //   void zero(args, out)                   void copy(args, p, out)
 //   void ntt(args, p, out), intt(args, p, out)
-//   void bconv(args, p, out, scratch)
+//   void bconv(args, p, out, scratch, exact)  exact: rns.h bconvExact
 //   void modUp(args, p, digits, outs, scratch)
 //   void ksInnerProduct(args, key, digits, acc0, acc1, galois) (galois != 0:
 //     the digits read permuted by X -> X^galois)
@@ -389,7 +389,7 @@ private:
     }
     case StepKind::kBConv: {
       const Poly &x = in(s, 0);
-      B::bconv(args_, x, placeOut(s, 0), scratch(s));
+      B::bconv(args_, x, placeOut(s, 0), scratch(s), s.imm[0] != 0);
       return;
     }
     case StepKind::kModUp: {

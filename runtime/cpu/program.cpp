@@ -488,8 +488,10 @@ template <typename Word> struct CpuBackend {
     out = p;
     cpu::intt(*a.ctx, out);
   }
-  static void bconv(const Args &a, const Poly &p, Poly &out, Scratch) {
-    out = cpu::bconv(*a.ctx, p, out.basis);
+  static void bconv(const Args &a, const Poly &p, Poly &out, Scratch,
+                    bool exact) {
+    out = exact ? cpu::bconvExact(*a.ctx, p, out.basis)
+                : cpu::bconv(*a.ctx, p, out.basis);
   }
   static void modUp(const Args &a, const Poly &p,
                     const std::vector<int> &digits,

@@ -139,8 +139,12 @@ template <typename W> struct CudaBackend {
   static void intt(const Args &a, const Poly &p, Poly &out) {
     cuda::intt(*a.ctx, p, out);
   }
-  static void bconv(const Args &a, const Poly &p, Poly &out, Scratch s) {
-    cuda::bconv(*a.ctx, p, out, s);
+  static void bconv(const Args &a, const Poly &p, Poly &out, Scratch s,
+                    bool exact) {
+    if (exact)
+      cuda::bconvExact(*a.ctx, p, out);
+    else
+      cuda::bconv(*a.ctx, p, out, s);
   }
   /// Every digit of the step at once (one launch per stage).
   static void modUp(const Args &a, const Poly &p,

@@ -1895,20 +1895,22 @@ void checkModuli(const DeviceContext &ctx, const std::vector<int> &basis,
                             std::to_string(g) + " does not exist");
 }
 
+/// Exact BConv into `out` (its basis the targets), one launch: the kernel
+/// scales by (B/b_i)^-1 itself, so no scratch.
 template <typename W>
-BasicDevicePoly<W> bconvExactPoly(const DeviceContext &ctx,
-                                  const BasicDevicePoly<W> &in,
-                                  const std::vector<int> &to) {
+void bconvExactInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
+                    BasicDevicePoly<W> &out) {
   requireWord<W>(ctx, "bconvExact");
   if (in.ntt)
     throw InvalidArgument("bconvExact needs a polynomial in coefficient form");
+  const std::vector<int> &to = out.basis;
   checkModuli<W>(ctx, in.basis, "bconvExact");
   checkModuli<W>(ctx, to, "bconvExact");
   for (int t : to)
     if (std::find(in.basis.begin(), in.basis.end(), t) != in.basis.end())
       throw InvalidArgument("bconvExact: source and target bases overlap");
+  prepareOut(ctx, out, to, false, "bconvExact");
   const ExactPlan &plan = ctx.impl().exactPlan(ctx, in.basis, to);
-  BasicDevicePoly<W> out = makePoly<W>(ctx, to, false);
   const int *ints = reinterpret_cast<const int *>(plan.ints.data());
   const W *c = wordsOf<W>(plan.consts);
   launchBConvExact(
@@ -1916,6 +1918,14 @@ BasicDevicePoly<W> bconvExactPoly(const DeviceContext &ctx,
                in.data(), out.data(), c, c + size_t(plan.t_count) * plan.m,
                wordsOf<W>(plan.hat_inv), ints, ints + plan.m, nullptr, plan.m,
                plan.t_count}});
+}
+
+template <typename W>
+BasicDevicePoly<W> bconvExactPoly(const DeviceContext &ctx,
+                                  const BasicDevicePoly<W> &in,
+                                  const std::vector<int> &to) {
+  BasicDevicePoly<W> out = makePoly<W>(ctx, to, false);
+  bconvExactInto(ctx, in, out);
   return out;
 }
 
@@ -2084,6 +2094,14 @@ DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
 DevicePoly32 bconvExact(const DeviceContext &ctx, const DevicePoly32 &in,
                         const std::vector<int> &to) {
   return bconvExactPoly(ctx, in, to);
+}
+void bconvExact(const DeviceContext &ctx, const DevicePoly &in,
+                DevicePoly &out) {
+  bconvExactInto(ctx, in, out);
+}
+void bconvExact(const DeviceContext &ctx, const DevicePoly32 &in,
+                DevicePoly32 &out) {
+  bconvExactInto(ctx, in, out);
 }
 
 DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit) {

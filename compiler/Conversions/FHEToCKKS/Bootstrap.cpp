@@ -287,9 +287,10 @@ Window window(ckks::ParamsAttr params) {
   return w;
 }
 
-Config configure(int hammingWeight, int baseLimbs, int cosineBits) {
-  const double variance =
-      (hammingWeight + 1) / 12.0 + (baseLimbs > 1 ? baseLimbs / 12.0 : 0.0);
+Config configure(int hammingWeight, int cosineBits) {
+  // I + P / q_0 = (c_0 + c_1 s) / Q_0 with c_0, c_1 centred mod Q_0 (the
+  // exact lift, whatever Q_0's limbs): h + 1 terms uniform in (-1/2, 1/2).
+  const double variance = (hammingWeight + 1) / 12.0;
   const double k = std::ceil(6.5 * std::sqrt(variance)) + 2;
   // The fewest levels over r = 2..3 double angles, then the fewest
   // products. K = 13 (h = 32): r = 3, degree 30, 10 levels (r = 2 with

@@ -149,11 +149,11 @@ struct Config {
   int depth() const;
 };
 
-/// `baseLimbs` (the limbs of Q_0) widens K: a fast base conversion from
-/// more than one limb adds u Q_0 to ModRaise's I, u centred, of variance
-/// about baseLimbs / 12. The cosine's dropped tail is at most
-/// 2^-cosineBits in the message (kCosineMessageBits).
-Config configure(int hammingWeight = kHammingWeight, int baseLimbs = 1,
+/// K is 6.5 standard deviations of ModRaise's I (variance (h + 1) / 12:
+/// ModRaise lifts the centred representative mod Q_0 exactly, from any
+/// number of limbs; rns.bconv's `exact`), plus 2. The cosine's dropped
+/// tail is at most 2^-cosineBits in the message (kCosineMessageBits).
+Config configure(int hammingWeight = kHammingWeight,
                  int cosineBits = kCosineMessageBits);
 
 /// Where an expansion may stop (a measurement aid: the times of programs

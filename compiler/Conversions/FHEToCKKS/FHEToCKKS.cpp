@@ -888,7 +888,6 @@ void FHEToCKKSPass::runOnOperation() {
   ember::bootstrap::Config bootConfig = ember::bootstrap::configure(
       encapsulate ? ember::kEncapsulationHammingWeight
                   : ember::bootstrap::kHammingWeight,
-      static_cast<int>(ckks::baseLimbs(wordBits == 32 ? 2 : 1)),
       static_cast<int>(bootstrapCosineBits));
   bootConfig.doubleHoisting = doubleHoisting;
   if (bootstrapCosineBits < 10 || bootstrapCosineBits > 50) {

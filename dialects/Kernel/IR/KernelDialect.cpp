@@ -140,6 +140,8 @@ int64_t CallOp::scratchLimbs() {
     return t ? t.getNumLimbs() : 0;
   };
   StringRef c = getCallee();
+  if (c == "bconv" && (*this)->hasAttr("exact"))
+    return 0;
   if ((c == "bconv" || c == "mod_up") && !getInputs().empty())
     return limbs(getInputs().front());
   if (c == "mod_switch_down" && !getInputs().empty()) {

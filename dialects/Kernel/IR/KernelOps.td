@@ -21,7 +21,7 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     | callee | operands -> results | attributes |
     | --- | --- | --- |
     | `ntt`, `intt` | x -> y (same basis) | |
-    | `bconv` | x -> y (disjoint basis) | |
+    | `bconv` | x -> y (disjoint basis) | `exact` (optional: rns.bconv's) |
     | `mod_up` | x over Q_l -> one raised digit per entry of `digits` | `digits` |
     | `ks_inner_product` | key, digits -> acc0, acc1 over Q_l u P | |
     | `klss_mod_up` | digit_i over D_i -> NTT form over T | |
@@ -53,7 +53,8 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     /// Limbs of temporaries the runtime primitive needs besides its
     /// operands and results (the contract between kernel-plan-memory and
     /// the CUDA runtime's primitives, runtime/cuda/rns.cu): bconv: the
-    /// input scaled by (B/b_i)^-1; mod_up: the INTT of the digits' limbs
+    /// input scaled by (B/b_i)^-1 (none when `exact`: its kernel scales
+    /// in registers); mod_up: the INTT of the digits' limbs
     /// (at most the input); mod_switch_down: the INTT of every result's
     /// dropped limbs (one batch) and the dropped Q limbs of x + P y for
     /// each lifted addend;

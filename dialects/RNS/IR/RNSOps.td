@@ -230,8 +230,17 @@ def RNS_BConvOp : RNS_Op<"bconv", [Pure]> {
     `[(B/b_i)^-1]_{b_i}`, then a `|out| x |in|` matrix product with entries
     `[B/b_i]_{c_j}`. Both sides are in coefficient form and share no limb.
     Costs `|in| x |out| x N` multiply-adds.
+
+    The conversion is centred: it gives `x + u B` for the centred
+    representative `x` of each coefficient, with `u` the sum of the inputs'
+    centred fractions, rounded (zero from one limb; from `m` limbs, of
+    variance about `m / 12`). With `exact`, `u` is computed in doubles and
+    subtracted (Athena 2.2, ember::cpu::bconvExact): the result is `x`
+    itself. ModRaise needs that from more than one limb: a `u` in `c_1`
+    is multiplied by the secret, and would widen EvalMod's range `K` by
+    the square root of the limb count.
   }];
-  let arguments = (ins RNS_AnyPoly:$input);
+  let arguments = (ins RNS_AnyPoly:$input, UnitAttr:$exact);
   let results = (outs RNS_AnyPoly:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

@@ -299,6 +299,9 @@ void modUp(const DeviceContext &ctx, const DevicePoly &in,
            const std::vector<DevicePoly *> &outs, Scratch scratch);
 DevicePoly bconvExact(const DeviceContext &ctx, const DevicePoly &in,
                       const std::vector<int> &to);
+/// bconvExact into `out`, whose basis is the targets (a plan's buffer).
+void bconvExact(const DeviceContext &ctx, const DevicePoly &in,
+                DevicePoly &out);
 DevicePoly klssModUp(const DeviceContext &ctx, const DevicePoly &digit);
 void klssModUp(const DeviceContext &ctx, const DevicePoly &digit,
                DevicePoly &out, Scratch scratch);
@@ -408,6 +411,8 @@ void keySwitchInnerProduct(const DeviceContext &ctx,
                            uint64_t galois = 0);
 DevicePoly32 bconvExact(const DeviceContext &ctx, const DevicePoly32 &in,
                         const std::vector<int> &to);
+void bconvExact(const DeviceContext &ctx, const DevicePoly32 &in,
+                DevicePoly32 &out);
 DevicePoly32 klssModUp(const DeviceContext &ctx, const DevicePoly32 &digit);
 void klssModUp(const DeviceContext &ctx, const DevicePoly32 &digit,
                DevicePoly32 &out, Scratch scratch);

@@ -67,6 +67,7 @@ enum class StepKind : uint8_t {
   kNtt,              ///< out[0] = NTT(in[0])
   kIntt,             ///< out[0] = INTT(in[0])
   kBConv,            ///< out[0] = fast base conversion of in[0] to out's basis
+                     ///< (imm[0] != 0: exact, rns.h bconvExact)
   kModUp,            ///< out[j] = ModUp of in[0]'s digit args[imm[0] + j]
   kKsInnerProduct,   ///< (out[0], out[1]) = sum_j in[j+1] * key in[0];
                      ///< imm[0] != 0: in[j+1] read permuted by X^imm[0]

@@ -4,9 +4,11 @@
 // limb of Q_0 as one digit (each below p_0, which ModDown divides by alone):
 // the limb in NTT form, its exact lifts to the limbs below it and to those
 // above it with p_0, joined in basis order; the to_sparse key has a digit
-// per limb. Then the three limbs' INTT, one BConv to the rest of the chain
-// (its u Q_0 joins ModRaise's multiple of Q_0), the NTT; and the hybrid
-// switch s' -> s at the top.
+// per limb. Then the three limbs' INTT, one exact BConv to the rest of the
+// chain (the centred representative mod Q_0: a fast BConv's u Q_0 in c_1
+// would be multiplied by s' and widen EvalMod's range), the NTT; and the
+// hybrid switch s' -> s at the top. From one limb (bootstrap_ops.mlir) the
+// centred BConv is already exact, and stays the fast one.
 
 !ct0 = !ckks.ct<8, level = 0, scale = 4398046511104.0>
 !ct2 = !ckks.ct<8, level = 2, scale = 4398046511104.0>
@@ -38,9 +40,10 @@ module attributes {ckks.params = #ckks.params<logN = 13, Q = [1073692673, 137625
   // CHECK: %[[S0:.*]] = rns.add %[[C0]], %[[MD]]#0
   // The raise: Q_0's three limbs to q_3..q_6.
   // CHECK: %[[R0:.*]] = rns.intt %[[S0]] : !rns.poly<ntt, q[0:3]> -> !rns.poly<coeff, q[0:3]>
-  // CHECK: %[[UP:.*]] = rns.bconv %[[R0]] : !rns.poly<coeff, q[0:3]> -> !rns.poly<coeff, q[3:7]>
+  // CHECK: %[[UP:.*]] = rns.bconv %[[R0]] {exact} : !rns.poly<coeff, q[0:3]> -> !rns.poly<coeff, q[3:7]>
   // CHECK: rns.concat %[[R0]], %[[UP]] : !rns.poly<coeff, q[0:3]>, !rns.poly<coeff, q[3:7]> -> !rns.poly<coeff, q[0:7]>
-  // CHECK: rns.intt %[[MD]]#1
+  // CHECK: %[[R1:.*]] = rns.intt %[[MD]]#1
+  // CHECK: rns.bconv %[[R1]] {exact} : !rns.poly<coeff, q[0:3]> -> !rns.poly<coeff, q[3:7]>
   // CHECK: rns.load_key from_sparse : !rns.evk<dnum = 7, q = 7, p = 1>
   // CHECK: rns.mod_down {{.*}} -> !rns.poly<ntt, q[0:7]>, !rns.poly<ntt, q[0:7]>
   func.func @raise_encapsulated(%x: !ct0) -> !ct2 {
