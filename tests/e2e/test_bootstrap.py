@@ -108,21 +108,27 @@ def test_bootstrap_at_32_bit_words(build_dir, rng):
     assert bits.mean() > MEAN_BITS_32, f"mean {bits.mean():.1f} bits"
 
 
-@pytest.mark.parametrize("word", [64, 32])
-def test_modraise_multiple_within_evalmod_range(build_dir, rng, word):
+@pytest.mark.parametrize(
+    ("word", "encapsulate", "h", "k"),
+    [(64, True, 32, 13), (32, True, 32, 13), (32, False, 192, 29)],
+)
+def test_modraise_multiple_within_evalmod_range(
+    build_dir, rng, word, encapsulate, h, k
+):
     """ModRaise's I, read after CoeffToSlot (bootstrap_stop_after): each
     slot holds (I + P / q_0) / K for the real and imaginary parts of two
-    coefficients, summed. I is (c_0 + c_1 s') / Q_0 with c_0 and c_1
-    centred mod Q_0: 33 terms uniform in (-1/2, 1/2) for the h = 32
-    ephemeral secret, variance 33/12, and EvalMod's K = 13 is 6.5 of its
-    standard deviations plus 2 (Bootstrap.cpp, configure). At 32-bit words
-    Q_0 has three limbs; a fast BConv there lifted c_1 plus u Q_0 (u of
-    variance 3/12 in every coefficient), which the secret multiplied: a
-    variance of 99/12, K = 14 only 4.9 deviations: a bootstrapping at
+    coefficients, summed. I is (c_0 + c_1 s) / Q_0 with c_0 and c_1
+    centred mod Q_0: h + 1 terms uniform in (-1/2, 1/2), variance
+    (h + 1) / 12, for the h = 32 ephemeral secret of encapsulation or the
+    h = 192 sparse secret without it; EvalMod's K is 6.5 of its standard
+    deviations plus 2 (Bootstrap.cpp, configure). At 32-bit words Q_0 has
+    three limbs; a fast BConv there lifted c_1 plus u Q_0 (u of variance
+    3/12 in every coefficient), which the secret multiplied: three times
+    the variance, K = 14 only 4.9 deviations at h = 32 (a bootstrapping at
     N = 2^13 evaluated the cosine past its interval with an estimated
-    probability of 0.1-0.4% (2^-15.7 worst error in a poly_net run of
-    test_bootstrap_placement.py). The exact BConv lifts the centred
-    representative from any number of limbs."""
+    probability of 0.1-0.4%: 2^-15.7 worst error in a poly_net run of
+    test_bootstrap_placement.py), 4.2 at h = 192. The exact BConv lifts the
+    centred representative from any number of limbs."""
 
     @ember.program(slots=SLOTS)
     def refresh(x):
@@ -133,19 +139,20 @@ def test_modraise_multiple_within_evalmod_range(build_dir, rng, word):
         security="none",
         log_n=13,
         word=word,
+        encapsulate=encapsulate,
         bootstrap_stop_after="coeff_to_slot",
     )
     rns = compiled.ir("rns").splitlines()
     exact = [line for line in rns if "rns.bconv" in line and "exact" in line]
     assert len(exact) == (2 if word == 32 else 0)  # c_0 and c_1 from three limbs
-    k = 13
     t = np.asarray(compiled(x=rng.uniform(-1, 1, SLOTS))) * k
     # Integers (sums of two I) but for P / q_0 <= 2^-10 and the noise.
     assert np.abs(t - np.round(t)).max() < 0.05
-    # Sum of two independent I: variance 2 * 33 / 12, sd 2.345 (8192
-    # samples: the estimate's spread is under 1%; the fast BConv's 99/12
-    # gave 4.06).
-    assert 2.2 < t.std() < 2.5, f"sd of I_a + I_b: {t.std():.3f}"
+    # The sum of two independent I: sd sqrt(2 (h + 1) / 12), 2.345 or
+    # 5.671 (8192 samples: the estimate's spread is under 1%; the fast
+    # BConv's three times the variance gave 4.06 at h = 32).
+    want = math.sqrt(2 * (h + 1) / 12)
+    assert 0.94 < t.std() / want < 1.06, f"sd of I_a + I_b: {t.std():.3f}"
     assert np.abs(t).max() < 2 * k
 
 
