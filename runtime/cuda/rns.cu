@@ -1900,7 +1900,7 @@ void checkModuli(const DeviceContext &ctx, const std::vector<int> &basis,
 template <typename W>
 void bconvExactInto(const DeviceContext &ctx, const BasicDevicePoly<W> &in,
                     BasicDevicePoly<W> &out) {
-  requireWord<W>(ctx, "bconvExact");
+  requireWord<W>(ctx, "bconvExact"); // before hostOf<W> in checkModuli
   if (in.ntt)
     throw InvalidArgument("bconvExact needs a polynomial in coefficient form");
   const std::vector<int> &to = out.basis;

@@ -182,8 +182,8 @@ LOWERING(ModRaiseOp) {
   // NTT. From one prime the centred BConv gives it; from more, the exact
   // BConv: the fast one's u Q_0 in c_1 would be multiplied by the secret,
   // giving ModRaise's I a variance of (h + 1) |Q_0| / 12 instead of
-  // (h + 1) / 12 (sd 2.9 instead of 1.7 at h = 32 and three limbs, past
-  // EvalMod's K = 13 about once in 10^6 coefficients). Encapsulated:
+  // (h + 1) / 12 (sd 2.9 instead of 1.7 at h = 32 and three limbs: past
+  // EvalMod's K about once in 10^6 coefficients). Encapsulated:
   // under s' (switchToSparse first), then back to s at the top with the
   // from_sparse key.
   Location loc = op.getLoc();

@@ -171,7 +171,7 @@ struct RNSToKernelPass : ember::impl::RNSToKernelBase<RNSToKernelPass> {
       }
       if (auto e = dyn_cast<rns::EncodeValuesOp>(op))
         c->setAttr("scale", e.getScaleAttr());
-      if (auto c2 = dyn_cast<rns::BConvOp>(op); c2 && c2.getExact())
+      if (auto conv = dyn_cast<rns::BConvOp>(op); conv && conv.getExact())
         c->setAttr("exact", b.getUnitAttr());
       if (auto t = dyn_cast<rns::BfvTensorOp>(op); t && t.getBehz())
         c->setAttr("behz", b.getUnitAttr());
