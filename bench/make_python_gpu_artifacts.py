@@ -304,6 +304,12 @@ def main() -> None:
         help="also a <name>-cuda-nolift twin (lift_rotation=False) where a "
         "rotation's c0 side is folded into its ModDown",
     )
+    ap.add_argument(
+        "--nooverlap",
+        action="store_true",
+        help="also a <name>-cuda-nooverlap twin (ks_overlap=False) where a "
+        "ModDown overlaps its inner product",
+    )
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     shutil.rmtree(args.out, ignore_errors=True)
@@ -328,6 +334,10 @@ def main() -> None:
             twin = ember.compile(prog, target="cuda", lift_rotation=False, **options)
             if twin.ir("kernel") != c.ir("kernel"):
                 twin.save(args.out / f"{name}-cuda-nolift")
+        if args.nooverlap:  # a ModDown's INTT and BConv beside its inner product
+            twin = ember.compile(prog, target="cuda", ks_overlap=False, **options)
+            if twin.ir("kernel") != c.ir("kernel"):
+                twin.save(args.out / f"{name}-cuda-nooverlap")
         for key, value in inputs.items():
             arrays[f"{name}/{key}"] = value
         memory = c.meta["memory"]

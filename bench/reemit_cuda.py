@@ -12,6 +12,10 @@ so ``ember.load`` accepts it; everything else is the original's.
 option: coefficients per thread of the generated kernels) before emitting.
 ``--concurrency N`` places the buffers again (``kernel-plan-memory
 concurrency=N``, the ``concurrency`` compile option) before emitting.
+``--no-overlap`` drops the ``overlap`` marks of the ModDowns (the
+``ks_overlap`` compile option) and keeps the memory plan made for them:
+the runtime then runs each inner product and its ModDown in turn, so the
+split's own effect is timed apart from the plan's.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ def main() -> None:
     ap.add_argument("dst", type=Path)
     ap.add_argument("--lanes", type=int)
     ap.add_argument("--concurrency", type=int)
+    ap.add_argument("--no-overlap", action="store_true")
     args = ap.parse_args()
     src, dst = args.src, args.dst
     meta = json.loads((src / "ember.json").read_text())
@@ -61,6 +66,9 @@ def main() -> None:
             capture_output=True,
             check=True,
         ).stdout
+    if args.no_overlap:
+        ir = ir.replace(b", overlap, ", b", ").replace(b"{overlap, ", b"{")
+        ir = ir.replace(b", overlap}", b"}")
     source = subprocess.run(
         ["ember-translate", "--emit-cuda"],
         input=ir,

@@ -197,6 +197,7 @@ void ember::buildFheToKernelPipeline(mlir::OpPassManager &pm,
   // Last: every buffer is final now; place them in one arena (per device).
   KernelPlanMemoryOptions memory;
   memory.concurrency = options.concurrency;
+  memory.ksOverlap = options.ksOverlap && options.devices <= 1;
   memory.print = options.printMemory;
   pm.addPass(createKernelPlanMemory(memory));
 }

@@ -214,6 +214,14 @@ struct FheToRnsOptions : public mlir::PassPipelineOptions<FheToRnsOptions> {
                      "(0: the minimal arena, which suits the CPU; "
                      "kernel-plan-memory concurrency; fhe-to-kernel only)"),
       llvm::cl::init(0)};
+  Option<bool> ksOverlap{
+      *this, "ks-overlap",
+      llvm::cl::desc("Run a ModDown's INTT and BConv beside its inner "
+                     "product's kept rows on the GPU; the memory plan keeps "
+                     "the digits alive through the ModDown "
+                     "(kernel-plan-memory ks-overlap; one device; "
+                     "fhe-to-kernel only)"),
+      llvm::cl::init(true)};
   Option<bool> printMemory{
       *this, "print-memory",
       llvm::cl::desc("Print the planned arena of each function "

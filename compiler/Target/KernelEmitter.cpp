@@ -934,9 +934,12 @@ LogicalResult Emitter::emitCall(kernel::CallOp c) {
     step("kKlssInnerProduct", out, in, comment).imm[0] =
         c->getAttrOfType<IntegerAttr>("level").getInt();
   } else if (callee == "mod_switch_down") {
-    // imm[0]: the lifted addends' Galois element (0: not permuted).
+    // imm[0]: the lifted addends' Galois element (0: not permuted); imm[1]:
+    // 1 when it overlaps the inner product of the step before (`overlap`).
     auto g = c->getAttrOfType<IntegerAttr>("galois");
-    step("kModSwitchDown", out, in, comment).imm[0] = g ? g.getInt() : 0;
+    PlanStep &s = step("kModSwitchDown", out, in, comment);
+    s.imm[0] = g ? g.getInt() : 0;
+    s.imm[1] = c->hasAttr("overlap") ? 1 : 0;
   } else if (callee == "automorphism") {
     step("kAutomorphism", out, in, comment).imm[0] =
         c->getAttrOfType<IntegerAttr>("galois").getInt();

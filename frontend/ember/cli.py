@@ -13,8 +13,8 @@ Compiler options (both commands; each is a field of ember.CompileOptions):
 --[no-]lazy-relin, --[no-]hoisting, --[no-]double-hoisting,
 --[no-]merge-moddown, --[no-]fusion, --[no-]expand-modswitch, --[no-]lazy-sums,
 --[no-]lift-rotation, --[no-]lift-addends, --[no-]hoist-siblings,
---lanes 0|1|2|4, --concurrency N, --keyswitch auto|hybrid|klss,
---key-memory-mib N, --klss-gamma N, --klss-t N.
+--lanes 0|1|2|4, --concurrency N, --[no-]ks-overlap,
+--keyswitch auto|hybrid|klss, --key-memory-mib N, --klss-gamma N, --klss-t N.
 
 ``run`` compiles, generates keys, encrypts random inputs (uniform in each
 input's declared range, [-1, 1] by default, or the file's ``inputs(rng)``

@@ -1031,8 +1031,8 @@ def compile(  # noqa: A001 - the API's name
     ``scale_bits``, ``dnum``, ``extra_levels``, ``rescale``,
     ``rescale_outputs``, ``lazy_relin``, ``hoisting``, ``merge_moddown``,
     ``fusion``, ``expand_modswitch``, ``lazy_sums``, ``lift_rotation``,
-    ``lift_addends``, ``hoist_siblings``, ``lanes``,
-    ``concurrency``, ``keyswitch``, ``key_memory_mib``, ``klss_gamma``,
+    ``lift_addends``, ``hoist_siblings``, ``lanes``, ``concurrency``,
+    ``ks_overlap``, ``keyswitch``, ``key_memory_mib``, ``klss_gamma``,
     ``klss_t``), e.g.
     ``ember.compile(f, log_n=14, scale_bits=45, hoisting=False)``.
     ``inputset``: sample inputs (a list of dicts by name, or of sequences

@@ -105,6 +105,12 @@ stepDependencies(const Plan<Kernel> &plan, int64_t limb_bytes, int t_limbs,
       for (int32_t j = 0; j < s.nin; ++j)
         if (plan.buffers[arg(s.in, j)].key == 0)
           reads(arg(s.in, j));
+      // A switch that overlaps the inner product before it (imm[1]) runs
+      // that inner product too: it reads its digits.
+      if (const Step *ip = overlappedInnerProduct(plan, i))
+        for (int32_t j = 0; j < ip->nin; ++j)
+          if (plan.buffers[arg(ip->in, j)].key == 0)
+            reads(arg(ip->in, j));
       for (int32_t j = 0; j < s.nout; ++j)
         writes(arg(s.out, j));
       if (s.scratch >= 0) {

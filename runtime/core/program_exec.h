@@ -23,6 +23,10 @@
 //   void modSwitchDown(args, xs, ys, outs, scratch, t, g)  outs[j] = the
 //     switch of xs[j] (+ P ys[j] when ys is not empty: lifted addends;
 //     + P sigma_g(ys[j]) when g != 0); t != 0: BGV's t-corrected switch
+//   void ksInnerProductDown(args, key, digits, galois, acc0, acc1, ys, outs,
+//     scratch, t, g)  ksInnerProduct into (acc0, acc1), then modSwitchDown
+//     of (acc0, acc1): a kKsInnerProduct and the switch after it that
+//     overlaps it (overlappedInnerProduct), run as one step
 //   void automorphism(args, p, g, out)
 //   Poly view(args, p, first, count)       void concat(args, parts, out)
 //   const HybridKey *hybridKey(args, galois)  const KlssKey *klssKey(...)
@@ -196,6 +200,16 @@ private:
     int64_t offset, bytes;
     typename B::Event done;
   };
+  /// A kKsInnerProduct left to the switch right after it
+  /// (overlappedInnerProduct): its key, digits, Galois element and placed
+  /// results.
+  struct Pending {
+    const typename B::HybridKey *key = nullptr;
+    std::vector<const Poly *> digits;
+    uint64_t galois = 0;
+    Poly *acc0 = nullptr, *acc1 = nullptr;
+  };
+  Pending pending_;
   std::set<int32_t> sent_;
   std::map<int32_t, typename B::Event> readyAt_;
   std::vector<Sending> sending_;
@@ -410,6 +424,13 @@ private:
         digits.push_back(&in(s, j));
       Poly &acc0 = placeOut(s, 0);
       Poly &acc1 = placeOut(s, 1);
+      const size_t i = static_cast<size_t>(&s - plan_.steps);
+      if (overlappedInnerProduct(plan_, i + 1) == &s) {
+        // The switch of the next step runs it (ksInnerProductDown).
+        pending_ = {&key<typename B::HybridKey>(s, 0), std::move(digits),
+                    static_cast<uint64_t>(s.imm[0]), &acc0, &acc1};
+        return;
+      }
       if (s.kind == StepKind::kKsInnerProduct)
         B::ksInnerProduct(args_, key<typename B::HybridKey>(s, 0), digits, acc0,
                           acc1, static_cast<uint64_t>(s.imm[0]));
@@ -442,6 +463,15 @@ private:
         ys.push_back(&in(s, j));
       for (int32_t j = 0; j < s.nout; ++j)
         outs.push_back(&placeOut(s, j));
+      const size_t i = static_cast<size_t>(&s - plan_.steps);
+      if (pending_.key && overlappedInnerProduct(plan_, i)) {
+        Pending ip = std::move(pending_);
+        pending_ = {};
+        B::ksInnerProductDown(
+            args_, *ip.key, ip.digits, ip.galois, *ip.acc0, *ip.acc1, ys, outs,
+            scratch(s), plan_.plain_modulus, static_cast<uint64_t>(s.imm[0]));
+        return;
+      }
       B::modSwitchDown(args_, xs, ys, outs, scratch(s), plan_.plain_modulus,
                        static_cast<uint64_t>(s.imm[0]));
       return;

@@ -504,6 +504,17 @@ template <typename Word> struct CpuBackend {
                              Poly &acc0, Poly &acc1, uint64_t galois) {
     keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
   }
+  /// An inner product and the switch that overlaps it: in turn on the CPU.
+  static void ksInnerProductDown(const Args &a, const HybridKey &key,
+                                 const std::vector<const Poly *> &digits,
+                                 uint64_t galois, Poly &acc0, Poly &acc1,
+                                 const std::vector<const Poly *> &ys,
+                                 const std::vector<Poly *> &outs, Scratch s,
+                                 uint64_t plain_modulus,
+                                 uint64_t lifted_galois) {
+    ksInnerProduct(a, key, digits, acc0, acc1, galois);
+    modSwitchDown(a, {&acc0, &acc1}, ys, outs, s, plain_modulus, lifted_galois);
+  }
   static void klssModUp(const Args &a, const std::vector<const Poly *> &xs,
                         const std::vector<Poly *> &outs, Scratch) {
     for (size_t j = 0; j < xs.size(); ++j)

@@ -278,6 +278,29 @@ void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps) {
 #endif
 }
 
+std::vector<cudaGraphNode_t> capturedNodes(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+#if CUDART_VERSION >= 13000
+  EMBER_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph,
+                                            nullptr, nullptr, nullptr));
+#elif CUDART_VERSION >= 12030
+  EMBER_CUDA_CHECK(cudaStreamGetCaptureInfo_v3(stream, &status, nullptr, &graph,
+                                               nullptr, nullptr, nullptr));
+#else
+  EMBER_CUDA_CHECK(cudaStreamGetCaptureInfo_v2(stream, &status, nullptr, &graph,
+                                               nullptr, nullptr));
+#endif
+  if (status != cudaStreamCaptureStatusActive || !graph)
+    return {};
+  size_t count = 0;
+  EMBER_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  EMBER_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  nodes.resize(count);
+  return nodes;
+}
+
 CaptureBranch::CaptureBranch(cudaStream_t stream) : stream_(stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   EMBER_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));

@@ -362,6 +362,8 @@ struct DeviceContext::Impl {
   /// several GPUs (transferStream: made by the first transfer), beside the
   /// kernels of `stream`.
   cudaStream_t transfer_stream = nullptr;
+  /// Kernel nodes captured for the greatest priority (takePriorityNodes).
+  std::vector<cudaGraphNode_t> priority_nodes;
   /// False for a context that queues its work on another's stream
   /// (shareStream): the stream is not destroyed with it.
   bool owns_stream = true;
@@ -498,6 +500,15 @@ void inttConstants(const Context<W> &ctx, int mod, Plain<W> s, Plain<W> add,
 /// dependency set; empty outside a capture), and setting that set.
 std::vector<cudaGraphNode_t> captureDeps(cudaStream_t stream);
 void setCaptureDeps(cudaStream_t stream, std::vector<cudaGraphNode_t> deps);
+/// Every node of the graph being captured on `stream` (empty outside a
+/// capture).
+std::vector<cudaGraphNode_t> capturedNodes(cudaStream_t stream);
+
+/// The kernel nodes captured on ctx's stream since the last call that want
+/// the greatest priority (keySwitchDown's first branch: the graph's other
+/// kernels must not delay it); the graph that holds them is to be
+/// instantiated with cudaGraphInstantiateFlagUseNodePriority.
+std::vector<cudaGraphNode_t> takePriorityNodes(const DeviceContext &ctx);
 
 /// A side branch of one step inside a CUDA Graph capture on one stream, for
 /// work that no later launch of the step reads (a copy beside the

@@ -6,7 +6,10 @@
 // (BFV's kBfvTensor included: the HPS product runs on the context's stream
 // with temporaries from its pool, see ember/bfv_cuda.h), a DAG whose steps
 // follow only the steps whose arena bytes they share (BasicCudaGraph::
-// concurrent, StepDag below). A program
+// concurrent, StepDag below); a key switch's inner product and the ModDown
+// that overlaps it (program_plan.h overlappedInnerProduct) are one step of
+// two branches, the ModDown's first half at the greatest node priority
+// (cuda::keySwitchDown). A program
 // partitioned over several GPUs runs as one runCuda per device, each from
 // its own thread with its own arguments (CudaArgs::device_index,
 // nccl_comm): its steps only, its transfers NCCL sends and receives on its
@@ -156,6 +159,19 @@ template <typename W> struct CudaBackend {
                              const std::vector<const Poly *> &digits,
                              Poly &acc0, Poly &acc1, uint64_t galois) {
     cuda::keySwitchInnerProduct(*a.ctx, key, digits, acc0, acc1, galois);
+  }
+  /// An inner product and the switch that overlaps it as one step: the
+  /// dropped rows and the switch's INTT and BConv beside the kept rows
+  /// (cuda::keySwitchDown).
+  static void ksInnerProductDown(const Args &a, const HybridKey &key,
+                                 const std::vector<const Poly *> &digits,
+                                 uint64_t galois, Poly &acc0, Poly &acc1,
+                                 const std::vector<const Poly *> &ys,
+                                 const std::vector<Poly *> &outs, Scratch s,
+                                 uint64_t plain_modulus,
+                                 uint64_t lifted_galois) {
+    cuda::keySwitchDown(*a.ctx, key, digits, galois, acc0, acc1, ys, outs, s,
+                        plain_modulus, lifted_galois);
   }
   /// Every digit of the step at once (one launch per stage).
   static void klssModUp(const Args &a, const std::vector<const Poly *> &xs,
@@ -1233,6 +1249,7 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   cudaStream_t stream = ctx.stream();
   const bool dag = capturesDag(args, g);
   std::vector<cudaGraphNode_t> senders; // several devices: run them first
+  cuda::takePriorityNodes(ctx);         // none left from an earlier capture
   ctx.beginCapture(!dag);
   g.capturing = true;
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
@@ -1252,6 +1269,9 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   g.capturing = false;
   g.blocks = ctx.endCapture();
   cudaCheck(cudaStreamEndCapture(stream, &g.graph), "cudaStreamEndCapture");
+  // And the first branches of overlapped key switches (cuda::keySwitchDown).
+  for (cudaGraphNode_t n : cuda::takePriorityNodes(ctx))
+    senders.push_back(n);
   unsigned long long flags = 0;
   if (!senders.empty()) {
     int least = 0, greatest = 0;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -2163,8 +2165,9 @@ __global__ void __launch_bounds__(kEwThreads)
     raisedInnerProductKernel(TablesT<W> T, RaisedDigitsT<W> ds, int count,
                              const W *key, int key_rows, int key_q_lo,
                              int key_p_off, int q_lo, int q_n, int p_base,
-                             W *acc0, W *acc1, const uint32_t *index) {
-  const int t = blockIdx.y, log_n = T.logN;
+                             W *acc0, W *acc1, const uint32_t *index,
+                             int row0) {
+  const int t = row0 + int(blockIdx.y), log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   // The digits' residue: x, or x's image under the automorphism (a gather
   // of runs that the bit-reversed layout keeps contiguous).
@@ -2213,14 +2216,38 @@ __global__ void __launch_bounds__(kEwThreads)
   }
 }
 
-/// The inner product over raised digits at either word (the public
-/// keySwitchInnerProduct forms).
+/// The arguments of one raised inner product's launches (rows of Q_l u P).
+template <typename W> struct RaisedIp {
+  RaisedDigitsT<W> ds{};
+  int count = 0;
+  const W *key = nullptr;
+  int key_rows = 0, key_q_lo = 0, key_p_off = 0, q_lo = 0, q_n = 0, p_base = 0,
+      rows = 0;
+  W *acc0 = nullptr, *acc1 = nullptr;
+  const uint32_t *index = nullptr;
+};
+
+/// Rows [row0, row0 + rows) of the inner product, on the context's stream.
 template <typename W>
-void raisedInnerProduct(const DeviceContext &ctx,
-                        const BasicDeviceSwitchingKey<W> &key,
-                        const std::vector<const BasicDevicePoly<W> *> &digits,
-                        BasicDevicePoly<W> &acc0, BasicDevicePoly<W> &acc1,
-                        uint64_t galois) {
+void launchRaisedRows(const DeviceContext &ctx, const RaisedIp<W> &a, int row0,
+                      int rows) {
+  if (rows <= 0)
+    return;
+  const auto &I = ctx.impl();
+  raisedInnerProductKernel<W><<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
+      tablesOf<W>(I), a.ds, a.count, a.key, a.key_rows, a.key_q_lo, a.key_p_off,
+      a.q_lo, a.q_n, a.p_base, a.acc0, a.acc1, a.index, row0);
+  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+}
+
+/// The inner product over raised digits at either word (the public
+/// keySwitchInnerProduct forms): checks, shapes acc0 and acc1, and returns
+/// the launches' arguments (launchRaisedRows).
+template <typename W>
+RaisedIp<W> prepareRaisedInnerProduct(
+    const DeviceContext &ctx, const BasicDeviceSwitchingKey<W> &key,
+    const std::vector<const BasicDevicePoly<W> *> &digits,
+    BasicDevicePoly<W> &acc0, BasicDevicePoly<W> &acc1, uint64_t galois) {
   requireWord<W>(ctx, "keySwitchInnerProduct");
   auto &I = ctx.impl();
   if (digits.empty())
@@ -2261,12 +2288,12 @@ void raisedInnerProduct(const DeviceContext &ctx,
     throw InvalidArgument(
         "keySwitchInnerProduct: " + std::to_string(digits.size()) +
         " digits, the key has " + std::to_string(key.digits));
-  RaisedDigitsT<W> ds{};
+  RaisedIp<W> a;
   for (size_t j = 0; j < digits.size(); ++j) {
     if (digits[j]->basis != qp || !digits[j]->ntt)
       throw InvalidArgument("keySwitchInnerProduct: digits over different "
                             "bases or not in NTT form");
-    ds.d[j] = digits[j]->data();
+    a.ds.d[j] = digits[j]->data();
   }
   for (BasicDevicePoly<W> *acc : {&acc0, &acc1})
     if (acc->basis != qp || !acc->data() ||
@@ -2274,12 +2301,30 @@ void raisedInnerProduct(const DeviceContext &ctx,
       *acc = makePoly<W>(ctx, qp, true);
     else
       acc->ntt = true;
-  raisedInnerProductKernel<W>
-      <<<ewGrid(I, int(qp.size())), ewBlock(I), 0, I.stream>>>(
-          tablesOf<W>(I), ds, int(digits.size()), key.data(), key.rows,
-          key_q_lo, key_p_off, q_lo, q_n, p_base, acc0.data(), acc1.data(),
-          index);
-  EMBER_CUDA_LAUNCH_CHECK(I.stream);
+  a.count = int(digits.size());
+  a.key = key.data();
+  a.key_rows = key.rows;
+  a.key_q_lo = key_q_lo;
+  a.key_p_off = key_p_off;
+  a.q_lo = q_lo;
+  a.q_n = q_n;
+  a.p_base = p_base;
+  a.rows = int(qp.size());
+  a.acc0 = acc0.data();
+  a.acc1 = acc1.data();
+  a.index = index;
+  return a;
+}
+
+template <typename W>
+void raisedInnerProduct(const DeviceContext &ctx,
+                        const BasicDeviceSwitchingKey<W> &key,
+                        const std::vector<const BasicDevicePoly<W> *> &digits,
+                        BasicDevicePoly<W> &acc0, BasicDevicePoly<W> &acc1,
+                        uint64_t galois) {
+  const RaisedIp<W> a =
+      prepareRaisedInnerProduct(ctx, key, digits, acc0, acc1, galois);
+  launchRaisedRows(ctx, a, 0, a.rows);
 }
 } // namespace
 
@@ -2323,7 +2368,8 @@ void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
                  const std::vector<const BasicDevicePoly<W> *> &in,
                  const std::vector<const BasicDevicePoly<W> *> &lifted,
                  const std::vector<BasicDevicePoly<W> *> &out, W *z,
-                 uint32_t galois = 0) {
+                 uint32_t galois = 0,
+                 const std::function<void()> *between = nullptr) {
   const size_t n = ctx.impl().n;
   const int parts = int(in.size()), k = plan.keep, d = plan.drop;
   const int m = int(lifted.size()), dq = m ? plan.drop_q : 0;
@@ -2379,6 +2425,10 @@ void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
                      c + size_t(k) * d, c + size_t(k) * d + d, nullptr,
                      reinterpret_cast<const int *>(plan.tmod.data()), d, k});
   launchBConv(ctx, jobs);
+  // The kept rows of the inputs are read from here on (keySwitchDown's
+  // join).
+  if (between && *between)
+    (*between)();
   // NTT in place with (x - conv) D^-1 [+ y P D^-1] in its epilogue.
   RowsT<W> o;
   std::vector<int> keep_mods;
@@ -2410,7 +2460,8 @@ void switchDownInto(const DeviceContext &ctx,
                     const std::vector<const BasicDevicePoly<W> *> &lifted,
                     const std::vector<BasicDevicePoly<W> *> &out,
                     Scratch scratch, uint64_t plain_modulus = 0,
-                    uint64_t lifted_galois = 0) {
+                    uint64_t lifted_galois = 0,
+                    const std::function<void()> *between = nullptr) {
   // With t and lifted addends (BGV's merged ModDown), the lifted terms are
   // t's business of no constant: the pre-pass and y P D^-1 do not change,
   // the conversion's constants carry t.
@@ -2493,8 +2544,91 @@ void switchDownInto(const DeviceContext &ctx,
       return hi <= p0 ? V() : V(v.begin() + p0, v.begin() + hi);
     };
     switchGroup<W>(ctx, plan, slice(in), slice(lifted), slice(out), z,
-                   uint32_t(lifted_galois));
+                   uint32_t(lifted_galois), p0 == 0 ? between : nullptr);
   }
+}
+
+/// Whether byte ranges [a, a + na) and [b, b + nb) meet.
+bool meets(const void *a, size_t na, const void *b, size_t nb) {
+  const char *x = static_cast<const char *>(a),
+             *y = static_cast<const char *>(b);
+  return x < y + nb && y < x + na;
+}
+
+/// keySwitchDown at either word. In a capture: the inner product's dropped
+/// rows [keep, l+1+K) and the switch's lift, INTT and BConv (which read only
+/// those rows) on one branch, its kept rows [0, keep) on another from the
+/// same start, the last NTT after both; the first branch's kernel nodes go
+/// to priority_nodes.
+template <typename W>
+void keySwitchDownParts(const DeviceContext &ctx,
+                        const BasicDeviceSwitchingKey<W> &key,
+                        const std::vector<const BasicDevicePoly<W> *> &digits,
+                        uint64_t galois, BasicDevicePoly<W> &acc0,
+                        BasicDevicePoly<W> &acc1,
+                        const std::vector<const BasicDevicePoly<W> *> &lifted,
+                        const std::vector<BasicDevicePoly<W> *> &out,
+                        Scratch scratch, uint64_t plain_modulus,
+                        uint64_t lifted_galois) {
+  const RaisedIp<W> ip =
+      prepareRaisedInnerProduct(ctx, key, digits, acc0, acc1, galois);
+  auto &I = ctx.impl();
+  const std::vector<const BasicDevicePoly<W> *> in{&acc0, &acc1};
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  EMBER_CUDA_CHECK(cudaStreamIsCapturing(I.stream, &status));
+  const int keep = out.size() == 2 && out[0] ? int(out[0]->basis.size()) : 0;
+  const size_t n = I.n;
+  // The switch writes its results and scratch while the kept rows' inner
+  // product still reads the digits: they must not share bytes (the memory
+  // plan's ks-overlap keeps the digits alive through the switch).
+  bool apart = status == cudaStreamCaptureStatusActive && keep > 0 &&
+               keep < ip.rows && lifted.size() <= 2 &&
+               size_t(keep) <= acc0.basis.size() &&
+               std::equal(out[0]->basis.begin(), out[0]->basis.end(),
+                          acc0.basis.begin());
+  for (size_t j = 0; apart && j < digits.size(); ++j) {
+    const size_t bytes = digits[j]->limbs() * n * sizeof(W);
+    for (const BasicDevicePoly<W> *o : out)
+      apart = apart && o->data() &&
+              !meets(o->data(), o->limbs() * n * sizeof(W), digits[j]->data(),
+                     bytes);
+    if (scratch.data)
+      apart = apart && !meets(scratch.data, scratch.words * sizeof(u64),
+                              digits[j]->data(), bytes);
+  }
+  if (!apart) {
+    launchRaisedRows(ctx, ip, 0, ip.rows);
+    switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois);
+    return;
+  }
+  const std::vector<cudaGraphNode_t> start = captureDeps(I.stream);
+  const std::vector<cudaGraphNode_t> before = capturedNodes(I.stream);
+  launchRaisedRows(ctx, ip, keep, ip.rows - keep);
+  const std::function<void()> between = [&] {
+    // The first branch ends here: its kernels to the greatest priority,
+    // then the kept rows from the start, and the NTT after both.
+    std::vector<cudaGraphNode_t> after = capturedNodes(I.stream);
+    std::sort(after.begin(), after.end());
+    std::vector<cudaGraphNode_t> seen(before);
+    std::sort(seen.begin(), seen.end());
+    std::vector<cudaGraphNode_t> fresh;
+    std::set_difference(after.begin(), after.end(), seen.begin(), seen.end(),
+                        std::back_inserter(fresh));
+    for (cudaGraphNode_t node : fresh) {
+      cudaGraphNodeType type;
+      EMBER_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+      if (type == cudaGraphNodeTypeKernel)
+        I.priority_nodes.push_back(node);
+    }
+    const std::vector<cudaGraphNode_t> first = captureDeps(I.stream);
+    setCaptureDeps(I.stream, start);
+    launchRaisedRows(ctx, ip, 0, keep);
+    std::vector<cudaGraphNode_t> both = captureDeps(I.stream);
+    both.insert(both.end(), first.begin(), first.end());
+    setCaptureDeps(I.stream, std::move(both));
+  };
+  switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois,
+                 &between);
 }
 
 } // namespace
@@ -2505,6 +2639,33 @@ void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<DevicePoly *> &out, Scratch scratch,
                    uint64_t plain_modulus, uint64_t lifted_galois) {
   switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois);
+}
+
+void keySwitchDown(const DeviceContext &ctx, const DeviceSwitchingKey &key,
+                   const std::vector<const DevicePoly *> &digits,
+                   uint64_t galois, DevicePoly &acc0, DevicePoly &acc1,
+                   const std::vector<const DevicePoly *> &lifted,
+                   const std::vector<DevicePoly *> &out, Scratch scratch,
+                   uint64_t plain_modulus, uint64_t lifted_galois) {
+  keySwitchDownParts(ctx, key, digits, galois, acc0, acc1, lifted, out, scratch,
+                     plain_modulus, lifted_galois);
+}
+
+void keySwitchDown(const DeviceContext &ctx, const DeviceSwitchingKey32 &key,
+                   const std::vector<const DevicePoly32 *> &digits,
+                   uint64_t galois, DevicePoly32 &acc0, DevicePoly32 &acc1,
+                   const std::vector<const DevicePoly32 *> &lifted,
+                   const std::vector<DevicePoly32 *> &out, Scratch scratch,
+                   uint64_t plain_modulus, uint64_t lifted_galois) {
+  requireWord<u32>(ctx, "keySwitchDown");
+  keySwitchDownParts(ctx, key, digits, galois, acc0, acc1, lifted, out, scratch,
+                     plain_modulus, lifted_galois);
+}
+
+std::vector<cudaGraphNode_t> takePriorityNodes(const DeviceContext &ctx) {
+  std::vector<cudaGraphNode_t> nodes;
+  nodes.swap(ctx.impl().priority_nodes);
+  return nodes;
 }
 
 // --- ModUp and modulus switches at 32-bit words ---------------------------

@@ -118,6 +118,43 @@ TEST(ProgramDeps, ViewsAliasTheirBufferAndScratchIsWritten) {
   EXPECT_EQ(b.preds(), (Preds{{}, {}, {0}, {2}, {3}}));
 }
 
+TEST(ProgramDeps, AnOverlappedSwitchReadsItsInnerProductsDigits) {
+  // A mod_switch_down marked imm[1] = 1 right after the inner product of
+  // its inputs runs that inner product too (overlappedInnerProduct): a
+  // step that writes over the digits afterwards follows the switch, not
+  // only the inner product. Unmarked, it follows the inner product alone.
+  for (const int64_t overlap : {1, 0}) {
+    Builder b;
+    const int32_t d = b.buffer(0), key = b.buffer(-1, 1, 1),
+                  a0 = b.buffer(kLimb), a1 = b.buffer(2 * kLimb),
+                  out0 = b.buffer(3 * kLimb), out1 = b.buffer(4 * kLimb),
+                  later = b.buffer(0);
+    b.step(StepKind::kZero, {d}, {});                      // 0
+    b.step(StepKind::kKsInnerProduct, {a0, a1}, {key, d}); // 1
+    const size_t down =
+        b.step(StepKind::kModSwitchDown, {out0, out1}, {a0, a1}); // 2
+    b.steps[down].imm[1] = overlap;
+    b.step(StepKind::kZero, {later}, {}); // 3
+    Plan<CudaKernel> plan{b.buffers.data(),
+                          b.buffers.size(),
+                          b.args.data(),
+                          b.steps.data(),
+                          b.steps.size(),
+                          nullptr,
+                          0,
+                          nullptr,
+                          nullptr,
+                          1 << 20,
+                          0,
+                          0};
+    EXPECT_EQ(overlappedInnerProduct(plan, 2) != nullptr, overlap != 0);
+    EXPECT_EQ(overlappedInnerProduct(plan, 1), nullptr);
+    EXPECT_EQ(b.preds(),
+              overlap ? (Preds{{}, {0}, {1}, {2}}) : (Preds{{}, {0}, {1}, {1}}))
+        << "imm[1] = " << overlap;
+  }
+}
+
 TEST(ProgramDeps, KeysAndConstantsAreOnlyRead) {
   Builder b;
   const int32_t key = b.buffer(-1, 1, 1), k = b.buffer(-1), x = b.buffer(0),

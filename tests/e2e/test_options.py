@@ -230,6 +230,38 @@ def test_lift_addends_of_an_unrescaled_product(compiled, rng):
     close(off(**vals), product(**vals))
 
 
+def test_ks_overlap_runs_the_pair_as_one_step(compiled, rng):
+    """ks_overlap (the default): a lone key switch's ModDown at N = 2^16 is
+    marked to overlap its inner product, and the runtime runs the two as
+    one step (on the CPU in turn, on the GPU as two branches): a lone
+    product and a rotation at set B, their ModDowns not merged with a
+    rescale (the output kept at its scale) and merged, match numpy either
+    way; the plan is larger with it (the digits live through the ModDown).
+    knobs (N = 2^13) is not marked (ks-overlap-min-log-n)."""
+    for prog, kw in (
+        (product, {"rescale_outputs": False}),
+        (product, {}),
+        (rotated, {}),
+    ):
+        on = compiled(prog, target="cpu", params="B", **kw)
+        off = compiled(prog, target="cpu", params="B", ks_overlap=False, **kw)
+        assert count(on.ir("kernel"), r"[{ ]overlap[,}]") == 1
+        assert count(off.ir("kernel"), r"[{ ]overlap[,}]") == 0
+        assert "ks-overlap=false" in off.meta["pipeline"]
+        assert off.meta["options"]["ks_overlap"] is False
+        assert arena(on) > arena(off)
+        vals = inputs(rng, prog)
+        close(on(**vals), prog(**vals))
+        close(off(**vals), prog(**vals))
+    small = compiled(knobs, target="cuda")
+    assert count(small.ir("kernel"), r"[{ ]overlap[,}]") == 0
+
+
+@ember.program(slots=S)
+def rotated(x):
+    return x.rotate(3) * 0.5
+
+
 def test_every_option_is_tested():
     import dataclasses
 
@@ -245,7 +277,8 @@ def test_every_option_is_tested():
     # link_latency_us, recompute, partial_sums and partition:
     # tests/e2e/test_multi_device.py;
     # double_hoisting and hoist_siblings act on matrix-vector products:
-    # tests/e2e/test_matvec.py; lift_addends: below, on a lone product.
+    # tests/e2e/test_matvec.py; lift_addends and ks_overlap: below, on a
+    # lone product.
     tested = set(WITNESSES) | {
         "double_hoisting",
         "hoist_siblings",
@@ -263,6 +296,7 @@ def test_every_option_is_tested():
         "klss_t",
         "klss_form",
         "lift_addends",
+        "ks_overlap",
         "key_memory_mib",
         "encapsulate",
         "bootstrap_stop_after",

@@ -250,6 +250,11 @@ struct PartitionDevicesPass
           "kernel-partition-devices needs the module's #ckks.params");
       return signalPassFailure();
     }
+    // A plan made for one device is made again after the partition: its
+    // ModDowns' `overlap` marks (kernel-plan-memory ks-overlap, one device
+    // only) go, since transfers may now come between a switch and its
+    // inner product.
+    getOperation().walk([](kernel::CallOp c) { c->removeAttr("overlap"); });
     const bool limbs = mode == "limbs";
     OpCost cost(params);
     for (auto f : getOperation().getOps<func::FuncOp>())

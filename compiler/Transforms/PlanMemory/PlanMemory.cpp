@@ -113,6 +113,12 @@ public:
     for (Operation &op : body) {
       const int64_t i = live.index.lookup(&op);
       uint64_t *mine = row(i);
+      // An overlapped ModDown reads its inner product's digits too.
+      if (Operation *ip = kernel::overlappedInnerProduct(&op))
+        for (Value v : ip->getOperands())
+          if (Value buf = kernel::bufferOf(v);
+              isa<rns::PolyType>(buf.getType()))
+            users_[buf].push_back(i);
       for (Value v : op.getOperands()) {
         Value buf = kernel::bufferOf(v);
         if (isa<rns::PolyType>(buf.getType()))
@@ -216,6 +222,7 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     for (auto f : module.getOps<func::FuncOp>()) {
       if (f.isExternal())
         continue;
+      markOverlaps(f);
       if (concurrency == 0 || !reuse) {
         plan(f, limbBytes, -1, print);
         continue;
@@ -224,6 +231,94 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
       // independent ops unordered within the budget over it.
       const int64_t minimal = plan(f, limbBytes, -1, false);
       plan(f, limbBytes, minimal + minimal / 100 * concurrency, print);
+    }
+  }
+
+  /// ks-overlap: marks `overlap` each two-part mod_switch_down right after
+  /// the ks_inner_product whose results it switches down (one device
+  /// only), so that liveness keeps that inner product's digits alive
+  /// through it (kernel::overlappedInnerProduct), at N >=
+  /// 2^ks-overlap-min-log-n and where that key switch is alone: every other
+  /// inner product is its ancestor or descendant (through the values they
+  /// read). Independent key switches already run side by side in the GPU's
+  /// graph: the split has nothing to add there, while the digits kept alive
+  /// grow the plan and move its placements (bench/RESULTS.md, "A key
+  /// switch's ModDown beside its inner product"). ks-overlap=false removes
+  /// the marks.
+  void markOverlaps(func::FuncOp f) {
+    Block &body = f.getBody().front();
+    const bool several = [&] {
+      if (auto k = f->getAttrOfType<IntegerAttr>("kernel.devices"))
+        if (k.getInt() > 1)
+          return true;
+      for (Operation &op : body)
+        if (op.hasAttr("device"))
+          return true;
+      return false;
+    }();
+    // Below 2^ks-overlap-min-log-n the switch's first half is a few
+    // microseconds: no gain to take, and the plan's changed placements
+    // alone moved the examples at N = 2^14 by -5% to +24%.
+    auto params = ckks::ParamsAttr::lookup(f);
+    const bool large = params && int64_t(params.getLogN()) >= ksOverlapMinLogN;
+    SmallVector<kernel::CallOp> candidates, products;
+    for (Operation &op : body) {
+      auto call = dyn_cast<kernel::CallOp>(op);
+      if (!call)
+        continue;
+      if (call.getCallee() == "ks_inner_product")
+        products.push_back(call);
+      if (call.getCallee() != "mod_switch_down")
+        continue;
+      call->removeAttr("overlap");
+      if (!ksOverlap || !large || several || call.getResults().size() != 2)
+        continue;
+      call->setAttr("overlap", UnitAttr::get(f.getContext()));
+      if (kernel::overlappedInnerProduct(call))
+        candidates.push_back(call);
+      else
+        call->removeAttr("overlap");
+    }
+    if (candidates.empty())
+      return;
+    // Each op's ancestors (bit rows), through the values it reads.
+    DenseMap<Operation *, int64_t> index;
+    for (Operation &op : body)
+      index[&op] = int64_t(index.size());
+    const int64_t n = int64_t(index.size()), words = (n + 63) / 64;
+    if (n > (int64_t{1} << 15)) { // n^2 bits: unmarked above that
+      for (kernel::CallOp c : candidates)
+        c->removeAttr("overlap");
+      return;
+    }
+    std::vector<uint64_t> above(size_t(n * words), 0);
+    auto row = [&](int64_t i) { return &above[size_t(i * words)]; };
+    auto has = [&](int64_t i, int64_t bit) {
+      return (row(i)[bit / 64] >> (bit % 64)) & 1;
+    };
+    for (Operation &op : body) {
+      uint64_t *mine = row(index[&op]);
+      for (Value v : op.getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (!def || !index.count(def))
+          continue;
+        const int64_t d = index[def];
+        const uint64_t *theirs = row(d);
+        for (int64_t w = 0; w < words; ++w)
+          mine[w] |= theirs[w];
+        mine[d / 64] |= uint64_t{1} << (d % 64);
+      }
+    }
+    for (kernel::CallOp c : candidates) {
+      const int64_t m = index[c];
+      Operation *own = kernel::overlappedInnerProduct(c);
+      for (kernel::CallOp ip : products) {
+        const int64_t j = index[ip];
+        if (ip != own && !has(m, j) && !has(j, m)) {
+          c->removeAttr("overlap");
+          break;
+        }
+      }
     }
   }
 

@@ -2,6 +2,7 @@
 #include "dialects/Kernel/IR/KernelDialect.h"
 #include "dialects/CKKS/IR/CKKSDialect.h"
 #include "dialects/Common/SlotVectors.h"
+#include "dialects/Kernel/IR/KernelLiveness.h"
 #include "dialects/RNS/IR/RNSOps.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -96,6 +97,12 @@ LogicalResult CallOp::verify() {
        numQ(getInputs().front()) != numQ(getResults().front())))
     return emitOpError("mod_switch_down's 'galois' permutes lifted addends: "
                        "it needs some, and no dropped Q limb");
+  if ((*this)->hasAttr("overlap") &&
+      (c != "mod_switch_down" || getResults().size() != 2 ||
+       !ember::kernel::overlappedInnerProduct(*this)))
+    return emitOpError("'overlap' marks a mod_switch_down of two parts right "
+                       "after the ks_inner_product whose results it switches "
+                       "down");
   if (c == "ks_inner_product" &&
       (getResults().size() != 2 || getInputs().empty() ||
        !isa<ember::rns::EvalKeyType>(getInputs().front().getType())))

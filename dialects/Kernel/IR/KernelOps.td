@@ -26,7 +26,7 @@ def Kernel_CallOp : Kernel_Op<"call"> {
     | `ks_inner_product` | key, digits -> acc0, acc1 over Q_l u P | |
     | `klss_mod_up` | digit_i over D_i -> NTT form over T | |
     | `klss_inner_product` | KLSS key, T digits -> acc0, acc1 (coefficient form over Q_l u P) | `level` |
-    | `mod_switch_down` | x_0..x_{n-1} over B u D [, lifted y_0..y_{m-1} over B's Q u D's Q, m <= n] -> y_i over B (ModDown, rescale, merged; with y_i: the switch of x_i + P y_i; with `galois` g: of x_i + P sigma_g(y_i), no Q limb dropped) | `galois` (optional) |
+    | `mod_switch_down` | x_0..x_{n-1} over B u D [, lifted y_0..y_{m-1} over B's Q u D's Q, m <= n] -> y_i over B (ModDown, rescale, merged; with y_i: the switch of x_i + P y_i; with `galois` g: of x_i + P sigma_g(y_i), no Q limb dropped) | `galois` (optional), `overlap` (kernel-plan-memory ks-overlap: right after the ks_inner_product whose two results it switches down; the runtime may run the pair as one step, and the inner product's operands live through it) |
     | `automorphism` | x -> y | `galois` |
     | `load_key` | -> key (`!rns.evk` hybrid, `!rns.klss_evk` KLSS) | `galois` (absent: relinearization) |
     | `concat` | parts -> y | |

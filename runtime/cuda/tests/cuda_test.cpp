@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -553,6 +554,45 @@ TEST(CudaPrimitives, BatchedModUpOutputsFarApart) {
 // what the step follows: nothing here) and the transforms do not follow it,
 // so that it runs beside them instead of after the last NTT. The graph's
 // outputs equal the CPU's.
+/// fn() captured on dctx's stream (relaxed mode, the context's pool in
+/// capture mode): the graph, or null with what failed in `error`.
+cudaGraph_t captureGraph(const cuda::DeviceContext &dctx,
+                         const std::function<void()> &fn, std::string &error) {
+  cudaStream_t stream = dctx.stream();
+  cudaGraph_t graph = nullptr;
+  dctx.beginCapture();
+  if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) !=
+      cudaSuccess) {
+    dctx.releaseBlocks(dctx.endCapture());
+    error = "cudaStreamBeginCapture failed";
+    return nullptr;
+  }
+  try {
+    fn();
+  } catch (const std::exception &e) {
+    error = e.what();
+  }
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  dctx.releaseBlocks(dctx.endCapture());
+  if (ended != cudaSuccess && error.empty())
+    error = "cudaStreamEndCapture failed";
+  if (!error.empty() && graph) {
+    cudaGraphDestroy(graph);
+    graph = nullptr;
+  }
+  return graph;
+}
+
+/// Every node of a graph.
+std::vector<cudaGraphNode_t> graphNodes(cudaGraph_t graph) {
+  size_t count = 0;
+  EXPECT_EQ(cudaGraphGetNodes(graph, nullptr, &count), cudaSuccess);
+  std::vector<cudaGraphNode_t> nodes(count);
+  EXPECT_EQ(cudaGraphGetNodes(graph, nodes.data(), &count), cudaSuccess);
+  nodes.resize(count);
+  return nodes;
+}
+
 TEST(CudaPrimitives, ModUpCopyIsABranchOfTheGraph) {
   REQUIRE_GPU();
   ModUpCase m(12);
@@ -572,24 +612,12 @@ TEST(CudaPrimitives, ModUpCopyIsABranchOfTheGraph) {
   // are uploaded with a synchronisation, which a capture refuses).
   cuda::modUp(dctx, da, ids, out_ptrs, sc);
   cudaStream_t stream = dctx.stream();
-  cudaGraph_t graph = nullptr;
-  dctx.beginCapture();
-  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
-            cudaSuccess);
   std::string error;
-  try {
-    cuda::modUp(dctx, da, ids, out_ptrs, sc);
-  } catch (const std::exception &e) {
-    error = e.what();
-  }
-  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-  dctx.releaseBlocks(dctx.endCapture());
+  cudaGraph_t graph = captureGraph(
+      dctx, [&] { cuda::modUp(dctx, da, ids, out_ptrs, sc); }, error);
   ASSERT_EQ(error, "");
-  ASSERT_EQ(ended, cudaSuccess);
-  size_t count = 0;
-  ASSERT_EQ(cudaGraphGetNodes(graph, nullptr, &count), cudaSuccess);
-  std::vector<cudaGraphNode_t> nodes(count);
-  ASSERT_EQ(cudaGraphGetNodes(graph, nodes.data(), &count), cudaSuccess);
+  ASSERT_NE(graph, nullptr);
+  const std::vector<cudaGraphNode_t> nodes = graphNodes(graph);
   auto typeOf = [](cudaGraphNode_t node) {
     cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
     EXPECT_EQ(cudaGraphNodeGetType(node, &type), cudaSuccess);
@@ -889,6 +917,149 @@ void checkPlanPrimitives32(int log_n, int q_count, int p_count, int level) {
           diff(cpu::modSwitchDown(ctx, x1, keep), cuda::download(dctx, o1)), "")
           << "modSwitchDown to " << keep.size() << " limbs";
     }
+}
+
+/// x + P y on y's limbs (the Q limbs of x), P the product of the special
+/// primes: what a lifted addend makes of a switch's input.
+template <typename Word>
+Poly<Word> plusP(const Context<Word> &ctx, Poly<Word> x, const Poly<Word> &y) {
+  for (size_t r = 0; r < y.basis.size(); ++r) {
+    const Modulus<Word> &m = ctx.modulus(y.basis[r]);
+    Word p_mod = 1;
+    for (int j = 0; j < ctx.pCount(); ++j)
+      p_mod = m.mul(p_mod, m.reduceWord(ctx.modulus(ctx.qCount() + j).value()));
+    for (size_t k = 0; k < ctx.n(); ++k)
+      x.limb(r)[k] = m.add(x.limb(r)[k], m.mul(y.limb(r)[k], p_mod));
+  }
+  return x;
+}
+
+/// cuda::keySwitchDown (a compiled program's inner product and the switch
+/// that overlaps it) against the CPU's inner product, then switch, bit for
+/// bit: captured in a graph (two branches joined before the last NTT) and
+/// outside one (in turn); to Q_l with lifted addends (also read permuted)
+/// and to Q_{l-1} (a merged rescale: a dropped Q row in the first branch);
+/// the digits read permuted too.
+template <typename Word>
+void checkKeySwitchDown(const Context<Word> &ctx, int level) {
+  using DPoly = cuda::BasicDevicePoly<Word>;
+  cuda::DeviceContext dctx(ctx);
+  Prng prng(seed(23));
+  SCOPED_TRACE(ctx.describe() + " at level " + std::to_string(level));
+  const std::vector<int> q = ctx.qBasis(level), qp = ctx.qpBasis(level);
+  const BasicSwitchingKey<Word> key = randomKey(ctx, prng);
+  const auto dkey = cuda::upload(dctx, key);
+  const Poly<Word> d = randomPoly(ctx, prng, q, true);
+  std::vector<Poly<Word>> raised;
+  std::vector<DPoly> draised;
+  for (int j = 0; j < ctx.digitCount(level); ++j) {
+    raised.push_back(cpu::modUp(ctx, d, j));
+    draised.push_back(cuda::upload(dctx, raised.back()));
+  }
+  std::vector<const DPoly *> ddigits;
+  for (const DPoly &r : draised)
+    ddigits.push_back(&r);
+  const Poly<Word> y0 = randomPoly(ctx, prng, q, true);
+  const Poly<Word> y1 = randomPoly(ctx, prng, q, true);
+  const DPoly dy0 = cuda::upload(dctx, y0), dy1 = cuda::upload(dctx, y1);
+  const uint64_t rot = galoisElementForRotation(ctx, 3, ctx.slotsMax());
+  struct Case {
+    std::vector<int> keep;
+    uint64_t galois, lifted_galois;
+    int lifted;
+  };
+  std::vector<Case> cases{{q, 0, 0, 2}, {q, rot, 0, 0}, {q, 0, rot, 1}};
+  if (level >= 1)
+    cases.push_back({ctx.qBasis(level - 1), 0, 0, 2});
+  for (const Case &c : cases)
+    for (const bool captured : {true, false}) {
+      SCOPED_TRACE("to " + std::to_string(c.keep.size()) + " limbs, galois " +
+                   std::to_string(c.galois) + ", lifted " +
+                   std::to_string(c.lifted) + " (galois " +
+                   std::to_string(c.lifted_galois) + ")" +
+                   (captured ? ", captured" : ""));
+      // The CPU: the inner product of the (permuted) digits, then the
+      // switch of acc + P y.
+      std::vector<Poly<Word>> permuted;
+      std::vector<const Poly<Word> *> digits;
+      for (const Poly<Word> &r : raised)
+        permuted.push_back(c.galois ? cpu::automorphism(ctx, r, c.galois) : r);
+      for (const Poly<Word> &r : permuted)
+        digits.push_back(&r);
+      Poly<Word> acc0, acc1;
+      keySwitchInnerProduct(ctx, key, digits, acc0, acc1);
+      const Poly<Word> ys[2] = {
+          c.lifted_galois ? cpu::automorphism(ctx, y0, c.lifted_galois) : y0,
+          y1};
+      const Poly<Word> want0 = cpu::modSwitchDown(
+          ctx, c.lifted > 0 ? plusP(ctx, acc0, ys[0]) : acc0, c.keep);
+      const Poly<Word> want1 = cpu::modSwitchDown(
+          ctx, c.lifted > 1 ? plusP(ctx, acc1, ys[1]) : acc1, c.keep);
+      // The GPU, into memory of its own (as a plan places it).
+      DPoly dacc0 = cuda::upload(dctx, Poly<Word>(qp, ctx.n(), true));
+      DPoly dacc1 = cuda::upload(dctx, Poly<Word>(qp, ctx.n(), true));
+      DPoly o0 = cuda::upload(dctx, Poly<Word>(c.keep, ctx.n(), false));
+      DPoly o1 = cuda::upload(dctx, Poly<Word>(c.keep, ctx.n(), false));
+      const size_t words = qp.size() * ctx.n();
+      cuda::DeviceBuffer scratch(dctx, words);
+      const cuda::Scratch sc{scratch.data(), words};
+      std::vector<const DPoly *> lifted;
+      if (c.lifted > 0)
+        lifted.push_back(&dy0);
+      if (c.lifted > 1)
+        lifted.push_back(&dy1);
+      auto call = [&] {
+        cuda::keySwitchDown(dctx, dkey, ddigits, c.galois, dacc0, dacc1, lifted,
+                            {&o0, &o1}, sc, 0, c.lifted_galois);
+      };
+      call(); // outside a capture (and the level's tables uploaded)
+      if (captured) {
+        cudaStream_t stream = dctx.stream();
+        for (DPoly *o : {&o0, &o1})
+          ASSERT_EQ(cudaMemsetAsync(o->data(), 0,
+                                    c.keep.size() * ctx.n() * sizeof(Word),
+                                    stream),
+                    cudaSuccess);
+        std::string error;
+        cudaGraph_t graph = captureGraph(dctx, call, error);
+        ASSERT_EQ(error, "");
+        ASSERT_NE(graph, nullptr);
+        // The join: a kernel (the last NTT) after two branches.
+        size_t joins = 0;
+        for (cudaGraphNode_t node : graphNodes(graph)) {
+          size_t deps = 0;
+#if CUDART_VERSION >= 13000
+          ASSERT_EQ(cudaGraphNodeGetDependencies(node, nullptr, nullptr, &deps),
+                    cudaSuccess);
+#else
+          ASSERT_EQ(cudaGraphNodeGetDependencies(node, nullptr, &deps),
+                    cudaSuccess);
+#endif
+          joins += deps >= 2;
+        }
+        EXPECT_GE(joins, 1u) << "no two branches joined";
+        cudaGraphExec_t exec = nullptr;
+        ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+        ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+        ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+      }
+      EXPECT_EQ(diff(want0, cuda::download(dctx, o0)), "") << "part 0";
+      EXPECT_EQ(diff(want1, cuda::download(dctx, o1)), "") << "part 1";
+    }
+}
+
+TEST(CudaPrimitives, KeySwitchDownMatchesTheCpu) {
+  REQUIRE_GPU();
+  checkKeySwitchDown(makeContext("small"), 2);
+  checkKeySwitchDown(makeContext("B"), 23);
+}
+
+TEST(CudaWords32, KeySwitchDownMatchesTheCpu) {
+  REQUIRE_GPU();
+  checkKeySwitchDown(makeContext32(13, 9, 3), 6);
+  checkKeySwitchDown(makeContext32(16, 5, 2), 4);
 }
 
 // The 32-bit primitives of compiled programs' plans (runCuda at 32 bits).

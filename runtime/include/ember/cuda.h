@@ -356,6 +356,21 @@ void modSwitchDown(const DeviceContext &ctx,
                    const std::vector<const DevicePoly *> &lifted,
                    const std::vector<DevicePoly *> &out, Scratch scratch,
                    uint64_t plain_modulus = 0, uint64_t lifted_galois = 0);
+/// keySwitchInnerProduct(key, digits, galois) into (acc0, acc1), then
+/// modSwitchDown({acc0, acc1}, lifted, out): the same residues. While a
+/// CUDA Graph is captured on the context's stream (and the switch keeps a
+/// prefix of the digits' basis, NTT form), the work splits into two
+/// branches: the inner product's dropped rows, then the switch's INTT and
+/// BConv (their kernel nodes at the greatest priority), beside the inner
+/// product's kept rows; the last NTT follows both. Out and scratch must not
+/// overlap the digits (the memory plan's ks-overlap); otherwise, or outside a
+/// capture, the two run in turn.
+void keySwitchDown(const DeviceContext &ctx, const DeviceSwitchingKey &key,
+                   const std::vector<const DevicePoly *> &digits,
+                   uint64_t galois, DevicePoly &acc0, DevicePoly &acc1,
+                   const std::vector<const DevicePoly *> &lifted,
+                   const std::vector<DevicePoly *> &out, Scratch scratch,
+                   uint64_t plain_modulus = 0, uint64_t lifted_galois = 0);
 DevicePoly modDown(const DeviceContext &ctx, const DevicePoly &in);
 void rescale(const DeviceContext &ctx, DevicePoly &p);
 DevicePoly automorphism(const DeviceContext &ctx, const DevicePoly &in,
@@ -427,6 +442,12 @@ void modSwitchDown(const DeviceContext &ctx,
                    uint64_t plain_modulus = 0, uint64_t lifted_galois = 0);
 void automorphism(const DeviceContext &ctx, const DevicePoly32 &in,
                   uint64_t galois, DevicePoly32 &out);
+void keySwitchDown(const DeviceContext &ctx, const DeviceSwitchingKey32 &key,
+                   const std::vector<const DevicePoly32 *> &digits,
+                   uint64_t galois, DevicePoly32 &acc0, DevicePoly32 &acc1,
+                   const std::vector<const DevicePoly32 *> &lifted,
+                   const std::vector<DevicePoly32 *> &out, Scratch scratch,
+                   uint64_t plain_modulus = 0, uint64_t lifted_galois = 0);
 
 void addInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);
 void subInPlace(const DeviceContext &ctx, DevicePoly &a, const DevicePoly &b);

@@ -31,6 +31,9 @@ using CudaArgs32 = BasicCudaArgs<uint32_t>;
 /// 13: BasicCudaGraph's inputs and outputs in place (in_place, sites).
 /// 14: a kModSwitchDown step's imm[0] is its lifted addends' Galois
 ///     element (0: read in order).
+/// (Not bumped for a kModSwitchDown's imm[1], the overlap with the inner
+/// product before it: a runtime that ignores it runs the two in turn, which
+/// the plan allows, and older plans have 0 there.)
 inline constexpr int kAbiVersion = 14;
 
 /// A generated elementwise kernel of a C++ program.

@@ -75,6 +75,9 @@ enum class StepKind : uint8_t {
   kKlssInnerProduct, ///< (out[0], out[1]) = KLSS inner product of the T
                      ///< digits in[1..] with key in[0] at level imm[0]
   kModSwitchDown,    ///< out[j] = in[j] divided and rounded down to out's basis
+                     ///< (imm[0]: lifted addends' Galois element; imm[1] != 0:
+                     ///< overlaps the kKsInnerProduct right before it,
+                     ///< overlappedInnerProduct)
   kAutomorphism,     ///< out[0] = in[0](X^imm[0])
   kLoadKey,          ///< out[0] = the evaluation key: relin (imm[0] == 0),
                      ///< an encapsulation key (kToSparseKey,
@@ -177,6 +180,26 @@ bool onDevice(const Plan<Kernel> &plan, const Step &s, int device) {
   if (plan.devices <= 1 || s.device < 0 || s.device == device)
     return true;
   return s.kind == StepKind::kTransfer && s.imm[0] == device;
+}
+
+/// The kKsInnerProduct step that step i overlaps: step i a kModSwitchDown
+/// of two parts marked imm[1] != 0 (kernel-plan-memory ks-overlap) whose
+/// first two inputs are the results of step i - 1, a kKsInnerProduct, in
+/// a plan of one device. Such a switch reads the inner product's digits
+/// too (the memory plan keeps them alive through it), and a backend may
+/// run the two as one step (program_exec.h, ksInnerProductDown). Null
+/// otherwise (an older runtime ignores imm[1] and runs the two in turn).
+template <typename Kernel>
+const Step *overlappedInnerProduct(const Plan<Kernel> &plan, size_t i) {
+  if (i == 0 || i >= plan.step_count || plan.devices > 1)
+    return nullptr;
+  const Step &s = plan.steps[i], &ip = plan.steps[i - 1];
+  if (s.kind != StepKind::kModSwitchDown || s.imm[1] == 0 || s.nout != 2 ||
+      s.nin < 2 || ip.kind != StepKind::kKsInnerProduct || ip.nout != 2 ||
+      plan.args[s.in] != plan.args[ip.out] ||
+      plan.args[s.in + 1] != plan.args[ip.out + 1])
+    return nullptr;
+  return &ip;
 }
 
 } // namespace ember::program

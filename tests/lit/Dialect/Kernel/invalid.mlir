@@ -242,3 +242,20 @@ func.func @mod_switch_down_galois_even(%x: !rns.poly<ntt, q[0:2], p[0:1]>, %c: !
   %y = kernel.call "mod_switch_down"(%x, %c) {galois = 4 : i64} : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2]>) -> !rns.poly<ntt, q[0:2]>
   return %y : !rns.poly<ntt, q[0:2]>
 }
+
+// -----
+
+func.func @overlap_without_its_inner_product(%x: !rns.poly<ntt, q[0:2], p[0:1]>, %y: !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>) {
+  // expected-error @+1 {{'overlap' marks a mod_switch_down of two parts right after the ks_inner_product whose results it switches down}}
+  %m:2 = kernel.call "mod_switch_down"(%x, %y) {overlap} : (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>)
+  return %m#0, %m#1 : !rns.poly<ntt, q[0:2]>, !rns.poly<ntt, q[0:2]>
+}
+
+// -----
+
+func.func @overlap_on_an_inner_product(%d: !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>) {
+  %k = kernel.call "load_key"() : () -> !rns.evk<dnum = 2, q = 2, p = 1>
+  // expected-error @+1 {{'overlap' marks a mod_switch_down of two parts right after the ks_inner_product whose results it switches down}}
+  %a:2 = kernel.call "ks_inner_product"(%k, %d) {overlap} : (!rns.evk<dnum = 2, q = 2, p = 1>, !rns.poly<ntt, q[0:2], p[0:1]>) -> (!rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>)
+  return %a#0, %a#1 : !rns.poly<ntt, q[0:2], p[0:1]>, !rns.poly<ntt, q[0:2], p[0:1]>
+}
