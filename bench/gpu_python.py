@@ -432,7 +432,14 @@ def main() -> None:
     er = _toolchain.runtime()
     print(f"GPU: {er.cuda_device_name()}", flush=True)
     arrays = np.load(folder / "inputs.npz")
-    present = {k.split("/")[0] for k in arrays.files}
+    # Programs with inputs and both artifacts here (a folder made by copying
+    # some programs next to another folder's inputs.npz holds fewer).
+    present = {
+        n
+        for n in {k.split("/")[0] for k in arrays.files}
+        if (folder / f"{n}-cuda" / "ember.json").exists()
+        and (folder / f"{n}-cpu" / "ember.json").exists()
+    }
     # GPU_PYTHON_ONLY=a,b: only those programs of the folder.
     only = os.environ.get("GPU_PYTHON_ONLY")
     if only:
