@@ -190,6 +190,30 @@ def test_rotation_added_in_its_moddown(scheme, build_dir, rng):
         np.testing.assert_array_equal(out, np.roll(x, -5))
 
 
+@pytest.mark.parametrize("scheme", ["bgv", "bfv"])
+def test_ks_overlap_at_n_2_16(scheme, build_dir, rng):
+    """ks_overlap marks a lone key switch at N = 2^16 (t = 786433 batches
+    there): a product's relinearization and a rotation, whose ModDowns the
+    runtime runs with their inner products as one step (t-corrected for
+    BGV); exact either way."""
+    t = 786433  # prime, 1 mod 2^18
+
+    @ember.program(slots=16, scheme=scheme, plaintext_modulus=t)
+    def prod_rot(x, y):
+        return (x * y).rotate(3)
+
+    x, y = rng.integers(0, t, 16), rng.integers(0, t, 16)
+    want = np.roll((x.astype(object) * y) % t, -3).astype(np.int64)
+    for overlap in (True, False):
+        c = ember.compile(prod_rot, log_n=16, ks_overlap=overlap)
+        assert c.manifest["params"]["log_n"] == 16
+        marks = c.ir("kernel").count(", overlap,")
+        assert marks == (2 if overlap else 0), marks
+        keys = c.keygen()
+        out = c.decrypt(keys, c.run(keys.evaluation, c.encrypt(keys, x, y)))
+        np.testing.assert_array_equal(out, want)
+
+
 def test_plaintext_inputs(build_dir, rng):
     """ember.Plain inputs of a BGV program: integer vectors the server
     encodes when the program runs (bgv.encode_values), at each use's level
