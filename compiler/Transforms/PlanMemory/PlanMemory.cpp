@@ -99,6 +99,47 @@ private:
   int64_t bump_ = 0, top_ = 0, liveBytes_ = 0, peakLive_ = 0;
 };
 
+/// Each op's ancestors in a straight-line body: the ops whose results it
+/// reads, through views, transitively (one bit row per op, numbered in
+/// order as kernel::BufferLiveness numbers them).
+class Ancestors {
+public:
+  /// Bodies above this many ops are not ordered (n^2 bits).
+  static constexpr int64_t kMaxOps = int64_t{1} << 15;
+
+  explicit Ancestors(Block &body) {
+    for (Operation &op : body)
+      index_[&op] = n_++;
+    words_ = (n_ + 63) / 64;
+    above_.assign(size_t(n_) * words_, 0);
+    for (Operation &op : body) {
+      uint64_t *mine = &above_[size_t(index_[&op]) * words_];
+      for (Value v : op.getOperands()) {
+        Operation *def = kernel::bufferOf(v).getDefiningOp();
+        if (!def || !index_.count(def))
+          continue;
+        const int64_t d = index_[def];
+        const uint64_t *theirs = row(d);
+        for (int64_t w = 0; w < words_; ++w)
+          mine[w] |= theirs[w];
+        mine[d / 64] |= uint64_t{1} << (d % 64);
+      }
+    }
+  }
+  int64_t indexOf(Operation *op) const { return index_.lookup(op); }
+  /// Op i's ancestors.
+  const uint64_t *row(int64_t i) const { return &above_[size_t(i) * words_]; }
+  /// Whether op j is an ancestor of op i.
+  bool above(int64_t i, int64_t j) const {
+    return (row(i)[j / 64] >> (j % 64)) & 1;
+  }
+
+private:
+  DenseMap<Operation *, int64_t> index_;
+  int64_t n_ = 0, words_ = 0;
+  std::vector<uint64_t> above_;
+};
+
 /// What keeps independent ops unordered on the GPU (the `concurrency`
 /// option): each op's ancestors (the ops whose results it reads, through
 /// views, transitively), each buffer's users, and for every byte range of
@@ -108,34 +149,20 @@ private:
 /// orders a step after the last users of the bytes it writes).
 class Order {
 public:
-  Order(Block &body, const kernel::BufferLiveness &live)
-      : n_(live.end), words_((n_ + 63) / 64), above_(size_t(n_) * words_, 0) {
+  Order(Block &body, const kernel::BufferLiveness &live) : ancestors_(body) {
     for (Operation &op : body) {
       const int64_t i = live.index.lookup(&op);
-      uint64_t *mine = row(i);
+      SmallVector<Value> reads(op.getOperands());
       // An overlapped ModDown reads its inner product's digits too.
       if (Operation *ip = kernel::overlappedInnerProduct(&op))
-        for (Value v : ip->getOperands())
-          if (Value buf = kernel::bufferOf(v);
-              isa<rns::PolyType>(buf.getType()))
-            users_[buf].push_back(i);
-      for (Value v : op.getOperands()) {
-        Value buf = kernel::bufferOf(v);
-        if (isa<rns::PolyType>(buf.getType()))
+        reads.append(ip->operand_begin(), ip->operand_end());
+      for (Value v : reads)
+        if (Value buf = kernel::bufferOf(v); isa<rns::PolyType>(buf.getType()))
           users_[buf].push_back(i);
-        Operation *def = buf.getDefiningOp();
-        if (!def || !live.index.count(def))
-          continue;
-        const int64_t d = live.index.lookup(def);
-        const uint64_t *theirs = row(d);
-        for (int64_t w = 0; w < words_; ++w)
-          mine[w] |= theirs[w];
-        mine[d / 64] |= uint64_t{1} << (d % 64);
-      }
     }
   }
   /// Ops above this many are not ordered (n^2 bits): no concurrency.
-  static constexpr int64_t kMaxOps = int64_t{1} << 15;
+  static constexpr int64_t kMaxOps = Ancestors::kMaxOps;
 
   /// Bytes [at, at + size) now last used by `buffer`'s users (and its op
   /// `def`, when it has no users).
@@ -150,7 +177,7 @@ public:
   /// Whether bytes [at, at + size) were last used only by ancestors of op
   /// `op` (or never).
   bool safe(int64_t at, int64_t size, int64_t op) const {
-    const uint64_t *anc = row(op);
+    const uint64_t *anc = ancestors_.row(op);
     auto it = marks_.upper_bound(at);
     if (it != marks_.begin())
       --it;
@@ -170,8 +197,6 @@ public:
   const std::map<int64_t, Mark> &marks() const { return marks_; }
 
 private:
-  uint64_t *row(int64_t i) { return &above_[size_t(i) * words_]; }
-  const uint64_t *row(int64_t i) const { return &above_[size_t(i) * words_]; }
   /// Marks [at, at + size) as last used by `who`, trimming the marks it
   /// overlaps.
   void mark(int64_t at, int64_t size, std::vector<int64_t> who) {
@@ -196,8 +221,7 @@ private:
     marks_[at] = {hi, std::move(who)};
   }
 
-  int64_t n_, words_;
-  std::vector<uint64_t> above_;
+  Ancestors ancestors_;
   llvm::DenseMap<Value, std::vector<int64_t>> users_;
   std::map<int64_t, Mark> marks_;
 };
@@ -281,40 +305,18 @@ struct PlanMemoryPass : ember::impl::KernelPlanMemoryBase<PlanMemoryPass> {
     }
     if (candidates.empty())
       return;
-    // Each op's ancestors (bit rows), through the values it reads.
-    DenseMap<Operation *, int64_t> index;
-    for (Operation &op : body)
-      index[&op] = int64_t(index.size());
-    const int64_t n = int64_t(index.size()), words = (n + 63) / 64;
-    if (n > (int64_t{1} << 15)) { // n^2 bits: unmarked above that
-      for (kernel::CallOp c : candidates)
+    if (int64_t(body.getOperations().size()) > Ancestors::kMaxOps) {
+      for (kernel::CallOp c : candidates) // unmarked above that
         c->removeAttr("overlap");
       return;
     }
-    std::vector<uint64_t> above(size_t(n * words), 0);
-    auto row = [&](int64_t i) { return &above[size_t(i * words)]; };
-    auto has = [&](int64_t i, int64_t bit) {
-      return (row(i)[bit / 64] >> (bit % 64)) & 1;
-    };
-    for (Operation &op : body) {
-      uint64_t *mine = row(index[&op]);
-      for (Value v : op.getOperands()) {
-        Operation *def = v.getDefiningOp();
-        if (!def || !index.count(def))
-          continue;
-        const int64_t d = index[def];
-        const uint64_t *theirs = row(d);
-        for (int64_t w = 0; w < words; ++w)
-          mine[w] |= theirs[w];
-        mine[d / 64] |= uint64_t{1} << (d % 64);
-      }
-    }
+    const Ancestors ancestors(body);
     for (kernel::CallOp c : candidates) {
-      const int64_t m = index[c];
+      const int64_t m = ancestors.indexOf(c);
       Operation *own = kernel::overlappedInnerProduct(c);
       for (kernel::CallOp ip : products) {
-        const int64_t j = index[ip];
-        if (ip != own && !has(m, j) && !has(j, m)) {
+        const int64_t j = ancestors.indexOf(ip);
+        if (ip != own && !ancestors.above(m, j) && !ancestors.above(j, m)) {
           c->removeAttr("overlap");
           break;
         }
