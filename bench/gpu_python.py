@@ -179,12 +179,18 @@ def unpack(folder: Path, name: str) -> None:
 
 
 def load_variant(path: Path, cuda, security=128):
-    """A twin artifact beside `cuda`. Where its kernel IR is the same (only
-    the emitted source differs: bench/reemit_cuda.py), it takes `cuda`'s
-    program hash, context and device, so `cuda`'s keys and device-resident
-    inputs serve it."""
+    """A twin artifact beside `cuda`. Where its program, manifest, data and
+    options are the same (only the kernel IR or the emitted source differs:
+    bench/reemit_cuda.py), it takes `cuda`'s program hash, context and
+    device, so `cuda`'s keys and device-resident inputs serve it."""
     twin = ember.load(path, security=security)
-    if twin.meta["sha256"]["kernel"] == cuda.meta["sha256"]["kernel"]:
+    if (
+        all(
+            twin.meta["sha256"][kind] == cuda.meta["sha256"][kind]
+            for kind in ("fhe", "manifest", "data")
+        )
+        and twin.meta["options"] == cuda.meta["options"]
+    ):
         twin.program_hash = cuda.program_hash
         twin._ctx, twin._device = cuda._context(), cuda._gpu()
     return twin

@@ -24,7 +24,9 @@
 # from Python with graphs on and off ($OUT/gpu_python.log). PROFILE_PY='name
 # ...' (with PY_GPU) lists the kernels of one run of those programs, compiled
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
-# PY_BENCH=0 skips gpu_python.py (a profile only). TRACE_PY='name ...'
+# PY_BENCH=0 skips gpu_python.py (a profile only). AB='KNOB=a,b name ...'
+# (with PY_GPU) replays a knob's settings in turn in one process
+# (bench/gpu_ab.py, $OUT/gpu_ab.jsonl). TRACE_PY='name ...'
 # (with PY_GPU) sums the kernels of graph replays by class from CUPTI
 # (bench/gpu_trace.py, $OUT/gpu_trace.jsonl). TFHE=1 builds the Python
 # module and runs bench/tfhe_gpu.py (FHEW/TFHE gates and lookup tables over
@@ -186,6 +188,18 @@ if [ -n "${PY_GPU:-}" ] && [ "${PY_BENCH:-1}" != 0 ]; then
   echo "gpu_python: exit $?"
   tail -n 14 "$OUT/gpu_python.log"
 fi
+# AB='KNOB=a,b name ...' (with PY_GPU): a knob's settings replayed in turn in
+# one process, AB_RUNS rounds (default 40; bench/gpu_ab.py, $OUT/gpu_ab.jsonl).
+# AB2, AB3: more such lines in the same call.
+for ab in "${AB:-}" "${AB2:-}" "${AB3:-}"; do
+  if [ -n "${PY_GPU:-}" ] && [ -n "$ab" ]; then
+    echo "== A/B: bench/gpu_ab.py $PY_GPU $ab"
+    # shellcheck disable=SC2086 # the knob and the program names
+    PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache \
+      timeout "${PY_TIMEOUT:-400}" python3 bench/gpu_ab.py "$PY_GPU" \
+      "${AB_RUNS:-40}" $ab | tee -a "$OUT/gpu_ab.jsonl"
+  fi
+done
 # TRACE_PY='name ...' (with PY_GPU): every kernel of TRACE_RUNS (default 5)
 # graph replays of those programs from CUPTI, summed by kernel and class
 # (bench/gpu_trace.py; $OUT/gpu_trace.jsonl).

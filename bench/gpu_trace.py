@@ -79,6 +79,24 @@ def trace(cuda, keys, on_gpu, label: str, runs: int) -> dict:
             table[key][1] += 1 / runs
     spans = [(s, e) for _, s, e, _ in records]
     times.sort()
+    # One more replay's kernels in start order (name, start and duration
+    # in us from the first start): what ran beside what.
+    multi.RECORDS.clear()
+    cupti.activity_enable(cupti.ActivityKind.CONCURRENT_KERNEL)
+    cuda.run(keys.evaluation, on_gpu)
+    cupti.activity_flush_all(1)
+    cupti.activity_disable(cupti.ActivityKind.CONCURRENT_KERNEL)
+    one = sorted(multi.RECORDS, key=lambda r: r[1])
+    names |= multi._demangle({r[3] for r in one} - set(names))
+    t0 = one[0][1] if one else 0
+    timeline = [
+        [
+            multi._short(names.get(n, n)),
+            round((s - t0) / 1e3, 2),
+            round((e - s) / 1e3, 2),
+        ]
+        for _, s, e, n in one
+    ]
 
     def rows(table):
         return {
@@ -96,6 +114,7 @@ def trace(cuda, keys, on_gpu, label: str, runs: int) -> dict:
         "kernels": len(records) / runs,
         "classes_ms_launches": rows(per_class),
         "kernels_ms_launches": rows(per_kernel),
+        "timeline_us": timeline if len(timeline) <= 64 else [],
     }
 
 

@@ -15,7 +15,9 @@ concurrency=N``, the ``concurrency`` compile option) before emitting.
 ``--no-overlap`` drops the ``overlap`` marks of the ModDowns (the
 ``ks_overlap`` compile option) and keeps the memory plan made for them:
 the runtime then runs each inner product and its ModDown in turn, so the
-split's own effect is timed apart from the plan's.
+split's own effect is timed apart from the plan's. ``--ir FILE`` emits
+from a hand-edited kernel IR instead (an experiment on the plan's steps
+before the compiler makes them), written into the copy as its kernel IR.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def main() -> None:
     ap.add_argument("--lanes", type=int)
     ap.add_argument("--concurrency", type=int)
     ap.add_argument("--no-overlap", action="store_true")
+    ap.add_argument("--ir", type=Path)
     args = ap.parse_args()
     src, dst = args.src, args.dst
     meta = json.loads((src / "ember.json").read_text())
@@ -54,6 +57,8 @@ def main() -> None:
     ir = lzma.decompress(packed.read_bytes()) if packed.exists() else None
     if ir is None:
         ir = kernel.read_bytes()
+    if args.ir is not None:
+        ir = args.ir.read_bytes()
     if args.lanes is not None:
         head, sep, rest = ir.partition(b") attributes {")
         if not sep or b"func.func" not in head:
@@ -69,6 +74,10 @@ def main() -> None:
     if args.no_overlap:
         ir = ir.replace(b", overlap, ", b", ").replace(b"{overlap, ", b"{")
         ir = ir.replace(b", overlap}", b"}")
+    if args.ir is not None:  # the copy's kernel IR is what it was emitted from
+        packed.unlink(missing_ok=True)
+        kernel.write_bytes(ir)
+        meta["sha256"]["kernel"] = hashlib.sha256(ir).hexdigest()
     source = subprocess.run(
         ["ember-translate", "--emit-cuda"],
         input=ir,

@@ -564,13 +564,15 @@ makeSwitchPlan(const DeviceContext &dctx, const Context<W> &ctx,
         prod = mod.mul(prod, mod.reduceWord(ctx.modulus(p).value()));
       return prod;
     };
-    std::vector<W> lift;
+    std::vector<W> lift, p_mod;
     for (size_t i = 0; i < keep.size(); ++i) {
       const Modulus<W> &mod = ctx.modulus(keep[i]);
-      const W w = mod.mul(pMod(keep[i]), table.inv_b_mod[i]);
+      p_mod.push_back(pMod(keep[i]));
+      const W w = mod.mul(p_mod.back(), table.inv_b_mod[i]);
       lift.push_back(w);
       lift.push_back(mod.shoup(w));
     }
+    plan->p_mod = uploadWords(dctx, p_mod);
     for (int d : drop)
       if (d < ctx.qCount()) {
         const W w = pMod(d);

@@ -305,6 +305,9 @@ struct SwitchPlan {
   /// switch of x + P y, P the product of the basis' special primes):
   /// [keep][2] P D^-1 mod k_i, then [drop Q limbs][2] P mod d_j.
   DeviceBuffer lift;
+  /// [keep] P mod k_i (with special primes in the dropped limbs): x + P y
+  /// formed in a key switch's inner product (keySwitchDown).
+  DeviceBuffer p_mod;
   int drop_q = 0; ///< dropped limbs that are Q primes (they lead the drop)
 };
 /// Constants of an exact base conversion from `from` to `to` (rns.h

@@ -5,6 +5,7 @@
 #include "internal.cuh"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iterator>
@@ -60,6 +61,15 @@ constexpr int kTargetsPerBlock = 8; // grid.z splits the targets
 /// last NTT, as before (a measurement knob for bench/gpu_knobs.sh).
 #ifndef EMBER_MODUP_COPY_BRANCH
 #define EMBER_MODUP_COPY_BRANCH 1
+#endif
+/// An overlapped key switch's lifted addends under a merged rescale
+/// (keySwitchDown): 1 (the default) added in its inner product's kept rows,
+/// beside the ModDown's INTT and BConv; 0 in the last NTT's epilogue, as
+/// the plain ModDown does.
+/// The environment variable of the same name overrides it where a switch
+/// is issued (captured), so that bench/gpu_ab.py times both in one process.
+#ifndef EMBER_KS_LIFT_IN_IP
+#define EMBER_KS_LIFT_IN_IP 1
 #endif
 
 constexpr int kBConvGroup = EMBER_BCONV_GROUP; // bconvKernel's targets
@@ -2150,6 +2160,14 @@ void klssInnerProduct(const DeviceContext &ctx, const DeviceKlssKey32 &key,
 
 namespace {
 template <typename W> struct RaisedDigitsT { const W *d[kMaxDigits]; };
+/// Lifted addends that a key switch's inner product adds to its kept rows,
+/// acc_p + P y_p (keySwitchDown): y_p's row t (y_p null: none) times
+/// p_mod[t] = P mod the row's modulus, summed with the products before the
+/// one reduction.
+template <typename W> struct IpLiftT {
+  const W *y[2] = {};
+  const W *p_mod = nullptr;
+};
 
 /// The hybrid key-switch inner product of raised digits (each over Q_l u P,
 /// NTT form, as modUp returns them): acc_0 = sum_j d_j b_j, acc_1 = sum_j
@@ -2159,16 +2177,20 @@ template <typename W> struct RaisedDigitsT { const W *d[kMaxDigits]; };
 /// sums fold every 8 products (hi 2^32 + lo -> hi [2^32]_q + lo, below
 /// 2^62). Bytes: 3 D + 2 words per coefficient of each of the l+1+K rows
 /// (the key dominates). Work: 2 D multiply-adds and 2 reductions per
-/// coefficient.
+/// coefficient. With lift.p_mod (rows of Q only), acc_p + P y_p: one more
+/// product in each sum and one more word read per addend.
 template <typename W>
 __global__ void __launch_bounds__(kEwThreads)
     raisedInnerProductKernel(TablesT<W> T, RaisedDigitsT<W> ds, int count,
                              const W *key, int key_rows, int key_q_lo,
                              int key_p_off, int q_lo, int q_n, int p_base,
-                             W *acc0, W *acc1, const uint32_t *index,
-                             int row0) {
+                             W *acc0, W *acc1, const uint32_t *index, int row0,
+                             const __grid_constant__ IpLiftT<W> lift) {
   const int t = row0 + int(blockIdx.y), log_n = T.logN;
   const size_t x = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  // The lifted addends' point and factor (rows of Q only).
+  const size_t at = (size_t(t) << log_n) + x;
+  const W pw = lift.p_mod ? lift.p_mod[t] : 0;
   // The digits' residue: x, or x's image under the automorphism (a gather
   // of runs that the bit-reversed layout keeps contiguous).
   const size_t src = index ? __ldg(index + x) : x;
@@ -2194,6 +2216,10 @@ __global__ void __launch_bounds__(kEwThreads)
       mac128(h0, l0, v, kb);
       mac128(h1, l1, v, ka);
     }
+    if (lift.y[0])
+      mac128(h0, l0, lift.y[0][at], pw);
+    if (lift.y[1])
+      mac128(h1, l1, lift.y[1][at], pw);
     acc0[(size_t(t) << log_n) + x] = barrett(h0, l0, q, rh, rl);
     acc1[(size_t(t) << log_n) + x] = barrett(h1, l1, q, rh, rl);
   } else {
@@ -2211,6 +2237,12 @@ __global__ void __launch_bounds__(kEwThreads)
         s1 = (s1 >> 32) * fold + u32(s1);
       }
     }
+    // At most 7 products since the last fold (each below 2^60) over its
+    // 2^62 + 2^32: one more keeps the sum below 2^64.
+    if (lift.y[0])
+      s0 += u64(lift.y[0][at]) * pw;
+    if (lift.y[1])
+      s1 += u64(lift.y[1][at]) * pw;
     acc0[(size_t(t) << log_n) + x] = barrett(u32(s0 >> 32), u32(s0), q, rh, rl);
     acc1[(size_t(t) << log_n) + x] = barrett(u32(s1 >> 32), u32(s1), q, rh, rl);
   }
@@ -2227,16 +2259,17 @@ template <typename W> struct RaisedIp {
   const uint32_t *index = nullptr;
 };
 
-/// Rows [row0, row0 + rows) of the inner product, on the context's stream.
+/// Rows [row0, row0 + rows) of the inner product, on the context's stream;
+/// with `lift`, rows of Q with their lifted addends (IpLiftT).
 template <typename W>
 void launchRaisedRows(const DeviceContext &ctx, const RaisedIp<W> &a, int row0,
-                      int rows) {
+                      int rows, const IpLiftT<W> &lift = {}) {
   if (rows <= 0)
     return;
   const auto &I = ctx.impl();
   raisedInnerProductKernel<W><<<ewGrid(I, rows), ewBlock(I), 0, I.stream>>>(
       tablesOf<W>(I), a.ds, a.count, a.key, a.key_rows, a.key_q_lo, a.key_p_off,
-      a.q_lo, a.q_n, a.p_base, a.acc0, a.acc1, a.index, row0);
+      a.q_lo, a.q_n, a.p_base, a.acc0, a.acc1, a.index, row0, lift);
   EMBER_CUDA_LAUNCH_CHECK(I.stream);
 }
 
@@ -2361,15 +2394,18 @@ namespace {
 /// Switches parts of one shape in one INTT, one BConv and one NTT launch
 /// (at most 3 with lifted addends, 4 without: the launch's buffers); the
 /// first lifted.size() parts have lifted addends, read permuted by X ->
-/// X^galois when it is not 0 (no dropped Q limb then). Scratch z: parts x drop
-/// rows, then lifted x drop_q rows. Either word.
+/// X^galois when it is not 0 (no dropped Q limb then). `kept_lifted`: the
+/// inputs' kept rows already hold x + P y (keySwitchDown's inner product),
+/// so the last NTT adds nothing. Scratch z: parts x drop rows, then lifted x
+/// drop_q rows. Either word.
 template <typename W>
 void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
                  const std::vector<const BasicDevicePoly<W> *> &in,
                  const std::vector<const BasicDevicePoly<W> *> &lifted,
                  const std::vector<BasicDevicePoly<W> *> &out, W *z,
                  uint32_t galois = 0,
-                 const std::function<void()> *between = nullptr) {
+                 const std::function<void()> *between = nullptr,
+                 bool kept_lifted = false) {
   const size_t n = ctx.impl().n;
   const int parts = int(in.size()), k = plan.keep, d = plan.drop;
   const int m = int(lifted.size()), dq = m ? plan.drop_q : 0;
@@ -2441,12 +2477,13 @@ void switchGroup(const DeviceContext &ctx, const SwitchPlan &plan,
       keep_mods.push_back(basis[i]);
     }
     e.a[p] = in[p]->data();
-    e.b[p] = p < m ? lifted[p]->data() : nullptr;
+    e.b[p] = p < m && !kept_lifted ? lifted[p]->data() : nullptr;
   }
+  const bool add = m && !kept_lifted;
   e.c = wordsOf<W>(plan.inv);
   // y P D^-1; without a dropped Q limb D = P and the factor is 1.
-  e.bc = m && plan.drop_q ? lift : nullptr;
-  e.galois = m ? galois : 0;
+  e.bc = add && plan.drop_q ? lift : nullptr;
+  e.galois = add ? galois : 0;
   e.div = k;
   launchNttForward(ctx, o, o, o, keep_mods, -1, &e);
 }
@@ -2461,7 +2498,8 @@ void switchDownInto(const DeviceContext &ctx,
                     const std::vector<BasicDevicePoly<W> *> &out,
                     Scratch scratch, uint64_t plain_modulus = 0,
                     uint64_t lifted_galois = 0,
-                    const std::function<void()> *between = nullptr) {
+                    const std::function<void()> *between = nullptr,
+                    bool kept_lifted = false) {
   // With t and lifted addends (BGV's merged ModDown), the lifted terms are
   // t's business of no constant: the pre-pass and y P D^-1 do not change,
   // the conversion's constants carry t.
@@ -2544,7 +2582,8 @@ void switchDownInto(const DeviceContext &ctx,
       return hi <= p0 ? V() : V(v.begin() + p0, v.begin() + hi);
     };
     switchGroup<W>(ctx, plan, slice(in), slice(lifted), slice(out), z,
-                   uint32_t(lifted_galois), p0 == 0 ? between : nullptr);
+                   uint32_t(lifted_galois), p0 == 0 ? between : nullptr,
+                   kept_lifted);
   }
 }
 
@@ -2601,6 +2640,33 @@ void keySwitchDownParts(const DeviceContext &ctx,
     switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois);
     return;
   }
+  // With a merged rescale (Q limbs dropped too), the lifted addends join
+  // the kept rows' inner product, x + P y there, beside the first branch:
+  // the last NTT, on the switch's critical path, then neither reads them
+  // nor scales them by P D^-1. (Without, the epilogue adds y unscaled, and
+  // moving it measured no faster; a permuted y, a rotation's, measured 1.4
+  // us slower: bench/RESULTS.md.) The first branch writes the results and
+  // scratch meanwhile: they must not meet the addends.
+  const SwitchPlan &plan =
+      I.switchPlan(ctx, acc0.basis, out[0]->basis, plain_modulus);
+  const char *knob = std::getenv("EMBER_KS_LIFT_IN_IP");
+  bool lifts = (knob ? std::atoi(knob) != 0 : EMBER_KS_LIFT_IN_IP != 0) &&
+               !lifted.empty() && plan.drop_q > 0 && plan.p_mod.data();
+  for (const BasicDevicePoly<W> *y : lifted) {
+    const size_t bytes = y->limbs() * n * sizeof(W);
+    for (const BasicDevicePoly<W> *o : out)
+      lifts = lifts &&
+              !meets(o->data(), o->limbs() * n * sizeof(W), y->data(), bytes);
+    if (scratch.data)
+      lifts = lifts && !meets(scratch.data, scratch.words * sizeof(u64),
+                              y->data(), bytes);
+  }
+  IpLiftT<W> lift;
+  if (lifts) {
+    lift.p_mod = wordsOf<W>(plan.p_mod);
+    for (size_t p = 0; p < lifted.size(); ++p)
+      lift.y[p] = lifted[p]->data();
+  }
   const std::vector<cudaGraphNode_t> start = captureDeps(I.stream);
   const std::vector<cudaGraphNode_t> before = capturedNodes(I.stream);
   launchRaisedRows(ctx, ip, keep, ip.rows - keep);
@@ -2622,13 +2688,13 @@ void keySwitchDownParts(const DeviceContext &ctx,
     }
     const std::vector<cudaGraphNode_t> first = captureDeps(I.stream);
     setCaptureDeps(I.stream, start);
-    launchRaisedRows(ctx, ip, 0, keep);
+    launchRaisedRows(ctx, ip, 0, keep, lift);
     std::vector<cudaGraphNode_t> both = captureDeps(I.stream);
     both.insert(both.end(), first.begin(), first.end());
     setCaptureDeps(I.stream, std::move(both));
   };
   switchDownInto(ctx, in, lifted, out, scratch, plain_modulus, lifted_galois,
-                 &between);
+                 &between, lift.p_mod != nullptr);
 }
 
 } // namespace
