@@ -10,7 +10,8 @@ ciphertexts and evaluation keys:
   NCCL between them): wall-clock milliseconds from the call to every
   device's finish, for both (the one-GPU run's CUDA-event time beside);
   the same with each graph one chain in program order (``concurrent =
-  False``) beside, and each device's (longest chain, nodes);
+  False``) and with the DAGs in their own order (``prioritized = False``)
+  beside, and each device's (longest chain, nodes);
 - the partition's prediction (the manifest's ``devices``) beside them,
   each device's arena and key bytes, and NCCL's point-to-point bandwidth
   between GPUs 0 and 1;
@@ -133,6 +134,14 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         list(first1), list(two.from_device(two.run(raw, on2)))
     )
     one.concurrent = two.concurrent = True
+    # The DAGs in the graphs' own order (prioritized=False).
+    one.prioritized = two.prioritized = False
+    flat1 = timed(one, raw, on1, runs)
+    flat2 = timed(two, raw, on2, runs)
+    identical = identical and gpu_python.same(
+        list(first1), list(two.from_device(two.run(raw, on2)))
+    )
+    one.prioritized = two.prioritized = True
     two.graphs = False
     ms2_eager = []
     for _ in range(max(3, runs // 4)):
@@ -149,6 +158,8 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
         one_gpu_chain_ms=float(np.median(chain1)),
         two_gpu_chain_ms=float(np.median(chain2)),
         chain_speedup=float(np.median(chain1) / np.median(chain2)),
+        one_gpu_unprioritized_ms=float(np.median(flat1)),
+        two_gpu_unprioritized_ms=float(np.median(flat2)),
         device_path_nodes=paths,
         speedup=float(np.median(ms1) / np.median(ms2)),
         predicted_two_ms=max(dev.get("predicted_us", [float("nan")])) / 1e3,
@@ -215,9 +226,9 @@ def main() -> None:
     print(
         "\n| program | identical | max error | 1 GPU ms | 2 GPUs ms | speedup "
         "| predicted 1 / 2 GPUs ms | transfers MB | 2 GPUs graphs off ms "
-        "| chains: 1 / 2 GPUs ms (speedup) |"
+        "| chains: 1 / 2 GPUs ms (speedup) | unprioritized: 1 / 2 GPUs ms |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, r in results["programs"].items():
         if "error" in r:
             print(f"| {name} | error: {r['error'][:80]} |")
@@ -228,7 +239,9 @@ def main() -> None:
             f"{r['predicted_one_ms']:.2f} / {r['predicted_two_ms']:.2f} | "
             f"{r['transfer_mb']:.0f} | {r['two_gpu_graphs_off_ms']:.3f} | "
             f"{r['one_gpu_chain_ms']:.3f} / {r['two_gpu_chain_ms']:.3f} "
-            f"({r['chain_speedup']:.2f}x) |"
+            f"({r['chain_speedup']:.2f}x) | "
+            f"{r['one_gpu_unprioritized_ms']:.3f} / "
+            f"{r['two_gpu_unprioritized_ms']:.3f} |"
         )
         for v, x in r.get("variants", {}).items():
             print(

@@ -174,6 +174,11 @@ class Compiled:
         #: that independent steps run side by side (several GPUs: one DAG
         #: per device); False captures them as one chain in program order.
         self.concurrent = True
+        #: target="cuda", with concurrent: the kernels the rest of the
+        #: graph waits on run at the greatest priority (one GPU: those on
+        #: its longest chain; several: those each GPU's sends follow);
+        #: False leaves the order to the graph.
+        self.prioritized = True
         #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
         #: CUDA events), "download"; "kernels": launches of a graph replay;
         #: "path_nodes": the graph's nodes on its longest chain (several
@@ -483,6 +488,7 @@ class Compiled:
         program = self._program()
         program.in_place = self.in_place
         program.concurrent = self.concurrent
+        program.prioritized = self.prioritized
         with runtime_errors("run"):
             if multi:  # one thread per GPU, NCCL between them
                 outs = program.run_devices(

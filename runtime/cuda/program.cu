@@ -14,7 +14,8 @@
 // its own thread with its own arguments (CudaArgs::device_index,
 // nccl_comm): its steps only, its transfers NCCL sends and receives on its
 // stream, each device's steps captured into that device's graph (a DAG of
-// its own steps, the kernels its sends follow at the greatest priority).
+// its own steps, the kernels its sends follow at the greatest priority;
+// on one device, those on the DAG's longest chain).
 #include "ember/program_cuda.h"
 
 #include "ember/bfv_cuda.h"
@@ -749,7 +750,8 @@ class StepDag {
 public:
   StepDag(cudaStream_t stream, std::vector<std::vector<int32_t>> preds)
       : stream_(stream), preds_(std::move(preds)), last_(preds_.size()),
-        depth_(preds_.size(), 0), start_(captureDeps(stream)) {}
+        depth_(preds_.size(), 0), own_(preds_.size(), 0),
+        start_(captureDeps(stream)) {}
 
   void operator()(size_t i, bool before) {
     if (before) {
@@ -769,13 +771,31 @@ public:
       return;
     }
     last_[i] = captureDeps(stream_);
-    depth_[i] += graphNodes() - nodes_before_;
+    own_[i] = graphNodes() - nodes_before_;
+    depth_[i] += own_[i];
     path_ = std::max(path_, depth_[i]);
     if (!nodes_.empty())
       recordNodes(i);
   }
-  /// Keeps each step's nodes (for senders()).
+  /// Keeps each step's nodes (for senders() and critical()).
   void keepNodes() { nodes_.resize(preds_.size()); }
+  /// The kernel nodes of the steps on a longest chain of the DAG (with
+  /// keepNodes()): one device runs them first, at the greatest priority,
+  /// so that independent work fills the GPU around them instead of
+  /// delaying them.
+  std::vector<cudaGraphNode_t> critical() const {
+    const size_t n = preds_.size();
+    std::vector<size_t> height(n, 0); // nodes from step i to the end
+    for (size_t i = n; i-- > 0;) {
+      height[i] += own_[i];
+      for (int32_t p : preds_[i])
+        height[p] = std::max(height[p], height[i]);
+    }
+    std::vector<char> mark(n, 0);
+    for (size_t i = 0; i < n; ++i)
+      mark[i] = own_[i] > 0 && depth_[i] + height[i] - own_[i] == path_;
+    return kernelsOf(mark);
+  }
   /// The kernel nodes of the steps that a send of `device` follows (with
   /// keepNodes()): a program of several devices runs them first, at the
   /// greatest priority, so that the other device waits as little as in
@@ -791,17 +811,9 @@ public:
         for (int32_t p : preds_[i])
           mark[p] = 1;
     }
-    std::vector<cudaGraphNode_t> out;
-    for (size_t i = 0; i < preds_.size(); ++i)
-      if (mark[i] && i < nodes_.size())
-        for (cudaGraphNode_t n : nodes_[i]) {
-          cudaGraphNodeType type;
-          cudaCheck(cudaGraphNodeGetType(n, &type), "cudaGraphNodeGetType");
-          if (type == cudaGraphNodeTypeKernel)
-            out.push_back(n);
-        }
-    return out;
+    return kernelsOf(mark);
   }
+
   /// Joins the steps' last nodes (those of steps no later step follows).
   void finish() {
     std::vector<char> followed(preds_.size(), 0);
@@ -820,7 +832,19 @@ public:
   /// Nodes on the longest chain of the captured steps.
   size_t pathNodes() const { return path_; }
 
-private:
+private: /// The kernel nodes of the marked steps.
+  std::vector<cudaGraphNode_t> kernelsOf(const std::vector<char> &mark) const {
+    std::vector<cudaGraphNode_t> out;
+    for (size_t i = 0; i < preds_.size(); ++i)
+      if (mark[i] && i < nodes_.size())
+        for (cudaGraphNode_t n : nodes_[i]) {
+          cudaGraphNodeType type;
+          cudaCheck(cudaGraphNodeGetType(n, &type), "cudaGraphNodeGetType");
+          if (type == cudaGraphNodeTypeKernel)
+            out.push_back(n);
+        }
+    return out;
+  }
   /// The graph being captured.
   cudaGraph_t graph() const {
     cudaStreamCaptureStatus status;
@@ -856,7 +880,7 @@ private:
   cudaStream_t stream_;
   std::vector<std::vector<int32_t>> preds_;
   std::vector<std::vector<cudaGraphNode_t>> last_;
-  std::vector<size_t> depth_;
+  std::vector<size_t> depth_, own_; // nodes on the longest chain to i; i's
   std::vector<cudaGraphNode_t> start_;
   size_t nodes_before_ = 0, path_ = 0;
   std::set<cudaGraphNode_t> seen_;
@@ -865,13 +889,14 @@ private:
 
 /// Runs ex's steps into the open capture, as a DAG where `dag`
 /// (capturesDag), else in order; the nodes on the DAG's longest chain (0
-/// in order). `senders`: where given, a DAG of a program of several
-/// devices puts there the kernel nodes that its sends follow
-/// (StepDag::senders).
+/// in order). `first`: where given, a DAG puts there the kernel nodes to
+/// run first (BasicCudaGraph::prioritized): those its sends follow on a
+/// device of several (StepDag::senders), those on its longest chain on
+/// one (StepDag::critical).
 template <typename W>
 size_t runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
                    bool dag, Executor<CudaBackend<W>> &ex,
-                   std::vector<cudaGraphNode_t> *senders = nullptr) {
+                   std::vector<cudaGraphNode_t> *first = nullptr) {
   if (!dag) {
     ex.run();
     return 0;
@@ -881,14 +906,14 @@ size_t runCaptured(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
                 stepDependencies(plan, int64_t(h.n() * sizeof(W)),
                                  static_cast<int>(h.tBasis().size()),
                                  args.device_index));
-  const bool several = senders && plan.deviceCount() > 1;
-  if (several)
+  if (first)
     steps.keepNodes();
   ex.around(std::ref(steps));
   ex.run();
   steps.finish();
-  if (several)
-    *senders = steps.senders(plan, args.device_index);
+  if (first)
+    *first = plan.deviceCount() > 1 ? steps.senders(plan, args.device_index)
+                                    : steps.critical();
   return steps.pathNodes();
 }
 
@@ -1248,8 +1273,8 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   allocateSlots(args, plan, g);
   cudaStream_t stream = ctx.stream();
   const bool dag = capturesDag(args, g);
-  std::vector<cudaGraphNode_t> senders; // several devices: run them first
-  cuda::takePriorityNodes(ctx);         // none left from an earlier capture
+  std::vector<cudaGraphNode_t> first; // run before the other kernels
+  cuda::takePriorityNodes(ctx);       // none left from an earlier capture
   ctx.beginCapture(!dag);
   g.capturing = true;
   cudaCheck(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed),
@@ -1257,7 +1282,8 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   try {
     // Its buffers die in the capture.
     Executor<CudaBackend<W>> ex(args, plan, args.device_index);
-    g.path_nodes = runCaptured(args, plan, dag, ex, &senders);
+    g.path_nodes =
+        runCaptured(args, plan, dag, ex, g.prioritized ? &first : nullptr);
   } catch (...) {
     g.capturing = false;
     g.blocks = ctx.endCapture();
@@ -1269,20 +1295,25 @@ void capture(const BasicCudaArgs<W> &args, const Plan<CudaKernel> &plan,
   g.capturing = false;
   g.blocks = ctx.endCapture();
   cudaCheck(cudaStreamEndCapture(stream, &g.graph), "cudaStreamEndCapture");
-  // And the first branches of overlapped key switches (cuda::keySwitchDown).
-  for (cudaGraphNode_t n : cuda::takePriorityNodes(ctx))
-    senders.push_back(n);
+  // The first branches of overlapped key switches (cuda::keySwitchDown)
+  // run at the greatest priority; `first` at the next one where there are
+  // any (else at the greatest too).
+  const std::vector<cudaGraphNode_t> top = cuda::takePriorityNodes(ctx);
   unsigned long long flags = 0;
-  if (!senders.empty()) {
+  if (!first.empty() || !top.empty()) {
     int least = 0, greatest = 0;
     cudaCheck(cudaDeviceGetStreamPriorityRange(&least, &greatest),
               "cudaDeviceGetStreamPriorityRange");
-    cudaLaunchAttributeValue v{};
-    v.priority = greatest;
-    for (cudaGraphNode_t n : senders)
-      cudaCheck(
-          cudaGraphKernelNodeSetAttribute(n, cudaLaunchAttributePriority, &v),
-          "cudaGraphKernelNodeSetAttribute");
+    const auto set = [](const std::vector<cudaGraphNode_t> &nodes, int p) {
+      cudaLaunchAttributeValue v{};
+      v.priority = p;
+      for (cudaGraphNode_t n : nodes)
+        cudaCheck(
+            cudaGraphKernelNodeSetAttribute(n, cudaLaunchAttributePriority, &v),
+            "cudaGraphKernelNodeSetAttribute");
+    };
+    set(first, !top.empty() && greatest < least ? greatest + 1 : greatest);
+    set(top, greatest);
     flags |= cudaGraphInstantiateFlagUseNodePriority;
   }
   cudaCheck(cudaGraphInstantiate(&g.exec, g.graph, flags),

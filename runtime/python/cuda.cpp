@@ -576,6 +576,8 @@ public:
   void setInPlace(bool on) { in_place_ = on; }
   bool concurrent() const { return concurrent_; }
   void setConcurrent(bool on) { concurrent_ = on; }
+  bool prioritized() const { return prioritized_; }
+  void setPrioritized(bool on) { prioritized_ = on; }
   size_t graphPathNodes() const {
     return graph_ ? graph_->path_nodes : graph32_ ? graph32_->path_nodes : 0;
   }
@@ -651,11 +653,13 @@ private:
       if (!st.constants)
         st.constants =
             std::make_unique<program::ConstantCache<cuda::DevicePoly>>();
-      if (st.graph && st.graph->concurrent != concurrent_)
+      if (st.graph && (st.graph->concurrent != concurrent_ ||
+                       st.graph->prioritized != prioritized_))
         st.graph.reset(); // captured again, as a DAG or as a chain
       if (graphs && !st.graph) {
         st.graph = std::make_unique<program::CudaGraph>();
         st.graph->concurrent = concurrent_;
+        st.graph->prioritized = prioritized_;
       }
       if (!graphs)
         st.graph.reset();
@@ -730,12 +734,14 @@ private:
           std::make_unique<program::ConstantCache<cuda::BasicDevicePoly<W>>>();
     auto &graph_w = graph<W>();
     if (graph_w &&
-        (graph_w->in_place != in_place_ || graph_w->concurrent != concurrent_))
+        (graph_w->in_place != in_place_ || graph_w->concurrent != concurrent_ ||
+         graph_w->prioritized != prioritized_))
       graph_w.reset(); // captured again, with the sites or without
     if (graphs && !graph_w) {
       graph_w = std::make_unique<program::BasicCudaGraph<W>>();
       graph_w->in_place = in_place_;
       graph_w->concurrent = concurrent_;
+      graph_w->prioritized = prioritized_;
     }
     if (!graphs)
       graph_w.reset();
@@ -807,6 +813,7 @@ private:
   double last_ms_ = 0;
   bool in_place_ = true;
   bool concurrent_ = true;
+  bool prioritized_ = true;
 };
 
 /// CudaProgram.run for evaluation keys of one word (DeviceKeys: 64-bit,
@@ -1220,6 +1227,14 @@ void bindCuda(py::module_ &m) {
           "so that independent steps run side by side; False: one chain in "
           "program order. Needs the arena; a program of several devices "
           "has one DAG per device. Taken at the next run (the graph is "
+          "captured again).")
+      .def_property(
+          "prioritized", &CudaProgram::prioritized,
+          &CudaProgram::setPrioritized,
+          "True (default), with concurrent: the kernels the rest of the "
+          "graph waits on run at the greatest priority (one device: those on "
+          "its longest chain; a device of several: those its sends follow); "
+          "False: the graph's own order. Taken at the next run (the graph is "
           "captured again).")
       .def_property(
           "in_place", &CudaProgram::inPlace, &CudaProgram::setInPlace,

@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ember {
@@ -330,8 +331,10 @@ TEST(CudaProgramGraph, RunsIndependentStepsSideBySide) {
   // arena bytes once the switch has read them (a write after read). A
   // concurrent graph (BasicCudaGraph::concurrent) puts the two copies side
   // by side (fewer nodes on its longest chain than nodes) and keeps the
-  // third after the switch; as one chain its longest path is every node.
-  // Both give the CPU's residues on every replay, with other inputs too.
+  // third after the switch, the switch's kernels (on the longest chain)
+  // at the greatest priority unless it is unprioritized; as one chain its
+  // longest path is every node. All give the CPU's residues on every
+  // replay, with other inputs too.
   REQUIRE_GPU();
   GraphSetting s(12);
   s.encryptInputs();
@@ -364,16 +367,20 @@ TEST(CudaProgramGraph, RunsIndependentStepsSideBySide) {
   const auto gpu_plan =
       s.plan<program::CudaKernel>(buffers, args, steps, arena_bytes);
   const PlainValues none;
-  for (bool concurrent : {true, false}) {
+  for (auto [concurrent, prioritized] :
+       {std::pair{true, true}, {true, false}, {false, true}}) {
     program::ConstantCache<cuda::DevicePoly> cache;
     program::CudaGraph graph;
     graph.concurrent = concurrent;
+    graph.prioritized = prioritized;
     program::CudaArena arena;
     // Run 0 step by step, 1 captures, 2 and 3 replay (3 on other inputs).
     for (int run = 0; run < 4; ++run) {
       const int input = run == 3 ? 1 : 0;
-      const std::string what = "run " + std::to_string(run) +
-                               (concurrent ? ", concurrent" : ", one chain");
+      const std::string what =
+          "run " + std::to_string(run) +
+          (concurrent ? prioritized ? ", concurrent" : ", unprioritized"
+                      : ", one chain");
       std::vector<Ciphertext> want;
       program::CpuArgs a;
       a.ctx = &s.ctx;
@@ -402,6 +409,8 @@ TEST(CudaProgramGraph, RunsIndependentStepsSideBySide) {
       EXPECT_LT(graph.path_nodes, graph.nodes);
     else
       EXPECT_EQ(graph.path_nodes, graph.nodes);
+    EXPECT_EQ(test::prioritizedKernels(graph.graph) > 0,
+              concurrent && prioritized);
   }
 }
 

@@ -132,14 +132,18 @@ template <typename Word> struct BasicCudaGraph {
   /// false: one chain in the plan's order. Needs the arena (a graph
   /// captured without one is one chain); a program of several devices has
   /// one DAG per device, its transfers ordered by their own events
-  /// (program_exec.h: Executor::around), and the kernels its sends follow
-  /// at the greatest priority (cudaGraphInstantiateFlagUseNodePriority):
-  /// without them the graph may run independent work first while the
-  /// other device waits (two H200s: dense1024_B 17.9 against 15.3 ms). In a
-  /// concurrent capture no pool block released by a step is reused by another
-  /// (DeviceContext::beginCapture). Set before the capture (a change resets the
-  /// graph).
+  /// (program_exec.h: Executor::around). In a concurrent capture no pool block
+  /// released by a step is reused by another (DeviceContext::beginCapture). Set
+  /// before the capture (a change resets the graph).
   bool concurrent = true;
+  /// Prioritized (with concurrent): the kernels the rest of the DAG waits
+  /// on run at the greatest priority (cudaLaunchAttributePriority,
+  /// instantiated with cudaGraphInstantiateFlagUseNodePriority): on one
+  /// device those on the DAG's longest chain (by nodes), on a device of
+  /// several those its sends follow. Without it the graph may run
+  /// independent work first while they wait (two H200s: dense1024_B 17.9
+  /// against 15.3 ms). Set before the capture (a change resets the graph).
+  bool prioritized = true;
   /// Whether the captured graph reads its inputs and writes its outputs
   /// in place.
   bool inPlace() const { return sites != nullptr; }
