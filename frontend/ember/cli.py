@@ -5,7 +5,8 @@
                 [compiler options]
   ember run FILE.py [--function NAME] [--target cpu|cuda] [--inputs FILE.npz]
                 [--seed N] [--repeat N] [--no-graphs] [--no-arena]
-                [--no-in-place] [--no-concurrent] [compiler options]
+                [--no-in-place] [--no-concurrent] [--no-prioritized]
+                [compiler options]
 
 Compiler options (both commands; each is a field of ember.CompileOptions):
 --security 128|none, --params NAME, --log-n N, --scale-bits N, --dnum N,
@@ -291,6 +292,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         c.arena = not args.no_arena
         c.in_place = not args.no_in_place
         c.concurrent = not args.no_concurrent
+        c.prioritized = not args.no_prioritized
     with steps.step("run (server)"):
         out = c.run(keys.evaluation, cts, **plain)
     if gpu:
@@ -399,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="target cuda: capture the graph as one chain in program order "
         "instead of letting independent steps run side by side",
+    )
+    run.add_argument(
+        "--no-prioritized",
+        action="store_true",
+        help="target cuda: leave the order of independent kernels to the "
+        "graph instead of running those on its longest chain first",
     )
     args = ap.parse_args(argv)
     try:

@@ -175,9 +175,10 @@ class Compiled:
         #: per device); False captures them as one chain in program order.
         self.concurrent = True
         #: target="cuda", with concurrent: the kernels the rest of the
-        #: graph waits on run at the greatest priority (one GPU: those on
-        #: its longest chain; several: those each GPU's sends follow);
-        #: False leaves the order to the graph.
+        #: graph waits on run at a raised priority (one GPU: those on its
+        #: longest chain; several: those each GPU's sends follow), so that
+        #: independent work fills the GPU around them; False leaves the
+        #: order to the graph (``ember run --no-prioritized``).
         self.prioritized = True
         #: target="cuda": times of the last run, ms: "upload", "run" (GPU,
         #: CUDA events), "download"; "kernels": launches of a graph replay;

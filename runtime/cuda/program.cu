@@ -15,7 +15,8 @@
 // nccl_comm): its steps only, its transfers NCCL sends and receives on its
 // stream, each device's steps captured into that device's graph (a DAG of
 // its own steps, the kernels its sends follow at the greatest priority;
-// on one device, those on the DAG's longest chain).
+// on one device, those on the DAG's longest chain, a level below the
+// overlapped switches' first halves where there are any).
 #include "ember/program_cuda.h"
 
 #include "ember/bfv_cuda.h"

@@ -480,6 +480,7 @@ def test_cli_takes_every_option(build_dir, tmp_path, capsys):
     assert "N = 2^14" in capsys.readouterr().out
     # The GPU's run switches parse everywhere (a CPU run has no graph).
     run_flags = ["--no-graphs", "--no-arena", "--no-in-place", "--no-concurrent"]
+    run_flags += ["--no-prioritized"]
     assert cli.main(["run", str(prog), "--log-n=14", *run_flags]) == 0
     assert "N = 2^14" in capsys.readouterr().out
 
