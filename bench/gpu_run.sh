@@ -24,6 +24,8 @@
 # from Python with graphs on and off ($OUT/gpu_python.log). PROFILE_PY='name
 # ...' (with PY_GPU) lists the kernels of one run of those programs, compiled
 # and one by one, with Nsight Compute ($OUT/profile_py_<name>_<form>.txt).
+# NCU_PY='name:regex' (with PY_GPU) profiles those kernels of one run with
+# every Nsight Compute section (see where it runs).
 # PY_BENCH=0 skips gpu_python.py (a profile only). AB='KNOB=a,b name ...'
 # (with PY_GPU) replays a knob's settings in turn in one process
 # (bench/gpu_ab.py, $OUT/gpu_ab.jsonl). TRACE_PY='name ...'
@@ -367,5 +369,27 @@ for p in ${PROFILE_PY:-}; do
     ncu_table "$OUT/profile_py_${p}_$form.csv" "$OUT/profile_py_${p}_$form.txt"
   done
 done
+# NCU_PY='name:regex' (with PY_GPU): every section of Nsight Compute for the
+# kernels of that program (compiled, graphs off) whose names match regex,
+# NCU_COUNT of them (default 2) after NCU_SKIP (default 0): the details page
+# ($OUT/ncu_py_details.csv: occupancy, pipes, stall reasons) and the SASS
+# with its stall samples ($OUT/ncu_py_sass.csv, summed by instruction in
+# ncu_py_sass_summary.txt). E.g. 'mul_relin_B_norescale:nttFwdRow256'
+# with NCU_SKIP=4: the third run's row phases, the ModUp's and the
+# ModDown's fused one.
+if [ -n "${PY_GPU:-}" ] && [ -n "${NCU_PY:-}" ]; then
+  echo "== ncu --set full: ${NCU_PY}"
+  PYTHONPATH="$BUILD/python:$PWD/frontend" EMBER_CACHE_DIR=/tmp/ember-py-cache \
+    timeout 300 ncu --set full --import-source yes -k "regex:${NCU_PY#*:}" \
+    --launch-skip "${NCU_SKIP:-0}" --launch-count "${NCU_COUNT:-2}" -f \
+    -o /tmp/py_ncu python3 bench/gpu_profile.py "$PY_GPU" "${NCU_PY%%:*}" \
+    compiled >"$OUT/ncu_py.log" 2>&1
+  echo "ncu exit code: $?"
+  ncu -i /tmp/py_ncu.ncu-rep --page details --csv >"$OUT/ncu_py_details.csv" 2>&1
+  ncu -i /tmp/py_ncu.ncu-rep --page source --csv --print-source sass \
+    >"$OUT/ncu_py_sass.csv" 2>&1
+  python3 bench/ncu_sass_summary.py "$OUT/ncu_py_sass.csv" \
+    >"$OUT/ncu_py_sass_summary.txt" 2>&1
+fi
 
 echo "tests exit code: $test_rc, bench exit code: $bench_rc, e2e exit code: $e2e_rc, sanitizer exit code: $san_rc"
