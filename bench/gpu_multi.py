@@ -125,23 +125,23 @@ def run_one(folder: Path, name: str, runs: int) -> dict:
     ms2 = timed(two, raw, on2, runs)
     kernels2 = two.last_run["kernels"]
     paths = [list(p) for p in two._program().device_graph_paths]
+
+    def switched_off(attr: str):
+        """Both programs timed with `attr` off, and whether the spread one
+        still gives the single GPU's residues."""
+        setattr(one, attr, False)
+        setattr(two, attr, False)
+        ms1, ms2 = timed(one, raw, on1, runs), timed(two, raw, on2, runs)
+        same = gpu_python.same(list(first1), list(two.from_device(two.run(raw, on2))))
+        setattr(one, attr, True)
+        setattr(two, attr, True)
+        return ms1, ms2, same
+
     # Each graph as one chain in program order (the graphs before their
-    # DAGs), on the same machine: both programs, the residues checked.
-    one.concurrent = two.concurrent = False
-    chain1 = timed(one, raw, on1, runs)
-    chain2 = timed(two, raw, on2, runs)
-    identical = identical and gpu_python.same(
-        list(first1), list(two.from_device(two.run(raw, on2)))
-    )
-    one.concurrent = two.concurrent = True
-    # The DAGs in the graphs' own order (prioritized=False).
-    one.prioritized = two.prioritized = False
-    flat1 = timed(one, raw, on1, runs)
-    flat2 = timed(two, raw, on2, runs)
-    identical = identical and gpu_python.same(
-        list(first1), list(two.from_device(two.run(raw, on2)))
-    )
-    one.prioritized = two.prioritized = True
+    # DAGs), on the same machine; then the DAGs in the graphs' own order.
+    chain1, chain2, same_chain = switched_off("concurrent")
+    flat1, flat2, same_flat = switched_off("prioritized")
+    identical = identical and same_chain and same_flat
     two.graphs = False
     ms2_eager = []
     for _ in range(max(3, runs // 4)):
